@@ -1,0 +1,21 @@
+import type { AgentActivities } from '../shared';
+import type { ToolRegistry } from '../tools/tool-registry';
+import { createModelCall, type ModelSettings } from './model-call';
+import { createToolExecution } from './tool-execution';
+
+export type { ModelSettings } from './model-call';
+
+/** Everything the activities need from the worker's configuration. */
+export interface ActivityDependencies {
+  registry: ToolRegistry;
+  model: ModelSettings;
+}
+
+/** The activities of `agentWorkflow`, bound to a tool registry and a model endpoint. */
+export function createActivities({ registry, model }: ActivityDependencies): AgentActivities {
+  return {
+    describeTools: () => Promise.resolve({ tools: registry.describe() }),
+    callModel: createModelCall(model, registry),
+    executeTool: createToolExecution(registry),
+  };
+}

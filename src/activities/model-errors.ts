@@ -1,0 +1,99 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+
+/**
+ * Turns a failed chat-completions request into an `ApplicationFailure` whose
+ * `type` says what happened (`ModelCall.RateLimited`, ...), whose
+ * `nonRetryable` follows from the status code, and whose `nextRetryDelay`
+ * honours the provider's `Retry-After`. Temporal owns every retry.
+ */
+
+interface StatusClass {
+  type: string;
+  retryable: boolean;
+  /** What the reader should do next. */
+  hint: string;
+}
+
+const STATUS_CLASSES: Record<number, StatusClass> = {
+  400: { type: 'ModelCall.BadRequest', retryable: false, hint: 'The provider rejected the request as malformed.' },
+  401: { type: 'ModelCall.Unauthorized', retryable: false, hint: 'Check OPENAI_API_KEY.' },
+  403: { type: 'ModelCall.Forbidden', retryable: false, hint: 'The key has no access to this model or endpoint.' },
+  404: { type: 'ModelCall.NotFound', retryable: false, hint: 'Check the model name and OPENAI_BASE_URL.' },
+  408: { type: 'ModelCall.RequestTimeout', retryable: true, hint: 'Retrying.' },
+  409: { type: 'ModelCall.Conflict', retryable: true, hint: 'Retrying.' },
+  429: { type: 'ModelCall.RateLimited', retryable: true, hint: 'Retrying after the delay the provider asked for.' },
+};
+
+const SERVER_ERROR: StatusClass = { type: 'ModelCall.ServerError', retryable: true, hint: 'Retrying.' };
+const OTHER_CLIENT_ERROR: StatusClass = {
+  type: 'ModelCall.ClientError',
+  retryable: false,
+  hint: 'The provider refused the request.',
+};
+/** OpenAI answers 429 with this code when the account is out of credit: waiting will not help. */
+const QUOTA_EXCEEDED: StatusClass = {
+  type: 'ModelCall.QuotaExceeded',
+  retryable: false,
+  hint: "Add credit to the provider account or use another key.",
+};
+
+/** Context that makes a failure message actionable. */
+export interface ModelCallContext {
+  model: string;
+  baseURL: string;
+}
+
+/** The failure to throw from the model-call activity for `error`. */
+export function classifyModelError(error: unknown, context: ModelCallContext): ApplicationFailure {
+  const where = `model "${context.model}" at ${context.baseURL}`;
+  if (error instanceof APIConnectionTimeoutError) {
+    return ApplicationFailure.retryable(`The request to ${where} timed out. Retrying.`, 'ModelCall.ConnectionTimeout');
+  }
+  if (error instanceof APIConnectionError) {
+    const reason = error.cause instanceof Error ? error.cause.message : error.message;
+    return ApplicationFailure.retryable(`Could not reach ${where}: ${reason}. Retrying.`, 'ModelCall.ConnectionError');
+  }
+  if (error instanceof APIError && error.status !== undefined) {
+    const statusClass = classifyStatus(error.status, error.code);
+    const message = `${error.status} from ${where}: ${providerMessage(error)} ${statusClass.hint}`;
+    return ApplicationFailure.create({
+      type: statusClass.type,
+      message,
+      nonRetryable: !statusClass.retryable,
+      nextRetryDelay: statusClass.retryable ? retryAfterMs(error.headers) : undefined,
+      details: [{ status: error.status, code: error.code ?? null }],
+    });
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  return ApplicationFailure.retryable(`The call to ${where} failed: ${text}`, 'ModelCall.Unexpected');
+}
+
+function classifyStatus(status: number, code: string | null | undefined): StatusClass {
+  if (status === 429 && code === 'insufficient_quota') return QUOTA_EXCEEDED;
+  return STATUS_CLASSES[status] ?? (status >= 500 ? SERVER_ERROR : OTHER_CLIENT_ERROR);
+}
+
+/** The provider's own words: the JSON error body's message when there is one. */
+function providerMessage(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined;
+  if (typeof body?.message === 'string' && body.message !== '') return body.message;
+  return error.message.replace(/^\d{3}\s*/, '') || 'no message';
+}
+
+/**
+ * The delay the provider asked for, in milliseconds: `retry-after-ms`, or
+ * `retry-after` as seconds or an HTTP date. Undefined when absent or unusable,
+ * so the retry policy's backoff applies.
+ */
+export function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+  const milliseconds = Number(headers?.get('retry-after-ms') ?? Number.NaN);
+  if (Number.isFinite(milliseconds) && milliseconds >= 0) return Math.ceil(milliseconds);
+  const value = headers?.get('retry-after');
+  if (value === undefined || value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}

@@ -1,0 +1,86 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { z } from 'zod';
+import { DEFAULT_TERMINATE_MESSAGE, type ToolCallInput, type ToolCallResult } from '../shared';
+import type { ToolContext, ToolOutput } from '../tools/define-tool';
+import { RetryableToolError } from '../tools/retryable-tool-error';
+import { TerminateResponse } from '../tools/terminate-response';
+import type { ToolRegistry } from '../tools/tool-registry';
+import { keepHeartbeating } from './heartbeat';
+
+/**
+ * The `executeTool` activity. Model mistakes (an unknown tool, arguments that
+ * are not JSON or fail the schema) and tool errors come back as the tool's
+ * result text, `Error: ...`, for the model to act on; only a
+ * `RetryableToolError` fails the activity so Temporal retries it.
+ */
+export function createToolExecution(registry: ToolRegistry) {
+  return async function executeTool(input: ToolCallInput): Promise<ToolCallResult> {
+    const tool = input.allowedTools.includes(input.toolName) ? registry.get(input.toolName) : undefined;
+    if (tool === undefined) {
+      return errorResult(`there is no tool named "${input.toolName}". Available tools: ${input.allowedTools.join(', ')}.`);
+    }
+
+    const parsedJson = parseArgumentsJson(input.arguments);
+    if (!parsedJson.ok) {
+      return errorResult(
+        `the arguments for "${tool.name}" are not valid JSON (${parsedJson.reason}). Send one JSON object that matches the tool's schema.`,
+      );
+    }
+    const validated = tool.parameters.safeParse(parsedJson.value);
+    if (!validated.success) {
+      return errorResult(`invalid arguments for "${tool.name}": ${describeIssues(validated.error.issues)}`);
+    }
+
+    const context = Context.current();
+    // Activities started outside a workflow have no execution; key them by activity id instead.
+    const { workflowId, runId } = context.info.workflowExecution ?? { workflowId: context.info.activityId, runId: '' };
+    const toolContext: ToolContext = {
+      idempotencyKey: `${workflowId}:${input.callId}`,
+      workflowId,
+      runId,
+      callId: input.callId,
+      attempt: context.info.attempt,
+      signal: context.cancellationSignal,
+    };
+
+    let output: ToolOutput;
+    try {
+      output = await keepHeartbeating(context, async () => tool.execute(validated.data, toolContext));
+    } catch (error) {
+      if (context.cancellationSignal.aborted) throw error;
+      if (error instanceof RetryableToolError) {
+        throw ApplicationFailure.retryable(error.message, 'ToolCall.Retryable');
+      }
+      return errorResult(error instanceof Error ? error.message : String(error));
+    }
+    return toResult(output);
+  };
+}
+
+function toResult(output: ToolOutput): ToolCallResult {
+  if (output instanceof TerminateResponse) {
+    return { content: output.message ?? DEFAULT_TERMINATE_MESSAGE, isError: false, terminate: true };
+  }
+  const content = typeof output === 'string' ? output : (JSON.stringify(output) ?? 'null');
+  return { content, isError: false, terminate: false };
+}
+
+function errorResult(reason: string): ToolCallResult {
+  return { content: `Error: ${reason}`, isError: true, terminate: false };
+}
+
+function parseArgumentsJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  // Some providers send "" for a call without arguments.
+  if (text.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
+  }
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
+    .join('; ');
+}

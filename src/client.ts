@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { loadTemporalConfig, type TemporalConfig } from './config';
+import {
+  DEFAULT_TASK_QUEUE,
+  WORKFLOW_TYPE,
+  parseAgentInput,
+  stateQuery,
+  type AgentInput,
+  type AgentResult,
+  type AgentState,
+} from './shared';
+import { connectClient } from './temporal/connection';
+
+export * from './shared';
+
+/**
+ * The typed client backend services import: start a run, wait for its
+ * result, read its live state. Built on `@temporalio/client`.
+ */
+
+/** Options of {@link startAgentRun}. */
+export interface StartAgentRunOptions {
+  /** The run's workflow id; reuse it to make a start idempotent. @default `agent-<uuid>` */
+  workflowId?: string;
+  /** @default `AGENT_TASK_QUEUE`, else 'agent-runner' */
+  taskQueue?: string;
+}
+
+/** A started run. */
+export interface AgentRun {
+  workflowId: string;
+  runId: string;
+  handle: WorkflowHandle;
+}
+
+/** The input failed validation before the run was started. */
+export class InvalidAgentInputError extends Error {
+  override readonly name = 'InvalidAgentInputError';
+
+  constructor(readonly problems: string[]) {
+    super(`Invalid agent input: ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * The run ended in failure. `type` is the failure type (`InvalidAgentInput`,
+ * `MaxInvocationsExceeded`, `ModelCall.Unauthorized`, ...); `details` holds
+ * what the run had done (messages, usage) where the failure carries it.
+ */
+export class AgentRunFailedError extends Error {
+  override readonly name = 'AgentRunFailedError';
+
+  constructor(
+    message: string,
+    readonly type: string,
+    readonly details: unknown[],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A client for the server in `TEMPORAL_ADDRESS` (or `config`). */
+export async function connectAgentClient(config: TemporalConfig = loadTemporalConfig()): Promise<Client> {
+  const connection = await connectClient(config);
+  return new Client({ connection, namespace: config.namespace });
+}
+
+/** Starts a run. The input is checked first, so a mistake throws here rather than failing a started run. */
+export async function startAgentRun(
+  client: Client,
+  input: AgentInput,
+  options: StartAgentRunOptions = {},
+): Promise<AgentRun> {
+  const parsed = parseAgentInput(input);
+  if (!parsed.ok) throw new InvalidAgentInputError(parsed.problems);
+  const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
+  const handle = await client.workflow.start(WORKFLOW_TYPE, {
+    taskQueue: options.taskQueue ?? process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
+    workflowId,
+    args: [input],
+  });
+  return { workflowId, runId: handle.firstExecutionRunId, handle };
+}
+
+/** Waits for the run's result; a failed run throws {@link AgentRunFailedError}. */
+export async function getAgentResult(client: Client, workflowId: string, runId?: string): Promise<AgentResult> {
+  try {
+    return (await client.workflow.getHandle(workflowId, runId).result()) as AgentResult;
+  } catch (error) {
+    if (error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure) {
+      const cause = error.cause;
+      throw new AgentRunFailedError(cause.message, cause.type ?? 'Error', [...(cause.details ?? [])], { cause: error });
+    }
+    if (error instanceof WorkflowFailedError) {
+      throw new AgentRunFailedError(error.cause?.message ?? error.message, error.cause?.name ?? 'Error', [], { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** The run's live state (the `state` query); answers during and after the run. */
+export async function getAgentState(client: Client, workflowId: string, runId?: string): Promise<AgentState> {
+  return client.workflow.getHandle(workflowId, runId).query(stateQuery);
+}
+
+/** Starts a run and waits for its result. */
+export async function runAgent(
+  client: Client,
+  input: AgentInput,
+  options: StartAgentRunOptions = {},
+): Promise<AgentResult & { workflowId: string; runId: string }> {
+  const run = await startAgentRun(client, input, options);
+  const result = await getAgentResult(client, run.workflowId, run.runId);
+  return { ...result, workflowId: run.workflowId, runId: run.runId };
+}

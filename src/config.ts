@@ -1,0 +1,92 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from './shared';
+
+/**
+ * Configuration from the environment, checked once at start so a typo fails
+ * the process with a message instead of surfacing as a hung run.
+ */
+
+const hostPort = z
+  .string()
+  .regex(/^[^\s:/]+:\d{1,5}$/, 'expected host:port, for example localhost:7233');
+
+const temporalSchema = z.object({
+  TEMPORAL_ADDRESS: hostPort.default(DEFAULT_TEMPORAL_ADDRESS),
+  TEMPORAL_NAMESPACE: z.string().min(1).default(DEFAULT_NAMESPACE),
+  AGENT_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
+  TEMPORAL_TLS_CERT: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY: z.string().min(1).optional(),
+});
+
+const modelSchema = z.object({
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url({ message: 'expected a URL, for example http://localhost:11434/v1' }).optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  AGENT_WORKSPACE: z.string().min(1).default('./workspace'),
+});
+
+export type TemporalConfig = {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  apiKey?: string;
+  tls?: { certPath: string; keyPath: string };
+};
+
+export type ModelConfig = {
+  apiKey?: string;
+  baseURL?: string;
+  defaultModel: string;
+  workspace: string;
+};
+
+/** A configuration problem, with every bad variable named. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Reads the Temporal connection settings; empty variables count as unset. */
+export function loadTemporalConfig(env: NodeJS.ProcessEnv = process.env): TemporalConfig {
+  const values = parse(temporalSchema, env);
+  if ((values.TEMPORAL_TLS_CERT === undefined) !== (values.TEMPORAL_TLS_KEY === undefined)) {
+    throw new ConfigError('Set both TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY for mTLS, or neither.');
+  }
+  return {
+    address: values.TEMPORAL_ADDRESS,
+    namespace: values.TEMPORAL_NAMESPACE,
+    taskQueue: values.AGENT_TASK_QUEUE,
+    ...(values.TEMPORAL_API_KEY === undefined ? {} : { apiKey: values.TEMPORAL_API_KEY }),
+    ...(values.TEMPORAL_TLS_CERT !== undefined && values.TEMPORAL_TLS_KEY !== undefined
+      ? { tls: { certPath: values.TEMPORAL_TLS_CERT, keyPath: values.TEMPORAL_TLS_KEY } }
+      : {}),
+  };
+}
+
+/** Reads the model settings the worker's activities use. */
+export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConfig {
+  const values = parse(modelSchema, env);
+  if (values.OPENAI_API_KEY === undefined && values.OPENAI_BASE_URL === undefined) {
+    throw new ConfigError(
+      'No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server ' +
+        '(for example OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama). `npm run demo` runs without either, on a scripted model.',
+    );
+  }
+  return {
+    ...(values.OPENAI_API_KEY === undefined ? {} : { apiKey: values.OPENAI_API_KEY }),
+    ...(values.OPENAI_BASE_URL === undefined ? {} : { baseURL: values.OPENAI_BASE_URL }),
+    defaultModel: values.OPENAI_MODEL,
+    workspace: path.resolve(values.AGENT_WORKSPACE),
+  };
+}
+
+function parse<Schema extends z.ZodObject>(schema: Schema, env: NodeJS.ProcessEnv): z.output<Schema> {
+  const present = Object.fromEntries(
+    Object.keys(schema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])),
+  );
+  const parsed = schema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}=${JSON.stringify(env[String(issue.path[0])])}: ${issue.message}`);
+  throw new ConfigError(`Bad configuration: ${problems.join('; ')}`);
+}

@@ -1,0 +1,156 @@
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { Command } from 'commander';
+import { AgentRunFailedError, getAgentResult, getAgentState, startAgentRun } from './client';
+import { loadModelConfig, type ModelConfig } from './config';
+import { RunPrinter } from './run-printer';
+import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from './scripted-model/demo-agent';
+import { ScriptedModelServer } from './scripted-model/server';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, type AgentInput } from './shared';
+import { ensureLocalServer } from './temporal/local-server';
+import { createBuiltinTools } from './tools/builtin';
+import { createAgentWorker } from './worker';
+
+const EXAMPLES = path.resolve(__dirname, '..', 'examples', 'workspace');
+
+const DEFAULT_TASK =
+  `Read every file in the workspace, write a short summary of them to ${SUMMARY_FILE}, ` +
+  'then call finish with a one-line note.';
+
+const INSTRUCTIONS =
+  'You are a careful assistant working in a sandboxed workspace. Use the file tools to look before you write. ' +
+  'When the task is done, call the finish tool.';
+
+/**
+ * `npm run demo`: a real agent run as a Temporal workflow on a local dev
+ * server, printed live, with a link to the run in the web UI.
+ */
+async function main(): Promise<number> {
+  const options = new Command()
+    .name('demo')
+    .description('Run one agent task as a durable Temporal workflow and follow it live.')
+    .option('-m, --message <text>', 'the task for the agent', DEFAULT_TASK)
+    .option('--model <name>', 'model name (with OPENAI_API_KEY or OPENAI_BASE_URL)')
+    .option('-w, --workspace <dir>', 'directory the file tools are confined to', process.env.AGENT_WORKSPACE ?? './workspace')
+    .parse()
+    .opts<{ message: string; model?: string; workspace: string }>();
+
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const say = (line: string) => console.log(line);
+  const workspace = path.resolve(options.workspace);
+
+  const online = Boolean(process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL);
+  let scripted: ScriptedModelServer | undefined;
+  let model: ModelConfig;
+  if (online) {
+    model = { ...loadModelConfig(), workspace };
+    say(`Model: ${options.model ?? model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}.`);
+  } else {
+    scripted = (await ScriptedModelServer.start()).respond(DEMO_MODEL, demoAgent);
+    model = { baseURL: scripted.baseURL, defaultModel: DEMO_MODEL, workspace };
+    say(
+      'No OPENAI_API_KEY or OPENAI_BASE_URL is set, so this demo uses the bundled scripted offline model: ' +
+        `a fixed policy, not an LLM, served over the same OpenAI-compatible HTTP API at ${scripted.baseURL} ` +
+        'so the real client, workflow and activities all run. Set OPENAI_API_KEY to use a real model.',
+    );
+  }
+
+  const server = await ensureLocalServer(say);
+  say(`Temporal: ${server.address} (${server.description}).`);
+  await prepareWorkspace(workspace, say);
+
+  const namespace = process.env.TEMPORAL_NAMESPACE ?? DEFAULT_NAMESPACE;
+  // The offline model must not meet workers of a real deployment, so it gets a task queue of its own.
+  const taskQueue = online ? (process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE) : 'agent-runner-demo';
+  const workerConnection = await NativeConnection.connect({ address: server.address });
+  const clientConnection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection: clientConnection, namespace });
+  const worker = await createAgentWorker({
+    connection: workerConnection,
+    namespace,
+    taskQueue,
+    tools: createBuiltinTools({ workspace }),
+    model,
+  });
+
+  const input: AgentInput = {
+    ...(online && options.model ? { model: options.model } : {}),
+    instructions: INSTRUCTIONS,
+    tools: ['list_files', 'read_file', 'write_file', 'finish'],
+    message: options.message,
+    terminating: { toolIds: ['finish'], maxInvocations: 20 },
+  };
+
+  let exitCode = 0;
+  try {
+    await worker.runUntil(async () => {
+      const run = await startAgentRun(client, input, {
+        workflowId: `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`,
+        taskQueue,
+      });
+      const link = server.uiUrl === undefined ? undefined : `${server.uiUrl}/namespaces/${namespace}/workflows/${run.workflowId}/${run.runId}/history`;
+      say(`Started run ${run.workflowId} on task queue "${taskQueue}".${link ? ` Watch it: ${link}` : ''}`);
+
+      const printer = new RunPrinter(say);
+      const result = getAgentResult(client, run.workflowId, run.runId);
+      let settled = false;
+      result.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      while (!settled) {
+        printer.update(await getAgentState(client, run.workflowId, run.runId));
+        await Promise.race([result.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 200))]);
+      }
+      printer.update(await getAgentState(client, run.workflowId, run.runId));
+      try {
+        const outcome = await result;
+        say('');
+        say(`Response: ${outcome.response}`);
+        say(
+          `Ended: ${outcome.terminationReason.type} after ${outcome.iterations} iteration(s); ` +
+            `${outcome.usage.totalTokens} tokens (${outcome.usage.promptTokens} prompt, ${outcome.usage.completionTokens} completion).`,
+        );
+        say(`Summary written to ${path.join(workspace, SUMMARY_FILE)}.`);
+      } catch (error) {
+        exitCode = 1;
+        const type = error instanceof AgentRunFailedError ? ` (${error.type})` : '';
+        say(`The run failed${type}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (link) say(`Web UI: ${link}`);
+    });
+  } finally {
+    await clientConnection.close();
+    await workerConnection.close();
+    await scripted?.close();
+    if (server.stop !== undefined) {
+      await server.stop();
+    } else if (!process.env.TEMPORAL_ADDRESS) {
+      say('The dev server keeps running so you can browse the run; `npm run server:stop` stops it.');
+    }
+  }
+  return exitCode;
+}
+
+/** Seeds the workspace with the example files the first time. */
+async function prepareWorkspace(workspace: string, say: (line: string) => void): Promise<void> {
+  await mkdir(workspace, { recursive: true });
+  const present = (await readdir(workspace)).filter((name) => name !== SUMMARY_FILE);
+  if (present.length > 0) {
+    say(`Workspace: ${workspace} (${present.length} entries).`);
+    return;
+  }
+  const examples = await readdir(EXAMPLES);
+  await Promise.all(examples.map((name) => copyFile(path.join(EXAMPLES, name), path.join(workspace, name))));
+  say(`Workspace: ${workspace} (seeded with ${examples.length} example files).`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,123 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { isScriptedError, type ChatCompletionRequest, type Responder, type ScriptStep } from './script';
+
+/**
+ * An OpenAI-compatible HTTP server that answers chat-completions requests
+ * from scripts, so tests and the offline demo exercise the real `openai`
+ * client over real HTTP. Each model name has its own queue of steps (tests
+ * use one model name per scenario) or a responder function.
+ */
+export class ScriptedModelServer {
+  private readonly queues = new Map<string, ScriptStep[]>();
+  private readonly responders = new Map<string, Responder>();
+  private readonly received = new Map<string, ChatCompletionRequest[]>();
+  private sequence = 0;
+
+  private constructor(
+    private readonly app: FastifyInstance,
+    /** The base URL to give the `openai` client, ending in `/v1`. */
+    readonly baseURL: string,
+  ) {}
+
+  /** Starts listening on 127.0.0.1 (port 0 picks a free one). */
+  static async start(options: { port?: number } = {}): Promise<ScriptedModelServer> {
+    const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+    let server: ScriptedModelServer | undefined;
+    app.post('/v1/chat/completions', async (request, reply) => {
+      const body = request.body as ChatCompletionRequest;
+      const step = (server as ScriptedModelServer).next(body);
+      if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
+      if (isScriptedError(step)) {
+        const { status, message, code, headers } = step.error;
+        return reply
+          .code(status)
+          .headers(headers ?? {})
+          .send({ error: { message, type: 'scripted_error', code: code ?? null } });
+      }
+      return (server as ScriptedModelServer).completion(body, step);
+    });
+    app.get('/v1/models', async () => ({
+      object: 'list',
+      data: [...(server as ScriptedModelServer).knownModels()].map((id) => ({ id, object: 'model', owned_by: 'scripted' })),
+    }));
+    const address = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+    server = new ScriptedModelServer(app, `${address}/v1`);
+    return server;
+  }
+
+  /** Queues steps for `model`; each request for that model takes the next one. */
+  script(model: string, steps: ScriptStep[]): this {
+    this.queues.set(model, [...(this.queues.get(model) ?? []), ...steps]);
+    return this;
+  }
+
+  /** Answers every request for `model` with `responder`. */
+  respond(model: string, responder: Responder): this {
+    this.responders.set(model, responder);
+    return this;
+  }
+
+  /** The requests received for `model`, in order. */
+  requests(model: string): ChatCompletionRequest[] {
+    return this.received.get(model) ?? [];
+  }
+
+  /** Steps queued for `model` and not yet played. */
+  remaining(model: string): number {
+    return this.queues.get(model)?.length ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+
+  private knownModels(): Set<string> {
+    return new Set([...this.queues.keys(), ...this.responders.keys()]);
+  }
+
+  private next(body: ChatCompletionRequest): ScriptStep & { delayMs?: number } {
+    this.received.set(body.model, [...this.requests(body.model), body]);
+    const responder = this.responders.get(body.model);
+    if (responder !== undefined) return responder(body);
+    const step = this.queues.get(body.model)?.shift();
+    if (step !== undefined) return step;
+    // 400 is not retried, so a test with too short a script fails at once with this message.
+    return { error: { status: 400, message: `The scripted model "${body.model}" has no reply left to give.` } };
+  }
+
+  private completion(body: ChatCompletionRequest, step: Exclude<ScriptStep, { error: unknown }>) {
+    const toolCalls = (step.toolCalls ?? []).map((call, index) => ({
+      id: call.id ?? `call_${++this.sequence}_${index}`,
+      type: 'function' as const,
+      function: {
+        name: call.name,
+        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+      },
+    }));
+    const promptTokens = estimateTokens(JSON.stringify(body.messages) + JSON.stringify(body.tools ?? []));
+    const completionTokens = estimateTokens((step.content ?? '') + JSON.stringify(toolCalls));
+    return {
+      id: `chatcmpl-scripted-${++this.sequence}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: step.content ?? null,
+            ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          },
+          finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        },
+      ],
+      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    };
+  }
+}
+
+/** About four characters a token, as providers' own rough guides say. */
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

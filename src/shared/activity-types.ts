@@ -1,0 +1,66 @@
+import type { ChatMessage, AssistantMessage, Usage } from './messages';
+
+/**
+ * The contract between the workflow and its activities. Workflow code imports
+ * these as types only; the worker's activities implement them.
+ */
+
+/** A registered tool as the workflow needs to know it. */
+export interface ToolDescription {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, derived from the tool's zod schema. */
+  parameters: Record<string, unknown>;
+  /** Calling this tool ends the run (seed 004's loop-breaking tools). */
+  terminating: boolean;
+  /** Start-to-close timeout of one execution, in milliseconds, when the tool sets one. */
+  timeoutMs?: number;
+}
+
+export interface DescribeToolsResult {
+  /** Every tool registered on the worker, sorted by name. */
+  tools: ToolDescription[];
+}
+
+export interface ModelCallInput {
+  /** Model name; the worker's default when absent. */
+  model?: string;
+  instructions?: string;
+  messages: ChatMessage[];
+  /** Names of the tools offered to the model. */
+  toolNames: string[];
+  parallelToolCalls: boolean;
+}
+
+export interface ModelCallResult {
+  message: AssistantMessage;
+  usage: Usage;
+  /** The model that answered, as the provider names it. */
+  model: string;
+  finishReason: string | null;
+}
+
+export interface ToolCallInput {
+  toolName: string;
+  callId: string;
+  /** The raw JSON text the model produced. */
+  arguments: string;
+  /** Tools this run may use; a call to any other is answered with an error. */
+  allowedTools: string[];
+}
+
+export interface ToolCallResult {
+  /** The tool message content sent back to the model. */
+  content: string;
+  /** The tool failed, was unknown, or got bad arguments; `content` starts with `Error:`. */
+  isError: boolean;
+  /** The tool returned a `TerminateResponse`: the run ends with `content` as its response. */
+  terminate: boolean;
+}
+
+/** The activities the workflow schedules, by name. */
+export interface AgentActivities {
+  describeTools(): Promise<DescribeToolsResult>;
+  callModel(input: ModelCallInput): Promise<ModelCallResult>;
+  executeTool(input: ToolCallInput): Promise<ToolCallResult>;
+}

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE } from './constants';
+import { chatMessageSchema, type ChatMessage } from './messages';
+
+/**
+ * Seed 000's `terminating_config`, camel-cased. A run with this block is
+ * autonomous: it ends when the model calls one of `toolIds`.
+ */
+export const terminatingConfigSchema = z.strictObject({
+  /** Tools whose call ends the run; their output becomes the response. */
+  toolIds: z.array(z.string().min(1)).min(1, 'give at least one tool id'),
+  /** Content-only answers in a row that are answered with a nudge. @default 1 */
+  consecutiveNudges: z.number().int().nonnegative().default(DEFAULT_CONSECUTIVE_NUDGES),
+  /** The injected system message. @default seed 000's text */
+  nudgeMessage: z.string().min(1).default(DEFAULT_NUDGE_MESSAGE),
+  /**
+   * Model calls allowed in the run; with the top-level `maxInvocations` too,
+   * the smaller applies. @default 64
+   */
+  maxInvocations: z.number().int().positive().optional(),
+});
+export type TerminatingConfig = z.infer<typeof terminatingConfigSchema>;
+
+/** The one argument of `agentWorkflow`. */
+export const agentInputSchema = z
+  .strictObject({
+    /** Model name sent to the provider. @default the worker's `OPENAI_MODEL` */
+    model: z.string().min(1).optional(),
+    /** System prompt, sent first on every model call; not stored in `messages`. */
+    instructions: z.string().optional(),
+    /** Names of registered tools this run may use. */
+    tools: z.array(z.string().min(1)),
+    /** The human message appended to `messages`. */
+    message: z.string().min(1).optional(),
+    /** Prior conversation in OpenAI chat format. */
+    messages: z.array(chatMessageSchema).optional(),
+    /** Let the model ask for several tools at once and run them concurrently. @default true */
+    parallelToolCalls: z.boolean().default(true),
+    /** Model calls allowed in the run when `terminating` does not set its own. @default 64 */
+    maxInvocations: z.number().int().positive().optional(),
+    /** Seed 000: end the run on a terminating tool call. */
+    terminating: terminatingConfigSchema.optional(),
+  })
+  .superRefine((input, context) => {
+    if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['message'],
+        message: 'give `message`, or a non-empty `messages` to continue a conversation',
+      });
+    }
+    const duplicate = input.tools.find((name, index) => input.tools.indexOf(name) !== index);
+    if (duplicate !== undefined) {
+      context.addIssue({ code: 'custom', path: ['tools'], message: `tool "${duplicate}" is listed twice` });
+    }
+    input.terminating?.toolIds.forEach((toolId, index) => {
+      if (!input.tools.includes(toolId)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['terminating', 'toolIds', index],
+          message: `"${toolId}" is not one of this run's tools (${input.tools.join(', ') || 'none'}); add it to \`tools\``,
+        });
+      }
+    });
+    const unanswered = findUnansweredToolCall(input.messages ?? []);
+    if (unanswered !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['messages', unanswered.index],
+        message: `tool call "${unanswered.callId}" has no tool message answering it; the provider would reject this conversation`,
+      });
+    }
+  });
+
+/** What callers write (defaults optional). */
+export type AgentInput = z.input<typeof agentInputSchema>;
+/** What the workflow works with (defaults applied). */
+export type ParsedAgentInput = z.output<typeof agentInputSchema>;
+
+/**
+ * Checks `input` and returns either the parsed input or one human-readable
+ * line per problem, each naming the field and what was expected.
+ */
+export function parseAgentInput(
+  input: unknown,
+): { ok: true; input: ParsedAgentInput } | { ok: false; problems: string[] } {
+  const parsed = agentInputSchema.safeParse(input);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  return { ok: false, problems: parsed.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`) };
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return 'input';
+  return path
+    .map((segment, index) =>
+      typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`,
+    )
+    .join('');
+}
+
+function findUnansweredToolCall(messages: ChatMessage[]): { index: number; callId: string } | undefined {
+  const answered = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.tool_call_id] : [])));
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'assistant') continue;
+    const missing = message.tool_calls?.find((call) => !answered.has(call.id));
+    if (missing !== undefined) return { index, callId: missing.id };
+  }
+  return undefined;
+}

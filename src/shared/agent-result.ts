@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { chatMessageSchema, usageSchema } from './messages';
+
+/**
+ * Why a run ended. One discriminated union across the runner: every way a run
+ * can end gracefully has a `type` here (failures are `ApplicationFailure`s).
+ */
+export const terminationReasonSchema = z.discriminatedUnion('type', [
+  /** The model answered with text and no tool calls. */
+  z.object({ type: z.literal('complete') }),
+  /** The model called a tool listed in `terminating.toolIds`. */
+  z.object({ type: z.literal('terminating_tool'), toolName: z.string(), callId: z.string() }),
+  /** A tool returned a `TerminateResponse` (seed 001). */
+  z.object({ type: z.literal('terminate_response'), toolName: z.string(), callId: z.string() }),
+]);
+export type TerminationReason = z.infer<typeof terminationReasonSchema>;
+
+/** Seed 000's response format for the messages a run produced. */
+export const generatedMessageSchema = z.union([
+  z.object({ sender: z.enum(['human', 'ai']), message: z.string() }),
+  z.object({
+    type: z.literal('tool_call'),
+    tool_call_id: z.string(),
+    tool_name: z.string(),
+    tool_input: z.unknown(),
+  }),
+  z.object({ type: z.literal('tool_response'), tool_call_id: z.string(), tool_output: z.string() }),
+]);
+export type GeneratedMessage = z.infer<typeof generatedMessageSchema>;
+
+/** What `agentWorkflow` returns. */
+export const agentResultSchema = z.object({
+  schemaVersion: z.literal(1),
+  /** The final text: the model's answer, or the terminating tool's output. */
+  response: z.string(),
+  terminationReason: terminationReasonSchema,
+  /** Loop iterations run (one model call each). */
+  iterations: z.number().int(),
+  usage: usageSchema,
+  /** The whole conversation: the input's `messages`, then everything this run added. */
+  messages: z.array(chatMessageSchema),
+  /** What this run added, in seed 000's format. */
+  generatedMessages: z.array(generatedMessageSchema),
+});
+export type AgentResult = z.infer<typeof agentResultSchema>;
+
+export const agentStatusSchema = z.enum(['running', 'completed', 'failed']);
+export type AgentStatus = z.infer<typeof agentStatusSchema>;
+
+/** What the `state` query answers, at any moment of a run. */
+export const agentStateSchema = z.object({
+  schemaVersion: z.literal(1),
+  status: agentStatusSchema,
+  /** The iteration in progress, or the last one run (0 before the first model call). */
+  iteration: z.number().int(),
+  /** Model calls made so far. */
+  invocations: z.number().int(),
+  messages: z.array(chatMessageSchema),
+  usage: usageSchema,
+  /** What the run is doing now, in a few words. */
+  activity: z.string(),
+  terminationReason: terminationReasonSchema.optional(),
+  /** Set when `status` is `failed`. */
+  error: z.object({ type: z.string(), message: z.string() }).optional(),
+});
+export type AgentState = z.infer<typeof agentStateSchema>;

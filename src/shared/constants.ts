@@ -1,0 +1,47 @@
+/**
+ * Every default of the runner in one place, so the README, the schemas and the
+ * workflow never disagree. Pure values only: imported by workflow code.
+ */
+
+/** Workflow type name registered by the worker and used by every client. */
+export const WORKFLOW_TYPE = 'agentWorkflow';
+
+/** Task queue used when `AGENT_TASK_QUEUE` is not set. @default 'agent-runner' */
+export const DEFAULT_TASK_QUEUE = 'agent-runner';
+
+/** Namespace used when `TEMPORAL_NAMESPACE` is not set. @default 'default' */
+export const DEFAULT_NAMESPACE = 'default';
+
+/** Server address used when `TEMPORAL_ADDRESS` is not set. @default 'localhost:7233' */
+export const DEFAULT_TEMPORAL_ADDRESS = 'localhost:7233';
+
+/** Version of the JSON shapes that cross a durable boundary (result, state). */
+export const SCHEMA_VERSION = 1;
+
+/** Model calls allowed in one run unless the input says otherwise (seed 000's default). */
+export const DEFAULT_MAX_INVOCATIONS = 64;
+
+/** Seed 000: content-only answers tolerated in a row before the run fails. */
+export const DEFAULT_CONSECUTIVE_NUDGES = 1;
+
+/** Seed 000: the system message injected when the model answers without a tool call. */
+export const DEFAULT_NUDGE_MESSAGE =
+  'You are currently in an autonomous execution mode with no user interaction. ' +
+  'You must complete your task by calling one of the terminating tools.';
+
+/** Seed 001: the tool message content of a `TerminateResponse` without a message. */
+export const DEFAULT_TERMINATE_MESSAGE = 'Task completed.';
+
+/** Timeouts and retry shapes of the activities. Strings are Temporal durations. */
+export const ACTIVITY_DEFAULTS = {
+  /** One chat-completions request, including the provider's queueing. */
+  modelCallTimeout: '5 minutes',
+  /** One tool execution, unless the tool declares its own `timeout`. */
+  toolCallTimeout: '5 minutes',
+  /** Activities heartbeat well within this so a cancellation reaches them. */
+  heartbeatTimeout: '30 seconds',
+  /** Attempts of a model call on retryable failures (429, 5xx, connection). */
+  modelCallMaxAttempts: 8,
+  /** Attempts of a tool call whose activity failed outright (worker lost, timeout). */
+  toolCallMaxAttempts: 3,
+} as const;

@@ -1,0 +1,94 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { answers, freePort, isAlive, startDevServer, stopProcess } from './dev-server';
+import type { Log } from './temporal-cli';
+
+/** Where the demo's persistent dev server keeps its SQLite file, log and process record. */
+export const LOCAL_SERVER_DIRECTORY = path.resolve('.temporal');
+const RECORD_FILE = path.join(LOCAL_SERVER_DIRECTORY, 'server.json');
+const PREFERRED_PORT = 7233;
+const PREFERRED_UI_PORT = 8233;
+
+/** A Temporal server the demo can use. */
+export interface LocalServer {
+  address: string;
+  /** The web UI, when known. */
+  uiUrl?: string;
+  /** How it was found or started, for the progress line. */
+  description: string;
+  /** Present when the server lives only as long as this process (the SDK's download). */
+  stop?: () => Promise<void>;
+}
+
+interface ServerRecord {
+  pid: number;
+  address: string;
+  uiUrl: string;
+}
+
+/**
+ * A server for the demo: `TEMPORAL_ADDRESS` when set; else the dev server an
+ * earlier run started (it keeps running, with its runs in `.temporal/`);
+ * else a new one, started in the background on SQLite so runs survive a
+ * restart and the web UI stays up after the demo exits.
+ */
+export async function ensureLocalServer(log: Log): Promise<LocalServer> {
+  const configured = process.env.TEMPORAL_ADDRESS;
+  if (configured) {
+    return { address: configured, ...(process.env.TEMPORAL_UI_URL ? { uiUrl: process.env.TEMPORAL_UI_URL } : {}), description: `TEMPORAL_ADDRESS=${configured}` };
+  }
+  const record = await readRecord();
+  if (record !== undefined && isAlive(record.pid) && (await answers(record.address))) {
+    return { address: record.address, uiUrl: record.uiUrl, description: `the dev server started earlier (pid ${record.pid})` };
+  }
+  const preferred = `127.0.0.1:${PREFERRED_PORT}`;
+  if (await answers(preferred)) {
+    return { address: preferred, uiUrl: `http://localhost:${PREFERRED_UI_PORT}`, description: `the Temporal server already running at ${preferred}` };
+  }
+
+  log('Starting a Temporal dev server in the background (SQLite in .temporal/, so runs survive a restart)...');
+  const port = (await portIsFree(PREFERRED_PORT)) ? PREFERRED_PORT : 0;
+  const uiPort = (await portIsFree(PREFERRED_UI_PORT)) ? PREFERRED_UI_PORT : await freePort();
+  const server = await startDevServer({
+    port,
+    uiPort,
+    dbFilename: path.join(LOCAL_SERVER_DIRECTORY, 'dev.sqlite'),
+    detached: true,
+    logFile: path.join(LOCAL_SERVER_DIRECTORY, 'server.log'),
+    log,
+  });
+  if (server.pid === undefined) {
+    return { address: server.address, uiUrl: server.uiUrl, description: `a dev server from ${server.source}`, stop: server.stop };
+  }
+  await writeFile(RECORD_FILE, JSON.stringify({ pid: server.pid, address: server.address, uiUrl: server.uiUrl }, null, 2));
+  return { address: server.address, uiUrl: server.uiUrl, description: `a new dev server (pid ${server.pid}, CLI ${server.source})` };
+}
+
+/** Stops the background dev server `ensureLocalServer` started. Its runs stay in `.temporal/dev.sqlite`. */
+export async function stopLocalServer(): Promise<string> {
+  const record = await readRecord();
+  if (record === undefined || !isAlive(record.pid)) {
+    await rm(RECORD_FILE, { force: true });
+    return 'No dev server started by this project is running.';
+  }
+  await stopProcess(record.pid);
+  await rm(RECORD_FILE, { force: true });
+  return `Stopped the dev server (pid ${record.pid}). Its runs are kept in .temporal/dev.sqlite.`;
+}
+
+async function readRecord(): Promise<ServerRecord | undefined> {
+  try {
+    return JSON.parse(await readFile(RECORD_FILE, 'utf8')) as ServerRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}

@@ -1,0 +1,60 @@
+import { mkdir, realpath } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * A directory the file tools may not leave. Paths from the model are taken
+ * relative to it; `..`, absolute paths elsewhere and symbolic links that lead
+ * out are refused.
+ */
+export class Workspace {
+  private rootReal?: string;
+
+  constructor(readonly root: string) {}
+
+  /** The absolute path `requested` names inside the workspace, or an error the model can act on. */
+  async resolve(requested: string): Promise<string> {
+    const root = await this.realRoot();
+    const target = path.resolve(root, requested);
+    if (!isInside(root, target) || !isInside(root, await realpathOfExisting(target))) {
+      throw new Error(
+        `path "${requested}" is outside the workspace; use a path relative to the workspace root (for example "notes.md").`,
+      );
+    }
+    return target;
+  }
+
+  /** `absolute` as the model should see it: relative to the root, with `/` separators. */
+  relative(absolute: string): string {
+    return path.relative(this.rootReal ?? this.root, absolute).split(path.sep).join('/') || '.';
+  }
+
+  private async realRoot(): Promise<string> {
+    if (this.rootReal === undefined) {
+      await mkdir(this.root, { recursive: true });
+      this.rootReal = await realpath(this.root);
+    }
+    return this.rootReal;
+  }
+}
+
+function isInside(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The real path of `target`, or of its nearest existing ancestor, so links are followed before writing. */
+async function realpathOfExisting(target: string): Promise<string> {
+  let current = target;
+  const missing: string[] = [];
+  for (;;) {
+    try {
+      return path.join(await realpath(current), ...missing.reverse());
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const parent = path.dirname(current);
+      if (parent === current) return target;
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}

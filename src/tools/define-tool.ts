@@ -1,0 +1,60 @@
+import type { Duration } from '@temporalio/common';
+import type { z } from 'zod';
+import type { TerminateResponse } from './terminate-response';
+
+/** What a tool's `execute` gets besides its arguments. */
+export interface ToolContext {
+  /** `workflowId:toolCallId`: the same for every retry of this call; pass it to APIs that deduplicate. */
+  idempotencyKey: string;
+  workflowId: string;
+  runId: string;
+  /** The model's id for this call. */
+  callId: string;
+  /** Attempt number of this execution, starting at 1. */
+  attempt: number;
+  /** Aborted when the run cancels this call (a terminate, a timeout); pass it on to I/O. */
+  signal: AbortSignal;
+}
+
+/**
+ * What `execute` may return: text for the model, a `TerminateResponse` to end
+ * the run, or any JSON-serialisable value (sent to the model as JSON).
+ */
+export type ToolOutput = string | TerminateResponse | number | boolean | null | object;
+
+/** A tool the model can call. Create with {@link defineTool}; register on the worker. */
+export interface ToolDefinition<Parameters extends z.ZodType = z.ZodType> {
+  /** The name the model calls; letters, digits, `_` and `-`, at most 64 characters. */
+  name: string;
+  /** Tells the model when and how to use the tool. */
+  description: string;
+  /** The arguments' schema; the JSON Schema the model sees is derived from it. */
+  parameters: Parameters;
+  execute(args: z.output<Parameters>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+  /** Calling this tool ends the run, its output the response (seed 004's loop-breaking tools). @default false */
+  terminating?: boolean;
+  /** Whether a call must be approved before it runs: a flag, or a pure function of the arguments. @default false */
+  needsApproval?: boolean | ((args: z.output<Parameters>) => boolean);
+  /** Start-to-close timeout of one execution. @default '5 minutes' */
+  timeout?: Duration;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Declares a tool. Checks the name against what providers accept, so a bad
+ * name fails at worker start rather than at the first model call.
+ */
+export function defineTool<Parameters extends z.ZodType>(
+  definition: ToolDefinition<Parameters>,
+): ToolDefinition<Parameters> {
+  if (!TOOL_NAME.test(definition.name)) {
+    throw new TypeError(
+      `Tool name "${definition.name}" is not valid: use 1 to 64 letters, digits, "_" or "-" (providers reject others).`,
+    );
+  }
+  if (definition.description.trim() === '') {
+    throw new TypeError(`Tool "${definition.name}" needs a description: the model decides from it when to call the tool.`);
+  }
+  return definition;
+}

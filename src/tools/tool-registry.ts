@@ -1,0 +1,57 @@
+import { msToNumber } from '@temporalio/common/lib/time';
+import { z } from 'zod';
+import type { ToolDescription } from '../shared';
+import type { ToolDefinition } from './define-tool';
+
+/** The tools a worker offers, by name. */
+export interface ToolRegistry {
+  get(name: string): ToolDefinition | undefined;
+  /** Every tool, sorted by name, as the workflow and the model see them. */
+  describe(): ToolDescription[];
+  names(): string[];
+}
+
+/** Builds a registry; two tools with one name is a configuration error. */
+export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    if (byName.has(tool.name)) throw new TypeError(`Two tools are registered as "${tool.name}"; tool names must be unique.`);
+    byName.set(tool.name, tool);
+  }
+  const descriptions = [...byName.values()]
+    .map((tool) => describeTool(tool))
+    .sort((left, right) => left.name.localeCompare(right.name));
+  return {
+    get: (name) => byName.get(name),
+    describe: () => descriptions,
+    names: () => descriptions.map((description) => description.name),
+  };
+}
+
+function describeTool(tool: ToolDefinition): ToolDescription {
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: toParametersSchema(tool),
+    terminating: tool.terminating ?? false,
+    ...(tool.timeout === undefined ? {} : { timeoutMs: msToNumber(tool.timeout) }),
+  };
+}
+
+/** The JSON Schema of the arguments as the model should fill them in (defaults optional). */
+function toParametersSchema(tool: ToolDefinition): Record<string, unknown> {
+  let schema: Record<string, unknown>;
+  try {
+    schema = z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'throw' }) as Record<string, unknown>;
+  } catch (error) {
+    throw new TypeError(
+      `Tool "${tool.name}": its parameters cannot be expressed as JSON Schema (${(error as Error).message}). ` +
+        'Use plain zod types (objects, strings, numbers, enums, arrays) without transforms.',
+    );
+  }
+  delete schema.$schema;
+  if (schema.type !== 'object') {
+    throw new TypeError(`Tool "${tool.name}": parameters must be a z.object(...); providers expect an object of arguments.`);
+  }
+  return schema;
+}

@@ -1,0 +1,72 @@
+import { Runtime, DefaultLogger, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ModelSettings } from './activities';
+import { ConfigError, loadModelConfig, loadTemporalConfig } from './config';
+import { connectWorker } from './temporal/connection';
+import { createBuiltinTools } from './tools/builtin';
+import type { ToolDefinition } from './tools/define-tool';
+import { createToolRegistry } from './tools/tool-registry';
+
+export { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool';
+export { TerminateResponse } from './tools/terminate-response';
+export { RetryableToolError } from './tools/retryable-tool-error';
+export { createBuiltinTools } from './tools/builtin';
+
+/** What a worker for `agentWorkflow` needs. */
+export interface AgentWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  /** Tools runs on this worker may use (their `tools` input chooses among them). */
+  tools: readonly ToolDefinition[];
+  model: ModelSettings;
+  /** A prebuilt workflow bundle (tests bundle once); by default the workflows are bundled at start. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Extra worker options (concurrency limits, identity, ...). */
+  overrides?: Partial<WorkerOptions>;
+}
+
+/** A worker that runs `agentWorkflow` and its activities. */
+export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
+  const registry = createToolRegistry(options.tools);
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    ...(options.workflowBundle === undefined
+      ? { workflowsPath: require.resolve('./workflows') }
+      : { workflowBundle: options.workflowBundle }),
+    activities: createActivities({ registry, model: options.model }),
+    ...options.overrides,
+  });
+}
+
+/** `npm run worker`: a worker with the built-in tools, configured from the environment. */
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger((process.env.LOG_LEVEL?.toUpperCase() as 'INFO') ?? 'INFO') });
+  const temporal = loadTemporalConfig();
+  const model = loadModelConfig();
+  const connection = await connectWorker(temporal);
+  const worker = await createAgentWorker({
+    connection,
+    namespace: temporal.namespace,
+    taskQueue: temporal.taskQueue,
+    tools: createBuiltinTools({ workspace: model.workspace }),
+    model,
+  });
+  console.log(
+    `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address}; ` +
+      `model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}; workspace ${model.workspace}. Ctrl-C stops it.`,
+  );
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof ConfigError ? error.message : error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,2 @@
+/** Workflows registered by the worker. */
+export { agentWorkflow } from './agent-workflow';

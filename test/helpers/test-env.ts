@@ -1,0 +1,111 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { ScriptedModelServer } from '../../src/scripted-model/server';
+import type { ScriptStep } from '../../src/scripted-model/script';
+import { WORKFLOW_TYPE, type AgentInput, type AgentResult } from '../../src/shared';
+import { createBuiltinTools } from '../../src/tools/builtin';
+import type { ToolDefinition } from '../../src/tools/define-tool';
+import { createAgentWorker } from '../../src/worker';
+
+let runtimeInstalled = false;
+
+/** The suite's server, from global setup. A missing server is an error, never a skip. */
+export function testServerAddress(): string {
+  const address = process.env.TEMPORAL_TEST_ADDRESS;
+  if (!address) throw new Error('TEMPORAL_TEST_ADDRESS is not set: run the tests with `npm test` (jest global setup starts the server).');
+  return address;
+}
+
+/**
+ * A test file's world: the suite's Temporal server, its own scripted model
+ * server, and its own worker on its own task queue with the built-in tools
+ * (file tools in a temporary workspace) plus `extraTools`.
+ */
+export class TestEnv {
+  private workerRun?: Promise<void>;
+  private scenarioCount = 0;
+
+  private constructor(
+    readonly client: Client,
+    readonly model: ScriptedModelServer,
+    readonly worker: Worker,
+    readonly taskQueue: string,
+    readonly workspace: string,
+    private readonly connections: { client: Connection; worker: NativeConnection },
+  ) {}
+
+  static async create(options: { extraTools?: ToolDefinition[] } = {}): Promise<TestEnv> {
+    if (!runtimeInstalled) {
+      Runtime.install({ logger: new DefaultLogger('ERROR') });
+      runtimeInstalled = true;
+    }
+    const address = testServerAddress();
+    const bundlePath = process.env.AGENT_TEST_WORKFLOW_BUNDLE;
+    if (!bundlePath) throw new Error('AGENT_TEST_WORKFLOW_BUNDLE is not set: run the tests with `npm test`.');
+    const model = await ScriptedModelServer.start();
+    const workspace = await mkdtemp(path.join(os.tmpdir(), 'agent-workspace-'));
+    const taskQueue = `test-${randomUUID()}`;
+    const workerConnection = await NativeConnection.connect({ address });
+    const clientConnection = await Connection.connect({ address });
+    const worker = await createAgentWorker({
+      connection: workerConnection,
+      namespace: 'default',
+      taskQueue,
+      tools: [...createBuiltinTools({ workspace }), ...(options.extraTools ?? [])],
+      model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default' },
+      workflowBundle: { codePath: bundlePath },
+    });
+    const env = new TestEnv(new Client({ connection: clientConnection, namespace: 'default' }), model, worker, taskQueue, workspace, {
+      client: clientConnection,
+      worker: workerConnection,
+    });
+    env.workerRun = worker.run();
+    return env;
+  }
+
+  /** A model name of its own for one scenario, with its script queued. */
+  scenario(steps: ScriptStep[]): string {
+    const name = `scenario-${++this.scenarioCount}-${randomUUID().slice(0, 8)}`;
+    this.model.script(name, steps);
+    return name;
+  }
+
+  /** Starts `agentWorkflow` with `input` exactly as given (no client-side validation). */
+  async start(input: AgentInput | Record<string, unknown>): Promise<WorkflowHandle> {
+    return this.client.workflow.start(WORKFLOW_TYPE, {
+      taskQueue: this.taskQueue,
+      workflowId: `test-${randomUUID()}`,
+      args: [input],
+    });
+  }
+
+  /** Runs to the end and returns the result. */
+  async run(input: AgentInput | Record<string, unknown>): Promise<AgentResult> {
+    return (await (await this.start(input)).result()) as AgentResult;
+  }
+
+  /** Runs to the end, expecting failure; returns the workflow's `ApplicationFailure`. */
+  async runExpectingFailure(input: AgentInput | Record<string, unknown>): Promise<ApplicationFailure> {
+    const handle = await this.start(input);
+    try {
+      await handle.result();
+    } catch (error) {
+      if (error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure) return error.cause;
+      throw error;
+    }
+    throw new Error(`workflow ${handle.workflowId} completed; a failure was expected`);
+  }
+
+  async close(): Promise<void> {
+    this.worker.shutdown();
+    await this.workerRun;
+    await this.connections.client.close();
+    await this.connections.worker.close();
+    await this.model.close();
+  }
+}
