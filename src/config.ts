@@ -47,6 +47,24 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/** Both configurations, with every problem of either reported in one error. */
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): { temporal: TemporalConfig; model: ModelConfig } {
+  const problems: string[] = [];
+  const attempt = <T>(load: () => T): T | undefined => {
+    try {
+      return load();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(error.message);
+      return undefined;
+    }
+  };
+  const temporal = attempt(() => loadTemporalConfig(env));
+  const model = attempt(() => loadModelConfig(env));
+  if (temporal === undefined || model === undefined) throw new ConfigError(problems.join('\n'));
+  return { temporal, model };
+}
+
 /** Reads the Temporal connection settings; empty variables count as unset. */
 export function loadTemporalConfig(env: NodeJS.ProcessEnv = process.env): TemporalConfig {
   const values = parse(temporalSchema, env);

@@ -1,6 +1,6 @@
 import { Runtime, DefaultLogger, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ModelSettings } from './activities';
-import { ConfigError, loadModelConfig, loadTemporalConfig } from './config';
+import { ConfigError, loadWorkerConfig } from './config';
 import { connectWorker } from './temporal/connection';
 import { createBuiltinTools } from './tools/builtin';
 import type { ToolDefinition } from './tools/define-tool';
@@ -43,8 +43,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
 /** `npm run worker`: a worker with the built-in tools, configured from the environment. */
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger((process.env.LOG_LEVEL?.toUpperCase() as 'INFO') ?? 'INFO') });
-  const temporal = loadTemporalConfig();
-  const model = loadModelConfig();
+  const { temporal, model } = loadWorkerConfig();
   const connection = await connectWorker(temporal);
   const worker = await createAgentWorker({
     connection,
@@ -66,7 +65,7 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error instanceof Error ? error.message : error);
+    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
     process.exit(1);
   });
 }

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ScriptedModelServer } from '../../src/scripted-model/server';
+import { runProcess, runScript, startScript, stopChild, temporalCli } from '../helpers/processes';
+import { testServerAddress } from '../helpers/test-env';
+
+/** The environment a fresh shell would have, without anything from this test process's config. */
+function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+  if (process.env.XDG_CACHE_HOME) env.XDG_CACHE_HOME = process.env.XDG_CACHE_HOME;
+  return { ...env, ...extra };
+}
+
+describe('npm run worker refuses bad configuration with a clear message', () => {
+  test('no model configured', async () => {
+    const finished = await runScript('src/worker.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress() }) });
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toContain('No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL');
+  });
+
+  test('a malformed TEMPORAL_ADDRESS and OPENAI_BASE_URL, both named', async () => {
+    const finished = await runScript('src/worker.ts', {
+      env: cleanEnv({ TEMPORAL_ADDRESS: 'http://localhost', OPENAI_BASE_URL: 'not a url' }),
+    });
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toContain('TEMPORAL_ADDRESS="http://localhost": expected host:port');
+    expect(finished.stderr).toContain('OPENAI_BASE_URL="not a url": expected a URL');
+  });
+
+  test('a server that is not there', async () => {
+    const finished = await runScript('src/worker.ts', {
+      env: cleanEnv({ TEMPORAL_ADDRESS: '127.0.0.1:1', OPENAI_API_KEY: 'sk-test' }),
+    });
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toContain('Cannot reach the Temporal server at 127.0.0.1:1');
+    expect(finished.stderr).toContain('npm run server');
+  });
+});
+
+describe('a run started from the official Temporal CLI against `npm run worker`', () => {
+  let model: ScriptedModelServer;
+  beforeAll(async () => {
+    model = await ScriptedModelServer.start();
+  });
+  afterAll(async () => {
+    await model.close();
+  });
+
+  test('temporal workflow start, query state while it runs, then the result', async () => {
+    const taskQueue = `cli-${randomUUID()}`;
+    const modelName = `cli-model-${randomUUID()}`;
+    model.script(modelName, [
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '2^10' } }], delayMs: 1_500 },
+      { content: 'Two to the tenth is 1024.', delayMs: 1_500 },
+    ]);
+    const address = testServerAddress();
+    const worker = await startScript(
+      'src/worker.ts',
+      cleanEnv({ TEMPORAL_ADDRESS: address, AGENT_TASK_QUEUE: taskQueue, OPENAI_BASE_URL: model.baseURL, OPENAI_MODEL: modelName }),
+      /Worker polling task queue/,
+    );
+    try {
+      const cli = await temporalCli();
+      const workflowId = `cli-run-${randomUUID()}`;
+      const input = JSON.stringify({ tools: ['calculator'], message: 'What is 2^10?' });
+      const started = await runProcess(cli, [
+        'workflow', 'start', '--address', address, '--type', 'agentWorkflow', '--task-queue', taskQueue,
+        '--workflow-id', workflowId, '--input', input,
+      ]);
+      expect(started.stderr).toBe('');
+      expect(started.code).toBe(0);
+
+      // Query through the CLI until the run is visibly inside its first model call (delayed 1.5 s).
+      let state: { status: string; iteration: number; activity: string } | undefined;
+      for (let attempt = 0; attempt < 20 && (state?.iteration ?? 0) < 1; attempt++) {
+        const queried = await runProcess(cli, [
+          'workflow', 'query', '--address', address, '--workflow-id', workflowId, '--name', 'state', '--output', 'json',
+        ]);
+        expect(queried.code).toBe(0);
+        state = (JSON.parse(queried.stdout) as { queryResult: [typeof state] }).queryResult[0];
+      }
+      expect(state).toMatchObject({ status: 'running', iteration: 1, activity: 'iteration 1: calling the model' });
+
+      const result = await runProcess(cli, ['workflow', 'result', '--address', address, '--workflow-id', workflowId, '--output', 'json']);
+      expect(result.code).toBe(0);
+      const parsed = JSON.parse(result.stdout) as { status: string; result: { response: string; iterations: number } };
+      expect(parsed.status).toBe('COMPLETED');
+      expect(parsed.result).toMatchObject({ response: 'Two to the tenth is 1024.', iterations: 2 });
+    } finally {
+      const code = await stopChild(worker.child);
+      expect({ code, output: code === 0 ? '' : worker.output() }).toEqual({ code: 0, output: '' });
+    }
+  });
+});
+
+describe('npm run demo', () => {
+  test('runs the offline demo task against the server in TEMPORAL_ADDRESS and prints the result and UI link', async () => {
+    const workspace = await mkdtemp(path.join(os.tmpdir(), 'demo-workspace-'));
+    const finished = await runScript('src/demo.ts', {
+      env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), TEMPORAL_UI_URL: 'http://localhost:8233' }),
+      args: ['--workspace', workspace],
+      timeoutMs: 90_000,
+    });
+    expect(finished.stderr).toBe('');
+    expect(finished.code).toBe(0);
+    expect(finished.stdout).toContain('uses the bundled scripted offline model');
+    expect(finished.stdout).toContain('→ list_files {}');
+    expect(finished.stdout).toContain('Response: Summarised 3 files into summary.md.');
+    expect(finished.stdout).toMatch(/Web UI: http:\/\/localhost:8233\/namespaces\/default\/workflows\/demo-[^/]+\/[0-9a-f-]+\/history/);
+    const summary = await readFile(path.join(workspace, 'summary.md'), 'utf8');
+    expect(summary).toContain('3 files');
+    expect(summary).toContain('**roadmap.md** — Q1 roadmap');
+  });
+});
