@@ -12,20 +12,22 @@ export class ScriptedModelServer {
   private readonly responders = new Map<string, Responder>();
   private readonly received = new Map<string, ChatCompletionRequest[]>();
   private sequence = 0;
+  private listeningAt = '';
 
-  private constructor(
-    private readonly app: FastifyInstance,
-    /** The base URL to give the `openai` client, ending in `/v1`. */
-    readonly baseURL: string,
-  ) {}
+  private constructor(private readonly app: FastifyInstance) {}
+
+  /** The base URL to give the `openai` client, ending in `/v1`. */
+  get baseURL(): string {
+    return this.listeningAt;
+  }
 
   /** Starts listening on 127.0.0.1 (port 0 picks a free one). */
   static async start(options: { port?: number } = {}): Promise<ScriptedModelServer> {
     const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
-    let server: ScriptedModelServer | undefined;
+    const server = new ScriptedModelServer(app);
     app.post('/v1/chat/completions', async (request, reply) => {
       const body = request.body as ChatCompletionRequest;
-      const step = (server as ScriptedModelServer).next(body);
+      const step = server.next(body);
       if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
       if (isScriptedError(step)) {
         const { status, message, code, headers } = step.error;
@@ -34,14 +36,13 @@ export class ScriptedModelServer {
           .headers(headers ?? {})
           .send({ error: { message, type: 'scripted_error', code: code ?? null } });
       }
-      return (server as ScriptedModelServer).completion(body, step);
+      return server.completion(body, step);
     });
     app.get('/v1/models', async () => ({
       object: 'list',
-      data: [...(server as ScriptedModelServer).knownModels()].map((id) => ({ id, object: 'model', owned_by: 'scripted' })),
+      data: [...server.knownModels()].map((id) => ({ id, object: 'model', owned_by: 'scripted' })),
     }));
-    const address = await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
-    server = new ScriptedModelServer(app, `${address}/v1`);
+    server.listeningAt = `${await app.listen({ host: '127.0.0.1', port: options.port ?? 0 })}/v1`;
     return server;
   }
 

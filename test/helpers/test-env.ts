@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { NativeConnection, Runtime, DefaultLogger, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ScriptStep } from '../../src/scripted-model/script';
@@ -11,8 +11,7 @@ import { WORKFLOW_TYPE, type AgentInput, type AgentResult } from '../../src/shar
 import { createBuiltinTools } from '../../src/tools/builtin';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
-
-let runtimeInstalled = false;
+import { installQuietRuntime } from './quiet-runtime';
 
 /** The suite's server, from global setup. A missing server is an error, never a skip. */
 export function testServerAddress(): string {
@@ -40,10 +39,7 @@ export class TestEnv {
   ) {}
 
   static async create(options: { extraTools?: ToolDefinition[] } = {}): Promise<TestEnv> {
-    if (!runtimeInstalled) {
-      Runtime.install({ logger: new DefaultLogger('ERROR') });
-      runtimeInstalled = true;
-    }
+    installQuietRuntime();
     const address = testServerAddress();
     const bundlePath = process.env.AGENT_TEST_WORKFLOW_BUNDLE;
     if (!bundlePath) throw new Error('AGENT_TEST_WORKFLOW_BUNDLE is not set: run the tests with `npm test`.');

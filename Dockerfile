@@ -1,0 +1,19 @@
+# The agent-runner worker. Built by docker-compose.yml; configure it with the
+# environment variables in the README's configuration table.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production AGENT_WORKSPACE=/workspace
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+RUN mkdir -p /workspace && chown node:node /workspace
+USER node
+CMD ["node", "dist/worker.js"]

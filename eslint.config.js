@@ -1,0 +1,51 @@
+// @ts-check
+const { builtinModules } = require('node:module');
+const js = require('@eslint/js');
+const tseslint = require('typescript-eslint');
+
+/** Node built-ins, bare and `node:`-prefixed: none may be imported by deterministic workflow code. */
+const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`, `${name}/*`, `node:${name}/*`]);
+
+module.exports = tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'workspace/**', '.temporal/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox; shared code is imported by it.
+    files: ['src/workflows/**/*.ts', 'src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.filter((name) => !name.endsWith('/*')).map((name) => ({
+            name,
+            message: 'Workflow code must be deterministic: do I/O in an activity.',
+          })),
+          patterns: [{ group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client', 'openai'], message: 'Not in workflow code: only @temporalio/workflow, relative imports and pure libraries.' }],
+        },
+      ],
+      'no-console': 'error',
+      'no-restricted-globals': ['error', { name: 'process', message: 'No process state in workflow code.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Use the workflow clock through @temporalio/workflow helpers.' },
+        { object: 'Math', property: 'random', message: 'Use wf.uuid4() or pass randomness in through an activity.' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

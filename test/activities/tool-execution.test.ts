@@ -1,0 +1,476 @@
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Info } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
+import { z } from 'zod';
+import { createActivities } from '../../src/activities';
+import { ScriptedModelServer } from '../../src/scripted-model/server';
+import { DEFAULT_TERMINATE_MESSAGE, type AgentActivities, type ToolCallInput, type ToolCallResult } from '../../src/shared';
+import { createBuiltinTools } from '../../src/tools/builtin';
+import { defineTool, type ToolContext } from '../../src/tools/define-tool';
+import { RetryableToolError } from '../../src/tools/retryable-tool-error';
+import { TerminateResponse } from '../../src/tools/terminate-response';
+import { createToolRegistry } from '../../src/tools/tool-registry';
+
+/**
+ * The `executeTool` activity in Temporal's mock activity environment, with
+ * the built-in tools (file tools in a temporary workspace) and small test tools.
+ */
+
+/** Arguments each call of `record_arguments` received. */
+const recordedArguments: unknown[] = [];
+const recordArgumentsTool = defineTool({
+  name: 'record_arguments',
+  description: 'Records the arguments it was called with.',
+  parameters: z.object({ label: z.string().default('unlabelled') }),
+  execute: (args) => {
+    recordedArguments.push(args);
+    return `recorded ${args.label}`;
+  },
+});
+
+let scheduleMeetingExecutions = 0;
+const scheduleMeetingTool = defineTool({
+  name: 'schedule_meeting',
+  description: 'Schedules a meeting.',
+  parameters: z.object({
+    title: z.string().min(1),
+    attendees: z.array(z.object({ email: z.email() })).min(1),
+    durationMinutes: z.number().int().positive(),
+  }),
+  execute: ({ title }) => {
+    scheduleMeetingExecutions += 1;
+    return `scheduled ${title}`;
+  },
+});
+
+const explodeTool = defineTool({
+  name: 'explode',
+  description: 'Always throws an ordinary error.',
+  parameters: z.object({}),
+  execute: () => {
+    throw new Error('boom');
+  },
+});
+
+const rejectWithStringTool = defineTool({
+  name: 'reject_with_string',
+  description: 'Rejects with a value that is not an Error.',
+  parameters: z.object({}),
+  execute: () => Promise.reject('plain string rejection'),
+});
+
+const flakyUpstreamTool = defineTool({
+  name: 'flaky_upstream',
+  description: 'Fails in a way worth retrying.',
+  parameters: z.object({}),
+  execute: () => {
+    throw new RetryableToolError('the upstream is busy');
+  },
+});
+
+const endWithMessageTool = defineTool({
+  name: 'end_with_message',
+  description: 'Ends the run with a message.',
+  parameters: z.object({}),
+  execute: () => new TerminateResponse('All invoices filed.'),
+});
+
+const endSilentlyTool = defineTool({
+  name: 'end_silently',
+  description: 'Ends the run without a message.',
+  parameters: z.object({}),
+  execute: () => new TerminateResponse(),
+});
+
+const reportObjectTool = defineTool({
+  name: 'report_object',
+  description: 'Returns a structured value.',
+  parameters: z.object({}),
+  execute: () => ({ total: 3, items: ['a', 'b'], nested: { ok: true } }),
+});
+
+const reportNumberTool = defineTool({
+  name: 'report_number',
+  description: 'Returns a number.',
+  parameters: z.object({}),
+  execute: () => 42,
+});
+
+/** Every context `inspect_context` was given. */
+const observedContexts: ToolContext[] = [];
+const inspectContextTool = defineTool({
+  name: 'inspect_context',
+  description: 'Records its tool context.',
+  parameters: z.object({}),
+  execute: (_args, context) => {
+    observedContexts.push(context);
+    return 'inspected';
+  },
+});
+
+/** The signal of the latest `wait_for_cancellation` call, once it is running. */
+let waitingToolSignal: AbortSignal | undefined;
+const waitForCancellationTool = defineTool({
+  name: 'wait_for_cancellation',
+  description: 'Waits until its call is cancelled, at most ten seconds.',
+  parameters: z.object({}),
+  execute: (_args, context) =>
+    new Promise<string>((resolve, reject) => {
+      waitingToolSignal = context.signal;
+      const timer = setTimeout(() => resolve('finished without being cancelled'), 10_000);
+      context.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(context.signal.reason);
+        },
+        { once: true },
+      );
+    }),
+});
+
+/** The signal of the latest `fail_after_cancellation` call, once it is running. */
+let failingAfterCancellationSignal: AbortSignal | undefined;
+const failAfterCancellationTool = defineTool({
+  name: 'fail_after_cancellation',
+  description: 'Throws an ordinary error once its call is cancelled.',
+  parameters: z.object({}),
+  execute: (_args, context) =>
+    new Promise<string>((resolve, reject) => {
+      failingAfterCancellationSignal = context.signal;
+      const timer = setTimeout(() => resolve('finished without being cancelled'), 10_000);
+      context.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(new Error('interrupted while writing'));
+        },
+        { once: true },
+      );
+    }),
+});
+
+const testTools = [
+  recordArgumentsTool,
+  scheduleMeetingTool,
+  explodeTool,
+  rejectWithStringTool,
+  flakyUpstreamTool,
+  endWithMessageTool,
+  endSilentlyTool,
+  reportObjectTool,
+  reportNumberTool,
+  inspectContextTool,
+  waitForCancellationTool,
+  failAfterCancellationTool,
+];
+
+let workspace: string;
+let modelServer: ScriptedModelServer;
+let activities: AgentActivities;
+
+beforeAll(async () => {
+  workspace = await mkdtemp(path.join(os.tmpdir(), 'tool-execution-test-'));
+  await writeFile(path.join(workspace, 'hello.txt'), 'hello', 'utf8');
+  modelServer = await ScriptedModelServer.start();
+  activities = createActivities({
+    registry: createToolRegistry([...createBuiltinTools({ workspace }), ...testTools]),
+    model: { baseURL: modelServer.baseURL, apiKey: 'test', defaultModel: 'unused-by-tool-tests' },
+  });
+});
+
+afterAll(async () => {
+  await modelServer.close();
+  await rm(workspace, { recursive: true, force: true });
+});
+
+/** A fresh environment per test: a cancelled environment stays cancelled. Warnings of failed activities are muted. */
+function newEnvironment(info?: Partial<Info>): MockActivityEnvironment {
+  return new MockActivityEnvironment(info, { logger: new DefaultLogger('ERROR') });
+}
+
+function toolCall(toolName: string, argumentsText: string, overrides: Partial<ToolCallInput> = {}): ToolCallInput {
+  return { toolName, callId: `call_${toolName}`, arguments: argumentsText, allowedTools: [toolName], ...overrides };
+}
+
+function executeTool(input: ToolCallInput, environment: MockActivityEnvironment = newEnvironment()): Promise<ToolCallResult> {
+  return environment.run(activities.executeTool, input);
+}
+
+/** What `promise` rejected with; fails the test if it resolved. */
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the activity to reject, but it resolved');
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('executeTool: mistakes of the model come back as error results', () => {
+  test('an unknown tool is answered with an error naming the available tools', async () => {
+    const result = await executeTool(
+      toolCall('delete_everything', '{}', { allowedTools: ['calculator', 'read_file'] }),
+    );
+
+    expect(result).toEqual({
+      content: 'Error: there is no tool named "delete_everything". Available tools: calculator, read_file.',
+      isError: true,
+      terminate: false,
+    });
+  });
+
+  test('a tool registered on the worker but not allowed for this run is treated as unknown and does not run', async () => {
+    const result = await executeTool(
+      toolCall('write_file', JSON.stringify({ path: 'forbidden.txt', content: 'should not be written' }), {
+        allowedTools: ['calculator'],
+      }),
+    );
+
+    expect(result).toEqual({
+      content: 'Error: there is no tool named "write_file". Available tools: calculator.',
+      isError: true,
+      terminate: false,
+    });
+    expect(await readdir(workspace)).not.toContain('forbidden.txt');
+  });
+
+  test('empty arguments are treated as {} so schema defaults apply', async () => {
+    const recordedBefore = recordedArguments.length;
+
+    const emptyResult = await executeTool(toolCall('record_arguments', ''));
+    const blankResult = await executeTool(toolCall('record_arguments', '  \n'));
+    const listing = await executeTool(toolCall('list_files', ''));
+
+    expect(emptyResult).toEqual({ content: 'recorded unlabelled', isError: false, terminate: false });
+    expect(blankResult).toEqual({ content: 'recorded unlabelled', isError: false, terminate: false });
+    expect(recordedArguments.slice(recordedBefore)).toEqual([{ label: 'unlabelled' }, { label: 'unlabelled' }]);
+    // The built-in list_files falls back to its default path "." (the workspace root).
+    expect(listing).toEqual({ content: 'hello.txt (5 bytes)', isError: false, terminate: false });
+  });
+
+  test('malformed JSON is answered with an error and the tool does not run', async () => {
+    const recordedBefore = recordedArguments.length;
+
+    const result = await executeTool(toolCall('record_arguments', '{"label": "unterminated'));
+
+    expect(result.isError).toBe(true);
+    expect(result.terminate).toBe(false);
+    expect(result.content).toMatch(/^Error: the arguments for "record_arguments" are not valid JSON \(.+\)\./);
+    expect(result.content).toContain("Send one JSON object that matches the tool's schema.");
+    expect(recordedArguments).toHaveLength(recordedBefore);
+  });
+
+  test('arguments failing the schema are answered with each issue and its path', async () => {
+    const executionsBefore = scheduleMeetingExecutions;
+
+    const nestedIssue = await executeTool(
+      toolCall('schedule_meeting', JSON.stringify({ title: 'Sync', attendees: [{ email: 'not-an-email' }], durationMinutes: 30 })),
+    );
+    const severalIssues = await executeTool(
+      toolCall('schedule_meeting', JSON.stringify({ title: '', attendees: [], durationMinutes: 'thirty' })),
+    );
+    const notAnObject = await executeTool(toolCall('schedule_meeting', '[1, 2]'));
+    const builtinMissingField = await executeTool(toolCall('calculator', '{}'));
+
+    expect(nestedIssue).toEqual({
+      content: 'Error: invalid arguments for "schedule_meeting": attendees.0.email: Invalid email address',
+      isError: true,
+      terminate: false,
+    });
+    expect(severalIssues.content).toBe(
+      'Error: invalid arguments for "schedule_meeting": ' +
+        'title: Too small: expected string to have >=1 characters; ' +
+        'attendees: Too small: expected array to have >=1 items; ' +
+        'durationMinutes: Invalid input: expected number, received string',
+    );
+    expect(notAnObject.content).toBe(
+      'Error: invalid arguments for "schedule_meeting": arguments: Invalid input: expected object, received array',
+    );
+    expect(builtinMissingField).toEqual({
+      content: 'Error: invalid arguments for "calculator": expression: Invalid input: expected string, received undefined',
+      isError: true,
+      terminate: false,
+    });
+    expect(scheduleMeetingExecutions).toBe(executionsBefore);
+  });
+});
+
+describe('executeTool: outputs and tool errors', () => {
+  test('a string output is the content as is (built-in calculator)', async () => {
+    const result = await executeTool(toolCall('calculator', '{"expression":"6 * 7"}'));
+
+    expect(result).toEqual({ content: '42', isError: false, terminate: false });
+  });
+
+  test('a tool that throws is answered with its error message', async () => {
+    const result = await executeTool(toolCall('explode', '{}'));
+
+    expect(result).toEqual({ content: 'Error: boom', isError: true, terminate: false });
+  });
+
+  test('a tool that rejects with a non-Error value is answered with that value as text', async () => {
+    const result = await executeTool(toolCall('reject_with_string', '{}'));
+
+    expect(result).toEqual({ content: 'Error: plain string rejection', isError: true, terminate: false });
+  });
+
+  test('a built-in file tool error (path outside the workspace) is answered, not thrown', async () => {
+    const result = await executeTool(toolCall('read_file', JSON.stringify({ path: '../../etc/passwd' })));
+
+    expect(result.isError).toBe(true);
+    expect(result.terminate).toBe(false);
+    expect(result.content).toMatch(/^Error: /);
+  });
+
+  test('a RetryableToolError fails the activity with a retryable ToolCall.Retryable failure', async () => {
+    const error = await rejectionOf(executeTool(toolCall('flaky_upstream', '{}')));
+
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    if (!(error instanceof ApplicationFailure)) return;
+    expect(error.type).toBe('ToolCall.Retryable');
+    expect(error.nonRetryable).toBe(false);
+    expect(error.message).toBe('the upstream is busy');
+  });
+
+  test('a TerminateResponse with a message ends the run with that message', async () => {
+    const result = await executeTool(toolCall('end_with_message', '{}'));
+
+    expect(result).toEqual({ content: 'All invoices filed.', isError: false, terminate: true });
+  });
+
+  test('a TerminateResponse without a message ends the run with "Task completed."', async () => {
+    const result = await executeTool(toolCall('end_silently', '{}'));
+
+    expect(DEFAULT_TERMINATE_MESSAGE).toBe('Task completed.');
+    expect(result).toEqual({ content: 'Task completed.', isError: false, terminate: true });
+  });
+
+  test('the built-in finish tool terminates with its note, or with the default message', async () => {
+    const withNote = await executeTool(toolCall('finish', '{"note":"Report sent."}'));
+    const withoutNote = await executeTool(toolCall('finish', ''));
+
+    expect(withNote).toEqual({ content: 'Report sent.', isError: false, terminate: true });
+    expect(withoutNote).toEqual({ content: 'Task completed.', isError: false, terminate: true });
+  });
+
+  test('object and number outputs are sent as JSON text', async () => {
+    const objectResult = await executeTool(toolCall('report_object', '{}'));
+    const numberResult = await executeTool(toolCall('report_number', '{}'));
+
+    expect(objectResult).toEqual({
+      content: '{"total":3,"items":["a","b"],"nested":{"ok":true}}',
+      isError: false,
+      terminate: false,
+    });
+    expect(JSON.parse(objectResult.content)).toEqual({ total: 3, items: ['a', 'b'], nested: { ok: true } });
+    expect(numberResult).toEqual({ content: '42', isError: false, terminate: false });
+  });
+
+  test('the activity heartbeats while the tool runs', async () => {
+    const environment = newEnvironment();
+    let heartbeats = 0;
+    environment.on('heartbeat', () => {
+      heartbeats += 1;
+    });
+
+    const result = await executeTool(toolCall('calculator', '{"expression":"1 + 1"}'), environment);
+
+    expect(result.content).toBe('2');
+    expect(heartbeats).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('executeTool: the ToolContext', () => {
+  test('carries workflowId:callId as the idempotency key, the run id and the attempt', async () => {
+    const environment = newEnvironment({ workflowExecution: { workflowId: 'wf-1', runId: 'run-1' }, attempt: 3 });
+    const contextsBefore = observedContexts.length;
+
+    const result = await executeTool(toolCall('inspect_context', '{}', { callId: 'call_ctx_42' }), environment);
+
+    expect(result).toEqual({ content: 'inspected', isError: false, terminate: false });
+    const context = observedContexts[contextsBefore];
+    expect(observedContexts).toHaveLength(contextsBefore + 1);
+    expect(context).toEqual({
+      idempotencyKey: 'wf-1:call_ctx_42',
+      workflowId: 'wf-1',
+      runId: 'run-1',
+      callId: 'call_ctx_42',
+      attempt: 3,
+      signal: environment.context.cancellationSignal,
+    });
+    expect(context?.attempt).toBe(3);
+    expect(context?.signal.aborted).toBe(false);
+  });
+
+  test('the idempotency key is the same on every attempt of one call', async () => {
+    const contextsBefore = observedContexts.length;
+    const input = toolCall('inspect_context', '{}', { callId: 'call_retried' });
+
+    await executeTool(input, newEnvironment({ workflowExecution: { workflowId: 'wf-2', runId: 'run-a' }, attempt: 1 }));
+    await executeTool(input, newEnvironment({ workflowExecution: { workflowId: 'wf-2', runId: 'run-a' }, attempt: 2 }));
+
+    const [first, second] = observedContexts.slice(contextsBefore);
+    expect(first?.idempotencyKey).toBe('wf-2:call_retried');
+    expect(second?.idempotencyKey).toBe('wf-2:call_retried');
+    expect([first?.attempt, second?.attempt]).toEqual([1, 2]);
+  });
+
+  test('an activity started outside a workflow is keyed by its activity id', async () => {
+    const environment = newEnvironment({ workflowExecution: undefined, inWorkflow: false, activityId: 'standalone-7' });
+    const contextsBefore = observedContexts.length;
+
+    await executeTool(toolCall('inspect_context', '{}', { callId: 'call_solo' }), environment);
+
+    expect(observedContexts[contextsBefore]).toMatchObject({
+      idempotencyKey: 'standalone-7:call_solo',
+      workflowId: 'standalone-7',
+      runId: '',
+      callId: 'call_solo',
+    });
+  });
+
+  test('its signal is aborted when the activity is cancelled during a slow tool, which then stops promptly', async () => {
+    waitingToolSignal = undefined;
+    const environment = newEnvironment();
+    const outcome = rejectionOf(executeTool(toolCall('wait_for_cancellation', '{}'), environment));
+
+    await waitUntil(() => waitingToolSignal !== undefined);
+    expect(waitingToolSignal?.aborted).toBe(false);
+    const cancelledAt = Date.now();
+    environment.cancel();
+    const error = await outcome;
+
+    expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+    expect(waitingToolSignal?.aborted).toBe(true);
+    // The cancellation propagates as Temporal's CancelledFailure, not as an error result for the model.
+    expect(error).toBeInstanceOf(CancelledFailure);
+  });
+
+  test('an error a tool throws after cancellation fails the activity instead of becoming a result', async () => {
+    failingAfterCancellationSignal = undefined;
+    const environment = newEnvironment();
+    const outcome = rejectionOf(executeTool(toolCall('fail_after_cancellation', '{}'), environment));
+
+    await waitUntil(() => failingAfterCancellationSignal !== undefined);
+    environment.cancel();
+    const error = await outcome;
+
+    expect(failingAfterCancellationSignal?.aborted).toBe(true);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(ApplicationFailure);
+    expect(error instanceof Error ? error.message : undefined).toBe('interrupted while writing');
+  });
+});

@@ -1,0 +1,39 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { installQuietRuntime } from '../helpers/quiet-runtime';
+
+/**
+ * Every committed history must replay against the current workflow code. A
+ * failure here means a change would break runs already in flight: keep the
+ * old behaviour behind `wf.patched(...)`, or record a new history (npm run
+ * record-history) and say in the commit why the old one changed.
+ */
+const HISTORY = path.join(__dirname, 'histories', 'agent-loop.json');
+
+beforeAll(installQuietRuntime);
+
+async function loadHistory() {
+  return historyFromJSON(JSON.parse(await readFile(HISTORY, 'utf8')));
+}
+
+test('the committed history replays against the current workflow code', async () => {
+  const bundlePath = process.env.AGENT_TEST_WORKFLOW_BUNDLE;
+  if (!bundlePath) throw new Error('AGENT_TEST_WORKFLOW_BUNDLE is not set: run the tests with `npm test`.');
+  const history = await loadHistory();
+  expect(history.events?.length).toBeGreaterThan(40);
+  await expect(
+    Worker.runReplayHistory({ workflowBundle: { codePath: bundlePath } }, history, 'recorded-agent-loop'),
+  ).resolves.toBeUndefined();
+});
+
+test('a change to the workflow code fails replay with DeterminismViolationError', async () => {
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./changed-workflow'),
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
+  });
+  const replay = Worker.runReplayHistory({ workflowBundle: bundle }, await loadHistory(), 'recorded-agent-loop');
+  await expect(replay).rejects.toThrow(DeterminismViolationError);
+});

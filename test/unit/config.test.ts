@@ -1,0 +1,159 @@
+import path from 'node:path';
+import { ConfigError, loadModelConfig, loadTemporalConfig, loadWorkerConfig } from '../../src/config';
+
+const NO_MODEL_MESSAGE =
+  'No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server ' +
+  '(for example OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama). `npm run demo` runs without either, on a scripted model.';
+const TLS_MESSAGE = 'Set both TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY for mTLS, or neither.';
+
+/** The error `load` throws, failing the test when it returns. */
+function configErrorOf(load: () => unknown): ConfigError {
+  try {
+    load();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadTemporalConfig', () => {
+  test('an empty environment gives the defaults', () => {
+    expect(loadTemporalConfig({})).toEqual({ address: 'localhost:7233', namespace: 'default', taskQueue: 'agent-runner' });
+  });
+
+  test('empty strings count as unset', () => {
+    const env = {
+      TEMPORAL_ADDRESS: '',
+      TEMPORAL_NAMESPACE: '',
+      AGENT_TASK_QUEUE: '',
+      TEMPORAL_API_KEY: '',
+      TEMPORAL_TLS_CERT: '',
+      TEMPORAL_TLS_KEY: '',
+    };
+
+    expect(loadTemporalConfig(env)).toEqual({ address: 'localhost:7233', namespace: 'default', taskQueue: 'agent-runner' });
+  });
+
+  test('reads every variable that is set', () => {
+    const env = {
+      TEMPORAL_ADDRESS: 'temporal.internal:443',
+      TEMPORAL_NAMESPACE: 'agents',
+      AGENT_TASK_QUEUE: 'agents-q',
+      TEMPORAL_API_KEY: 'secret-key',
+      TEMPORAL_TLS_CERT: '/certs/client.pem',
+      TEMPORAL_TLS_KEY: '/certs/client.key',
+    };
+
+    expect(loadTemporalConfig(env)).toEqual({
+      address: 'temporal.internal:443',
+      namespace: 'agents',
+      taskQueue: 'agents-q',
+      apiKey: 'secret-key',
+      tls: { certPath: '/certs/client.pem', keyPath: '/certs/client.key' },
+    });
+  });
+
+  test('ignores variables it does not know', () => {
+    expect(loadTemporalConfig({ PATH: '/usr/bin', OPENAI_MODEL: 'x' })).toEqual({
+      address: 'localhost:7233',
+      namespace: 'default',
+      taskQueue: 'agent-runner',
+    });
+  });
+
+  test.each(['localhost', 'http://localhost:7233', 'localhost:port', 'local host:7233', 'localhost:123456'])(
+    'rejects the address %j, quoting it',
+    (address) => {
+      const error = configErrorOf(() => loadTemporalConfig({ TEMPORAL_ADDRESS: address }));
+
+      expect(error.name).toBe('ConfigError');
+      expect(error.message).toBe(
+        `Bad configuration: TEMPORAL_ADDRESS=${JSON.stringify(address)}: expected host:port, for example localhost:7233`,
+      );
+    },
+  );
+
+  test('a TLS certificate without a key is rejected', () => {
+    expect(() => loadTemporalConfig({ TEMPORAL_TLS_CERT: '/certs/client.pem' })).toThrow(new ConfigError(TLS_MESSAGE));
+  });
+
+  test('a TLS key without a certificate is rejected', () => {
+    expect(() => loadTemporalConfig({ TEMPORAL_TLS_KEY: '/certs/client.key' })).toThrow(new ConfigError(TLS_MESSAGE));
+  });
+
+  test('a TLS certificate with an empty key is rejected', () => {
+    expect(() => loadTemporalConfig({ TEMPORAL_TLS_CERT: '/certs/client.pem', TEMPORAL_TLS_KEY: '' })).toThrow(
+      new ConfigError(TLS_MESSAGE),
+    );
+  });
+});
+
+describe('loadModelConfig', () => {
+  test('neither an API key nor a base URL gives the setup message', () => {
+    expect(() => loadModelConfig({})).toThrow(new ConfigError(NO_MODEL_MESSAGE));
+  });
+
+  test('empty API key and base URL count as unset', () => {
+    expect(() => loadModelConfig({ OPENAI_API_KEY: '', OPENAI_BASE_URL: '' })).toThrow(new ConfigError(NO_MODEL_MESSAGE));
+  });
+
+  test('an API key alone is enough, with the default model and workspace', () => {
+    expect(loadModelConfig({ OPENAI_API_KEY: 'sk-test' })).toEqual({
+      apiKey: 'sk-test',
+      defaultModel: 'gpt-4o-mini',
+      workspace: path.resolve('./workspace'),
+    });
+  });
+
+  test('a base URL alone is enough', () => {
+    expect(loadModelConfig({ OPENAI_BASE_URL: 'http://localhost:11434/v1' })).toEqual({
+      baseURL: 'http://localhost:11434/v1',
+      defaultModel: 'gpt-4o-mini',
+      workspace: path.resolve('./workspace'),
+    });
+  });
+
+  test('reads the model and resolves the workspace to an absolute path', () => {
+    const config = loadModelConfig({ OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'llama3.2', AGENT_WORKSPACE: 'data/files' });
+
+    expect(config.defaultModel).toBe('llama3.2');
+    expect(config.workspace).toBe(path.resolve('data/files'));
+    expect(path.isAbsolute(config.workspace)).toBe(true);
+  });
+
+  test('a bad base URL is reported before the missing-model check, quoting the value', () => {
+    expect(() => loadModelConfig({ OPENAI_BASE_URL: 'not a url' })).toThrow(
+      new ConfigError('Bad configuration: OPENAI_BASE_URL="not a url": expected a URL, for example http://localhost:11434/v1'),
+    );
+  });
+});
+
+describe('loadWorkerConfig', () => {
+  test('returns both configurations when both are fine', () => {
+    expect(loadWorkerConfig({ OPENAI_API_KEY: 'sk-test', TEMPORAL_NAMESPACE: 'agents' })).toEqual({
+      temporal: { address: 'localhost:7233', namespace: 'agents', taskQueue: 'agent-runner' },
+      model: { apiKey: 'sk-test', defaultModel: 'gpt-4o-mini', workspace: path.resolve('./workspace') },
+    });
+  });
+
+  test('reports the problems of both configurations at once, one per line', () => {
+    expect(() => loadWorkerConfig({ TEMPORAL_ADDRESS: 'nope' })).toThrow(
+      new ConfigError(
+        'Bad configuration: TEMPORAL_ADDRESS="nope": expected host:port, for example localhost:7233\n' + NO_MODEL_MESSAGE,
+      ),
+    );
+  });
+
+  test('reports a Temporal problem alone when the model is fine', () => {
+    expect(() => loadWorkerConfig({ TEMPORAL_TLS_KEY: '/certs/client.key', OPENAI_API_KEY: 'sk-test' })).toThrow(
+      new ConfigError(TLS_MESSAGE),
+    );
+  });
+
+  test('reports a model problem alone when Temporal is fine', () => {
+    const error = configErrorOf(() => loadWorkerConfig({}));
+
+    expect(error.message).toBe(NO_MODEL_MESSAGE);
+  });
+});
