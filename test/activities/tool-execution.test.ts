@@ -112,15 +112,15 @@ const inspectContextTool = defineTool({
   },
 });
 
-/** The signal of the latest `wait_for_cancellation` call, once it is running. */
-let waitingToolSignal: AbortSignal | undefined;
+/** The signal of each `wait_for_cancellation` call, once it is running. */
+const waitingToolSignals: AbortSignal[] = [];
 const waitForCancellationTool = defineTool({
   name: 'wait_for_cancellation',
   description: 'Waits until its call is cancelled, at most ten seconds.',
   parameters: z.object({}),
   execute: (_args, context) =>
     new Promise<string>((resolve, reject) => {
-      waitingToolSignal = context.signal;
+      waitingToolSignals.push(context.signal);
       const timer = setTimeout(() => resolve('finished without being cancelled'), 10_000);
       context.signal.addEventListener(
         'abort',
@@ -133,15 +133,15 @@ const waitForCancellationTool = defineTool({
     }),
 });
 
-/** The signal of the latest `fail_after_cancellation` call, once it is running. */
-let failingAfterCancellationSignal: AbortSignal | undefined;
+/** The signal of each `fail_after_cancellation` call, once it is running. */
+const failingAfterCancellationSignals: AbortSignal[] = [];
 const failAfterCancellationTool = defineTool({
   name: 'fail_after_cancellation',
   description: 'Throws an ordinary error once its call is cancelled.',
   parameters: z.object({}),
   execute: (_args, context) =>
     new Promise<string>((resolve, reject) => {
-      failingAfterCancellationSignal = context.signal;
+      failingAfterCancellationSignals.push(context.signal);
       const timer = setTimeout(() => resolve('finished without being cancelled'), 10_000);
       context.signal.addEventListener(
         'abort',
@@ -330,9 +330,12 @@ describe('executeTool: outputs and tool errors', () => {
   test('a built-in file tool error (path outside the workspace) is answered, not thrown', async () => {
     const result = await executeTool(toolCall('read_file', JSON.stringify({ path: '../../etc/passwd' })));
 
-    expect(result.isError).toBe(true);
-    expect(result.terminate).toBe(false);
-    expect(result.content).toMatch(/^Error: /);
+    expect(result).toEqual({
+      content:
+        'Error: path "../../etc/passwd" is outside the workspace; use a path relative to the workspace root (for example "notes.md").',
+      isError: true,
+      terminate: false,
+    });
   });
 
   test('a RetryableToolError fails the activity with a retryable ToolCall.Retryable failure', async () => {
@@ -443,32 +446,33 @@ describe('executeTool: the ToolContext', () => {
   });
 
   test('its signal is aborted when the activity is cancelled during a slow tool, which then stops promptly', async () => {
-    waitingToolSignal = undefined;
+    const callsBefore = waitingToolSignals.length;
     const environment = newEnvironment();
     const outcome = rejectionOf(executeTool(toolCall('wait_for_cancellation', '{}'), environment));
 
-    await waitUntil(() => waitingToolSignal !== undefined);
-    expect(waitingToolSignal?.aborted).toBe(false);
+    await waitUntil(() => waitingToolSignals.length > callsBefore);
+    const toolSignal = waitingToolSignals[callsBefore];
+    expect(toolSignal?.aborted).toBe(false);
     const cancelledAt = Date.now();
     environment.cancel();
     const error = await outcome;
 
     expect(Date.now() - cancelledAt).toBeLessThan(1_000);
-    expect(waitingToolSignal?.aborted).toBe(true);
+    expect(toolSignal?.aborted).toBe(true);
     // The cancellation propagates as Temporal's CancelledFailure, not as an error result for the model.
     expect(error).toBeInstanceOf(CancelledFailure);
   });
 
   test('an error a tool throws after cancellation fails the activity instead of becoming a result', async () => {
-    failingAfterCancellationSignal = undefined;
+    const callsBefore = failingAfterCancellationSignals.length;
     const environment = newEnvironment();
     const outcome = rejectionOf(executeTool(toolCall('fail_after_cancellation', '{}'), environment));
 
-    await waitUntil(() => failingAfterCancellationSignal !== undefined);
+    await waitUntil(() => failingAfterCancellationSignals.length > callsBefore);
     environment.cancel();
     const error = await outcome;
 
-    expect(failingAfterCancellationSignal?.aborted).toBe(true);
+    expect(failingAfterCancellationSignals[callsBefore]?.aborted).toBe(true);
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(ApplicationFailure);
     expect(error instanceof Error ? error.message : undefined).toBe('interrupted while writing');
