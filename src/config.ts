@@ -9,7 +9,8 @@ import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from 
 
 const hostPort = z
   .string()
-  .regex(/^[^\s:/]+:\d{1,5}$/, 'expected host:port, for example localhost:7233');
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/, 'expected host:port, for example localhost:7233')
+  .refine((value) => Number(/:(\d{1,5})$/.exec(value)?.[1] ?? 0) <= 65_535, 'the port must be at most 65535');
 
 const temporalSchema = z.object({
   TEMPORAL_ADDRESS: hostPort.default(DEFAULT_TEMPORAL_ADDRESS),
@@ -22,7 +23,9 @@ const temporalSchema = z.object({
 
 const modelSchema = z.object({
   OPENAI_API_KEY: z.string().min(1).optional(),
-  OPENAI_BASE_URL: z.url({ message: 'expected a URL, for example http://localhost:11434/v1' }).optional(),
+  OPENAI_BASE_URL: z
+    .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://localhost:11434/v1' })
+    .optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   AGENT_WORKSPACE: z.string().min(1).default('./workspace'),
 });

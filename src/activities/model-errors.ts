@@ -51,7 +51,7 @@ export function classifyModelError(error: unknown, context: ModelCallContext): A
     return ApplicationFailure.retryable(`The request to ${where} timed out. Retrying.`, 'ModelCall.ConnectionTimeout');
   }
   if (error instanceof APIConnectionError) {
-    const reason = error.cause instanceof Error ? error.cause.message : error.message;
+    const reason = (error.cause instanceof Error ? error.cause.message : error.message).replace(/\.+$/, '');
     return ApplicationFailure.retryable(`Could not reach ${where}: ${reason}. Retrying.`, 'ModelCall.ConnectionError');
   }
   if (error instanceof APIError && error.status !== undefined) {
@@ -87,13 +87,13 @@ function providerMessage(error: APIError): string {
  * so the retry policy's backoff applies.
  */
 export function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
-  const milliseconds = Number(headers?.get('retry-after-ms') ?? Number.NaN);
-  if (Number.isFinite(milliseconds) && milliseconds >= 0) return Math.ceil(milliseconds);
-  const value = headers?.get('retry-after');
-  if (value === undefined || value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+  const milliseconds = headers?.get('retry-after-ms')?.trim();
+  if (milliseconds && /^\d+(\.\d+)?$/.test(milliseconds)) return Math.ceil(Number(milliseconds));
+  const value = headers?.get('retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+  // Anything else must be an HTTP date ("Wed, 21 Oct 2015 07:28:00 GMT"), never a bare or negative number.
+  if (!/[a-z]/i.test(value)) return undefined;
   const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

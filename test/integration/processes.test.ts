@@ -26,7 +26,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
     });
     expect(finished.code).toBe(1);
     expect(finished.stderr).toContain('TEMPORAL_ADDRESS="http://localhost": expected host:port');
-    expect(finished.stderr).toContain('OPENAI_BASE_URL="not a url": expected a URL');
+    expect(finished.stderr).toContain('OPENAI_BASE_URL="not a url": expected an http(s) URL');
   });
 
   test('a server that is not there', async () => {

@@ -170,3 +170,15 @@ describe('evaluateArithmetic errors', () => {
     expect(() => evaluateArithmetic(source)).toThrow(new Error('the result is not a finite number'));
   });
 });
+
+describe('names of Object.prototype are not constants or functions', () => {
+  test('"constructor" is not a known constant', () => {
+    expect(() => evaluateArithmetic('constructor ^ 0')).toThrow(new Error('unknown name "constructor"; known: pi, e'));
+  });
+
+  test('"constructor(1)" and "toString(1)" are unknown functions', () => {
+    const known = 'known: sqrt, abs, round, floor, ceil, min, max';
+    expect(() => evaluateArithmetic('constructor(1)')).toThrow(new Error(`unknown function "constructor"; ${known}`));
+    expect(() => evaluateArithmetic('toString(1)')).toThrow(new Error(`unknown function "toString"; ${known}`));
+  });
+});

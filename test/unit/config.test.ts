@@ -124,7 +124,7 @@ describe('loadModelConfig', () => {
 
   test('a bad base URL is reported before the missing-model check, quoting the value', () => {
     expect(() => loadModelConfig({ OPENAI_BASE_URL: 'not a url' })).toThrow(
-      new ConfigError('Bad configuration: OPENAI_BASE_URL="not a url": expected a URL, for example http://localhost:11434/v1'),
+      new ConfigError('Bad configuration: OPENAI_BASE_URL="not a url": expected an http(s) URL, for example http://localhost:11434/v1'),
     );
   });
 });
@@ -155,5 +155,20 @@ describe('loadWorkerConfig', () => {
     const error = configErrorOf(() => loadWorkerConfig({}));
 
     expect(error.message).toBe(NO_MODEL_MESSAGE);
+  });
+});
+
+describe('address and URL edges', () => {
+  test('a base URL without an http(s) scheme is rejected', () => {
+    expect(() => loadModelConfig({ OPENAI_BASE_URL: 'localhost:11434/v1' })).toThrow(ConfigError);
+    expect(() => loadModelConfig({ OPENAI_BASE_URL: 'ftp://example.com/v1' })).toThrow(/expected an http\(s\) URL/);
+  });
+
+  test('a port above 65535 is rejected', () => {
+    expect(() => loadTemporalConfig({ TEMPORAL_ADDRESS: 'localhost:99999' })).toThrow('the port must be at most 65535');
+  });
+
+  test('an IPv6 address in brackets is accepted', () => {
+    expect(loadTemporalConfig({ TEMPORAL_ADDRESS: '[::1]:7233' }).address).toBe('[::1]:7233');
   });
 });

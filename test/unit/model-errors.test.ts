@@ -206,3 +206,19 @@ describe('classifyModelError for connection and other errors', () => {
     expect(classifyModelError('boom', CONTEXT).message).toBe(`The call to ${WHERE} failed: boom`);
   });
 });
+
+describe('regressions found in review', () => {
+  test('an empty retry-after-ms falls back to retry-after', () => {
+    expect(retryAfterMs(new Headers({ 'retry-after-ms': '', 'retry-after': '3' }))).toBe(3000);
+  });
+
+  test('a negative or non-numeric retry-after is unusable', () => {
+    expect(retryAfterMs(new Headers({ 'retry-after': '-1' }))).toBeUndefined();
+    expect(retryAfterMs(new Headers({ 'retry-after-ms': '-5' }))).toBeUndefined();
+  });
+
+  test('a connection error without a cause does not end in ".."', () => {
+    const failure = classifyModelError(new APIConnectionError({ message: 'Connection error.' }), { model: 'm', baseURL: 'http://h/v1' });
+    expect(failure.message).toBe('Could not reach model "m" at http://h/v1: Connection error. Retrying.');
+  });
+});

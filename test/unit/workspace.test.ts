@@ -343,3 +343,41 @@ describe('list_files', () => {
     expect(lines[500]).toBe('[listing stopped at 500 entries]');
   });
 });
+
+describe('regressions found in review', () => {
+  test('write_file through a dangling symlink does not create a file outside the workspace', async () => {
+    await symlink(path.join(outside, 'planted.txt'), path.join(root, 'dangling'));
+    await expect(runFileTool(root, 'write_file', { path: 'dangling', content: 'escaped' })).rejects.toThrow(outsideMessage('dangling'));
+    await expect(stat(path.join(outside, 'planted.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('a dangling symlink that stays inside the workspace may be written through', async () => {
+    await symlink(path.join(root, 'real.txt'), path.join(root, 'alias'));
+    expect(await runFileTool(root, 'write_file', { path: 'alias', content: 'ok' })).toBe('Wrote 2 bytes to alias.');
+    expect(await readFile(path.join(root, 'real.txt'), 'utf8')).toBe('ok');
+  });
+
+  test('a file whose name starts with ".." is inside the workspace', async () => {
+    expect(await new Workspace(root).resolve('..notes.md')).toBe(path.join(root, '..notes.md'));
+    expect(await new Workspace(root).resolve('...')).toBe(path.join(root, '...'));
+  });
+
+  test('list_files lists a dangling symlink instead of failing', async () => {
+    await writeFile(path.join(root, 'a.txt'), 'hello');
+    await symlink(path.join(sandbox, 'missing'), path.join(root, 'broken'));
+    expect(await runFileTool(root, 'list_files', {})).toBe('a.txt (5 bytes)\nbroken (broken link)');
+  });
+
+  test('exactly 500 entries are listed without a truncation marker; 501 get one', async () => {
+    await Promise.all(
+      Array.from({ length: 500 }, (_, index) => writeFile(path.join(root, `f-${String(index).padStart(3, '0')}.txt`), 'x')),
+    );
+    const full = await runFileTool(root, 'list_files', {});
+    expect(full.split('\n')).toHaveLength(500);
+    expect(full).not.toContain('[listing stopped');
+    await writeFile(path.join(root, 'f-500.txt'), 'x');
+    const cut = await runFileTool(root, 'list_files', {});
+    expect(cut.split('\n')).toHaveLength(501);
+    expect(cut.endsWith('[listing stopped at 500 entries]')).toBe(true);
+  });
+});

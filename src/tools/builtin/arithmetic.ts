@@ -9,17 +9,21 @@
  *   primary    := number | name | name "(" arguments ")" | "(" expression ")"
  */
 
-const CONSTANTS: Record<string, number> = { pi: Math.PI, e: Math.E };
+const CONSTANTS = new Map<string, number>([
+  ['pi', Math.PI],
+  ['e', Math.E],
+]);
 
-const FUNCTIONS: Record<string, { arity: [number, number]; apply: (...values: number[]) => number }> = {
-  sqrt: { arity: [1, 1], apply: Math.sqrt },
-  abs: { arity: [1, 1], apply: Math.abs },
-  round: { arity: [1, 1], apply: Math.round },
-  floor: { arity: [1, 1], apply: Math.floor },
-  ceil: { arity: [1, 1], apply: Math.ceil },
-  min: { arity: [1, Infinity], apply: Math.min },
-  max: { arity: [1, Infinity], apply: Math.max },
-};
+// Maps, not object literals: a name like "constructor" must not find Object.prototype's.
+const FUNCTIONS = new Map<string, { arity: [number, number]; apply: (...values: number[]) => number }>([
+  ['sqrt', { arity: [1, 1], apply: Math.sqrt }],
+  ['abs', { arity: [1, 1], apply: Math.abs }],
+  ['round', { arity: [1, 1], apply: Math.round }],
+  ['floor', { arity: [1, 1], apply: Math.floor }],
+  ['ceil', { arity: [1, 1], apply: Math.ceil }],
+  ['min', { arity: [1, Infinity], apply: Math.min }],
+  ['max', { arity: [1, Infinity], apply: Math.max }],
+]);
 
 type Token = { kind: 'number'; value: number; at: number } | { kind: 'name' | 'symbol'; text: string; at: number };
 
@@ -87,12 +91,12 @@ export function evaluateArithmetic(source: string): number {
     }
     const name = token.text.toLowerCase();
     if (!isSymbol('(')) {
-      const constant = CONSTANTS[name];
-      if (constant === undefined) throw new Error(`unknown name "${token.text}"; known: ${Object.keys(CONSTANTS).join(', ')}`);
+      const constant = CONSTANTS.get(name);
+      if (constant === undefined) throw new Error(`unknown name "${token.text}"; known: ${[...CONSTANTS.keys()].join(', ')}`);
       return constant;
     }
-    const fn = FUNCTIONS[name];
-    if (fn === undefined) throw new Error(`unknown function "${token.text}"; known: ${Object.keys(FUNCTIONS).join(', ')}`);
+    const fn = FUNCTIONS.get(name);
+    if (fn === undefined) throw new Error(`unknown function "${token.text}"; known: ${[...FUNCTIONS.keys()].join(', ')}`);
     position += 1;
     const values = [expression()];
     while (isSymbol(',')) {

@@ -24,14 +24,13 @@ export function createFileTools(root: string): ToolDefinition[] {
     async execute({ path: requested, recursive }) {
       const directory = await workspace.resolve(requested);
       const lines: string[] = [];
-      await walk(directory, recursive, async (absolute, isDirectory) => {
-        const size = isDirectory ? '' : ` (${(await stat(absolute)).size} bytes)`;
-        lines.push(`${workspace.relative(absolute)}${isDirectory ? '/' : ''}${size}`);
-        return lines.length < MAX_LISTED_ENTRIES;
+      const complete = await walk(directory, recursive, async (absolute, isDirectory) => {
+        if (lines.length >= MAX_LISTED_ENTRIES) return false;
+        lines.push(`${workspace.relative(absolute)}${isDirectory ? '/' : await describeSize(absolute)}`);
+        return true;
       });
       if (lines.length === 0) return `The directory "${requested}" is empty.`;
-      const more = lines.length >= MAX_LISTED_ENTRIES ? `\n[listing stopped at ${MAX_LISTED_ENTRIES} entries]` : '';
-      return lines.join('\n') + more;
+      return lines.join('\n') + (complete ? '' : `\n[listing stopped at ${MAX_LISTED_ENTRIES} entries]`);
     },
   });
 
@@ -65,7 +64,17 @@ export function createFileTools(root: string): ToolDefinition[] {
   return [listFiles, readTextFile, writeTextFile];
 }
 
-/** Visits entries in name order; `visit` returns false to stop. */
+/** ` (N bytes)`, or ` (broken link)` for a link whose target is gone. */
+async function describeSize(absolute: string): Promise<string> {
+  try {
+    return ` (${(await stat(absolute)).size} bytes)`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ' (broken link)';
+    throw error;
+  }
+}
+
+/** Visits entries in name order; `visit` returns false to stop. Resolves to whether every entry was visited. */
 async function walk(
   directory: string,
   recursive: boolean,

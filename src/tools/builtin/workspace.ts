@@ -1,4 +1,4 @@
-import { mkdir, realpath } from 'node:fs/promises';
+import { lstat, mkdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -39,22 +39,37 @@ export class Workspace {
 
 function isInside(root: string, target: string): boolean {
   const relative = path.relative(root, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  // `..notes.md` is a file inside; only `..` itself or `../...` leaves.
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
-/** The real path of `target`, or of its nearest existing ancestor, so links are followed before writing. */
+/** Symbolic links followed at most, as the kernel's own limit. */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Where `target` really leads: the real path of its nearest existing
+ * ancestor with the missing rest appended, following dangling links too, so
+ * a link to a file that does not exist yet cannot carry a write out.
+ */
 async function realpathOfExisting(target: string): Promise<string> {
   let current = target;
   const missing: string[] = [];
-  for (;;) {
+  for (let hops = 0; hops <= MAX_LINK_HOPS; ) {
     try {
-      return path.join(await realpath(current), ...missing.reverse());
+      return path.join(await realpath(current), ...[...missing].reverse());
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      const parent = path.dirname(current);
-      if (parent === current) return target;
-      missing.push(path.basename(current));
-      current = parent;
     }
+    const link = await lstat(current).catch(() => undefined);
+    if (link?.isSymbolicLink()) {
+      current = path.resolve(path.dirname(current), await readlink(current));
+      hops += 1;
+      continue;
+    }
+    const parent = path.dirname(current);
+    if (parent === current) return target;
+    missing.push(path.basename(current));
+    current = parent;
   }
+  throw new Error(`too many symbolic links under "${target}"`);
 }
