@@ -30,6 +30,14 @@ const modelSchema = z.object({
   AGENT_WORKSPACE: z.string().min(1).default('./workspace'),
 });
 
+const logLevelSchema = z.object({
+  LOG_LEVEL: z
+    .string()
+    .transform((level) => level.toUpperCase())
+    .pipe(z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], { message: 'expected trace, debug, info, warn or error' }))
+    .default('INFO'),
+});
+
 export type TemporalConfig = {
   address: string;
   namespace: string;
@@ -37,6 +45,8 @@ export type TemporalConfig = {
   apiKey?: string;
   tls?: { certPath: string; keyPath: string };
 };
+
+export type LogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 
 export type ModelConfig = {
   apiKey?: string;
@@ -50,8 +60,17 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** Both configurations, with every problem of either reported in one error. */
-export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): { temporal: TemporalConfig; model: ModelConfig } {
+/** The worker's log level, `LOG_LEVEL`. @default 'INFO' */
+export function loadLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel {
+  return parse(logLevelSchema, env).LOG_LEVEL;
+}
+
+/** Everything the worker reads, with every problem reported in one error. */
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
+  temporal: TemporalConfig;
+  model: ModelConfig;
+  logLevel: LogLevel;
+} {
   const problems: string[] = [];
   const attempt = <T>(load: () => T): T | undefined => {
     try {
@@ -64,8 +83,9 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): { tempor
   };
   const temporal = attempt(() => loadTemporalConfig(env));
   const model = attempt(() => loadModelConfig(env));
-  if (temporal === undefined || model === undefined) throw new ConfigError(problems.join('\n'));
-  return { temporal, model };
+  const logLevel = attempt(() => loadLogLevel(env));
+  if (temporal === undefined || model === undefined || logLevel === undefined) throw new ConfigError(problems.join('\n'));
+  return { temporal, model, logLevel };
 }
 
 /** Reads the Temporal connection settings; empty variables count as unset. */

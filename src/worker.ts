@@ -42,8 +42,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
 
 /** `npm run worker`: a worker with the built-in tools, configured from the environment. */
 async function main(): Promise<void> {
-  Runtime.install({ logger: new DefaultLogger((process.env.LOG_LEVEL?.toUpperCase() as 'INFO') ?? 'INFO') });
-  const { temporal, model } = loadWorkerConfig();
+  const { temporal, model, logLevel } = loadWorkerConfig();
+  Runtime.install({ logger: new DefaultLogger(logLevel) });
   const connection = await connectWorker(temporal);
   const worker = await createAgentWorker({
     connection,

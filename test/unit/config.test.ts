@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadModelConfig, loadTemporalConfig, loadWorkerConfig } from '../../src/config';
+import { ConfigError, loadLogLevel, loadModelConfig, loadTemporalConfig, loadWorkerConfig } from '../../src/config';
 
 const NO_MODEL_MESSAGE =
   'No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server ' +
@@ -130,10 +130,11 @@ describe('loadModelConfig', () => {
 });
 
 describe('loadWorkerConfig', () => {
-  test('returns both configurations when both are fine', () => {
-    expect(loadWorkerConfig({ OPENAI_API_KEY: 'sk-test', TEMPORAL_NAMESPACE: 'agents' })).toEqual({
+  test('returns every setting when all are fine', () => {
+    expect(loadWorkerConfig({ OPENAI_API_KEY: 'sk-test', TEMPORAL_NAMESPACE: 'agents', LOG_LEVEL: 'debug' })).toEqual({
       temporal: { address: 'localhost:7233', namespace: 'agents', taskQueue: 'agent-runner' },
       model: { apiKey: 'sk-test', defaultModel: 'gpt-4o-mini', workspace: path.resolve('./workspace') },
+      logLevel: 'DEBUG',
     });
   });
 
@@ -170,5 +171,16 @@ describe('address and URL edges', () => {
 
   test('an IPv6 address in brackets is accepted', () => {
     expect(loadTemporalConfig({ TEMPORAL_ADDRESS: '[::1]:7233' }).address).toBe('[::1]:7233');
+  });
+});
+
+describe('loadLogLevel', () => {
+  test('defaults to INFO and accepts any case', () => {
+    expect(loadLogLevel({})).toBe('INFO');
+    expect(loadLogLevel({ LOG_LEVEL: 'warn' })).toBe('WARN');
+  });
+
+  test('an unknown level is named', () => {
+    expect(() => loadLogLevel({ LOG_LEVEL: 'verbose' })).toThrow('LOG_LEVEL="verbose": expected trace, debug, info, warn or error');
   });
 });
