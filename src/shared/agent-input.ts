@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE } from './constants';
+import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE } from './constants';
 import { chatMessageSchema, type ChatMessage } from './messages';
 
 /**
@@ -21,6 +21,21 @@ export const terminatingConfigSchema = z.strictObject({
 });
 export type TerminatingConfig = z.infer<typeof terminatingConfigSchema>;
 
+/**
+ * Seed 001's restricted output: the model must call a tool before it may
+ * finish. When the injections of a turn are spent, a text answer ends the run
+ * normally (or, in an autonomous run, meets the nudge rule).
+ */
+export const restrictOutputSchema = z.strictObject({
+  /** @default false */
+  enabled: z.boolean().default(false),
+  /** The injected system message. @default seed 001's text */
+  message: z.string().min(1).default(DEFAULT_RESTRICTION_MESSAGE),
+  /** Injections per turn; 0 means unlimited (bounded by the invocation cap). @default 0 */
+  maxInjections: z.number().int().nonnegative().default(0),
+});
+export type RestrictOutputConfig = z.infer<typeof restrictOutputSchema>;
+
 /** The one argument of `agentWorkflow`. */
 export const agentInputSchema = z
   .strictObject({
@@ -40,6 +55,8 @@ export const agentInputSchema = z
     maxInvocations: z.number().int().positive().optional(),
     /** Seed 000: end the run on a terminating tool call. */
     terminating: terminatingConfigSchema.optional(),
+    /** Seed 001: require a tool call before the model may finish. */
+    restrictOutput: restrictOutputSchema.optional(),
   })
   .superRefine((input, context) => {
     if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {

@@ -28,6 +28,18 @@ export const generatedMessageSchema = z.union([
 ]);
 export type GeneratedMessage = z.infer<typeof generatedMessageSchema>;
 
+/** The loop's counters, in the result and in the state. */
+function countersShape() {
+  return {
+    /** Model calls made. */
+    invocations: z.number().int(),
+    /** Content-only answers in a row answered with a nudge (seed 000); 0 after any tool call. */
+    consecutiveNudges: z.number().int(),
+    /** Restriction messages injected in the current turn (seed 001); 0 after any tool call. */
+    restrictionInjections: z.number().int(),
+  };
+}
+
 /** What `agentWorkflow` returns. */
 export const agentResultSchema = z.object({
   schemaVersion: z.literal(1),
@@ -36,6 +48,7 @@ export const agentResultSchema = z.object({
   terminationReason: terminationReasonSchema,
   /** Loop iterations run (one model call each). */
   iterations: z.number().int(),
+  ...countersShape(),
   usage: usageSchema,
   /** The whole conversation: the input's `messages`, then everything this run added. */
   messages: z.array(chatMessageSchema),
@@ -53,8 +66,7 @@ export const agentStateSchema = z.object({
   status: agentStatusSchema,
   /** The iteration in progress, or the last one run (0 before the first model call). */
   iteration: z.number().int(),
-  /** Model calls made so far. */
-  invocations: z.number().int(),
+  ...countersShape(),
   messages: z.array(chatMessageSchema),
   usage: usageSchema,
   /** What the run is doing now, in a few words. */

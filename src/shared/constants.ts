@@ -29,6 +29,10 @@ export const DEFAULT_NUDGE_MESSAGE =
   'You are currently in an autonomous execution mode with no user interaction. ' +
   'You must complete your task by calling one of the terminating tools.';
 
+/** Seed 001: the system message injected when the model would finish without calling a tool. */
+export const DEFAULT_RESTRICTION_MESSAGE =
+  "Do not produce a final answer directly. Before finishing, call a tool. If no tool is needed, call the 'finish' tool.";
+
 /** Seed 001: the tool message content of a `TerminateResponse` without a message. */
 export const DEFAULT_TERMINATE_MESSAGE = 'Task completed.';
 

@@ -27,7 +27,7 @@ import {
   type PartialRun,
 } from './failures';
 import { toGeneratedMessages } from './generated-messages';
-import { decideModelTurn, type NudgePolicy } from './model-turn';
+import { decideModelTurn, type TurnPolicy } from './model-turn';
 import { keepToolCalls, planToolBatch } from './tool-batch';
 import { describeToolFailure, summarizeToolCall, unknownToolResult } from './tool-results';
 
@@ -64,6 +64,7 @@ interface RunRecord {
   iteration: number;
   invocations: number;
   consecutiveNudges: number;
+  restrictionInjections: number;
   messages: ChatMessage[];
   usage: AgentState['usage'];
   activity: string;
@@ -84,6 +85,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     iteration: 0,
     invocations: 0,
     consecutiveNudges: 0,
+    restrictionInjections: 0,
     messages: [],
     usage: ZERO_USAGE,
     activity: 'validating input',
@@ -114,7 +116,10 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     ...runTools.filter((tool) => tool.terminating).map((tool) => tool.name),
     ...(input.terminating?.toolIds ?? []),
   ]);
-  const nudgePolicy: NudgePolicy | undefined = input.terminating;
+  const turnPolicy: TurnPolicy = {
+    ...(input.terminating === undefined ? {} : { nudge: input.terminating }),
+    ...(input.restrictOutput?.enabled ? { restriction: input.restrictOutput } : {}),
+  };
   const maxInvocations = effectiveMaxInvocations(input);
 
   const inputMessages = input.messages ?? [];
@@ -130,6 +135,9 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       response,
       terminationReason: reason,
       iterations: run.iteration,
+      invocations: run.invocations,
+      consecutiveNudges: run.consecutiveNudges,
+      restrictionInjections: run.restrictionInjections,
       usage: run.usage,
       messages: run.messages,
       generatedMessages: toGeneratedMessages(run.messages.slice(inputMessages.length)),
@@ -160,28 +168,35 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     const assistant: AssistantMessage = { ...response.message, meta: { iteration: run.iteration } };
     run.messages.push(assistant);
 
-    const outcome = decideModelTurn(assistant, run.consecutiveNudges, nudgePolicy);
+    const outcome = decideModelTurn(assistant, run, turnPolicy);
     switch (outcome.kind) {
       case 'final_output':
         return finish({ type: 'complete' }, outcome.text);
+      case 'restrict':
+        run.restrictionInjections = outcome.restrictionInjections;
+        inject('restriction', input.restrictOutput?.message ?? '');
+        continue;
       case 'nudge':
         run.consecutiveNudges = outcome.consecutiveNudges;
-        run.messages.push({
-          role: 'system',
-          content: input.terminating?.nudgeMessage ?? '',
-          meta: { injected: 'nudge', iteration: run.iteration },
-        });
+        inject('nudge', input.terminating?.nudgeMessage ?? '');
         continue;
       case 'nudges_exceeded':
         run.consecutiveNudges = outcome.consecutiveNudges;
-        return fail(maxConsecutiveNudgesExceeded(nudgePolicy?.consecutiveNudges ?? 0, partial()));
+        return fail(maxConsecutiveNudgesExceeded(input.terminating?.consecutiveNudges ?? 0, partial()));
       case 'run_tools': {
+        // A tool call starts a new turn: both counters begin again.
         run.consecutiveNudges = 0;
+        run.restrictionInjections = 0;
         const ending = await runToolBatch(assistant, outcome.calls);
         if (ending !== undefined) return finish(ending.reason, ending.response);
         continue;
       }
     }
+  }
+
+  /** Adds a runner-authored system message, marked as injected, to the conversation. */
+  function inject(kind: 'nudge' | 'restriction', content: string): void {
+    run.messages.push({ role: 'system', content, meta: { injected: kind, iteration: run.iteration } });
   }
 
   /** Executes one response's tool calls under seed 000's ordering rules and appends their results. */
@@ -267,6 +282,8 @@ function snapshot(run: RunRecord): AgentState {
     status: run.status,
     iteration: run.iteration,
     invocations: run.invocations,
+    consecutiveNudges: run.consecutiveNudges,
+    restrictionInjections: run.restrictionInjections,
     messages: run.messages,
     usage: run.usage,
     activity: run.activity,

@@ -1,4 +1,4 @@
-import { DEFAULT_NUDGE_MESSAGE, parseAgentInput, type ChatMessage, type ParsedAgentInput } from '../../src/shared';
+import { DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, parseAgentInput, type ChatMessage, type ParsedAgentInput } from '../../src/shared';
 
 /** The parsed input, failing the test with the problems when parsing fails. */
 function parseValid(input: unknown): ParsedAgentInput {
@@ -220,6 +220,31 @@ describe('parseAgentInput cross-field rules', () => {
       'message: give `message`, or a non-empty `messages` to continue a conversation',
       'tools: tool "finish" is listed twice',
       'terminating.toolIds[0]: "stop" is not one of this run\'s tools (finish, finish); add it to `tools`',
+    ]);
+  });
+});
+
+describe('parseAgentInput restrictOutput (seed 001)', () => {
+  test('defaults: disabled, the seed message, unlimited injections', () => {
+    expect(parseValid({ tools: [], message: 'hi', restrictOutput: {} }).restrictOutput).toEqual({
+      enabled: false,
+      message: DEFAULT_RESTRICTION_MESSAGE,
+      maxInjections: 0,
+    });
+  });
+
+  test('the default message is the seed text', () => {
+    expect(DEFAULT_RESTRICTION_MESSAGE).toBe(
+      "Do not produce a final answer directly. Before finishing, call a tool. If no tool is needed, call the 'finish' tool.",
+    );
+  });
+
+  test('negative or fractional maxInjections, an empty message and unknown keys are refused with their paths', () => {
+    expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { maxInjections: -1 } })[0]).toMatch(/^restrictOutput\.maxInjections: Too small/);
+    expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { maxInjections: 1.5 } })[0]).toMatch(/^restrictOutput\.maxInjections: /);
+    expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { message: '' } })[0]).toMatch(/^restrictOutput\.message: Too small/);
+    expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { enable: true } })).toEqual([
+      'restrictOutput: Unrecognized key: "enable"',
     ]);
   });
 });
