@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, stateQuery, type ChatMessage, type ToolCallInput } from '../../src/shared';
+import {
+  DEFAULT_NUDGE_MESSAGE,
+  DEFAULT_RESTRICTION_MESSAGE,
+  stateQuery,
+  type AgentResult,
+  type ChatMessage,
+  type ToolCallInput,
+} from '../../src/shared';
 import { defineTool } from '../../src/tools/define-tool';
 import { TerminateResponse } from '../../src/tools/terminate-response';
 import { scheduledActivities } from '../helpers/history';
@@ -48,7 +55,7 @@ describe('seed 000: several tool calls, one terminating', () => {
       parallelToolCalls: parallel,
       terminating: { toolIds: ['task_completion'] },
     });
-    const result = (await handle.result()) as import('../../src/shared').AgentResult;
+    const result = (await handle.result()) as AgentResult;
 
     expect(result.response).toBe('done');
     expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'task_completion', callId: 'call_2' });
@@ -153,7 +160,7 @@ describe('seed 001: TerminateResponse', () => {
       parallelToolCalls: false,
       terminating: { toolIds: ['finish'] },
     });
-    const result = (await handle.result()) as import('../../src/shared').AgentResult;
+    const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('Report submitted: all green');
     expect(result.terminationReason).toEqual({ type: 'terminate_response', toolName: 'submit_report', callId: 'call_report' });
     expect(result.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_report', content: 'Report submitted: all green' });
