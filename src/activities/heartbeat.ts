@@ -1,7 +1,11 @@
 import type { Context } from '@temporalio/activity';
 
-/** How often a long activity heartbeats; well within the heartbeat timeout. */
-const HEARTBEAT_INTERVAL_MS = 5_000;
+/**
+ * How often a long activity heartbeats. A cancellation reaches an activity
+ * only in the answer to a heartbeat, so this (with the worker's throttle,
+ * see createAgentWorker) bounds how long a cancelled call keeps running.
+ */
+const HEARTBEAT_INTERVAL_MS = 1_000;
 
 /**
  * Runs `work` while heartbeating, so the server notices a lost worker within

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ChatMessage, ModelCallInput, ModelCallResult, ToolCall } from '../shared';
-import type { ToolRegistry } from '../tools/tool-registry';
+import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
 import { classifyModelError } from './model-errors';
 import { keepHeartbeating } from './heartbeat';
 
@@ -52,7 +52,8 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry)
           { signal: context.cancellationSignal },
         );
       } catch (error) {
-        if (context.cancellationSignal.aborted) throw error;
+        // The signal's reason is the SDK's CancelledFailure: rethrown, the call is recorded as cancelled, not failed.
+        if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
         throw classifyModelError(error, { model, baseURL });
       }
     });
@@ -86,6 +87,10 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry)
       },
       model: completion.model || model,
       finishReason: choice.finish_reason ?? null,
+      approvalRequired: toolCalls.flatMap((call) => {
+        const tool = registry.get(call.function.name);
+        return tool !== undefined && callNeedsApproval(tool, call.function.arguments) ? [call.id] : [];
+      }),
     };
   };
 }

@@ -17,7 +17,7 @@ export function createToolExecution(registry: ToolRegistry) {
   return async function executeTool(input: ToolCallInput): Promise<ToolCallResult> {
     const tool = input.allowedTools.includes(input.toolName) ? registry.get(input.toolName) : undefined;
     if (tool === undefined) {
-      return errorResult(`there is no tool named "${input.toolName}". Available tools: ${input.allowedTools.join(', ')}.`);
+      return errorResult(`there is no tool named "${input.toolName}". Available tools: ${input.allowedTools.join(', ') || 'none'}.`);
     }
 
     const parsedJson = parseArgumentsJson(input.arguments);
@@ -43,17 +43,17 @@ export function createToolExecution(registry: ToolRegistry) {
       signal: context.cancellationSignal,
     };
 
-    let output: ToolOutput;
     try {
-      output = await keepHeartbeating(context, async () => tool.execute(validated.data, toolContext));
+      // toResult inside the try: an output JSON cannot hold (a cycle, a BigInt) is the tool's error,
+      // not an activity failure that would run a tool with side effects again.
+      return toResult(await keepHeartbeating(context, async () => tool.execute(validated.data, toolContext)));
     } catch (error) {
-      if (context.cancellationSignal.aborted) throw error;
+      if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
       if (error instanceof RetryableToolError) {
         throw ApplicationFailure.retryable(error.message, 'ToolCall.Retryable');
       }
       return errorResult(error instanceof Error ? error.message : String(error));
     }
-    return toResult(output);
   };
 }
 

@@ -23,7 +23,8 @@ export class ScriptedModelServer {
 
   /** Starts listening on 127.0.0.1 (port 0 picks a free one). */
   static async start(options: { port?: number } = {}): Promise<ScriptedModelServer> {
-    const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+    // forceCloseConnections: close() must not wait for the openai client's idle keep-alive sockets.
+    const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024, forceCloseConnections: true });
     const server = new ScriptedModelServer(app);
     app.post('/v1/chat/completions', async (request, reply) => {
       const body = request.body as ChatCompletionRequest;

@@ -47,6 +47,16 @@ const scheduleMeetingTool = defineTool({
   },
 });
 
+const circularTool = defineTool({
+  name: 'circular',
+  description: 'Returns an object JSON cannot hold.',
+  parameters: z.object({}),
+  execute: () => {
+    const looped: Record<string, unknown> = {};
+    looped.self = looped;
+    return looped;
+  },
+});
 const explodeTool = defineTool({
   name: 'explode',
   description: 'Always throws an ordinary error.',
@@ -178,7 +188,7 @@ beforeAll(async () => {
   await writeFile(path.join(workspace, 'hello.txt'), 'hello', 'utf8');
   modelServer = await ScriptedModelServer.start();
   activities = createActivities({
-    registry: createToolRegistry([...createBuiltinTools({ workspace }), ...testTools]),
+    registry: createToolRegistry([...createBuiltinTools({ workspace }), ...testTools, circularTool]),
     model: { baseURL: modelServer.baseURL, apiKey: 'test', defaultModel: 'unused-by-tool-tests' },
   });
 });
@@ -463,7 +473,7 @@ describe('executeTool: the ToolContext', () => {
     expect(error).toBeInstanceOf(CancelledFailure);
   });
 
-  test('an error a tool throws after cancellation fails the activity instead of becoming a result', async () => {
+  test('an error a tool throws after cancellation ends the activity as cancelled instead of becoming a result', async () => {
     const callsBefore = failingAfterCancellationSignals.length;
     const environment = newEnvironment();
     const outcome = rejectionOf(executeTool(toolCall('fail_after_cancellation', '{}'), environment));
@@ -473,8 +483,22 @@ describe('executeTool: the ToolContext', () => {
     const error = await outcome;
 
     expect(failingAfterCancellationSignals[callsBefore]?.aborted).toBe(true);
-    expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(ApplicationFailure);
-    expect(error instanceof Error ? error.message : undefined).toBe('interrupted while writing');
+    // The tool's own error ("interrupted while writing") gives way to the cancellation that caused it.
+    expect(error).toBeInstanceOf(CancelledFailure);
+  });
+});
+
+describe('outputs JSON cannot hold', () => {
+  test('a circular object is the tool\'s error, not an activity failure that would run the tool again', async () => {
+    const result = await executeTool({ toolName: 'circular', callId: 'call_circular', arguments: '{}', allowedTools: ['circular'] });
+    expect(result.isError).toBe(true);
+    expect(result.terminate).toBe(false);
+    expect(result.content).toMatch(/^Error: Converting circular structure to JSON/);
+  });
+
+  test('with no tools allowed, the unknown-tool message says "none"', async () => {
+    const result = await executeTool({ toolName: 'anything', callId: 'call_none', arguments: '{}', allowedTools: [] });
+    expect(result.content).toBe('Error: there is no tool named "anything". Available tools: none.');
   });
 });

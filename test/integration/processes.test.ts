@@ -81,7 +81,9 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
         expect(queried.code).toBe(0);
         state = (JSON.parse(queried.stdout) as { queryResult: [typeof state] }).queryResult[0];
       }
-      expect(state).toMatchObject({ status: 'running', iteration: 1, activity: 'iteration 1: calling the model' });
+      expect(state?.status).toBe('running');
+      expect(state?.iteration).toBeGreaterThanOrEqual(1);
+      expect(state?.activity).toMatch(/^iteration \d+: (calling the model|running calculator)$/);
 
       const result = await runProcess(cli, ['workflow', 'result', '--address', address, '--workflow-id', workflowId, '--output', 'json']);
       expect(result.code).toBe(0);
