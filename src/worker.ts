@@ -1,7 +1,8 @@
 import { Runtime, DefaultLogger, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ModelSettings } from './activities';
 import { ConfigError, loadWorkerConfig } from './config';
-import { connectWorker } from './temporal/connection';
+import { missingSearchAttributes, registrationCommand } from './temporal/check-search-attributes';
+import { connectClient, connectWorker } from './temporal/connection';
 import { createBuiltinTools } from './tools/builtin';
 import type { ToolDefinition } from './tools/define-tool';
 import { createToolRegistry } from './tools/tool-registry';
@@ -36,6 +37,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
       ? { workflowsPath: require.resolve('./workflows') }
       : { workflowBundle: options.workflowBundle }),
     activities: createActivities({ registry, model: options.model }),
+    // Heartbeats carry cancellations; by default they are throttled to 80% of the
+    // heartbeat timeout (24 s), which would let a terminated run's tool run on that long.
+    maxHeartbeatThrottleInterval: '1 second',
     ...options.overrides,
   });
 }
@@ -45,6 +49,17 @@ async function main(): Promise<void> {
   const { temporal, model, logLevel } = loadWorkerConfig();
   Runtime.install({ logger: new DefaultLogger(logLevel) });
   const connection = await connectWorker(temporal);
+  const clientConnection = await connectClient(temporal);
+  const missing = await missingSearchAttributes(clientConnection, temporal.namespace);
+  await clientConnection.close();
+  if (missing === undefined) {
+    console.warn(`Could not list the search attributes of "${temporal.namespace}"; make sure they are registered: ${registrationCommand(temporal.namespace)}`);
+  } else if (missing.length > 0) {
+    throw new ConfigError(
+      `The namespace "${temporal.namespace}" lacks the search attributes ${missing.join(', ')}; runs would stall on them. ` +
+        `Register them once: ${registrationCommand(temporal.namespace)}`,
+    );
+  }
   const worker = await createAgentWorker({
     connection,
     namespace: temporal.namespace,

@@ -13,6 +13,8 @@ export interface ToolDescription {
   parameters: Record<string, unknown>;
   /** Calling this tool ends the run (seed 004's loop-breaking tools). */
   terminating: boolean;
+  /** Whether calls wait for approval: always, never, or as the tool's function of the arguments decides. */
+  needsApproval: 'always' | 'never' | 'dynamic';
   /** Start-to-close timeout of one execution, in milliseconds, when the tool sets one. */
   timeoutMs?: number;
 }
@@ -38,6 +40,8 @@ export interface ModelCallResult {
   /** The model that answered, as the provider names it. */
   model: string;
   finishReason: string | null;
+  /** Calls whose tool's `needsApproval` function asked for approval of these arguments. */
+  approvalRequired: string[];
 }
 
 export interface ToolCallInput {

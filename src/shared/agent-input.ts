@@ -1,6 +1,31 @@
 import { z } from 'zod';
 import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE } from './constants';
+import { msToNumber } from '@temporalio/common/lib/time';
+import { tokenBudgetSchema } from './control';
 import { chatMessageSchema, type ChatMessage } from './messages';
+
+/** A Temporal duration: milliseconds, or text such as "30s", "5 minutes", "1h". */
+export const durationSchema = z.union([
+  z.number().int().positive(),
+  z.string().refine((text) => {
+    try {
+      return msToNumber(text as Parameters<typeof msToNumber>[0]) > 0;
+    } catch {
+      return false;
+    }
+  }, 'expected a duration such as "30s", "5 minutes" or "1h"'),
+]);
+
+/** Which tool calls wait for a human decision, and what a missing decision means. */
+export const approvalConfigSchema = z.strictObject({
+  /** Tools whose calls need approval, or "all". Tools declaring `needsApproval` need it regardless. @default [] */
+  tools: z.union([z.literal('all'), z.array(z.string().min(1))]).default([]),
+  /** How long a call waits for a decision, on a durable timer. @default no limit */
+  timeout: durationSchema.optional(),
+  /** What a timeout means: deny the call (the model hears it), or fail the run (`ApprovalTimedOut`). @default 'deny' */
+  onTimeout: z.enum(['deny', 'fail']).default('deny'),
+});
+export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
 
 /**
  * Seed 000's `terminating_config`, camel-cased. A run with this block is
@@ -57,6 +82,10 @@ export const agentInputSchema = z
     terminating: terminatingConfigSchema.optional(),
     /** Seed 001: require a tool call before the model may finish. */
     restrictOutput: restrictOutputSchema.optional(),
+    /** Human approval of tool calls before they run. */
+    approval: approvalConfigSchema.optional(),
+    /** Token budgets; reaching one fails the run with `TokenBudgetExhausted`. */
+    tokenBudget: tokenBudgetSchema.optional(),
   })
   .superRefine((input, context) => {
     if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {
@@ -79,6 +108,18 @@ export const agentInputSchema = z
         });
       }
     });
+    const approvalTools = input.approval?.tools;
+    if (Array.isArray(approvalTools)) {
+      approvalTools.forEach((toolName, index) => {
+        if (!input.tools.includes(toolName)) {
+          context.addIssue({
+            code: 'custom',
+            path: ['approval', 'tools', index],
+            message: `"${toolName}" is not one of this run's tools (${input.tools.join(', ') || 'none'})`,
+          });
+        }
+      });
+    }
     const unanswered = findUnansweredToolCall(input.messages ?? []);
     if (unanswered !== undefined) {
       context.addIssue({

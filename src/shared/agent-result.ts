@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PendingApproval, RunEvent, RunLimits } from './control';
 import { chatMessageSchema, usageSchema } from './messages';
 
 /**
@@ -12,6 +13,8 @@ export const terminationReasonSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('terminating_tool'), toolName: z.string(), callId: z.string() }),
   /** A tool returned a `TerminateResponse` (seed 001). */
   z.object({ type: z.literal('terminate_response'), toolName: z.string(), callId: z.string() }),
+  /** Stopped from outside: the `terminate` signal, or Temporal's own cancel request. */
+  z.object({ type: z.literal('external'), reason: z.string().optional(), via: z.enum(['signal', 'cancel']) }),
 ]);
 export type TerminationReason = z.infer<typeof terminationReasonSchema>;
 
@@ -57,7 +60,14 @@ export const agentResultSchema = z.object({
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;
 
-export const agentStatusSchema = z.enum(['running', 'completed', 'failed']);
+export const agentStatusSchema = z.enum([
+  'running',
+  'waiting_for_approval',
+  'waiting_for_input',
+  'completed',
+  'failed',
+  'terminated',
+]);
 export type AgentStatus = z.infer<typeof agentStatusSchema>;
 
 /** What the `state` query answers, at any moment of a run. */
@@ -75,4 +85,15 @@ export const agentStateSchema = z.object({
   /** Set when `status` is `failed`. */
   error: z.object({ type: z.string(), message: z.string() }).optional(),
 });
-export type AgentState = z.infer<typeof agentStateSchema>;
+
+/** What the `state` query answers, at any moment of a run. */
+export type AgentState = z.infer<typeof agentStateSchema> & {
+  /** Calls waiting for a decision. */
+  pendingApprovals: PendingApproval[];
+  /** What the run waits for from outside, when it waits. */
+  waitingFor?: 'approval' | 'input';
+  /** The limits in force (`setLimits` changes them). */
+  limits: RunLimits;
+  /** The newest entry of the event log. */
+  lastEvent?: RunEvent;
+};

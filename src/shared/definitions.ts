@@ -1,10 +1,35 @@
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { AgentState } from './agent-result';
+import type {
+  ApprovalDecision,
+  ApproveInput,
+  DecideInput,
+  DenyInput,
+  EventPage,
+  EventsQueryInput,
+  RunLimits,
+  SetLimitsInput,
+  TerminateInput,
+} from './control';
 
 /**
- * Names of the queries (and, later, signals and updates) of `agentWorkflow`,
- * shared by the workflow, the client and the docs.
+ * Names of the queries, signals and updates of `agentWorkflow`, shared by the
+ * workflow, the client and the docs. One object argument each.
  */
 
 /** Live state of a run. Usable at any moment, also after the run ended. */
 export const stateQuery = defineQuery<AgentState>('state');
+/** The run's event log from a cursor: `{ after?, limit? }`. */
+export const eventsQuery = defineQuery<EventPage, [EventsQueryInput?]>('events');
+
+/** Approve a pending tool call, optionally with replacement arguments. */
+export const approveSignal = defineSignal<[ApproveInput]>('approve');
+/** Deny a pending tool call; the model hears `Denied: <reason>`. */
+export const denySignal = defineSignal<[DenyInput]>('deny');
+/** Stop the run now, gracefully: in-flight calls are cancelled and the run returns. */
+export const terminateSignal = defineSignal<[TerminateInput?]>('terminate');
+
+/** Decide a pending call; rejected at once when unknown, already decided or malformed. */
+export const decideUpdate = defineUpdate<ApprovalDecision, [DecideInput]>('decide');
+/** Change `maxInvocations` or the token budget of a running run; answers the limits in force. */
+export const setLimitsUpdate = defineUpdate<RunLimits, [SetLimitsInput]>('setLimits');

@@ -1,14 +1,6 @@
-/**
- * The custom search attributes of agent runs. Registered when the project
- * starts a dev server; production servers register them once (README).
- */
-export const AGENT_SEARCH_ATTRIBUTES = {
-  AgentStatus: 'Keyword',
-  AgentIterations: 'Int',
-  AgentTotalTokens: 'Int',
-  AgentPendingApprovals: 'Int',
-  AgentTerminationReason: 'Keyword',
-} as const;
+import { AGENT_SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+
+export { AGENT_SEARCH_ATTRIBUTES } from '../shared/search-attributes';
 
 /** `--search-attribute` flags for `temporal server start-dev`. */
 export function searchAttributeFlags(): string[] {

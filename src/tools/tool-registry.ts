@@ -11,6 +11,23 @@ export interface ToolRegistry {
   names(): string[];
 }
 
+/**
+ * Whether a call of `tool` with `argumentsText` needs approval. A dynamic
+ * `needsApproval` sees the validated arguments; arguments that fail the
+ * schema need none, since the tool will not run on them.
+ */
+export function callNeedsApproval(tool: ToolDefinition, argumentsText: string): boolean {
+  if (typeof tool.needsApproval !== 'function') return tool.needsApproval === true;
+  let parsed: unknown;
+  try {
+    parsed = argumentsText.trim() === '' ? {} : JSON.parse(argumentsText);
+  } catch {
+    return false;
+  }
+  const validated = tool.parameters.safeParse(parsed);
+  return validated.success && tool.needsApproval(validated.data);
+}
+
 /** Builds a registry; two tools with one name is a configuration error. */
 export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
@@ -34,6 +51,8 @@ function describeTool(tool: ToolDefinition): ToolDescription {
     description: tool.description,
     parameters: toParametersSchema(tool),
     terminating: tool.terminating ?? false,
+    needsApproval:
+      typeof tool.needsApproval === 'function' ? 'dynamic' : tool.needsApproval === true ? 'always' : 'never',
     ...(tool.timeout === undefined ? {} : { timeoutMs: msToNumber(tool.timeout) }),
   };
 }

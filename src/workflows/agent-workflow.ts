@@ -1,15 +1,21 @@
+import type { Duration } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
 import {
   ACTIVITY_DEFAULTS,
   DEFAULT_MAX_INVOCATIONS,
   SCHEMA_VERSION,
-  ZERO_USAGE,
   addUsage,
+  approveSignal,
+  decideUpdate,
+  denySignal,
+  eventsQuery,
   parseAgentInput,
+  setLimitsUpdate,
   stateQuery,
+  terminateSignal,
   type AgentActivities,
   type AgentResult,
-  type AgentState,
+  type ApprovalDecision,
   type AssistantMessage,
   type ChatMessage,
   type ParsedAgentInput,
@@ -18,18 +24,32 @@ import {
   type ToolCallResult,
   type ToolDescription,
 } from '../shared';
+import { checkDecision, needsApproval } from './approval-rules';
 import {
+  approvalTimedOut,
   invalidAgentInput,
   maxConsecutiveNudgesExceeded,
   maxInvocationsExceeded,
   modelCallFailed,
+  tokenBudgetExhausted,
   unknownTools,
   type PartialRun,
 } from './failures';
 import { toGeneratedMessages } from './generated-messages';
+import { applyLimitChange, findLimitBreach } from './limit-rules';
 import { decideModelTurn, type TurnPolicy } from './model-turn';
+import {
+  createRunRecord,
+  createSearchAttributePublisher,
+  describeActivity,
+  isFinished,
+  refreshStatus,
+  snapshot,
+  type RunRecord,
+} from './run-record';
 import { keepToolCalls, planToolBatch } from './tool-batch';
 import { describeToolFailure, summarizeToolCall, unknownToolResult } from './tool-results';
+import { toolMessagesFor, withCallArguments } from './transcript';
 
 const catalogActivities = wf.proxyActivities<AgentActivities>({
   startToCloseTimeout: '30 seconds',
@@ -58,45 +78,65 @@ const toolActivities = wf.proxyActivities<AgentActivities>({
   },
 });
 
-/** Mutable bookkeeping of one run; `snapshot()` turns it into the plain JSON the `state` query answers. */
-interface RunRecord {
-  status: AgentState['status'];
-  iteration: number;
-  invocations: number;
-  consecutiveNudges: number;
-  restrictionInjections: number;
-  messages: ChatMessage[];
-  usage: AgentState['usage'];
-  activity: string;
-  terminationReason?: TerminationReason;
-  error?: { type: string; message: string };
-}
-
 /** How one batch of tool calls ended the run, if it did. */
 type BatchEnding = { reason: TerminationReason; response: string } | undefined;
 
 /**
  * One agent run: call the model, execute its tool calls, repeat, until the
- * model answers, a terminating tool is called, or a limit fails the run.
+ * model answers, a terminating tool is called, a limit fails the run, or the
+ * run is stopped from outside. Every rule it applies is a pure function in
+ * its own file; this function only sequences them.
  */
 export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
-  const run: RunRecord = {
-    status: 'running',
-    iteration: 0,
-    invocations: 0,
-    consecutiveNudges: 0,
-    restrictionInjections: 0,
-    messages: [],
-    usage: ZERO_USAGE,
-    activity: 'validating input',
-  };
+  const run: RunRecord = createRunRecord();
+  const publish = createSearchAttributePublisher();
+  const loopScope = new wf.CancellationScope();
+  /** Tool schemas by name, once the catalog is loaded; decisions are checked against them. */
+  let toolSchemas = new Map<string, Record<string, unknown>>();
+
+  // Every handler is set before the first await, so no message is ever dropped.
   wf.setHandler(stateQuery, () => snapshot(run));
+  wf.setHandler(eventsQuery, (query) => run.events.page(query?.after, query?.limit));
+  wf.setHandler(approveSignal, (input) =>
+    decideFromSignal({ callId: input?.callId, decision: 'approve', arguments: input?.arguments }),
+  );
+  wf.setHandler(denySignal, (input) => decideFromSignal({ callId: input?.callId, decision: 'deny', reason: input?.reason }));
+  wf.setHandler(decideUpdate, (input) => recordDecision(input, 'update'), {
+    validator: (input) => {
+      const checked = checkDecision(input, run.pendingApprovals, run.decisions, (name) => toolSchemas.get(name));
+      if (!checked.ok) throw new Error(checked.problem);
+    },
+  });
+  wf.setHandler(terminateSignal, (input) => {
+    if (isFinished(run) || run.stopRequest !== undefined) return;
+    run.stopRequest = { ...(input?.reason === undefined ? {} : { reason: input.reason }) };
+    run.events.append('terminate-request', { reason: input?.reason ?? null });
+    loopScope.cancel();
+  });
+  wf.setHandler(
+    setLimitsUpdate,
+    (input) => {
+      const change = applyLimitChange(input, run.limits, run.invocations);
+      if (!change.ok) throw new Error(change.problem);
+      run.events.append('limits-change', { before: run.limits, after: change.limits });
+      run.limits = change.limits;
+      return run.limits;
+    },
+    {
+      validator: (input) => {
+        if (isFinished(run)) throw new Error(`The run has ended (${run.status}); its limits can no longer change.`);
+        const change = applyLimitChange(input, run.limits, run.invocations);
+        if (!change.ok) throw new Error(change.problem);
+      },
+    },
+  );
 
   const fail = (failure: wf.ApplicationFailure): never => {
     run.status = 'failed';
     run.error = { type: failure.type ?? 'Error', message: failure.message };
-    run.activity = `failed: ${failure.message}`;
-    wf.setCurrentDetails(`Failed: ${failure.message}`);
+    run.events.append('run-end', { status: 'failed', error: run.error });
+    describeActivity(run, `failed: ${failure.message}`);
+    publish(run);
     throw failure;
   };
   const partial = (): PartialRun => ({ messages: run.messages, usage: run.usage, iterations: run.iteration });
@@ -104,32 +144,21 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
   const parsed = parseAgentInput(rawInput);
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;
-
-  run.activity = 'loading the tool catalog';
-  const catalog = await catalogActivities.describeTools.executeWithOptions({ summary: 'tool catalog' }, []);
-  const registered = catalog.tools.map((tool) => tool.name);
-  const unknown = input.tools.filter((name) => !registered.includes(name));
-  if (unknown.length > 0) return fail(unknownTools(unknown, registered));
-  const runTools = catalog.tools.filter((tool) => input.tools.includes(tool.name));
-
-  const terminatingTools = new Set([
-    ...runTools.filter((tool) => tool.terminating).map((tool) => tool.name),
-    ...(input.terminating?.toolIds ?? []),
-  ]);
-  const turnPolicy: TurnPolicy = {
-    ...(input.terminating === undefined ? {} : { nudge: input.terminating }),
-    ...(input.restrictOutput?.enabled ? { restriction: input.restrictOutput } : {}),
-  };
-  const maxInvocations = effectiveMaxInvocations(input);
+  run.limits = { maxInvocations: effectiveMaxInvocations(input), tokenBudget: input.tokenBudget ?? {} };
+  run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
+  publish(run);
 
   const inputMessages = input.messages ?? [];
   run.messages = [...inputMessages, ...(input.message === undefined ? [] : [userMessage(input.message)])];
 
-  const finish = (reason: TerminationReason, response: string): AgentResult => {
-    run.status = 'completed';
+  const finish = async (reason: TerminationReason, response: string): Promise<AgentResult> => {
+    run.status = reason.type === 'external' ? 'terminated' : 'completed';
     run.terminationReason = reason;
-    run.activity = `completed (${reason.type})`;
-    wf.setCurrentDetails(`Completed: ${reason.type} after ${run.iteration} iteration(s)`);
+    run.events.append('run-end', { status: run.status, terminationReason: reason });
+    describeActivity(run, `${run.status} (${reason.type}) after ${run.iteration} iteration(s)`);
+    publish(run);
+    // Handlers are synchronous, so this never waits; it keeps the rule that none is cut off.
+    await wf.CancellationScope.nonCancellable(() => wf.condition(wf.allHandlersFinished));
     return {
       schemaVersion: SCHEMA_VERSION,
       response,
@@ -144,52 +173,100 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     };
   };
 
-  for (;;) {
-    if (run.invocations >= maxInvocations) return fail(maxInvocationsExceeded(maxInvocations, partial()));
-    run.iteration += 1;
-    describe(run, `iteration ${run.iteration}: calling the model`);
+  try {
+    return await loopScope.run(() => loop());
+  } catch (error) {
+    if (!wf.isCancellation(error)) throw error;
+    // Stopped by the `terminate` signal or by Temporal's cancel request: close the
+    // open batch with valid tool messages and return what the run has.
+    closeOpenBatch();
+    const reason: TerminationReason = {
+      type: 'external',
+      via: run.stopRequest === undefined ? 'cancel' : 'signal',
+      ...(run.stopRequest?.reason === undefined ? {} : { reason: run.stopRequest.reason }),
+    };
+    const lastText = [...run.messages].reverse().find((message) => message.role === 'assistant' && message.content);
+    return finish(reason, lastText?.role === 'assistant' ? (lastText.content ?? '') : '');
+  }
 
-    let response;
-    try {
-      response = await modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
-        {
-          model: input.model,
-          instructions: input.instructions,
-          messages: run.messages,
-          toolNames: input.tools,
-          parallelToolCalls: input.parallelToolCalls,
-        },
-      ]);
-    } catch (error) {
-      return fail(modelCallFailed(error, partial()));
-    }
-    run.invocations += 1;
-    run.usage = addUsage(run.usage, response.usage);
-    const assistant: AssistantMessage = { ...response.message, meta: { iteration: run.iteration } };
-    run.messages.push(assistant);
+  async function loop(): Promise<AgentResult> {
+    describeActivity(run, 'loading the tool catalog');
+    const catalog = await catalogActivities.describeTools.executeWithOptions({ summary: 'tool catalog' }, []);
+    const registered = catalog.tools.map((tool) => tool.name);
+    const unknown = input.tools.filter((name) => !registered.includes(name));
+    if (unknown.length > 0) return fail(unknownTools(unknown, registered));
+    const runTools = catalog.tools.filter((tool) => input.tools.includes(tool.name));
+    toolSchemas = new Map(runTools.map((tool) => [tool.name, tool.parameters]));
 
-    const outcome = decideModelTurn(assistant, run, turnPolicy);
-    switch (outcome.kind) {
-      case 'final_output':
-        return finish({ type: 'complete' }, outcome.text);
-      case 'restrict':
-        run.restrictionInjections = outcome.restrictionInjections;
-        inject('restriction', input.restrictOutput?.message ?? '');
-        continue;
-      case 'nudge':
-        run.consecutiveNudges = outcome.consecutiveNudges;
-        inject('nudge', input.terminating?.nudgeMessage ?? '');
-        continue;
-      case 'nudges_exceeded':
-        run.consecutiveNudges = outcome.consecutiveNudges;
-        return fail(maxConsecutiveNudgesExceeded(input.terminating?.consecutiveNudges ?? 0, partial()));
-      case 'run_tools': {
-        // A tool call starts a new turn: both counters begin again.
-        run.consecutiveNudges = 0;
-        run.restrictionInjections = 0;
-        const ending = await runToolBatch(assistant, outcome.calls);
-        if (ending !== undefined) return finish(ending.reason, ending.response);
-        continue;
+    const terminatingTools = new Set([
+      ...runTools.filter((tool) => tool.terminating).map((tool) => tool.name),
+      ...(input.terminating?.toolIds ?? []),
+    ]);
+    const turnPolicy: TurnPolicy = {
+      ...(input.terminating === undefined ? {} : { nudge: input.terminating }),
+      ...(input.restrictOutput?.enabled ? { restriction: input.restrictOutput } : {}),
+    };
+
+    for (;;) {
+      const breach = findLimitBreach(run.invocations, run.usage, run.limits);
+      if (breach?.kind === 'invocations') return fail(maxInvocationsExceeded(breach.limit, partial()));
+      if (breach?.kind === 'tokens') return fail(tokenBudgetExhausted(breach, partial()));
+
+      run.iteration += 1;
+      run.events.append('iteration-start', { iteration: run.iteration, messages: run.messages.length });
+      describeActivity(run, `iteration ${run.iteration}: calling the model`);
+
+      let response;
+      try {
+        response = await modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
+          {
+            model: input.model,
+            instructions: input.instructions,
+            messages: run.messages,
+            toolNames: input.tools,
+            parallelToolCalls: input.parallelToolCalls,
+          },
+        ]);
+      } catch (error) {
+        if (wf.isCancellation(error)) throw error;
+        return fail(modelCallFailed(error, partial()));
+      }
+      run.invocations += 1;
+      run.usage = addUsage(run.usage, response.usage);
+      const assistant: AssistantMessage = { ...response.message, meta: { iteration: run.iteration } };
+      run.messages.push(assistant);
+      run.events.append('model-response', {
+        iteration: run.iteration,
+        toolCalls: (assistant.tool_calls ?? []).map((call) => call.function.name),
+        text: assistant.content !== null && assistant.content !== '',
+        usage: response.usage,
+      });
+      publish(run);
+
+      const outcome = decideModelTurn(assistant, run, turnPolicy);
+      switch (outcome.kind) {
+        case 'final_output':
+          return finish({ type: 'complete' }, outcome.text);
+        case 'restrict':
+          run.restrictionInjections = outcome.restrictionInjections;
+          inject('restriction', input.restrictOutput?.message ?? '');
+          continue;
+        case 'nudge':
+          run.consecutiveNudges = outcome.consecutiveNudges;
+          inject('nudge', input.terminating?.nudgeMessage ?? '');
+          continue;
+        case 'nudges_exceeded':
+          run.consecutiveNudges = outcome.consecutiveNudges;
+          return fail(maxConsecutiveNudgesExceeded(input.terminating?.consecutiveNudges ?? 0, partial()));
+        case 'run_tools': {
+          // A tool call starts a new turn: both counters begin again.
+          run.consecutiveNudges = 0;
+          run.restrictionInjections = 0;
+          const flagged = new Set(response.approvalRequired ?? []);
+          const ending = await runToolBatch(assistant, outcome.calls, runTools, terminatingTools, flagged);
+          if (ending !== undefined) return finish(ending.reason, ending.response);
+          continue;
+        }
       }
     }
   }
@@ -197,66 +274,185 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
   /** Adds a runner-authored system message, marked as injected, to the conversation. */
   function inject(kind: 'nudge' | 'restriction', content: string): void {
     run.messages.push({ role: 'system', content, meta: { injected: kind, iteration: run.iteration } });
+    run.events.append(kind, { iteration: run.iteration, consecutiveNudges: run.consecutiveNudges, restrictionInjections: run.restrictionInjections });
   }
 
   /** Executes one response's tool calls under seed 000's ordering rules and appends their results. */
-  async function runToolBatch(assistant: AssistantMessage, calls: ToolCall[]): Promise<BatchEnding> {
+  async function runToolBatch(
+    assistant: AssistantMessage,
+    calls: ToolCall[],
+    runTools: ToolDescription[],
+    terminatingTools: ReadonlySet<string>,
+    flagged: ReadonlySet<string>,
+  ): Promise<BatchEnding> {
     const plan = planToolBatch(calls, terminatingTools);
-    const executed: { call: ToolCall; result: ToolCallResult }[] = [];
-    let ending: BatchEnding;
+    const planned = plan.terminating === undefined ? plan.leading : [...plan.leading, plan.terminating];
+    const assistantIndex = run.messages.lastIndexOf(assistant);
+    if (planned.length < calls.length) run.messages[assistantIndex] = keepToolCalls(assistant, planned);
+    const batch = { assistantIndex, calls: planned, results: new Map<string, ToolCallResult>() };
+    run.openBatch = batch;
 
+    const execute = async (call: ToolCall): Promise<ToolCallResult> => {
+      const result = await executeToolCall(call, runTools, flagged);
+      batch.results.set(call.id, result);
+      return result;
+    };
+
+    let stoppedEarly = false;
     if (input.parallelToolCalls) {
-      const results = await Promise.all(plan.leading.map((call) => executeToolCall(call)));
-      plan.leading.forEach((call, index) => executed.push({ call, result: results[index] as ToolCallResult }));
+      await Promise.all(plan.leading.map(execute));
     } else {
       for (const call of plan.leading) {
-        executed.push({ call, result: await executeToolCall(call) });
-        if (executed.at(-1)?.result.terminate) break;
+        if ((await execute(call)).terminate) {
+          stoppedEarly = true;
+          break;
+        }
       }
     }
-    const terminated = executed.find(({ result }) => result.terminate);
+
+    let ending: BatchEnding;
+    const terminated = plan.leading.find((call) => batch.results.get(call.id)?.terminate);
     if (terminated !== undefined) {
       ending = {
-        reason: { type: 'terminate_response', toolName: terminated.call.function.name, callId: terminated.call.id },
-        response: terminated.result.content,
+        reason: { type: 'terminate_response', toolName: terminated.function.name, callId: terminated.id },
+        response: batch.results.get(terminated.id)?.content ?? '',
       };
     } else if (plan.terminating !== undefined) {
       const call = plan.terminating;
-      const result = await executeToolCall(call);
-      executed.push({ call, result });
-      // A terminating tool that errored (bad arguments, a throw) does not end the
-      // run: the error goes back to the model so it can call the tool correctly.
+      const result = await execute(call);
+      // A terminating tool that errored (bad arguments, a throw, a denial) does not end
+      // the run: the error goes back to the model so it can call the tool correctly.
       if (!result.isError) {
         ending = { reason: { type: 'terminating_tool', toolName: call.function.name, callId: call.id }, response: result.content };
       }
     }
 
-    if (executed.length < calls.length) {
-      const kept = keepToolCalls(assistant, executed.map(({ call }) => call));
-      run.messages[run.messages.lastIndexOf(assistant)] = kept;
+    const executed = stoppedEarly || terminated !== undefined ? planned.filter((call) => batch.results.has(call.id)) : planned;
+    if (executed.length < planned.length) {
+      run.messages[assistantIndex] = keepToolCalls(run.messages[assistantIndex] as AssistantMessage, executed);
     }
-    for (const { call, result } of executed) {
-      run.messages.push({ role: 'tool', tool_call_id: call.id, content: result.content, meta: { iteration: run.iteration } });
-    }
+    batch.calls = executed;
+    closeOpenBatch();
     return ending;
   }
 
-  async function executeToolCall(call: ToolCall): Promise<ToolCallResult> {
-    const description: ToolDescription | undefined = runTools.find((tool) => tool.name === call.function.name);
+  /** Appends the open batch's tool messages (a synthetic "cancelled" one for each call without a result). */
+  function closeOpenBatch(): void {
+    const batch = run.openBatch;
+    if (batch === undefined) return;
+    run.openBatch = undefined;
+    run.messages.push(...toolMessagesFor(batch.calls, batch.results, run.iteration));
+    for (const approval of run.pendingApprovals.splice(0)) {
+      run.events.append('approval-abandon', { callId: approval.callId, toolName: approval.toolName });
+    }
+    refreshStatus(run);
+  }
+
+  async function executeToolCall(call: ToolCall, runTools: ToolDescription[], flagged: ReadonlySet<string>): Promise<ToolCallResult> {
+    const description = runTools.find((tool) => tool.name === call.function.name);
     if (description === undefined) return unknownToolResult(call.function.name, input.tools);
-    describe(run, `iteration ${run.iteration}: running ${call.function.name}`);
+
+    let argumentsText = call.function.arguments;
+    if (needsApproval(call, description, input.approval, flagged)) {
+      const decision = await awaitApproval(call);
+      if (decision.decision === 'deny') {
+        return { content: `Denied: ${decision.reason ?? 'the call was not approved'}`, isError: true, terminate: false };
+      }
+      if (decision.originalArguments !== undefined) {
+        argumentsText = JSON.stringify(decision.arguments);
+        const batch = run.openBatch;
+        if (batch !== undefined) {
+          run.messages[batch.assistantIndex] = withCallArguments(run.messages[batch.assistantIndex] as AssistantMessage, call.id, argumentsText);
+        }
+      }
+    }
+
+    describeActivity(run, `iteration ${run.iteration}: running ${call.function.name}`);
+    const startedAt = new Date().getTime();
+    run.events.append('tool-call-start', { iteration: run.iteration, callId: call.id, toolName: call.function.name });
+    let result: ToolCallResult;
     try {
-      return await toolActivities.executeTool.executeWithOptions(
+      result = await toolActivities.executeTool.executeWithOptions(
         {
-          summary: summarizeToolCall(call, run.iteration),
+          summary: summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
           ...(description.timeoutMs === undefined ? {} : { startToCloseTimeout: description.timeoutMs }),
         },
-        [{ toolName: call.function.name, callId: call.id, arguments: call.function.arguments, allowedTools: input.tools }],
+        [{ toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools }],
       );
     } catch (error) {
+      if (wf.isCancellation(error)) throw error;
       // Retries are spent (worker lost, timeouts): the model hears of it as a tool error.
-      return { content: `Error: ${describeToolFailure(call.function.name, error)}`, isError: true, terminate: false };
+      result = { content: `Error: ${describeToolFailure(call.function.name, error)}`, isError: true, terminate: false };
     }
+    run.events.append('tool-call-end', {
+      iteration: run.iteration,
+      callId: call.id,
+      toolName: call.function.name,
+      durationMs: new Date().getTime() - startedAt,
+      isError: result.isError,
+    });
+    return result;
+  }
+
+  /** Waits, on a durable timer when the run sets a timeout, for a decision on `call`. */
+  async function awaitApproval(call: ToolCall): Promise<ApprovalDecision> {
+    run.pendingApprovals.push({
+      callId: call.id,
+      toolName: call.function.name,
+      arguments: parseLeniently(call.function.arguments),
+      requestedAt: new Date().toISOString(),
+    });
+    run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: parseLeniently(call.function.arguments) });
+    refreshStatus(run);
+    describeActivity(run, `iteration ${run.iteration}: waiting for approval of ${call.function.name} (${call.id})`);
+    publish(run);
+
+    const timeout = input.approval?.timeout;
+    const decidedInTime =
+      timeout === undefined
+        ? (await wf.condition(() => run.decisions.has(call.id)), true)
+        : // durationSchema has checked that the text parses as a Temporal duration.
+          await wf.condition(() => run.decisions.has(call.id), timeout as Duration);
+
+    run.pendingApprovals = run.pendingApprovals.filter((approval) => approval.callId !== call.id);
+    refreshStatus(run);
+    publish(run);
+    if (!decidedInTime) {
+      if (input.approval?.onTimeout === 'fail') return fail(approvalTimedOut(call, timeout ?? 0, partial()));
+      return recordDecision({ callId: call.id, decision: 'deny', reason: `no decision within ${String(timeout)}` }, 'timeout');
+    }
+    return run.decisions.get(call.id) as ApprovalDecision;
+  }
+
+  /** A decision that arrived as a signal: recorded when valid, otherwise logged as rejected. */
+  function decideFromSignal(input: unknown): void {
+    const checked = checkDecision(input, run.pendingApprovals, run.decisions, (name) => toolSchemas.get(name));
+    if (!checked.ok) {
+      run.events.append('decision-rejected', { via: 'signal', problem: checked.problem, input });
+      return;
+    }
+    recordDecision(checked.input, 'signal');
+  }
+
+  /** Records a checked decision in the run and its event log; returns it. */
+  function recordDecision(
+    decision: { callId: string; decision: 'approve' | 'deny'; arguments?: Record<string, unknown>; reason?: string },
+    via: ApprovalDecision['via'],
+  ): ApprovalDecision {
+    const pending = run.pendingApprovals.find((approval) => approval.callId === decision.callId);
+    const recorded: ApprovalDecision = {
+      callId: decision.callId,
+      toolName: pending?.toolName ?? '',
+      decision: decision.decision,
+      arguments: decision.arguments ?? pending?.arguments,
+      ...(decision.arguments === undefined ? {} : { originalArguments: pending?.arguments }),
+      ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+      decidedAt: new Date().toISOString(),
+      via,
+    };
+    run.decisions.set(decision.callId, recorded);
+    run.events.append('approval-decision', { ...recorded });
+    return recorded;
   }
 }
 
@@ -271,23 +467,11 @@ function userMessage(content: string): ChatMessage {
   return { role: 'user', content };
 }
 
-function describe(run: RunRecord, activity: string): void {
-  run.activity = activity;
-  wf.setCurrentDetails(activity.charAt(0).toUpperCase() + activity.slice(1));
-}
-
-function snapshot(run: RunRecord): AgentState {
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    status: run.status,
-    iteration: run.iteration,
-    invocations: run.invocations,
-    consecutiveNudges: run.consecutiveNudges,
-    restrictionInjections: run.restrictionInjections,
-    messages: run.messages,
-    usage: run.usage,
-    activity: run.activity,
-    ...(run.terminationReason === undefined ? {} : { terminationReason: run.terminationReason }),
-    ...(run.error === undefined ? {} : { error: run.error }),
-  };
+function parseLeniently(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }

@@ -1,5 +1,6 @@
+import type { Duration } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import type { ChatMessage, Usage } from '../shared';
+import type { ChatMessage, ToolCall, Usage } from '../shared';
 
 /**
  * The run's business failures. Each is a non-retryable `ApplicationFailure`
@@ -81,5 +82,26 @@ export function modelCallFailed(error: unknown, partial: PartialRun): Applicatio
     nonRetryable: true,
     details: [partial],
     cause: error instanceof Error ? error : undefined,
+  });
+}
+
+export function tokenBudgetExhausted(
+  breach: { measure: 'total' | 'prompt' | 'completion'; used: number; limit: number },
+  partial: PartialRun,
+): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'TokenBudgetExhausted',
+    message: `Token budget exhausted: ${breach.used} ${breach.measure} tokens used, budget ${breach.limit}`,
+    nonRetryable: true,
+    details: [{ ...breach, ...partial }],
+  });
+}
+
+export function approvalTimedOut(call: ToolCall, timeout: Duration | string, partial: PartialRun): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'ApprovalTimedOut',
+    message: `No decision on ${call.function.name} (${call.id}) within ${String(timeout)}`,
+    nonRetryable: true,
+    details: [{ callId: call.id, toolName: call.function.name, ...partial }],
   });
 }

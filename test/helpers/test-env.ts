@@ -32,7 +32,8 @@ export class TestEnv {
   private constructor(
     readonly client: Client,
     readonly model: ScriptedModelServer,
-    readonly worker: Worker,
+    private worker: Worker,
+    private readonly createWorker: () => Promise<Worker>,
     readonly taskQueue: string,
     readonly workspace: string,
     private readonly connections: { client: Connection; worker: NativeConnection },
@@ -48,15 +49,17 @@ export class TestEnv {
     const taskQueue = `test-${randomUUID()}`;
     const workerConnection = await NativeConnection.connect({ address });
     const clientConnection = await Connection.connect({ address });
-    const worker = await createAgentWorker({
-      connection: workerConnection,
-      namespace: 'default',
-      taskQueue,
-      tools: [...createBuiltinTools({ workspace }), ...(options.extraTools ?? [])],
-      model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default' },
-      workflowBundle: { codePath: bundlePath },
-    });
-    const env = new TestEnv(new Client({ connection: clientConnection, namespace: 'default' }), model, worker, taskQueue, workspace, {
+    const createWorker = () =>
+      createAgentWorker({
+        connection: workerConnection,
+        namespace: 'default',
+        taskQueue,
+        tools: [...createBuiltinTools({ workspace }), ...(options.extraTools ?? [])],
+        model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default' },
+        workflowBundle: { codePath: bundlePath },
+      });
+    const worker = await createWorker();
+    const env = new TestEnv(new Client({ connection: clientConnection, namespace: 'default' }), model, worker, createWorker, taskQueue, workspace, {
       client: clientConnection,
       worker: workerConnection,
     });
@@ -95,6 +98,17 @@ export class TestEnv {
       throw error;
     }
     throw new Error(`workflow ${handle.workflowId} completed; a failure was expected`);
+  }
+
+  /**
+   * Shuts the worker down (its cached workflows are gone with it) and starts a
+   * new one on the same task queue: what a crash and redeploy look like to a run.
+   */
+  async restartWorker(): Promise<void> {
+    this.worker.shutdown();
+    await this.workerRun;
+    this.worker = await this.createWorker();
+    this.workerRun = this.worker.run();
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+/**
+ * What callers send to a running run — approvals, termination, limits — and
+ * what the run records about it. Plain JSON, validated with zod.
+ */
+
+/** Arguments an approver puts in place of the model's: a JSON object. */
+const replacementArguments = z.record(z.string(), z.unknown());
+
+/** Signal `approve`. */
+export const approveInputSchema = z.strictObject({
+  callId: z.string().min(1),
+  /** Replaces the model's arguments; checked against the tool's schema. */
+  arguments: replacementArguments.optional(),
+});
+export type ApproveInput = z.infer<typeof approveInputSchema>;
+
+/** Signal `deny`. */
+export const denyInputSchema = z.strictObject({
+  callId: z.string().min(1),
+  /** Sent to the model as `Denied: <reason>`. */
+  reason: z.string().optional(),
+});
+export type DenyInput = z.infer<typeof denyInputSchema>;
+
+/** Update `decide`: either decision, answered with the decision as recorded. */
+export const decideInputSchema = z.strictObject({
+  callId: z.string().min(1),
+  decision: z.enum(['approve', 'deny']),
+  arguments: replacementArguments.optional(),
+  reason: z.string().optional(),
+});
+export type DecideInput = z.infer<typeof decideInputSchema>;
+
+/** A call waiting for a decision. */
+export interface PendingApproval {
+  callId: string;
+  toolName: string;
+  /** The model's arguments, parsed (or the raw text when they are not JSON). */
+  arguments: unknown;
+  /** Workflow time, ISO 8601. */
+  requestedAt: string;
+}
+
+/** A decision as the run recorded it. */
+export interface ApprovalDecision {
+  callId: string;
+  toolName: string;
+  decision: 'approve' | 'deny';
+  /** The arguments the tool runs with (approved), or was asked with (denied). */
+  arguments: unknown;
+  /** Present when the approver replaced the model's arguments. */
+  originalArguments?: unknown;
+  reason?: string;
+  decidedAt: string;
+  via: 'signal' | 'update' | 'timeout';
+}
+
+/** Signal `terminate`: stop now, gracefully. */
+export const terminateInputSchema = z.strictObject({ reason: z.string().optional() });
+export type TerminateInput = z.infer<typeof terminateInputSchema>;
+
+/** Token budgets of a run; reaching one fails the run with `TokenBudgetExhausted`. */
+export const tokenBudgetSchema = z.strictObject({
+  maxTotal: z.number().int().positive().optional(),
+  maxPrompt: z.number().int().positive().optional(),
+  maxCompletion: z.number().int().positive().optional(),
+});
+export type TokenBudget = z.infer<typeof tokenBudgetSchema>;
+
+/** Update `setLimits`: raise or lower the limits of a running run. */
+export const setLimitsInputSchema = z
+  .strictObject({
+    maxInvocations: z.number().int().positive().optional(),
+    tokenBudget: tokenBudgetSchema.optional(),
+  })
+  .refine((input) => input.maxInvocations !== undefined || input.tokenBudget !== undefined, {
+    message: 'give maxInvocations, tokenBudget or both',
+  });
+export type SetLimitsInput = z.infer<typeof setLimitsInputSchema>;
+
+/** The limits in force; what `setLimits` answers. */
+export interface RunLimits {
+  maxInvocations: number;
+  tokenBudget: TokenBudget;
+}
+
+/** Query `events` arguments: events after cursor `after` (a `seq`), at most `limit`. */
+export interface EventsQueryInput {
+  after?: number;
+  limit?: number;
+}
+
+/** One entry of the run's event log. Named noun-first: `tool-call-start`, `approval-decision`. */
+export interface RunEvent {
+  /** 1, 2, 3, ...: the cursor. */
+  seq: number;
+  /** Workflow time, ISO 8601. */
+  at: string;
+  type: string;
+  [detail: string]: unknown;
+}
+
+/** A page of the event log; pass `nextCursor` as `after` to read on. */
+export interface EventPage {
+  events: RunEvent[];
+  nextCursor: number;
+}

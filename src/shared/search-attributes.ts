@@ -1,0 +1,21 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+/**
+ * The custom search attributes of agent runs, kept current by the workflow so
+ * runs can be found in the web UI and with
+ * `temporal workflow list --query "AgentStatus='waiting_for_approval'"`.
+ */
+export const AgentStatusKey = defineSearchAttributeKey('AgentStatus', SearchAttributeType.KEYWORD);
+export const AgentIterationsKey = defineSearchAttributeKey('AgentIterations', SearchAttributeType.INT);
+export const AgentTotalTokensKey = defineSearchAttributeKey('AgentTotalTokens', SearchAttributeType.INT);
+export const AgentPendingApprovalsKey = defineSearchAttributeKey('AgentPendingApprovals', SearchAttributeType.INT);
+export const AgentTerminationReasonKey = defineSearchAttributeKey('AgentTerminationReason', SearchAttributeType.KEYWORD);
+
+/** Name and CLI type of each, for registering them on a server. */
+export const AGENT_SEARCH_ATTRIBUTES = {
+  AgentStatus: 'Keyword',
+  AgentIterations: 'Int',
+  AgentTotalTokens: 'Int',
+  AgentPendingApprovals: 'Int',
+  AgentTerminationReason: 'Keyword',
+} as const;
