@@ -104,7 +104,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
   wf.setHandler(decideUpdate, (input) => recordDecision(input, 'update'), {
     validator: (input) => {
       const checked = checkDecision(input, run.pendingApprovals, run.decisions, (name) => toolSchemas.get(name));
-      if (!checked.ok) throw new Error(checked.problem);
+      if (!checked.ok) throw wf.ApplicationFailure.create({ type: 'InvalidDecision', message: checked.problem, nonRetryable: true });
     },
   });
   wf.setHandler(terminateSignal, (input) => {
@@ -117,16 +117,16 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     setLimitsUpdate,
     (input) => {
       const change = applyLimitChange(input, run.limits, run.invocations);
-      if (!change.ok) throw new Error(change.problem);
+      if (!change.ok) throw invalidLimits(change.problem);
       run.events.append('limits-change', { before: run.limits, after: change.limits });
       run.limits = change.limits;
       return run.limits;
     },
     {
       validator: (input) => {
-        if (isFinished(run)) throw new Error(`The run has ended (${run.status}); its limits can no longer change.`);
+        if (isFinished(run)) throw invalidLimits(`The run has ended (${run.status}); its limits can no longer change.`);
         const change = applyLimitChange(input, run.limits, run.invocations);
-        if (!change.ok) throw new Error(change.problem);
+        if (!change.ok) throw invalidLimits(change.problem);
       },
     },
   );
@@ -454,6 +454,10 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     run.events.append('approval-decision', { ...recorded });
     return recorded;
   }
+}
+
+function invalidLimits(problem: string): wf.ApplicationFailure {
+  return wf.ApplicationFailure.create({ type: 'InvalidLimits', message: problem, nonRetryable: true });
 }
 
 function effectiveMaxInvocations(input: ParsedAgentInput): number {
