@@ -9,6 +9,7 @@ import { RunPrinter } from './run-printer';
 import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from './scripted-model/demo-agent';
 import { ScriptedModelServer } from './scripted-model/server';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, type AgentInput } from './shared';
+import { registerMissingSearchAttributes } from './temporal/check-search-attributes';
 import { ensureLocalServer } from './temporal/local-server';
 import { createBuiltinTools } from './tools/builtin';
 import { createAgentWorker } from './worker';
@@ -67,6 +68,9 @@ async function main(): Promise<number> {
   const workerConnection = await NativeConnection.connect({ address: server.address });
   const clientConnection = await Connection.connect({ address: server.address });
   const client = new Client({ connection: clientConnection, namespace });
+  // A server the demo did not start may lack them, and runs would stall on their first update.
+  const registered = await registerMissingSearchAttributes(clientConnection, namespace);
+  if (registered.length > 0) say(`Registered the search attributes ${registered.join(', ')} on namespace "${namespace}".`);
   const worker = await createAgentWorker({
     connection: workerConnection,
     namespace,

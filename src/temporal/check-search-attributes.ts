@@ -1,4 +1,5 @@
 import type { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { AGENT_SEARCH_ATTRIBUTES } from './search-attributes';
 
 /**
@@ -21,4 +22,23 @@ export async function missingSearchAttributes(connection: Connection, namespace:
 export function registrationCommand(namespace: string): string {
   const pairs = Object.entries(AGENT_SEARCH_ATTRIBUTES).map(([name, type]) => `--name ${name} --type ${type}`);
   return `temporal operator search-attribute create --namespace ${namespace} ${pairs.join(' ')}`;
+}
+
+const INDEXED_TYPES = {
+  Keyword: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+  Int: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT,
+} as const;
+
+/**
+ * Registers the attributes a namespace lacks (for dev servers the demo reuses;
+ * production namespaces are registered by their operators). Returns what it added.
+ */
+export async function registerMissingSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
+  const missing = (await missingSearchAttributes(connection, namespace)) ?? [];
+  if (missing.length === 0) return [];
+  const searchAttributes = Object.fromEntries(
+    missing.map((name) => [name, INDEXED_TYPES[AGENT_SEARCH_ATTRIBUTES[name as keyof typeof AGENT_SEARCH_ATTRIBUTES]]]),
+  );
+  await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
+  return missing;
 }

@@ -3,6 +3,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
+import { spawn } from 'node:child_process';
+import { freePort, stopProcess, waitForServer } from '../../src/temporal/dev-server';
 import { runProcess, runScript, startScript, stopChild, temporalCli } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
 
@@ -114,5 +116,31 @@ describe('npm run demo', () => {
     const summary = await readFile(path.join(workspace, 'summary.md'), 'utf8');
     expect(summary).toContain('3 files');
     expect(summary).toContain('**roadmap.md** — Q1 roadmap');
+  });
+});
+
+describe('a server without the search attributes', () => {
+  test('npm run worker refuses it with the command that fixes it; npm run demo registers them itself and runs', async () => {
+    const port = await freePort();
+    const server = spawn(await temporalCli(), ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'], {
+      stdio: 'ignore',
+    });
+    try {
+      const address = `127.0.0.1:${port}`;
+      await waitForServer(address, 30_000);
+
+      const worker = await runScript('src/worker.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: address, OPENAI_API_KEY: 'sk-test' }) });
+      expect(worker.code).toBe(1);
+      expect(worker.stderr).toContain('The namespace "default" lacks the search attributes AgentStatus, AgentIterations');
+      expect(worker.stderr).toContain('temporal operator search-attribute create --namespace default --name AgentStatus --type Keyword');
+
+      const workspace = await mkdtemp(path.join(os.tmpdir(), 'demo-bare-'));
+      const demo = await runScript('src/demo.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: address }), args: ['--workspace', workspace], timeoutMs: 90_000 });
+      expect(demo.code).toBe(0);
+      expect(demo.stdout).toContain('Registered the search attributes AgentStatus, AgentIterations, AgentTotalTokens, AgentPendingApprovals, AgentTerminationReason');
+      expect(demo.stdout).toContain('Response: Summarised 3 files into summary.md.');
+    } finally {
+      await stopProcess(server.pid);
+    }
   });
 });
