@@ -5,20 +5,31 @@ import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { ScriptedModelServer } from '../src/scripted-model/server';
-import { WORKFLOW_TYPE, type AgentInput } from '../src/shared';
+import { WORKFLOW_TYPE, decideUpdate, stateQuery, terminateSignal, type AgentInput, type AgentState } from '../src/shared';
 import { startDevServer } from '../src/temporal/dev-server';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { createAgentWorker } from '../src/worker';
 
 /**
- * `npm run record-history`: runs one scripted scenario that passes through
- * every branch of the loop (tool catalog, a nudge, parallel tool calls, a
- * tool error, a terminating tool) on a fresh dev server and writes its event
- * history to test/replay/histories/. Commit the file when the workflow's
- * behaviour changes on purpose, and say why in the commit.
+ * `npm run record-history`: runs two scripted scenarios on a fresh dev server
+ * and writes their event histories to test/replay/histories/:
+ * - agent-loop.json: every branch of the loop (tool catalog, a nudge,
+ *   parallel tool calls, a tool error, a terminating tool);
+ * - control-plane.json: an approval decided by update with replaced
+ *   arguments (an approval timer started and cancelled), a second approval
+ *   interrupted by the terminate signal.
+ * Commit the files when the workflow's behaviour changes on purpose, and say
+ * why in the commit.
  */
-const OUTPUT = path.resolve(__dirname, '..', 'test', 'replay', 'histories', 'agent-loop.json');
+const HISTORIES = path.resolve(__dirname, '..', 'test', 'replay', 'histories');
 const MODEL = 'recorded-scenario';
+const CONTROL_MODEL = 'recorded-control-plane';
+
+async function save(handle: { fetchHistory: () => Promise<Parameters<typeof historyToJSON>[0]> }, file: string): Promise<void> {
+  const output = path.join(HISTORIES, file);
+  await writeFile(output, `${JSON.stringify(JSON.parse(historyToJSON(await handle.fetchHistory())), null, 2)}\n`);
+  console.log(`Wrote ${output}`);
+}
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -33,6 +44,10 @@ async function main(): Promise<void> {
       ],
     },
     { toolCalls: [{ name: 'task_completion', arguments: { result: '20, and 1/0 is undefined.' }, id: 'call_done' }] },
+  ]);
+  model.script(CONTROL_MODEL, [
+    { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
+    { toolCalls: [{ name: 'calculator', arguments: { expression: '3 * 3' }, id: 'call_second' }] },
   ]);
   const workerConnection = await NativeConnection.connect({ address: server.address });
   const clientConnection = await Connection.connect({ address: server.address });
@@ -51,17 +66,42 @@ async function main(): Promise<void> {
       message: 'What is (2 + 3) * 4, and what is 1 / 0?',
       terminating: { toolIds: ['task_completion'], consecutiveNudges: 1 },
     };
-    const handle = await worker.runUntil(async () => {
-      const started = await client.workflow.start(WORKFLOW_TYPE, {
+    const waitForPending = async (handle: { query: (query: typeof stateQuery) => Promise<AgentState> }, callId: string) => {
+      for (;;) {
+        const state = await handle.query(stateQuery);
+        if (state.pendingApprovals.some((approval) => approval.callId === callId)) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    await worker.runUntil(async () => {
+      const loop = await client.workflow.start(WORKFLOW_TYPE, {
         taskQueue: 'record-history',
         workflowId: 'recorded-agent-loop',
         args: [input],
       });
-      await started.result();
-      return started;
+      await loop.result();
+      await save(loop, 'agent-loop.json');
+
+      const controlInput: AgentInput = {
+        model: CONTROL_MODEL,
+        tools: ['calculator'],
+        message: 'Compute two things, each after approval.',
+        approval: { tools: ['calculator'], timeout: '1 hour' },
+      };
+      const control = await client.workflow.start(WORKFLOW_TYPE, {
+        taskQueue: 'record-history',
+        workflowId: 'recorded-control-plane',
+        args: [controlInput],
+      });
+      await waitForPending(control, 'call_first');
+      await control.executeUpdate(decideUpdate, {
+        args: [{ callId: 'call_first', decision: 'approve', arguments: { expression: '2 + 3' } }],
+      });
+      await waitForPending(control, 'call_second');
+      await control.signal(terminateSignal, { reason: 'recorded stop' });
+      await control.result();
+      await save(control, 'control-plane.json');
     });
-    await writeFile(OUTPUT, `${JSON.stringify(JSON.parse(historyToJSON(await handle.fetchHistory())), null, 2)}\n`);
-    console.log(`Wrote ${OUTPUT}`);
   } finally {
     await clientConnection.close();
     await workerConnection.close();

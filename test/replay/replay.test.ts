@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
@@ -19,14 +20,18 @@ async function loadHistory() {
   return historyFromJSON(JSON.parse(await readFile(HISTORY, 'utf8')));
 }
 
-test('the committed history replays against the current workflow code', async () => {
+const HISTORY_FILES = readdirSync(path.join(__dirname, 'histories')).filter((file) => file.endsWith('.json'));
+
+test('there are committed histories to replay', () => {
+  expect(HISTORY_FILES).toEqual(['agent-loop.json', 'control-plane.json']);
+});
+
+test.each(HISTORY_FILES)('%s replays against the current workflow code', async (file) => {
   const bundlePath = process.env.AGENT_TEST_WORKFLOW_BUNDLE;
   if (!bundlePath) throw new Error('AGENT_TEST_WORKFLOW_BUNDLE is not set: run the tests with `npm test`.');
-  const history = await loadHistory();
-  expect(history.events?.length).toBeGreaterThan(40);
-  await expect(
-    Worker.runReplayHistory({ workflowBundle: { codePath: bundlePath } }, history, 'recorded-agent-loop'),
-  ).resolves.toBeUndefined();
+  const history = historyFromJSON(JSON.parse(await readFile(path.join(__dirname, 'histories', file), 'utf8')));
+  expect(history.events?.length).toBeGreaterThan(20);
+  await expect(Worker.runReplayHistory({ workflowBundle: { codePath: bundlePath } }, history)).resolves.toBeUndefined();
 });
 
 test('a change to the workflow code fails replay with DeterminismViolationError', async () => {
