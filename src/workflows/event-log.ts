@@ -18,9 +18,11 @@ export class EventLog {
   }
 
   /** Events with `seq` greater than `after`, at most `limit` of them. */
-  page(after = 0, limit = MAX_EVENTS_PER_PAGE): EventPage {
-    const start = Math.max(0, Math.floor(after));
-    const events = this.entries.slice(start, start + Math.min(Math.max(1, Math.floor(limit)), MAX_EVENTS_PER_PAGE));
+  page(after: unknown = 0, limit: unknown = MAX_EVENTS_PER_PAGE): EventPage {
+    // Query arguments come from any client: what is not a finite number means "from the start" / "a full page".
+    const start = typeof after === 'number' && Number.isFinite(after) ? Math.max(0, Math.floor(after)) : 0;
+    const size = typeof limit === 'number' && !Number.isNaN(limit) ? limit : MAX_EVENTS_PER_PAGE;
+    const events = this.entries.slice(start, start + Math.min(Math.max(1, Math.floor(size)), MAX_EVENTS_PER_PAGE));
     return { events, nextCursor: events.at(-1)?.seq ?? start };
   }
 

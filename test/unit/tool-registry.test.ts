@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
-import { createToolRegistry } from '../../src/tools/tool-registry';
+import { callNeedsApproval, createToolRegistry } from '../../src/tools/tool-registry';
 
 /** A tool whose only interesting parts are its name and parameters. */
 function sampleTool(name: string, parameters: z.ZodType = z.object({})): ToolDefinition {
@@ -40,9 +40,15 @@ describe('createToolRegistry descriptions', () => {
     expect(description?.parameters).toEqual({ type: 'object', properties: {} });
   });
 
-  test('a tool is not terminating and has no timeout unless it says so', () => {
+  test('a tool is not terminating, needs no approval and has no timeout unless it says so', () => {
     expect(createToolRegistry([sampleTool('ping')]).describe()).toEqual([
-      { name: 'ping', description: 'The ping tool.', parameters: { type: 'object', properties: {} }, terminating: false },
+      {
+        name: 'ping',
+        description: 'The ping tool.',
+        parameters: { type: 'object', properties: {} },
+        terminating: false,
+        needsApproval: 'never',
+      },
     ]);
   });
 
@@ -150,5 +156,32 @@ describe('defineTool', () => {
     expect(() => defineTool({ name: 'echo', description, parameters: z.object({}), execute: () => 'ok' })).toThrow(
       new TypeError('Tool "echo" needs a description: the model decides from it when to call the tool.'),
     );
+  });
+});
+
+describe('needsApproval', () => {
+  const transfer = (needsApproval?: boolean | ((args: { amount: number }) => boolean)) =>
+    defineTool({
+      name: 'transfer',
+      description: 'Transfer money.',
+      parameters: z.object({ amount: z.number().positive() }),
+      ...(needsApproval === undefined ? {} : { needsApproval }),
+      execute: () => 'ok',
+    });
+
+  test('is described as always, never or dynamic', () => {
+    expect(createToolRegistry([transfer(true)]).describe()[0]?.needsApproval).toBe('always');
+    expect(createToolRegistry([transfer(false)]).describe()[0]?.needsApproval).toBe('never');
+    expect(createToolRegistry([transfer()]).describe()[0]?.needsApproval).toBe('never');
+    expect(createToolRegistry([transfer(({ amount }) => amount > 100)]).describe()[0]?.needsApproval).toBe('dynamic');
+  });
+
+  test('a function sees the validated arguments; arguments the tool would refuse need no approval', () => {
+    const tool = transfer(({ amount }) => amount > 100);
+    expect(callNeedsApproval(tool, '{"amount": 500}')).toBe(true);
+    expect(callNeedsApproval(tool, '{"amount": 50}')).toBe(false);
+    expect(callNeedsApproval(tool, '{"amount": -5}')).toBe(false);
+    expect(callNeedsApproval(tool, '{"amount": ')).toBe(false);
+    expect(callNeedsApproval(transfer(true), 'not json')).toBe(true);
   });
 });
