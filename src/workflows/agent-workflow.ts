@@ -47,6 +47,7 @@ import {
   snapshot,
   type RunRecord,
 } from './run-record';
+import { parseArgumentsLeniently } from './tool-arguments';
 import { keepToolCalls, planToolBatch } from './tool-batch';
 import { describeToolFailure, summarizeToolCall, unknownToolResult } from './tool-results';
 import { toolMessagesFor, withCallArguments } from './transcript';
@@ -399,10 +400,10 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     run.pendingApprovals.push({
       callId: call.id,
       toolName: call.function.name,
-      arguments: parseLeniently(call.function.arguments),
+      arguments: parseArgumentsLeniently(call.function.arguments),
       requestedAt: new Date().toISOString(),
     });
-    run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: parseLeniently(call.function.arguments) });
+    run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: parseArgumentsLeniently(call.function.arguments) });
     refreshStatus(run);
     describeActivity(run, `iteration ${run.iteration}: waiting for approval of ${call.function.name} (${call.id})`);
     publish(run);
@@ -469,13 +470,4 @@ function effectiveMaxInvocations(input: ParsedAgentInput): number {
 
 function userMessage(content: string): ChatMessage {
   return { role: 'user', content };
-}
-
-function parseLeniently(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }

@@ -1,4 +1,5 @@
 import type { ChatMessage, GeneratedMessage } from '../shared';
+import { parseArgumentsLeniently } from './tool-arguments';
 
 /**
  * Seed 000's response format for the messages a run added: human messages,
@@ -26,14 +27,4 @@ export function toGeneratedMessages(messages: readonly ChatMessage[]): Generated
         return [];
     }
   });
-}
-
-/** The model's argument JSON as an object, or the raw text when it is not JSON. */
-function parseArgumentsLeniently(text: string): unknown {
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }
