@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE } from './constants';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { tokenBudgetSchema } from './control';
+import { circuitBreakerSchema, loopDetectionSchema, maskingSchema, resultProcessingSchema } from './loop-guard-schemas';
 import { chatMessageSchema, type ChatMessage } from './messages';
 
 /** A Temporal duration: milliseconds, or text such as "30s", "5 minutes", "1h". */
@@ -86,6 +87,14 @@ export const agentInputSchema = z
     approval: approvalConfigSchema.optional(),
     /** Token budgets; reaching one fails the run with `TokenBudgetExhausted`. */
     tokenBudget: tokenBudgetSchema.optional(),
+    /** Seed 002: consecutive identical tool calls. Off unless given. */
+    loopDetection: loopDetectionSchema.optional(),
+    /** Seed 004: identical consecutive tool errors end the run. @default { threshold: 5 } */
+    circuitBreaker: circuitBreakerSchema.optional(),
+    /** Seed 002: cut long tool results before the model sees them. */
+    resultProcessing: resultProcessingSchema.optional(),
+    /** Seed 002: replace old, large tool results in the model's context with placeholders. */
+    masking: maskingSchema.optional(),
   })
   .superRefine((input, context) => {
     if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {

@@ -13,6 +13,10 @@ export const terminationReasonSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('terminating_tool'), toolName: z.string(), callId: z.string() }),
   /** A tool returned a `TerminateResponse` (seed 001). */
   z.object({ type: z.literal('terminate_response'), toolName: z.string(), callId: z.string() }),
+  /** Loop detection with action `stop`: the same call `count` times in a row (seed 002). */
+  z.object({ type: z.literal('loop_detected'), toolName: z.string(), count: z.number().int() }),
+  /** The same tool failed with the same error `count` times in a row (seed 004). */
+  z.object({ type: z.literal('circuit_breaker'), toolName: z.string(), errorText: z.string(), count: z.number().int() }),
   /** Stopped from outside: the `terminate` signal, or Temporal's own cancel request. */
   z.object({ type: z.literal('external'), reason: z.string().optional(), via: z.enum(['signal', 'cancel']) }),
 ]);

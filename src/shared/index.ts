@@ -6,3 +6,4 @@ export * from './activity-types';
 export * from './definitions';
 export * from './control';
 export * from './search-attributes';
+export * from './loop-guard-schemas';

@@ -23,8 +23,10 @@ import {
   type ToolCall,
   type ToolCallResult,
   type ToolDescription,
+  DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
 } from '../shared';
 import { checkDecision, needsApproval } from './approval-rules';
+import { trackToolResult } from './circuit-breaker';
 import {
   approvalTimedOut,
   invalidAgentInput,
@@ -37,6 +39,9 @@ import {
 } from './failures';
 import { toGeneratedMessages } from './generated-messages';
 import { applyLimitChange, findLimitBreach } from './limit-rules';
+import { loopWarningMessage, trackToolCall, type LoopDetection } from './loop-detection';
+import { maskObservations, toolNameLookup } from './observation-masking';
+import { processToolResult } from './result-processing';
 import { decideModelTurn, type TurnPolicy } from './model-turn';
 import {
   createRunRecord,
@@ -81,6 +86,9 @@ const toolActivities = wf.proxyActivities<AgentActivities>({
 
 /** How one batch of tool calls ended the run, if it did. */
 type BatchEnding = { reason: TerminationReason; response: string } | undefined;
+
+/** The result of a call not executed because the run stopped before it (loop detection). */
+const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.';
 
 /**
  * One agent run: call the model, execute its tool calls, repeat, until the
@@ -217,13 +225,14 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       run.events.append('iteration-start', { iteration: run.iteration, messages: run.messages.length });
       describeActivity(run, `iteration ${run.iteration}: calling the model`);
 
+      const context = contextForModel();
       let response;
       try {
         response = await modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
           {
             model: input.model,
             instructions: input.instructions,
-            messages: run.messages,
+            messages: context,
             toolNames: input.tools,
             parallelToolCalls: input.parallelToolCalls,
           },
@@ -263,17 +272,80 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
           // A tool call starts a new turn: both counters begin again.
           run.consecutiveNudges = 0;
           run.restrictionInjections = 0;
+          const loop = detectLoops(outcome.calls);
+          if (loop.stop !== undefined) {
+            run.messages.push(...toolMessagesFor(outcome.calls, new Map(), run.iteration, NOT_EXECUTED_RESULT));
+            return finish(
+              { type: 'loop_detected', toolName: loop.stop.toolName, count: loop.stop.count },
+              assistant.content ?? '',
+            );
+          }
           const flagged = new Set(response.approvalRequired ?? []);
-          const ending = await runToolBatch(assistant, outcome.calls, runTools, terminatingTools, flagged);
-          if (ending !== undefined) return finish(ending.reason, ending.response);
+          const batch = await runToolBatch(assistant, outcome.calls, runTools, terminatingTools, flagged);
+          if (batch.ending !== undefined) return finish(batch.ending.reason, batch.ending.response);
+          for (const warning of loop.warnings) inject('loop_warning', warning);
+          const trip = checkBreaker(batch.executed);
+          if (trip !== undefined) return finish(trip.reason, trip.response);
           continue;
         }
       }
     }
   }
 
+  /**
+   * The conversation as the model sees it: with observation masking, old and
+   * large tool results become placeholders; `run.messages` keeps them whole.
+   */
+  function contextForModel(): ChatMessage[] {
+    if (input.masking === undefined) return run.messages;
+    // Results of the last `keepIterations` iterations that produced them stay: the newest is the previous one.
+    const masked = maskObservations(run.messages, run.iteration - 1, input.masking, toolNameLookup(run.messages));
+    if (masked.masked.length > 0) {
+      run.events.append('observations-masked', {
+        iteration: run.iteration,
+        masked: masked.masked,
+        tokensSaved: masked.masked.reduce((sum, entry) => sum + entry.tokens, 0),
+      });
+    }
+    return masked.messages;
+  }
+
+  /** Seed 002's loop detection over one response's calls, in order: warnings to inject, or a stop. */
+  function detectLoops(calls: ToolCall[]): { warnings: string[]; stop?: LoopDetection } {
+    const warnings: string[] = [];
+    if (input.loopDetection === undefined) return { warnings };
+    for (const call of calls) {
+      const tracked = trackToolCall(run.loopTracker, call, input.loopDetection);
+      run.loopTracker = tracked.tracker;
+      const detection = tracked.detection;
+      if (detection === undefined) continue;
+      run.events.append('loop-detected', { iteration: run.iteration, ...detection });
+      if (detection.action === 'stop') return { warnings, stop: detection };
+      if (detection.action === 'inject_warning') warnings.push(loopWarningMessage(detection.toolName, detection.count));
+    }
+    return { warnings };
+  }
+
+  /** Seed 004's circuit breaker over a batch's results, in call order. */
+  function checkBreaker(executed: { call: ToolCall; result: ToolCallResult }[]): BatchEnding {
+    const threshold = input.circuitBreaker?.threshold ?? DEFAULT_CIRCUIT_BREAKER_THRESHOLD;
+    for (const { call, result } of executed) {
+      const tracked = trackToolResult(run.breaker, call.function.name, result, threshold);
+      run.breaker = tracked.state;
+      if (tracked.tripped !== undefined) {
+        const { toolName, errorText, count } = tracked.tripped;
+        run.events.append('circuit-breaker', { iteration: run.iteration, toolName, errorText, count });
+        return {
+          reason: { type: 'circuit_breaker', toolName, errorText, count },
+          response: `Stopped: ${toolName} failed ${count} times in a row with the same error: ${errorText}`,
+        };
+      }
+    }
+    return undefined;
+  }
+
   /** Adds a runner-authored system message, marked as injected, to the conversation. */
-  function inject(kind: 'nudge' | 'restriction', content: string): void {
+  function inject(kind: 'nudge' | 'restriction' | 'loop_warning', content: string): void {
     run.messages.push({ role: 'system', content, meta: { injected: kind, iteration: run.iteration } });
     run.events.append(kind, { iteration: run.iteration, consecutiveNudges: run.consecutiveNudges, restrictionInjections: run.restrictionInjections });
   }
@@ -285,7 +357,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     runTools: ToolDescription[],
     terminatingTools: ReadonlySet<string>,
     flagged: ReadonlySet<string>,
-  ): Promise<BatchEnding> {
+  ): Promise<{ ending: BatchEnding; executed: { call: ToolCall; result: ToolCallResult }[] }> {
     const plan = planToolBatch(calls, terminatingTools);
     const planned = plan.terminating === undefined ? plan.leading : [...plan.leading, plan.terminating];
     const assistantIndex = run.messages.lastIndexOf(assistant);
@@ -294,7 +366,9 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     run.openBatch = batch;
 
     const execute = async (call: ToolCall): Promise<ToolCallResult> => {
-      const result = await executeToolCall(call, runTools, flagged);
+      const raw = await executeToolCall(call, runTools, flagged);
+      // A result that ends the run is the response: it is never cut.
+      const result = raw.terminate || call === plan.terminating ? raw : processResult(call, raw);
       batch.results.set(call.id, result);
       return result;
     };
@@ -334,7 +408,22 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     }
     batch.calls = executed;
     closeOpenBatch();
-    return ending;
+    return {
+      ending,
+      executed: executed.flatMap((call) => {
+        const result = batch.results.get(call.id);
+        return result === undefined ? [] : [{ call, result }];
+      }),
+    };
+  }
+
+  /** Seed 002's tool-result processing: long results are cut, with a marker and an event. */
+  function processResult(call: ToolCall, result: ToolCallResult): ToolCallResult {
+    if (input.resultProcessing === undefined) return result;
+    const processed = processToolResult(call.function.name, result.content, input.resultProcessing);
+    if (processed.truncated === undefined) return result;
+    run.events.append('tool-result-processed', { callId: call.id, toolName: call.function.name, ...processed.truncated });
+    return { ...result, content: processed.content };
   }
 
   /** Appends the open batch's tool messages (a synthetic "cancelled" one for each call without a result). */

@@ -18,7 +18,9 @@ import {
   type ToolCallResult,
   type Usage,
 } from '../shared';
+import { initialBreakerState, type BreakerState } from './circuit-breaker';
 import { EventLog } from './event-log';
+import { initialLoopTracker, type LoopTracker } from './loop-detection';
 
 /** The batch of tool calls being executed, kept so a stop can close it with valid tool messages. */
 export interface OpenBatch {
@@ -41,6 +43,8 @@ export interface RunRecord {
   pendingApprovals: PendingApproval[];
   decisions: Map<string, ApprovalDecision>;
   events: EventLog;
+  loopTracker: LoopTracker;
+  breaker: BreakerState;
   openBatch?: OpenBatch;
   stopRequest?: { reason?: string };
   terminationReason?: TerminationReason;
@@ -61,6 +65,8 @@ export function createRunRecord(): RunRecord {
     pendingApprovals: [],
     decisions: new Map(),
     events: new EventLog(),
+    loopTracker: initialLoopTracker(),
+    breaker: initialBreakerState(),
   };
 }
 

@@ -12,11 +12,12 @@ export function toolMessagesFor(
   calls: readonly ToolCall[],
   results: ReadonlyMap<string, ToolCallResult>,
   iteration: number,
+  missingText: string = CANCELLED_RESULT,
 ): ChatMessage[] {
   return calls.map((call) => ({
     role: 'tool' as const,
     tool_call_id: call.id,
-    content: results.get(call.id)?.content ?? CANCELLED_RESULT,
+    content: results.get(call.id)?.content ?? missingText,
     meta: { iteration },
   }));
 }

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+
+/**
+ * Configuration of the loop's guards: loop detection and tool-result
+ * processing and observation masking (seed 002), and the circuit breaker on
+ * repeated identical errors (seed 004). Plain JSON, strict objects, defaults
+ * applied on parse.
+ *
+ * The defaults are here rather than in `constants.ts` only because this
+ * module was added without touching existing files; they belong there.
+ */
+
+/** Seed 002: consecutive identical tool calls that count as a loop. @default 3 */
+export const DEFAULT_LOOP_THRESHOLD = 3;
+
+/** Seed 002: what a detected loop does. @default 'warn' */
+export const DEFAULT_LOOP_ACTION = 'warn';
+
+/** Seed 004: identical consecutive tool errors that trip the circuit breaker. @default 5 */
+export const DEFAULT_CIRCUIT_BREAKER_THRESHOLD = 5;
+
+/** Seed 002: the most recent iterations whose tool results are never masked. @default 2 */
+export const DEFAULT_MASK_KEEP_ITERATIONS = 2;
+
+/** Seed 002: the smallest tool result, in estimated tokens, that is masked. @default 500 */
+export const DEFAULT_MASK_MIN_TOKENS = 500;
+
+/** Seed 002's loop detection: the same tool called with JSON-equal arguments several times in a row. */
+export const loopDetectionSchema = z.strictObject({
+  /** Consecutive identical calls that count as a loop; 1 would flag every call. @default 3 */
+  threshold: z
+    .number()
+    .int('threshold must be a whole number')
+    .min(2, 'threshold must be at least 2: one call is not a loop')
+    .default(DEFAULT_LOOP_THRESHOLD),
+  /**
+   * `warn`: record a `loop-detected` event and go on; `stop`: end the run;
+   * `inject_warning`: add a system message telling the model it is looping.
+   * @default 'warn'
+   */
+  action: z.enum(['warn', 'stop', 'inject_warning']).default(DEFAULT_LOOP_ACTION),
+});
+/** Loop detection as the workflow uses it (defaults applied). */
+export type LoopDetectionConfig = z.infer<typeof loopDetectionSchema>;
+/** What loop detection does when it fires. */
+export type LoopAction = LoopDetectionConfig['action'];
+
+/** Seed 004's circuit breaker: the same tool failing with the same error several times in a row. */
+export const circuitBreakerSchema = z.strictObject({
+  /** Identical consecutive errors that trip the breaker. @default 5 */
+  threshold: z
+    .number()
+    .int('threshold must be a whole number')
+    .min(1, 'threshold must be at least 1')
+    .default(DEFAULT_CIRCUIT_BREAKER_THRESHOLD),
+});
+/** Circuit breaker settings (defaults applied). */
+export type CircuitBreakerConfig = z.infer<typeof circuitBreakerSchema>;
+
+const characterLimit = z.number().int('a character limit must be a whole number').positive('a character limit must be above 0');
+
+/**
+ * Seed 002's tool-result processing, as a length limit: a longer result is
+ * cut to the limit before it enters the conversation. Without either limit
+ * results pass through unchanged.
+ */
+export const resultProcessingSchema = z.strictObject({
+  /** Longest tool result, in characters, for every tool. @default no limit */
+  maxResultChars: characterLimit.optional(),
+  /** Limits by tool name; a tool's own limit wins over `maxResultChars`, larger or smaller. @default none */
+  perTool: z
+    .record(z.string(), characterLimit)
+    // A refinement rather than a key schema: zod reports a bad key only as "Invalid key in record".
+    .refine((limits) => !Object.hasOwn(limits, ''), 'a tool name must not be empty')
+    .optional(),
+});
+/** Result processing settings. */
+export type ResultProcessingConfig = z.infer<typeof resultProcessingSchema>;
+
+/**
+ * Seed 002's observation masking: large tool results from older iterations
+ * are replaced, in what the model sees, by a short placeholder.
+ */
+export const maskingSchema = z.strictObject({
+  /** The most recent iterations (counting the current one) whose results are kept. @default 2 */
+  keepIterations: z
+    .number()
+    .int('keepIterations must be a whole number')
+    .min(1, 'keepIterations must be at least 1')
+    .default(DEFAULT_MASK_KEEP_ITERATIONS),
+  /** Results smaller than this many estimated tokens are never masked. @default 500 */
+  minTokens: z
+    .number()
+    .int('minTokens must be a whole number')
+    .min(1, 'minTokens must be at least 1')
+    .default(DEFAULT_MASK_MIN_TOKENS),
+});
+/** Masking settings (defaults applied). */
+export type MaskingConfig = z.infer<typeof maskingSchema>;

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { msToNumber } from '@temporalio/common/lib/time';
+import { durationSchema } from './agent-input';
+import { tokenBudgetSchema, type TokenBudget } from './control';
+
+/**
+ * `stopWhen`: when a run should stop early, as a JSON condition tree (seed
+ * 003's AutoGen termination conditions, without `sourceMatch`: a run has one
+ * agent, so every message has the same source). Each node is an object with
+ * exactly one condition key; `any` and `all` combine nodes and nest freely.
+ * Evaluation lives in `src/workflows/stop-conditions.ts`.
+ */
+
+/** A Temporal duration as `durationSchema` accepts it: milliseconds, or text such as "30s". */
+export type StopDuration = number | string;
+
+/** One node of a `stopWhen` tree. Every count is per turn; see `evaluateStopCondition`. */
+export type StopCondition =
+  /** Messages produced this turn (assistant, tool, injected system; not the opening user message) reach `n`. */
+  | { maxMessages: number }
+  /** An assistant message of this turn contains the text (case-sensitive). */
+  | { textMention: string }
+  /** The turn's token usage reaches any of the given limits. */
+  | { tokenUsage: TokenBudget }
+  /** Workflow time since the turn started reaches the duration. */
+  | { timeout: StopDuration }
+  /** The named tool has executed this turn. */
+  | { functionCall: string }
+  /** A tool named `transfer_to_<target>` has executed this turn. */
+  | { handoff: string }
+  /** Model calls this turn reach `n`. */
+  | { maxIterations: number }
+  /** An external stop was requested for the run. */
+  | { external: true }
+  /** A condition registered by name in workflow code, called with `params` (default `{}`). */
+  | { custom: string; params?: Record<string, unknown> }
+  /** Stops when any member stops (OR). */
+  | { any: StopCondition[] }
+  /** Stops when every member stops (AND). */
+  | { all: StopCondition[] };
+
+/** The condition keys, in the order error messages list them. */
+const CONDITION_KEYS = [
+  'maxMessages',
+  'textMention',
+  'tokenUsage',
+  'timeout',
+  'functionCall',
+  'handoff',
+  'maxIterations',
+  'external',
+  'custom',
+  'any',
+  'all',
+] as const;
+
+type ConditionKey = (typeof CONDITION_KEYS)[number];
+
+const positiveCount = z.number().int().positive();
+const nonEmptyText = z.string().min(1);
+
+/**
+ * Built on first use (inside `z.lazy`) because `any`/`all` refer back to
+ * `stopConditionSchema`, and so that `durationSchema` is read only after
+ * `./agent-input` has finished loading, whichever module loads first.
+ */
+function buildFormSchemas(): Record<ConditionKey, z.ZodType<StopCondition>> {
+  const members = z.array(stopConditionSchema).min(1, 'give at least one condition');
+  return {
+    maxMessages: z.strictObject({ maxMessages: positiveCount }),
+    textMention: z.strictObject({ textMention: nonEmptyText }),
+    tokenUsage: z.strictObject({
+      tokenUsage: tokenBudgetSchema.refine(
+        (limits) => limits.maxTotal !== undefined || limits.maxPrompt !== undefined || limits.maxCompletion !== undefined,
+        'give maxTotal, maxPrompt or maxCompletion',
+      ),
+    }),
+    timeout: z.strictObject({ timeout: durationSchema }),
+    functionCall: z.strictObject({ functionCall: nonEmptyText }),
+    handoff: z.strictObject({ handoff: nonEmptyText }),
+    maxIterations: z.strictObject({ maxIterations: positiveCount }),
+    external: z.strictObject({ external: z.literal(true) }),
+    custom: z.strictObject({ custom: nonEmptyText, params: z.record(z.string(), z.unknown()).optional() }),
+    any: z.strictObject({ any: members }),
+    all: z.strictObject({ all: members }),
+  };
+}
+
+/**
+ * Validates a `stopWhen` tree. The node's one condition key picks the strict
+ * schema it is checked against, so errors point at the field that is wrong
+ * (`any[1].maxMessages: Too small…`) rather than at a whole failed union.
+ */
+export const stopConditionSchema: z.ZodType<StopCondition, StopCondition> = z.lazy(() => {
+  const forms = buildFormSchemas();
+  return z.custom<StopCondition>().superRefine((value, context) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      context.addIssue({ code: 'custom', message: `expected an object with one of: ${CONDITION_KEYS.join(', ')}` });
+      return;
+    }
+    const given = Object.keys(value);
+    const keys = CONDITION_KEYS.filter((key) => given.includes(key));
+    const [key] = keys;
+    if (key === undefined) {
+      context.addIssue({
+        code: 'custom',
+        message: given.includes('sourceMatch')
+          ? 'sourceMatch is not supported: a run has one agent, so every message has the same source'
+          : `expected one of: ${CONDITION_KEYS.join(', ')}; got ${given.length === 0 ? 'an empty object' : given.map((name) => JSON.stringify(name)).join(', ')}`,
+      });
+      return;
+    }
+    if (keys.length > 1) {
+      context.addIssue({
+        code: 'custom',
+        message: `one condition per object, got ${listed(keys)}; combine conditions with { any: [...] } or { all: [...] }`,
+      });
+      return;
+    }
+    const checked = forms[key].safeParse(value);
+    if (!checked.success) {
+      for (const issue of checked.error.issues) context.addIssue({ ...issue });
+    }
+  });
+});
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(words: readonly string[]): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.slice(-1).join('')}`;
+}
+
+/**
+ * Milliseconds of a duration that `durationSchema` accepted. Lives here (not
+ * in the workflow module) so workflow code needs no `@temporalio/common`
+ * runtime import; throws `TypeError` on text that is not a duration.
+ */
+export function durationToMs(duration: StopDuration): number {
+  return msToNumber(duration as Parameters<typeof msToNumber>[0]);
+}

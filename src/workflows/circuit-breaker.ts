@@ -1,0 +1,50 @@
+/**
+ * Seed 004's circuit breaker: a run whose tool keeps failing the same way is
+ * stuck, and is stopped after `threshold` identical errors in a row (default
+ * 5). The runner feeds every tool result, in the order of the calls (a
+ * parallel batch counts result by result), through {@link trackToolResult}.
+ */
+export interface BreakerState {
+  /** Tool of the latest error; null when the latest result was a success, or before any. */
+  toolName: string | null;
+  /** Text of the latest error, compared exactly; null as for `toolName`. */
+  errorText: string | null;
+  /** Identical errors in a row, the latest included; 0 after a success. */
+  count: number;
+}
+
+/** Why the breaker tripped: the repeated error. */
+export interface BreakerTrip {
+  toolName: string;
+  errorText: string;
+  /** Identical errors in a row, the latest included: at least the threshold. */
+  count: number;
+}
+
+/** The state of a run with no tool error yet. */
+export function initialBreakerState(): BreakerState {
+  return { toolName: null, errorText: null, count: 0 };
+}
+
+/**
+ * Counts one tool result. A success resets the count to 0; an error with the
+ * same tool and the exact same text as the previous one adds 1; any other
+ * error starts a new count of 1. Returns the new state (the old one is not
+ * modified) and, once the count has reached `threshold`, the trip. The trip
+ * is reported again for each further identical error, so a caller that does
+ * not stop at the first still sees the breaker open.
+ */
+export function trackToolResult(
+  state: BreakerState,
+  toolName: string,
+  result: { content: string; isError: boolean },
+  threshold: number,
+): { state: BreakerState; tripped?: BreakerTrip } {
+  if (!result.isError) return { state: initialBreakerState() };
+  const same = state.toolName === toolName && state.errorText === result.content;
+  const next: BreakerState = { toolName, errorText: result.content, count: same ? state.count + 1 : 1 };
+  if (next.count >= threshold) {
+    return { state: next, tripped: { toolName, errorText: result.content, count: next.count } };
+  }
+  return { state: next };
+}
