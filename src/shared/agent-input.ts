@@ -1,21 +1,10 @@
 import { z } from 'zod';
 import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE } from './constants';
-import { msToNumber } from '@temporalio/common/lib/time';
 import { tokenBudgetSchema } from './control';
+import { durationSchema } from './duration';
+import { stopConditionSchema } from './stop-conditions-schema';
 import { circuitBreakerSchema, loopDetectionSchema, maskingSchema, resultProcessingSchema } from './loop-guard-schemas';
 import { chatMessageSchema, type ChatMessage } from './messages';
-
-/** A Temporal duration: milliseconds, or text such as "30s", "5 minutes", "1h". */
-export const durationSchema = z.union([
-  z.number().int().positive(),
-  z.string().refine((text) => {
-    try {
-      return msToNumber(text as Parameters<typeof msToNumber>[0]) > 0;
-    } catch {
-      return false;
-    }
-  }, 'expected a duration such as "30s", "5 minutes" or "1h"'),
-]);
 
 /** Which tool calls wait for a human decision, and what a missing decision means. */
 export const approvalConfigSchema = z.strictObject({
@@ -87,6 +76,8 @@ export const agentInputSchema = z
     approval: approvalConfigSchema.optional(),
     /** Token budgets; reaching one fails the run with `TokenBudgetExhausted`. */
     tokenBudget: tokenBudgetSchema.optional(),
+    /** Seeds 002 and 003: a JSON condition tree; when it holds the run ends gracefully (`stop_condition`). */
+    stopWhen: stopConditionSchema.optional(),
     /** Seed 002: consecutive identical tool calls. Off unless given. */
     loopDetection: loopDetectionSchema.optional(),
     /** Seed 004: identical consecutive tool errors end the run. @default { threshold: 5 } */

@@ -13,6 +13,8 @@ export const terminationReasonSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('terminating_tool'), toolName: z.string(), callId: z.string() }),
   /** A tool returned a `TerminateResponse` (seed 001). */
   z.object({ type: z.literal('terminate_response'), toolName: z.string(), callId: z.string() }),
+  /** `stopWhen` held after a model response or a tool batch (seeds 002 and 003). */
+  z.object({ type: z.literal('stop_condition'), condition: z.string(), detail: z.string() }),
   /** Loop detection with action `stop`: the same call `count` times in a row (seed 002). */
   z.object({ type: z.literal('loop_detected'), toolName: z.string(), count: z.number().int() }),
   /** The same tool failed with the same error `count` times in a row (seed 004). */

@@ -26,6 +26,12 @@ export const eventsQuery = defineQuery<EventPage, [EventsQueryInput?]>('events')
 export const approveSignal = defineSignal<[ApproveInput]>('approve');
 /** Deny a pending tool call; the model hears `Denied: <reason>`. */
 export const denySignal = defineSignal<[DenyInput]>('deny');
+/**
+ * Ask the run to stop at its next check (after the current model response or
+ * tool batch), through a `stopWhen` that contains `{ external: true }`.
+ * Nothing is cancelled. Without such a condition it is recorded and changes nothing.
+ */
+export const stopSignal = defineSignal<[{ reason?: string }?]>('stop');
 /** Stop the run now, gracefully: in-flight calls are cancelled and the run returns. */
 export const terminateSignal = defineSignal<[TerminateInput?]>('terminate');
 

@@ -7,3 +7,5 @@ export * from './definitions';
 export * from './control';
 export * from './search-attributes';
 export * from './loop-guard-schemas';
+export * from './duration';
+export * from './stop-conditions-schema';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { msToNumber } from '@temporalio/common/lib/time';
-import { durationSchema } from './agent-input';
+import { durationSchema } from './duration';
 import { tokenBudgetSchema, type TokenBudget } from './control';
 
 /**

@@ -12,6 +12,7 @@ import {
   parseAgentInput,
   setLimitsUpdate,
   stateQuery,
+  stopSignal,
   terminateSignal,
   type AgentActivities,
   type AgentResult,
@@ -23,9 +24,12 @@ import {
   type ToolCall,
   type ToolCallResult,
   type ToolDescription,
+  type Usage,
   DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
 } from '../shared';
 import { checkDecision, needsApproval } from './approval-rules';
+import { stopConditionRegistry } from './custom-stop-conditions';
+import { evaluateStopCondition, validateStopCondition, type StopVerdict } from './stop-conditions';
 import { trackToolResult } from './circuit-breaker';
 import {
   approvalTimedOut,
@@ -116,6 +120,11 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       if (!checked.ok) throw wf.ApplicationFailure.create({ type: 'InvalidDecision', message: checked.problem, nonRetryable: true });
     },
   });
+  wf.setHandler(stopSignal, (input) => {
+    if (isFinished(run) || run.externalStopRequested) return;
+    run.externalStopRequested = true;
+    run.events.append('stop-request', { reason: input?.reason ?? null });
+  });
   wf.setHandler(terminateSignal, (input) => {
     if (isFinished(run) || run.stopRequest !== undefined) return;
     run.stopRequest = { ...(input?.reason === undefined ? {} : { reason: input.reason }) };
@@ -159,6 +168,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
 
   const inputMessages = input.messages ?? [];
   run.messages = [...inputMessages, ...(input.message === undefined ? [] : [userMessage(input.message)])];
+  run.turn = { ...run.turn, messageIndex: inputMessages.length };
 
   const finish = async (reason: TerminationReason, response: string): Promise<AgentResult> => {
     run.status = reason.type === 'external' ? 'terminated' : 'completed';
@@ -194,8 +204,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       via: run.stopRequest === undefined ? 'cancel' : 'signal',
       ...(run.stopRequest?.reason === undefined ? {} : { reason: run.stopRequest.reason }),
     };
-    const lastText = [...run.messages].reverse().find((message) => message.role === 'assistant' && message.content);
-    return finish(reason, lastText?.role === 'assistant' ? (lastText.content ?? '') : '');
+    return finish(reason, lastAssistantText());
   }
 
   async function loop(): Promise<AgentResult> {
@@ -206,6 +215,10 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     if (unknown.length > 0) return fail(unknownTools(unknown, registered));
     const runTools = catalog.tools.filter((tool) => input.tools.includes(tool.name));
     toolSchemas = new Map(runTools.map((tool) => [tool.name, tool.parameters]));
+    if (input.stopWhen !== undefined) {
+      const problems = validateStopCondition(input.stopWhen, stopConditionRegistry, { tools: input.tools });
+      if (problems.length > 0) return fail(invalidAgentInput(problems));
+    }
 
     const terminatingTools = new Set([
       ...runTools.filter((tool) => tool.terminating).map((tool) => tool.name),
@@ -253,6 +266,12 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       });
       publish(run);
 
+      const afterResponse = checkStopConditions();
+      if (afterResponse !== undefined) {
+        run.messages.push(...toolMessagesFor(assistant.tool_calls ?? [], new Map(), run.iteration, NOT_EXECUTED_RESULT));
+        return finish(afterResponse, lastAssistantText());
+      }
+
       const outcome = decideModelTurn(assistant, run, turnPolicy);
       switch (outcome.kind) {
         case 'final_output':
@@ -286,10 +305,39 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
           for (const warning of loop.warnings) inject('loop_warning', warning);
           const trip = checkBreaker(batch.executed);
           if (trip !== undefined) return finish(trip.reason, trip.response);
+          const afterTools = checkStopConditions();
+          if (afterTools !== undefined) return finish(afterTools, lastAssistantText());
           continue;
         }
       }
     }
+  }
+
+  /** `stopWhen` over the current turn: the termination reason when it holds. */
+  function checkStopConditions(): TerminationReason | undefined {
+    if (input.stopWhen === undefined) return undefined;
+    const verdict: StopVerdict = evaluateStopCondition(
+      input.stopWhen,
+      {
+        iteration: run.iteration,
+        turnIteration: run.iteration - run.turn.iteration,
+        turnStartedAtMs: run.turn.startedAtMs,
+        nowMs: new Date().getTime(),
+        turnMessages: run.messages.slice(run.turn.messageIndex),
+        turnUsage: subtractUsage(run.usage, run.turn.usage),
+        executedTools: run.turn.executedTools,
+        externalStopRequested: run.externalStopRequested,
+      },
+      stopConditionRegistry,
+    );
+    if (!verdict.stop) return undefined;
+    run.events.append('stop-condition', { condition: verdict.condition, detail: verdict.detail });
+    return { type: 'stop_condition', condition: verdict.condition, detail: verdict.detail };
+  }
+
+  function lastAssistantText(): string {
+    const last = [...run.messages].reverse().find((message) => message.role === 'assistant' && message.content);
+    return last?.role === 'assistant' ? (last.content ?? '') : '';
   }
 
   /**
@@ -460,6 +508,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     describeActivity(run, `iteration ${run.iteration}: running ${call.function.name}`);
     const startedAt = new Date().getTime();
     run.events.append('tool-call-start', { iteration: run.iteration, callId: call.id, toolName: call.function.name });
+    run.turn.executedTools.push(call.function.name);
     let result: ToolCallResult;
     try {
       result = await toolActivities.executeTool.executeWithOptions(
@@ -544,6 +593,14 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     run.events.append('approval-decision', { ...recorded });
     return recorded;
   }
+}
+
+function subtractUsage(total: Usage, before: Usage): Usage {
+  return {
+    promptTokens: total.promptTokens - before.promptTokens,
+    completionTokens: total.completionTokens - before.completionTokens,
+    totalTokens: total.totalTokens - before.totalTokens,
+  };
 }
 
 function invalidLimits(problem: string): wf.ApplicationFailure {

@@ -47,6 +47,10 @@ export interface RunRecord {
   breaker: BreakerState;
   openBatch?: OpenBatch;
   stopRequest?: { reason?: string };
+  /** The `stop` signal arrived: `{ external: true }` conditions hold from now on. */
+  externalStopRequested: boolean;
+  /** Where the current turn began: stop conditions count from here (seed 003: state resets each turn). */
+  turn: { startedAtMs: number; messageIndex: number; iteration: number; usage: Usage; executedTools: string[] };
   terminationReason?: TerminationReason;
   error?: { type: string; message: string };
 }
@@ -65,6 +69,8 @@ export function createRunRecord(): RunRecord {
     pendingApprovals: [],
     decisions: new Map(),
     events: new EventLog(),
+    externalStopRequested: false,
+    turn: { startedAtMs: new Date().getTime(), messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
     loopTracker: initialLoopTracker(),
     breaker: initialBreakerState(),
   };

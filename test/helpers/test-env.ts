@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection, bundleWorkflowCode, type Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ScriptStep } from '../../src/scripted-model/script';
@@ -39,7 +39,10 @@ export class TestEnv {
     private readonly connections: { client: Connection; worker: NativeConnection },
   ) {}
 
-  static async create(options: { extraTools?: ToolDefinition[] } = {}): Promise<TestEnv> {
+  /**
+   * @param options.workflowsPath a workflows module of the test's own (bundled here, once) instead of the suite's bundle
+   */
+  static async create(options: { extraTools?: ToolDefinition[]; workflowsPath?: string } = {}): Promise<TestEnv> {
     installQuietRuntime();
     const address = testServerAddress();
     const bundlePath = process.env.AGENT_TEST_WORKFLOW_BUNDLE;
@@ -49,6 +52,13 @@ export class TestEnv {
     const taskQueue = `test-${randomUUID()}`;
     const workerConnection = await NativeConnection.connect({ address });
     const clientConnection = await Connection.connect({ address });
+    const ownBundle =
+      options.workflowsPath === undefined
+        ? undefined
+        : await bundleWorkflowCode({
+            workflowsPath: options.workflowsPath,
+            logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
+          });
     const createWorker = () =>
       createAgentWorker({
         connection: workerConnection,
@@ -56,7 +66,7 @@ export class TestEnv {
         taskQueue,
         tools: [...createBuiltinTools({ workspace }), ...(options.extraTools ?? [])],
         model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default' },
-        workflowBundle: { codePath: bundlePath },
+        workflowBundle: ownBundle ?? { codePath: bundlePath },
       });
     const worker = await createWorker();
     const env = new TestEnv(new Client({ connection: clientConnection, namespace: 'default' }), model, worker, createWorker, taskQueue, workspace, {

@@ -1,0 +1,14 @@
+import { msToNumber } from '@temporalio/common/lib/time';
+import { z } from 'zod';
+
+/** A Temporal duration: milliseconds, or text such as "30s", "5 minutes", "1h". */
+export const durationSchema = z.union([
+  z.number().int().positive(),
+  z.string().refine((text) => {
+    try {
+      return msToNumber(text as Parameters<typeof msToNumber>[0]) > 0;
+    } catch {
+      return false;
+    }
+  }, 'expected a duration such as "30s", "5 minutes" or "1h"'),
+]);
