@@ -76,6 +76,11 @@ export const agentInputSchema = z
     approval: approvalConfigSchema.optional(),
     /** Token budgets; reaching one fails the run with `TokenBudgetExhausted`. */
     tokenBudget: tokenBudgetSchema.optional(),
+    /**
+     * Seed 002: wall-clock limit of the run, on a durable timer. When it fires,
+     * in-flight calls are cancelled and the run ends gracefully (`timeout`).
+     */
+    timeout: durationSchema.optional(),
     /** Seeds 002 and 003: a JSON condition tree; when it holds the run ends gracefully (`stop_condition`). */
     stopWhen: stopConditionSchema.optional(),
     /** Seed 002: consecutive identical tool calls. Off unless given. */

@@ -19,6 +19,8 @@ export const terminationReasonSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('loop_detected'), toolName: z.string(), count: z.number().int() }),
   /** The same tool failed with the same error `count` times in a row (seed 004). */
   z.object({ type: z.literal('circuit_breaker'), toolName: z.string(), errorText: z.string(), count: z.number().int() }),
+  /** The run's `timeout` passed; in-flight calls were cancelled (seed 002). */
+  z.object({ type: z.literal('timeout'), limit: z.string() }),
   /** Stopped from outside: the `terminate` signal, or Temporal's own cancel request. */
   z.object({ type: z.literal('external'), reason: z.string().optional(), via: z.enum(['signal', 'cancel']) }),
 ]);

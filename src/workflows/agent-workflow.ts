@@ -127,7 +127,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
   });
   wf.setHandler(terminateSignal, (input) => {
     if (isFinished(run) || run.stopRequest !== undefined) return;
-    run.stopRequest = { ...(input?.reason === undefined ? {} : { reason: input.reason }) };
+    run.stopRequest = { kind: 'signal', ...(input?.reason === undefined ? {} : { reason: input.reason }) };
     run.events.append('terminate-request', { reason: input?.reason ?? null });
     loopScope.cancel();
   });
@@ -166,6 +166,20 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
   run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   publish(run);
 
+  if (input.timeout !== undefined) {
+    const limit = input.timeout;
+    // A durable timer outside the loop's scope: when it fires, the loop is cancelled like a terminate.
+    wf.sleep(limit as Duration).then(
+      () => {
+        if (isFinished(run) || run.stopRequest !== undefined) return;
+        run.stopRequest = { kind: 'timeout' };
+        run.events.append('timeout', { limit });
+        loopScope.cancel();
+      },
+      () => undefined, // the workflow itself was cancelled; the loop's own handling applies
+    );
+  }
+
   const inputMessages = input.messages ?? [];
   run.messages = [...inputMessages, ...(input.message === undefined ? [] : [userMessage(input.message)])];
   run.turn = { ...run.turn, messageIndex: inputMessages.length };
@@ -199,11 +213,14 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     // Stopped by the `terminate` signal or by Temporal's cancel request: close the
     // open batch with valid tool messages and return what the run has.
     closeOpenBatch();
-    const reason: TerminationReason = {
-      type: 'external',
-      via: run.stopRequest === undefined ? 'cancel' : 'signal',
-      ...(run.stopRequest?.reason === undefined ? {} : { reason: run.stopRequest.reason }),
-    };
+    const reason: TerminationReason =
+      run.stopRequest?.kind === 'timeout'
+        ? { type: 'timeout', limit: String(input.timeout) }
+        : {
+            type: 'external',
+            via: run.stopRequest === undefined ? 'cancel' : 'signal',
+            ...(run.stopRequest?.reason === undefined ? {} : { reason: run.stopRequest.reason }),
+          };
     return finish(reason, lastAssistantText());
   }
 

@@ -46,7 +46,7 @@ export interface RunRecord {
   loopTracker: LoopTracker;
   breaker: BreakerState;
   openBatch?: OpenBatch;
-  stopRequest?: { reason?: string };
+  stopRequest?: { kind: 'signal' | 'timeout'; reason?: string };
   /** The `stop` signal arrived: `{ external: true }` conditions hold from now on. */
   externalStopRequested: boolean;
   /** Where the current turn began: stop conditions count from here (seed 003: state resets each turn). */

@@ -214,3 +214,39 @@ describe('event log', () => {
     expect((await handle.query(eventsQuery, { after: rest.nextCursor })).events).toEqual([]);
   });
 });
+
+describe('timeout (seed 002)', () => {
+  test('ends the run gracefully at the deadline, cancelling the tool in flight; nothing runs after it', async () => {
+    const model = env.scenario([
+      {
+        toolCalls: [
+          { name: 'record', arguments: { label: 'before-deadline' }, id: 'call_before' },
+          { name: 'slow_step', arguments: {}, id: 'call_slow_deadline' },
+          { name: 'record', arguments: { label: 'after-deadline' }, id: 'call_late' },
+        ],
+      },
+      { content: 'never' },
+    ]);
+    const before = slowRuns.length;
+    const started = Date.now();
+    const result = await env.run({ model, tools: ['record', 'slow_step'], message: 'go', parallelToolCalls: false, timeout: '2s' });
+
+    expect(result.terminationReason).toEqual({ type: 'timeout', limit: '2s' });
+    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(result.messages.filter((message) => message.role === 'tool').map((message) => message.content)).toEqual([
+      'recorded before-deadline',
+      CANCELLED_RESULT,
+      CANCELLED_RESULT,
+    ]);
+    expectValidTranscript(result.messages);
+    expect(executed).toContain('before-deadline');
+    expect(executed).not.toContain('after-deadline');
+    const slow = await waitFor(async () => slowRuns[before], (run) => run?.abortedAt !== undefined, 10_000);
+    expect(slow?.abortedAt).toBeDefined();
+  });
+
+  test('a run that finishes first is not affected', async () => {
+    const result = await env.run({ model: env.scenario([{ content: 'quick' }]), tools: [], message: 'go', timeout: '1h' });
+    expect(result.terminationReason).toEqual({ type: 'complete' });
+  });
+});
