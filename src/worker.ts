@@ -9,6 +9,7 @@ import { createToolRegistry } from './tools/tool-registry';
 
 export { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool';
 export { TerminateResponse } from './tools/terminate-response';
+export { WaitForInput } from './tools/wait-for-input';
 export { RetryableToolError } from './tools/retryable-tool-error';
 export { createBuiltinTools } from './tools/builtin';
 

@@ -4,6 +4,7 @@ import { DEFAULT_TERMINATE_MESSAGE, type ToolCallInput, type ToolCallResult } fr
 import type { ToolContext, ToolOutput } from '../tools/define-tool';
 import { RetryableToolError } from '../tools/retryable-tool-error';
 import { TerminateResponse } from '../tools/terminate-response';
+import { WaitForInput } from '../tools/wait-for-input';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { keepHeartbeating } from './heartbeat';
 
@@ -58,6 +59,9 @@ export function createToolExecution(registry: ToolRegistry) {
 }
 
 function toResult(output: ToolOutput): ToolCallResult {
+  if (output instanceof WaitForInput) {
+    return { content: `Asked the user: ${output.question}`, isError: false, terminate: false, waitForInput: { question: output.question } };
+  }
   if (output instanceof TerminateResponse) {
     return { content: output.message ?? DEFAULT_TERMINATE_MESSAGE, isError: false, terminate: true };
   }

@@ -60,6 +60,8 @@ export interface ToolCallResult {
   isError: boolean;
   /** The tool returned a `TerminateResponse`: the run ends with `content` as its response. */
   terminate: boolean;
+  /** The tool returned `WaitForInput`: the run pauses until the `userMessage` signal answers. */
+  waitForInput?: { question: string };
 }
 
 /** The activities the workflow schedules, by name. */

@@ -81,6 +81,8 @@ export const agentInputSchema = z
      * in-flight calls are cancelled and the run ends gracefully (`timeout`).
      */
     timeout: durationSchema.optional(),
+    /** How long `ask_question` waits for an answer before the run ends (`input_timeout`). @default no limit */
+    inputTimeout: durationSchema.optional(),
     /** Seeds 002 and 003: a JSON condition tree; when it holds the run ends gracefully (`stop_condition`). */
     stopWhen: stopConditionSchema.optional(),
     /** Seed 002: consecutive identical tool calls. Off unless given. */

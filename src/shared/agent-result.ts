@@ -19,6 +19,8 @@ export const terminationReasonSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('loop_detected'), toolName: z.string(), count: z.number().int() }),
   /** The same tool failed with the same error `count` times in a row (seed 004). */
   z.object({ type: z.literal('circuit_breaker'), toolName: z.string(), errorText: z.string(), count: z.number().int() }),
+  /** `ask_question` waited longer than `inputTimeout` for an answer (seed 004). */
+  z.object({ type: z.literal('input_timeout'), question: z.string(), limit: z.string() }),
   /** The run's `timeout` passed; in-flight calls were cancelled (seed 002). */
   z.object({ type: z.literal('timeout'), limit: z.string() }),
   /** Stopped from outside: the `terminate` signal, or Temporal's own cancel request. */
@@ -100,6 +102,8 @@ export type AgentState = z.infer<typeof agentStateSchema> & {
   pendingApprovals: PendingApproval[];
   /** What the run waits for from outside, when it waits. */
   waitingFor?: 'approval' | 'input';
+  /** The question `ask_question` put to the user, while the run waits for the answer. */
+  question?: { callId: string; question: string; askedAt: string };
   /** The limits in force (`setLimits` changes them). */
   limits: RunLimits;
   /** The newest entry of the event log. */

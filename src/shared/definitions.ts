@@ -22,6 +22,8 @@ export const stateQuery = defineQuery<AgentState>('state');
 /** The run's event log from a cursor: `{ after?, limit? }`. */
 export const eventsQuery = defineQuery<EventPage, [EventsQueryInput?]>('events');
 
+/** A person's message: answers `ask_question`, or joins the conversation before the next model call. */
+export const userMessageSignal = defineSignal<[{ content: string }]>('userMessage');
 /** Approve a pending tool call, optionally with replacement arguments. */
 export const approveSignal = defineSignal<[ApproveInput]>('approve');
 /** Deny a pending tool call; the model hears `Denied: <reason>`. */

@@ -1,6 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import type { z } from 'zod';
 import type { TerminateResponse } from './terminate-response';
+import type { WaitForInput } from './wait-for-input';
 
 /** What a tool's `execute` gets besides its arguments. */
 export interface ToolContext {
@@ -20,7 +21,7 @@ export interface ToolContext {
  * What `execute` may return: text for the model, a `TerminateResponse` to end
  * the run, or any JSON-serialisable value (sent to the model as JSON).
  */
-export type ToolOutput = string | TerminateResponse | number | boolean | null | object;
+export type ToolOutput = string | TerminateResponse | WaitForInput | number | boolean | null | object;
 
 /** A tool the model can call. Create with {@link defineTool}; register on the worker. */
 export interface ToolDefinition<Parameters extends z.ZodType = z.ZodType> {

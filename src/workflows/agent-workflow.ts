@@ -14,6 +14,7 @@ import {
   stateQuery,
   stopSignal,
   terminateSignal,
+  userMessageSignal,
   type AgentActivities,
   type AgentResult,
   type ApprovalDecision,
@@ -120,6 +121,15 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       if (!checked.ok) throw wf.ApplicationFailure.create({ type: 'InvalidDecision', message: checked.problem, nonRetryable: true });
     },
   });
+  wf.setHandler(userMessageSignal, (input) => {
+    const content = typeof input?.content === 'string' ? input.content : '';
+    if (isFinished(run) || content.trim() === '') {
+      run.events.append('user-message-rejected', { reason: isFinished(run) ? 'the run has ended' : 'empty content' });
+      return;
+    }
+    run.inbox.push(content);
+    run.events.append('user-message', { content });
+  });
   wf.setHandler(stopSignal, (input) => {
     if (isFinished(run) || run.externalStopRequested) return;
     run.externalStopRequested = true;
@@ -213,6 +223,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     // Stopped by the `terminate` signal or by Temporal's cancel request: close the
     // open batch with valid tool messages and return what the run has.
     closeOpenBatch();
+    run.pendingQuestion = undefined;
     const reason: TerminationReason =
       run.stopRequest?.kind === 'timeout'
         ? { type: 'timeout', limit: String(input.timeout) }
@@ -247,6 +258,8 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     };
 
     for (;;) {
+      // Messages a person sent meanwhile join the conversation before the model is called.
+      for (const content of run.inbox.splice(0)) run.messages.push(userMessage(content));
       const breach = findLimitBreach(run.invocations, run.usage, run.limits);
       if (breach?.kind === 'invocations') return fail(maxInvocationsExceeded(breach.limit, partial()));
       if (breach?.kind === 'tokens') return fail(tokenBudgetExhausted(breach, partial()));
@@ -324,6 +337,13 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
           if (trip !== undefined) return finish(trip.reason, trip.response);
           const afterTools = checkStopConditions();
           if (afterTools !== undefined) return finish(afterTools, lastAssistantText());
+          const asked = batch.executed.find(({ result }) => result.waitForInput !== undefined);
+          if (asked !== undefined) {
+            const question = asked.result.waitForInput?.question ?? '';
+            if (!(await awaitAnswer(asked.call.id, question))) {
+              return finish({ type: 'input_timeout', question, limit: String(input.inputTimeout) }, question);
+            }
+          }
           continue;
         }
       }
@@ -548,6 +568,39 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       isError: result.isError,
     });
     return result;
+  }
+
+  /**
+   * Seed 004's `ask_question`: waits, durably, for the `userMessage` signal.
+   * The answer starts a new turn (stop conditions count afresh). False when
+   * `inputTimeout` passed first.
+   */
+  async function awaitAnswer(callId: string, question: string): Promise<boolean> {
+    run.pendingQuestion = { callId, question, askedAt: new Date().toISOString() };
+    run.events.append('input-request', { callId, question });
+    refreshStatus(run);
+    describeActivity(run, `waiting for an answer: ${question}`);
+    publish(run);
+    const limit = input.inputTimeout;
+    const answered =
+      limit === undefined
+        ? (await wf.condition(() => run.inbox.length > 0), true)
+        : await wf.condition(() => run.inbox.length > 0, limit as Duration);
+    run.pendingQuestion = undefined;
+    refreshStatus(run);
+    publish(run);
+    if (!answered) {
+      run.events.append('input-timeout', { callId, limit });
+      return false;
+    }
+    run.turn = {
+      startedAtMs: new Date().getTime(),
+      messageIndex: run.messages.length,
+      iteration: run.iteration,
+      usage: run.usage,
+      executedTools: [],
+    };
+    return true;
   }
 
   /** Waits, on a durable timer when the run sets a timeout, for a decision on `call`. */

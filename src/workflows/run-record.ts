@@ -47,6 +47,10 @@ export interface RunRecord {
   breaker: BreakerState;
   openBatch?: OpenBatch;
   stopRequest?: { kind: 'signal' | 'timeout'; reason?: string };
+  /** User messages that arrived by signal and are not yet in the conversation. */
+  inbox: string[];
+  /** The question `ask_question` asked, while the run waits for its answer. */
+  pendingQuestion?: { callId: string; question: string; askedAt: string };
   /** The `stop` signal arrived: `{ external: true }` conditions hold from now on. */
   externalStopRequested: boolean;
   /** Where the current turn began: stop conditions count from here (seed 003: state resets each turn). */
@@ -70,6 +74,7 @@ export function createRunRecord(): RunRecord {
     decisions: new Map(),
     events: new EventLog(),
     externalStopRequested: false,
+    inbox: [],
     turn: { startedAtMs: new Date().getTime(), messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
     loopTracker: initialLoopTracker(),
     breaker: initialBreakerState(),
@@ -80,10 +85,11 @@ export function isFinished(run: RunRecord): boolean {
   return run.status === 'completed' || run.status === 'failed' || run.status === 'terminated';
 }
 
-/** Sets `running` or `waiting_for_approval` from the pending approvals (a finished run keeps its status). */
+/** Sets `running`, `waiting_for_approval` or `waiting_for_input` from what the run waits for (a finished run keeps its status). */
 export function refreshStatus(run: RunRecord): void {
   if (isFinished(run)) return;
-  run.status = run.pendingApprovals.length > 0 ? 'waiting_for_approval' : 'running';
+  run.status =
+    run.pendingApprovals.length > 0 ? 'waiting_for_approval' : run.pendingQuestion !== undefined ? 'waiting_for_input' : 'running';
 }
 
 /** Says what the run is doing now: in the state and in the web UI's current details. */
@@ -137,7 +143,11 @@ export function snapshot(run: RunRecord): AgentState {
     usage: run.usage,
     activity: run.activity,
     pendingApprovals: run.pendingApprovals,
-    ...(run.pendingApprovals.length > 0 ? { waitingFor: 'approval' as const } : {}),
+    ...(run.pendingApprovals.length > 0
+      ? { waitingFor: 'approval' as const }
+      : run.pendingQuestion !== undefined
+        ? { waitingFor: 'input' as const, question: run.pendingQuestion }
+        : {}),
     limits: run.limits,
     ...(lastEvent === undefined ? {} : { lastEvent }),
     ...(run.terminationReason === undefined ? {} : { terminationReason: run.terminationReason }),

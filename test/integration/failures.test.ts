@@ -31,7 +31,7 @@ describe('bad input fails the run at once with InvalidAgentInput', () => {
     const failure = await env.runExpectingFailure({ tools: ['calculator', 'web_search'], message: 'hi' });
     expect(failure.type).toBe('InvalidAgentInput');
     expect(failure.message).toBe(
-      'Invalid agent input: tools: unknown tool "web_search"; the worker registers: calculator, finish, list_files, read_file, task_completion, write_file',
+      'Invalid agent input: tools: unknown tool "web_search"; the worker registers: ask_question, calculator, converse, finish, list_files, read_file, task_completion, write_file',
     );
   });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_TERMINATE_MESSAGE } from '../../shared';
 import { defineTool } from '../define-tool';
 import { TerminateResponse } from '../terminate-response';
+import { WaitForInput } from '../wait-for-input';
 
 /** Seed 001's `finish`: ends the run; the note (or `Task completed.`) is the response. */
 export const finishTool = defineTool({
@@ -18,4 +19,21 @@ export const taskCompletionTool = defineTool({
   parameters: z.object({ result: z.string().min(1).describe('The final result of the task') }),
   terminating: true,
   execute: ({ result }) => result,
+});
+
+/** Seed 004's `converse`: a conversational reply that ends the run, the reply its response. */
+export const converseTool = defineTool({
+  name: 'converse',
+  description: 'Reply to the user conversationally when no task needs doing. This ends the run.',
+  parameters: z.object({ message: z.string().min(1).describe('The reply to the user') }),
+  terminating: true,
+  execute: ({ message }) => message,
+});
+
+/** Seed 004's `ask_question`: pauses the run until the user answers (the `userMessage` signal). */
+export const askQuestionTool = defineTool({
+  name: 'ask_question',
+  description: 'Ask the user a question when you need information to go on. The run waits for the answer.',
+  parameters: z.object({ question: z.string().min(1).describe('One clear question') }),
+  execute: ({ question }) => new WaitForInput(question),
 });

@@ -1,0 +1,75 @@
+import { eventsQuery, userMessageSignal, type AgentResult } from '../../src/shared';
+import { TestEnv } from '../helpers/test-env';
+import { waitForState } from '../helpers/wait';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await TestEnv.create();
+});
+afterAll(async () => {
+  await env.close();
+});
+
+const tools = ['ask_question', 'converse', 'task_completion', 'calculator'];
+const ask = (question: string) => ({ toolCalls: [{ name: 'ask_question', arguments: { question }, id: 'call_ask' }] });
+
+describe("seed 004's loop-breaking tools", () => {
+  test('converse ends the run with its reply as the response', async () => {
+    const model = env.scenario([{ toolCalls: [{ name: 'converse', arguments: { message: 'Hello! How can I help?' }, id: 'call_hi' }] }]);
+    const result = await env.run({ model, tools, message: 'hi' });
+    expect(result.response).toBe('Hello! How can I help?');
+    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'converse', callId: 'call_hi' });
+  });
+
+  test('ask_question pauses the run with the question in state; userMessage resumes it with the answer as a user message', async () => {
+    const model = env.scenario([
+      ask('Which year?'),
+      { toolCalls: [{ name: 'task_completion', arguments: { result: 'Report for 2025 done.' } }] },
+    ]);
+    const handle = await env.start({ model, tools, message: 'Make the yearly report.' });
+    const waiting = await waitForState(handle, (state) => state.status === 'waiting_for_input');
+    expect(waiting).toMatchObject({ waitingFor: 'input', question: { callId: 'call_ask', question: 'Which year?' } });
+    expect((await handle.describe()).searchAttributes.AgentStatus).toEqual(['waiting_for_input']);
+
+    await handle.signal(userMessageSignal, { content: '2025, please.' });
+    const result = (await handle.result()) as AgentResult;
+    expect(result.response).toBe('Report for 2025 done.');
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant', 'tool']);
+    expect(result.messages[2]).toMatchObject({ content: 'Asked the user: Which year?' });
+    expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'user', content: '2025, please.' });
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['input-request', 'user-message']));
+  });
+
+  test('inputTimeout ends a run that waits too long with input_timeout', async () => {
+    const model = env.scenario([ask('Are you there?')]);
+    const result = await env.run({ model, tools, message: 'go', inputTimeout: '1s' });
+    expect(result.terminationReason).toEqual({ type: 'input_timeout', question: 'Are you there?', limit: '1s' });
+    expect(result.response).toBe('Are you there?');
+  });
+
+  test('a worker restart while waiting loses nothing: the answer resumes the run on the new worker', async () => {
+    const model = env.scenario([ask('Which file?'), { toolCalls: [{ name: 'converse', arguments: { message: 'Got it: notes.md' } }] }]);
+    const handle = await env.start({ model, tools, message: 'go' });
+    await waitForState(handle, (state) => state.status === 'waiting_for_input');
+    await env.restartWorker();
+    await waitForState(handle, (state) => state.status === 'waiting_for_input');
+    await handle.signal(userMessageSignal, { content: 'notes.md' });
+    expect(((await handle.result()) as AgentResult).response).toBe('Got it: notes.md');
+  });
+
+  test('the answer starts a new turn: stop conditions count from it', async () => {
+    const model = env.scenario([
+      ask('Go on?'),
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] },
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '2+2' } }] },
+    ]);
+    const handle = await env.start({ model, tools, message: 'go', stopWhen: { maxIterations: 2 } });
+    await waitForState(handle, (state) => state.status === 'waiting_for_input');
+    await handle.signal(userMessageSignal, { content: 'yes' });
+    const result = (await handle.result()) as AgentResult;
+    // One call before the question, two in the new turn: the condition counted the turn, not the run.
+    expect(result.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'maxIterations(2)' });
+    expect(result.invocations).toBe(3);
+  });
+});
