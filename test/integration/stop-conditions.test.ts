@@ -93,7 +93,12 @@ describe('stopWhen (seeds 002 and 003): a graceful end, never a failure', () => 
     const slow = { ...ping('slow'), delayMs: 700 };
     const timed = await env.run({ model: env.scenario([slow, slow, slow, slow]), tools: ['ping'], message: 'go', stopWhen: { timeout: '1s' } });
     expect(timed.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'timeout("1s")' });
-    expect(timed.iterations).toBe(2);
+    // How many 700 ms answers fit before the check sees 1 s depends on the machine's load; that it stopped
+    // before the script ran out, and why, does not.
+    const detail = timed.terminationReason.type === 'stop_condition' ? timed.terminationReason.detail : '';
+    expect(Number(/^(\d+) ms since the turn started, limit 1000 ms$/.exec(detail)?.[1])).toBeGreaterThanOrEqual(1000);
+    expect(timed.iterations).toBeGreaterThanOrEqual(1);
+    expect(timed.iterations).toBeLessThanOrEqual(3);
   });
 
   test('external: the stop signal ends the run at its next check, without cancelling anything', async () => {
