@@ -70,6 +70,11 @@ export const agentInputSchema = z
     maxInvocations: z.number().int().positive().optional(),
     /** Seed 000: end the run on a terminating tool call. */
     terminating: terminatingConfigSchema.optional(),
+    /**
+     * Seed 004: every answer must call a tool. A text answer gets an error context and another model call,
+     * counted like nudges (up to `circuitBreaker.threshold`, 5, in a row). @default false
+     */
+    requireToolCall: z.boolean().default(false),
     /** Seed 001: require a tool call before the model may finish. */
     restrictOutput: restrictOutputSchema.optional(),
     /** Human approval of tool calls before they run. */

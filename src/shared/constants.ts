@@ -33,6 +33,12 @@ export const DEFAULT_NUDGE_MESSAGE =
 export const DEFAULT_RESTRICTION_MESSAGE =
   "Do not produce a final answer directly. Before finishing, call a tool. If no tool is needed, call the 'finish' tool.";
 
+/** Seed 004: the error context the model gets when it answers without a tool call under `requireToolCall`. */
+export const REQUIRE_TOOL_CALL_MESSAGE =
+  'Error: your last answer called no tool. In this run every answer must call a tool: ' +
+  'call task_completion when the task is done, ask_question if you need information from the user, ' +
+  'or converse to reply conversationally.';
+
 /** Seed 001: the tool message content of a `TerminateResponse` without a message. */
 export const DEFAULT_TERMINATE_MESSAGE = 'Task completed.';
 

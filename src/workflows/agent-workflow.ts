@@ -27,6 +27,7 @@ import {
   type ToolDescription,
   type Usage,
   DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
+  REQUIRE_TOOL_CALL_MESSAGE,
 } from '../shared';
 import { checkDecision, needsApproval } from './approval-rules';
 import { stopConditionRegistry } from './custom-stop-conditions';
@@ -252,8 +253,19 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       ...runTools.filter((tool) => tool.terminating).map((tool) => tool.name),
       ...(input.terminating?.toolIds ?? []),
     ]);
+    // requireToolCall shares the nudge rule: its error context is a nudge by another name.
+    const nudgeInjection =
+      input.terminating !== undefined
+        ? { kind: 'nudge' as const, message: input.terminating.nudgeMessage, consecutiveNudges: input.terminating.consecutiveNudges }
+        : input.requireToolCall
+          ? {
+              kind: 'error_context' as const,
+              message: REQUIRE_TOOL_CALL_MESSAGE,
+              consecutiveNudges: input.circuitBreaker?.threshold ?? DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
+            }
+          : undefined;
     const turnPolicy: TurnPolicy = {
-      ...(input.terminating === undefined ? {} : { nudge: input.terminating }),
+      ...(nudgeInjection === undefined ? {} : { nudge: { consecutiveNudges: nudgeInjection.consecutiveNudges } }),
       ...(input.restrictOutput?.enabled ? { restriction: input.restrictOutput } : {}),
     };
 
@@ -312,11 +324,11 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
           continue;
         case 'nudge':
           run.consecutiveNudges = outcome.consecutiveNudges;
-          inject('nudge', input.terminating?.nudgeMessage ?? '');
+          inject(nudgeInjection?.kind ?? 'nudge', nudgeInjection?.message ?? '');
           continue;
         case 'nudges_exceeded':
           run.consecutiveNudges = outcome.consecutiveNudges;
-          return fail(maxConsecutiveNudgesExceeded(input.terminating?.consecutiveNudges ?? 0, partial()));
+          return fail(maxConsecutiveNudgesExceeded(nudgeInjection?.consecutiveNudges ?? 0, partial()));
         case 'run_tools': {
           // A tool call starts a new turn: both counters begin again.
           run.consecutiveNudges = 0;
@@ -430,7 +442,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
   }
 
   /** Adds a runner-authored system message, marked as injected, to the conversation. */
-  function inject(kind: 'nudge' | 'restriction' | 'loop_warning', content: string): void {
+  function inject(kind: 'nudge' | 'restriction' | 'loop_warning' | 'error_context', content: string): void {
     run.messages.push({ role: 'system', content, meta: { injected: kind, iteration: run.iteration } });
     run.events.append(kind, { iteration: run.iteration, consecutiveNudges: run.consecutiveNudges, restrictionInjections: run.restrictionInjections });
   }

@@ -73,3 +73,27 @@ describe("seed 004's loop-breaking tools", () => {
     expect(result.invocations).toBe(3);
   });
 });
+
+describe('requireToolCall (seed 004)', () => {
+  test('a text answer gets an error context and another call; a tool call resets the count', async () => {
+    const model = env.scenario([
+      { content: 'I think the answer is 4.' },
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '2+2' } }] },
+      { content: 'It is 4.' },
+      { toolCalls: [{ name: 'task_completion', arguments: { result: '4' } }] },
+    ]);
+    const result = await env.run({ model, tools, message: '2+2?', requireToolCall: true });
+    expect(result.response).toBe('4');
+    const contexts = result.messages.filter((message) => message.role === 'system' && message.meta?.injected === 'error_context');
+    expect(contexts.map((message) => message.meta?.iteration)).toEqual([1, 3]);
+    expect(contexts[0]?.content).toMatch(/^Error: your last answer called no tool\./);
+    expect(env.model.requests(model)[1]?.messages.at(-1)).toMatchObject({ role: 'system', content: contexts[0]?.content });
+  });
+
+  test('text answers in a row beyond the breaker threshold fail like nudges', async () => {
+    const model = env.scenario([{ content: 'a' }, { content: 'b' }, { content: 'c' }]);
+    const failure = await env.runExpectingFailure({ model, tools, message: 'go', requireToolCall: true, circuitBreaker: { threshold: 2 } });
+    expect(failure.type).toBe('MaxConsecutiveNudgesExceeded');
+    expect(env.model.requests(model)).toHaveLength(3);
+  });
+});
