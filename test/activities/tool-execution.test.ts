@@ -502,3 +502,20 @@ describe('outputs JSON cannot hold', () => {
     expect(result.content).toBe('Error: there is no tool named "anything". Available tools: none.');
   });
 });
+
+describe('WaitForInput', () => {
+  test('ask_question returns the question for the workflow to wait on', async () => {
+    const result = await executeTool({
+      toolName: 'ask_question',
+      callId: 'call_q',
+      arguments: '{"question":"Which year?"}',
+      allowedTools: ['ask_question'],
+    });
+    expect(result).toEqual({
+      content: 'Asked the user: Which year?',
+      isError: false,
+      terminate: false,
+      waitForInput: { question: 'Which year?' },
+    });
+  });
+});

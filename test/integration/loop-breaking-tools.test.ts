@@ -97,3 +97,35 @@ describe('requireToolCall (seed 004)', () => {
     expect(env.model.requests(model)).toHaveLength(3);
   });
 });
+
+describe('stop conditions reset when an answer starts a new turn (seed 003)', () => {
+  test('functionCall: a tool executed in the previous turn no longer counts', async () => {
+    const model = env.scenario([
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] },
+      ask('Shall I finish?'),
+      { content: 'DONE' },
+    ]);
+    const handle = await env.start({ model, tools, message: 'go', stopWhen: { all: [{ functionCall: 'calculator' }, { textMention: 'DONE' }] } });
+    await waitForState(handle, (state) => state.status === 'waiting_for_input');
+    await handle.signal(userMessageSignal, { content: 'yes' });
+    // Without the reset, calculator (turn 1) and DONE (turn 2) would together hold.
+    expect(((await handle.result()) as AgentResult).terminationReason).toEqual({ type: 'complete' });
+  });
+
+  test('maxMessages: the count starts again from the answer', async () => {
+    const model = env.scenario([
+      ask('Continue?'),
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '3*3' } }] },
+      { content: 'fine' },
+    ]);
+    const handle = await env.start({ model, tools, message: 'go', stopWhen: { maxMessages: 3 } });
+    await waitForState(handle, (state) => state.status === 'waiting_for_input');
+    await handle.signal(userMessageSignal, { content: 'yes' });
+    const result = (await handle.result()) as AgentResult;
+    // Turn 2 produced assistant, tool, assistant: the third holds. Counting turn 1's two messages too, it would
+    // have held one answer earlier.
+    expect(result.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'maxMessages(3)' });
+    expect(result.response).toBe('fine');
+    expect(result.invocations).toBe(3);
+  });
+});
