@@ -5,7 +5,15 @@ import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { ScriptedModelServer } from '../src/scripted-model/server';
-import { WORKFLOW_TYPE, decideUpdate, stateQuery, terminateSignal, type AgentInput, type AgentState } from '../src/shared';
+import {
+  WORKFLOW_TYPE,
+  decideUpdate,
+  stateQuery,
+  terminateSignal,
+  userMessageSignal,
+  type AgentInput,
+  type AgentState,
+} from '../src/shared';
 import { startDevServer } from '../src/temporal/dev-server';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { createAgentWorker } from '../src/worker';
@@ -17,13 +25,18 @@ import { createAgentWorker } from '../src/worker';
  *   parallel tool calls, a tool error, a terminating tool);
  * - control-plane.json: an approval decided by update with replaced
  *   arguments (an approval timer started and cancelled), a second approval
- *   interrupted by the terminate signal.
- * Commit the files when the workflow's behaviour changes on purpose, and say
- * why in the commit.
+ *   interrupted by the terminate signal;
+ * - ask-question.json: a run-wide timeout timer, ask_question waiting on an
+ *   inputTimeout timer, the userMessage signal, a stop condition, a
+ *   terminating tool.
+ * Commit a file anew only when the workflow's behaviour changes on purpose,
+ * and say why in the commit: an older recording that still replays is the
+ * proof that runs in flight survive a deploy.
  */
 const HISTORIES = path.resolve(__dirname, '..', 'test', 'replay', 'histories');
 const MODEL = 'recorded-scenario';
 const CONTROL_MODEL = 'recorded-control-plane';
+const QUESTION_MODEL = 'recorded-ask-question';
 
 async function save(handle: { fetchHistory: () => Promise<Parameters<typeof historyToJSON>[0]> }, file: string): Promise<void> {
   const output = path.join(HISTORIES, file);
@@ -44,6 +57,10 @@ async function main(): Promise<void> {
       ],
     },
     { toolCalls: [{ name: 'task_completion', arguments: { result: '20, and 1/0 is undefined.' }, id: 'call_done' }] },
+  ]);
+  model.script(QUESTION_MODEL, [
+    { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which year?' }, id: 'call_ask' }] },
+    { toolCalls: [{ name: 'task_completion', arguments: { result: 'Done for 2025.' }, id: 'call_done' }] },
   ]);
   model.script(CONTROL_MODEL, [
     { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
@@ -101,6 +118,27 @@ async function main(): Promise<void> {
       await control.signal(terminateSignal, { reason: 'recorded stop' });
       await control.result();
       await save(control, 'control-plane.json');
+
+      const questionInput: AgentInput = {
+        model: QUESTION_MODEL,
+        tools: ['ask_question', 'task_completion'],
+        message: 'Make the yearly report.',
+        timeout: '1 hour',
+        inputTimeout: '1 hour',
+        stopWhen: { any: [{ maxIterations: 10 }, { textMention: 'GIVE UP' }] },
+      };
+      const question = await client.workflow.start(WORKFLOW_TYPE, {
+        taskQueue: 'record-history',
+        workflowId: 'recorded-ask-question',
+        args: [questionInput],
+      });
+      for (;;) {
+        if ((await question.query(stateQuery)).status === 'waiting_for_input') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      await question.signal(userMessageSignal, { content: '2025' });
+      await question.result();
+      await save(question, 'ask-question.json');
     });
   } finally {
     await clientConnection.close();
