@@ -54,8 +54,8 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
     const taskQueue = `cli-${randomUUID()}`;
     const modelName = `cli-model-${randomUUID()}`;
     model.script(modelName, [
-      { toolCalls: [{ name: 'calculator', arguments: { expression: '2^10' } }], delayMs: 1_500 },
-      { content: 'Two to the tenth is 1024.', delayMs: 1_500 },
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '2^10' } }], delayMs: 3_000 },
+      { content: 'Two to the tenth is 1024.', delayMs: 3_000 },
     ]);
     const address = testServerAddress();
     const worker = await startScript(
@@ -63,6 +63,8 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
       cleanEnv({ TEMPORAL_ADDRESS: address, AGENT_TASK_QUEUE: taskQueue, OPENAI_BASE_URL: model.baseURL, OPENAI_MODEL: modelName }),
       /Worker polling task queue/,
     );
+    // A failure inside must not be hidden by the worker's exit code: keep it, stop the worker, then report it.
+    let failure: unknown;
     try {
       const cli = await temporalCli();
       const workflowId = `cli-run-${randomUUID()}`;
@@ -76,7 +78,7 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
 
       // Query through the CLI until the run is visibly inside its first model call (delayed 1.5 s).
       let state: { status: string; iteration: number; activity: string } | undefined;
-      for (let attempt = 0; attempt < 20 && (state?.iteration ?? 0) < 1; attempt++) {
+      for (let attempt = 0; attempt < 40 && (state?.iteration ?? 0) < 1; attempt++) {
         const queried = await runProcess(cli, [
           'workflow', 'query', '--address', address, '--workflow-id', workflowId, '--name', 'state', '--output', 'json',
         ]);
@@ -92,10 +94,12 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
       const parsed = JSON.parse(result.stdout) as { status: string; result: { response: string; iterations: number } };
       expect(parsed.status).toBe('COMPLETED');
       expect(parsed.result).toMatchObject({ response: 'Two to the tenth is 1024.', iterations: 2 });
-    } finally {
-      const code = await stopChild(worker.child);
-      expect({ code, output: code === 0 ? '' : worker.output() }).toEqual({ code: 0, output: '' });
+    } catch (error) {
+      failure = error;
     }
+    const code = await stopChild(worker.child);
+    if (failure !== undefined) throw failure;
+    expect({ code, output: code === 0 ? '' : worker.output() }).toEqual({ code: 0, output: '' });
   });
 });
 
