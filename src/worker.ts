@@ -48,7 +48,9 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
 /** `npm run worker`: a worker with the built-in tools, configured from the environment. */
 async function main(): Promise<void> {
   const { temporal, model, logLevel } = loadWorkerConfig();
-  Runtime.install({ logger: new DefaultLogger(logLevel) });
+  // Signals are handled below, not by the SDK: Ctrl-C reaches tsx and node both and tsx relays it once more,
+  // and a second SIGINT after the SDK's handler has run would kill the worker in the middle of draining.
+  Runtime.install({ logger: new DefaultLogger(logLevel), shutdownSignals: [] });
   const connection = await connectWorker(temporal);
   const clientConnection = await connectClient(temporal);
   const missing = await missingSearchAttributes(clientConnection, temporal.namespace);
@@ -72,6 +74,15 @@ async function main(): Promise<void> {
     `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address}; ` +
       `model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}; workspace ${model.workspace}. Ctrl-C stops it.`,
   );
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`${signal}: stopping; tasks in progress finish first, runs continue on other workers or after a restart.`);
+      worker.shutdown();
+    });
+  }
   try {
     await worker.run();
   } finally {

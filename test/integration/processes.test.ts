@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { spawn } from 'node:child_process';
 import { freePort, stopProcess, waitForServer } from '../../src/temporal/dev-server';
-import { runProcess, runScript, startScript, stopChild, temporalCli } from '../helpers/processes';
+import { PROJECT_ROOT, runProcess, runScript, startScript, stopChild, temporalCli } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
 
 /** The environment a fresh shell would have, without anything from this test process's config. */
@@ -146,5 +146,31 @@ describe('a server without the search attributes', () => {
     } finally {
       await stopProcess(server.pid);
     }
+  });
+});
+
+describe('npm run worker shutdown', () => {
+  test('a SIGINT that arrives twice (the terminal\'s and the one tsx relays) still drains and exits 0', async () => {
+    // node itself, no tsx parent: the signals go to the worker process alone.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+      cwd: PROJECT_ROOT,
+      env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: `shutdown-${randomUUID()}`, OPENAI_API_KEY: 'sk-test' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const ready = new Promise<void>((resolve) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Worker polling task queue')) resolve();
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await ready;
+    child.kill('SIGINT');
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(output).toContain('SIGINT: stopping; tasks in progress finish first');
   });
 });
