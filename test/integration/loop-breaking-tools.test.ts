@@ -128,4 +128,43 @@ describe('stop conditions reset when an answer starts a new turn (seed 003)', ()
     expect(result.response).toBe('fine');
     expect(result.invocations).toBe(3);
   });
+
+  test('textMention: a mention in the previous turn no longer counts', async () => {
+    const model = env.scenario([
+      { content: 'Should I APPROVE this?', toolCalls: [{ name: 'ask_question', arguments: { question: 'Approve?' } }] },
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '1+2' } }] },
+      { content: 'done' },
+    ]);
+    const handle = await env.start({ model, tools, message: 'go', stopWhen: { all: [{ textMention: 'APPROVE' }, { functionCall: 'calculator' }] } });
+    await waitForState(handle, (state) => state.status === 'waiting_for_input');
+    await handle.signal(userMessageSignal, { content: 'yes' });
+    expect(((await handle.result()) as AgentResult).terminationReason).toEqual({ type: 'complete' });
+  });
+
+  test('tokenUsage: the budget counts the tokens of the current turn only', async () => {
+    const script = () => [ask('Go on?'), { content: 'ok' }];
+    // Calibrate: the completion tokens of the first turn's one answer.
+    const calibration = await env.start({ model: env.scenario(script()), tools, message: 'go' });
+    const firstTurn = (await waitForState(calibration, (state) => state.status === 'waiting_for_input')).usage.completionTokens;
+    await calibration.signal(userMessageSignal, { content: 'yes' });
+    await calibration.result();
+
+    const handle = await env.start({ model: env.scenario(script()), tools, message: 'go', stopWhen: { tokenUsage: { maxCompletion: firstTurn + 1 } } });
+    await waitForState(handle, (state) => state.status === 'waiting_for_input');
+    await handle.signal(userMessageSignal, { content: 'yes' });
+    // Run-wide the completion tokens pass the budget; within the second turn they do not.
+    const result = (await handle.result()) as AgentResult;
+    expect(result.usage.completionTokens).toBeGreaterThanOrEqual(firstTurn + 1);
+    expect(result.terminationReason).toEqual({ type: 'complete' });
+  });
+
+  test('timeout: the clock starts again at the answer', async () => {
+    const model = env.scenario([ask('Ready?'), { content: 'ok' }]);
+    const handle = await env.start({ model, tools, message: 'go', stopWhen: { timeout: '2s' } });
+    await waitForState(handle, (state) => state.status === 'waiting_for_input');
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await handle.signal(userMessageSignal, { content: 'yes' });
+    // 2.5 s passed since the run began, well under 2 s since the answer.
+    expect(((await handle.result()) as AgentResult).terminationReason).toEqual({ type: 'complete' });
+  });
 });
