@@ -251,6 +251,9 @@ describe('visible everywhere', () => {
       state = await handle.query(stateQuery);
     }
     expect(state).toMatchObject({ status: 'running', iteration: 2, invocations: 1, restrictionInjections: 1, consecutiveNudges: 0 });
+    // The web UI's "current details" come from the SDK's metadata query.
+    const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
+    expect(metadata.currentDetails).toBe('Iteration 2: calling the model');
     await handle.result();
     expect(await handle.query(stateQuery)).toMatchObject({ status: 'completed', invocations: 3, restrictionInjections: 0, consecutiveNudges: 0 });
   });
