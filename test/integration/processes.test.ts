@@ -99,7 +99,11 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
     }
     const code = await stopChild(worker.child);
     if (failure !== undefined) throw failure;
-    expect({ code, output: code === 0 ? '' : worker.output() }).toEqual({ code: 0, output: '' });
+    // Ctrl-C reaches tsx and the worker; the worker drains (asserted here, and its own exit code 0 in the
+    // shutdown test below). tsx may then report 130, the shell's usual status for an interrupted command.
+    expect([0, 130]).toContain(code);
+    expect(worker.output()).toContain('SIGINT: stopping; tasks in progress finish first');
+    expect(worker.output()).toMatch(/state: 'STOPPED'/);
   });
 });
 
