@@ -10,6 +10,7 @@ import type { AgentActivities, ModelCallInput, ModelCallResult } from '../../src
 import { calculatorTool, finishTool } from '../../src/tools/builtin';
 import { defineTool } from '../../src/tools/define-tool';
 import { createToolRegistry, type ToolRegistry } from '../../src/tools/tool-registry';
+import { rejectionOf, waitUntil } from '../helpers/promises';
 
 /**
  * The `callModel` activity against a real OpenAI-compatible HTTP server (the
@@ -85,15 +86,6 @@ function callModel(
   return environment.run(boundActivities.callModel, input);
 }
 
-/** What `promise` rejected with; fails the test if it resolved. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the activity to reject, but it resolved');
-}
 
 async function applicationFailureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
   const error = await rejectionOf(promise);
@@ -117,13 +109,6 @@ function estimatedTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
-async function waitUntil(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('callModel: successful replies', () => {
   test('a text reply becomes an assistant message with the finish reason and the answering model', async () => {

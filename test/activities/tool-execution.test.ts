@@ -14,6 +14,7 @@ import { defineTool, type ToolContext } from '../../src/tools/define-tool';
 import { RetryableToolError } from '../../src/tools/retryable-tool-error';
 import { TerminateResponse } from '../../src/tools/terminate-response';
 import { createToolRegistry } from '../../src/tools/tool-registry';
+import { rejectionOf, waitUntil } from '../helpers/promises';
 
 /**
  * The `executeTool` activity in Temporal's mock activity environment, with
@@ -211,23 +212,7 @@ function executeTool(input: ToolCallInput, environment: MockActivityEnvironment 
   return environment.run(activities.executeTool, input);
 }
 
-/** What `promise` rejected with; fails the test if it resolved. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the activity to reject, but it resolved');
-}
 
-async function waitUntil(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('executeTool: mistakes of the model come back as error results', () => {
   test('an unknown tool is answered with an error naming the available tools', async () => {
