@@ -70,10 +70,6 @@ async function main(): Promise<void> {
     tools: createBuiltinTools({ workspace: model.workspace }),
     model,
   });
-  console.log(
-    `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address}; ` +
-      `model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}; workspace ${model.workspace}. Ctrl-C stops it.`,
-  );
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
@@ -83,6 +79,11 @@ async function main(): Promise<void> {
       worker.shutdown();
     });
   }
+  // Announced only once the handlers are in place: a Ctrl-C right after this line must already drain.
+  console.log(
+    `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address}; ` +
+      `model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}; workspace ${model.workspace}. Ctrl-C stops it.`,
+  );
   try {
     await worker.run();
   } finally {

@@ -170,11 +170,14 @@ describe('npm run worker shutdown', () => {
       child.stdout.on('data', onData);
       child.stderr.on('data', onData);
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     await ready;
     child.kill('SIGINT');
     child.kill('SIGINT');
-    expect(await exited).toBe(0);
+    const outcome = await exited;
+    expect({ ...outcome, output: outcome.code === 0 ? '' : output }).toEqual({ code: 0, signal: null, output: '' });
     expect(output).toContain('SIGINT: stopping; tasks in progress finish first');
   });
 });
