@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command } from 'commander';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
-import { ScriptedModelServer } from '../src/scripted-model/server';
 import { WORKFLOW_TYPE, stateQuery, type AgentResult } from '../src/shared';
-import { startDevServer } from '../src/temporal/dev-server';
+import { withLocalStack } from '../scripts/local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { createAgentWorker } from '../src/worker';
 
@@ -49,32 +47,28 @@ function megabytes(bytes: number): string {
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const server = await startDevServer({ port: 0, uiPort: 0, log: (line) => console.log(line) });
-  const model = (await ScriptedModelServer.start()).respond(MODEL, benchAgent(options.iterations));
-  const workerConnection = await NativeConnection.connect({ address: server.address });
-  const clientConnection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection: clientConnection });
-  const taskQueue = `bench-${randomUUID()}`;
-  const worker = await createAgentWorker({
-    connection: workerConnection,
-    namespace: 'default',
-    taskQueue,
-    tools: createBuiltinTools({ workspace: os.tmpdir() }),
-    model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: MODEL },
-  });
-
-  const runOnce = async (): Promise<{ latency: number; result: AgentResult; workflowId: string }> => {
-    const started = performance.now();
-    const handle = await client.workflow.start(WORKFLOW_TYPE, {
+  await withLocalStack(async ({ model, client, workerConnection }) => {
+    model.respond(MODEL, benchAgent(options.iterations));
+    const taskQueue = `bench-${randomUUID()}`;
+    const worker = await createAgentWorker({
+      connection: workerConnection,
+      namespace: 'default',
       taskQueue,
-      workflowId: `bench-${randomUUID()}`,
-      args: [{ tools: ['calculator'], message: 'Compute a few things.' }],
+      tools: createBuiltinTools({ workspace: os.tmpdir() }),
+      model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: MODEL },
     });
-    const result = (await handle.result()) as AgentResult;
-    return { latency: performance.now() - started, result, workflowId: handle.workflowId };
-  };
 
-  try {
+    const runOnce = async (): Promise<{ latency: number; result: AgentResult; workflowId: string }> => {
+      const started = performance.now();
+      const handle = await client.workflow.start(WORKFLOW_TYPE, {
+        taskQueue,
+        workflowId: `bench-${randomUUID()}`,
+        args: [{ tools: ['calculator'], message: 'Compute a few things.' }],
+      });
+      const result = (await handle.result()) as AgentResult;
+      return { latency: performance.now() - started, result, workflowId: handle.workflowId };
+    };
+
     await worker.runUntil(async () => {
       for (let warm = 0; warm < 5; warm++) await runOnce();
       global.gc?.();
@@ -120,12 +114,7 @@ async function main(): Promise<void> {
       console.log(`state query:       p50 ${percentile(queryTimes, 0.5).toFixed(1)} ms, p95 ${percentile(queryTimes, 0.95).toFixed(1)} ms`);
       console.log(`process memory:    rss ${megabytes(memoryBefore.rss)} -> ${megabytes(memoryAfter.rss)}, heap used ${megabytes(memoryBefore.heapUsed)} -> ${megabytes(memoryAfter.heapUsed)}`);
     });
-  } finally {
-    await clientConnection.close();
-    await workerConnection.close();
-    await model.close();
-    await server.stop();
-  }
+  });
 }
 
 main().catch((error: unknown) => {

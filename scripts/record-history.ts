@@ -1,10 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { ScriptedModelServer } from '../src/scripted-model/server';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import {
   WORKFLOW_TYPE,
   decideUpdate,
@@ -14,7 +12,7 @@ import {
   type AgentInput,
   type AgentState,
 } from '../src/shared';
-import { startDevServer } from '../src/temporal/dev-server';
+import { withLocalStack } from './local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { createAgentWorker } from '../src/worker';
 
@@ -46,29 +44,25 @@ async function save(handle: { fetchHistory: () => Promise<Parameters<typeof hist
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const server = await startDevServer({ port: 0, uiPort: 0, log: (line) => console.log(line) });
-  const model = await ScriptedModelServer.start();
-  model.script(MODEL, [
-    { content: 'Let me think about it.' },
-    {
-      toolCalls: [
-        { name: 'calculator', arguments: { expression: '(2 + 3) * 4' }, id: 'call_a' },
-        { name: 'calculator', arguments: { expression: '1 / 0' }, id: 'call_b' },
-      ],
-    },
-    { toolCalls: [{ name: 'task_completion', arguments: { result: '20, and 1/0 is undefined.' }, id: 'call_done' }] },
-  ]);
-  model.script(QUESTION_MODEL, [
-    { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which year?' }, id: 'call_ask' }] },
-    { toolCalls: [{ name: 'task_completion', arguments: { result: 'Done for 2025.' }, id: 'call_done' }] },
-  ]);
-  model.script(CONTROL_MODEL, [
-    { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
-    { toolCalls: [{ name: 'calculator', arguments: { expression: '3 * 3' }, id: 'call_second' }] },
-  ]);
-  const workerConnection = await NativeConnection.connect({ address: server.address });
-  const clientConnection = await Connection.connect({ address: server.address });
-  try {
+  await withLocalStack(async ({ model, client, workerConnection }) => {
+    model.script(MODEL, [
+      { content: 'Let me think about it.' },
+      {
+        toolCalls: [
+          { name: 'calculator', arguments: { expression: '(2 + 3) * 4' }, id: 'call_a' },
+          { name: 'calculator', arguments: { expression: '1 / 0' }, id: 'call_b' },
+        ],
+      },
+      { toolCalls: [{ name: 'task_completion', arguments: { result: '20, and 1/0 is undefined.' }, id: 'call_done' }] },
+    ]);
+    model.script(QUESTION_MODEL, [
+      { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which year?' }, id: 'call_ask' }] },
+      { toolCalls: [{ name: 'task_completion', arguments: { result: 'Done for 2025.' }, id: 'call_done' }] },
+    ]);
+    model.script(CONTROL_MODEL, [
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '3 * 3' }, id: 'call_second' }] },
+    ]);
     const worker = await createAgentWorker({
       connection: workerConnection,
       namespace: 'default',
@@ -76,7 +70,6 @@ async function main(): Promise<void> {
       tools: createBuiltinTools({ workspace: os.tmpdir() }),
       model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: MODEL },
     });
-    const client = new Client({ connection: clientConnection });
     const input: AgentInput = {
       instructions: 'Compute, then report with task_completion.',
       tools: ['calculator', 'task_completion'],
@@ -140,12 +133,7 @@ async function main(): Promise<void> {
       await question.result();
       await save(question, 'ask-question.json');
     });
-  } finally {
-    await clientConnection.close();
-    await workerConnection.close();
-    await model.close();
-    await server.stop();
-  }
+  });
 }
 
 main().catch((error: unknown) => {

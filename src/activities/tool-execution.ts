@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { z } from 'zod';
-import { DEFAULT_TERMINATE_MESSAGE, type ToolCallInput, type ToolCallResult } from '../shared';
+import { DEFAULT_TERMINATE_MESSAGE, unknownToolMessage, type ToolCallInput, type ToolCallResult } from '../shared';
 import type { ToolContext, ToolOutput } from '../tools/define-tool';
 import { RetryableToolError } from '../tools/retryable-tool-error';
 import { TerminateResponse } from '../tools/terminate-response';
@@ -18,7 +18,7 @@ export function createToolExecution(registry: ToolRegistry) {
   return async function executeTool(input: ToolCallInput): Promise<ToolCallResult> {
     const tool = input.allowedTools.includes(input.toolName) ? registry.get(input.toolName) : undefined;
     if (tool === undefined) {
-      return errorResult(`there is no tool named "${input.toolName}". Available tools: ${input.allowedTools.join(', ') || 'none'}.`);
+      return { content: unknownToolMessage(input.toolName, input.allowedTools), isError: true, terminate: false };
     }
 
     const parsedJson = parseArgumentsJson(input.arguments);

@@ -70,3 +70,8 @@ export interface AgentActivities {
   callModel(input: ModelCallInput): Promise<ModelCallResult>;
   executeTool(input: ToolCallInput): Promise<ToolCallResult>;
 }
+
+/** What the model hears when it calls a tool this run may not use (from the workflow, or the activity's own check). */
+export function unknownToolMessage(name: string, allowed: readonly string[]): string {
+  return `Error: there is no tool named "${name}". Available tools: ${allowed.join(', ') || 'none'}.`;
+}

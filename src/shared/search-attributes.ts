@@ -11,6 +11,15 @@ export const AgentTotalTokensKey = defineSearchAttributeKey('AgentTotalTokens', 
 export const AgentPendingApprovalsKey = defineSearchAttributeKey('AgentPendingApprovals', SearchAttributeType.INT);
 export const AgentTerminationReasonKey = defineSearchAttributeKey('AgentTerminationReason', SearchAttributeType.KEYWORD);
 
+/** Every key, for the SDK's own dev server. */
+export const AGENT_SEARCH_ATTRIBUTE_KEYS = [
+  AgentStatusKey,
+  AgentIterationsKey,
+  AgentTotalTokensKey,
+  AgentPendingApprovalsKey,
+  AgentTerminationReasonKey,
+] as const;
+
 /** Name and CLI type of each, for registering them on a server. */
 export const AGENT_SEARCH_ATTRIBUTES = {
   AgentStatus: 'Keyword',

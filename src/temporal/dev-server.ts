@@ -3,10 +3,9 @@ import { mkdir, open } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { defineSearchAttributeKey, type SearchAttributeType } from '@temporalio/common';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DEFAULT_NAMESPACE } from '../shared';
-import { AGENT_SEARCH_ATTRIBUTES, searchAttributeFlags } from './search-attributes';
+import { AGENT_SEARCH_ATTRIBUTE_KEYS, DEFAULT_NAMESPACE } from '../shared';
+import { searchAttributeFlags } from './search-attributes';
 import { resolveTemporalCli, type Log } from './temporal-cli';
 
 /** How to start `temporal server start-dev`. */
@@ -95,9 +94,6 @@ export async function startDevServer(options: DevServerOptions): Promise<Started
 
 async function startWithSdkDownload(options: DevServerOptions & { ip: string }): Promise<StartedDevServer> {
   options.log('No Temporal CLI and no Go toolchain found: using the Temporal SDK to download the CLI.');
-  const searchAttributes = Object.entries(AGENT_SEARCH_ATTRIBUTES).map(([name, type]) =>
-    defineSearchAttributeKey(name, type.toUpperCase() as SearchAttributeType),
-  );
   const environment = await TestWorkflowEnvironment.createLocal({
     server: {
       ip: options.ip,
@@ -105,7 +101,7 @@ async function startWithSdkDownload(options: DevServerOptions & { ip: string }):
       ui: true,
       uiPort: options.uiPort,
       ...(options.dbFilename === undefined ? {} : { dbFilename: options.dbFilename }),
-      searchAttributes,
+      searchAttributes: [...AGENT_SEARCH_ATTRIBUTE_KEYS],
     },
   });
   return {
@@ -154,6 +150,15 @@ export function freePort(ip = '127.0.0.1'): Promise<number> {
       const { port } = server.address() as net.AddressInfo;
       server.close(() => resolve(port));
     });
+  });
+}
+
+/** Whether nothing listens on `port` of 127.0.0.1 right now. */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

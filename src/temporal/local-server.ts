@@ -1,6 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { answers, freePort, isAlive, startDevServer, stopProcess } from './dev-server';
+import { answers, freePort, isAlive, portIsFree, startDevServer, stopProcess } from './dev-server';
 import type { Log } from './temporal-cli';
 
 /** Where the demo's persistent dev server keeps its SQLite file, log and process record. */
@@ -82,13 +82,4 @@ async function readRecord(): Promise<ServerRecord | undefined> {
   } catch {
     return undefined;
   }
-}
-
-async function portIsFree(port: number): Promise<boolean> {
-  const net = await import('node:net');
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }

@@ -617,13 +617,14 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
 
   /** Waits, on a durable timer when the run sets a timeout, for a decision on `call`. */
   async function awaitApproval(call: ToolCall): Promise<ApprovalDecision> {
+    const requested = parseArgumentsLeniently(call.function.arguments);
     run.pendingApprovals.push({
       callId: call.id,
       toolName: call.function.name,
-      arguments: parseArgumentsLeniently(call.function.arguments),
+      arguments: requested,
       requestedAt: new Date().toISOString(),
     });
-    run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: parseArgumentsLeniently(call.function.arguments) });
+    run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: requested });
     refreshStatus(run);
     describeActivity(run, `iteration ${run.iteration}: waiting for approval of ${call.function.name} (${call.id})`);
     publish(run);

@@ -1,16 +1,12 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import type { ToolCall, ToolCallResult } from '../shared';
+import { unknownToolMessage, type ToolCall, type ToolCallResult } from '../shared';
 
 /** Longest argument text shown in an activity's summary in the web UI. */
 const SUMMARY_ARGUMENTS_LENGTH = 80;
 
 /** The answer to a call of a tool this run may not use: an error the model can act on. */
 export function unknownToolResult(name: string, allowed: readonly string[]): ToolCallResult {
-  return {
-    content: `Error: there is no tool named "${name}". Available tools: ${allowed.join(', ') || 'none'}.`,
-    isError: true,
-    terminate: false,
-  };
+  return { content: unknownToolMessage(name, allowed), isError: true, terminate: false };
 }
 
 /** A one-line summary of a tool call for the web UI: name, short arguments, iteration. */
