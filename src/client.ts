@@ -116,3 +116,18 @@ export async function runAgent(
   const result = await getAgentResult(client, run.workflowId, run.runId);
   return { ...result, workflowId: run.workflowId, runId: run.runId };
 }
+
+export {
+  DecisionRejectedError,
+  RunNotFoundError,
+  decideToolCall,
+  followRunEvents,
+  getRunOutcome,
+  listAgentRuns,
+  terminateAgentRun,
+  type FollowOptions,
+  type ListRunsOptions,
+  type RunOutcome,
+  type RunSummary,
+} from './run-control';
+export { ChatTurnFailedError, endConversation, getConversation, sendChatTurn, type ChatTurnOptions } from './conversations';

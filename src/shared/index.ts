@@ -9,3 +9,4 @@ export * from './search-attributes';
 export * from './loop-guard-schemas';
 export * from './duration';
 export * from './stop-conditions-schema';
+export * from './conversation';

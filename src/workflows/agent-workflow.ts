@@ -48,6 +48,7 @@ import { applyLimitChange, findLimitBreach } from './limit-rules';
 import { loopWarningMessage, trackToolCall, type LoopDetection } from './loop-detection';
 import { maskObservations, toolNameLookup } from './observation-masking';
 import { processToolResult } from './result-processing';
+import { preview } from './event-log';
 import { decideModelTurn, type TurnPolicy } from './model-turn';
 import {
   createRunRecord,
@@ -304,6 +305,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
         iteration: run.iteration,
         toolCalls: (assistant.tool_calls ?? []).map((call) => call.function.name),
         text: assistant.content !== null && assistant.content !== '',
+        ...(assistant.content ? { content: preview(assistant.content) } : {}),
         usage: response.usage,
       });
       publish(run);
@@ -556,7 +558,12 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
 
     describeActivity(run, `iteration ${run.iteration}: running ${call.function.name}`);
     const startedAt = new Date().getTime();
-    run.events.append('tool-call-start', { iteration: run.iteration, callId: call.id, toolName: call.function.name });
+    run.events.append('tool-call-start', {
+      iteration: run.iteration,
+      callId: call.id,
+      toolName: call.function.name,
+      arguments: preview(argumentsText),
+    });
     run.turn.executedTools.push(call.function.name);
     let result: ToolCallResult;
     try {
@@ -578,6 +585,7 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       toolName: call.function.name,
       durationMs: new Date().getTime() - startedAt,
       isError: result.isError,
+      output: preview(result.content),
     });
     return result;
   }

@@ -30,3 +30,11 @@ export class EventLog {
     return this.entries.at(-1);
   }
 }
+
+/** Longest text an event carries (tool arguments, outputs, model text); the full text is in the messages. */
+export const EVENT_PREVIEW_CHARS = 500;
+
+/** `text` cut to {@link EVENT_PREVIEW_CHARS}, marked when cut, so the event log stays small however large the results. */
+export function preview(text: string): string {
+  return text.length <= EVENT_PREVIEW_CHARS ? text : `${text.slice(0, EVENT_PREVIEW_CHARS)}… (${text.length} characters)`;
+}

@@ -2,3 +2,4 @@
 export { agentWorkflow } from './agent-workflow';
 export { registerStopCondition } from './custom-stop-conditions';
 export type { CustomStopCondition, StopContext } from './stop-conditions';
+export { conversationWorkflow } from './conversation-workflow';

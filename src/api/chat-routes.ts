@@ -1,0 +1,119 @@
+import type { Client } from '@temporalio/client';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { withTerminatingTools } from '../agent-defaults';
+import { endConversation, getConversation, sendChatTurn } from '../conversations';
+import { contextIdSchema, type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared';
+import { ApiError, parseBody } from './errors';
+import { addAiMessageBody, chatBody, invokeBody, toTerminating, type TerminatingConfigBody } from './schemas';
+
+/** What a turn's agent gets when the request does not say. */
+export interface AgentDefaults {
+  tools: string[];
+  instructions?: string;
+  model?: string;
+}
+
+export interface ChatRouteDeps {
+  client: Client;
+  taskQueue: string;
+  defaults: AgentDefaults;
+}
+
+/** The request fields that shape a turn's agent, shared by the three endpoints. */
+interface AgentFields {
+  terminating_config?: TerminatingConfigBody | null;
+  model?: string;
+  instructions?: string;
+  tools?: string[];
+}
+
+const idempotencyKey = z.string().min(1).max(200);
+
+/**
+ * Seed 000's chat endpoints, each one turn on the durable conversation of
+ * `context_id`, answered in seed 000's format; and the conversation itself.
+ */
+export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): void {
+  const turn = async (kind: ChatTurnKind, contextId: string, fields: AgentFields, reply: FastifyReply, extra: { message?: string; prompt?: string }, key: unknown) => {
+    const keyParsed = key === undefined ? undefined : idempotencyKey.safeParse(key);
+    if (keyParsed !== undefined && !keyParsed.success) throw new ApiError(400, 'invalid_header', 'Idempotency-Key: use 1 to 200 characters.');
+    const result = await sendChatTurn(
+      deps.client,
+      contextId,
+      { kind, ...extra, settings: turnSettings(fields, deps.defaults) },
+      { taskQueue: deps.taskQueue, ...(keyParsed?.data === undefined ? {} : { idempotencyKey: keyParsed.data }) },
+    );
+    return seedResponse(result, reply);
+  };
+
+  app.post('/chat', async (request, reply) => {
+    const body = parseBody(chatBody, request.body);
+    return turn('chat', body.context_id, body, reply, { message: body.message }, request.headers['idempotency-key']);
+  });
+
+  app.post('/chat/invoke', async (request, reply) => {
+    const body = parseBody(invokeBody, request.body);
+    return turn('invoke', body.context_id, body, reply, {}, request.headers['idempotency-key']);
+  });
+
+  app.post('/chat/add-ai-message', async (request, reply) => {
+    const body = parseBody(addAiMessageBody, request.body);
+    return turn('add-ai-message', body.context_id, body, reply, body.prompt ? { prompt: body.prompt } : {}, request.headers['idempotency-key']);
+  });
+
+  app.get('/conversations/:context_id', async (request) => {
+    const contextId = parseContextId(request.params);
+    const conversation = await getConversation(deps.client, contextId);
+    if (conversation === undefined) throw new ApiError(404, 'conversation_not_found', `No conversation "${contextId}" exists.`);
+    return conversationBody(conversation);
+  });
+
+  app.delete('/conversations/:context_id', async (request, reply) => {
+    const contextId = parseContextId(request.params);
+    if (!(await endConversation(deps.client, contextId))) {
+      throw new ApiError(404, 'conversation_not_found', `No conversation "${contextId}" is open.`);
+    }
+    return reply.code(202).send({ context_id: contextId, ending: true });
+  });
+}
+
+/** The turn's run input: the request's choices over the server's defaults; terminating tools join the tool list. */
+export function turnSettings(fields: AgentFields, defaults: AgentDefaults): TurnSettings {
+  const terminating = fields.terminating_config ? toTerminating(fields.terminating_config) : undefined;
+  const model = fields.model ?? defaults.model;
+  const instructions = fields.instructions ?? defaults.instructions;
+  return {
+    tools: withTerminatingTools(fields.tools ?? defaults.tools, terminating?.toolIds),
+    ...(model === undefined ? {} : { model }),
+    ...(instructions === undefined ? {} : { instructions }),
+    ...(terminating === undefined ? {} : { terminating }),
+  };
+}
+
+/** Seed 000's response; the turn's run id rides in headers, so the body stays exactly the seed's. */
+function seedResponse(result: ChatTurnResult, reply: FastifyReply) {
+  void reply.header('agent-run-id', result.runId).header('agent-turn', String(result.turn));
+  return {
+    response: result.response,
+    saved_ai_messages: result.savedAiMessages,
+    generated_messages: result.generatedMessages,
+  };
+}
+
+function conversationBody(conversation: ConversationState) {
+  const active = conversation.activeTurn;
+  return {
+    context_id: conversation.contextId,
+    turns: conversation.turns,
+    ended: conversation.ended,
+    active_turn: active === undefined ? null : { turn: active.turn, kind: active.kind, run_id: active.runId, started_at: active.startedAt },
+    messages: conversation.messages,
+  };
+}
+
+function parseContextId(params: unknown): string {
+  const parsed = contextIdSchema.safeParse((params as { context_id?: unknown }).context_id);
+  if (!parsed.success) throw new ApiError(400, 'invalid_context_id', `context_id: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data;
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { defaultAgentTools } from '../agent-defaults';
+import { ConfigError } from '../config';
+import type { ApiAuth } from './auth';
+import type { AgentDefaults } from './chat-routes';
+import { DEFAULT_BODY_LIMIT } from './server';
+
+/** The API's settings, from the environment; every problem is reported at once. */
+export interface ApiConfig {
+  host: string;
+  port: number;
+  auth: ApiAuth;
+  bodyLimit: number;
+  defaults: AgentDefaults;
+}
+
+const apiSchema = z.object({
+  AGENT_API_HOST: z.string().min(1).default('127.0.0.1'),
+  AGENT_API_PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  AGENT_API_TOKEN: z.string().min(16, 'use at least 16 characters (for example `openssl rand -hex 32`)').optional(),
+  AGENT_API_AUTH: z.enum(['token', 'none'], { message: "expected 'token' (the default) or 'none'" }).default('token'),
+  AGENT_API_BODY_LIMIT: z.coerce.number().int().min(1024, 'at least 1024 bytes').default(DEFAULT_BODY_LIMIT),
+  AGENT_INSTRUCTIONS: z.string().min(1).optional(),
+  AGENT_MODEL: z.string().min(1).optional(),
+});
+
+/** Reads `AGENT_API_*`, `AGENT_TOOLS`, `AGENT_INSTRUCTIONS` and `AGENT_MODEL`; empty variables count as unset. */
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const present = Object.fromEntries(Object.keys(apiSchema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
+  const parsed = apiSchema.safeParse(present);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${String(issue.path[0])}=${issue.path[0] === 'AGENT_API_TOKEN' ? '(hidden)' : JSON.stringify(env[String(issue.path[0])])}: ${issue.message}`);
+  let tools: string[] = [];
+  try {
+    tools = defaultAgentTools(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(error.message.replace(/^Bad configuration: /, ''));
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(`Bad configuration: ${problems.join('; ')}`);
+  const values = parsed.data;
+  return {
+    host: values.AGENT_API_HOST,
+    port: values.AGENT_API_PORT,
+    auth: chooseAuth(values.AGENT_API_AUTH, values.AGENT_API_TOKEN),
+    bodyLimit: values.AGENT_API_BODY_LIMIT,
+    defaults: {
+      tools,
+      ...(values.AGENT_INSTRUCTIONS === undefined ? {} : { instructions: values.AGENT_INSTRUCTIONS }),
+      ...(values.AGENT_MODEL === undefined ? {} : { model: values.AGENT_MODEL }),
+    },
+  };
+}
+
+/** A token is required; running without one has to be asked for by name. */
+function chooseAuth(mode: 'token' | 'none', token: string | undefined): ApiAuth {
+  if (mode === 'none') {
+    if (token !== undefined) throw new ConfigError('AGENT_API_AUTH=none and AGENT_API_TOKEN are both set; unset one of them.');
+    return { disabled: true };
+  }
+  if (token === undefined) {
+    throw new ConfigError(
+      'The API needs a bearer token: set AGENT_API_TOKEN to a secret of 16+ characters (for example `export AGENT_API_TOKEN=$(openssl rand -hex 32)`); ' +
+        'clients send it as `Authorization: Bearer <token>`. For local use only, AGENT_API_AUTH=none turns authentication off.',
+    );
+  }
+  return { token };
+}

@@ -1,0 +1,103 @@
+import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { ChatTurnFailedError } from '../conversations';
+import { DecisionRejectedError, RunNotFoundError } from '../run-control';
+
+/**
+ * Every error the API answers is `{ "error": { "code", "message", "details"? } }`
+ * with a stable `code` a client can branch on. 5xx answers name the request,
+ * never the stack: the stack goes to the server log under the same id.
+ */
+
+/** One problem with a request body: where, and why. */
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
+/** An error the API answers as it is. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Seed 000's two error conditions, and the other ways a turn's run fails, by failure type. */
+const RUN_FAILURES: Record<string, { status: number; code: string }> = {
+  MaxInvocationsExceeded: { status: 422, code: 'max_invocations_exceeded' },
+  MaxConsecutiveNudgesExceeded: { status: 422, code: 'max_consecutive_nudges_exceeded' },
+  TokenBudgetExhausted: { status: 422, code: 'token_budget_exhausted' },
+  ApprovalTimedOut: { status: 422, code: 'approval_timed_out' },
+  InvalidAgentInput: { status: 400, code: 'invalid_agent_input' },
+  ConversationBusy: { status: 409, code: 'conversation_busy' },
+  ConversationEnded: { status: 409, code: 'conversation_ending' },
+  ConversationEmpty: { status: 409, code: 'conversation_empty' },
+  InvalidChatRequest: { status: 400, code: 'invalid_body' },
+  TurnTerminated: { status: 409, code: 'turn_terminated' },
+};
+
+/** The 400 answer for a body that failed its schema: each field and what is wrong with it. */
+export function invalidBody(error: z.ZodError): ApiError {
+  const details: FieldProblem[] = error.issues.map((issue) => ({
+    field: issue.path.length === 0 ? '(body)' : issue.path.map(String).join('.'),
+    problem: issue.message,
+  }));
+  return new ApiError(400, 'invalid_body', `Invalid request body: ${details.map((d) => `${d.field}: ${d.problem}`).join('; ')}`, details);
+}
+
+/** Parses `body` with `schema`, answering 400 with every problem when it does not fit. */
+export function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) throw invalidBody(parsed.error);
+  return parsed.data;
+}
+
+/** The API's view of any error: known ones keep their meaning, the rest are a 500 that names the request. */
+export function toApiError(error: unknown, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof ChatTurnFailedError) {
+    const known = RUN_FAILURES[error.type];
+    const details = { type: error.type, ...(error.runId ? { run_id: error.runId } : {}), ...(error.problems.length > 0 ? { problems: error.problems } : {}) };
+    if (known !== undefined) return new ApiError(known.status, known.code, error.message, details);
+    if (error.type.startsWith('ModelCall.')) return new ApiError(502, 'model_call_failed', error.message, details);
+    return new ApiError(500, 'run_failed', error.message, details);
+  }
+  if (error instanceof RunNotFoundError) return new ApiError(404, 'run_not_found', error.message);
+  if (error instanceof WorkflowNotFoundError) return new ApiError(404, 'run_not_found', `No run "${error.workflowId}" exists.`);
+  if (error instanceof DecisionRejectedError) return new ApiError(409, 'decision_rejected', error.message);
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(413, 'body_too_large', fastifyError.message ?? 'Request body is too large.');
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
+  if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new ApiError(400, 'invalid_body', 'The body is empty; send a JSON object.');
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || (fastifyError.statusCode === 400 && /JSON/i.test(fastifyError.message ?? ''))) {
+    return new ApiError(400, 'invalid_json', `The body is not valid JSON: ${fastifyError.message ?? 'parse error'}`);
+  }
+  if (isTemporalUnavailable(error)) {
+    return new ApiError(503, 'temporal_unavailable', 'The Temporal server cannot be reached; try again shortly.');
+  }
+  return new ApiError(500, 'internal_error', `Internal error; the server log has the details under request id ${requestId}.`);
+}
+
+function isTemporalUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code ?? ((error as { cause?: { code?: unknown } }).cause?.code);
+  // gRPC UNAVAILABLE and DEADLINE_EXCEEDED
+  return (error instanceof ServiceError || code !== undefined) && (code === 14 || code === 4);
+}
+
+/** Fastify's error handler: logs what the client is not told, and answers the JSON error. */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const answer = toApiError(error, request.id);
+  if (answer.statusCode >= 500) request.log.error({ err: error }, answer.message);
+  else request.log.info({ code: answer.code }, answer.message);
+  void reply.code(answer.statusCode).send(errorBody(answer));
+}
+
+export function errorBody(error: ApiError): { error: { code: string; message: string; details?: unknown } } {
+  return { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
+}

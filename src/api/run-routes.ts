@@ -1,0 +1,190 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { getAgentState, startAgentRun } from '../client';
+import {
+  decideToolCall,
+  followRunEvents,
+  getRunOutcome,
+  listAgentRuns,
+  terminateAgentRun,
+  type RunOutcome,
+  type RunSummary,
+} from '../run-control';
+import { WORKFLOW_TYPE } from '../shared';
+import { ApiError, errorBody, parseBody, toApiError } from './errors';
+import { approveBody, denyBody, eventsQueryString, listRunsQuery, startRunBody, terminateBody } from './schemas';
+
+export interface RunRouteDeps {
+  client: Client;
+  taskQueue: string;
+  /** Comment lines that keep an idle event stream open through proxies. @default 15 s */
+  keepAliveMs?: number;
+}
+
+/**
+ * Runs without a conversation: start one and come back later, read its
+ * state and result, follow its events as Server-Sent Events, decide its
+ * pending calls, terminate it, list runs by their search attributes.
+ */
+export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): void {
+  const { client } = deps;
+  /** Open event streams, ended when the server closes (they would otherwise hold it open). */
+  const streams = new Set<AbortController>();
+  app.addHook('preClose', async () => {
+    for (const stream of streams) stream.abort();
+  });
+
+  app.post('/runs', async (request, reply) => {
+    const body = parseBody(startRunBody, request.body);
+    const raw = (request.body as { input: unknown }).input;
+    try {
+      const run = await startAgentRun(client, raw as never, { taskQueue: deps.taskQueue, ...(body.run_id ? { workflowId: body.run_id } : {}) });
+      return reply
+        .code(202)
+        .header('location', `/runs/${encodeURIComponent(run.workflowId)}`)
+        .send({ run_id: run.workflowId, status_url: `/runs/${encodeURIComponent(run.workflowId)}`, events_url: `/runs/${encodeURIComponent(run.workflowId)}/events` });
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) {
+        throw new ApiError(409, 'run_exists', `A run "${body.run_id}" exists already; choose another run_id, or leave it out for a fresh one.`);
+      }
+      throw error;
+    }
+  });
+
+  app.get('/runs', async (request) => {
+    const query = parseBody(listRunsQuery, request.query);
+    const runs = await listAgentRuns(client, query);
+    return { runs: runs.map(runRow) };
+  });
+
+  app.get('/runs/:run_id', async (request) => {
+    const runId = runIdOf(request);
+    const description = await describeAgentRun(client, runId);
+    const state = await getAgentState(client, runId);
+    return { run_id: runId, temporal_status: description.status.name, state };
+  });
+
+  app.get('/runs/:run_id/result', async (request, reply) => {
+    const runId = runIdOf(request);
+    const description = await describeAgentRun(client, runId);
+    if (description.status.name === 'RUNNING') return reply.code(202).send({ run_id: runId, outcome: 'running' });
+    return { run_id: runId, ...outcomeBody(await getRunOutcome(client, runId)) };
+  });
+
+  app.post('/runs/:run_id/approve', async (request) => {
+    const runId = runIdOf(request);
+    const body = parseBody(approveBody, request.body);
+    await describeAgentRun(client, runId);
+    return decideToolCall(client, runId, { callId: body.call_id, decision: 'approve', ...(body.arguments ? { arguments: body.arguments } : {}) });
+  });
+
+  app.post('/runs/:run_id/deny', async (request) => {
+    const runId = runIdOf(request);
+    const body = parseBody(denyBody, request.body);
+    await describeAgentRun(client, runId);
+    return decideToolCall(client, runId, { callId: body.call_id, decision: 'deny', ...(body.reason === undefined ? {} : { reason: body.reason }) });
+  });
+
+  app.post('/runs/:run_id/terminate', async (request, reply) => {
+    const runId = runIdOf(request);
+    const body = parseBody(terminateBody, request.body ?? {});
+    const description = await describeAgentRun(client, runId);
+    if (description.status.name !== 'RUNNING') {
+      throw new ApiError(409, 'run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}).`);
+    }
+    await terminateAgentRun(client, runId, body.reason);
+    return reply.code(202).send({ run_id: runId, terminating: true });
+  });
+
+  app.get('/runs/:run_id/events', async (request, reply) => {
+    const runId = runIdOf(request);
+    const query = parseBody(eventsQueryString, request.query);
+    const after = query.after ?? lastEventId(request);
+    await describeAgentRun(client, runId);
+
+    // From here on the answer is a stream: errors become an `error` event, not a status code.
+    reply.hijack();
+    const stream = reply.raw;
+    stream.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    const closed = new AbortController();
+    streams.add(closed);
+    stream.on('close', () => closed.abort());
+    const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), deps.keepAliveMs ?? 15_000);
+    try {
+      for await (const event of followRunEvents(client, runId, { after, signal: closed.signal })) {
+        stream.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      }
+      if (!closed.signal.aborted) {
+        stream.write(`event: end\ndata: ${JSON.stringify({ run_id: runId, ...outcomeBody(await getRunOutcome(client, runId)) })}\n\n`);
+      }
+    } catch (error) {
+      const answer = toApiError(error, request.id);
+      if (answer.statusCode >= 500) request.log.error({ err: error }, answer.message);
+      if (!closed.signal.aborted) stream.write(`event: error\ndata: ${JSON.stringify(errorBody(answer).error)}\n\n`);
+    } finally {
+      clearInterval(keepAlive);
+      streams.delete(closed);
+      stream.end();
+    }
+  });
+}
+
+/** The run's Temporal description; 404 when there is no run of that id, or it is not an agent run. */
+async function describeAgentRun(client: Client, runId: string): Promise<WorkflowExecutionDescription> {
+  let description: WorkflowExecutionDescription;
+  try {
+    description = await client.workflow.getHandle(runId).describe();
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) throw new ApiError(404, 'run_not_found', `No run "${runId}" exists.`);
+    throw error;
+  }
+  if (description.type !== WORKFLOW_TYPE) {
+    throw new ApiError(404, 'run_not_found', `"${runId}" is a ${description.type}, not an agent run.`);
+  }
+  return description;
+}
+
+function runIdOf(request: FastifyRequest): string {
+  const runId = (request.params as { run_id?: unknown }).run_id;
+  if (typeof runId !== 'string' || runId === '' || runId.length > 1000) throw new ApiError(400, 'invalid_run_id', 'run_id: give the id of a run.');
+  return runId;
+}
+
+function lastEventId(request: FastifyRequest): number {
+  const header = request.headers['last-event-id'];
+  if (header === undefined || header === '') return 0;
+  const seq = Number(header);
+  if (!Number.isInteger(seq) || seq < 0) throw new ApiError(400, 'invalid_header', 'Last-Event-ID: expected the seq of an event (a whole number).');
+  return seq;
+}
+
+/** A run's ending, as the API reports it. */
+function outcomeBody(outcome: RunOutcome) {
+  switch (outcome.kind) {
+    case 'completed':
+      return { outcome: 'completed', result: outcome.result };
+    case 'terminated':
+      return { outcome: 'terminated', reason: outcome.reason, ...(outcome.result === undefined ? {} : { result: outcome.result }) };
+    case 'failed':
+      return { outcome: 'failed', error: { type: outcome.type, message: outcome.message } };
+  }
+}
+
+function runRow(run: RunSummary) {
+  return {
+    run_id: run.workflowId,
+    temporal_status: run.temporalStatus,
+    status: run.status ?? null,
+    iterations: run.iterations ?? null,
+    total_tokens: run.totalTokens ?? null,
+    pending_approvals: run.pendingApprovals ?? null,
+    termination_reason: run.terminationReason ?? null,
+    start_time: run.startTime,
+    close_time: run.closeTime ?? null,
+  };
+}

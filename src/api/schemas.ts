@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { agentInputSchema, contextIdSchema, type TerminatingConfig } from '../shared';
+
+/**
+ * Request bodies, as seed 000 writes them: snake_case, unknown fields
+ * refused (a misspelt field would otherwise be silently ignored).
+ */
+
+/** Seed 000's `terminating_config`. */
+export const terminatingConfigBody = z.strictObject({
+  tool_ids: z.array(z.string().min(1)).min(1, 'give at least one tool id'),
+  consecutive_nudges: z.number().int().nonnegative().optional(),
+  nudge_message: z.string().min(1).optional(),
+  max_invocations: z.number().int().positive().optional(),
+});
+export type TerminatingConfigBody = z.infer<typeof terminatingConfigBody>;
+
+/**
+ * Fields beyond seed 000 that choose the agent of a turn; each falls back to
+ * the server's configuration (`AGENT_TOOLS`, `AGENT_INSTRUCTIONS`, `OPENAI_MODEL`).
+ */
+const agentFields = {
+  model: z.string().min(1).optional(),
+  instructions: z.string().optional(),
+  tools: z.array(z.string().min(1)).optional(),
+};
+
+/** Clients that send `null` for an absent config mean "none". */
+const optionalTerminatingConfig = terminatingConfigBody.nullish();
+
+/** `POST /chat`: a human message. */
+export const chatBody = z.strictObject({
+  context_id: contextIdSchema,
+  message: z.string().trim().min(1, 'give the human message'),
+  terminating_config: optionalTerminatingConfig,
+  ...agentFields,
+});
+
+/** `POST /chat/invoke`: the agent runs on the conversation as it is. */
+export const invokeBody = z.strictObject({
+  context_id: contextIdSchema,
+  terminating_config: optionalTerminatingConfig,
+  ...agentFields,
+});
+
+/** `POST /chat/add-ai-message`: the agent adds a message, optionally steered by a prompt. */
+export const addAiMessageBody = z.strictObject({
+  context_id: contextIdSchema,
+  prompt: z.string().trim().min(1).nullish(),
+  terminating_config: optionalTerminatingConfig,
+  ...agentFields,
+});
+
+export type ChatBody = z.infer<typeof chatBody>;
+export type InvokeBody = z.infer<typeof invokeBody>;
+export type AddAiMessageBody = z.infer<typeof addAiMessageBody>;
+
+/** Seed 000's snake_case config as the run's `terminating` block. */
+export function toTerminating(config: TerminatingConfigBody): Omit<TerminatingConfig, 'consecutiveNudges' | 'nudgeMessage'> &
+  Partial<Pick<TerminatingConfig, 'consecutiveNudges' | 'nudgeMessage'>> {
+  return {
+    toolIds: config.tool_ids,
+    ...(config.consecutive_nudges === undefined ? {} : { consecutiveNudges: config.consecutive_nudges }),
+    ...(config.nudge_message === undefined ? {} : { nudgeMessage: config.nudge_message }),
+    ...(config.max_invocations === undefined ? {} : { maxInvocations: config.max_invocations }),
+  };
+}
+
+const runIdSchema = z.string().regex(/^[A-Za-z0-9._:@-]{1,200}$/, 'use 1 to 200 letters, digits or . _ : @ -');
+
+/** `POST /runs`: the run's input exactly as the workflow takes it, and optionally its id. */
+export const startRunBody = z.strictObject({
+  input: agentInputSchema,
+  run_id: runIdSchema.optional(),
+});
+
+/** `POST /runs/:run_id/approve`. */
+export const approveBody = z.strictObject({
+  call_id: z.string().min(1),
+  /** Replacement arguments, checked against the tool's schema by the run. */
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** `POST /runs/:run_id/deny`. */
+export const denyBody = z.strictObject({
+  call_id: z.string().min(1),
+  reason: z.string().optional(),
+});
+
+/** `POST /runs/:run_id/terminate`. */
+export const terminateBody = z.strictObject({ reason: z.string().optional() });
+
+/** `GET /runs` query string. */
+export const listRunsQuery = z.strictObject({
+  status: z.string().min(1).optional(),
+  query: z.string().min(1).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+
+/** `GET /runs/:run_id/events` query string (a `Last-Event-ID` header does the same). */
+export const eventsQueryString = z.strictObject({
+  after: z.coerce.number().int().nonnegative().optional(),
+});

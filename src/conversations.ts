@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import {
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  CONVERSATION_WORKFLOW_TYPE,
+  DEFAULT_TASK_QUEUE,
+  chatUpdate,
+  conversationQuery,
+  conversationWorkflowId,
+  endConversationSignal,
+  type ChatTurnRequest,
+  type ChatTurnResult,
+  type ConversationInput,
+  type ConversationState,
+} from './shared';
+
+/**
+ * Conversations by `context_id`, for backend services: each request is one
+ * turn, run on the context's conversation workflow (started on first use).
+ */
+
+/** The turn was refused or its run failed; `type` is stable (`ConversationBusy`, `MaxInvocationsExceeded`, ...). */
+export class ChatTurnFailedError extends Error {
+  override readonly name = 'ChatTurnFailedError';
+
+  constructor(
+    message: string,
+    readonly type: string,
+    /** The agent run of the turn, when one was started. */
+    readonly runId: string | undefined,
+    readonly problems: string[] = [],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Options of {@link sendChatTurn}. */
+export interface ChatTurnOptions {
+  /** @default `AGENT_TASK_QUEUE`, else 'agent-runner' */
+  taskQueue?: string;
+  /** Makes a retried request run the turn once: the same key answers the same turn. */
+  idempotencyKey?: string;
+}
+
+/**
+ * Runs one turn on the context's conversation and waits for its answer. The
+ * conversation is started by the same call when it does not exist yet
+ * (update-with-start), so two first requests cannot create two conversations.
+ */
+export async function sendChatTurn(
+  client: Client,
+  contextId: string,
+  request: ChatTurnRequest,
+  options: ChatTurnOptions = {},
+): Promise<ChatTurnResult> {
+  const start = new WithStartWorkflowOperation(CONVERSATION_WORKFLOW_TYPE, {
+    workflowId: conversationWorkflowId(contextId),
+    taskQueue: options.taskQueue ?? process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
+    args: [{ contextId } satisfies ConversationInput],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+  try {
+    return await client.workflow.executeUpdateWithStart(chatUpdate, {
+      args: [request],
+      updateId: options.idempotencyKey ?? randomUUID(),
+      startWorkflowOperation: start,
+    });
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
+      const cause = error.cause;
+      const detail = (cause.details?.[0] ?? {}) as { runId?: string; problems?: string[] };
+      throw new ChatTurnFailedError(cause.message, cause.type ?? 'Error', detail.runId, detail.problems ?? [], { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** The conversation's history and the turn in progress; undefined when the context has never been used. */
+export async function getConversation(client: Client, contextId: string): Promise<ConversationState | undefined> {
+  try {
+    return await client.workflow.getHandle(conversationWorkflowId(contextId)).query(conversationQuery);
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError || (error as { code?: unknown }).code === 5) return undefined;
+    throw error;
+  }
+}
+
+/** Ends the conversation (after the turn in progress); false when there was none running. */
+export async function endConversation(client: Client, contextId: string): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(conversationWorkflowId(contextId)).signal(endConversationSignal);
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError || (error as { code?: unknown }).code === 5) return false;
+    throw error;
+  }
+}

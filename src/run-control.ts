@@ -1,0 +1,212 @@
+import {
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowExecutionInfo,
+} from '@temporalio/client';
+import { ApplicationFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
+import {
+  AgentIterationsKey,
+  AgentPendingApprovalsKey,
+  AgentStatusKey,
+  AgentTerminationReasonKey,
+  AgentTotalTokensKey,
+  WORKFLOW_TYPE,
+  decideUpdate,
+  eventsQuery,
+  terminateSignal,
+  type AgentResult,
+  type ApprovalDecision,
+  type DecideInput,
+  type RunEvent,
+} from './shared';
+
+/**
+ * Steering and following a run from outside: decisions, termination, the
+ * event feed and the final outcome. Shared by the HTTP API and the
+ * command-line tool, so both say the same thing about a run.
+ */
+
+/** The decision was refused by the run (unknown call, already decided, arguments off-schema). */
+export class DecisionRejectedError extends Error {
+  override readonly name = 'DecisionRejectedError';
+}
+
+/** No run with this id exists in the namespace. */
+export class RunNotFoundError extends Error {
+  override readonly name = 'RunNotFoundError';
+
+  constructor(readonly workflowId: string) {
+    super(`No run "${workflowId}" exists.`);
+  }
+}
+
+/** Approves or denies a pending call through the `decide` update; answers the decision as recorded. */
+export async function decideToolCall(client: Client, workflowId: string, decision: DecideInput): Promise<ApprovalDecision> {
+  try {
+    return await client.workflow.getHandle(workflowId).executeUpdate(decideUpdate, { args: [decision] });
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
+      throw new DecisionRejectedError(error.cause.message, { cause: error });
+    }
+    throw notFoundOr(error, workflowId);
+  }
+}
+
+/** Asks the run to stop now, gracefully (signal `terminate`): in-flight calls are cancelled and the run returns. */
+export async function terminateAgentRun(client: Client, workflowId: string, reason?: string): Promise<void> {
+  try {
+    await client.workflow.getHandle(workflowId).signal(terminateSignal, reason === undefined ? {} : { reason });
+  } catch (error) {
+    throw notFoundOr(error, workflowId);
+  }
+}
+
+/** How a run ended, in the three kinds the tools report (and the CLI's exit codes distinguish). */
+export type RunOutcome =
+  | { kind: 'completed'; result: AgentResult }
+  | { kind: 'terminated'; reason: string; result?: AgentResult }
+  | { kind: 'failed'; type: string; message: string; details: unknown[] };
+
+/** Waits for the run to end and says how. */
+export async function getRunOutcome(client: Client, workflowId: string): Promise<RunOutcome> {
+  try {
+    const result = (await client.workflow.getHandle(workflowId).result()) as AgentResult;
+    if (result.terminationReason.type === 'external') {
+      return { kind: 'terminated', reason: result.terminationReason.reason ?? `stopped by ${result.terminationReason.via}`, result };
+    }
+    return { kind: 'completed', result };
+  } catch (error) {
+    if (error instanceof WorkflowFailedError) {
+      const cause = error.cause;
+      if (cause instanceof TerminatedFailure) return { kind: 'terminated', reason: `terminated in Temporal: ${cause.message || 'no reason given'}` };
+      if (cause instanceof ApplicationFailure) {
+        return { kind: 'failed', type: cause.type ?? 'Error', message: cause.message, details: [...(cause.details ?? [])] };
+      }
+      if (cause instanceof TimeoutFailure) return { kind: 'failed', type: 'WorkflowTimedOut', message: 'the run exceeded its Temporal execution timeout', details: [] };
+      return { kind: 'failed', type: cause?.name ?? 'Error', message: cause?.message ?? error.message, details: [] };
+    }
+    throw notFoundOr(error, workflowId);
+  }
+}
+
+/** Options of {@link followRunEvents}. */
+export interface FollowOptions {
+  /** Start after this event (`seq`); 0 reads from the beginning. @default 0 */
+  after?: number;
+  /** How often to ask the run for new events. @default 250 ms */
+  pollMs?: number;
+  /** Stops following (the generator returns) when aborted. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The run's events in order, as they happen, from the `events` query: each
+ * event once, ending after `run-end` (or when Temporal reports the run
+ * closed, for a run terminated or timed out by Temporal itself).
+ */
+export async function* followRunEvents(client: Client, workflowId: string, options: FollowOptions = {}): AsyncGenerator<RunEvent> {
+  const handle = client.workflow.getHandle(workflowId);
+  const pollMs = options.pollMs ?? 250;
+  let cursor = options.after ?? 0;
+  let closed = false;
+  while (!options.signal?.aborted) {
+    let page;
+    try {
+      page = await handle.query(eventsQuery, { after: cursor });
+    } catch (error) {
+      throw notFoundOr(error, workflowId);
+    }
+    for (const event of page.events) {
+      cursor = event.seq;
+      yield event;
+      if (event.type === 'run-end') return;
+    }
+    if (page.events.length > 0) continue;
+    if (closed) return;
+    // Nothing new: a run closed by Temporal itself never writes run-end, so ask Temporal once per quiet poll.
+    const description = await handle.describe();
+    if (description.status.name !== 'RUNNING') {
+      closed = true; // one more page, for events written just before the close
+      continue;
+    }
+    await sleep(pollMs, options.signal);
+  }
+}
+
+/** One row of {@link listAgentRuns}. */
+export interface RunSummary {
+  workflowId: string;
+  runId: string;
+  /** Temporal's status: RUNNING, COMPLETED, FAILED, TERMINATED, ... */
+  temporalStatus: string;
+  /** The agent's own status (search attribute `AgentStatus`). */
+  status?: string;
+  iterations?: number;
+  totalTokens?: number;
+  pendingApprovals?: number;
+  terminationReason?: string;
+  startTime: string;
+  closeTime?: string;
+}
+
+/** Options of {@link listAgentRuns}. */
+export interface ListRunsOptions {
+  /** Only runs whose `AgentStatus` is this (running, waiting_for_approval, completed, failed, terminated, ...). */
+  status?: string;
+  /** Extra visibility query, ANDed: for example `AgentTotalTokens > 1000`. */
+  query?: string;
+  /** @default 20 */
+  limit?: number;
+}
+
+/** Agent runs, newest first, found by their search attributes. */
+export async function listAgentRuns(client: Client, options: ListRunsOptions = {}): Promise<RunSummary[]> {
+  const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`];
+  if (options.status !== undefined) clauses.push(`${AgentStatusKey.name} = '${options.status.replace(/'/g, "\\'")}'`);
+  if (options.query !== undefined && options.query.trim() !== '') clauses.push(`(${options.query})`);
+  const limit = options.limit ?? 20;
+  const rows: RunSummary[] = [];
+  for await (const execution of client.workflow.list({ query: clauses.join(' AND '), pageSize: Math.min(limit, 1000) })) {
+    rows.push(summarize(execution));
+    if (rows.length >= limit) break;
+  }
+  return rows;
+}
+
+function summarize(execution: WorkflowExecutionInfo): RunSummary {
+  const attributes = execution.typedSearchAttributes;
+  const optional = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
+  return {
+    workflowId: execution.workflowId,
+    runId: execution.runId,
+    temporalStatus: execution.status.name,
+    ...optional('status', attributes.get(AgentStatusKey)),
+    ...optional('iterations', attributes.get(AgentIterationsKey)),
+    ...optional('totalTokens', attributes.get(AgentTotalTokensKey)),
+    ...optional('pendingApprovals', attributes.get(AgentPendingApprovalsKey)),
+    ...optional('terminationReason', attributes.get(AgentTerminationReasonKey) || undefined),
+    startTime: execution.startTime.toISOString(),
+    ...optional('closeTime', execution.closeTime?.toISOString()),
+  };
+}
+
+function notFoundOr(error: unknown, workflowId: string): unknown {
+  if (error instanceof WorkflowNotFoundError) return new RunNotFoundError(workflowId);
+  // Queries and updates on a missing workflow come back as gRPC NOT_FOUND (code 5) rather than WorkflowNotFoundError.
+  if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 5) return new RunNotFoundError(workflowId);
+  return error;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,100 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { z } from 'zod';
+import type { AgentInput } from './agent-input';
+import type { GeneratedMessage, TerminationReason } from './agent-result';
+import type { ChatMessage, Usage } from './messages';
+
+/**
+ * A conversation (seed 000's `context_id`): one long-lived workflow per
+ * context that keeps the history and runs each request as a child
+ * `agentWorkflow`, one at a time. It continues as new now and then, carrying
+ * the history, so its own event history stays small however long the
+ * conversation gets.
+ */
+
+/** Workflow type of conversations. */
+export const CONVERSATION_WORKFLOW_TYPE = 'conversationWorkflow';
+
+/** Letters, digits and `. _ : @ -`, 1 to 200 of them: safe in workflow ids and URL paths alike. */
+export const contextIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._:@-]{1,200}$/, 'use 1 to 200 letters, digits or . _ : @ -');
+
+/** The conversation workflow's id for a `context_id`. */
+export function conversationWorkflowId(contextId: string): string {
+  return `conversation:${contextId}`;
+}
+
+/** The agent run of one turn: its id names the conversation and the turn. */
+export function turnWorkflowId(conversationId: string, turn: number): string {
+  return `${conversationId}:turn-${turn}`;
+}
+
+/** The conversation workflow's argument; a continued run gets the history so far. */
+export interface ConversationInput {
+  contextId: string;
+  messages?: ChatMessage[];
+  /** Turns completed before this run. */
+  turns?: number;
+}
+
+/** Seed 000's three endpoints: a human message, a bare invocation, or an AI message prompted by the caller. */
+export type ChatTurnKind = 'chat' | 'invoke' | 'add-ai-message';
+
+/** How a turn's agent run is set up: a run input without its conversation, which the workflow supplies. */
+export type TurnSettings = Omit<AgentInput, 'message' | 'messages'>;
+
+/** Update `chat`: run one turn on the conversation. */
+export interface ChatTurnRequest {
+  kind: ChatTurnKind;
+  /** `chat`: the human message. */
+  message?: string;
+  /** `add-ai-message`: what the AI should do, added as a system message. */
+  prompt?: string;
+  settings: TurnSettings;
+}
+
+/** What a turn answers: seed 000's response, plus where to find the run. */
+export interface ChatTurnResult {
+  response: string;
+  /** True: the turn's messages were added to the conversation. */
+  savedAiMessages: boolean;
+  generatedMessages: GeneratedMessage[];
+  turn: number;
+  /** The turn's agent run, for its state, events and history. */
+  runId: string;
+  terminationReason: TerminationReason;
+  usage: Usage;
+}
+
+/** The turn in progress. */
+export interface ActiveTurn {
+  turn: number;
+  kind: ChatTurnKind;
+  runId: string;
+  startedAt: string;
+}
+
+/** What the `conversation` query answers. */
+export interface ConversationState {
+  contextId: string;
+  messages: ChatMessage[];
+  /** Turns completed (failed turns are not counted: they leave the conversation as it was). */
+  turns: number;
+  activeTurn?: ActiveTurn;
+  /** True once `end` was received; the next request on the context starts a new conversation. */
+  ended: boolean;
+}
+
+/** Failure types a turn can be refused with, before it starts. */
+export const ConversationFailure = {
+  busy: 'ConversationBusy',
+  empty: 'ConversationEmpty',
+  ended: 'ConversationEnded',
+  invalidRequest: 'InvalidChatRequest',
+} as const;
+
+export const chatUpdate = defineUpdate<ChatTurnResult, [ChatTurnRequest]>('chat');
+export const conversationQuery = defineQuery<ConversationState>('conversation');
+/** Ends the conversation once no turn is running; its workflow completes with the history. */
+export const endConversationSignal = defineSignal<[]>('end');

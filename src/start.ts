@@ -1,0 +1,65 @@
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { closeApi, describeAuth, listen, untilSignal } from './api/main';
+import { loadApiConfig } from './api/config';
+import { buildApiServer } from './api/server';
+import { ConfigError, loadLogLevel, loadModelConfig } from './config';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
+import { registerMissingSearchAttributes } from './temporal/check-search-attributes';
+import { ensureLocalServer } from './temporal/local-server';
+import { createBuiltinTools } from './tools/builtin';
+import { createAgentWorker } from './worker';
+
+/**
+ * `npm start`: everything on one machine — a Temporal dev server (started in
+ * the background unless `TEMPORAL_ADDRESS` names one), a worker with the
+ * built-in tools, and the HTTP API in front of them.
+ */
+async function main(): Promise<void> {
+  const say = (line: string) => console.log(line);
+  // Configuration first: a missing token or model should not cost a server start.
+  const api = loadApiConfig();
+  const model = loadModelConfig();
+  const logLevel = loadLogLevel();
+  Runtime.install({ logger: new DefaultLogger(logLevel === 'INFO' ? 'WARN' : logLevel), shutdownSignals: [] });
+  const stop = untilSignal();
+
+  const server = await ensureLocalServer(say);
+  const namespace = process.env.TEMPORAL_NAMESPACE || DEFAULT_NAMESPACE;
+  const taskQueue = process.env.AGENT_TASK_QUEUE || DEFAULT_TASK_QUEUE;
+  const clientConnection = await Connection.connect({ address: server.address });
+  const registered = await registerMissingSearchAttributes(clientConnection, namespace);
+  if (registered.length > 0) say(`Registered the search attributes ${registered.join(', ')} on namespace "${namespace}".`);
+  const client = new Client({ connection: clientConnection, namespace });
+  const workerConnection = await NativeConnection.connect({ address: server.address });
+  const worker = await createAgentWorker({
+    connection: workerConnection,
+    namespace,
+    taskQueue,
+    tools: createBuiltinTools({ workspace: model.workspace }),
+    model,
+  });
+  const workerRun = worker.run();
+  const app = buildApiServer({ client, taskQueue, auth: api.auth, defaults: api.defaults, bodyLimit: api.bodyLimit, logger: { level: logLevel.toLowerCase() } });
+  const url = await listen(app, api);
+  say(`Temporal: ${server.address} (${server.description})${server.uiUrl ? `; web UI ${server.uiUrl}` : ''}.`);
+  say(`Worker: task queue "${taskQueue}", model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}, tools ${api.defaults.tools.join(', ')} by default.`);
+  say(`Agent API at ${url}; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`);
+
+  await Promise.race([stop, workerRun]);
+  await closeApi(app, say);
+  worker.shutdown();
+  await workerRun.catch(() => undefined);
+  await clientConnection.close();
+  await workerConnection.close();
+  if (server.stop !== undefined) await server.stop();
+  else if (!process.env.TEMPORAL_ADDRESS) say('The dev server keeps running with its runs; `npm run server:stop` stops it.');
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

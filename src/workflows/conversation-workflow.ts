@@ -1,0 +1,167 @@
+import * as wf from '@temporalio/workflow';
+import {
+  ConversationFailure,
+  chatUpdate,
+  conversationQuery,
+  endConversationSignal,
+  parseAgentInput,
+  turnWorkflowId,
+  type ActiveTurn,
+  type AgentInput,
+  type AgentResult,
+  type ChatMessage,
+  type ChatTurnRequest,
+  type ChatTurnResult,
+  type ConversationInput,
+  type ConversationState,
+} from '../shared';
+import { agentWorkflow } from './agent-workflow';
+
+/**
+ * Turns one run of the conversation takes before it continues as new. Each
+ * turn records its input and result, both carrying the whole history, so the
+ * event history grows with turns × history; this keeps it bounded.
+ */
+export const TURNS_PER_RUN = 25;
+
+/**
+ * A durable conversation: keeps the history of one `context_id` and runs each
+ * `chat` update as a child `agentWorkflow` on it, one turn at a time. A
+ * completed turn's messages join the history; a failed turn leaves the
+ * history as it was, so the conversation never holds half a turn.
+ */
+export async function conversationWorkflow(input: ConversationInput): Promise<ConversationState> {
+  const conversation = {
+    messages: input.messages ?? [],
+    turns: input.turns ?? 0,
+    active: undefined as ActiveTurn | undefined,
+    ended: false,
+  };
+  let turnsThisRun = 0;
+  const snapshot = (): ConversationState => ({
+    contextId: input.contextId,
+    messages: conversation.messages,
+    turns: conversation.turns,
+    ...(conversation.active === undefined ? {} : { activeTurn: conversation.active }),
+    ended: conversation.ended,
+  });
+
+  wf.setHandler(conversationQuery, snapshot);
+  wf.setHandler(endConversationSignal, () => {
+    conversation.ended = true;
+  });
+  wf.setHandler(chatUpdate, runTurn, {
+    validator: (request) => {
+      if (conversation.ended) throw refusal(ConversationFailure.ended, 'This conversation has ended; send the request again to start a new one.');
+      if (conversation.active !== undefined) {
+        throw refusal(
+          ConversationFailure.busy,
+          `Turn ${conversation.active.turn} is still running (run ${conversation.active.runId}); send the next request when it has answered.`,
+        );
+      }
+      checkRequest(request, conversation.messages);
+    },
+  });
+
+  await wf.condition(() => conversation.ended || turnsThisRun >= TURNS_PER_RUN || wf.workflowInfo().continueAsNewSuggested);
+  await wf.condition(() => conversation.active === undefined && wf.allHandlersFinished());
+  if (conversation.ended) return snapshot();
+  return wf.continueAsNew<typeof conversationWorkflow>({
+    contextId: input.contextId,
+    messages: conversation.messages,
+    turns: conversation.turns,
+  });
+
+  async function runTurn(request: ChatTurnRequest): Promise<ChatTurnResult> {
+    const turn = conversation.turns + 1;
+    const runId = turnWorkflowId(wf.workflowInfo().workflowId, turn);
+    // Set before the first await: a request arriving while this one runs is refused by the validator.
+    conversation.active = { turn, kind: request.kind, runId, startedAt: new Date().toISOString() };
+    try {
+      const result = (await wf.executeChild(agentWorkflow, {
+        workflowId: runId,
+        args: [turnInput(request, conversation.messages)],
+      })) as AgentResult;
+      conversation.messages = result.messages;
+      conversation.turns = turn;
+      turnsThisRun += 1;
+      return {
+        response: result.response,
+        savedAiMessages: true,
+        generatedMessages: result.generatedMessages,
+        turn,
+        runId,
+        terminationReason: result.terminationReason,
+        usage: result.usage,
+      };
+    } catch (error) {
+      throw turnFailure(error, runId);
+    } finally {
+      conversation.active = undefined;
+    }
+  }
+}
+
+/** The turn's run input: the settings, with the history and the new message or prompt as its conversation. */
+export function turnInput(request: ChatTurnRequest, history: readonly ChatMessage[]): AgentInput {
+  // The workflow owns the conversation: a message smuggled into the settings must not replace it.
+  const settings: AgentInput = { ...(request.settings as AgentInput) };
+  delete settings.message;
+  delete settings.messages;
+  const prompt: ChatMessage[] = request.kind === 'add-ai-message' && request.prompt ? [{ role: 'system', content: request.prompt }] : [];
+  const messages = [...history, ...prompt];
+  return {
+    ...settings,
+    ...(messages.length === 0 ? {} : { messages }),
+    ...(request.kind === 'chat' && request.message !== undefined ? { message: request.message } : {}),
+  };
+}
+
+/** Refuses a request that could not start a valid turn; the caller hears which field and why. */
+function checkRequest(request: ChatTurnRequest, history: readonly ChatMessage[]): void {
+  if (request === null || typeof request !== 'object') throw refusal(ConversationFailure.invalidRequest, 'The request must be an object.');
+  if (request.kind === 'chat' && (typeof request.message !== 'string' || request.message.trim() === '')) {
+    throw refusal(ConversationFailure.invalidRequest, 'message: give the human message');
+  }
+  if (request.kind !== 'chat' && history.length === 0 && !(request.kind === 'add-ai-message' && request.prompt)) {
+    throw refusal(
+      ConversationFailure.empty,
+      `The conversation is empty, so there is nothing to ${request.kind === 'invoke' ? 'invoke the agent on' : 'answer'}; start it with POST /chat${request.kind === 'add-ai-message' ? ' or give a prompt' : ''}.`,
+    );
+  }
+  const parsed = parseAgentInput(turnInput(request, history));
+  if (!parsed.ok) throw wf.ApplicationFailure.create({ type: 'InvalidAgentInput', message: `Invalid agent input: ${parsed.problems.join('; ')}`, details: [{ problems: parsed.problems }], nonRetryable: true });
+}
+
+function refusal(type: string, message: string): wf.ApplicationFailure {
+  return wf.ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+/** The turn's failure as the update's: the agent run's own type and message, and the run to look at. */
+function turnFailure(error: unknown, runId: string): wf.ApplicationFailure {
+  if (error instanceof wf.ChildWorkflowFailure) {
+    const cause = error.cause;
+    if (cause instanceof wf.ApplicationFailure) {
+      return wf.ApplicationFailure.create({
+        type: cause.type ?? 'Error',
+        message: cause.message,
+        details: [{ runId, ...firstDetail(cause.details) }],
+        nonRetryable: true,
+      });
+    }
+    if (cause instanceof wf.TerminatedFailure) {
+      return wf.ApplicationFailure.create({ type: 'TurnTerminated', message: `The turn's run was terminated in Temporal: ${cause.message}`, details: [{ runId }], nonRetryable: true });
+    }
+    return wf.ApplicationFailure.create({ type: 'TurnFailed', message: cause?.message ?? error.message, details: [{ runId }], nonRetryable: true });
+  }
+  if (error instanceof wf.ApplicationFailure) return error;
+  return wf.ApplicationFailure.create({ type: 'TurnFailed', message: error instanceof Error ? error.message : String(error), details: [{ runId }], nonRetryable: true });
+}
+
+/** The problems list of an input failure; a failed run's partial transcript stays with its own run. */
+function firstDetail(details: readonly unknown[] | null | undefined): Record<string, unknown> {
+  const first = details?.[0];
+  if (typeof first !== 'object' || first === null) return {};
+  const { problems, limit } = first as { problems?: unknown; limit?: unknown };
+  return { ...(problems === undefined ? {} : { problems }), ...(limit === undefined ? {} : { limit }) };
+}
