@@ -5,19 +5,22 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import {
   WORKFLOW_TYPE,
+  conversationWorkflowId,
   decideUpdate,
+  endConversationSignal,
   stateQuery,
   terminateSignal,
   userMessageSignal,
   type AgentInput,
   type AgentState,
 } from '../src/shared';
+import { sendChatTurn } from '../src/conversations';
 import { withLocalStack } from './local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { createAgentWorker } from '../src/worker';
 
 /**
- * `npm run record-history`: runs two scripted scenarios on a fresh dev server
+ * `npm run record-history`: runs scripted scenarios on a fresh dev server
  * and writes their event histories to test/replay/histories/:
  * - agent-loop.json: every branch of the loop (tool catalog, a nudge,
  *   parallel tool calls, a tool error, a terminating tool);
@@ -26,7 +29,9 @@ import { createAgentWorker } from '../src/worker';
  *   interrupted by the terminate signal;
  * - ask-question.json: a run-wide timeout timer, ask_question waiting on an
  *   inputTimeout timer, the userMessage signal, a stop condition, a
- *   terminating tool.
+ *   terminating tool;
+ * - conversation.json: a conversation's two turns (chat, then invoke) as
+ *   child runs started from `chat` updates, then the `end` signal.
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
  * proof that runs in flight survive a deploy.
@@ -35,6 +40,7 @@ const HISTORIES = path.resolve(__dirname, '..', 'test', 'replay', 'histories');
 const MODEL = 'recorded-scenario';
 const CONTROL_MODEL = 'recorded-control-plane';
 const QUESTION_MODEL = 'recorded-ask-question';
+const CONVERSATION_MODEL = 'recorded-conversation';
 
 async function save(handle: { fetchHistory: () => Promise<Parameters<typeof historyToJSON>[0]> }, file: string): Promise<void> {
   const output = path.join(HISTORIES, file);
@@ -58,6 +64,11 @@ async function main(): Promise<void> {
     model.script(QUESTION_MODEL, [
       { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which year?' }, id: 'call_ask' }] },
       { toolCalls: [{ name: 'task_completion', arguments: { result: 'Done for 2025.' }, id: 'call_done' }] },
+    ]);
+    model.script(CONVERSATION_MODEL, [
+      { content: 'Noted: 6 * 7.' },
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' }, id: 'call_calc' }] },
+      { toolCalls: [{ name: 'finish', arguments: { note: '42' }, id: 'call_finish' }] },
     ]);
     model.script(CONTROL_MODEL, [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
@@ -132,6 +143,20 @@ async function main(): Promise<void> {
       await question.signal(userMessageSignal, { content: '2025' });
       await question.result();
       await save(question, 'ask-question.json');
+
+      // Two turns on one context (a chat, then an invoke ending on a terminating tool), then the end signal.
+      const settings = { model: CONVERSATION_MODEL, tools: ['calculator', 'finish'] };
+      await sendChatTurn(client, 'recorded', { kind: 'chat', message: 'Remember 6 * 7.', settings }, { taskQueue: 'record-history' });
+      await sendChatTurn(
+        client,
+        'recorded',
+        { kind: 'invoke', settings: { ...settings, terminating: { toolIds: ['finish'] } } },
+        { taskQueue: 'record-history' },
+      );
+      const conversation = client.workflow.getHandle(conversationWorkflowId('recorded'));
+      await conversation.signal(endConversationSignal);
+      await conversation.result();
+      await save(conversation, 'conversation.json');
     });
   });
 }

@@ -36,6 +36,8 @@ export interface ConversationInput {
   messages?: ChatMessage[];
   /** Turns completed before this run. */
   turns?: number;
+  /** Turns a run takes before it continues as new. @default 25 */
+  turnsPerRun?: number;
 }
 
 /** Seed 000's three endpoints: a human message, a bare invocation, or an AI message prompted by the caller. */

@@ -3,6 +3,7 @@ import {
   ConversationFailure,
   chatUpdate,
   conversationQuery,
+  conversationWorkflowId,
   endConversationSignal,
   parseAgentInput,
   turnWorkflowId,
@@ -18,7 +19,8 @@ import {
 import { agentWorkflow } from './agent-workflow';
 
 /**
- * Turns one run of the conversation takes before it continues as new. Each
+ * Turns one run of the conversation takes before it continues as new, unless
+ * its input says otherwise. Each
  * turn records its input and result, both carrying the whole history, so the
  * event history grows with turns × history; this keeps it bounded.
  */
@@ -63,18 +65,20 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     },
   });
 
-  await wf.condition(() => conversation.ended || turnsThisRun >= TURNS_PER_RUN || wf.workflowInfo().continueAsNewSuggested);
+  const turnsPerRun = input.turnsPerRun ?? TURNS_PER_RUN;
+  await wf.condition(() => conversation.ended || turnsThisRun >= turnsPerRun || wf.workflowInfo().continueAsNewSuggested);
   await wf.condition(() => conversation.active === undefined && wf.allHandlersFinished());
   if (conversation.ended) return snapshot();
   return wf.continueAsNew<typeof conversationWorkflow>({
     contextId: input.contextId,
     messages: conversation.messages,
     turns: conversation.turns,
+    ...(input.turnsPerRun === undefined ? {} : { turnsPerRun: input.turnsPerRun }),
   });
 
   async function runTurn(request: ChatTurnRequest): Promise<ChatTurnResult> {
     const turn = conversation.turns + 1;
-    const runId = turnWorkflowId(wf.workflowInfo().workflowId, turn);
+    const runId = turnWorkflowId(conversationWorkflowId(input.contextId), turn);
     // Set before the first await: a request arriving while this one runs is refused by the validator.
     conversation.active = { turn, kind: request.kind, runId, startedAt: new Date().toISOString() };
     try {

@@ -1,0 +1,36 @@
+import type { Client } from '@temporalio/client';
+import { connectAgentClient } from '../client';
+import { loadTemporalConfig, type TemporalConfig } from '../config';
+import { RunNotFoundError } from '../run-control';
+import { RunEndedError } from './run-ended-error';
+
+/**
+ * Runs `work` with a client for the server in `TEMPORAL_ADDRESS` (and the
+ * rest of the Temporal settings), closing the connection afterwards.
+ */
+export async function withAgentClient<T>(work: (client: Client, config: TemporalConfig) => Promise<T>): Promise<T> {
+  const config = loadTemporalConfig();
+  const client = await connectAgentClient(config);
+  try {
+    return await work(client, config);
+  } finally {
+    await client.connection.close();
+  }
+}
+
+/**
+ * Temporal answers a signal or update sent to a run that has ended the same
+ * way as one sent to no run at all. When the run does exist, this says so
+ * ({@link RunEndedError}) instead of claiming it does not.
+ */
+export async function explainMissingRun(client: Client, workflowId: string, error: unknown): Promise<never> {
+  if (!(error instanceof RunNotFoundError)) throw error;
+  let temporalStatus: string;
+  try {
+    temporalStatus = (await client.workflow.getHandle(workflowId).describe()).status.name;
+  } catch {
+    throw error; // describe cannot find it either: it really is not there
+  }
+  if (temporalStatus === 'RUNNING') throw error;
+  throw new RunEndedError({ workflowId, temporalStatus });
+}

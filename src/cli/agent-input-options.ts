@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import { defaultAgentTools, withTerminatingTools } from '../agent-defaults';
+import { InvalidAgentInputError } from '../client';
+import { parseAgentInput, type AgentInput } from '../shared';
+import { UsageError } from './usage-error';
+
+/**
+ * How `run` and `start` turn their options into the run's `AgentInput`:
+ * an optional whole input from `--input`, with each flag given laid over
+ * the field it names.
+ */
+
+/** The input options `run` and `start` share, as commander parsed them. */
+export interface AgentInputOptions {
+  tools?: string[];
+  model?: string;
+  instructions?: string;
+  terminateOn?: string[];
+  maxInvocations?: number;
+  approve?: string[] | 'all';
+  /** A file with a whole `AgentInput` as JSON, or `-` for stdin. */
+  input?: string;
+}
+
+/** Reads the text behind `--input`; swapped in unit tests. */
+export type InputSource = (source: string) => Promise<string>;
+
+/**
+ * The run's input, checked: `--input` (if any), then the flags. Throws
+ * {@link UsageError} when `--input` cannot be read, and
+ * {@link InvalidAgentInputError} with every problem when the result is not a valid input.
+ */
+export async function loadAgentInput(
+  messageWords: string[],
+  options: AgentInputOptions,
+  readSource: InputSource = readInputSource,
+): Promise<AgentInput> {
+  const base = options.input === undefined ? {} : parseInputDocument(options.input, await readOrExplain(options.input, readSource));
+  const input = buildAgentInput(base, messageWords, options, () => defaultAgentTools());
+  const parsed = parseAgentInput(input);
+  if (!parsed.ok) throw new InvalidAgentInputError(parsed.problems);
+  return input;
+}
+
+/**
+ * `base` with the flags laid over it. Tools come from `--tools`, else from
+ * `base`, else from `defaultTools` (`AGENT_TOOLS` or the built-in default);
+ * terminating tools are added to them, so `--terminate-on finish` alone is enough.
+ */
+export function buildAgentInput(
+  base: Record<string, unknown>,
+  messageWords: string[],
+  options: AgentInputOptions,
+  defaultTools: () => string[],
+): AgentInput {
+  const input: Record<string, unknown> = { ...base };
+  if (options.tools !== undefined) input.tools = options.tools;
+  else if (input.tools === undefined) input.tools = defaultTools();
+  if (messageWords.length > 0) input.message = messageWords.join(' ');
+  if (options.model !== undefined) input.model = options.model;
+  if (options.instructions !== undefined) input.instructions = options.instructions;
+  if (options.maxInvocations !== undefined) input.maxInvocations = options.maxInvocations;
+  if (options.terminateOn !== undefined) input.terminating = { ...asObject(input.terminating), toolIds: options.terminateOn };
+  if (options.approve !== undefined) input.approval = { ...asObject(input.approval), tools: options.approve };
+
+  const terminatingIds = asObject(input.terminating).toolIds;
+  if (isStringArray(input.tools) && isStringArray(terminatingIds)) input.tools = withTerminatingTools(input.tools, terminatingIds);
+  // The schema check that follows reports whatever is still wrong, field by field.
+  return input as AgentInput;
+}
+
+/** `-` is stdin; anything else a file path. */
+export async function readInputSource(source: string): Promise<string> {
+  if (source !== '-') return readFile(source, 'utf8');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readOrExplain(source: string, readSource: InputSource): Promise<string> {
+  try {
+    return await readSource(source);
+  } catch (error) {
+    throw new UsageError({ problems: [`--input ${source}: cannot read it: ${error instanceof Error ? error.message : String(error)}`] });
+  }
+}
+
+function parseInputDocument(source: string, text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError({ problems: [`--input ${source}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`] });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new UsageError({ problems: [`--input ${source}: expected a JSON object with the run's input (tools, message, ...)`] });
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}

@@ -1,0 +1,37 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { InvalidAgentInputError } from '../client';
+import { ConfigError } from '../config';
+import { DecisionRejectedError, RunNotFoundError } from '../run-control';
+import { ExitCode } from './exit-codes';
+import { RunEndedError } from './run-ended-error';
+import { UsageError } from './usage-error';
+
+/** What the tool prints for an error, and the exit code it ends with. */
+export interface ErrorReport {
+  code: ExitCode;
+  /** Lines for stderr: messages only, never a stack. */
+  lines: string[];
+}
+
+/**
+ * Sorts an error into the exit codes: the operator's mistake (2), a run
+ * that is not there or says no (4), or anything else (5). Everything else
+ * includes an unreachable server, whose message already says what to do.
+ */
+export function reportError(error: unknown): ErrorReport {
+  if (error instanceof UsageError) return { code: ExitCode.usage, lines: error.problems.map((problem) => `error: ${problem}`) };
+  if (error instanceof InvalidAgentInputError) {
+    return { code: ExitCode.usage, lines: ["error: the run's input is invalid:", ...error.problems.map((problem) => `  - ${problem}`)] };
+  }
+  if (error instanceof ConfigError) return { code: ExitCode.usage, lines: [`error: ${error.message}`] };
+  if (error instanceof RunNotFoundError || error instanceof RunEndedError) return { code: ExitCode.refused, lines: [`error: ${error.message}`] };
+  if (error instanceof WorkflowNotFoundError) return { code: ExitCode.refused, lines: [`error: No run "${error.workflowId}" exists.`] };
+  if (error instanceof DecisionRejectedError) return { code: ExitCode.refused, lines: [`error: the run refused the decision: ${error.message}`] };
+  if (error instanceof WorkflowExecutionAlreadyStartedError) {
+    return {
+      code: ExitCode.refused,
+      lines: [`error: a run with id "${error.workflowId}" already exists; give another --id, or leave it out for a fresh one.`],
+    };
+  }
+  return { code: ExitCode.unexpected, lines: [`error: ${error instanceof Error ? error.message : String(error)}`] };
+}

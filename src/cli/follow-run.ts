@@ -1,0 +1,96 @@
+import type { Client } from '@temporalio/client';
+import { followRunEvents, getRunOutcome, terminateAgentRun } from '../run-control';
+import type { RunEvent } from '../shared';
+import { describeEvent } from './event-lines';
+import { ExitCode, exitCodeForOutcome } from './exit-codes';
+import {
+  InterruptController,
+  SAME_KEYPRESS_MS,
+  askOnTerminal,
+  listenForInterrupts,
+  underTsxCommandLine,
+  type InterruptPolicy,
+} from './interrupts';
+import { describeOutcome } from './outcome-lines';
+import type { Output } from './output';
+import { terminateCommand, watchCommand } from './steering-commands';
+
+/** The reason a Ctrl-C'd `run` gives the run, so its history says who stopped it. */
+export const INTERRUPT_REASON = 'interrupted from agent-runner (Ctrl-C)';
+
+/** Options of {@link followRun}. */
+export interface FollowRunOptions {
+  output: Output;
+  /** What Ctrl-C does meanwhile. */
+  policy: InterruptPolicy;
+  /** Start after this event (`seq`). @default 0 */
+  after?: number;
+  /** Print nothing before the first event this accepts (`terminate --wait` prints from its own request on). */
+  printFrom?: (event: RunEvent) => boolean;
+  /** The caller already asked the run to terminate (`terminate --wait`); a Ctrl-C notice then says it is ending. */
+  terminationRequested?: boolean;
+}
+
+/**
+ * Prints the run's events as they happen (lines, or NDJSON under `--json`),
+ * then how it ended, and answers the exit code for that ending, or 130 when
+ * Ctrl-C stopped following first.
+ */
+export async function followRun(client: Client, workflowId: string, options: FollowRunOptions): Promise<ExitCode> {
+  const { output } = options;
+  const stopping = new AbortController();
+  const controller: InterruptController = new InterruptController(options.policy, workflowId, {
+    ask: (question) => askOnTerminal(question, output, () => controller.interrupt()),
+    terminate: () => terminateAgentRun(client, workflowId, INTERRUPT_REASON),
+    stopFollowing: () => stopping.abort(),
+    notice: (text) => output.notice(text),
+  }, { mergeRepeatsWithinMs: underTsxCommandLine() ? SAME_KEYPRESS_MS : 0 });
+  const terminationRequested = () => options.terminationRequested === true || controller.terminationRequested;
+  const stopListening = listenForInterrupts(controller);
+  try {
+    const followed = await unlessAborted(printEvents(client, workflowId, options, stopping.signal), stopping.signal);
+    if (followed === ABORTED || stopping.signal.aborted) return stoppedFollowing(workflowId, output, terminationRequested());
+    const outcome = await unlessAborted(getRunOutcome(client, workflowId), stopping.signal);
+    if (outcome === ABORTED) return stoppedFollowing(workflowId, output, terminationRequested());
+    if (output.json) output.jsonLine({ outcome });
+    else for (const line of describeOutcome(outcome)) output.line(line);
+    return exitCodeForOutcome(outcome);
+  } finally {
+    stopListening();
+  }
+}
+
+async function printEvents(client: Client, workflowId: string, options: FollowRunOptions, signal: AbortSignal): Promise<void> {
+  const { output, printFrom } = options;
+  let printing = printFrom === undefined;
+  for await (const event of followRunEvents(client, workflowId, { after: options.after ?? 0, signal })) {
+    if (signal.aborted) return;
+    printing ||= printFrom?.(event) === true;
+    if (!printing) continue;
+    if (output.json) output.jsonLine(event);
+    else for (const line of describeEvent(event, workflowId)) output.line(line);
+  }
+}
+
+function stoppedFollowing(workflowId: string, output: Output, terminationRequested: boolean): ExitCode {
+  output.notice(
+    terminationRequested
+      ? `Stopped following run ${workflowId}; it was asked to terminate and is ending. Watch it: ${watchCommand(workflowId)}`
+      : `Stopped following run ${workflowId}; it goes on. Watch it again: ${watchCommand(workflowId)} · stop it: ${terminateCommand(workflowId)}`,
+  );
+  return ExitCode.interrupted;
+}
+
+const ABORTED = Symbol('aborted');
+
+/**
+ * `work`'s value, or {@link ABORTED} as soon as `signal` fires: a query in
+ * flight is not waited for, so a second Ctrl-C returns the terminal at once.
+ */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return Promise.race([
+    work,
+    new Promise<typeof ABORTED>((resolve) => signal.addEventListener('abort', () => resolve(ABORTED), { once: true })),
+  ]);
+}

@@ -1,0 +1,153 @@
+import { Command, Option } from 'commander';
+import { DEFAULT_AGENT_TOOLS } from '../agent-defaults';
+import { agentStatusSchema } from '../shared';
+import { decideCommand } from './commands/decide';
+import { listCommand } from './commands/list';
+import { runCommand } from './commands/run';
+import { startCommand } from './commands/start';
+import type { StartOptions } from './commands/start-run';
+import { statusCommand } from './commands/status';
+import { terminateCommand } from './commands/terminate';
+import { watchCommand } from './commands/watch';
+import { EXIT_CODES_HELP, type ExitCode } from './exit-codes';
+import {
+  parseApprovalTools,
+  parseJsonObject,
+  parseNameList,
+  parseNonNegativeInteger,
+  parsePositiveInteger,
+} from './option-parsers';
+import { CLI_NAME } from './steering-commands';
+
+/**
+ * The `agent-runner` command line: which commands exist, their options and
+ * their help. Each command's work lives in `commands/`; this file only
+ * describes and wires them.
+ */
+
+const ENVIRONMENT_HELP = [
+  'Environment:',
+  '  TEMPORAL_ADDRESS     the Temporal server, host:port (default localhost:7233)',
+  '  TEMPORAL_NAMESPACE   its namespace (default "default")',
+  '  AGENT_TASK_QUEUE     the task queue the agent workers poll (default "agent-runner")',
+  '  TEMPORAL_API_KEY, TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY   credentials for Temporal Cloud or mTLS',
+  `  AGENT_TOOLS          tools of a run that names none (default ${DEFAULT_AGENT_TOOLS.join(',')})`,
+].join('\n');
+
+const RUN_HELP = [
+  'Ctrl-C while following:',
+  '  on a terminal, asks "Terminate run <id> gracefully? [y/N]"; a second Ctrl-C while asking stops following',
+  '  and leaves the run running (exit 130). Without a terminal, the first Ctrl-C terminates the run gracefully',
+  '  and follows it to its end (exit 3); a second one stops following and leaves the run.',
+  '',
+  'Examples:',
+  `  $ ${CLI_NAME} run "What is 2^10?" --tools calculator`,
+  `  $ ${CLI_NAME} run "Tidy the notes" --terminate-on finish --approve write_file`,
+  `  $ ${CLI_NAME} run --input task.json --max-invocations 10 --json`,
+].join('\n');
+
+/** Called with the exit code a command's action ends with. */
+export type ExitReporter = (code: ExitCode) => void;
+
+/**
+ * The program. Commander reports usage errors by throwing `CommanderError`
+ * (`exitOverride`), so the caller decides the exit code in one place.
+ */
+export function createProgram(report: ExitReporter): Command {
+  const program = new Command()
+    .name(CLI_NAME)
+    .description('Start, follow and steer durable agent runs on Temporal, from the command line.')
+    .exitOverride()
+    .showHelpAfterError(`(${CLI_NAME} --help lists the commands; ${CLI_NAME} <command> --help their options)`)
+    .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_CODES_HELP}`);
+
+  withInputOptions(program.command('run').argument('[message...]', 'the task for the agent (the words are joined)'))
+    .description('Start a run and follow it live until it ends; the exit code says how it ended.')
+    .option('--json', 'print each event as one JSON line (NDJSON), then a last line {"outcome": ...}')
+    .addHelpText('after', `\n${RUN_HELP}\n\n${EXIT_CODES_HELP}`)
+    .action(async (words: string[], options: StartOptions) => report(await runCommand(words, options)));
+
+  withInputOptions(program.command('start').argument('[message...]', 'the task for the agent (the words are joined)'))
+    .description('Start a run and return at once, printing its id and how to follow and steer it.')
+    .option('--json', 'print {"workflowId", "runId"} as JSON')
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .action(async (words: string[], options: StartOptions) => report(await startCommand(words, options)));
+
+  program
+    .command('status')
+    .argument('<id>', 'the run (workflow id)')
+    .description('Show what a run is doing: status, iteration, model calls, tokens, pending approvals, how it ended.')
+    .option('--json', "print the run's state (the `state` query) as JSON")
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .action(async (id: string, options: { json?: boolean }) => report(await statusCommand(id, options)));
+
+  program
+    .command('watch')
+    .argument('<id>', 'the run (workflow id)')
+    .description("Follow a run's events until it ends, as `run` prints them. Ctrl-C stops watching; the run goes on.")
+    .option('--after <seq>', 'start after this event number (0: from the beginning)', parseNonNegativeInteger, 0)
+    .option('--json', 'print each event as one JSON line (NDJSON), then a last line {"outcome": ...}')
+    .addHelpText('after', `\nThe exit code says how the run ended (0, 1 or 3), or 130 when Ctrl-C stopped watching.\n\n${EXIT_CODES_HELP}`)
+    .action(async (id: string, options: { after?: number; json?: boolean }) => report(await watchCommand(id, options)));
+
+  program
+    .command('approve')
+    .argument('<id>', 'the run (workflow id)')
+    .argument('<callId>', 'the pending tool call, as the approval request names it')
+    .description('Approve a tool call that waits for a decision; prints the decision as the run recorded it.')
+    .option('--args <json>', "run the tool with these arguments instead of the model's (a JSON object)", parseJsonObject)
+    .option('--json', 'print the recorded decision as JSON')
+    .addHelpText('after', `\nA decision the run refuses (unknown call, already decided, arguments off the tool's schema) exits 4.\n\n${EXIT_CODES_HELP}`)
+    .action(async (id: string, callId: string, options: { args?: Record<string, unknown>; json?: boolean }) =>
+      report(
+        await decideCommand(id, { callId, decision: 'approve', ...(options.args === undefined ? {} : { arguments: options.args }) }, options),
+      ),
+    );
+
+  program
+    .command('deny')
+    .argument('<id>', 'the run (workflow id)')
+    .argument('<callId>', 'the pending tool call, as the approval request names it')
+    .description('Deny a tool call that waits for a decision; the model hears "Denied: <reason>" and goes on.')
+    .option('--reason <text>', 'why, for the model to read')
+    .option('--json', 'print the recorded decision as JSON')
+    .addHelpText('after', `\nA decision the run refuses (unknown call, already decided) exits 4.\n\n${EXIT_CODES_HELP}`)
+    .action(async (id: string, callId: string, options: { reason?: string; json?: boolean }) =>
+      report(await decideCommand(id, { callId, decision: 'deny', ...(options.reason === undefined ? {} : { reason: options.reason }) }, options)),
+    );
+
+  program
+    .command('terminate')
+    .argument('<id>', 'the run (workflow id)')
+    .description('Stop a run now, gracefully: in-flight calls are cancelled and the run returns what it has.')
+    .option('--reason <text>', "recorded in the run's termination reason")
+    .option('--wait', 'follow the run until it has ended, and exit with its code (3 when it ended terminated)')
+    .option('--json', 'print the request as JSON (with --wait: events as NDJSON, then {"outcome": ...})')
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .action(async (id: string, options: { reason?: string; wait?: boolean; json?: boolean }) => report(await terminateCommand(id, options)));
+
+  program
+    .command('list')
+    .description('List agent runs, newest first, by their search attributes.')
+    .addOption(new Option('--status <status>', "only runs in this agent status").choices(agentStatusSchema.options))
+    .option('--query <query>', "a Temporal visibility query, ANDed (for example \"AgentTotalTokens > 1000\")")
+    .option('--limit <n>', 'at most this many runs', parsePositiveInteger, 20)
+    .option('--json', 'print the runs as JSON')
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .action(async (options: { status?: string; query?: string; limit?: number; json?: boolean }) => report(await listCommand(options)));
+
+  return program;
+}
+
+/** The options `run` and `start` share: the run's input. */
+function withInputOptions(command: Command): Command {
+  return command
+    .option('--tools <names>', `comma-separated tools the run may use (default: AGENT_TOOLS, else ${DEFAULT_AGENT_TOOLS.join(',')})`, parseNameList)
+    .option('--model <name>', "model name sent to the provider (default: the worker's OPENAI_MODEL)")
+    .option('--instructions <text>', 'the system prompt')
+    .option('--terminate-on <tools>', 'tools whose call ends the run (terminating.toolIds); added to the tools', parseNameList)
+    .option('--max-invocations <n>', 'model calls the run may make (default 64)', parsePositiveInteger)
+    .option('--approve <tools|all>', 'tools whose calls wait for a human decision, or "all"', parseApprovalTools)
+    .option('--input <file|->', "a whole AgentInput as JSON (- reads stdin); the flags given override its fields")
+    .option('--id <workflowId>', 'the run\'s workflow id (default: agent-<uuid>)');
+}

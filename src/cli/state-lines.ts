@@ -1,0 +1,33 @@
+import type { AgentState } from '../shared';
+import { oneLine } from './one-line';
+import { describeCost, describeTerminationReason } from './outcome-lines';
+import { answerCommand, approveCommand, denyCommand } from './steering-commands';
+
+/**
+ * `agent-runner status`: the `state` query as a short report. What needs the
+ * operator (pending approvals, a question) comes with the commands that answer it.
+ */
+export function describeState(state: AgentState, workflowId: string): string[] {
+  const lines = [
+    `Run ${workflowId}: ${state.status}`,
+    `  progress:  ${describeCost(state.iteration, state.usage)} · ${state.invocations} of ${state.limits.maxInvocations} model calls used`,
+    `  doing:     ${state.activity}`,
+  ];
+  if (state.lastEvent !== undefined) lines.push(`  last event: #${state.lastEvent.seq} ${state.lastEvent.type} at ${state.lastEvent.at}`);
+  if (state.pendingApprovals.length > 0) {
+    lines.push(`  pending approvals (${state.pendingApprovals.length}):`);
+    for (const approval of state.pendingApprovals) {
+      lines.push(
+        `    ${approval.toolName} ${oneLine(approval.arguments)} (call ${approval.callId}, since ${approval.requestedAt})`,
+        `      ${approveCommand(workflowId, approval.callId)}`,
+        `      ${denyCommand(workflowId, approval.callId)}`,
+      );
+    }
+  }
+  if (state.question !== undefined) {
+    lines.push(`  question:  ${oneLine(state.question.question)} (since ${state.question.askedAt})`, `      ${answerCommand(workflowId)}`);
+  }
+  if (state.terminationReason !== undefined) lines.push(`  ended:     ${describeTerminationReason(state.terminationReason)}`);
+  if (state.error !== undefined) lines.push(`  error:     ${state.error.type}: ${state.error.message}`);
+  return lines;
+}

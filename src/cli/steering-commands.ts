@@ -1,0 +1,35 @@
+/**
+ * The exact command lines the tool prints for steering a run from another
+ * terminal. They are built in one place so what the output suggests is
+ * always what the parser accepts, quoted so that pasting them works.
+ */
+
+/** The name the tool is installed under (`bin` in package.json). */
+export const CLI_NAME = 'agent-runner';
+
+/** Characters a POSIX shell passes through unquoted. */
+const SHELL_SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** `text` as one shell word: unchanged when safe, otherwise single-quoted. */
+export function shellWord(text: string): string {
+  if (SHELL_SAFE.test(text)) return text;
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `agent-runner <words...>`, each word quoted as needed. */
+export function cliCommand(...words: string[]): string {
+  return [CLI_NAME, ...words.map(shellWord)].join(' ');
+}
+
+export const watchCommand = (workflowId: string) => cliCommand('watch', workflowId);
+export const statusCommand = (workflowId: string) => cliCommand('status', workflowId);
+export const terminateCommand = (workflowId: string) => cliCommand('terminate', workflowId);
+export const approveCommand = (workflowId: string, callId: string) => cliCommand('approve', workflowId, callId);
+
+/** The deny command with a reason to fill in: the model hears it, so the hint asks for one. */
+export const denyCommand = (workflowId: string, callId: string) => `${cliCommand('deny', workflowId, callId)} --reason "..."`;
+
+/** How to answer `ask_question`: the CLI has no command of its own for it, Temporal's CLI sends the signal. */
+export function answerCommand(workflowId: string): string {
+  return `temporal workflow signal --workflow-id ${shellWord(workflowId)} --name userMessage --input '{"content":"..."}'`;
+}

@@ -1,0 +1,49 @@
+import { ChatTurnFailedError, getConversation, sendChatTurn } from '../../src/conversations';
+import { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId, type ConversationInput } from '../../src/shared';
+import { TestEnv } from '../helpers/test-env';
+import { randomUUID } from 'node:crypto';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await TestEnv.create();
+});
+afterAll(async () => {
+  await env.close();
+});
+
+describe('conversation workflow', () => {
+  test('continues as new after its turns per run, carrying the history and the turn count', async () => {
+    const contextId = `can-${randomUUID().slice(0, 8)}`;
+    const workflowId = conversationWorkflowId(contextId);
+    const first = await env.client.workflow.start(CONVERSATION_WORKFLOW_TYPE, {
+      taskQueue: env.taskQueue,
+      workflowId,
+      args: [{ contextId, turnsPerRun: 2 } satisfies ConversationInput],
+    });
+    const model = env.scenario([{ content: 'one' }, { content: 'two' }, { content: 'three' }]);
+    const settings = { model, tools: ['calculator'] };
+    for (const message of ['first', 'second', 'third']) {
+      const result = await sendChatTurn(env.client, contextId, { kind: 'chat', message, settings }, { taskQueue: env.taskQueue });
+      expect(result.savedAiMessages).toBe(true);
+    }
+    const latest = await env.client.workflow.getHandle(workflowId).describe();
+    expect(latest.runId).not.toBe(first.firstExecutionRunId);
+    const conversation = await getConversation(env.client, contextId);
+    expect(conversation).toMatchObject({ turns: 3, ended: false });
+    expect(conversation?.messages.map((message) => message.content)).toEqual(['first', 'one', 'second', 'two', 'third', 'three']);
+    // The third turn, after the continue-as-new, still saw the whole history.
+    expect(env.model.requests(model)[2]?.messages).toHaveLength(5);
+  });
+
+  test('a failed turn names its run and type; the run input is checked before anything starts', async () => {
+    const contextId = `fail-${randomUUID().slice(0, 8)}`;
+    const refused = sendChatTurn(env.client, contextId, { kind: 'chat', message: 'hi', settings: { tools: [] as string[], maxInvocations: -1 } }, { taskQueue: env.taskQueue });
+    await expect(refused).rejects.toMatchObject({ name: 'ChatTurnFailedError', type: 'InvalidAgentInput', problems: [expect.stringContaining('maxInvocations')] });
+
+    const model = env.scenario([{ error: { status: 401, message: 'Incorrect API key provided' } }]);
+    const failing = await sendChatTurn(env.client, contextId, { kind: 'chat', message: 'hi', settings: { model, tools: ['calculator'] } }, { taskQueue: env.taskQueue }).catch((error: unknown) => error);
+    expect(failing).toBeInstanceOf(ChatTurnFailedError);
+    expect(failing).toMatchObject({ type: expect.stringMatching(/^ModelCall\./), runId: `${conversationWorkflowId(contextId)}:turn-1`, message: expect.stringContaining('Incorrect API key') });
+    expect(await getConversation(env.client, contextId)).toMatchObject({ turns: 0, messages: [] });
+  });
+});
