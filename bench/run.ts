@@ -4,6 +4,8 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command } from 'commander';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
 import { WORKFLOW_TYPE, stateQuery, type AgentResult } from '../src/shared';
+import type { Client } from '@temporalio/client';
+import { buildApiServer } from '../src/api/server';
 import { withLocalStack } from '../scripts/local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { createAgentWorker } from '../src/worker';
@@ -18,10 +20,21 @@ const options = new Command()
   .option('--runs <n>', 'agent runs to measure', (value) => Number(value), 60)
   .option('--concurrency <n>', 'runs in flight at once', (value) => Number(value), 10)
   .option('--iterations <n>', 'model calls per run (each but the last asks for two parallel tool calls)', (value) => Number(value), 4)
+  .option('--conversations <n>', 'conversations driven through the HTTP API at once', (value) => Number(value), 10)
+  .option('--turns <n>', 'chat turns per conversation', (value) => Number(value), 5)
   .parse()
-  .opts<{ runs: number; concurrency: number; iterations: number }>();
+  .opts<{ runs: number; concurrency: number; iterations: number; conversations: number; turns: number }>();
 
 const MODEL = 'bench-model';
+const CHAT_MODEL = 'bench-chat-model';
+const TOKEN = 'bench-token-0123456789';
+
+/** A chat turn: one calculator call after each human message, then an answer. */
+function chatAgent(request: ChatCompletionRequest): ScriptStep {
+  const last = request.messages.at(-1);
+  if (last?.role === 'tool') return { content: `The result is ${last.content ?? ''}.` };
+  return { toolCalls: [{ name: 'calculator', arguments: { expression: `${request.messages.length} * 3` } }] };
+}
 
 /** Two calculator calls per iteration until the run has had `iterations - 1` of them, then an answer. */
 function benchAgent(iterations: number) {
@@ -49,6 +62,7 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond(MODEL, benchAgent(options.iterations));
+    model.respond(CHAT_MODEL, chatAgent);
     const taskQueue = `bench-${randomUUID()}`;
     const worker = await createAgentWorker({
       connection: workerConnection,
@@ -113,8 +127,58 @@ async function main(): Promise<void> {
       console.log(`history per run:   ${history.events?.length ?? 0} events`);
       console.log(`state query:       p50 ${percentile(queryTimes, 0.5).toFixed(1)} ms, p95 ${percentile(queryTimes, 0.95).toFixed(1)} ms`);
       console.log(`process memory:    rss ${megabytes(memoryBefore.rss)} -> ${megabytes(memoryAfter.rss)}, heap used ${megabytes(memoryBefore.heapUsed)} -> ${megabytes(memoryAfter.heapUsed)}`);
+
+      await benchChat(client, taskQueue);
     });
   });
+}
+
+/**
+ * Chat turns through the HTTP API: each turn is an HTTP request, an update on
+ * the conversation workflow and a child agent run of two model calls and one
+ * tool call; every conversation's history grows turn by turn.
+ */
+async function benchChat(client: Client, taskQueue: string): Promise<void> {
+  const app = buildApiServer({ client, taskQueue, auth: { token: TOKEN }, defaults: { tools: ['calculator'], model: CHAT_MODEL } });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as { port: number };
+  const chat = async (contextId: string, turn: number): Promise<number> => {
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${port}/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ context_id: contextId, message: `turn ${turn}: compute something` }),
+    });
+    if (response.status !== 200) throw new Error(`chat turn answered ${response.status}: ${await response.text()}`);
+    await response.json();
+    return performance.now() - started;
+  };
+  try {
+    await chat(`bench-warm-${randomUUID()}`, 1);
+    const latencies: number[] = [];
+    const byTurn: number[][] = Array.from({ length: options.turns }, () => []);
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: options.conversations }, async () => {
+        const contextId = `bench-${randomUUID()}`;
+        for (let turn = 0; turn < options.turns; turn++) {
+          const latency = await chat(contextId, turn + 1);
+          latencies.push(latency);
+          byTurn[turn]?.push(latency);
+        }
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    latencies.sort((left, right) => left - right);
+    const median = (values: number[] | undefined) => percentile([...(values ?? [])].sort((left, right) => left - right), 0.5);
+    console.log('');
+    console.log(`chat over HTTP: ${options.conversations} conversations at once, ${options.turns} turns each (2 model calls, 1 tool call per turn)`);
+    console.log(`throughput:        ${(latencies.length / elapsed).toFixed(1)} turns/s`);
+    console.log(`turn latency:      p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms`);
+    console.log(`first / last turn: p50 ${median(byTurn[0]).toFixed(0)} ms / ${median(byTurn.at(-1)).toFixed(0)} ms (the history grows each turn)`);
+  } finally {
+    await app.close();
+  }
 }
 
 main().catch((error: unknown) => {
