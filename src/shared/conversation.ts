@@ -34,7 +34,7 @@ export function turnWorkflowId(conversationId: string, turn: number): string {
 export interface ConversationInput {
   contextId: string;
   messages?: ChatMessage[];
-  /** Turns completed before this run. */
+  /** Turns run before this run. */
   turns?: number;
   /** Turns a run takes before it continues as new. @default 25 */
   turnsPerRun?: number;
@@ -81,7 +81,7 @@ export interface ActiveTurn {
 export interface ConversationState {
   contextId: string;
   messages: ChatMessage[];
-  /** Turns completed (failed turns are not counted: they leave the conversation as it was). */
+  /** Turns run so far, failed ones included (a failed turn leaves the history as it was). */
   turns: number;
   activeTurn?: ActiveTurn;
   /** True once `end` was received; the next request on the context starts a new conversation. */

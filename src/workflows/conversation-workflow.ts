@@ -81,14 +81,15 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     const runId = turnWorkflowId(conversationWorkflowId(input.contextId), turn);
     // Set before the first await: a request arriving while this one runs is refused by the validator.
     conversation.active = { turn, kind: request.kind, runId, startedAt: new Date().toISOString() };
+    // Counted when started, failed or not: every turn's run keeps an id of its own.
+    conversation.turns = turn;
+    turnsThisRun += 1;
     try {
       const result = (await wf.executeChild(agentWorkflow, {
         workflowId: runId,
         args: [turnInput(request, conversation.messages)],
       })) as AgentResult;
       conversation.messages = result.messages;
-      conversation.turns = turn;
-      turnsThisRun += 1;
       return {
         response: result.response,
         savedAiMessages: true,

@@ -74,11 +74,11 @@ describe('POST /chat', () => {
     const looping = env.scenario([{ toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] }]);
     const invocations = await api.post('/chat', { context_id: contextId, message: 'go', model: looping, terminating_config: { tool_ids: ['finish'], max_invocations: 1 } });
     expect(invocations.status).toBe(422);
-    expect(invocations.body.error).toMatchObject({ code: 'max_invocations_exceeded', message: 'Max invocations exceeded' });
+    expect(invocations.body.error).toMatchObject({ code: 'max_invocations_exceeded', message: 'Max invocations exceeded', details: { run_id: `conversation:${contextId}:turn-3` } });
 
     const conversation = await api.get(`/conversations/${contextId}`);
     expect(conversation.status).toBe(200);
-    expect(conversation.body).toMatchObject({ context_id: contextId, turns: 1, ended: false, active_turn: null });
+    expect(conversation.body).toMatchObject({ context_id: contextId, turns: 3, ended: false, active_turn: null });
     expect(conversation.body.messages.map((message: { role: string; content: string }) => `${message.role}:${message.content}`)).toEqual(['user:remember 7', 'assistant:noted']);
   });
 });

@@ -44,6 +44,10 @@ describe('conversation workflow', () => {
     const failing = await sendChatTurn(env.client, contextId, { kind: 'chat', message: 'hi', settings: { model, tools: ['calculator'] } }, { taskQueue: env.taskQueue }).catch((error: unknown) => error);
     expect(failing).toBeInstanceOf(ChatTurnFailedError);
     expect(failing).toMatchObject({ type: expect.stringMatching(/^ModelCall\./), runId: `${conversationWorkflowId(contextId)}:turn-1`, message: expect.stringContaining('Incorrect API key') });
-    expect(await getConversation(env.client, contextId)).toMatchObject({ turns: 0, messages: [] });
+    expect(await getConversation(env.client, contextId)).toMatchObject({ turns: 1, messages: [] });
+    // The next turn gets a run of its own; the failed one stays in Temporal under its id.
+    const next = env.scenario([{ content: 'fine now' }]);
+    const answered = await sendChatTurn(env.client, contextId, { kind: 'chat', message: 'again', settings: { model: next, tools: ['calculator'] } }, { taskQueue: env.taskQueue });
+    expect(answered).toMatchObject({ turn: 2, runId: `${conversationWorkflowId(contextId)}:turn-2`, response: 'fine now' });
   });
 });
