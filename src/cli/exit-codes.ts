@@ -20,6 +20,7 @@ export const ExitCode = {
   /** Following stopped on Ctrl-C while the run goes on: the shell's usual status for an interrupted command. */
   interrupted: 130,
 } as const;
+/** One of {@link ExitCode}'s values. */
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** The exit-code table shown at the end of every `--help`. */

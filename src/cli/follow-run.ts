@@ -39,12 +39,7 @@ export interface FollowRunOptions {
 export async function followRun(client: Client, workflowId: string, options: FollowRunOptions): Promise<ExitCode> {
   const { output } = options;
   const stopping = new AbortController();
-  const controller: InterruptController = new InterruptController(options.policy, workflowId, {
-    ask: (question) => askOnTerminal(question, output, () => controller.interrupt()),
-    terminate: () => terminateAgentRun(client, workflowId, INTERRUPT_REASON),
-    stopFollowing: () => stopping.abort(),
-    notice: (text) => output.notice(text),
-  }, { mergeRepeatsWithinMs: underTsxCommandLine() ? SAME_KEYPRESS_MS : 0 });
+  const controller = createInterruptController(client, workflowId, options, stopping);
   const terminationRequested = () => options.terminationRequested === true || controller.terminationRequested;
   const stopListening = listenForInterrupts(controller);
   try {
@@ -56,8 +51,26 @@ export async function followRun(client: Client, workflowId: string, options: Fol
     else for (const line of describeOutcome(outcome)) output.line(line);
     return exitCodeForOutcome(outcome);
   } finally {
+    controller.close();
     stopListening();
   }
+}
+
+/** Ctrl-C handling for one followed run; stopping following aborts `stopping`. */
+function createInterruptController(client: Client, workflowId: string, options: FollowRunOptions, stopping: AbortController): InterruptController {
+  const { output } = options;
+  const controller: InterruptController = new InterruptController(
+    options.policy,
+    workflowId,
+    {
+      ask: (question) => askOnTerminal(question, output, () => controller.interrupt()),
+      terminate: () => terminateAgentRun(client, workflowId, INTERRUPT_REASON),
+      stopFollowing: () => stopping.abort(),
+      notice: (text) => output.notice(text),
+    },
+    { mergeRepeatsWithinMs: underTsxCommandLine() ? SAME_KEYPRESS_MS : 0 },
+  );
+  return controller;
 }
 
 async function printEvents(client: Client, workflowId: string, options: FollowRunOptions, signal: AbortSignal): Promise<void> {

@@ -116,6 +116,13 @@ export class InterruptController {
     });
   }
 
+  /** Following has ended on its own (the run ended): an open question is withdrawn, so held output comes out. */
+  close(): void {
+    if (this.phase === 'asking') this.phase = 'following';
+    this.question?.cancel();
+    this.question = undefined;
+  }
+
   private stop(): void {
     this.phase = 'stopped';
     this.question?.cancel();

@@ -21,9 +21,13 @@ export function cliCommand(...words: string[]): string {
   return [CLI_NAME, ...words.map(shellWord)].join(' ');
 }
 
+/** `agent-runner watch <id>`: follow the run again from another terminal. */
 export const watchCommand = (workflowId: string) => cliCommand('watch', workflowId);
+/** `agent-runner status <id>`. */
 export const statusCommand = (workflowId: string) => cliCommand('status', workflowId);
+/** `agent-runner terminate <id>`: stop the run gracefully. */
 export const terminateCommand = (workflowId: string) => cliCommand('terminate', workflowId);
+/** `agent-runner approve <id> <callId>`: run the call as the model asked. */
 export const approveCommand = (workflowId: string, callId: string) => cliCommand('approve', workflowId, callId);
 
 /** The deny command with a reason to fill in: the model hears it, so the hint asks for one. */

@@ -1,6 +1,6 @@
+import type { Client } from '@temporalio/client';
 import { startAgentRun, type AgentRun } from '../../client';
 import type { TemporalConfig } from '../../config';
-import type { Client } from '@temporalio/client';
 import type { AgentInput } from '../../shared';
 import type { AgentInputOptions } from '../agent-input-options';
 import type { Output } from '../output';

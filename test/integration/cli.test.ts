@@ -1,0 +1,342 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { RunSummary } from '../../src/run-control';
+import type { AgentState, ApprovalDecision, RunEvent } from '../../src/shared';
+import { PROJECT_ROOT, runProcess, type Finished } from '../helpers/processes';
+import { TestEnv, testServerAddress } from '../helpers/test-env';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * `agent-runner`, run as a real process through its launcher
+ * (`node bin/agent-runner.js`, so signals reach it directly) against the
+ * suite's Temporal server and a real worker with a scripted model: following
+ * a run live, steering it from a second process, Ctrl-C, and the exit codes.
+ */
+const LAUNCHER = path.join(PROJECT_ROOT, 'bin', 'agent-runner.js');
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await TestEnv.create();
+});
+afterAll(async () => {
+  await env.close();
+});
+
+/** A fresh shell's environment pointed at the suite's server and this file's worker. */
+function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+  if (process.env.XDG_CACHE_HOME) base.XDG_CACHE_HOME = process.env.XDG_CACHE_HOME;
+  if (process.env.TMPDIR) base.TMPDIR = process.env.TMPDIR;
+  return { ...base, TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: env.taskQueue, ...extra };
+}
+
+/** Runs one command to its end; stdin is not a terminal. */
+function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  return runProcess(process.execPath, [LAUNCHER, ...args], { env: cliEnv(extraEnv), timeoutMs: 90_000 });
+}
+
+/** A command left running, whose output the test reads as it comes (stdin is not a terminal). */
+class RunningCli {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<number | null>;
+  private readonly child: ChildProcess;
+
+  constructor(args: string[]) {
+    this.child = spawn(process.execPath, [LAUNCHER, ...args], { cwd: PROJECT_ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout?.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
+    this.child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolve) => this.child.once('close', (code) => resolve(code)));
+  }
+
+  /** Resolves once stdout or stderr contains `text`; fails with the output so far if the process exits first. */
+  async waitForOutput(text: string, timeoutMs = 60_000): Promise<void> {
+    let exited = false;
+    void this.exited.then(() => (exited = true));
+    const deadline = Date.now() + timeoutMs;
+    while (!this.stdout.includes(text) && !this.stderr.includes(text)) {
+      if (exited || Date.now() > deadline) {
+        throw new Error(`never printed ${JSON.stringify(text)}${exited ? ' (it exited)' : ''}.\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  interrupt(): void {
+    this.child.kill('SIGINT');
+  }
+
+  /** Its exit code, with the output attached to a failing comparison. */
+  async finished(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const code = await this.exited;
+    return { code, stdout: this.stdout, stderr: this.stderr };
+  }
+}
+
+const newId = (label: string) => `cli-${label}-${randomUUID().slice(0, 8)}`;
+
+/** A scenario whose first answer asks to write `file` (needs approval), then answers `finalText`. */
+function gatedWrite(file: string, callId: string, finalText: string): string {
+  return env.scenario([
+    { toolCalls: [{ name: 'write_file', arguments: { path: file, content: 'written by the model' }, id: callId }] },
+    { content: finalText },
+  ]);
+}
+
+async function stateOf(workflowId: string): Promise<AgentState> {
+  const finished = await cli(['status', workflowId, '--json']);
+  if (finished.code !== 0) throw new Error(`status exited ${finished.code}: ${finished.stderr}`);
+  return JSON.parse(finished.stdout) as AgentState;
+}
+
+describe('agent-runner run', () => {
+  test('follows a run live; the approval it waits for is given from a second process, which prints the decision', async () => {
+    const workflowId = newId('approve');
+    const model = gatedWrite('cli-approved.txt', 'call_cli_write', 'The file is written.');
+    const run = new RunningCli(['run', 'Write', 'the', 'file', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId]);
+
+    await run.waitForOutput(`agent-runner approve ${workflowId} call_cli_write`);
+    expect(run.stdout).toContain(`Started run ${workflowId}`);
+    expect(run.stdout).toContain(`agent-runner deny ${workflowId} call_cli_write --reason`);
+
+    const approved = await cli(['approve', workflowId, 'call_cli_write']);
+    expect(approved).toMatchObject({ code: 0, stderr: '' });
+    expect(approved.stdout).toContain(`Approved write_file (call call_cli_write) in run ${workflowId}.`);
+
+    const finished = await run.finished();
+    expect(finished).toMatchObject({ code: 0, stderr: '' });
+    const output = finished.stdout;
+    expect(output).toContain('[iteration 1]');
+    expect(output).toContain('? write_file {"path":"cli-approved.txt","content":"written by the model"} needs approval (call call_cli_write)');
+    expect(output).toContain('✓ approved write_file (call call_cli_write) (by update)');
+    expect(output).toContain('→ write_file {"path":"cli-approved.txt","content":"written by the model"}');
+    expect(output).toMatch(/← write_file \(\d+ ms\): Wrote \d+ bytes to cli-approved\.txt/);
+    expect(output).toContain('Response: The file is written.');
+    expect(output).toMatch(/Completed: complete \(the model answered\) · 2 iterations · \d+ tokens/);
+    // Request, decision, call, result, response: in the order they happened.
+    const order = ['needs approval', '✓ approved', '→ write_file', '← write_file', 'Response:'].map((text) => output.indexOf(text));
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(await readFile(path.join(env.workspace, 'cli-approved.txt'), 'utf8')).toBe('written by the model');
+  }, 120_000);
+
+  test('--json prints every event as one NDJSON line in seq order, then the outcome; notices go to stderr', async () => {
+    const model = env.scenario([
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '2^10' }, id: 'call_calc' }] },
+      { content: 'Two to the tenth is 1024.' },
+    ]);
+    const finished = await cli(['run', 'What is 2^10?', '--model', model, '--tools', 'calculator', '--json']);
+    expect(finished.code).toBe(0);
+    expect(finished.stderr).toContain('Started run ');
+
+    const lines = finished.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = lines.slice(0, -1) as RunEvent[];
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(events[0]?.type).toBe('run-start');
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+    expect(events.find((event) => event.type === 'tool-call-end')).toMatchObject({ toolName: 'calculator', output: '1024', isError: false });
+    expect(lines.at(-1)).toMatchObject({ outcome: { kind: 'completed', result: { response: 'Two to the tenth is 1024.', iterations: 2 } } });
+  }, 90_000);
+
+  test('a run that fails (the model never calls the terminating tool) exits 1 and says why', async () => {
+    const model = env.scenario([{ content: 'I think I am done.' }, { content: 'Really done.' }]);
+    const finished = await cli(['run', 'Do the task', '--model', model, '--tools', 'calculator', '--terminate-on', 'finish']);
+    expect(finished.code).toBe(1);
+    expect(finished.stdout).toContain('nudge: the model answered without calling a terminating tool');
+    expect(finished.stdout).toMatch(/Failed \(MaxConsecutiveNudgesExceeded\): Max consecutive nudges exceeded · 2 iterations/);
+  }, 90_000);
+
+  test('Ctrl-C without a terminal terminates the run gracefully, follows it to its end, and exits 3', async () => {
+    const workflowId = newId('sigint');
+    const model = gatedWrite('cli-never.txt', 'call_never', 'unused');
+    const run = new RunningCli(['run', 'Write it', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId]);
+    await run.waitForOutput('needs approval (call call_never)');
+
+    run.interrupt();
+    const finished = await run.finished();
+    expect(finished.code).toBe(3);
+    expect(finished.stdout).toContain(`Ctrl-C: asking run ${workflowId} to terminate gracefully`);
+    expect(finished.stdout).toContain('terminate requested: interrupted from agent-runner (Ctrl-C)');
+    expect(finished.stdout).toContain('approval of write_file (call call_never) abandoned');
+    expect(finished.stdout).toContain('Terminated: interrupted from agent-runner (Ctrl-C)');
+    expect(await stateOf(workflowId)).toMatchObject({ status: 'terminated', terminationReason: { type: 'external', via: 'signal' } });
+    await expect(readFile(path.join(env.workspace, 'cli-never.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
+  }, 90_000);
+
+  test('--input supplies the whole input and the flags override its fields', async () => {
+    const model = env.scenario([{ content: 'Read you.' }]);
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'cli-input-'));
+    const file = path.join(directory, 'input.json');
+    await writeFile(file, JSON.stringify({ tools: ['calculator'], message: 'Hello from the file', model: 'overridden', maxInvocations: 3 }));
+    const finished = await cli(['run', '--input', file, '--model', model]);
+    expect(finished.code).toBe(0);
+    expect(finished.stdout).toContain('Response: Read you.');
+    const request = env.model.requests(model)[0];
+    expect(request?.messages.at(-1)).toMatchObject({ role: 'user', content: 'Hello from the file' });
+    expect(request?.tools?.map((tool) => tool.function.name)).toEqual(['calculator']);
+  }, 90_000);
+});
+
+describe('steering a run from other processes', () => {
+  test('start, then watch it; a rejected decision exits 4; deny with a reason; decisions on an ended run exit 4', async () => {
+    const model = gatedWrite('cli-denied.txt', 'call_to_deny', 'Understood, I will not write it.');
+    const started = await cli(['start', 'Write it', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--json']);
+    expect(started.code).toBe(0);
+    const { workflowId } = JSON.parse(started.stdout) as { workflowId: string; runId: string };
+
+    const watch = new RunningCli(['watch', workflowId]);
+    await watch.waitForOutput(`agent-runner deny ${workflowId} call_to_deny`);
+
+    const unknownCall = await cli(['approve', workflowId, 'call_unknown']);
+    expect(unknownCall.code).toBe(4);
+    expect(unknownCall.stderr).toContain('the run refused the decision: No call "call_unknown" is waiting for approval');
+
+    const denied = await cli(['deny', workflowId, 'call_to_deny', '--reason', 'not in this sprint', '--json']);
+    expect(denied.code).toBe(0);
+    expect(JSON.parse(denied.stdout) as ApprovalDecision).toMatchObject({
+      callId: 'call_to_deny',
+      toolName: 'write_file',
+      decision: 'deny',
+      reason: 'not in this sprint',
+      via: 'update',
+    });
+
+    const watched = await watch.finished();
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toContain('✗ denied write_file (call call_to_deny): not in this sprint (by update)');
+    expect(watched.stdout).toContain('Response: Understood, I will not write it.');
+    expect(env.model.requests(model)[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: not in this sprint' });
+
+    const late = await cli(['approve', workflowId, 'call_to_deny']);
+    expect(late.code).toBe(4);
+    expect(late.stderr).toContain(`Run "${workflowId}" has already ended (completed)`);
+  }, 120_000);
+
+  test('status and list show a waiting run with its commands; terminate --wait ends it and exits 3', async () => {
+    const model = gatedWrite('cli-status.txt', 'call_status', 'unused');
+    const started = await cli(['start', 'Write it', '--model', model, '--tools', 'write_file', '--approve', 'write_file']);
+    expect(started.code).toBe(0);
+    const workflowId = /Started run (\S+)/.exec(started.stdout)?.[1] ?? '';
+    expect(started.stdout).toContain(`agent-runner watch ${workflowId}`);
+
+    await waitFor(() => stateOf(workflowId), (state) => state.status === 'waiting_for_approval', 60_000);
+    const status = await cli(['status', workflowId]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(`Run ${workflowId}: waiting_for_approval`);
+    expect(status.stdout).toContain('pending approvals (1):');
+    expect(status.stdout).toContain('write_file {"path":"cli-status.txt","content":"written by the model"} (call call_status');
+    expect(status.stdout).toContain(`agent-runner approve ${workflowId} call_status`);
+
+    const listed = await waitFor(
+      async () => JSON.parse((await cli(['list', '--status', 'waiting_for_approval', '--json', '--limit', '100'])).stdout) as RunSummary[],
+      (runs) => runs.some((run) => run.workflowId === workflowId),
+      60_000,
+    );
+    expect(listed.find((run) => run.workflowId === workflowId)).toMatchObject({ status: 'waiting_for_approval', pendingApprovals: 1, iterations: 1 });
+    const table = await cli(['list', '--status', 'waiting_for_approval', '--limit', '100']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^ID\s+STATUS\s+ITERATIONS\s+TOKENS\s+PENDING\s+STARTED/);
+    expect(table.stdout).toMatch(new RegExp(`${workflowId}\\s+waiting_for_approval\\s+1\\s+\\d+\\s+1\\s+\\d{4}-`));
+
+    const terminated = await cli(['terminate', workflowId, '--reason', 'operator stop', '--wait']);
+    expect(terminated.code).toBe(3);
+    expect(terminated.stdout).toContain('terminate requested: operator stop');
+    expect(terminated.stdout).toContain('Terminated: operator stop');
+
+    const after = await cli(['status', workflowId]);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toContain(`Run ${workflowId}: terminated`);
+    expect(after.stdout).toContain('ended:     external (stopped by signal: operator stop)');
+    const again = await cli(['terminate', workflowId]);
+    expect(again.code).toBe(4);
+    expect(again.stderr).toContain('has already ended (completed)');
+  }, 180_000);
+
+  test('Ctrl-C stops watching (exit 130) and leaves the run as it was', async () => {
+    const workflowId = newId('watch');
+    const model = gatedWrite('cli-watched.txt', 'call_watched', 'unused');
+    expect((await cli(['start', 'Write it', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId])).code).toBe(0);
+    const watch = new RunningCli(['watch', workflowId]);
+    await watch.waitForOutput('needs approval (call call_watched)');
+
+    watch.interrupt();
+    const watched = await watch.finished();
+    expect(watched.code).toBe(130);
+    expect(watched.stdout).toContain(`Stopped following run ${workflowId}; it goes on. Watch it again: agent-runner watch ${workflowId}`);
+    expect(await stateOf(workflowId)).toMatchObject({ status: 'waiting_for_approval' });
+    expect((await cli(['terminate', workflowId])).code).toBe(0);
+  }, 120_000);
+});
+
+describe('errors and exit codes', () => {
+  test('an unknown run exits 4 for every command that names one', async () => {
+    const missing = newId('missing');
+    const results = await Promise.all([
+      cli(['status', missing]),
+      cli(['watch', missing]),
+      cli(['approve', missing, 'call_1']),
+      cli(['terminate', missing]),
+    ]);
+    for (const finished of results) {
+      expect({ code: finished.code, stderr: finished.stderr.trim() }).toEqual({ code: 4, stderr: `error: No run "${missing}" exists.` });
+    }
+  }, 90_000);
+
+  test('usage errors and invalid input exit 2 with each problem, before anything starts', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'cli-bad-input-'));
+    const badInput = path.join(directory, 'input.json');
+    await writeFile(badInput, JSON.stringify({ tools: ['calculator'], message: '', terminating: { toolIds: [] } }));
+    const [zero, unknownOption, approveUnknown, fromFile, args, status, noCommand] = await Promise.all([
+      cli(['run', 'hi', '--max-invocations', '0']),
+      cli(['run', 'hi', '--bogus']),
+      cli(['start', 'hi', '--tools', 'calculator', '--approve', 'write_file']),
+      cli(['run', '--input', badInput]),
+      cli(['approve', 'some-run', 'call_1', '--args', '[1, 2]']),
+      cli(['list', '--status', 'sleeping']),
+      cli([]),
+    ]);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain("option '--max-invocations <n>' argument '0' is invalid. expected a whole number of at least 1");
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr).toContain("error: unknown option '--bogus'");
+    expect(approveUnknown.code).toBe(2);
+    expect(approveUnknown.stderr).toContain(`approval.tools[0]: "write_file" is not one of this run's tools (calculator)`);
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toContain("error: the run's input is invalid:");
+    expect(fromFile.stderr).toContain('  - message:');
+    expect(fromFile.stderr).toContain('  - terminating.toolIds: give at least one tool id');
+    expect(args.code).toBe(2);
+    expect(args.stderr).toContain('expected a JSON object');
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain("argument 'sleeping' is invalid. Allowed choices are running, waiting_for_approval");
+    expect(noCommand.code).toBe(2);
+    expect(noCommand.stderr).toContain('Usage: agent-runner');
+  }, 90_000);
+
+  test('a tool the worker does not know fails the started run as invalid input: exit 2 with the problem', async () => {
+    const finished = await cli(['run', 'hi', '--model', env.scenario([{ content: 'unused' }]), '--tools', 'no_such_tool']);
+    expect(finished.code).toBe(2);
+    expect(finished.stdout).toContain('Failed (InvalidAgentInput): the input was refused:');
+    expect(finished.stdout).toContain('- tools: unknown tool "no_such_tool"; the worker registers:');
+  }, 90_000);
+
+  test('--help documents the commands and the exit codes, and exits 0', async () => {
+    const [main, run] = await Promise.all([cli(['--help']), cli(['run', '--help'])]);
+    expect(main.code).toBe(0);
+    for (const command of ['run', 'start', 'status', 'watch', 'approve', 'deny', 'terminate', 'list']) expect(main.stdout).toContain(`  ${command} `);
+    expect(main.stdout).toContain('Exit codes:');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--terminate-on <tools>');
+    expect(run.stdout).toContain('Terminate run <id> gracefully? [y/N]');
+    expect(run.stdout).toContain('3    the run was terminated');
+  }, 60_000);
+
+  test('a Temporal server that is not there exits 5 with a message and no stack', async () => {
+    const finished = await cli(['status', 'any-run'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+    expect(finished.code).toBe(5);
+    expect(finished.stderr).toContain('error: Cannot reach the Temporal server at 127.0.0.1:1');
+    expect(finished.stderr).not.toMatch(/^\s+at /m);
+  }, 60_000);
+});
