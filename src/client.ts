@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { loadTemporalConfig, type TemporalConfig } from './config';
 import {
@@ -11,6 +11,7 @@ import {
   type AgentResult,
   type AgentState,
 } from './shared';
+import { RunNotFoundError } from './run-control';
 import { connectClient } from './temporal/connection';
 
 export * from './shared';
@@ -101,9 +102,14 @@ export async function getAgentResult(client: Client, workflowId: string, runId?:
   }
 }
 
-/** The run's live state (the `state` query); answers during and after the run. */
+/** The run's live state (the `state` query); answers during and after the run. Throws `RunNotFoundError` for an unknown id. */
 export async function getAgentState(client: Client, workflowId: string, runId?: string): Promise<AgentState> {
-  return client.workflow.getHandle(workflowId, runId).query(stateQuery);
+  try {
+    return await client.workflow.getHandle(workflowId, runId).query(stateQuery);
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError || (error as { code?: unknown }).code === 5) throw new RunNotFoundError(workflowId);
+    throw error;
+  }
 }
 
 /** Starts a run and waits for its result. */
@@ -119,6 +125,7 @@ export async function runAgent(
 
 export {
   DecisionRejectedError,
+  RunEndedError,
   RunNotFoundError,
   decideToolCall,
   followRunEvents,

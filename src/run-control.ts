@@ -42,6 +42,15 @@ export class RunNotFoundError extends Error {
   }
 }
 
+/** The run has ended, so it takes no more signals or decisions. */
+export class RunEndedError extends Error {
+  override readonly name = 'RunEndedError';
+
+  constructor(readonly workflowId: string) {
+    super(`Run "${workflowId}" has already ended.`);
+  }
+}
+
 /** Approves or denies a pending call through the `decide` update; answers the decision as recorded. */
 export async function decideToolCall(client: Client, workflowId: string, decision: DecideInput): Promise<ApprovalDecision> {
   try {
@@ -119,6 +128,7 @@ export async function* followRunEvents(client: Client, workflowId: string, optio
       throw notFoundOr(error, workflowId);
     }
     for (const event of page.events) {
+      if (options.signal?.aborted) return;
       cursor = event.seq;
       yield event;
       if (event.type === 'run-end') return;
@@ -193,6 +203,8 @@ function summarize(execution: WorkflowExecutionInfo): RunSummary {
 }
 
 function notFoundOr(error: unknown, workflowId: string): unknown {
+  // Signals and updates to a closed run come back as not-found too, but say why.
+  if (error instanceof Error && /already completed/i.test(error.message)) return new RunEndedError(workflowId);
   if (error instanceof WorkflowNotFoundError) return new RunNotFoundError(workflowId);
   // Queries and updates on a missing workflow come back as gRPC NOT_FOUND (code 5) rather than WorkflowNotFoundError.
   if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 5) return new RunNotFoundError(workflowId);

@@ -2,7 +2,7 @@ import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ChatTurnFailedError } from '../conversations';
-import { DecisionRejectedError, RunNotFoundError } from '../run-control';
+import { DecisionRejectedError, RunEndedError, RunNotFoundError } from '../run-control';
 
 /**
  * Every error the API answers is `{ "error": { "code", "message", "details"? } }`
@@ -71,6 +71,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof RunNotFoundError) return new ApiError(404, 'run_not_found', error.message);
   if (error instanceof WorkflowNotFoundError) return new ApiError(404, 'run_not_found', `No run "${error.workflowId}" exists.`);
   if (error instanceof DecisionRejectedError) return new ApiError(409, 'decision_rejected', error.message);
+  if (error instanceof RunEndedError) return new ApiError(409, 'run_ended', error.message);
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(413, 'body_too_large', fastifyError.message ?? 'Request body is too large.');
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { connectAgentClient } from '../client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
-import { RunNotFoundError } from '../run-control';
+import { RunEndedError as ClosedRunError, RunNotFoundError } from '../run-control';
 import { RunEndedError } from './run-ended-error';
 
 /**
@@ -24,7 +24,7 @@ export async function withAgentClient<T>(work: (client: Client, config: Temporal
  * ({@link RunEndedError}) instead of claiming it does not.
  */
 export async function explainMissingRun(client: Client, workflowId: string, error: unknown): Promise<never> {
-  if (!(error instanceof RunNotFoundError)) throw error;
+  if (!(error instanceof RunNotFoundError) && !(error instanceof ClosedRunError)) throw error;
   let temporalStatus: string;
   try {
     temporalStatus = (await client.workflow.getHandle(workflowId).describe()).status.name;

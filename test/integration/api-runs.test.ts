@@ -104,6 +104,9 @@ describe('runs over HTTP', () => {
     expect(decision.body).toMatchObject({ decision: 'deny', reason: 'not today' });
     await waitFor(() => api.get(`/runs/${encodeURIComponent(deniedId)}/result`), (answer) => answer.status === 200);
     expect(env.model.requests(denied.model)[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: not today' });
+    const late = await api.post(`/runs/${encodeURIComponent(deniedId)}/approve`, { call_id: 'call_denied.txt' });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatchObject({ code: 'run_ended', message: `Run "${deniedId}" has already ended.` });
 
     const stopped = approvalInput('stopped.txt');
     const stoppedId = await startRun(stopped.input);
