@@ -59,6 +59,10 @@ export async function decideToolCall(client: Client, workflowId: string, decisio
     if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
       throw new DecisionRejectedError(error.cause.message, { cause: error });
     }
+    if (error instanceof WorkflowUpdateFailedError) {
+      // Not the run's refusal (that is an ApplicationFailure): say what Temporal said rather than "Workflow Update failed".
+      throw new Error(`The decision could not be delivered: ${error.cause?.message ?? error.message}`, { cause: error });
+    }
     throw notFoundOr(error, workflowId);
   }
 }
