@@ -5,6 +5,13 @@ import { resolveTemporalCli } from '../../src/temporal/temporal-cli';
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
 
+/** The environment of a fresh shell: PATH and HOME (and the cache dir) only, plus `extra`; nothing of the test's own. */
+export function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+  if (process.env.XDG_CACHE_HOME) env.XDG_CACHE_HOME = process.env.XDG_CACHE_HOME;
+  return { ...env, ...extra };
+}
+
 export interface Finished {
   code: number | null;
   stdout: string;

@@ -4,14 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { PROJECT_ROOT, runScript } from '../helpers/processes';
+import { PROJECT_ROOT, cleanEnv, runScript } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
-
-function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-  if (process.env.XDG_CACHE_HOME) env.XDG_CACHE_HOME = process.env.XDG_CACHE_HOME;
-  return { ...env, ...extra };
-}
 
 describe('npm run api refuses to run unauthenticated by accident', () => {
   test('no token and no explicit opt-out: exit 1, naming both ways out', async () => {

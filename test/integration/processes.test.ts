@@ -5,16 +5,10 @@ import path from 'node:path';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { spawn } from 'node:child_process';
 import { freePort, stopProcess, waitForServer } from '../../src/temporal/dev-server';
-import { PROJECT_ROOT, runProcess, runScript, startScript, stopChild, temporalCli } from '../helpers/processes';
+import { PROJECT_ROOT, cleanEnv, runProcess, runScript, startScript, stopChild, temporalCli } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
 
 /** The environment a fresh shell would have, without anything from this test process's config. */
-function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-  if (process.env.XDG_CACHE_HOME) env.XDG_CACHE_HOME = process.env.XDG_CACHE_HOME;
-  return { ...env, ...extra };
-}
-
 describe('npm run worker refuses bad configuration with a clear message', () => {
   test('no model configured', async () => {
     const finished = await runScript('src/worker.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress() }) });
