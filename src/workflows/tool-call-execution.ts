@@ -1,0 +1,92 @@
+import * as wf from '@temporalio/workflow';
+import {
+  ACTIVITY_DEFAULTS,
+  type AgentActivities,
+  type AssistantMessage,
+  type ToolCall,
+  type ToolCallResult,
+  type ToolDescription,
+} from '../shared';
+import { awaitApproval } from './approval-flow';
+import { needsApproval } from './approval-rules';
+import { preview } from './event-log';
+import type { RunContext } from './run-context';
+import { describeActivity } from './run-record';
+import { describeToolFailure, summarizeToolCall, unknownToolResult } from './tool-results';
+import { withCallArguments } from './transcript';
+
+const toolActivities = wf.proxyActivities<AgentActivities>({
+  startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout,
+  heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: ACTIVITY_DEFAULTS.toolCallMaxAttempts,
+  },
+});
+
+/**
+ * Executes one tool call: an unknown tool is answered with an error, a call
+ * that needs approval waits for it (and runs with the approver's arguments),
+ * and a failure after the activity's retries goes back to the model as a tool
+ * error. Events mark the start and end of the execution.
+ */
+export async function executeToolCall(
+  context: RunContext,
+  call: ToolCall,
+  runTools: readonly ToolDescription[],
+  flagged: ReadonlySet<string>,
+): Promise<ToolCallResult> {
+  const { run, input } = context;
+  const description = runTools.find((tool) => tool.name === call.function.name);
+  if (description === undefined) return unknownToolResult(call.function.name, input.tools);
+
+  let argumentsText = call.function.arguments;
+  if (needsApproval(call, description, input.approval, flagged)) {
+    const decision = await awaitApproval(context, call);
+    if (decision.decision === 'deny') {
+      return { content: `Denied: ${decision.reason ?? 'the call was not approved'}`, isError: true, terminate: false };
+    }
+    if (decision.originalArguments !== undefined) {
+      argumentsText = JSON.stringify(decision.arguments);
+      const batch = run.openBatch;
+      if (batch !== undefined) {
+        run.messages[batch.assistantIndex] = withCallArguments(run.messages[batch.assistantIndex] as AssistantMessage, call.id, argumentsText);
+      }
+    }
+  }
+
+  describeActivity(run, `iteration ${run.iteration}: running ${call.function.name}`);
+  const startedAt = new Date().getTime();
+  run.events.append('tool-call-start', {
+    iteration: run.iteration,
+    callId: call.id,
+    toolName: call.function.name,
+    arguments: preview(argumentsText),
+  });
+  run.turn.executedTools.push(call.function.name);
+  let result: ToolCallResult;
+  try {
+    result = await toolActivities.executeTool.executeWithOptions(
+      {
+        summary: summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
+        ...(description.timeoutMs === undefined ? {} : { startToCloseTimeout: description.timeoutMs }),
+      },
+      [{ toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools }],
+    );
+  } catch (error) {
+    if (wf.isCancellation(error)) throw error;
+    // Retries are spent (worker lost, timeouts): the model hears of it as a tool error.
+    result = { content: `Error: ${describeToolFailure(call.function.name, error)}`, isError: true, terminate: false };
+  }
+  run.events.append('tool-call-end', {
+    iteration: run.iteration,
+    callId: call.id,
+    toolName: call.function.name,
+    durationMs: new Date().getTime() - startedAt,
+    isError: result.isError,
+    output: preview(result.content),
+  });
+  return result;
+}

@@ -1,0 +1,110 @@
+import {
+  DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
+  DEFAULT_MAX_INVOCATIONS,
+  REQUIRE_TOOL_CALL_MESSAGE,
+  parseAgentInput,
+  type AgentInput,
+  type ParsedAgentInput,
+  type ToolDescription,
+} from '../../src/shared';
+import { effectiveMaxInvocations, nudgeInjectionFor, selectRunTools, turnPolicyFor } from '../../src/workflows/run-setup';
+
+const tool = (name: string, terminating = false): ToolDescription => ({
+  name,
+  description: `${name} tool`,
+  parameters: { type: 'object' },
+  terminating,
+  needsApproval: 'never',
+});
+
+const CATALOG = [tool('calculator'), tool('finish', true), tool('read_file'), tool('task_complete')];
+
+/** The input as the workflow sees it: parsed, with defaults applied. */
+function parsed(input: Partial<AgentInput>): ParsedAgentInput {
+  const result = parseAgentInput({ message: 'Hi', tools: [], ...input });
+  if (!result.ok) throw new Error(result.problems.join('; '));
+  return result.input;
+}
+
+describe('selectRunTools', () => {
+  test('keeps the catalog entries the input names, in catalog order', () => {
+    const selected = selectRunTools(CATALOG, parsed({ tools: ['read_file', 'calculator'] }));
+
+    expect(selected).toEqual({
+      ok: true,
+      tools: { descriptions: [tool('calculator'), tool('read_file')], terminating: new Set() },
+    });
+  });
+
+  test('terminating tools come from the catalog and from terminating.toolIds', () => {
+    const selected = selectRunTools(
+      CATALOG,
+      parsed({ tools: ['calculator', 'finish', 'task_complete'], terminating: { toolIds: ['task_complete'] } }),
+    );
+
+    expect(selected.ok && [...selected.tools.terminating]).toEqual(['finish', 'task_complete']);
+  });
+
+  test('a tool the worker does not register is reported with the registered ones', () => {
+    const selected = selectRunTools(CATALOG, parsed({ tools: ['calculator', 'web_search'] }));
+
+    expect(selected).toEqual({ ok: false, unknown: ['web_search'], registered: CATALOG.map((entry) => entry.name) });
+  });
+});
+
+describe('nudgeInjectionFor', () => {
+  test('a run that may answer with text injects nothing', () => {
+    expect(nudgeInjectionFor(parsed({}))).toBeUndefined();
+  });
+
+  test('an autonomous run nudges with its terminating config', () => {
+    const input = parsed({ tools: ['finish'], terminating: { toolIds: ['finish'], nudgeMessage: 'Call finish.', consecutiveNudges: 3 } });
+
+    expect(nudgeInjectionFor(input)).toEqual({ kind: 'nudge', message: 'Call finish.', consecutiveNudges: 3 });
+  });
+
+  test('requireToolCall injects an error context, counted up to the circuit breaker threshold', () => {
+    expect(nudgeInjectionFor(parsed({ requireToolCall: true }))).toEqual({
+      kind: 'error_context',
+      message: REQUIRE_TOOL_CALL_MESSAGE,
+      consecutiveNudges: DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
+    });
+    expect(nudgeInjectionFor(parsed({ requireToolCall: true, circuitBreaker: { threshold: 2 } }))?.consecutiveNudges).toBe(2);
+  });
+
+  test('terminating wins over requireToolCall', () => {
+    const input = parsed({ tools: ['finish'], requireToolCall: true, terminating: { toolIds: ['finish'] } });
+
+    expect(nudgeInjectionFor(input)?.kind).toBe('nudge');
+  });
+});
+
+describe('turnPolicyFor', () => {
+  test('no nudge and no restriction: an empty policy', () => {
+    expect(turnPolicyFor(parsed({}), undefined)).toEqual({});
+  });
+
+  test('the nudge policy takes the injection count; the restriction applies only when enabled', () => {
+    const injection = { kind: 'nudge' as const, message: 'Go on.', consecutiveNudges: 2 };
+    const restrictOutput = parsed({ restrictOutput: { enabled: true } }).restrictOutput;
+
+    expect(turnPolicyFor(parsed({ restrictOutput: { enabled: true } }), injection)).toEqual({
+      nudge: { consecutiveNudges: 2 },
+      restriction: restrictOutput,
+    });
+    expect(turnPolicyFor(parsed({ restrictOutput: { enabled: false } }), undefined)).toEqual({});
+  });
+});
+
+describe('effectiveMaxInvocations', () => {
+  test('the default when neither limit is set', () => {
+    expect(effectiveMaxInvocations(parsed({}))).toBe(DEFAULT_MAX_INVOCATIONS);
+  });
+
+  test('the smaller of the top-level and the terminating limit', () => {
+    const input = parsed({ tools: ['finish'], maxInvocations: 10, terminating: { toolIds: ['finish'], maxInvocations: 4 } });
+
+    expect(effectiveMaxInvocations(input)).toBe(4);
+    expect(effectiveMaxInvocations(parsed({ maxInvocations: 7 }))).toBe(7);
+  });
+});
