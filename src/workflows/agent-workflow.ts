@@ -53,6 +53,11 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
   /** Tool schemas by name, once the catalog is loaded; decisions are checked against them. */
   let toolSchemas = new Map<string, Record<string, unknown>>();
 
+  const parsed = parseAgentInput(rawInput);
+  // The input's limits are in place before any handler can run: a setLimits update that arrives
+  // with the start is applied in the same activation and must change them, not be overwritten.
+  if (parsed.ok) run.limits = { maxInvocations: effectiveMaxInvocations(parsed.input), tokenBudget: parsed.input.tokenBudget ?? {} };
+
   // Every handler is set before the first await, so no message is ever dropped.
   registerRunHandlers(run, loopScope, (name) => toolSchemas.get(name));
 
@@ -66,11 +71,9 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
   };
   const partial = (): PartialRun => ({ messages: run.messages, usage: run.usage, iterations: run.iteration });
 
-  const parsed = parseAgentInput(rawInput);
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;
   const context: RunContext = { run, input, publish, fail, partial };
-  run.limits = { maxInvocations: effectiveMaxInvocations(input), tokenBudget: input.tokenBudget ?? {} };
   run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   publish(run);
 

@@ -1,6 +1,7 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import {
+  WORKFLOW_TYPE,
   approveSignal,
   eventsQuery,
   setLimitsUpdate,
@@ -153,6 +154,23 @@ describe('setLimits update', () => {
       before: { maxInvocations: 2 },
       after: { maxInvocations: 5 },
     });
+  });
+
+  test('a setLimits update delivered with the start changes the input\'s limits instead of being overwritten by them', async () => {
+    const model = env.scenario([busy('s1'), busy('s2'), busy('s3'), { content: 'finished' }]);
+    // Update-with-start: the update reaches the workflow in its very first activation.
+    const start = new WithStartWorkflowOperation(WORKFLOW_TYPE, {
+      workflowId: `limits-at-start-${Date.now()}`,
+      taskQueue: env.taskQueue,
+      args: [{ model, tools: ['record'], message: 'go', maxInvocations: 2 }],
+      workflowIdConflictPolicy: 'FAIL',
+    });
+    const limits = await env.client.workflow.executeUpdateWithStart(setLimitsUpdate, { args: [{ maxInvocations: 5 }], startWorkflowOperation: start });
+    expect(limits).toEqual({ maxInvocations: 5, tokenBudget: {} });
+    const handle = await start.workflowHandle();
+    expect(await handle.result()).toMatchObject({ response: 'finished', invocations: 4 });
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events.find((event) => event.type === 'limits-change')).toMatchObject({ before: { maxInvocations: 2 }, after: { maxInvocations: 5 } });
   });
 
   test('lowering it to the calls already made stops the run before its next call; below that is rejected', async () => {
