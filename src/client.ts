@@ -23,7 +23,10 @@ export * from './shared';
 
 /** Options of {@link startAgentRun}. */
 export interface StartAgentRunOptions {
-  /** The run's workflow id; reuse it to make a start idempotent. @default `agent-<uuid>` */
+  /**
+   * The run's workflow id. A given id is never reused, also once its run has ended (Temporal's
+   * REJECT_DUPLICATE), so starting twice with one id starts one run. @default `agent-<uuid>`
+   */
   workflowId?: string;
   /** @default `AGENT_TASK_QUEUE`, else 'agent-runner' */
   taskQueue?: string;
@@ -82,6 +85,8 @@ export async function startAgentRun(
     taskQueue: options.taskQueue ?? process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
     workflowId,
     args: [input],
+    // A caller's id names one run for good: reusing it must not quietly start a second one over the first.
+    ...(options.workflowId === undefined ? {} : { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const }),
   });
   return { workflowId, runId: handle.firstExecutionRunId, handle };
 }

@@ -8,6 +8,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import {
   CONVERSATION_WORKFLOW_TYPE,
+  ConversationFailure,
   DEFAULT_TASK_QUEUE,
   chatUpdate,
   conversationQuery,
@@ -59,19 +60,29 @@ export async function sendChatTurn(
   request: ChatTurnRequest,
   options: ChatTurnOptions = {},
 ): Promise<ChatTurnResult> {
-  const start = new WithStartWorkflowOperation(CONVERSATION_WORKFLOW_TYPE, {
-    workflowId: conversationWorkflowId(contextId),
-    taskQueue: options.taskQueue ?? process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
-    args: [{ contextId } satisfies ConversationInput],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-  });
+  const updateId = options.idempotencyKey ?? randomUUID();
   try {
-    return await client.workflow.executeUpdateWithStart(chatUpdate, {
-      args: [request],
-      updateId: options.idempotencyKey ?? randomUUID(),
-      startWorkflowOperation: start,
+    if (continuesHistory(request)) {
+      // Nothing to run on a conversation that does not exist: refuse without creating one.
+      return await client.workflow.getHandle(conversationWorkflowId(contextId)).executeUpdate(chatUpdate, { args: [request], updateId });
+    }
+    const start = new WithStartWorkflowOperation(CONVERSATION_WORKFLOW_TYPE, {
+      workflowId: conversationWorkflowId(contextId),
+      taskQueue: options.taskQueue ?? process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
+      args: [{ contextId, generation: randomUUID().slice(0, 8) } satisfies ConversationInput],
+      workflowIdConflictPolicy: 'USE_EXISTING',
     });
+    return await client.workflow.executeUpdateWithStart(chatUpdate, { args: [request], updateId, startWorkflowOperation: start });
   } catch (error) {
+    if (error instanceof WorkflowNotFoundError || isClosedOrMissing(error)) {
+      throw new ChatTurnFailedError(
+        `There is no conversation "${contextId}" to continue; start it with a human message (POST /chat).`,
+        ConversationFailure.empty,
+        undefined,
+        [],
+        { cause: error },
+      );
+    }
     if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
       const cause = error.cause;
       const detail = (cause.details?.[0] ?? {}) as { runId?: string; problems?: string[] };
@@ -79,6 +90,16 @@ export async function sendChatTurn(
     }
     throw error;
   }
+}
+
+/** `invoke`, and `add-ai-message` without a prompt, only continue what is there. */
+function continuesHistory(request: ChatTurnRequest): boolean {
+  return request.kind === 'invoke' || (request.kind === 'add-ai-message' && !request.prompt);
+}
+
+/** gRPC NOT_FOUND: no such workflow, or one that has completed and takes no more updates. */
+function isClosedOrMissing(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 5;
 }
 
 /** The conversation's history and the turn in progress; undefined when the context has never been used. */

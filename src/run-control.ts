@@ -179,7 +179,10 @@ export interface ListRunsOptions {
 export async function listAgentRuns(client: Client, options: ListRunsOptions = {}): Promise<RunSummary[]> {
   const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`];
   if (options.status !== undefined) clauses.push(`${AgentStatusKey.name} = '${options.status.replace(/'/g, "\\'")}'`);
-  if (options.query !== undefined && options.query.trim() !== '') clauses.push(`(${options.query})`);
+  if (options.query !== undefined && options.query.trim() !== '') {
+    if (!balancedParentheses(options.query)) throw new InvalidListQueryError('the query\'s parentheses do not balance (outside quotes)');
+    clauses.push(`(${options.query})`);
+  }
   const limit = options.limit ?? 20;
   const rows: RunSummary[] = [];
   for await (const execution of client.workflow.list({ query: clauses.join(' AND '), pageSize: Math.min(limit, 1000) })) {
@@ -187,6 +190,33 @@ export async function listAgentRuns(client: Client, options: ListRunsOptions = {
     if (rows.length >= limit) break;
   }
   return rows;
+}
+
+/** The visibility query given to {@link listAgentRuns} cannot be used as it is. */
+export class InvalidListQueryError extends Error {
+  override readonly name = 'InvalidListQueryError';
+}
+
+/**
+ * Whether the parentheses outside quoted strings balance: an extra `)` would
+ * close our own clause and let the rest escape the agent-run filter.
+ */
+function balancedParentheses(query: string): boolean {
+  let depth = 0;
+  let quote: string | undefined;
+  for (const character of query) {
+    if (quote !== undefined) {
+      if (character === quote) quote = undefined;
+    } else if (character === "'" || character === '"' || character === '`') {
+      quote = character;
+    } else if (character === '(') {
+      depth += 1;
+    } else if (character === ')') {
+      depth -= 1;
+      if (depth < 0) return false;
+    }
+  }
+  return depth === 0 && quote === undefined;
 }
 
 function summarize(execution: WorkflowExecutionInfo): RunSummary {

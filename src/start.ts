@@ -15,7 +15,7 @@ import { createAgentWorker } from './worker';
  * the background unless `TEMPORAL_ADDRESS` names one), a worker with the
  * built-in tools, and the HTTP API in front of them.
  */
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const say = (line: string) => console.log(line);
   // Configuration first: a missing token or model should not cost a server start.
   const api = loadApiConfig();
@@ -46,18 +46,25 @@ async function main(): Promise<void> {
   say(`Worker: task queue "${taskQueue}", model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}, tools ${api.defaults.tools.join(', ')} by default.`);
   say(`Agent API at ${url}; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`);
 
-  await Promise.race([stop, workerRun]);
+  // Ctrl-C, or a worker that stopped on its own (a fatal error): either way the API closes properly first.
+  const workerStopped = workerRun.then(
+    () => ({ failed: false, why: 'the worker stopped' }),
+    (error: unknown) => ({ failed: true, why: `the worker failed: ${error instanceof Error ? error.message : String(error)}` }),
+  );
+  const ending = await Promise.race([stop.then((signal) => ({ failed: false, why: `${signal} received` })), workerStopped]);
+  say(`Stopping: ${ending.why}.`);
   await closeApi(app, say);
-  worker.shutdown();
-  await workerRun.catch(() => undefined);
+  if (worker.getState() === 'RUNNING') worker.shutdown();
+  await workerStopped;
   await clientConnection.close();
   await workerConnection.close();
   if (server.stop !== undefined) await server.stop();
   else if (!process.env.TEMPORAL_ADDRESS) say('The dev server keeps running with its runs; `npm run server:stop` stops it.');
+  return ending.failed ? 1 : 0;
 }
 
 main().then(
-  () => process.exit(0),
+  (code) => process.exit(code),
   (error: unknown) => {
     console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
     process.exit(1);

@@ -2,7 +2,7 @@ import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ChatTurnFailedError } from '../conversations';
-import { DecisionRejectedError, RunEndedError, RunNotFoundError } from '../run-control';
+import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../run-control';
 
 /**
  * Every error the API answers is `{ "error": { "code", "message", "details"? } }`
@@ -27,6 +27,9 @@ export class ApiError extends Error {
     super(message);
   }
 }
+
+/** The one answer to a request without the token. */
+export const UNAUTHORIZED = new ApiError(401, 'unauthorized', 'Missing or wrong bearer token: send Authorization: Bearer <AGENT_API_TOKEN>.');
 
 /** Seed 000's two error conditions, and the other ways a turn's run fails, by failure type. */
 const RUN_FAILURES: Record<string, { status: number; code: string }> = {
@@ -72,6 +75,11 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof WorkflowNotFoundError) return new ApiError(404, 'run_not_found', `No run "${error.workflowId}" exists.`);
   if (error instanceof DecisionRejectedError) return new ApiError(409, 'decision_rejected', error.message);
   if (error instanceof RunEndedError) return new ApiError(409, 'run_ended', error.message);
+  if (error instanceof InvalidListQueryError) return new ApiError(400, 'invalid_query', `query: ${error.message}`);
+  if (isInvalidVisibilityQuery(error)) {
+    const cause = (error as { cause?: { details?: unknown; message?: unknown } }).cause;
+    return new ApiError(400, 'invalid_query', `query: Temporal refused it: ${String(cause?.details ?? cause?.message ?? 'invalid query')}`);
+  }
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(413, 'body_too_large', fastifyError.message ?? 'Request body is too large.');
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
@@ -80,9 +88,18 @@ export function toApiError(error: unknown, requestId: string): ApiError {
     return new ApiError(400, 'invalid_json', `The body is not valid JSON: ${fastifyError.message ?? 'parse error'}`);
   }
   if (isTemporalUnavailable(error)) {
-    return new ApiError(503, 'temporal_unavailable', 'The Temporal server cannot be reached; try again shortly.');
+    return new ApiError(503, 'temporal_unavailable', 'The Temporal server cannot be reached or did not answer in time; try again shortly.');
+  }
+  // Any other client error fastify raised (a bad URL, a bad Content-Length, ...) keeps its status.
+  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return new ApiError(fastifyError.statusCode, 'bad_request', fastifyError.message ?? 'Bad request.');
   }
   return new ApiError(500, 'internal_error', `Internal error; the server log has the details under request id ${requestId}.`);
+}
+
+/** Temporal refuses a malformed visibility query: "Failed to list workflows", caused by INVALID_ARGUMENT. */
+function isInvalidVisibilityQuery(error: unknown): boolean {
+  return error instanceof ServiceError && /list workflows/i.test(error.message) && (error.cause as { code?: unknown } | undefined)?.code === 3;
 }
 
 function isTemporalUnavailable(error: unknown): boolean {

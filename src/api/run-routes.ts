@@ -10,7 +10,7 @@ import {
   type RunOutcome,
   type RunSummary,
 } from '../run-control';
-import { WORKFLOW_TYPE } from '../shared';
+import { WORKFLOW_TYPE, eventsQuery } from '../shared';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
 import { approveBody, denyBody, eventsQueryString, listRunsQuery, startRunBody, terminateBody } from './schemas';
 
@@ -99,8 +99,14 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   app.get('/runs/:run_id/events', async (request, reply) => {
     const runId = runIdOf(request);
     const query = parseBody(eventsQueryString, request.query);
-    const after = query.after ?? lastEventId(request);
-    await describeAgentRun(client, runId);
+    // A reconnecting EventSource repeats the URL (with its ?after=) and adds Last-Event-ID: the later one wins.
+    const after = Math.max(query.after ?? 0, lastEventId(request));
+    const description = await describeAgentRun(client, runId);
+    if (after > 0 && description.status.name !== 'RUNNING') {
+      // A follower that has read to the end of an ended run: 204 tells an EventSource to stop reconnecting.
+      const rest = await client.workflow.getHandle(runId).query(eventsQuery, { after, limit: 1 });
+      if (rest.events.length === 0) return reply.code(204).send();
+    }
 
     // From here on the answer is a stream: errors become an `error` event, not a status code.
     reply.hijack();

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { bearerAuth, type ApiAuth } from './auth';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { bearerAuth, isAuthorized, type ApiAuth } from './auth';
 import { registerChatRoutes, type AgentDefaults } from './chat-routes';
-import { ApiError, errorBody, handleError } from './errors';
+import { ApiError, UNAUTHORIZED, errorBody, handleError, toApiError } from './errors';
 import { registerRunRoutes } from './run-routes';
 
 export type { ApiAuth } from './auth';
 export type { AgentDefaults } from './chat-routes';
+
+/** Longest path parameter the router accepts: a run id of a conversation turn with room to spare. */
+const MAX_PATH_PARAMETER = 1200;
 
 /** Largest request body accepted unless `AGENT_API_BODY_LIMIT` says otherwise: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -38,6 +41,10 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     // A chat request lasts as long as its turn, which may wait for a person: no server-side cut-off.
     requestTimeout: 0,
     genReqId: () => `req-${randomUUID().slice(0, 8)}`,
+    // Run ids in paths hold a context id (up to 200 characters) and more; the router's default cap is 100.
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER },
+    // Errors the router raises before any hook (a malformed URL, say): the token is checked first here too.
+    frameworkErrors: (error, request, reply) => answerFrameworkError(options.auth, error, request as unknown as FastifyRequest, reply as unknown as FastifyReply),
   });
   app.addHook('onRequest', bearerAuth(options.auth));
   app.setErrorHandler(handleError);
@@ -48,4 +55,14 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   registerChatRoutes(app, { client: options.client, taskQueue: options.taskQueue, defaults: options.defaults });
   registerRunRoutes(app, { client: options.client, taskQueue: options.taskQueue, ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }) });
   return app;
+}
+
+/** Answers an error the router raised before any hook ran: 401 without the token, else the error in the API's shape. */
+function answerFrameworkError(auth: ApiAuth, error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (!isAuthorized(auth, request.headers.authorization)) {
+    void reply.code(401).header('www-authenticate', 'Bearer').send(errorBody(UNAUTHORIZED));
+    return;
+  }
+  const answer = toApiError(error, request.id);
+  void reply.code(answer.statusCode).send(errorBody(answer));
 }

@@ -25,9 +25,13 @@ export function conversationWorkflowId(contextId: string): string {
   return `conversation:${contextId}`;
 }
 
-/** The agent run of one turn: its id names the conversation and the turn. */
-export function turnWorkflowId(conversationId: string, turn: number): string {
-  return `${conversationId}:turn-${turn}`;
+/**
+ * The agent run of one turn: its id names the conversation, its generation
+ * (a conversation ended and begun again on the same context counts turns
+ * afresh, so ids must differ) and the turn.
+ */
+export function turnWorkflowId(conversationId: string, turn: number, generation?: string): string {
+  return generation === undefined ? `${conversationId}:turn-${turn}` : `${conversationId}:${generation}:turn-${turn}`;
 }
 
 /** The conversation workflow's argument; a continued run gets the history so far. */
@@ -38,6 +42,10 @@ export interface ConversationInput {
   turns?: number;
   /** Turns a run takes before it continues as new. @default 25 */
   turnsPerRun?: number;
+  /** Set when the conversation begins; part of every turn's run id. */
+  generation?: string;
+  /** Answers of the latest turns by update id, for retried requests. */
+  recentTurns?: { updateId: string; result: ChatTurnResult }[];
 }
 
 /** Seed 000's three endpoints: a human message, a bare invocation, or an AI message prompted by the caller. */

@@ -27,6 +27,12 @@ import { agentWorkflow } from './agent-workflow';
 export const TURNS_PER_RUN = 25;
 
 /**
+ * Answers kept by update id, so a retried request (same `Idempotency-Key`)
+ * gets its turn's answer again, also after a continue-as-new.
+ */
+export const REMEMBERED_TURNS = 10;
+
+/**
  * A durable conversation: keeps the history of one `context_id` and runs each
  * `chat` update as a child `agentWorkflow` on it, one turn at a time. A
  * completed turn's messages join the history; a failed turn leaves the
@@ -38,6 +44,12 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     turns: input.turns ?? 0,
     active: undefined as ActiveTurn | undefined,
     ended: false,
+    recent: input.recentTurns ?? [],
+  };
+  /** The answer of a turn already run for this update id (a retried request), carried across continue-as-new. */
+  const earlierAnswer = (): ChatTurnResult | undefined => {
+    const updateId = wf.currentUpdateInfo()?.id;
+    return conversation.recent.find((entry) => entry.updateId === updateId)?.result;
   };
   let turnsThisRun = 0;
   const snapshot = (): ConversationState => ({
@@ -54,6 +66,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   });
   wf.setHandler(chatUpdate, runTurn, {
     validator: (request) => {
+      if (earlierAnswer() !== undefined) return; // answered again below, whatever runs now
       if (conversation.ended) throw refusal(ConversationFailure.ended, 'This conversation has ended; send the request again to start a new one.');
       if (conversation.active !== undefined) {
         throw refusal(
@@ -73,12 +86,16 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     contextId: input.contextId,
     messages: conversation.messages,
     turns: conversation.turns,
+    recentTurns: conversation.recent,
+    ...(input.generation === undefined ? {} : { generation: input.generation }),
     ...(input.turnsPerRun === undefined ? {} : { turnsPerRun: input.turnsPerRun }),
   });
 
   async function runTurn(request: ChatTurnRequest): Promise<ChatTurnResult> {
+    const earlier = earlierAnswer();
+    if (earlier !== undefined) return earlier;
     const turn = conversation.turns + 1;
-    const runId = turnWorkflowId(conversationWorkflowId(input.contextId), turn);
+    const runId = turnWorkflowId(conversationWorkflowId(input.contextId), turn, input.generation);
     // Set before the first await: a request arriving while this one runs is refused by the validator.
     conversation.active = { turn, kind: request.kind, runId, startedAt: new Date().toISOString() };
     // Counted when started, failed or not: every turn's run keeps an id of its own.
@@ -90,7 +107,7 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
         args: [turnInput(request, conversation.messages)],
       })) as AgentResult;
       conversation.messages = result.messages;
-      return {
+      const answer: ChatTurnResult = {
         response: result.response,
         savedAiMessages: true,
         generatedMessages: result.generatedMessages,
@@ -99,6 +116,9 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
         terminationReason: result.terminationReason,
         usage: result.usage,
       };
+      const updateId = wf.currentUpdateInfo()?.id;
+      if (updateId !== undefined) conversation.recent = [...conversation.recent, { updateId, result: answer }].slice(-REMEMBERED_TURNS);
+      return answer;
     } catch (error) {
       throw turnFailure(error, runId);
     } finally {

@@ -15,6 +15,9 @@ afterAll(async () => {
 
 const context = () => `ctx-${randomUUID().slice(0, 8)}`;
 
+/** The run id of a turn: the conversation, its generation (8 hex digits), the turn. */
+const turnRun = (contextId: string, turn: number) => new RegExp(`^conversation:${contextId}:[0-9a-f]{8}:turn-${turn}$`);
+
 describe('POST /chat', () => {
   test('without terminating_config: the model answers, the answer is the response, in seed 000 format', async () => {
     const model = env.scenario([{ content: 'Hello! 2 + 2 is 4.' }]);
@@ -28,7 +31,7 @@ describe('POST /chat', () => {
         { sender: 'ai', message: 'Hello! 2 + 2 is 4.' },
       ],
     });
-    expect(answer.headers.get('agent-run-id')).toMatch(/^conversation:ctx-[0-9a-f]{8}:turn-1$/);
+    expect(answer.headers.get('agent-run-id')).toMatch(/^conversation:ctx-[0-9a-f]{8}:[0-9a-f]{8}:turn-1$/);
     expect(answer.headers.get('agent-turn')).toBe('1');
   });
 
@@ -68,13 +71,13 @@ describe('POST /chat', () => {
     expect(nudges.body.error).toMatchObject({
       code: 'max_consecutive_nudges_exceeded',
       message: 'Max consecutive nudges exceeded',
-      details: { type: 'MaxConsecutiveNudgesExceeded', run_id: `conversation:${contextId}:turn-2` },
+      details: { type: 'MaxConsecutiveNudgesExceeded', run_id: expect.stringMatching(turnRun(contextId, 2)) },
     });
 
     const looping = env.scenario([{ toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] }]);
     const invocations = await api.post('/chat', { context_id: contextId, message: 'go', model: looping, terminating_config: { tool_ids: ['finish'], max_invocations: 1 } });
     expect(invocations.status).toBe(422);
-    expect(invocations.body.error).toMatchObject({ code: 'max_invocations_exceeded', message: 'Max invocations exceeded', details: { run_id: `conversation:${contextId}:turn-3` } });
+    expect(invocations.body.error).toMatchObject({ code: 'max_invocations_exceeded', message: 'Max invocations exceeded', details: { run_id: expect.stringMatching(turnRun(contextId, 3)) } });
 
     const conversation = await api.get(`/conversations/${contextId}`);
     expect(conversation.status).toBe(200);
@@ -110,10 +113,14 @@ describe('POST /chat/invoke and /chat/add-ai-message', () => {
 
   test('invoke on a context with no conversation is refused with 409, before any model call', async () => {
     const model = env.scenario([{ content: 'never sent' }]);
-    const answer = await api.post('/chat/invoke', { context_id: context(), model });
+    const contextId = context();
+    const answer = await api.post('/chat/invoke', { context_id: contextId, model });
     expect(answer.status).toBe(409);
     expect(answer.body.error.code).toBe('conversation_empty');
     expect(env.model.requests(model)).toHaveLength(0);
+    // Refusing it created nothing.
+    expect((await api.get(`/conversations/${contextId}`)).status).toBe(404);
+    expect((await api.post('/chat/add-ai-message', { context_id: contextId, model })).body.error.code).toBe('conversation_empty');
   });
 
   test('add-ai-message: the prompt steers the AI message and stays in the history as a system message', async () => {
@@ -185,18 +192,41 @@ describe('conversations', () => {
       active = conversation.status === 200 ? conversation.body.active_turn : null;
       if (active === null) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(active).toMatchObject({ turn: 1, kind: 'chat', run_id: `conversation:${contextId}:turn-1` });
+    expect(active).toMatchObject({ turn: 1, kind: 'chat', run_id: expect.stringMatching(turnRun(contextId, 1)) });
 
     const other = env.scenario([{ content: 'never sent' }]);
     const refused = await api.post('/chat', { context_id: contextId, message: 'me too', model: other });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('conversation_busy');
-    expect(refused.body.error.message).toContain(`conversation:${contextId}:turn-1`);
+    expect(refused.body.error.message).toContain((active as { run_id: string }).run_id);
 
     const answered = await running;
     expect(answered.status).toBe(200);
     expect(answered.body.response).toBe('slow answer');
     expect(env.model.requests(other)).toHaveLength(0);
+  });
+
+  test('two simultaneous first requests on a new context make one conversation: one turn runs, the other gets 409', async () => {
+    const contextId = context();
+    const slow = env.scenario([{ content: 'first', delayMs: 1_500 }, { content: 'second', delayMs: 1_500 }]);
+    const answers = await Promise.all([
+      api.post('/chat', { context_id: contextId, message: 'one', model: slow }),
+      api.post('/chat', { context_id: contextId, message: 'two', model: slow }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    expect(answers.find((answer) => answer.status === 409)?.body.error.code).toBe('conversation_busy');
+    expect(env.model.requests(slow)).toHaveLength(1);
+    expect((await api.get(`/conversations/${contextId}`)).body).toMatchObject({ turns: 1 });
+  });
+
+  test('a context id of the longest allowed length works everywhere, its turn runs included', async () => {
+    const contextId = `long-${'x'.repeat(195)}`;
+    const answer = await api.post('/chat', { context_id: contextId, message: 'hi', model: env.scenario([{ content: 'hello' }]) });
+    expect(answer.status).toBe(200);
+    expect((await api.get(`/conversations/${contextId}`)).body.turns).toBe(1);
+    const runId = answer.headers.get('agent-run-id') as string;
+    expect((await api.get(`/runs/${encodeURIComponent(runId)}`)).body.state.status).toBe('completed');
+    expect((await api.post('/chat', { context_id: `${contextId}y`, message: 'hi' })).body.error.details).toEqual([{ field: 'context_id', problem: expect.any(String) }]);
   });
 
   test('a retried request with the same Idempotency-Key answers the same turn instead of running another', async () => {
@@ -213,16 +243,20 @@ describe('conversations', () => {
 
   test('DELETE ends the conversation; the next request on the context starts afresh', async () => {
     const contextId = context();
-    await api.post('/chat', { context_id: contextId, message: 'first life', model: env.scenario([{ content: 'ok' }]) });
+    const firstLife = await api.post('/chat', { context_id: contextId, message: 'first life', model: env.scenario([{ content: 'ok' }]) });
     const ended = await api.request('DELETE', `/conversations/${contextId}`);
     expect(ended.status).toBe(202);
     const handle = env.client.workflow.getHandle(`conversation:${contextId}`);
     await handle.result();
 
+    const nothingToInvoke = await api.post('/chat/invoke', { context_id: contextId, model: env.scenario([]) });
+    expect(nothingToInvoke.body.error.code).toBe('conversation_empty');
     const fresh = env.scenario([{ content: 'new conversation' }]);
     const answer = await api.post('/chat', { context_id: contextId, message: 'second life', model: fresh });
     expect(answer.status).toBe(200);
     expect(env.model.requests(fresh)[0]?.messages.map((message) => message.content)).toEqual(['second life']);
+    // Turn 1 of the new conversation is a run of its own, not the old turn 1 again.
+    expect(answer.headers.get('agent-run-id')).not.toBe(firstLife.headers.get('agent-run-id'));
     expect((await api.get('/conversations/no-such-context')).status).toBe(404);
   });
 });
@@ -237,7 +271,10 @@ describe('authentication and bad requests', () => {
       expect(answer.headers.get('www-authenticate')).toBe('Bearer');
       expect(answer.body).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('bearer token') } });
     }
-    // Even a malformed body is not looked at.
+    // Even a malformed body or URL is not looked at.
+    expect((await api.get(`/runs/${'x'.repeat(1500)}`, { authorization: '' })).status).toBe(401);
+    expect((await api.get('/runs/%zz', { authorization: '' })).status).toBe(401);
+    expect((await api.get('/runs/%zz')).body.error.code).toBe('bad_request');
     const malformed = await api.post('/chat', '{not json', { authorization: '' });
     expect(malformed.status).toBe(401);
     expect((await api.get('/runs', { authorization: '' })).status).toBe(401);

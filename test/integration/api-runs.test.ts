@@ -57,10 +57,13 @@ describe('runs over HTTP', () => {
     expect(runEvents.find((event) => event.event === 'model-response')?.data).toMatchObject({ content: 'Computing.' });
     expect(stream.events.at(-1)).toMatchObject({ event: 'end', data: { run_id: runId, outcome: 'completed', result: { response: '1024' } } });
 
-    // Resuming with Last-Event-ID sends only what came after it.
-    const resumed = await readEventStream(`${api.url}/runs/${encodeURIComponent(runId)}/events`, { ...auth, 'last-event-id': '3' });
+    // Resuming with Last-Event-ID sends only what came after it (the later of it and ?after=).
+    const resumed = await readEventStream(`${api.url}/runs/${encodeURIComponent(runId)}/events?after=1`, { ...auth, 'last-event-id': '3' });
     expect(resumed.events[0]?.id).toBe('4');
     expect(resumed.events.filter((event) => event.event !== 'end')).toHaveLength(runEvents.length - 3);
+    // A follower that has read everything of an ended run gets 204, which tells an EventSource to stop reconnecting.
+    const done = await fetch(`${api.url}/runs/${encodeURIComponent(runId)}/events`, { headers: { ...auth, 'last-event-id': String(runEvents.length) } });
+    expect(done.status).toBe(204);
 
     const result = await api.get(`/runs/${encodeURIComponent(runId)}/result`);
     expect(result.body).toMatchObject({ run_id: runId, outcome: 'completed', result: { response: '1024', terminationReason: { type: 'terminating_tool', toolName: 'finish' } } });
@@ -129,6 +132,13 @@ describe('runs over HTTP', () => {
     );
     expect((listed.body.runs as { run_id: string }[]).find((run) => run.run_id === runId)).toMatchObject({ temporal_status: 'COMPLETED', status: 'completed', iterations: 1 });
     expect((await api.get('/runs?limit=0')).status).toBe(400);
+    expect((await api.get('/runs?status=sleeping')).body.error.details[0].field).toBe('status');
+    // A query cannot close the agent-run filter's parenthesis and list other workflows.
+    const escaping = await api.get(`/runs?query=${encodeURIComponent("AgentIterations > 0) OR (WorkflowType = 'conversationWorkflow'")}`);
+    expect(escaping.status).toBe(400);
+    expect(escaping.body.error.code).toBe('invalid_query');
+    const malformed = await api.get(`/runs?query=${encodeURIComponent('AgentIterations >>> 1')}`);
+    expect(malformed.status).toBe(400);
   });
 
   test('unknown runs are 404; invalid input is 400 by field; a taken run_id is 409', async () => {
@@ -144,9 +154,13 @@ describe('runs over HTTP', () => {
     const model = env.scenario([{ content: 'one' }]);
     const runId = `fixed-${Date.now()}`;
     await startRun({ model, tools: ['calculator'], message: 'hi' }, runId);
+    await waitFor(() => api.get(`/runs/${runId}/result`), (answer) => answer.status === 200);
+    // Taken for good: also once its run has ended, the id does not start a second run.
     const taken = await api.post('/runs', { input: { model, tools: ['calculator'], message: 'hi' }, run_id: runId });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe('run_exists');
+    const squatting = await api.post('/runs', { input: { model, tools: ['calculator'], message: 'hi' }, run_id: 'conversation:abc:turn-1' });
+    expect(squatting.body.error.details).toEqual([{ field: 'run_id', problem: expect.stringContaining('conversation') }]);
   });
 });
 

@@ -35,6 +35,23 @@ describe('conversation workflow', () => {
     expect(env.model.requests(model)[2]?.messages).toHaveLength(5);
   });
 
+  test('a retried request (same update id) gets its turn\'s answer again, also after a continue-as-new', async () => {
+    const contextId = `retry-${randomUUID().slice(0, 8)}`;
+    await env.client.workflow.start(CONVERSATION_WORKFLOW_TYPE, {
+      taskQueue: env.taskQueue,
+      workflowId: conversationWorkflowId(contextId),
+      args: [{ contextId, turnsPerRun: 1 } satisfies ConversationInput],
+    });
+    const model = env.scenario([{ content: 'only once' }, { content: 'a second run' }]);
+    const request = { kind: 'chat' as const, message: 'hello', settings: { model, tools: ['calculator'] } };
+    const first = await sendChatTurn(env.client, contextId, request, { taskQueue: env.taskQueue, idempotencyKey: 'key-1' });
+    // The turn ended the run's quota, so the conversation has continued as new by now.
+    const retried = await sendChatTurn(env.client, contextId, request, { taskQueue: env.taskQueue, idempotencyKey: 'key-1' });
+    expect(retried).toEqual(first);
+    expect(env.model.requests(model)).toHaveLength(1);
+    expect(await getConversation(env.client, contextId)).toMatchObject({ turns: 1 });
+  });
+
   test('a failed turn names its run and type; the run input is checked before anything starts', async () => {
     const contextId = `fail-${randomUUID().slice(0, 8)}`;
     const refused = sendChatTurn(env.client, contextId, { kind: 'chat', message: 'hi', settings: { tools: [] as string[], maxInvocations: -1 } }, { taskQueue: env.taskQueue });
@@ -43,11 +60,11 @@ describe('conversation workflow', () => {
     const model = env.scenario([{ error: { status: 401, message: 'Incorrect API key provided' } }]);
     const failing = await sendChatTurn(env.client, contextId, { kind: 'chat', message: 'hi', settings: { model, tools: ['calculator'] } }, { taskQueue: env.taskQueue }).catch((error: unknown) => error);
     expect(failing).toBeInstanceOf(ChatTurnFailedError);
-    expect(failing).toMatchObject({ type: expect.stringMatching(/^ModelCall\./), runId: `${conversationWorkflowId(contextId)}:turn-1`, message: expect.stringContaining('Incorrect API key') });
+    expect(failing).toMatchObject({ type: expect.stringMatching(/^ModelCall\./), runId: expect.stringMatching(new RegExp(`^${conversationWorkflowId(contextId)}:[0-9a-f]{8}:turn-1$`)), message: expect.stringContaining('Incorrect API key') });
     expect(await getConversation(env.client, contextId)).toMatchObject({ turns: 1, messages: [] });
     // The next turn gets a run of its own; the failed one stays in Temporal under its id.
     const next = env.scenario([{ content: 'fine now' }]);
     const answered = await sendChatTurn(env.client, contextId, { kind: 'chat', message: 'again', settings: { model: next, tools: ['calculator'] } }, { taskQueue: env.taskQueue });
-    expect(answered).toMatchObject({ turn: 2, runId: `${conversationWorkflowId(contextId)}:turn-2`, response: 'fine now' });
+    expect(answered).toMatchObject({ turn: 2, runId: expect.stringMatching(new RegExp(`^${conversationWorkflowId(contextId)}:[0-9a-f]{8}:turn-2$`)), response: 'fine now' });
   });
 });
