@@ -136,6 +136,7 @@ export {
   followRunEvents,
   getRunOutcome,
   listAgentRuns,
+  sendUserMessage,
   terminateAgentRun,
   type FollowOptions,
   type ListRunsOptions,

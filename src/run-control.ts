@@ -16,6 +16,7 @@ import {
   decideUpdate,
   eventsQuery,
   terminateSignal,
+  userMessageSignal,
   type AgentResult,
   type ApprovalDecision,
   type DecideInput,
@@ -71,6 +72,18 @@ export async function decideToolCall(client: Client, workflowId: string, decisio
 export async function terminateAgentRun(client: Client, workflowId: string, reason?: string): Promise<void> {
   try {
     await client.workflow.getHandle(workflowId).signal(terminateSignal, reason === undefined ? {} : { reason });
+  } catch (error) {
+    throw notFoundOr(error, workflowId);
+  }
+}
+
+/**
+ * Sends a person's message (signal `userMessage`): it answers `ask_question`,
+ * or joins the conversation before the next model call.
+ */
+export async function sendUserMessage(client: Client, workflowId: string, content: string): Promise<void> {
+  try {
+    await client.workflow.getHandle(workflowId).signal(userMessageSignal, { content });
   } catch (error) {
     throw notFoundOr(error, workflowId);
   }

@@ -6,13 +6,14 @@ import {
   followRunEvents,
   getRunOutcome,
   listAgentRuns,
+  sendUserMessage,
   terminateAgentRun,
   type RunOutcome,
   type RunSummary,
 } from '../run-control';
 import { WORKFLOW_TYPE, eventsQuery } from '../shared';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
-import { approveBody, denyBody, eventsQueryString, listRunsQuery, startRunBody, terminateBody } from './schemas';
+import { approveBody, denyBody, eventsQueryString, listRunsQuery, messageBody, startRunBody, terminateBody } from './schemas';
 
 export interface RunRouteDeps {
   client: Client;
@@ -94,6 +95,17 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     }
     await terminateAgentRun(client, runId, body.reason);
     return reply.code(202).send({ run_id: runId, terminating: true });
+  });
+
+  app.post('/runs/:run_id/messages', async (request, reply) => {
+    const runId = runIdOf(request);
+    const body = parseBody(messageBody, request.body);
+    const description = await describeAgentRun(client, runId);
+    if (description.status.name !== 'RUNNING') {
+      throw new ApiError(409, 'run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}); it takes no messages.`);
+    }
+    await sendUserMessage(client, runId, body.content);
+    return reply.code(202).send({ run_id: runId, delivered: true });
   });
 
   app.get('/runs/:run_id/events', async (request, reply) => {

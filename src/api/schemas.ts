@@ -93,6 +93,9 @@ export const denyBody = z.strictObject({
 /** `POST /runs/:run_id/terminate`. */
 export const terminateBody = z.strictObject({ reason: z.string().optional() });
 
+/** `POST /runs/:run_id/messages`: a person's message (the `userMessage` signal). */
+export const messageBody = z.strictObject({ content: z.string().trim().min(1, 'give the message') });
+
 /** `GET /runs` query string. */
 export const listRunsQuery = z.strictObject({
   status: agentStatusSchema.optional(),

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_AGENT_TOOLS } from '../agent-defaults';
 import { agentStatusSchema } from '../shared';
+import { answerCommand } from './commands/answer';
 import { decideCommand } from './commands/decide';
 import { listCommand } from './commands/list';
 import { runCommand } from './commands/run';
@@ -115,6 +116,16 @@ export function createProgram(report: ExitReporter): Command {
     .action(async (id: string, callId: string, options: { reason?: string; json?: boolean }) =>
       report(await decideCommand(id, { callId, decision: 'deny', ...(options.reason === undefined ? {} : { reason: options.reason }) }, options)),
     );
+
+  program
+    .command('answer')
+    .alias('message')
+    .argument('<id>', 'the run (workflow id)')
+    .argument('<text...>', 'the message (the words are joined)')
+    .description("Send a person's message to a run: it answers the model's ask_question, or joins the conversation before the next model call.")
+    .option('--json', 'print the request as JSON')
+    .addHelpText('after', `\nA run that has ended takes no messages (exit 4).\n\n${EXIT_CODES_HELP}`)
+    .action(async (id: string, words: string[], options: { json?: boolean }) => report(await answerCommand(id, words, options)));
 
   program
     .command('terminate')

@@ -33,7 +33,5 @@ export const approveCommand = (workflowId: string, callId: string) => cliCommand
 /** The deny command with a reason to fill in: the model hears it, so the hint asks for one. */
 export const denyCommand = (workflowId: string, callId: string) => `${cliCommand('deny', workflowId, callId)} --reason "..."`;
 
-/** How to answer `ask_question`: the CLI has no command of its own for it, Temporal's CLI sends the signal. */
-export function answerCommand(workflowId: string): string {
-  return `temporal workflow signal --workflow-id ${shellWord(workflowId)} --name userMessage --input '{"content":"..."}'`;
-}
+/** `agent-runner answer <id> "..."`: answer `ask_question` (or add a message before the next model call). */
+export const answerCommand = (workflowId: string) => `${cliCommand('answer', workflowId)} "..."`;

@@ -123,6 +123,23 @@ describe('runs over HTTP', () => {
     expect(again.body.error.code).toBe('run_ended');
   });
 
+  test('a question from ask_question is answered over HTTP, and the run resumes with the answer', async () => {
+    const model = env.scenario([
+      { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which year?' }, id: 'call_ask' }] },
+      { toolCalls: [{ name: 'task_completion', arguments: { result: 'done' } }] },
+    ]);
+    const runId = await startRun({ model, tools: ['ask_question', 'task_completion'], message: 'report' });
+    const waiting = await waitFor(() => api.get(`/runs/${runId}`), (answer) => answer.body.state?.status === 'waiting_for_input');
+    expect(waiting.body.state.question).toMatchObject({ callId: 'call_ask', question: 'Which year?' });
+    expect((await api.post(`/runs/${runId}/messages`, { content: '  ' })).status).toBe(400);
+    const sent = await api.post(`/runs/${runId}/messages`, { content: '2025' });
+    expect(sent.status).toBe(202);
+    const result = await waitFor(() => api.get(`/runs/${runId}/result`), (answer) => answer.status === 200);
+    expect(result.body).toMatchObject({ outcome: 'completed', result: { response: 'done' } });
+    expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'user', content: '2025' });
+    expect((await api.post(`/runs/${runId}/messages`, { content: 'late' })).body.error.code).toBe('run_ended');
+  });
+
   test('GET /runs lists runs by their agent status', async () => {
     const model = env.scenario([{ content: 'listed' }]);
     const runId = await startRun({ model, tools: ['calculator'], message: 'hi' });

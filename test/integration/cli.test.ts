@@ -268,6 +268,30 @@ describe('steering a run from other processes', () => {
     expect(await stateOf(workflowId)).toMatchObject({ status: 'waiting_for_approval' });
     expect((await cli(['terminate', workflowId])).code).toBe(0);
   }, 120_000);
+
+  test('the question ask_question puts is shown with the command that answers it; answer resumes the run', async () => {
+    const workflowId = newId('answer');
+    const model = env.scenario([
+      { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which year?' }, id: 'call_ask' }] },
+      { toolCalls: [{ name: 'task_completion', arguments: { result: 'Report for the year given.' } }] },
+    ]);
+    const run = new RunningCli(['run', 'Make the report', '--model', model, '--tools', 'ask_question,task_completion', '--id', workflowId]);
+    await run.waitForOutput(`agent-runner answer ${workflowId} "..."`);
+    expect(run.stdout).toContain('the model asks: Which year?');
+
+    const answered = await cli(['answer', workflowId, '2025']);
+    expect(answered.code).toBe(0);
+    expect(answered.stdout).toContain(`Sent to run ${workflowId}.`);
+    const finished = await run.finished();
+    expect(finished.code).toBe(0);
+    expect(finished.stdout).toContain('Response: Report for the year given.');
+    expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'user', content: '2025' });
+
+    const late = await cli(['answer', workflowId, 'too late']);
+    expect(late.code).toBe(4);
+    expect(late.stderr).toContain('has already ended');
+    expect((await cli(['answer', workflowId])).code).toBe(2);
+  }, 120_000);
 });
 
 describe('errors and exit codes', () => {
