@@ -165,6 +165,39 @@ describe('agent-runner run', () => {
     await expect(readFile(path.join(env.workspace, 'cli-never.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
   }, 90_000);
 
+  test('on a terminal (a pty from `script`), Ctrl-C asks first: "n" keeps following, "y" terminates gracefully (exit 3)', async () => {
+    const workflowId = newId('tty');
+    const model = gatedWrite('cli-tty.txt', 'call_tty', 'unused');
+    // `exec`: no shell stays between the pty and the tool, to take a Ctrl-C of its own and exit 130 after it.
+    const command = ['exec', process.execPath, LAUNCHER, 'run', 'Write', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId].join(' ');
+    // `script` runs the command on a pseudo-terminal: its stdin is a TTY, and ^C typed into it is a real SIGINT.
+    const terminal = spawn('script', ['-qfec', command, '/dev/null'], { cwd: PROJECT_ROOT, env: cliEnv({ TERM: 'dumb' }), stdio: ['pipe', 'pipe', 'pipe'] });
+    let screen = '';
+    terminal.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+    terminal.stderr.on('data', (chunk: Buffer) => (screen += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => terminal.once('close', (code) => resolve(code)));
+    const shows = (text: string, from = 0) => waitFor(async () => screen.slice(from), (seen) => seen.includes(text), 60_000);
+    try {
+      await shows('needs approval (call call_tty)');
+      expect(screen).toContain('Ctrl-C here asks whether to terminate it');
+
+      const beforeNo = screen.length;
+      terminal.stdin.write('\x03');
+      await shows(`Terminate run ${workflowId} gracefully? [y/N]`, beforeNo);
+      terminal.stdin.write('n\r');
+      await waitFor(async () => (await stateOf(workflowId)).status, (status) => status === 'waiting_for_approval');
+
+      const beforeYes = screen.length;
+      terminal.stdin.write('\x03');
+      await shows(`Terminate run ${workflowId} gracefully? [y/N]`, beforeYes);
+      terminal.stdin.write('y\r');
+      expect({ code: await exited, screen }).toMatchObject({ code: 3 });
+      expect(await stateOf(workflowId)).toMatchObject({ status: 'terminated', terminationReason: { type: 'external', via: 'signal' } });
+    } finally {
+      if (terminal.exitCode === null) terminal.kill('SIGKILL');
+    }
+  }, 120_000);
+
   test('--input supplies the whole input and the flags override its fields', async () => {
     const model = env.scenario([{ content: 'Read you.' }]);
     const directory = await mkdtemp(path.join(os.tmpdir(), 'cli-input-'));
