@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Client, WorkflowFailedError, WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { loadTemporalConfig, type TemporalConfig } from './config';
 import {
@@ -13,6 +13,7 @@ import {
 } from './shared';
 import { RunNotFoundError } from './run-control';
 import { connectClient } from './temporal/connection';
+import { isWorkflowNotFound } from './temporal/errors';
 
 export * from './shared';
 
@@ -112,7 +113,7 @@ export async function getAgentState(client: Client, workflowId: string, runId?: 
   try {
     return await client.workflow.getHandle(workflowId, runId).query(stateQuery);
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError || (error as { code?: unknown }).code === 5) throw new RunNotFoundError(workflowId);
+    if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
     throw error;
   }
 }

@@ -62,7 +62,7 @@ export class ConfigError extends Error {
 
 /** The worker's log level, `LOG_LEVEL`. @default 'INFO' */
 export function loadLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel {
-  return parse(logLevelSchema, env).LOG_LEVEL;
+  return parseEnvironment(logLevelSchema, env).LOG_LEVEL;
 }
 
 /** Everything the worker reads, with every problem reported in one error. */
@@ -71,26 +71,32 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
   model: ModelConfig;
   logLevel: LogLevel;
 } {
+  return loadAll({
+    temporal: () => loadTemporalConfig(env),
+    model: () => loadModelConfig(env),
+    logLevel: () => loadLogLevel(env),
+  });
+}
+
+/** Runs every load, so one error names every problem rather than only the first. */
+export function loadAll<Loads extends Record<string, () => unknown>>(loads: Loads): { [Key in keyof Loads]: ReturnType<Loads[Key]> } {
   const problems: string[] = [];
-  const attempt = <T>(load: () => T): T | undefined => {
+  const values: Record<string, unknown> = {};
+  for (const [key, load] of Object.entries(loads)) {
     try {
-      return load();
+      values[key] = load();
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       problems.push(error.message);
-      return undefined;
     }
-  };
-  const temporal = attempt(() => loadTemporalConfig(env));
-  const model = attempt(() => loadModelConfig(env));
-  const logLevel = attempt(() => loadLogLevel(env));
-  if (temporal === undefined || model === undefined || logLevel === undefined) throw new ConfigError(problems.join('\n'));
-  return { temporal, model, logLevel };
+  }
+  if (problems.length > 0) throw new ConfigError(problems.join('\n'));
+  return values as { [Key in keyof Loads]: ReturnType<Loads[Key]> };
 }
 
 /** Reads the Temporal connection settings; empty variables count as unset. */
 export function loadTemporalConfig(env: NodeJS.ProcessEnv = process.env): TemporalConfig {
-  const values = parse(temporalSchema, env);
+  const values = parseEnvironment(temporalSchema, env);
   if ((values.TEMPORAL_TLS_CERT === undefined) !== (values.TEMPORAL_TLS_KEY === undefined)) {
     throw new ConfigError('Set both TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY for mTLS, or neither.');
   }
@@ -107,7 +113,7 @@ export function loadTemporalConfig(env: NodeJS.ProcessEnv = process.env): Tempor
 
 /** Reads the model settings the worker's activities use. */
 export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConfig {
-  const values = parse(modelSchema, env);
+  const values = parseEnvironment(modelSchema, env);
   if (values.OPENAI_API_KEY === undefined && values.OPENAI_BASE_URL === undefined) {
     throw new ConfigError(
       'No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server ' +
@@ -122,12 +128,17 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
   };
 }
 
-function parse<Schema extends z.ZodObject>(schema: Schema, env: NodeJS.ProcessEnv): z.output<Schema> {
+/**
+ * The variables `schema` names, parsed; empty ones count as unset. A problem
+ * names the variable and its value, except for `secrets`, shown as (hidden).
+ */
+export function parseEnvironment<Schema extends z.ZodObject>(schema: Schema, env: NodeJS.ProcessEnv, secrets: readonly string[] = []): z.output<Schema> {
   const present = Object.fromEntries(
     Object.keys(schema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])),
   );
   const parsed = schema.safeParse(present);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}=${JSON.stringify(env[String(issue.path[0])])}: ${issue.message}`);
+  const shown = (key: string) => (secrets.includes(key) ? '(hidden)' : JSON.stringify(env[key]));
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}=${shown(String(issue.path[0]))}: ${issue.message}`);
   throw new ConfigError(`Bad configuration: ${problems.join('; ')}`);
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   WithStartWorkflowOperation,
-  WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   type Client,
 } from '@temporalio/client';
@@ -19,6 +18,7 @@ import {
   type ConversationInput,
   type ConversationState,
 } from './shared';
+import { isWorkflowNotFound } from './temporal/errors';
 
 /**
  * Conversations by `context_id`, for backend services: each request is one
@@ -74,7 +74,8 @@ export async function sendChatTurn(
     });
     return await client.workflow.executeUpdateWithStart(chatUpdate, { args: [request], updateId, startWorkflowOperation: start });
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError || isClosedOrMissing(error)) {
+    // No conversation, or one that has ended: either way there is nothing to continue.
+    if (isWorkflowNotFound(error)) {
       throw new ChatTurnFailedError(
         `There is no conversation "${contextId}" to continue; start it with a human message (POST /chat).`,
         ConversationFailure.empty,
@@ -97,17 +98,12 @@ function continuesHistory(request: ChatTurnRequest): boolean {
   return request.kind === 'invoke' || (request.kind === 'add-ai-message' && !request.prompt);
 }
 
-/** gRPC NOT_FOUND: no such workflow, or one that has completed and takes no more updates. */
-function isClosedOrMissing(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 5;
-}
-
 /** The conversation's history and the turn in progress; undefined when the context has never been used. */
 export async function getConversation(client: Client, contextId: string): Promise<ConversationState | undefined> {
   try {
     return await client.workflow.getHandle(conversationWorkflowId(contextId)).query(conversationQuery);
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError || (error as { code?: unknown }).code === 5) return undefined;
+    if (isWorkflowNotFound(error)) return undefined;
     throw error;
   }
 }
@@ -118,7 +114,7 @@ export async function endConversation(client: Client, contextId: string): Promis
     await client.workflow.getHandle(conversationWorkflowId(contextId)).signal(endConversationSignal);
     return true;
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError || (error as { code?: unknown }).code === 5) return false;
+    if (isWorkflowNotFound(error)) return false;
     throw error;
   }
 }

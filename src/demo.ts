@@ -1,7 +1,6 @@
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command } from 'commander';
 import { AgentRunFailedError, getAgentResult, getAgentState, startAgentRun } from './client';
 import { loadModelConfig, type ModelConfig } from './config';
@@ -9,8 +8,7 @@ import { RunPrinter } from './run-printer';
 import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from './scripted-model/demo-agent';
 import { ScriptedModelServer } from './scripted-model/server';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, type AgentInput } from './shared';
-import { registerMissingSearchAttributes } from './temporal/check-search-attributes';
-import { ensureLocalServer } from './temporal/local-server';
+import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
 import { createBuiltinTools } from './tools/builtin';
 import { createAgentWorker } from './worker';
 
@@ -65,12 +63,7 @@ async function main(): Promise<number> {
   const namespace = process.env.TEMPORAL_NAMESPACE ?? DEFAULT_NAMESPACE;
   // The offline model must not meet workers of a real deployment, so it gets a task queue of its own.
   const taskQueue = online ? (process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE) : 'agent-runner-demo';
-  const workerConnection = await NativeConnection.connect({ address: server.address });
-  const clientConnection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection: clientConnection, namespace });
-  // A server the demo did not start may lack them, and runs would stall on their first update.
-  const registered = await registerMissingSearchAttributes(clientConnection, namespace);
-  if (registered.length > 0) say(`Registered the search attributes ${registered.join(', ')} on namespace "${namespace}".`);
+  const { client, clientConnection, workerConnection } = await connectToLocalServer(server, namespace, say);
   const worker = await createAgentWorker({
     connection: workerConnection,
     namespace,

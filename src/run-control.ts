@@ -1,6 +1,5 @@
 import {
   WorkflowFailedError,
-  WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   type Client,
   type WorkflowExecutionInfo,
@@ -22,6 +21,7 @@ import {
   type DecideInput,
   type RunEvent,
 } from './shared';
+import { isWorkflowNotFound } from './temporal/errors';
 
 /**
  * Steering and following a run from outside: decisions, termination, the
@@ -47,8 +47,11 @@ export class RunNotFoundError extends Error {
 export class RunEndedError extends Error {
   override readonly name = 'RunEndedError';
 
-  constructor(readonly workflowId: string) {
-    super(`Run "${workflowId}" has already ended.`);
+  constructor(
+    readonly workflowId: string,
+    message = `Run "${workflowId}" has already ended.`,
+  ) {
+    super(message);
   }
 }
 
@@ -252,10 +255,7 @@ function summarize(execution: WorkflowExecutionInfo): RunSummary {
 function notFoundOr(error: unknown, workflowId: string): unknown {
   // Signals and updates to a closed run come back as not-found too, but say why.
   if (error instanceof Error && /already completed/i.test(error.message)) return new RunEndedError(workflowId);
-  if (error instanceof WorkflowNotFoundError) return new RunNotFoundError(workflowId);
-  // Queries and updates on a missing workflow come back as gRPC NOT_FOUND (code 5) rather than WorkflowNotFoundError.
-  if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 5) return new RunNotFoundError(workflowId);
-  return error;
+  return isWorkflowNotFound(error) ? new RunNotFoundError(workflowId) : error;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

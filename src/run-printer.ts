@@ -1,7 +1,5 @@
+import { oneLine } from './one-line';
 import type { AgentState, ChatMessage } from './shared';
-
-/** Longest tool result or argument text printed on one line. */
-const MAX_SHOWN = 160;
 
 /**
  * Prints a run as it happens, from successive `state` snapshots: what the
@@ -37,25 +35,20 @@ export class RunPrinter {
     }
     switch (message.role) {
       case 'user':
-        this.write(`  user: ${shorten(message.content)}`);
+        this.write(`  user: ${oneLine(message.content)}`);
         return;
       case 'assistant':
-        if (message.content) this.write(`  model: ${shorten(message.content)}`);
+        if (message.content) this.write(`  model: ${oneLine(message.content)}`);
         for (const call of message.tool_calls ?? []) {
           this.toolNames.set(call.id, call.function.name);
-          this.write(`  → ${call.function.name} ${shorten(call.function.arguments)}`);
+          this.write(`  → ${call.function.name} ${oneLine(call.function.arguments)}`);
         }
         return;
       case 'tool':
-        this.write(`  ← ${this.toolNames.get(message.tool_call_id) ?? 'tool'}: ${shorten(message.content)}`);
+        this.write(`  ← ${this.toolNames.get(message.tool_call_id) ?? 'tool'}: ${oneLine(message.content)}`);
         return;
       default:
-        this.write(`  ${message.meta?.injected ?? message.role}: ${shorten(message.content)}`);
+        this.write(`  ${message.meta?.injected ?? message.role}: ${oneLine(message.content)}`);
     }
   }
-}
-
-function shorten(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > MAX_SHOWN ? `${line.slice(0, MAX_SHOWN - 1)}…` : line;
 }

@@ -1,12 +1,10 @@
-import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { closeApi, describeAuth, listen, untilSignal } from './api/main';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { closeApi, describeAuth, listen, untilSignal } from './api/lifecycle';
 import { loadApiConfig } from './api/config';
 import { buildApiServer } from './api/server';
 import { ConfigError, loadLogLevel, loadModelConfig } from './config';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
-import { registerMissingSearchAttributes } from './temporal/check-search-attributes';
-import { ensureLocalServer } from './temporal/local-server';
+import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
 import { createBuiltinTools } from './tools/builtin';
 import { createAgentWorker } from './worker';
 
@@ -27,11 +25,7 @@ async function main(): Promise<number> {
   const server = await ensureLocalServer(say);
   const namespace = process.env.TEMPORAL_NAMESPACE || DEFAULT_NAMESPACE;
   const taskQueue = process.env.AGENT_TASK_QUEUE || DEFAULT_TASK_QUEUE;
-  const clientConnection = await Connection.connect({ address: server.address });
-  const registered = await registerMissingSearchAttributes(clientConnection, namespace);
-  if (registered.length > 0) say(`Registered the search attributes ${registered.join(', ')} on namespace "${namespace}".`);
-  const client = new Client({ connection: clientConnection, namespace });
-  const workerConnection = await NativeConnection.connect({ address: server.address });
+  const { client, clientConnection, workerConnection } = await connectToLocalServer(server, namespace, say);
   const worker = await createAgentWorker({
     connection: workerConnection,
     namespace,

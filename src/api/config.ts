@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defaultAgentTools } from '../agent-defaults';
-import { ConfigError } from '../config';
+import { ConfigError, loadAll, parseEnvironment } from '../config';
 import type { ApiAuth } from './auth';
 import type { AgentDefaults } from './chat-routes';
 import { DEFAULT_BODY_LIMIT } from './server';
@@ -26,20 +26,10 @@ const apiSchema = z.object({
 
 /** Reads `AGENT_API_*`, `AGENT_TOOLS`, `AGENT_INSTRUCTIONS` and `AGENT_MODEL`; empty variables count as unset. */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  const present = Object.fromEntries(Object.keys(apiSchema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
-  const parsed = apiSchema.safeParse(present);
-  const problems = parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => `${String(issue.path[0])}=${issue.path[0] === 'AGENT_API_TOKEN' ? '(hidden)' : JSON.stringify(env[String(issue.path[0])])}: ${issue.message}`);
-  let tools: string[] = [];
-  try {
-    tools = defaultAgentTools(env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    problems.push(error.message.replace(/^Bad configuration: /, ''));
-  }
-  if (!parsed.success || problems.length > 0) throw new ConfigError(`Bad configuration: ${problems.join('; ')}`);
-  const values = parsed.data;
+  const { values, tools } = loadAll({
+    values: () => parseEnvironment(apiSchema, env, ['AGENT_API_TOKEN']),
+    tools: () => defaultAgentTools(env),
+  });
   return {
     host: values.AGENT_API_HOST,
     port: values.AGENT_API_PORT,

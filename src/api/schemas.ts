@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentInputSchema, agentStatusSchema, contextIdSchema, type TerminatingConfig } from '../shared';
+import { agentInputSchema, agentStatusSchema, contextIdSchema, identifierSchema, type TerminatingConfig } from '../shared';
 
 /**
  * Request bodies, as seed 000 writes them: snake_case, unknown fields
@@ -66,10 +66,7 @@ export function toTerminating(config: TerminatingConfigBody): Omit<TerminatingCo
   };
 }
 
-const runIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._:@-]{1,200}$/, 'use 1 to 200 letters, digits or . _ : @ -')
-  .refine((id) => !id.startsWith('conversation:'), 'ids beginning with "conversation:" belong to conversations and their turns');
+const runIdSchema = identifierSchema.refine((id) => !id.startsWith('conversation:'), 'ids beginning with "conversation:" belong to conversations and their turns');
 
 /** `POST /runs`: the run's input exactly as the workflow takes it, and optionally its id. */
 export const startRunBody = z.strictObject({

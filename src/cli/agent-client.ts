@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { connectAgentClient } from '../client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
-import { RunEndedError as ClosedRunError, RunNotFoundError } from '../run-control';
-import { RunEndedError } from './run-ended-error';
+import { RunEndedError, RunNotFoundError } from '../run-control';
+import { runEndedError } from './run-ended-error';
 
 /**
  * Runs `work` with a client for the server in `TEMPORAL_ADDRESS` (and the
@@ -24,7 +24,7 @@ export async function withAgentClient<T>(work: (client: Client, config: Temporal
  * ({@link RunEndedError}) instead of claiming it does not.
  */
 export async function explainMissingRun(client: Client, workflowId: string, error: unknown): Promise<never> {
-  if (!(error instanceof RunNotFoundError) && !(error instanceof ClosedRunError)) throw error;
+  if (!(error instanceof RunNotFoundError) && !(error instanceof RunEndedError)) throw error;
   let temporalStatus: string;
   try {
     temporalStatus = (await client.workflow.getHandle(workflowId).describe()).status.name;
@@ -32,5 +32,5 @@ export async function explainMissingRun(client: Client, workflowId: string, erro
     throw error; // describe cannot find it either: it really is not there
   }
   if (temporalStatus === 'RUNNING') throw error;
-  throw new RunEndedError({ workflowId, temporalStatus });
+  throw runEndedError(workflowId, temporalStatus);
 }

@@ -1,9 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { InvalidAgentInputError } from '../client';
 import { ConfigError } from '../config';
-import { DecisionRejectedError, InvalidListQueryError, RunEndedError as ClosedRunError, RunNotFoundError } from '../run-control';
+import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../run-control';
 import { ExitCode } from './exit-codes';
-import { RunEndedError } from './run-ended-error';
 import { UsageError } from './usage-error';
 
 /** What the tool prints for an error, and the exit code it ends with. */
@@ -25,7 +24,7 @@ export function reportError(error: unknown): ErrorReport {
   }
   if (error instanceof ConfigError) return { code: ExitCode.usage, lines: [`error: ${error.message}`] };
   if (error instanceof InvalidListQueryError) return { code: ExitCode.usage, lines: [`error: --query: ${error.message}`] };
-  if (error instanceof RunNotFoundError || error instanceof RunEndedError || error instanceof ClosedRunError) return { code: ExitCode.refused, lines: [`error: ${error.message}`] };
+  if (error instanceof RunNotFoundError || error instanceof RunEndedError) return { code: ExitCode.refused, lines: [`error: ${error.message}`] };
   if (error instanceof WorkflowNotFoundError) return { code: ExitCode.refused, lines: [`error: No run "${error.workflowId}" exists.`] };
   if (error instanceof DecisionRejectedError) return { code: ExitCode.refused, lines: [`error: the run refused the decision: ${error.message}`] };
   if (error instanceof WorkflowExecutionAlreadyStartedError) {

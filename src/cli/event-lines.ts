@@ -1,5 +1,5 @@
 import type { RunEvent } from '../shared';
-import { oneLine } from './one-line';
+import { oneLine } from '../one-line';
 import { answerCommand, approveCommand, denyCommand } from './steering-commands';
 
 /**

@@ -1,6 +1,6 @@
 import type { RunOutcome } from '../run-control';
 import type { TerminationReason, Usage } from '../shared';
-import { oneLine } from './one-line';
+import { oneLine } from '../one-line';
 
 /**
  * The end of a followed run as a person reads it: the final response in

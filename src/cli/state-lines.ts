@@ -1,5 +1,5 @@
 import type { AgentState } from '../shared';
-import { oneLine } from './one-line';
+import { oneLine } from '../one-line';
 import { describeCost, describeTerminationReason } from './outcome-lines';
 import { answerCommand, approveCommand, denyCommand } from './steering-commands';
 

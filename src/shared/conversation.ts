@@ -16,9 +16,12 @@ import type { ChatMessage, Usage } from './messages';
 export const CONVERSATION_WORKFLOW_TYPE = 'conversationWorkflow';
 
 /** Letters, digits and `. _ : @ -`, 1 to 200 of them: safe in workflow ids and URL paths alike. */
-export const contextIdSchema = z
+export const identifierSchema = z
   .string()
   .regex(/^[A-Za-z0-9._:@-]{1,200}$/, 'use 1 to 200 letters, digits or . _ : @ -');
+
+/** Seed 000's `context_id`. */
+export const contextIdSchema = identifierSchema;
 
 /** The conversation workflow's id for a `context_id`. */
 export function conversationWorkflowId(contextId: string): string {

@@ -1,5 +1,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { registerMissingSearchAttributes } from './check-search-attributes';
 import { answers, freePort, isAlive, portIsFree, startDevServer, stopProcess } from './dev-server';
 import type { Log } from './temporal-cli';
 
@@ -82,4 +85,24 @@ async function readRecord(): Promise<ServerRecord | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** A client and a worker connection to a local server, for the demo and `npm start`. */
+export interface LocalConnections {
+  client: Client;
+  clientConnection: Connection;
+  workerConnection: NativeConnection;
+}
+
+/**
+ * Connects to `server` and registers the search attributes its namespace
+ * lacks: a server this project did not start may not have them, and runs
+ * would stall on their first update.
+ */
+export async function connectToLocalServer(server: LocalServer, namespace: string, log: Log): Promise<LocalConnections> {
+  const clientConnection = await Connection.connect({ address: server.address });
+  const registered = await registerMissingSearchAttributes(clientConnection, namespace);
+  if (registered.length > 0) log(`Registered the search attributes ${registered.join(', ')} on namespace "${namespace}".`);
+  const workerConnection = await NativeConnection.connect({ address: server.address });
+  return { client: new Client({ connection: clientConnection, namespace }), clientConnection, workerConnection };
 }

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RunSummary } from '../../src/run-control';
 import type { AgentState, ApprovalDecision, RunEvent } from '../../src/shared';
-import { PROJECT_ROOT, runProcess, type Finished } from '../helpers/processes';
+import { PROJECT_ROOT, cleanEnv, runProcess, type Finished } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 
@@ -27,10 +27,12 @@ afterAll(async () => {
 
 /** A fresh shell's environment pointed at the suite's server and this file's worker. */
 function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-  if (process.env.XDG_CACHE_HOME) base.XDG_CACHE_HOME = process.env.XDG_CACHE_HOME;
-  if (process.env.TMPDIR) base.TMPDIR = process.env.TMPDIR;
-  return { ...base, TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: env.taskQueue, ...extra };
+  return cleanEnv({
+    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+    TEMPORAL_ADDRESS: testServerAddress(),
+    AGENT_TASK_QUEUE: env.taskQueue,
+    ...extra,
+  });
 }
 
 /** Runs one command to its end; stdin is not a terminal. */

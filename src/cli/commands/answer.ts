@@ -1,4 +1,4 @@
-import { RunEndedError as ClosedRunError, sendUserMessage } from '../../run-control';
+import { RunEndedError, sendUserMessage } from '../../run-control';
 import { explainMissingRun, withAgentClient } from '../agent-client';
 import { ExitCode } from '../exit-codes';
 import { createOutput } from '../output';
@@ -21,7 +21,7 @@ export async function answerCommand(workflowId: string, words: string[], options
       .describe()
       .then((description) => description.status.name)
       .catch(() => undefined);
-    const sending = status === undefined || status === 'RUNNING' ? sendUserMessage(client, workflowId, content) : Promise.reject(new ClosedRunError(workflowId));
+    const sending = status === undefined || status === 'RUNNING' ? sendUserMessage(client, workflowId, content) : Promise.reject(new RunEndedError(workflowId));
     await sending.catch((error: unknown) => explainMissingRun(client, workflowId, error));
   });
   if (output.json) output.jsonDocument({ workflowId, sent: true, content });

@@ -2,7 +2,7 @@ import { decideToolCall } from '../../run-control';
 import type { ApprovalDecision, DecideInput } from '../../shared';
 import { explainMissingRun, withAgentClient } from '../agent-client';
 import { ExitCode } from '../exit-codes';
-import { oneLine } from '../one-line';
+import { oneLine } from '../../one-line';
 import { createOutput, type Output } from '../output';
 
 /**
