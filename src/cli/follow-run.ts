@@ -81,7 +81,11 @@ async function printEvents(client: Client, workflowId: string, options: FollowRu
     printing ||= printFrom?.(event) === true;
     if (!printing) continue;
     if (output.json) output.jsonLine(event);
-    else for (const line of describeEvent(event, workflowId)) output.line(line);
+    else {
+      // An event's lines go out in one write, so a reader never sees half of one.
+      const lines = describeEvent(event, workflowId);
+      if (lines.length > 0) output.line(lines.join('\n'));
+    }
   }
 }
 

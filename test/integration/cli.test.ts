@@ -100,9 +100,10 @@ describe('agent-runner run', () => {
     const model = gatedWrite('cli-approved.txt', 'call_cli_write', 'The file is written.');
     const run = new RunningCli(['run', 'Write', 'the', 'file', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId]);
 
-    await run.waitForOutput(`agent-runner approve ${workflowId} call_cli_write`);
+    // The deny command is the request's last line; the approve command comes before it.
+    await run.waitForOutput(`agent-runner deny ${workflowId} call_cli_write --reason`);
     expect(run.stdout).toContain(`Started run ${workflowId}`);
-    expect(run.stdout).toContain(`agent-runner deny ${workflowId} call_cli_write --reason`);
+    expect(run.stdout).toContain(`agent-runner approve ${workflowId} call_cli_write\n`);
 
     const approved = await cli(['approve', workflowId, 'call_cli_write']);
     expect(approved).toMatchObject({ code: 0, stderr: '' });
