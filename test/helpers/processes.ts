@@ -43,13 +43,18 @@ export function runScript(script: string, options: { env?: NodeJS.ProcessEnv; ti
   return runProcess(TSX, [script, ...(options.args ?? [])], options);
 }
 
-/** Starts a long-running entry point; resolves once `readyLine` appears on stdout. */
-export function startScript(script: string, env: NodeJS.ProcessEnv, readyLine: RegExp): Promise<{ child: ChildProcess; output: () => string }> {
+/** Starts a long-running entry point; resolves once `readyLine` appears on stdout (it bundles the workflows first, so give it time). */
+export function startScript(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  readyLine: RegExp,
+  timeoutMs = 120_000,
+): Promise<{ child: ChildProcess; output: () => string }> {
   return new Promise((resolve, reject) => {
     // Its own process group, so stopChild can signal tsx and its node child together, as Ctrl-C in a terminal does.
     const child = spawn(TSX, [script], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not print ${readyLine} in time:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`${script} did not print ${readyLine} in ${timeoutMs} ms:\n${output}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (readyLine.test(output)) {
@@ -70,12 +75,17 @@ export async function temporalCli(): Promise<string> {
   return cli.path;
 }
 
-/** Signals a child's process group (as Ctrl-C does) and waits for it to exit; resolves to its exit code. */
+/**
+ * Signals a child's process group (as Ctrl-C does) and waits for it to exit
+ * and for its output to be read to the end ('close', not 'exit': the last
+ * lines may still be in the pipe when it exits); resolves to its exit code.
+ */
 export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGINT'): Promise<number | null> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
     child.removeAllListeners('exit');
-    child.once('exit', (code) => resolve(code));
-    process.kill(-(child.pid as number), signal);
+    const closed = child.exitCode !== null && child.stdout?.closed !== false && child.stderr?.closed !== false;
+    if (closed) return resolve(child.exitCode);
+    child.once('close', (code) => resolve(code));
+    if (child.exitCode === null) process.kill(-(child.pid as number), signal);
   });
 }

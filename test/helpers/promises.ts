@@ -9,7 +9,7 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /** Polls a synchronous `condition` every 10 ms until it holds. */
-export async function waitUntil(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
+export async function waitUntil(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);

@@ -232,7 +232,7 @@ describe('live state', () => {
   test('the state query answers while the model call is in flight and after the run', async () => {
     const model = env.scenario([
       { toolCalls: [{ name: 'echo', arguments: { text: 'slow' } }] },
-      { content: 'finally', delayMs: 3_000 },
+      { content: 'finally', delayMs: 10_000 },
     ]);
     const handle = await env.start({ model, tools: ['echo'], message: 'go' });
 

@@ -183,7 +183,7 @@ describe('conversations', () => {
 
   test('a request while a turn runs on the same context gets 409; the running turn is not disturbed', async () => {
     const contextId = context();
-    const slow = env.scenario([{ content: 'slow answer', delayMs: 3_000 }]);
+    const slow = env.scenario([{ content: 'slow answer', delayMs: 10_000 }]);
     const running = api.post('/chat', { context_id: contextId, message: 'take your time', model: slow });
     // Wait until the turn is under way, then send the second request.
     let active: Record<string, unknown> | null = null;
@@ -208,7 +208,7 @@ describe('conversations', () => {
 
   test('two simultaneous first requests on a new context make one conversation: one turn runs, the other gets 409', async () => {
     const contextId = context();
-    const slow = env.scenario([{ content: 'first', delayMs: 1_500 }, { content: 'second', delayMs: 1_500 }]);
+    const slow = env.scenario([{ content: 'first', delayMs: 8_000 }, { content: 'second', delayMs: 8_000 }]);
     const answers = await Promise.all([
       api.post('/chat', { context_id: contextId, message: 'one', model: slow }),
       api.post('/chat', { context_id: contextId, message: 'two', model: slow }),

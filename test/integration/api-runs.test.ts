@@ -145,7 +145,8 @@ describe('runs over HTTP', () => {
     const runId = await startRun({ model, tools: ['calculator'], message: 'hi' });
     const listed = await waitFor(
       () => api.get('/runs?status=completed&limit=200'),
-      (answer) => (answer.body.runs as { run_id: string }[]).some((run) => run.run_id === runId),
+      // The search attributes and the close reach visibility separately: wait for both.
+      (answer) => (answer.body.runs as { run_id: string; temporal_status: string }[]).some((run) => run.run_id === runId && run.temporal_status === 'COMPLETED'),
     );
     expect((listed.body.runs as { run_id: string }[]).find((run) => run.run_id === runId)).toMatchObject({ temporal_status: 'COMPLETED', status: 'completed', iterations: 1 });
     expect((await api.get('/runs?limit=0')).status).toBe(400);

@@ -180,9 +180,14 @@ describe('approvals', () => {
   });
 
   test('a timeout with onTimeout "deny" denies on a durable timer', async () => {
-    const { handle, callId } = await startWriteRun('timed-out.txt', { approval: { tools: ['write_file'], timeout: '2s' } });
+    // Not startWriteRun: its wait for the waiting state could miss a two-second window on a loaded machine.
+    const model = env.scenario([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'timed-out.txt', content: 'x' }, id: 'call_timed_out' }] },
+      { content: 'done' },
+    ]);
+    const handle = await env.start({ model, tools: ['write_file'], message: 'write it', approval: { tools: ['write_file'], timeout: '2s' } });
     const result = (await handle.result()) as AgentResult;
-    expect(result.messages[2]).toMatchObject({ tool_call_id: callId, content: 'Denied: no decision within 2s' });
+    expect(result.messages[2]).toMatchObject({ tool_call_id: 'call_timed_out', content: 'Denied: no decision within 2s' });
     const { events } = await handle.query(eventsQuery, {});
     expect(events.find((event) => event.type === 'approval-decision')).toMatchObject({ decision: 'deny', via: 'timeout' });
   });

@@ -188,7 +188,8 @@ describe('agent-runner run', () => {
       terminal.stdin.write('\x03');
       await shows(`Terminate run ${workflowId} gracefully? [y/N]`, beforeNo);
       terminal.stdin.write('n\r');
-      await waitFor(async () => (await stateOf(workflowId)).status, (status) => status === 'waiting_for_approval');
+      await shows('Still following; the run goes on.', beforeNo);
+      expect(await stateOf(workflowId)).toMatchObject({ status: 'waiting_for_approval' });
 
       const beforeYes = screen.length;
       terminal.stdin.write('\x03');

@@ -18,7 +18,7 @@ afterAll(async () => {
 
 describe('typed client', () => {
   test('startAgentRun, getAgentState and getAgentResult follow one run', async () => {
-    const model = env.scenario([{ content: 'hello back', delayMs: 1_000 }]);
+    const model = env.scenario([{ content: 'hello back', delayMs: 5_000 }]);
     const run = await startAgentRun(env.client, { model, tools: [], message: 'hello' }, { taskQueue: env.taskQueue, workflowId: `client-${model}` });
     expect(run.workflowId).toBe(`client-${model}`);
 

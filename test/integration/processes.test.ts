@@ -70,7 +70,7 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
       expect(started.stderr).toBe('');
       expect(started.code).toBe(0);
 
-      // Query through the CLI until the run is visibly inside its first model call (delayed 1.5 s).
+      // Query through the CLI until the run is visibly inside its first model call (delayed 3 s).
       let state: { status: string; iteration: number; activity: string } | undefined;
       for (let attempt = 0; attempt < 40 && (state?.iteration ?? 0) < 1; attempt++) {
         const queried = await runProcess(cli, [
@@ -98,7 +98,7 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
     expect([0, 130]).toContain(code);
     expect(worker.output()).toContain('SIGINT: stopping; tasks in progress finish first');
     expect(worker.output()).toMatch(/state: 'STOPPED'/);
-  });
+  }, 180_000);
 });
 
 describe('npm run demo', () => {
@@ -107,7 +107,7 @@ describe('npm run demo', () => {
     const finished = await runScript('src/demo.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), TEMPORAL_UI_URL: 'http://localhost:8233' }),
       args: ['--workspace', workspace],
-      timeoutMs: 90_000,
+      timeoutMs: 120_000,
     });
     expect(finished.stderr).toBe('');
     expect(finished.code).toBe(0);
@@ -118,7 +118,7 @@ describe('npm run demo', () => {
     const summary = await readFile(path.join(workspace, 'summary.md'), 'utf8');
     expect(summary).toContain('3 files');
     expect(summary).toContain('**roadmap.md** — Q1 roadmap');
-  });
+  }, 150_000);
 });
 
 describe('a server without the search attributes', () => {
@@ -137,14 +137,14 @@ describe('a server without the search attributes', () => {
       expect(worker.stderr).toContain('temporal operator search-attribute create --namespace default --name AgentStatus --type Keyword');
 
       const workspace = await mkdtemp(path.join(os.tmpdir(), 'demo-bare-'));
-      const demo = await runScript('src/demo.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: address }), args: ['--workspace', workspace], timeoutMs: 90_000 });
+      const demo = await runScript('src/demo.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: address }), args: ['--workspace', workspace], timeoutMs: 120_000 });
       expect(demo.code).toBe(0);
       expect(demo.stdout).toContain('Registered the search attributes AgentStatus, AgentIterations, AgentTotalTokens, AgentPendingApprovals, AgentTerminationReason');
       expect(demo.stdout).toContain('Response: Summarised 3 files into summary.md.');
     } finally {
       await stopProcess(server.pid);
     }
-  });
+  }, 240_000);
 });
 
 describe('npm run worker shutdown', () => {
@@ -156,22 +156,24 @@ describe('npm run worker shutdown', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    const ready = new Promise<void>((resolve) => {
+    // 'close', not 'exit': the output is read to its end before it is checked.
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.once('close', (code, signal) => resolve({ code, signal })),
+    );
+    const ready = new Promise<void>((resolve, reject) => {
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         if (output.includes('Worker polling task queue')) resolve();
       };
       child.stdout.on('data', onData);
       child.stderr.on('data', onData);
+      void exited.then(({ code }) => reject(new Error(`the worker exited with ${code} before it polled:\n${output}`)));
     });
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
     await ready;
     child.kill('SIGINT');
     child.kill('SIGINT');
     const outcome = await exited;
     expect({ ...outcome, output: outcome.code === 0 ? '' : output }).toEqual({ code: 0, signal: null, output: '' });
     expect(output).toContain('SIGINT: stopping; tasks in progress finish first');
-  });
+  }, 150_000);
 });

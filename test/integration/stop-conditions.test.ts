@@ -102,7 +102,8 @@ describe('stopWhen (seeds 002 and 003): a graceful end, never a failure', () => 
   });
 
   test('external: the stop signal ends the run at its next check, without cancelling anything', async () => {
-    const model = env.scenario([{ ...ping('a'), delayMs: 1_500 }, ping('b')]);
+    // The first call is held for 5 s: the stop arrives while it is in flight.
+    const model = env.scenario([{ ...ping('a'), delayMs: 5_000 }, ping('b')]);
     const handle = await env.start({ model, tools: ['ping'], message: 'go', stopWhen: { any: [{ external: true }, { maxIterations: 10 }] } });
     await waitForState(handle, (state) => state.iteration === 1);
     await handle.signal(stopSignal, { reason: 'enough' });

@@ -11,6 +11,7 @@ import { defineTool } from '../../src/tools/define-tool';
 import { TerminateResponse } from '../../src/tools/terminate-response';
 import { scheduledActivities } from '../helpers/history';
 import { TestEnv } from '../helpers/test-env';
+import { waitForState } from '../helpers/wait';
 
 /** A tool outside every `toolIds` that ends the run from inside (seed 001). */
 const submitReport = defineTool({
@@ -237,7 +238,8 @@ describe('terminating and restrictOutput together: the restriction first, then t
 
 describe('visible everywhere', () => {
   test('the state query shows the counters while the run waits on the model', async () => {
-    const model = env.scenario([{ content: 'a' }, { content: 'b', delayMs: 2_000 }, { toolCalls: [{ name: 'finish', arguments: {} }] }]);
+    // The second call is held for 10 s, so both queries below land inside it even on a loaded machine.
+    const model = env.scenario([{ content: 'a' }, { content: 'b', delayMs: 10_000 }, { toolCalls: [{ name: 'finish', arguments: {} }] }]);
     const handle = await env.start({
       model,
       tools: ['finish'],
@@ -245,11 +247,7 @@ describe('visible everywhere', () => {
       terminating: { toolIds: ['finish'], consecutiveNudges: 2 },
       restrictOutput: { enabled: true, maxInjections: 1 },
     });
-    let state = await handle.query(stateQuery);
-    for (let attempt = 0; attempt < 50 && state.iteration < 2; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      state = await handle.query(stateQuery);
-    }
+    const state = await waitForState(handle, (current) => current.iteration >= 2);
     expect(state).toMatchObject({ status: 'running', iteration: 2, invocations: 1, restrictionInjections: 1, consecutiveNudges: 0 });
     // The web UI's "current details" come from the SDK's metadata query.
     const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
