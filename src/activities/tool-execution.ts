@@ -1,6 +1,15 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { z } from 'zod';
-import { DEFAULT_TERMINATE_MESSAGE, unknownToolMessage, type ToolCallInput, type ToolCallResult } from '../shared';
+import {
+  DEFAULT_TERMINATE_MESSAGE,
+  TOOL_OUTPUT_LIMIT_BYTES,
+  cutToBytes,
+  formatBytes,
+  unknownToolMessage,
+  utf8Bytes,
+  type ToolCallInput,
+  type ToolCallResult,
+} from '../shared';
 import type { ToolContext, ToolOutput } from '../tools/define-tool';
 import { RetryableToolError } from '../tools/retryable-tool-error';
 import { TerminateResponse } from '../tools/terminate-response';
@@ -12,50 +21,56 @@ import { keepHeartbeating } from './heartbeat';
  * The `executeTool` activity. Model mistakes (an unknown tool, arguments that
  * are not JSON or fail the schema) and tool errors come back as the tool's
  * result text, `Error: ...`, for the model to act on; only a
- * `RetryableToolError` fails the activity so Temporal retries it.
+ * `RetryableToolError` fails the activity so Temporal retries it. Output
+ * over {@link TOOL_OUTPUT_LIMIT_BYTES} is cut, with a note, so the result
+ * fits in a Temporal payload.
  */
 export function createToolExecution(registry: ToolRegistry) {
   return async function executeTool(input: ToolCallInput): Promise<ToolCallResult> {
-    const tool = input.allowedTools.includes(input.toolName) ? registry.get(input.toolName) : undefined;
-    if (tool === undefined) {
-      return { content: unknownToolMessage(input.toolName, input.allowedTools), isError: true, terminate: false };
-    }
-
-    const parsedJson = parseArgumentsJson(input.arguments);
-    if (!parsedJson.ok) {
-      return errorResult(
-        `the arguments for "${tool.name}" are not valid JSON (${parsedJson.reason}). Send one JSON object that matches the tool's schema.`,
-      );
-    }
-    const validated = tool.parameters.safeParse(parsedJson.value);
-    if (!validated.success) {
-      return errorResult(`invalid arguments for "${tool.name}": ${describeIssues(validated.error.issues)}`);
-    }
-
-    const context = Context.current();
-    // Activities started outside a workflow have no execution; key them by activity id instead.
-    const { workflowId, runId } = context.info.workflowExecution ?? { workflowId: context.info.activityId, runId: '' };
-    const toolContext: ToolContext = {
-      idempotencyKey: `${workflowId}:${input.callId}`,
-      workflowId,
-      runId,
-      callId: input.callId,
-      attempt: context.info.attempt,
-      signal: context.cancellationSignal,
-    };
-
-    try {
-      // toResult inside the try: an output JSON cannot hold (a cycle, a BigInt) is the tool's error,
-      // not an activity failure that would run a tool with side effects again.
-      return toResult(await keepHeartbeating(context, async () => tool.execute(validated.data, toolContext)));
-    } catch (error) {
-      if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
-      if (error instanceof RetryableToolError) {
-        throw ApplicationFailure.retryable(error.message, 'ToolCall.Retryable');
-      }
-      return errorResult(error instanceof Error ? error.message : String(error));
-    }
+    return capOutput(await runTool(registry, input));
   };
+}
+
+async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<ToolCallResult> {
+  const tool = input.allowedTools.includes(input.toolName) ? registry.get(input.toolName) : undefined;
+  if (tool === undefined) {
+    return { content: unknownToolMessage(input.toolName, input.allowedTools), isError: true, terminate: false };
+  }
+
+  const parsedJson = parseArgumentsJson(input.arguments);
+  if (!parsedJson.ok) {
+    return errorResult(
+      `the arguments for "${tool.name}" are not valid JSON (${parsedJson.reason}). Send one JSON object that matches the tool's schema.`,
+    );
+  }
+  const validated = tool.parameters.safeParse(parsedJson.value);
+  if (!validated.success) {
+    return errorResult(`invalid arguments for "${tool.name}": ${describeIssues(validated.error.issues)}`);
+  }
+
+  const context = Context.current();
+  // Activities started outside a workflow have no execution; key them by activity id instead.
+  const { workflowId, runId } = context.info.workflowExecution ?? { workflowId: context.info.activityId, runId: '' };
+  const toolContext: ToolContext = {
+    idempotencyKey: `${workflowId}:${input.callId}`,
+    workflowId,
+    runId,
+    callId: input.callId,
+    attempt: context.info.attempt,
+    signal: context.cancellationSignal,
+  };
+
+  try {
+    // toResult inside the try: an output JSON cannot hold (a cycle, a BigInt) is the tool's error,
+    // not an activity failure that would run a tool with side effects again.
+    return toResult(await keepHeartbeating(context, async () => tool.execute(validated.data, toolContext)));
+  } catch (error) {
+    if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
+    if (error instanceof RetryableToolError) {
+      throw ApplicationFailure.retryable(error.message, 'ToolCall.Retryable');
+    }
+    return errorResult(error instanceof Error ? error.message : String(error));
+  }
 }
 
 function toResult(output: ToolOutput): ToolCallResult {
@@ -67,6 +82,14 @@ function toResult(output: ToolOutput): ToolCallResult {
   }
   const content = typeof output === 'string' ? output : (JSON.stringify(output) ?? 'null');
   return { content, isError: false, terminate: false };
+}
+
+/** The result with its content cut to what a Temporal payload can carry, saying so at the end. */
+export function capOutput(result: ToolCallResult): ToolCallResult {
+  const bytes = utf8Bytes(result.content);
+  if (bytes <= TOOL_OUTPUT_LIMIT_BYTES) return result;
+  const note = `\n[cut: the tool returned ${formatBytes(bytes)}; a tool result keeps at most ${formatBytes(TOOL_OUTPUT_LIMIT_BYTES)}]`;
+  return { ...result, content: cutToBytes(result.content, TOOL_OUTPUT_LIMIT_BYTES - utf8Bytes(note)) + note };
 }
 
 function errorResult(reason: string): ToolCallResult {

@@ -48,8 +48,19 @@ export interface ConversationInput {
   /** Set when the conversation begins; part of every turn's run id. */
   generation?: string;
   /** Answers of the latest turns by update id, for retried requests. */
-  recentTurns?: { updateId: string; result: ChatTurnResult }[];
+  recentTurns?: RememberedTurn[];
 }
+
+/**
+ * A turn's answer kept for a retried request (same update id). Its generated
+ * messages are not kept but rebuilt from the history, where the turn's
+ * messages are (`messages.from` up to `messages.to`), so remembering turns
+ * adds next to nothing to the continue-as-new input. Entries written before
+ * this shape (with the whole `result`) are still read.
+ */
+export type RememberedTurn =
+  | { updateId: string; answer: Omit<ChatTurnResult, 'generatedMessages'>; messages: { from: number; to: number } }
+  | { updateId: string; result: ChatTurnResult };
 
 /** Seed 000's three endpoints: a human message, a bare invocation, or an AI message prompted by the caller. */
 export type ChatTurnKind = 'chat' | 'invoke' | 'add-ai-message';
@@ -105,6 +116,7 @@ export const ConversationFailure = {
   empty: 'ConversationEmpty',
   ended: 'ConversationEnded',
   invalidRequest: 'InvalidChatRequest',
+  tooLarge: 'ConversationTooLarge',
 } as const;
 
 export const chatUpdate = defineUpdate<ChatTurnResult, [ChatTurnRequest]>('chat');

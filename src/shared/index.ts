@@ -10,3 +10,4 @@ export * from './loop-guard-schemas';
 export * from './duration';
 export * from './stop-conditions-schema';
 export * from './conversation';
+export * from './payload-limits';

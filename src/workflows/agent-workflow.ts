@@ -21,7 +21,7 @@ import {
 import { findLimitBreach } from './limit-rules';
 import { callModel, contextForModel, recordModelResponse } from './model-call';
 import { decideModelTurn } from './model-turn';
-import { checkBreaker, checkStopConditions, detectLoops } from './run-checks';
+import { checkBreaker, checkRunSize, checkStopConditions, detectLoops } from './run-checks';
 import type { RunContext } from './run-context';
 import { cancellationReason, finishRun, lastAssistantText } from './run-ending';
 import { registerRunHandlers } from './run-handlers';
@@ -128,6 +128,8 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       const breach = findLimitBreach(run.invocations, run.usage, run.limits);
       if (breach?.kind === 'invocations') return fail(maxInvocationsExceeded(breach.limit, partial()));
       if (breach?.kind === 'tokens') return fail(tokenBudgetExhausted(breach, partial()));
+      const tooLarge = checkRunSize(context);
+      if (tooLarge !== undefined) return fail(tooLarge);
 
       run.iteration += 1;
       run.events.append('iteration-start', { iteration: run.iteration, messages: run.messages.length });

@@ -1,10 +1,14 @@
 import * as wf from '@temporalio/workflow';
 import {
+  CONTEXT_BUDGET_BYTES,
   ConversationFailure,
+  TEMPORAL_PAYLOAD_LIMIT_BYTES,
   chatUpdate,
   conversationQuery,
   conversationWorkflowId,
   endConversationSignal,
+  formatBytes,
+  jsonBytes,
   parseAgentInput,
   turnWorkflowId,
   type ActiveTurn,
@@ -15,8 +19,11 @@ import {
   type ChatTurnResult,
   type ConversationInput,
   type ConversationState,
+  type RememberedTurn,
 } from '../shared';
 import { agentWorkflow } from './agent-workflow';
+import { toGeneratedMessages } from './generated-messages';
+import { projectedRunBytes } from './size-rules';
 
 /**
  * Turns one run of the conversation takes before it continues as new, unless
@@ -49,7 +56,10 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   /** The answer of a turn already run for this update id (a retried request), carried across continue-as-new. */
   const earlierAnswer = (): ChatTurnResult | undefined => {
     const updateId = wf.currentUpdateInfo()?.id;
-    return conversation.recent.find((entry) => entry.updateId === updateId)?.result;
+    const remembered = conversation.recent.find((entry) => entry.updateId === updateId);
+    if (remembered === undefined || 'result' in remembered) return remembered?.result;
+    const { from, to } = remembered.messages;
+    return { ...remembered.answer, generatedMessages: toGeneratedMessages(conversation.messages.slice(from, to)) };
   };
   let turnsThisRun = 0;
   const snapshot = (): ConversationState => ({
@@ -102,23 +112,24 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
     conversation.turns = turn;
     turnsThisRun += 1;
     try {
-      const result = (await wf.executeChild(agentWorkflow, {
-        workflowId: runId,
-        args: [turnInput(request, conversation.messages)],
-      })) as AgentResult;
+      const runInput = turnInput(request, conversation.messages);
+      const result = (await wf.executeChild(agentWorkflow, { workflowId: runId, args: [runInput] })) as AgentResult;
       conversation.messages = result.messages;
-      const answer: ChatTurnResult = {
+      const answer: Omit<ChatTurnResult, 'generatedMessages'> = {
         response: result.response,
         savedAiMessages: true,
-        generatedMessages: result.generatedMessages,
         turn,
         runId,
         terminationReason: result.terminationReason,
         usage: result.usage,
       };
       const updateId = wf.currentUpdateInfo()?.id;
-      if (updateId !== undefined) conversation.recent = [...conversation.recent, { updateId, result: answer }].slice(-REMEMBERED_TURNS);
-      return answer;
+      if (updateId !== undefined) {
+        // The run's generated messages are the ones after its input's conversation.
+        const remembered: RememberedTurn = { updateId, answer, messages: { from: runInput.messages?.length ?? 0, to: result.messages.length } };
+        conversation.recent = [...conversation.recent, remembered].slice(-REMEMBERED_TURNS);
+      }
+      return { ...answer, generatedMessages: result.generatedMessages };
     } catch (error) {
       throw turnFailure(error, runId);
     } finally {
@@ -154,8 +165,28 @@ function checkRequest(request: ChatTurnRequest, history: readonly ChatMessage[])
       `The conversation is empty, so there is nothing to ${request.kind === 'invoke' ? 'invoke the agent on' : 'answer'}; start it with POST /chat${request.kind === 'add-ai-message' ? ' or give a prompt' : ''}.`,
     );
   }
-  const parsed = parseAgentInput(turnInput(request, history));
+  const runInput = turnInput(request, history);
+  const parsed = parseAgentInput(runInput);
   if (!parsed.ok) throw wf.ApplicationFailure.create({ type: 'InvalidAgentInput', message: `Invalid agent input: ${parsed.problems.join('; ')}`, details: [{ problems: parsed.problems }], nonRetryable: true });
+  checkSize(runInput, history);
+}
+
+/**
+ * Refuses a turn whose run would stop at once for the size of its
+ * conversation, before anything starts: past Temporal's payload limit the
+ * turn's start would not just fail, it would end this workflow.
+ */
+function checkSize(runInput: AgentInput, history: readonly ChatMessage[]): void {
+  const messages = runInput.messages ?? [];
+  const withMessage: ChatMessage[] = runInput.message === undefined ? messages : [...messages, { role: 'user', content: runInput.message }];
+  const projected = projectedRunBytes(withMessage, messages.length, runInput.instructions);
+  if (projected <= CONTEXT_BUDGET_BYTES) return;
+  throw refusal(
+    ConversationFailure.tooLarge,
+    `This conversation holds ${formatBytes(jsonBytes(history))}; with this request its next run would carry ${formatBytes(projected)}, ` +
+      `more than the ${formatBytes(CONTEXT_BUDGET_BYTES)} a run keeps under Temporal's ${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. ` +
+      'Continue in a new context_id; this conversation can still be read.',
+  );
 }
 
 function refusal(type: string, message: string): wf.ApplicationFailure {

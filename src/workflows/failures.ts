@@ -1,6 +1,16 @@
 import type { Duration } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import type { ChatMessage, ToolCall, Usage } from '../shared';
+import {
+  TEMPORAL_HISTORY_EVENT_LIMIT,
+  TEMPORAL_HISTORY_LIMIT_BYTES,
+  TEMPORAL_PAYLOAD_LIMIT_BYTES,
+  formatBytes,
+  type ChatMessage,
+  type TerminationReason,
+  type ToolCall,
+  type Usage,
+} from '../shared';
+import type { SizeBreach } from './size-rules';
 
 /**
  * The run's business failures. Each is a non-retryable `ApplicationFailure`
@@ -20,6 +30,8 @@ export const FailureType = {
   maxInvocationsExceeded: 'MaxInvocationsExceeded',
   maxConsecutiveNudgesExceeded: 'MaxConsecutiveNudgesExceeded',
   modelCallFailed: 'ModelCall.Failed',
+  contextTooLarge: 'ContextTooLarge',
+  historyTooLarge: 'HistoryTooLarge',
 } as const;
 
 export function invalidAgentInput(problems: readonly string[]): ApplicationFailure {
@@ -103,5 +115,51 @@ export function approvalTimedOut(call: ToolCall, timeout: Duration | string, par
     message: `No decision on ${call.function.name} (${call.id}) within ${String(timeout)}`,
     nonRetryable: true,
     details: [{ callId: call.id, toolName: call.function.name, ...partial }],
+  });
+}
+
+/**
+ * The run stopped before a model call that would have passed one of
+ * Temporal's size limits. The details carry sizes and counters, never the
+ * conversation: that is what is too large.
+ */
+export function sizeLimitReached(breach: SizeBreach, partial: PartialRun): ApplicationFailure {
+  const progress = { iterations: partial.iterations, usage: partial.usage, messageCount: partial.messages.length };
+  if (breach.kind === 'context') {
+    return ApplicationFailure.create({
+      type: FailureType.contextTooLarge,
+      message:
+        `The run's conversation has grown to ${formatBytes(breach.bytes)}, past the ${formatBytes(breach.budget)} a run keeps ` +
+        `so its model calls and result stay under Temporal's ${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. ` +
+        'Cut long tool results with resultProcessing, or split the work across runs.',
+      nonRetryable: true,
+      details: [{ bytes: breach.bytes, budget: breach.budget, ...progress }],
+    });
+  }
+  return ApplicationFailure.create({
+    type: FailureType.historyTooLarge,
+    message:
+      `The run's event history has reached ${formatBytes(breach.bytes)} in ${breach.events} events, past the ` +
+      `${formatBytes(breach.budgetBytes)} or ${breach.budgetEvents} events a run keeps; Temporal ends a workflow at ` +
+      `${formatBytes(TEMPORAL_HISTORY_LIMIT_BYTES)} or ${TEMPORAL_HISTORY_EVENT_LIMIT} events. ` +
+      'Each model call records the whole conversation: mask old tool results with masking, cut them with resultProcessing, or split the work across runs.',
+    nonRetryable: true,
+    details: [{ bytes: breach.bytes, events: breach.events, budgetBytes: breach.budgetBytes, budgetEvents: breach.budgetEvents, ...progress }],
+  });
+}
+
+/**
+ * The run ended, but its result would pass Temporal's payload limit (its
+ * last tool results were large). The response is kept when it fits.
+ */
+export function resultTooLarge(bytes: number, reason: TerminationReason, response: string, partial: PartialRun): ApplicationFailure {
+  const keptResponse = response.length <= 64 * 1024 ? { response } : {};
+  return ApplicationFailure.create({
+    type: FailureType.contextTooLarge,
+    message:
+      `The run ended (${reason.type}), but its result would be ${formatBytes(bytes)}, over Temporal's ` +
+      `${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. Cut long tool results with resultProcessing, or split the work across runs.`,
+    nonRetryable: true,
+    details: [{ bytes, terminationReason: reason, ...keptResponse, iterations: partial.iterations, usage: partial.usage, messageCount: partial.messages.length }],
   });
 }

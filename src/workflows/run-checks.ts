@@ -1,3 +1,4 @@
+import * as wf from '@temporalio/workflow';
 import {
   DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
   type TerminationReason,
@@ -5,15 +6,17 @@ import {
   type Usage,
 } from '../shared';
 import { trackToolResult } from './circuit-breaker';
+import { sizeLimitReached } from './failures';
 import { stopConditionRegistry } from './custom-stop-conditions';
 import { loopWarningMessage, trackToolCall, type LoopDetection } from './loop-detection';
 import type { RunContext } from './run-context';
 import { evaluateStopCondition, type StopVerdict } from './stop-conditions';
+import { findSizeBreach, projectedRunBytes } from './size-rules';
 import type { BatchEnding, ExecutedCall } from './tool-batch-execution';
 
 /**
  * The checks the loop makes between its steps, each of which can end the run:
- * `stopWhen`, loop detection and the circuit breaker. The rules themselves are
+ * `stopWhen`, loop detection, the circuit breaker and Temporal's size limits. The rules themselves are
  * pure functions in their own files; these apply them to the run, keep their
  * state in the run record and log what they found.
  */
@@ -75,6 +78,18 @@ export function checkBreaker(context: RunContext, executed: ExecutedCall[]): Bat
     }
   }
   return undefined;
+}
+
+/**
+ * Before a model call: the failure that stops the run when the call, the
+ * result or the history would pass one of Temporal's size limits.
+ */
+export function checkRunSize(context: RunContext): wf.ApplicationFailure | undefined {
+  const { run, input } = context;
+  const info = wf.workflowInfo();
+  const projected = projectedRunBytes(run.messages, input.messages?.length ?? 0, input.instructions);
+  const breach = findSizeBreach(projected, { bytes: info.historySize, events: info.historyLength });
+  return breach === undefined ? undefined : sizeLimitReached(breach, context.partial());
 }
 
 /** Tokens used since `before`: what the current turn has spent. */

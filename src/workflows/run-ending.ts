@@ -1,8 +1,10 @@
 import * as wf from '@temporalio/workflow';
 import { SCHEMA_VERSION, type AgentResult, type ParsedAgentInput, type TerminationReason } from '../shared';
+import { resultTooLarge } from './failures';
 import { toGeneratedMessages } from './generated-messages';
 import type { RunContext } from './run-context';
 import { describeActivity, type RunRecord } from './run-record';
+import { oversizedResult } from './size-rules';
 
 /**
  * Ends the run with `reason` (a failure goes through `RunContext.fail`
@@ -11,14 +13,7 @@ import { describeActivity, type RunRecord } from './run-record';
  */
 export async function finishRun(context: RunContext, reason: TerminationReason, response: string): Promise<AgentResult> {
   const { run, input, publish } = context;
-  run.status = reason.type === 'external' ? 'terminated' : 'completed';
-  run.terminationReason = reason;
-  run.events.append('run-end', { status: run.status, terminationReason: reason });
-  describeActivity(run, `${run.status} (${reason.type}) after ${run.iteration} iteration(s)`);
-  publish(run);
-  // Handlers are synchronous, so this never waits; it keeps the rule that none is cut off.
-  await wf.CancellationScope.nonCancellable(() => wf.condition(wf.allHandlersFinished));
-  return {
+  const result: AgentResult = {
     schemaVersion: SCHEMA_VERSION,
     response,
     terminationReason: reason,
@@ -30,6 +25,17 @@ export async function finishRun(context: RunContext, reason: TerminationReason, 
     messages: run.messages,
     generatedMessages: toGeneratedMessages(run.messages.slice((input.messages ?? []).length)),
   };
+  // Temporal would terminate a workflow whose result is over its limit; fail with the reason instead.
+  const oversized = oversizedResult(result);
+  if (oversized !== undefined) context.fail(resultTooLarge(oversized, reason, response, context.partial()));
+  run.status = reason.type === 'external' ? 'terminated' : 'completed';
+  run.terminationReason = reason;
+  run.events.append('run-end', { status: run.status, terminationReason: reason });
+  describeActivity(run, `${run.status} (${reason.type}) after ${run.iteration} iteration(s)`);
+  publish(run);
+  // Handlers are synchronous, so this never waits; it keeps the rule that none is cut off.
+  await wf.CancellationScope.nonCancellable(() => wf.condition(wf.allHandlersFinished));
+  return result;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ChatTurnFailedError, getConversation, sendChatTurn } from '../../src/conversations';
 import { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId, type ConversationInput } from '../../src/shared';
 import { TestEnv } from '../helpers/test-env';
+import { waitFor } from '../helpers/wait';
 import { randomUUID } from 'node:crypto';
 
 let env: TestEnv;
@@ -50,6 +51,48 @@ describe('conversation workflow', () => {
     expect(retried).toEqual(first);
     expect(env.model.requests(model)).toHaveLength(1);
     expect(await getConversation(env.client, contextId)).toMatchObject({ turns: 1 });
+  });
+
+  test('a retried add-ai-message turn with tool calls gets the same generated messages after a continue-as-new; answers kept in the older shape are still given', async () => {
+    const contextId = `retry-shape-${randomUUID().slice(0, 8)}`;
+    // An answer remembered by a conversation before answers were kept without their generated messages.
+    const legacy = {
+      response: 'from before',
+      savedAiMessages: true,
+      generatedMessages: [{ sender: 'ai' as const, message: 'from before' }],
+      turn: 7,
+      runId: 'an-earlier-run',
+      terminationReason: { type: 'complete' as const },
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+    };
+    const started = await env.client.workflow.start(CONVERSATION_WORKFLOW_TYPE, {
+      taskQueue: env.taskQueue,
+      workflowId: conversationWorkflowId(contextId),
+      args: [{ contextId, turnsPerRun: 2, recentTurns: [{ updateId: 'legacy-key', result: legacy }] } satisfies ConversationInput],
+    });
+    const model = env.scenario([
+      { content: 'hi there' },
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' }, id: 'call_calc' }] },
+      { content: 'It is 42.' },
+    ]);
+    const settings = { model, tools: ['calculator'] };
+    const options = { taskQueue: env.taskQueue };
+    expect(await sendChatTurn(env.client, contextId, { kind: 'chat', message: 'ignored', settings }, { ...options, idempotencyKey: 'legacy-key' })).toEqual(legacy);
+
+    await sendChatTurn(env.client, contextId, { kind: 'chat', message: 'hello', settings }, options);
+    const request = { kind: 'add-ai-message' as const, prompt: 'Say what 6 * 7 is.', settings };
+    const first = await sendChatTurn(env.client, contextId, request, { ...options, idempotencyKey: 'key-2' });
+    expect(first.generatedMessages).toEqual([
+      { type: 'tool_call', tool_call_id: 'call_calc', tool_name: 'calculator', tool_input: { expression: '6 * 7' } },
+      { type: 'tool_response', tool_call_id: 'call_calc', tool_output: '42' },
+      { sender: 'ai', message: 'It is 42.' },
+    ]);
+    // Two turns ended this run's quota: the retry is answered by the continued run, from the history.
+    const firstRun = env.client.workflow.getHandle(started.workflowId, started.firstExecutionRunId);
+    await waitFor(() => firstRun.describe(), (description) => description.status.name === 'CONTINUED_AS_NEW');
+    const retried = await sendChatTurn(env.client, contextId, request, { ...options, idempotencyKey: 'key-2' });
+    expect(retried).toEqual(first);
+    expect(env.model.requests(model)).toHaveLength(3);
   });
 
   test('a failed turn names its run and type; the run input is checked before anything starts', async () => {

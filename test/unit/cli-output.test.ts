@@ -55,6 +55,9 @@ describe('outcomes', () => {
     ]);
     const failed: RunOutcome = { kind: 'failed', type: 'MaxInvocationsExceeded', message: 'Max invocations exceeded', details: [{ iterations: 3, usage: result.usage }] };
     expect(describeOutcome(failed)[1]).toBe('Failed (MaxInvocationsExceeded): Max invocations exceeded · 3 iterations · 12 tokens (10 prompt, 2 completion).');
+    // A message that is a sentence of its own keeps one full stop, after the cost.
+    const tooLarge: RunOutcome = { kind: 'failed', type: 'ContextTooLarge', message: 'The conversation is too large. Split the work.', details: [{ iterations: 3, usage: result.usage }] };
+    expect(describeOutcome(tooLarge)[1]).toBe('Failed (ContextTooLarge): The conversation is too large. Split the work · 3 iterations · 12 tokens (10 prompt, 2 completion).');
     expect(describeOutcome({ kind: 'terminated', reason: 'terminated in Temporal: no reason given' })).toEqual(['', 'Terminated: terminated in Temporal: no reason given.']);
     expect([
       exitCodeForOutcome({ kind: 'completed', result }),
