@@ -2,9 +2,11 @@ import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command } from 'commander';
-import { AgentRunFailedError, getAgentResult, getAgentState, startAgentRun } from './client';
+import { ExitCode } from './cli/exit-codes';
+import { followRun } from './cli/follow-run';
+import { createOutput } from './cli/output';
+import { startAgentRun } from './client';
 import { loadModelConfig, type ModelConfig } from './config';
-import { RunPrinter } from './run-printer';
 import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from './scripted-model/demo-agent';
 import { ScriptedModelServer } from './scripted-model/server';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, type AgentInput } from './shared';
@@ -24,7 +26,8 @@ const INSTRUCTIONS =
 
 /**
  * `npm run demo`: a real agent run as a Temporal workflow on a local dev
- * server, printed live, with a link to the run in the web UI.
+ * server, printed live as `agent-runner run` prints it, with a link to the
+ * run in the web UI.
  */
 async function main(): Promise<number> {
   const options = new Command()
@@ -36,7 +39,8 @@ async function main(): Promise<number> {
     .parse()
     .opts<{ message: string; model?: string; workspace: string }>();
 
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // Ctrl-C is the follower's (it asks, or terminates the run gracefully); the worker stops when the run has ended.
+  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
   const say = (line: string) => console.log(line);
   const workspace = path.resolve(options.workspace);
 
@@ -80,7 +84,7 @@ async function main(): Promise<number> {
     terminating: { toolIds: ['finish'], maxInvocations: 20 },
   };
 
-  let exitCode = 0;
+  let exitCode: number = ExitCode.ok;
   try {
     await worker.runUntil(async () => {
       const run = await startAgentRun(client, input, {
@@ -89,33 +93,9 @@ async function main(): Promise<number> {
       });
       const link = server.uiUrl === undefined ? undefined : `${server.uiUrl}/namespaces/${namespace}/workflows/${run.workflowId}/${run.runId}/history`;
       say(`Started run ${run.workflowId} on task queue "${taskQueue}".${link ? ` Watch it: ${link}` : ''}`);
-
-      const printer = new RunPrinter(say);
-      const result = getAgentResult(client, run.workflowId, run.runId);
-      let settled = false;
-      result.then(
-        () => (settled = true),
-        () => (settled = true),
-      );
-      while (!settled) {
-        printer.update(await getAgentState(client, run.workflowId, run.runId));
-        await Promise.race([result.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 200))]);
-      }
-      printer.update(await getAgentState(client, run.workflowId, run.runId));
-      try {
-        const outcome = await result;
-        say('');
-        say(`Response: ${outcome.response}`);
-        say(
-          `Ended: ${outcome.terminationReason.type} after ${outcome.iterations} iteration(s); ` +
-            `${outcome.usage.totalTokens} tokens (${outcome.usage.promptTokens} prompt, ${outcome.usage.completionTokens} completion).`,
-        );
-        say(`Summary written to ${path.join(workspace, SUMMARY_FILE)}.`);
-      } catch (error) {
-        exitCode = 1;
-        const type = error instanceof AgentRunFailedError ? ` (${error.type})` : '';
-        say(`The run failed${type}: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      const interactive = process.stdin.isTTY === true;
+      exitCode = await followRun(client, run.workflowId, { output: createOutput(false), policy: interactive ? 'ask' : 'terminate' });
+      if (exitCode === ExitCode.ok) say(`Summary written to ${path.join(workspace, SUMMARY_FILE)}.`);
       if (link) say(`Web UI: ${link}`);
     });
   } finally {
