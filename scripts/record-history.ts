@@ -31,7 +31,10 @@ import { createAgentWorker } from '../src/worker';
  *   inputTimeout timer, the userMessage signal, a stop condition, a
  *   terminating tool;
  * - conversation.json: a conversation's two turns (chat, then invoke) as
- *   child runs started from `chat` updates, then the `end` signal.
+ *   child runs started from `chat` updates, then the `end` signal;
+ * - continue-as-new.json: the middle Temporal run of a run that continues as
+ *   new every two iterations: it takes up the carried state and the rest of
+ *   the first run's timeout, runs two iterations, and hands over again.
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
  * proof that runs in flight survive a deploy.
@@ -41,6 +44,7 @@ const MODEL = 'recorded-scenario';
 const CONTROL_MODEL = 'recorded-control-plane';
 const QUESTION_MODEL = 'recorded-ask-question';
 const CONVERSATION_MODEL = 'recorded-conversation';
+const CONTINUED_MODEL = 'recorded-continue-as-new';
 
 async function save(handle: { fetchHistory: () => Promise<Parameters<typeof historyToJSON>[0]> }, file: string): Promise<void> {
   const output = path.join(HISTORIES, file);
@@ -69,6 +73,12 @@ async function main(): Promise<void> {
       { content: 'Noted: 6 * 7.' },
       { toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' }, id: 'call_calc' }] },
       { toolCalls: [{ name: 'finish', arguments: { note: '42' }, id: 'call_finish' }] },
+    ]);
+    model.script(CONTINUED_MODEL, [
+      ...['1 + 1', '2 + 2', '3 + 3', '4 + 4'].map((expression, index) => ({
+        toolCalls: [{ name: 'calculator', arguments: { expression }, id: `call_${index}` }],
+      })),
+      { toolCalls: [{ name: 'task_completion', arguments: { result: '2, 4, 6 and 8.' }, id: 'call_done' }] },
     ]);
     model.script(CONTROL_MODEL, [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
@@ -157,6 +167,25 @@ async function main(): Promise<void> {
       await conversation.signal(endConversationSignal);
       await conversation.result();
       await save(conversation, 'conversation.json');
+
+      const continuedInput: AgentInput = {
+        model: CONTINUED_MODEL,
+        tools: ['calculator', 'task_completion'],
+        message: 'Add each number to itself, one call at a time.',
+        terminating: { toolIds: ['task_completion'] },
+        iterationsPerRun: 2,
+        timeout: '1 hour',
+      };
+      const continued = await client.workflow.start(WORKFLOW_TYPE, {
+        taskQueue: 'record-history',
+        workflowId: 'recorded-continue-as-new',
+        args: [continuedInput],
+      });
+      await continued.result();
+      const firstRun = await client.workflow.getHandle('recorded-continue-as-new', continued.firstExecutionRunId).fetchHistory();
+      const middleRunId = firstRun.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
+      if (!middleRunId) throw new Error('the recorded run did not continue as new');
+      await save(client.workflow.getHandle('recorded-continue-as-new', middleRunId), 'continue-as-new.json');
     });
   });
 }

@@ -68,6 +68,11 @@ export const agentInputSchema = z
     parallelToolCalls: z.boolean().default(true),
     /** Model calls allowed in the run when `terminating` does not set its own. @default 64 */
     maxInvocations: z.number().int().positive().optional(),
+    /**
+     * Iterations one Temporal run takes before the run continues as new, carrying everything it counts; Temporal's
+     * own suggestion (history past 4 MiB or 4,096 events) does the same. @default only when Temporal suggests it
+     */
+    iterationsPerRun: z.number().int().positive().optional(),
     /** Seed 000: end the run on a terminating tool call. */
     terminating: terminatingConfigSchema.optional(),
     /**

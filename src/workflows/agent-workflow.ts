@@ -1,4 +1,5 @@
 import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
 import {
   parseAgentInput,
@@ -23,6 +24,14 @@ import { callModel, contextForModel, recordModelResponse } from './model-call';
 import { decideModelTurn } from './model-turn';
 import { checkBreaker, checkRunSize, checkStopConditions, detectLoops } from './run-checks';
 import type { RunContext } from './run-context';
+import {
+  continuationOf,
+  inputWithConversation,
+  inputWithoutConversation,
+  resumedRunRecord,
+  shouldContinueAsNew,
+  type RunContinuation,
+} from './run-continuation';
 import { cancellationReason, finishRun, lastAssistantText } from './run-ending';
 import { registerRunHandlers } from './run-handlers';
 import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, type RunRecord } from './run-record';
@@ -44,19 +53,24 @@ const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.
  * model answers, a terminating tool is called, a limit fails the run, or the
  * run is stopped from outside. Every rule it applies is a pure function in
  * its own file, and every step a function of the run's {@link RunContext};
- * this function only sequences them.
+ * this function only sequences them. A long run continues as new between
+ * iterations, and `continuation` is what the previous Temporal run handed
+ * over; callers start a run with its input alone.
  */
-export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
-  const run: RunRecord = createRunRecord();
+export async function agentWorkflow(rawInput: unknown, continuation?: RunContinuation): Promise<AgentResult> {
+  const run: RunRecord = continuation === undefined ? createRunRecord() : resumedRunRecord(continuation);
   const publish = createSearchAttributePublisher();
   const loopScope = new wf.CancellationScope();
   /** Tool schemas by name, once the catalog is loaded; decisions are checked against them. */
   let toolSchemas = new Map<string, Record<string, unknown>>();
 
-  const parsed = parseAgentInput(rawInput);
+  const parsed = parseAgentInput(continuation === undefined ? rawInput : inputWithConversation(rawInput, continuation));
   // The input's limits are in place before any handler can run: a setLimits update that arrives
   // with the start is applied in the same activation and must change them, not be overwritten.
-  if (parsed.ok) run.limits = { maxInvocations: effectiveMaxInvocations(parsed.input), tokenBudget: parsed.input.tokenBudget ?? {} };
+  // A continued run keeps the limits it had, changes included.
+  if (parsed.ok && continuation === undefined) {
+    run.limits = { maxInvocations: effectiveMaxInvocations(parsed.input), tokenBudget: parsed.input.tokenBudget ?? {} };
+  }
 
   // Every handler is set before the first await, so no message is ever dropped.
   registerRunHandlers(run, loopScope, (name) => toolSchemas.get(name));
@@ -74,13 +88,19 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;
   const context: RunContext = { run, input, publish, fail, partial };
-  run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
+  if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
+  else run.events.append('run-continued', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
 
+  const startedAt = new Date().getTime();
+  const deadline =
+    continuation?.deadline ?? (input.timeout === undefined ? undefined : new Date(startedAt + msToNumber(input.timeout as Duration)).toISOString());
   if (input.timeout !== undefined) {
     const limit = input.timeout;
     // A durable timer outside the loop's scope: when it fires, the loop is cancelled like a terminate.
-    wf.sleep(limit as Duration).then(
+    // A continued run waits only for what is left of the first run's deadline.
+    const wait = continuation === undefined ? (limit as Duration) : Math.max(1, Date.parse(deadline ?? '') - startedAt);
+    wf.sleep(wait).then(
       () => {
         if (isFinished(run) || run.stopRequest !== undefined) return;
         run.stopRequest = { kind: 'timeout' };
@@ -91,9 +111,13 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
     );
   }
 
-  const inputMessages = input.messages ?? [];
-  run.messages = [...inputMessages, ...(input.message === undefined ? [] : [userMessage(input.message)])];
-  run.turn = { ...run.turn, messageIndex: inputMessages.length };
+  if (continuation === undefined) {
+    const inputMessages = input.messages ?? [];
+    run.messages = [...inputMessages, ...(input.message === undefined ? [] : [userMessage(input.message)])];
+    run.inputMessageCount = inputMessages.length;
+    run.turn = { ...run.turn, messageIndex: inputMessages.length };
+  }
+  const firstIteration = run.iteration;
 
   const finish = (reason: TerminationReason, response: string): Promise<AgentResult> => finishRun(context, reason, response);
 
@@ -128,8 +152,13 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
       const breach = findLimitBreach(run.invocations, run.usage, run.limits);
       if (breach?.kind === 'invocations') return fail(maxInvocationsExceeded(breach.limit, partial()));
       if (breach?.kind === 'tokens') return fail(tokenBudgetExhausted(breach, partial()));
+      // Also what keeps a continue-as-new's input under the payload limit.
       const tooLarge = checkRunSize(context);
       if (tooLarge !== undefined) return fail(tooLarge);
+      // Between iterations nothing waits for a decision or an answer: the place to hand over to a new Temporal run.
+      if (shouldContinueAsNew(run.iteration - firstIteration, input.iterationsPerRun, wf.workflowInfo().continueAsNewSuggested)) {
+        return continueAsNew();
+      }
 
       run.iteration += 1;
       run.events.append('iteration-start', { iteration: run.iteration, messages: run.messages.length });
@@ -197,6 +226,14 @@ export async function agentWorkflow(rawInput: unknown): Promise<AgentResult> {
         }
       }
     }
+  }
+
+  /** Hands the run to a new Temporal run with the same id, so its history starts small again. */
+  async function continueAsNew(): Promise<never> {
+    describeActivity(run, `continuing as new after iteration ${run.iteration}`);
+    await wf.condition(wf.allHandlersFinished);
+    run.events.append('continue-as-new', { iteration: run.iteration, historyBytes: wf.workflowInfo().historySize });
+    return wf.continueAsNew<typeof agentWorkflow>(inputWithoutConversation(rawInput), continuationOf(run, continuation?.continuations ?? 0, deadline));
   }
 }
 

@@ -87,7 +87,7 @@ export function checkBreaker(context: RunContext, executed: ExecutedCall[]): Bat
 export function checkRunSize(context: RunContext): wf.ApplicationFailure | undefined {
   const { run, input } = context;
   const info = wf.workflowInfo();
-  const projected = projectedRunBytes(run.messages, input.messages?.length ?? 0, input.instructions);
+  const projected = projectedRunBytes(run.messages, run.inputMessageCount, input.instructions);
   const breach = findSizeBreach(projected, { bytes: info.historySize, events: info.historyLength });
   return breach === undefined ? undefined : sizeLimitReached(breach, context.partial());
 }

@@ -12,7 +12,7 @@ import { oversizedResult } from './size-rules';
  * returns the run's result with `response` as its answer.
  */
 export async function finishRun(context: RunContext, reason: TerminationReason, response: string): Promise<AgentResult> {
-  const { run, input, publish } = context;
+  const { run, publish } = context;
   const result: AgentResult = {
     schemaVersion: SCHEMA_VERSION,
     response,
@@ -23,7 +23,7 @@ export async function finishRun(context: RunContext, reason: TerminationReason, 
     restrictionInjections: run.restrictionInjections,
     usage: run.usage,
     messages: run.messages,
-    generatedMessages: toGeneratedMessages(run.messages.slice((input.messages ?? []).length)),
+    generatedMessages: toGeneratedMessages(run.messages.slice(run.inputMessageCount)),
   };
   // Temporal would terminate a workflow whose result is over its limit; fail with the reason instead.
   const oversized = oversizedResult(result);

@@ -37,6 +37,8 @@ export interface RunRecord {
   consecutiveNudges: number;
   restrictionInjections: number;
   messages: ChatMessage[];
+  /** How many of `messages` came with the run's input; what follows is what the run added. */
+  inputMessageCount: number;
   usage: Usage;
   activity: string;
   limits: RunLimits;
@@ -67,6 +69,7 @@ export function createRunRecord(): RunRecord {
     consecutiveNudges: 0,
     restrictionInjections: 0,
     messages: [],
+    inputMessageCount: 0,
     usage: ZERO_USAGE,
     activity: 'validating input',
     limits: { maxInvocations: 0, tokenBudget: {} },

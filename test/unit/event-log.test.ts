@@ -280,3 +280,30 @@ describe('EventLog.page with arguments that are not numbers', () => {
     expect(log.page(0, Number.NaN).events).toHaveLength(2);
   });
 });
+
+describe('EventLog across continue-as-new', () => {
+  test('carries the newest events and the next number; the new log numbers on from there', () => {
+    const carried = logWith(250).carry(100);
+    expect(carried.nextSeq).toBe(251);
+    expect(carried.recent.map((event) => event.seq)).toEqual(Array.from({ length: 100 }, (_, index) => 151 + index));
+
+    const next = new EventLog(carried);
+    expect(next.append('run-continued').seq).toBe(251);
+    expect(next.last()?.type).toBe('run-continued');
+  });
+
+  test('a cursor inside the carried events reads on from it; an older one reads from the oldest kept', () => {
+    const next = new EventLog(logWith(250).carry(100));
+    next.append('run-continued');
+    expect(seqsOf(next, 240)).toEqual([241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251]);
+    expect(seqsOf(next, 10, 3)).toEqual([151, 152, 153]);
+    expect(seqsOf(next, 0, 1)).toEqual([151]);
+    expect(next.page(251)).toEqual({ events: [], nextCursor: 251 });
+  });
+
+  test('a log carried with no events keeps its number', () => {
+    const next = new EventLog({ nextSeq: 42, recent: [] });
+    expect(next.append('run-continued').seq).toBe(42);
+    expect(seqsOf(next, 0)).toEqual([42]);
+  });
+});

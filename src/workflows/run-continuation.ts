@@ -1,0 +1,102 @@
+import type { ChatMessage, RunLimits, Usage } from '../shared';
+import type { BreakerState } from './circuit-breaker';
+import { EventLog, type CarriedEvents } from './event-log';
+import type { LoopTracker } from './loop-detection';
+import { createRunRecord, type RunRecord } from './run-record';
+
+/**
+ * What one Temporal run of an agent run hands to the next when it continues
+ * as new (the workflow's second argument; callers never pass it). Everything
+ * the loop counts goes along, so limits, stop conditions and the result see
+ * one run; the event log brings its newest events and keeps numbering.
+ */
+export interface RunContinuation {
+  /** Temporal runs this agent run has had before this one. */
+  continuations: number;
+  /** Messages the run's own input brought: the result's `generatedMessages` begin after them. */
+  inputMessageCount: number;
+  messages: ChatMessage[];
+  inbox: string[];
+  iteration: number;
+  invocations: number;
+  consecutiveNudges: number;
+  restrictionInjections: number;
+  usage: Usage;
+  limits: RunLimits;
+  loopTracker: LoopTracker;
+  breaker: BreakerState;
+  turn: RunRecord['turn'];
+  externalStopRequested: boolean;
+  events: CarriedEvents;
+  /** When the run's `timeout` passes (an ISO time), if it has one: it does not start again with each Temporal run. */
+  deadline?: string;
+}
+
+/**
+ * Whether this Temporal run hands over before its next model call: after
+ * `iterationsPerRun` iterations, or when Temporal suggests it (history past
+ * 4 MiB or 4,096 events), but never before it has run one iteration itself.
+ */
+export function shouldContinueAsNew(iterationsThisRun: number, iterationsPerRun: number | undefined, suggested: boolean): boolean {
+  if (iterationsThisRun < 1) return false;
+  return suggested || (iterationsPerRun !== undefined && iterationsThisRun >= iterationsPerRun);
+}
+
+/**
+ * The input the next Temporal run is started with: the run's own, without its
+ * conversation, which travels once, in the continuation (both must fit in
+ * one of Temporal's payloads).
+ */
+export function inputWithoutConversation(rawInput: unknown): unknown {
+  if (typeof rawInput !== 'object' || rawInput === null) return rawInput;
+  return Object.fromEntries(Object.entries(rawInput).filter(([key]) => key !== 'message' && key !== 'messages'));
+}
+
+/** The input a continued run checks: its own, with the conversation carried to it. */
+export function inputWithConversation(rawInput: unknown, continuation: RunContinuation): unknown {
+  if (typeof rawInput !== 'object' || rawInput === null) return rawInput;
+  return { ...(rawInput as Record<string, unknown>), messages: continuation.messages };
+}
+
+/** The run as its next Temporal run needs it. Only called between iterations, when nothing waits for a decision or an answer. */
+export function continuationOf(run: RunRecord, continuations: number, deadline: string | undefined): RunContinuation {
+  return {
+    continuations: continuations + 1,
+    inputMessageCount: run.inputMessageCount,
+    messages: run.messages,
+    inbox: run.inbox,
+    iteration: run.iteration,
+    invocations: run.invocations,
+    consecutiveNudges: run.consecutiveNudges,
+    restrictionInjections: run.restrictionInjections,
+    usage: run.usage,
+    limits: run.limits,
+    loopTracker: run.loopTracker,
+    breaker: run.breaker,
+    turn: run.turn,
+    externalStopRequested: run.externalStopRequested,
+    events: run.events.carry(),
+    ...(deadline === undefined ? {} : { deadline }),
+  };
+}
+
+/** A run record that takes up where the previous Temporal run left off. */
+export function resumedRunRecord(continuation: RunContinuation): RunRecord {
+  return {
+    ...createRunRecord(),
+    inputMessageCount: continuation.inputMessageCount,
+    messages: continuation.messages,
+    inbox: continuation.inbox,
+    iteration: continuation.iteration,
+    invocations: continuation.invocations,
+    consecutiveNudges: continuation.consecutiveNudges,
+    restrictionInjections: continuation.restrictionInjections,
+    usage: continuation.usage,
+    limits: continuation.limits,
+    loopTracker: continuation.loopTracker,
+    breaker: continuation.breaker,
+    turn: continuation.turn,
+    externalStopRequested: continuation.externalStopRequested,
+    events: new EventLog(continuation.events),
+  };
+}
