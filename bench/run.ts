@@ -22,11 +22,14 @@ const options = new Command()
   .option('--iterations <n>', 'model calls per run (each but the last asks for two parallel tool calls)', (value) => Number(value), 4)
   .option('--conversations <n>', 'conversations driven through the HTTP API at once', (value) => Number(value), 10)
   .option('--turns <n>', 'chat turns per conversation', (value) => Number(value), 5)
+  .option('--long <n>', 'iterations of the long run, measured with and without continue-as-new', (value) => Number(value), 60)
+  .option('--per-run <n>', 'iterations per Temporal run of the long run', (value) => Number(value), 10)
   .parse()
-  .opts<{ runs: number; concurrency: number; iterations: number; conversations: number; turns: number }>();
+  .opts<{ runs: number; concurrency: number; iterations: number; conversations: number; turns: number; long: number; perRun: number }>();
 
 const MODEL = 'bench-model';
 const CHAT_MODEL = 'bench-chat-model';
+const LONG_MODEL = 'bench-long-model';
 const TOKEN = 'bench-token-0123456789';
 
 /** A chat turn: one calculator call after each human message, then an answer. */
@@ -50,6 +53,15 @@ function benchAgent(iterations: number) {
   };
 }
 
+/** One calculator call per iteration, its arguments 2 KB long, until `iterations - 1` of them, then an answer. */
+function longAgent(iterations: number) {
+  return (request: ChatCompletionRequest): ScriptStep => {
+    const done = request.messages.filter((message) => message.role === 'assistant').length;
+    if (done + 1 >= iterations) return { content: `Finished after ${done} tool calls.` };
+    return { toolCalls: [{ name: 'calculator', arguments: { expression: `${done} + ${'0 + '.repeat(500)}1` } }] };
+  };
+}
+
 function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
@@ -63,6 +75,7 @@ async function main(): Promise<void> {
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond(MODEL, benchAgent(options.iterations));
     model.respond(CHAT_MODEL, chatAgent);
+    model.respond(LONG_MODEL, longAgent(options.long));
     const taskQueue = `bench-${randomUUID()}`;
     const worker = await createAgentWorker({
       connection: workerConnection,
@@ -129,6 +142,7 @@ async function main(): Promise<void> {
       console.log(`process memory:    rss ${megabytes(memoryBefore.rss)} -> ${megabytes(memoryAfter.rss)}, heap used ${megabytes(memoryBefore.heapUsed)} -> ${megabytes(memoryAfter.heapUsed)}`);
 
       await benchChat(client, taskQueue);
+      await benchLongRun(client, taskQueue);
     });
   });
 }
@@ -179,6 +193,32 @@ async function benchChat(client: Client, taskQueue: string): Promise<void> {
   } finally {
     await app.close();
   }
+}
+
+/**
+ * One long run, twice: continuing as new every `--per-run` iterations, and in
+ * one Temporal run. The difference is what a hand-over costs; the histories
+ * show what it saves.
+ */
+async function benchLongRun(client: Client, taskQueue: string): Promise<void> {
+  const measure = async (iterationsPerRun: number | undefined) => {
+    const started = performance.now();
+    const handle = await client.workflow.start(WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId: `bench-long-${randomUUID()}`,
+      args: [{ model: LONG_MODEL, tools: ['calculator'], message: 'Keep adding.', maxInvocations: options.long + 1, ...(iterationsPerRun === undefined ? {} : { iterationsPerRun }) }],
+    });
+    const result = (await handle.result()) as AgentResult;
+    const elapsed = performance.now() - started;
+    const description = await handle.describe();
+    return { perIteration: elapsed / result.iterations, lastRunEvents: description.historyLength, lastRunBytes: description.historySize ?? 0 };
+  };
+  const continued = await measure(options.perRun);
+  const single = await measure(undefined);
+  console.log('');
+  console.log(`long run: ${options.long} iterations, one tool call with 2 KB of arguments each`);
+  console.log(`continue-as-new every ${options.perRun}: ${continued.perIteration.toFixed(1)} ms per iteration; last Temporal run ${continued.lastRunEvents} events, ${megabytes(continued.lastRunBytes)}`);
+  console.log(`one Temporal run:       ${single.perIteration.toFixed(1)} ms per iteration; its history ${single.lastRunEvents} events, ${megabytes(single.lastRunBytes)}`);
 }
 
 main().catch((error: unknown) => {

@@ -32,9 +32,12 @@ import { createAgentWorker } from '../src/worker';
  *   terminating tool;
  * - conversation.json: a conversation's two turns (chat, then invoke) as
  *   child runs started from `chat` updates, then the `end` signal;
- * - continue-as-new.json: the middle Temporal run of a run that continues as
- *   new every two iterations: it takes up the carried state and the rest of
- *   the first run's timeout, runs two iterations, and hands over again.
+ * - continue-as-new-start.json: the first Temporal run of a run that
+ *   continues as new every two iterations: the size-guards marker, two
+ *   iterations, the hand-over;
+ * - continue-as-new.json: the middle Temporal run of the same run: it takes
+ *   up the carried state and the rest of the first run's timeout, runs two
+ *   iterations, and hands over again.
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
  * proof that runs in flight survive a deploy.
@@ -182,7 +185,9 @@ async function main(): Promise<void> {
         args: [continuedInput],
       });
       await continued.result();
-      const firstRun = await client.workflow.getHandle('recorded-continue-as-new', continued.firstExecutionRunId).fetchHistory();
+      const firstRunHandle = client.workflow.getHandle('recorded-continue-as-new', continued.firstExecutionRunId);
+      await save(firstRunHandle, 'continue-as-new-start.json');
+      const firstRun = await firstRunHandle.fetchHistory();
       const middleRunId = firstRun.events?.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
       if (!middleRunId) throw new Error('the recorded run did not continue as new');
       await save(client.workflow.getHandle('recorded-continue-as-new', middleRunId), 'continue-as-new.json');

@@ -35,7 +35,9 @@ export interface StartAgentRunOptions {
 
 /** A started run. */
 export interface AgentRun {
+  /** The run's id: what every other call takes. */
   workflowId: string;
+  /** Its first Temporal run; a long run continues as new under the same `workflowId` with later ones. */
   runId: string;
   handle: WorkflowHandle;
 }
@@ -92,7 +94,10 @@ export async function startAgentRun(
   return { workflowId, runId: handle.firstExecutionRunId, handle };
 }
 
-/** Waits for the run's result; a failed run throws {@link AgentRunFailedError}. */
+/**
+ * Waits for the run's result; a failed run throws {@link AgentRunFailedError}.
+ * Follows continue-as-new, so the result is the run's last, from any of its Temporal runs.
+ */
 export async function getAgentResult(client: Client, workflowId: string, runId?: string): Promise<AgentResult> {
   try {
     return (await client.workflow.getHandle(workflowId, runId).result()) as AgentResult;
@@ -108,7 +113,12 @@ export async function getAgentResult(client: Client, workflowId: string, runId?:
   }
 }
 
-/** The run's live state (the `state` query); answers during and after the run. Throws `RunNotFoundError` for an unknown id. */
+/**
+ * The run's live state (the `state` query); answers during and after the run.
+ * Throws `RunNotFoundError` for an unknown id. Leave `runId` out to read the
+ * run as it is now: a given `runId` reads that Temporal run only, which is
+ * closed once the run has continued as new.
+ */
 export async function getAgentState(client: Client, workflowId: string, runId?: string): Promise<AgentState> {
   try {
     return await client.workflow.getHandle(workflowId, runId).query(stateQuery);

@@ -39,7 +39,7 @@ async function main(): Promise<number> {
     .parse()
     .opts<{ message: string; model?: string; workspace: string }>();
 
-  // Ctrl-C is the follower's (it asks, or terminates the run gracefully); the worker stops when the run has ended.
+  // Ctrl-C is the follower's (it terminates the run gracefully); the worker stops when the run has ended.
   Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
   const say = (line: string) => console.log(line);
   const workspace = path.resolve(options.workspace);
@@ -93,8 +93,8 @@ async function main(): Promise<number> {
       });
       const link = server.uiUrl === undefined ? undefined : `${server.uiUrl}/namespaces/${namespace}/workflows/${run.workflowId}/${run.runId}/history`;
       say(`Started run ${run.workflowId} on task queue "${taskQueue}".${link ? ` Watch it: ${link}` : ''}`);
-      const interactive = process.stdin.isTTY === true;
-      exitCode = await followRun(client, run.workflowId, { output: createOutput(false), policy: interactive ? 'ask' : 'terminate' });
+      // The demo's worker stops with it, so Ctrl-C ends the run rather than leave it with no worker.
+      exitCode = await followRun(client, run.workflowId, { output: createOutput(false), policy: 'terminate' });
       if (exitCode === ExitCode.ok) say(`Summary written to ${path.join(workspace, SUMMARY_FILE)}.`);
       if (link) say(`Web UI: ${link}`);
     });

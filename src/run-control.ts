@@ -191,9 +191,13 @@ export interface ListRunsOptions {
   limit?: number;
 }
 
-/** Agent runs, newest first, found by their search attributes. */
+/**
+ * Agent runs, newest first, found by their search attributes. A run that
+ * continued as new is listed once, as its latest Temporal run: the earlier
+ * ones are closed with the state they had when they handed over.
+ */
 export async function listAgentRuns(client: Client, options: ListRunsOptions = {}): Promise<RunSummary[]> {
-  const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`];
+  const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`, `ExecutionStatus != 'ContinuedAsNew'`];
   if (options.status !== undefined) clauses.push(`${AgentStatusKey.name} = '${options.status.replace(/'/g, "\\'")}'`);
   if (options.query !== undefined && options.query.trim() !== '') {
     if (!balancedParentheses(options.query)) throw new InvalidListQueryError('the query\'s parentheses do not balance (outside quotes)');

@@ -2,6 +2,7 @@ import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
 import {
+  jsonBytes,
   parseAgentInput,
   type AgentActivities,
   type AgentResult,
@@ -11,10 +12,13 @@ import {
 import { awaitAnswer } from './ask-question';
 import { stopConditionRegistry } from './custom-stop-conditions';
 import {
+  handOverTooLarge,
   invalidAgentInput,
   maxConsecutiveNudgesExceeded,
   maxInvocationsExceeded,
   modelCallFailed,
+  partialRun,
+  sizeLimitReached,
   tokenBudgetExhausted,
   unknownTools,
   type PartialRun,
@@ -26,7 +30,8 @@ import { checkBreaker, checkRunSize, checkStopConditions, detectLoops } from './
 import type { RunContext } from './run-context';
 import {
   continuationOf,
-  inputWithConversation,
+  fitHandOver,
+  inputToValidate,
   inputWithoutConversation,
   resumedRunRecord,
   shouldContinueAsNew,
@@ -44,6 +49,13 @@ const catalogActivities = wf.proxyActivities<AgentActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 5 },
 });
+
+/**
+ * Marks runs started with the size guards and continue-as-new. A run started
+ * before them replays without them: checking sizes, or handing over, where
+ * its history shows a model call would break its replay.
+ */
+export const SIZE_GUARDS_PATCH = 'size-guards-and-continue-as-new';
 
 /** The result of a call not executed because the run stopped before it (loop detection). */
 const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.';
@@ -64,7 +76,9 @@ export async function agentWorkflow(rawInput: unknown, continuation?: RunContinu
   /** Tool schemas by name, once the catalog is loaded; decisions are checked against them. */
   let toolSchemas = new Map<string, Record<string, unknown>>();
 
-  const parsed = parseAgentInput(continuation === undefined ? rawInput : inputWithConversation(rawInput, continuation));
+  const parsed = parseAgentInput(continuation === undefined ? rawInput : inputToValidate(rawInput));
+  // Before any await, as `patched` requires; a continued run is new code by definition.
+  const guarded = continuation !== undefined || wf.patched(SIZE_GUARDS_PATCH);
   // The input's limits are in place before any handler can run: a setLimits update that arrives
   // with the start is applied in the same activation and must change them, not be overwritten.
   // A continued run keeps the limits it had, changes included.
@@ -83,11 +97,11 @@ export async function agentWorkflow(rawInput: unknown, continuation?: RunContinu
     publish(run);
     throw failure;
   };
-  const partial = (): PartialRun => ({ messages: run.messages, usage: run.usage, iterations: run.iteration });
+  const partial = (): PartialRun => partialRun(run.messages, run.usage, run.iteration);
 
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;
-  const context: RunContext = { run, input, publish, fail, partial };
+  const context: RunContext = { run, input, publish, fail, partial, guarded };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   else run.events.append('run-continued', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
@@ -152,12 +166,14 @@ export async function agentWorkflow(rawInput: unknown, continuation?: RunContinu
       const breach = findLimitBreach(run.invocations, run.usage, run.limits);
       if (breach?.kind === 'invocations') return fail(maxInvocationsExceeded(breach.limit, partial()));
       if (breach?.kind === 'tokens') return fail(tokenBudgetExhausted(breach, partial()));
-      // Also what keeps a continue-as-new's input under the payload limit.
-      const tooLarge = checkRunSize(context);
-      if (tooLarge !== undefined) return fail(tooLarge);
-      // Between iterations nothing waits for a decision or an answer: the place to hand over to a new Temporal run.
-      if (shouldContinueAsNew(run.iteration - firstIteration, input.iterationsPerRun, wf.workflowInfo().continueAsNewSuggested)) {
-        return continueAsNew();
+      if (guarded) {
+        const iterationsThisRun = run.iteration - firstIteration;
+        const tooLarge = checkRunSize(context);
+        // A history too large is what continue-as-new is for; only a Temporal run that has not run an iteration fails on it.
+        if (tooLarge?.kind === 'history' && iterationsThisRun >= 1) return continueAsNew();
+        if (tooLarge !== undefined) return fail(sizeLimitReached(tooLarge, partial()));
+        // Between iterations nothing waits for a decision or an answer: the place to hand over to a new Temporal run.
+        if (shouldContinueAsNew(iterationsThisRun, input.iterationsPerRun, wf.workflowInfo().continueAsNewSuggested)) return continueAsNew();
       }
 
       run.iteration += 1;
@@ -233,7 +249,11 @@ export async function agentWorkflow(rawInput: unknown, continuation?: RunContinu
     describeActivity(run, `continuing as new after iteration ${run.iteration}`);
     await wf.condition(wf.allHandlersFinished);
     run.events.append('continue-as-new', { iteration: run.iteration, historyBytes: wf.workflowInfo().historySize });
-    return wf.continueAsNew<typeof agentWorkflow>(inputWithoutConversation(rawInput), continuationOf(run, continuation?.continuations ?? 0, deadline));
+    const nextInput = inputWithoutConversation(rawInput);
+    const handOver = continuationOf(run, continuation?.continuations ?? 0, deadline);
+    const fitted = fitHandOver(nextInput, handOver);
+    if (fitted === undefined) return fail(handOverTooLarge(jsonBytes([nextInput, { ...handOver, events: { ...handOver.events, recent: [] } }]), partial()));
+    return wf.continueAsNew<typeof agentWorkflow>(nextInput, fitted.continuation);
   }
 }
 

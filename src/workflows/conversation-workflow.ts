@@ -92,14 +92,16 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   await wf.condition(() => conversation.ended || turnsThisRun >= turnsPerRun || wf.workflowInfo().continueAsNewSuggested);
   await wf.condition(() => conversation.active === undefined && wf.allHandlersFinished());
   if (conversation.ended) return snapshot();
-  return wf.continueAsNew<typeof conversationWorkflow>({
-    contextId: input.contextId,
-    messages: conversation.messages,
-    turns: conversation.turns,
-    recentTurns: conversation.recent,
-    ...(input.generation === undefined ? {} : { generation: input.generation }),
-    ...(input.turnsPerRun === undefined ? {} : { turnsPerRun: input.turnsPerRun }),
-  });
+  return wf.continueAsNew<typeof conversationWorkflow>(
+    fitted({
+      contextId: input.contextId,
+      messages: conversation.messages,
+      turns: conversation.turns,
+      recentTurns: conversation.recent,
+      ...(input.generation === undefined ? {} : { generation: input.generation }),
+      ...(input.turnsPerRun === undefined ? {} : { turnsPerRun: input.turnsPerRun }),
+    }),
+  );
 
   async function runTurn(request: ChatTurnRequest): Promise<ChatTurnResult> {
     const earlier = earlierAnswer();
@@ -136,6 +138,23 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
       conversation.active = undefined;
     }
   }
+}
+
+/** Room left under the payload limit for the payload's own metadata. */
+const HANDOVER_HEADROOM_BYTES = 16 * 1024;
+
+/**
+ * The continue-as-new input made to fit in one Temporal payload: the oldest
+ * remembered answers are dropped until it does (a retry of those turns then
+ * runs again). The history itself always fits: every turn's run kept it
+ * under its own, smaller budget.
+ */
+export function fitted(next: ConversationInput): ConversationInput {
+  let recentTurns = next.recentTurns ?? [];
+  while (recentTurns.length > 0 && jsonBytes({ ...next, recentTurns }) > TEMPORAL_PAYLOAD_LIMIT_BYTES - HANDOVER_HEADROOM_BYTES) {
+    recentTurns = recentTurns.slice(1);
+  }
+  return { ...next, recentTurns };
 }
 
 /** The turn's run input: the settings, with the history and the new message or prompt as its conversation. */

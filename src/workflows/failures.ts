@@ -5,6 +5,7 @@ import {
   TEMPORAL_HISTORY_LIMIT_BYTES,
   TEMPORAL_PAYLOAD_LIMIT_BYTES,
   formatBytes,
+  jsonBytes,
   type ChatMessage,
   type TerminationReason,
   type ToolCall,
@@ -18,11 +19,25 @@ import type { SizeBreach } from './size-rules';
  * caller can see what happened.
  */
 
-/** What a failed run had produced, attached to its failure. */
+/**
+ * What a failed run had produced, attached to its failure. The messages are
+ * left out when they are too large to travel in the failure (over
+ * {@link FAILURE_MESSAGES_LIMIT_BYTES}); `messageCount` is always there.
+ */
 export interface PartialRun {
-  messages: ChatMessage[];
+  messages?: ChatMessage[];
+  messageCount: number;
   usage: Usage;
   iterations: number;
+}
+
+/** Largest conversation a failure's details carry; a failure must fit in one of Temporal's payloads too. */
+export const FAILURE_MESSAGES_LIMIT_BYTES = 1024 * 1024;
+
+/** The run's {@link PartialRun}: its messages only when they fit in a failure. */
+export function partialRun(messages: ChatMessage[], usage: Usage, iterations: number): PartialRun {
+  const fits = jsonBytes(messages) <= FAILURE_MESSAGES_LIMIT_BYTES;
+  return { ...(fits ? { messages } : {}), messageCount: messages.length, usage, iterations };
 }
 
 export const FailureType = {
@@ -124,7 +139,7 @@ export function approvalTimedOut(call: ToolCall, timeout: Duration | string, par
  * conversation: that is what is too large.
  */
 export function sizeLimitReached(breach: SizeBreach, partial: PartialRun): ApplicationFailure {
-  const progress = { iterations: partial.iterations, usage: partial.usage, messageCount: partial.messages.length };
+  const progress = { iterations: partial.iterations, usage: partial.usage, messageCount: partial.messageCount };
   if (breach.kind === 'context') {
     return ApplicationFailure.create({
       type: FailureType.contextTooLarge,
@@ -160,6 +175,18 @@ export function resultTooLarge(bytes: number, reason: TerminationReason, respons
       `The run ended (${reason.type}), but its result would be ${formatBytes(bytes)}, over Temporal's ` +
       `${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. Cut long tool results with resultProcessing, or split the work across runs.`,
     nonRetryable: true,
-    details: [{ bytes, terminationReason: reason, ...keptResponse, iterations: partial.iterations, usage: partial.usage, messageCount: partial.messages.length }],
+    details: [{ bytes, terminationReason: reason, ...keptResponse, iterations: partial.iterations, usage: partial.usage, messageCount: partial.messageCount }],
+  });
+}
+
+/** The run could not hand over to a new Temporal run: what it carries would not fit in one payload. */
+export function handOverTooLarge(bytes: number, partial: PartialRun): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.contextTooLarge,
+    message:
+      `The run could not continue as new: what it carries (its conversation and state, ${formatBytes(bytes)} without events) ` +
+      `is over Temporal's ${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. Cut long tool results with resultProcessing, or split the work across runs.`,
+    nonRetryable: true,
+    details: [{ bytes, iterations: partial.iterations, usage: partial.usage, messageCount: partial.messageCount }],
   });
 }

@@ -6,12 +6,11 @@ import {
   type Usage,
 } from '../shared';
 import { trackToolResult } from './circuit-breaker';
-import { sizeLimitReached } from './failures';
 import { stopConditionRegistry } from './custom-stop-conditions';
 import { loopWarningMessage, trackToolCall, type LoopDetection } from './loop-detection';
 import type { RunContext } from './run-context';
 import { evaluateStopCondition, type StopVerdict } from './stop-conditions';
-import { findSizeBreach, projectedRunBytes } from './size-rules';
+import { findSizeBreach, projectedRunBytes, type SizeBreach } from './size-rules';
 import type { BatchEnding, ExecutedCall } from './tool-batch-execution';
 
 /**
@@ -81,15 +80,14 @@ export function checkBreaker(context: RunContext, executed: ExecutedCall[]): Bat
 }
 
 /**
- * Before a model call: the failure that stops the run when the call, the
- * result or the history would pass one of Temporal's size limits.
+ * Before a model call: which of Temporal's size limits the call, the result
+ * or the history would pass, if any.
  */
-export function checkRunSize(context: RunContext): wf.ApplicationFailure | undefined {
+export function checkRunSize(context: RunContext): SizeBreach | undefined {
   const { run, input } = context;
   const info = wf.workflowInfo();
   const projected = projectedRunBytes(run.messages, run.inputMessageCount, input.instructions);
-  const breach = findSizeBreach(projected, { bytes: info.historySize, events: info.historyLength });
-  return breach === undefined ? undefined : sizeLimitReached(breach, context.partial());
+  return findSizeBreach(projected, { bytes: info.historySize, events: info.historyLength });
 }
 
 /** Tokens used since `before`: what the current turn has spent. */

@@ -19,4 +19,9 @@ export interface RunContext {
   readonly fail: (failure: ApplicationFailure) => never;
   /** What the run has produced so far, attached to a failure's details. */
   readonly partial: () => PartialRun;
+  /**
+   * The size guards and continue-as-new apply. False only while replaying a
+   * run started before they existed, whose history has no marker for them.
+   */
+  readonly guarded: boolean;
 }

@@ -1,4 +1,4 @@
-import type { ChatMessage, RunLimits, Usage } from '../shared';
+import { TEMPORAL_PAYLOAD_LIMIT_BYTES, jsonBytes, type ChatMessage, type RunLimits, type Usage } from '../shared';
 import type { BreakerState } from './circuit-breaker';
 import { EventLog, type CarriedEvents } from './event-log';
 import type { LoopTracker } from './loop-detection';
@@ -52,10 +52,34 @@ export function inputWithoutConversation(rawInput: unknown): unknown {
   return Object.fromEntries(Object.entries(rawInput).filter(([key]) => key !== 'message' && key !== 'messages'));
 }
 
-/** The input a continued run checks: its own, with the conversation carried to it. */
-export function inputWithConversation(rawInput: unknown, continuation: RunContinuation): unknown {
+/**
+ * What a continued run checks of its input: its settings, with a stand-in for
+ * the conversation. The carried conversation is not checked again: the model
+ * wrote part of it, and the first run already accepted it.
+ */
+export function inputToValidate(rawInput: unknown): unknown {
   if (typeof rawInput !== 'object' || rawInput === null) return rawInput;
-  return { ...(rawInput as Record<string, unknown>), messages: continuation.messages };
+  return { ...(inputWithoutConversation(rawInput) as Record<string, unknown>), message: '(carried by continue-as-new)' };
+}
+
+/** Room left under the payload limit for the payload's own metadata. */
+const HANDOVER_HEADROOM_BYTES = 16 * 1024;
+
+/**
+ * The hand-over's arguments made to fit in one Temporal payload: events are
+ * dropped, oldest first, until they do. Undefined when even without events
+ * they do not (then the run cannot continue as new).
+ */
+export function fitHandOver(input: unknown, continuation: RunContinuation): { continuation: RunContinuation; bytes: number } | undefined {
+  const limit = TEMPORAL_PAYLOAD_LIMIT_BYTES - HANDOVER_HEADROOM_BYTES;
+  let fitted = continuation;
+  for (;;) {
+    const bytes = jsonBytes([input, fitted]);
+    if (bytes <= limit) return { continuation: fitted, bytes };
+    const recent = fitted.events.recent;
+    if (recent.length === 0) return undefined;
+    fitted = { ...fitted, events: { ...fitted.events, recent: recent.slice(Math.ceil(recent.length / 2)) } };
+  }
 }
 
 /** The run as its next Temporal run needs it. Only called between iterations, when nothing waits for a decision or an answer. */

@@ -26,7 +26,7 @@ export async function finishRun(context: RunContext, reason: TerminationReason, 
     generatedMessages: toGeneratedMessages(run.messages.slice(run.inputMessageCount)),
   };
   // Temporal would terminate a workflow whose result is over its limit; fail with the reason instead.
-  const oversized = oversizedResult(result);
+  const oversized = context.guarded ? oversizedResult(result) : undefined;
   if (oversized !== undefined) context.fail(resultTooLarge(oversized, reason, response, context.partial()));
   run.status = reason.type === 'external' ? 'terminated' : 'completed';
   run.terminationReason = reason;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { sendChatTurn } from '../../src/conversations';
-import { decideToolCall, followRunEvents } from '../../src/run-control';
+import { decideToolCall, followRunEvents, listAgentRuns } from '../../src/run-control';
 import { eventsQuery, stateQuery, type AgentResult, type ChatMessage, type RunEvent } from '../../src/shared';
 import { TestEnv } from '../helpers/test-env';
-import { waitForState } from '../helpers/wait';
+import { waitFor, waitForState } from '../helpers/wait';
 
 /**
  * A long run continues as new between iterations (every `iterationsPerRun`,
@@ -70,6 +70,12 @@ describe('continue-as-new', () => {
     ]);
     expect(events.find((event) => event.type === 'run-continued' && event.iteration === 4)).toMatchObject({ temporalRuns: 3 });
     expect(await handle.query(stateQuery)).toMatchObject({ status: 'completed', iteration: 6, invocations: 6 });
+    // Listed once, as it ended: the earlier Temporal runs closed with the state they handed over with.
+    const listed = await waitFor(
+      () => listAgentRuns(env.client, { query: `WorkflowId = '${handle.workflowId}'`, limit: 10 }),
+      (rows) => rows.length === 1 && rows[0]?.status === 'completed',
+    );
+    expect(listed).toEqual([expect.objectContaining({ workflowId: handle.workflowId, temporalStatus: 'COMPLETED', status: 'completed', iterations: 6 })]);
   });
 
   test('limits count the whole run, not each Temporal run', async () => {

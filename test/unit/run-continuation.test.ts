@@ -1,4 +1,14 @@
-import { shouldContinueAsNew } from '../../src/workflows/run-continuation';
+import { ZERO_USAGE, parseAgentInput, type ChatMessage } from '../../src/shared';
+import { initialBreakerState } from '../../src/workflows/circuit-breaker';
+import { partialRun } from '../../src/workflows/failures';
+import { initialLoopTracker } from '../../src/workflows/loop-detection';
+import {
+  fitHandOver,
+  inputToValidate,
+  inputWithoutConversation,
+  shouldContinueAsNew,
+  type RunContinuation,
+} from '../../src/workflows/run-continuation';
 
 describe('shouldContinueAsNew', () => {
   test.each([
@@ -13,5 +23,61 @@ describe('shouldContinueAsNew', () => {
     [5, 10, true, true],
   ])('%i iterations, every %s, suggested %s: %s', (iterations, perRun, suggested, expected) => {
     expect(shouldContinueAsNew(iterations, perRun, suggested)).toBe(expected);
+  });
+});
+
+describe('the hand-over input', () => {
+  const continuation = (messageChars: number, events: number): RunContinuation => ({
+    continuations: 1,
+    inputMessageCount: 0,
+    messages: [{ role: 'user', content: 'm'.repeat(messageChars) }],
+    inbox: [],
+    iteration: 3,
+    invocations: 3,
+    consecutiveNudges: 0,
+    restrictionInjections: 0,
+    usage: ZERO_USAGE,
+    limits: { maxInvocations: 64, tokenBudget: {} },
+    loopTracker: initialLoopTracker(),
+    breaker: initialBreakerState(),
+    turn: { startedAtMs: 0, messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
+    externalStopRequested: false,
+    events: { nextSeq: events + 1, recent: Array.from({ length: events }, (_, index) => ({ seq: index + 1, at: '', type: 'e', text: 'x'.repeat(5_000) })) },
+  });
+
+  test('travels without its conversation, which the continuation carries once; what is checked has a stand-in for it', () => {
+    const input = { tools: ['calculator'], message: 'go', messages: [{ role: 'user', content: 'earlier' }], maxInvocations: 5 };
+    expect(inputWithoutConversation(input)).toEqual({ tools: ['calculator'], maxInvocations: 5 });
+    const checked = parseAgentInput(inputToValidate(input));
+    expect(checked.ok).toBe(true);
+  });
+
+  test('a hand-over that fits is left whole', () => {
+    const fitted = fitHandOver({ tools: [] }, continuation(1_000, 200));
+    expect(fitted?.continuation.events.recent).toHaveLength(200);
+    expect(fitted?.bytes).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  test('one that does not fit drops its oldest events until it does', () => {
+    const fitted = fitHandOver({ tools: [] }, continuation(1_500_000, 200));
+    expect(fitted).toBeDefined();
+    const recent = fitted?.continuation.events.recent ?? [];
+    expect(recent.length).toBeLessThan(200);
+    expect(recent.at(-1)?.seq).toBe(200);
+    expect(fitted?.continuation.events.nextSeq).toBe(201);
+    expect(fitted?.bytes).toBeLessThanOrEqual(2 * 1024 * 1024 - 16 * 1024);
+  });
+
+  test('one whose conversation alone does not fit cannot hand over', () => {
+    expect(fitHandOver({ tools: [] }, continuation(2_100_000, 10))).toBeUndefined();
+  });
+});
+
+describe('partialRun', () => {
+  test('carries the messages while they fit in a failure, and only their count beyond', () => {
+    const small: ChatMessage[] = [{ role: 'user', content: 'hi' }];
+    expect(partialRun(small, ZERO_USAGE, 1)).toEqual({ messages: small, messageCount: 1, usage: ZERO_USAGE, iterations: 1 });
+    const large: ChatMessage[] = [{ role: 'user', content: 'x'.repeat(1_100_000) }, { role: 'assistant', content: 'ok' }];
+    expect(partialRun(large, ZERO_USAGE, 4)).toEqual({ messageCount: 2, usage: ZERO_USAGE, iterations: 4 });
   });
 });
