@@ -128,6 +128,12 @@ export interface FollowOptions {
   pollMs?: number;
   /** Stops following (the generator returns) when aborted. */
   signal?: AbortSignal;
+  /**
+   * Called when events after the cursor are no longer kept (the run continued
+   * as new since, and carried only its newest events); following goes on
+   * from the oldest one kept.
+   */
+  onMissed?: (missed: number) => void;
 }
 
 /**
@@ -147,6 +153,7 @@ export async function* followRunEvents(client: Client, workflowId: string, optio
     } catch (error) {
       throw notFoundOr(error, workflowId);
     }
+    if (page.missed !== undefined && page.events.length > 0) options.onMissed?.(page.missed);
     for (const event of page.events) {
       if (options.signal?.aborted) return;
       cursor = event.seq;

@@ -134,7 +134,9 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     stream.on('close', () => closed.abort());
     const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), deps.keepAliveMs ?? 15_000);
     try {
-      for await (const event of followRunEvents(client, runId, { after, signal: closed.signal })) {
+      // Not an event of the run (no id): the stream skips ahead, and says by how much.
+      const onMissed = (missed: number) => stream.write(`event: events-missed\ndata: ${JSON.stringify({ missed })}\n\n`);
+      for await (const event of followRunEvents(client, runId, { after, signal: closed.signal, onMissed })) {
         stream.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       }
       if (!closed.signal.aborted) {

@@ -76,7 +76,9 @@ function createInterruptController(client: Client, workflowId: string, options: 
 async function printEvents(client: Client, workflowId: string, options: FollowRunOptions, signal: AbortSignal): Promise<void> {
   const { output, printFrom } = options;
   let printing = printFrom === undefined;
-  for await (const event of followRunEvents(client, workflowId, { after: options.after ?? 0, signal })) {
+  const onMissed = (missed: number) =>
+    output.notice(`(${missed} earlier event${missed === 1 ? ' is' : 's are'} no longer kept: the run continued as new since; following on from the oldest kept)`);
+  for await (const event of followRunEvents(client, workflowId, { after: options.after ?? 0, signal, onMissed })) {
     if (signal.aborted) return;
     printing ||= printFrom?.(event) === true;
     if (!printing) continue;

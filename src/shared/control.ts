@@ -106,4 +106,10 @@ export interface RunEvent {
 export interface EventPage {
   events: RunEvent[];
   nextCursor: number;
+  /**
+   * Events after the cursor that are no longer kept, before the first one
+   * returned: a run that continued as new carries only its newest events.
+   * Present only when some are missing.
+   */
+  missed?: number;
 }

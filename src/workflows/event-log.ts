@@ -42,7 +42,8 @@ export class EventLog {
     const size = typeof limit === 'number' && !Number.isNaN(limit) ? limit : MAX_EVENTS_PER_PAGE;
     const start = Math.max(0, cursor - (this.firstSeq - 1));
     const events = this.entries.slice(start, start + Math.min(Math.max(1, Math.floor(size)), MAX_EVENTS_PER_PAGE));
-    return { events, nextCursor: events.at(-1)?.seq ?? cursor };
+    const missed = this.firstSeq - 1 - cursor;
+    return { events, nextCursor: events.at(-1)?.seq ?? cursor, ...(missed > 0 ? { missed } : {}) };
   }
 
   last(): RunEvent | undefined {

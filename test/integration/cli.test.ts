@@ -331,6 +331,21 @@ describe('steering a run from other processes', () => {
   }, 120_000);
 });
 
+describe('a run that continued as new', () => {
+  test('watch from the start says how many events are no longer kept, then prints the rest and the outcome', async () => {
+    // 52 iterations of four events each pass the 200 events a hand-over carries.
+    const steps = Array.from({ length: 53 }, (_, index) => ({ toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + 1` }, id: `call_${index}` }] }));
+    const model = env.scenario([...steps, { content: 'counted' }]);
+    const handle = await env.start({ model, tools: ['calculator'], message: 'count', iterationsPerRun: 52, maxInvocations: 60 });
+    await handle.result();
+
+    const watched = await cli(['watch', handle.workflowId]);
+    expect(watched).toMatchObject({ code: 0, stderr: '' });
+    expect(watched.stdout).toMatch(/^\(\d+ earlier events are no longer kept: the run continued as new since; following on from the oldest kept\)$/m);
+    expect(watched.stdout).toContain('Response: counted');
+  }, 120_000);
+});
+
 describe('errors and exit codes', () => {
   test('an unknown run exits 4 for every command that names one', async () => {
     const missing = newId('missing');

@@ -3,6 +3,7 @@ import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { sendChatTurn } from '../../src/conversations';
 import { decideToolCall, followRunEvents, listAgentRuns } from '../../src/run-control';
 import { eventsQuery, stateQuery, type AgentResult, type ChatMessage, type RunEvent } from '../../src/shared';
+import { TEST_TOKEN, TestApi, readEventStream } from '../helpers/api';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';
 
@@ -13,10 +14,13 @@ import { waitFor, waitForState } from '../helpers/wait';
  */
 
 let env: TestEnv;
+let api: TestApi;
 beforeAll(async () => {
   env = await TestEnv.create();
+  api = await TestApi.start(env);
 });
 afterAll(async () => {
+  await api.close();
   await env.close();
 });
 
@@ -154,5 +158,24 @@ describe('continue-as-new', () => {
     ]);
     const runs = await temporalRuns(turn.runId);
     expect(runs.map((run) => run.status)).toEqual(['CONTINUED_AS_NEW', 'CONTINUED_AS_NEW', 'COMPLETED']);
+  });
+
+  test('a follower further behind than the carried events is told how many it missed, then reads on (SSE)', async () => {
+    // 52 iterations of four events each pass the 200 events a hand-over carries.
+    const model = env.scenario([...Array.from({ length: 53 }, (_, index) => calc(`${index} + 1`, `call_${index}`)), { content: 'done' }]);
+    const handle = await env.start({ model, tools: ['calculator'], message: 'count', iterationsPerRun: 52, maxInvocations: 60 });
+    await handle.result();
+
+    const stream = await readEventStream(`${api.url}/runs/${encodeURIComponent(handle.workflowId)}/events`, { authorization: `Bearer ${TEST_TOKEN}` });
+    const [first, second] = stream.events;
+    expect(first).toMatchObject({ event: 'events-missed', data: { missed: expect.any(Number) } });
+    expect(first?.id).toBeUndefined();
+    const missed = (first?.data as { missed: number }).missed;
+    expect(missed).toBeGreaterThan(0);
+    // The stream reads on from the oldest event kept, in order, to the end.
+    expect(Number(second?.id)).toBe(missed + 1);
+    const ids = stream.events.filter((event) => event.id !== undefined).map((event) => Number(event.id));
+    expect(ids).toEqual(ids.map((_, index) => missed + 1 + index));
+    expect(stream.events.at(-1)).toMatchObject({ event: 'end', data: { outcome: 'completed' } });
   });
 });

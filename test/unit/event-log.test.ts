@@ -301,6 +301,14 @@ describe('EventLog across continue-as-new', () => {
     expect(next.page(251)).toEqual({ events: [], nextCursor: 251 });
   });
 
+  test('a page says how many events after its cursor are no longer kept', () => {
+    const next = new EventLog(logWith(250).carry(100));
+    expect(next.page(10, 1)).toMatchObject({ missed: 140, nextCursor: 151 });
+    expect(next.page(0, 1).missed).toBe(150);
+    expect(next.page(150, 1)).not.toHaveProperty('missed');
+    expect(logWith(5).page(0)).not.toHaveProperty('missed');
+  });
+
   test('a log carried with no events keeps its number', () => {
     const next = new EventLog({ nextSeq: 42, recent: [] });
     expect(next.append('run-continued').seq).toBe(42);
