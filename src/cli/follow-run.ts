@@ -76,8 +76,11 @@ function createInterruptController(client: Client, workflowId: string, options: 
 async function printEvents(client: Client, workflowId: string, options: FollowRunOptions, signal: AbortSignal): Promise<void> {
   const { output, printFrom } = options;
   let printing = printFrom === undefined;
-  const onMissed = (missed: number) =>
+  // Only a follower that would have printed the missing events hears about them (`terminate --wait` prints from its request on).
+  const onMissed = (missed: number) => {
+    if (!printing || signal.aborted) return;
     output.notice(`(${missed} earlier event${missed === 1 ? ' is' : 's are'} no longer kept: the run continued as new since; following on from the oldest kept)`);
+  };
   for await (const event of followRunEvents(client, workflowId, { after: options.after ?? 0, signal, onMissed })) {
     if (signal.aborted) return;
     printing ||= printFrom?.(event) === true;
