@@ -4,10 +4,11 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command } from 'commander';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
 import { WORKFLOW_TYPE, stateQuery, type AgentResult } from '../src/shared';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { buildApiServer } from '../src/api/server';
 import { withLocalStack } from '../scripts/local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
+import { temporalRunsOf } from '../src/temporal/run-chain';
 import { createAgentWorker } from '../src/worker';
 
 /**
@@ -211,15 +212,7 @@ async function benchLongRun(client: Client, taskQueue: string): Promise<void> {
     });
     const result = (await handle.result()) as AgentResult;
     const elapsed = performance.now() - started;
-    // Every Temporal run of the chain, from the latest back: each one's start names the run it continues.
-    const runs: { events: number; bytes: number }[] = [];
-    for (let runId: string | undefined = (await handle.describe()).runId; runId !== undefined; ) {
-      const run: WorkflowHandle = client.workflow.getHandle(handle.workflowId, runId);
-      const description = await run.describe();
-      runs.push({ events: description.historyLength, bytes: description.historySize ?? 0 });
-      const history = await run.fetchHistory();
-      runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
-    }
+    const runs = (await temporalRunsOf(client, handle.workflowId)).map((run) => ({ events: run.historyLength, bytes: run.historySize ?? 0 }));
     const largest = runs.reduce((left, right) => (right.bytes > left.bytes ? right : left));
     const total = runs.reduce((sum, run) => sum + run.bytes, 0);
     return { perIteration: elapsed / result.iterations, runs: runs.length, largest, total };

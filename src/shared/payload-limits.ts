@@ -13,6 +13,12 @@
 /** The largest payload Temporal accepts: a model call's input, a tool's output, a run's result. */
 export const TEMPORAL_PAYLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
+/**
+ * What one payload the runner builds may weigh (a result, a continue-as-new
+ * input): the limit, less room for the payload's own metadata.
+ */
+export const PAYLOAD_BUDGET_BYTES = TEMPORAL_PAYLOAD_LIMIT_BYTES - 16 * 1024;
+
 /** The largest event history Temporal keeps before it terminates the workflow. */
 export const TEMPORAL_HISTORY_LIMIT_BYTES = 50 * 1024 * 1024;
 

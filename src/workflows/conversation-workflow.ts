@@ -2,6 +2,7 @@ import * as wf from '@temporalio/workflow';
 import {
   CONTEXT_BUDGET_BYTES,
   ConversationFailure,
+  PAYLOAD_BUDGET_BYTES,
   TEMPORAL_PAYLOAD_LIMIT_BYTES,
   chatUpdate,
   conversationQuery,
@@ -140,9 +141,6 @@ export async function conversationWorkflow(input: ConversationInput): Promise<Co
   }
 }
 
-/** Room left under the payload limit for the payload's own metadata. */
-const HANDOVER_HEADROOM_BYTES = 16 * 1024;
-
 /**
  * The continue-as-new input made to fit in one Temporal payload: the oldest
  * remembered answers are dropped until it does (a retry of those turns then
@@ -151,7 +149,7 @@ const HANDOVER_HEADROOM_BYTES = 16 * 1024;
  */
 export function fitted(next: ConversationInput): ConversationInput {
   let recentTurns = next.recentTurns ?? [];
-  while (recentTurns.length > 0 && jsonBytes({ ...next, recentTurns }) > TEMPORAL_PAYLOAD_LIMIT_BYTES - HANDOVER_HEADROOM_BYTES) {
+  while (recentTurns.length > 0 && jsonBytes({ ...next, recentTurns }) > PAYLOAD_BUDGET_BYTES) {
     recentTurns = recentTurns.slice(1);
   }
   return { ...next, recentTurns };

@@ -133,20 +133,27 @@ export function approvalTimedOut(call: ToolCall, timeout: Duration | string, par
   });
 }
 
+/** What the size failures carry instead of the conversation. */
+function progressOf(partial: PartialRun): { iterations: number; usage: Usage; messageCount: number } {
+  return { iterations: partial.iterations, usage: partial.usage, messageCount: partial.messageCount };
+}
+
+/** What a size failure tells the caller to do. */
+const SIZE_ADVICE = 'Cut long tool results with resultProcessing, or split the work across runs.';
+
 /**
  * The run stopped before a model call that would have passed one of
  * Temporal's size limits. The details carry sizes and counters, never the
  * conversation: that is what is too large.
  */
 export function sizeLimitReached(breach: SizeBreach, partial: PartialRun): ApplicationFailure {
-  const progress = { iterations: partial.iterations, usage: partial.usage, messageCount: partial.messageCount };
+  const progress = progressOf(partial);
   if (breach.kind === 'context') {
     return ApplicationFailure.create({
       type: FailureType.contextTooLarge,
       message:
         `The run's conversation has grown to ${formatBytes(breach.bytes)}, past the ${formatBytes(breach.budget)} a run keeps ` +
-        `so its model calls and result stay under Temporal's ${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. ` +
-        'Cut long tool results with resultProcessing, or split the work across runs.',
+        `so its model calls and result stay under Temporal's ${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. ${SIZE_ADVICE}`,
       nonRetryable: true,
       details: [{ bytes: breach.bytes, budget: breach.budget, ...progress }],
     });
@@ -173,9 +180,9 @@ export function resultTooLarge(bytes: number, reason: TerminationReason, respons
     type: FailureType.contextTooLarge,
     message:
       `The run ended (${reason.type}), but its result would be ${formatBytes(bytes)}, over Temporal's ` +
-      `${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. Cut long tool results with resultProcessing, or split the work across runs.`,
+      `${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. ${SIZE_ADVICE}`,
     nonRetryable: true,
-    details: [{ bytes, terminationReason: reason, ...keptResponse, iterations: partial.iterations, usage: partial.usage, messageCount: partial.messageCount }],
+    details: [{ bytes, terminationReason: reason, ...keptResponse, ...progressOf(partial) }],
   });
 }
 
@@ -185,8 +192,8 @@ export function handOverTooLarge(bytes: number, partial: PartialRun): Applicatio
     type: FailureType.contextTooLarge,
     message:
       `The run could not continue as new: what it carries (its conversation and state, ${formatBytes(bytes)} without events) ` +
-      `is over Temporal's ${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. Cut long tool results with resultProcessing, or split the work across runs.`,
+      `is over Temporal's ${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. ${SIZE_ADVICE}`,
     nonRetryable: true,
-    details: [{ bytes, iterations: partial.iterations, usage: partial.usage, messageCount: partial.messageCount }],
+    details: [{ bytes, ...progressOf(partial) }],
   });
 }

@@ -2,7 +2,7 @@ import {
   CONTEXT_BUDGET_BYTES,
   HISTORY_BUDGET_BYTES,
   HISTORY_EVENT_BUDGET,
-  TEMPORAL_PAYLOAD_LIMIT_BYTES,
+  PAYLOAD_BUDGET_BYTES,
   jsonBytes,
   utf8Bytes,
   type AgentResult,
@@ -48,11 +48,8 @@ export function findSizeBreach(projectedBytes: number, history: HistoryMeasure):
   return undefined;
 }
 
-/** Room left under the payload limit for the payload's own metadata. */
-const RESULT_HEADROOM_BYTES = 16 * 1024;
-
 /** The result's size when it is too large to return, else undefined. */
 export function oversizedResult(result: AgentResult): number | undefined {
   const bytes = jsonBytes(result);
-  return bytes > TEMPORAL_PAYLOAD_LIMIT_BYTES - RESULT_HEADROOM_BYTES ? bytes : undefined;
+  return bytes > PAYLOAD_BUDGET_BYTES ? bytes : undefined;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError } from '@temporalio/client';
 import { sendChatTurn } from '../../src/conversations';
 import { decideToolCall, followRunEvents, listAgentRuns } from '../../src/run-control';
+import { temporalRunsOf } from '../../src/temporal/run-chain';
 import { eventsQuery, stateQuery, type AgentResult, type ChatMessage, type RunEvent } from '../../src/shared';
 import { TEST_TOKEN, TestApi, readEventStream } from '../helpers/api';
 import { TestEnv } from '../helpers/test-env';
@@ -26,17 +27,9 @@ afterAll(async () => {
 
 const calc = (expression: string, id: string) => ({ toolCalls: [{ name: 'calculator', arguments: { expression }, id }] });
 
-/** The Temporal runs of `workflowId`, oldest first: from the latest, each run's start names the run it continues. */
+/** The Temporal runs of `workflowId`, oldest first. */
 async function temporalRuns(workflowId: string): Promise<{ runId: string; status: string }[]> {
-  const runs: { runId: string; status: string }[] = [];
-  let runId: string | undefined = (await env.client.workflow.getHandle(workflowId).describe()).runId;
-  while (runId !== undefined) {
-    const handle: WorkflowHandle = env.client.workflow.getHandle(workflowId, runId);
-    runs.unshift({ runId, status: (await handle.describe()).status.name });
-    const history = await handle.fetchHistory();
-    runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
-  }
-  return runs;
+  return (await temporalRunsOf(env.client, workflowId)).map((run) => ({ runId: run.runId, status: run.status.name }));
 }
 
 describe('continue-as-new', () => {
