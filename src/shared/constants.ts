@@ -61,3 +61,17 @@ export const ACTIVITY_DEFAULTS = {
   /** Attempts of a tool call whose tool throws `RetryableToolError`; then the error goes to the model. */
   toolCallMaxAttempts: 3,
 } as const;
+
+/**
+ * Deepest nesting of arrays and objects the HTTP API parses in a JSON body; deeper bodies get 400 `invalid_body`
+ * before they are parsed. Every legitimate body (a `stopWhen` tree, tool arguments) fits with room to spare,
+ * while thousands of levels would exhaust the stack of whatever walks the tree later.
+ */
+export const API_MAX_JSON_DEPTH = 64;
+
+/**
+ * How long the HTTP API waits for Temporal's answer to a call only the server answers (start, describe, signal,
+ * list, the readiness probe) before it answers 503 `temporal_unavailable`. The client's own retries of an
+ * unreachable server would otherwise take about 20 s.
+ */
+export const API_TEMPORAL_DEADLINE_MS = 2_000;
