@@ -13,6 +13,7 @@ import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, type AgentInput } from './shared
 import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
 import { createBuiltinTools } from './tools/builtin';
 import { createAgentWorker } from './worker';
+import { withQuietRunFailures } from './worker-log-filter';
 
 const EXAMPLES = path.resolve(__dirname, '..', 'examples', 'workspace');
 
@@ -40,7 +41,7 @@ async function main(): Promise<number> {
     .opts<{ message: string; model?: string; workspace: string }>();
 
   // Ctrl-C is the follower's (it terminates the run gracefully); the worker stops when the run has ended.
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  Runtime.install({ logger: withQuietRunFailures(new DefaultLogger('WARN')), shutdownSignals: [] });
   const say = (line: string) => console.log(line);
   const workspace = path.resolve(options.workspace);
 

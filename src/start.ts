@@ -7,6 +7,7 @@ import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
 import { createBuiltinTools } from './tools/builtin';
 import { createAgentWorker } from './worker';
+import { withQuietRunFailures } from './worker-log-filter';
 
 /**
  * `npm start`: everything on one machine — a Temporal dev server (started in
@@ -19,7 +20,7 @@ async function main(): Promise<number> {
   const api = loadApiConfig();
   const model = loadModelConfig();
   const logLevel = loadLogLevel();
-  Runtime.install({ logger: new DefaultLogger(logLevel === 'INFO' ? 'WARN' : logLevel), shutdownSignals: [] });
+  Runtime.install({ logger: withQuietRunFailures(new DefaultLogger(logLevel === 'INFO' ? 'WARN' : logLevel)), shutdownSignals: [] });
   const stop = untilSignal();
 
   const server = await ensureLocalServer(say);

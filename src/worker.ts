@@ -6,6 +6,7 @@ import { connectClient, connectWorker } from './temporal/connection';
 import { createBuiltinTools } from './tools/builtin';
 import type { ToolDefinition } from './tools/define-tool';
 import { createToolRegistry } from './tools/tool-registry';
+import { withQuietRunFailures } from './worker-log-filter';
 
 export { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool';
 export { TerminateResponse } from './tools/terminate-response';
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   const { temporal, model, logLevel } = loadWorkerConfig();
   // Signals are handled below, not by the SDK: Ctrl-C reaches tsx and node both and tsx relays it once more,
   // and a second SIGINT after the SDK's handler has run would kill the worker in the middle of draining.
-  Runtime.install({ logger: new DefaultLogger(logLevel), shutdownSignals: [] });
+  Runtime.install({ logger: withQuietRunFailures(new DefaultLogger(logLevel)), shutdownSignals: [] });
   const connection = await connectWorker(temporal);
   const clientConnection = await connectClient(temporal);
   const missing = await missingSearchAttributes(clientConnection, temporal.namespace);
