@@ -12,7 +12,8 @@ export function urlCredentials(url: string): string[] {
   } catch {
     return [];
   }
-  return [parsed.username, parsed.password].filter((part) => part !== '').flatMap((part) => [part, safeDecode(part)]);
+  const parts = [parsed.username, parsed.password].filter((part) => part !== '');
+  return [...new Set(parts.flatMap((part) => [part, safeDecode(part)]))];
 }
 
 /**
