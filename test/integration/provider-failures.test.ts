@@ -6,6 +6,7 @@ import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ScriptStep } from '../../src/scripted-model/script';
 import { WORKFLOW_TYPE } from '../../src/shared';
 import { createAgentWorker } from '../../src/worker';
+import { cleanEnv, startScript, stopChild } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
 
 /**
@@ -135,6 +136,48 @@ describe('a provider that echoes the key', () => {
     expect(lines.some((line) => line.startsWith('WARN Activity failed') && line.includes('Incorrect API key provided: [redacted].'))).toBe(true);
     expect(lines.filter((line) => line.includes(API_KEY))).toEqual([]);
   });
+});
+
+describe('`npm run worker` against a provider that echoes the key', () => {
+  test('the failed run is in its output, the key is not', async () => {
+    const processKey = `sk-proj-process-${randomUUID()}`;
+    const processQueue = `provider-process-${randomUUID()}`;
+    const modelName = `provider-process-${randomUUID().slice(0, 8)}`;
+    model.script(modelName, [{ echoKey: {} }]);
+    const workerProcess = await startScript(
+      'src/worker.ts',
+      cleanEnv({
+        TEMPORAL_ADDRESS: testServerAddress(),
+        AGENT_TASK_QUEUE: processQueue,
+        OPENAI_BASE_URL: model.baseURL,
+        OPENAI_API_KEY: processKey,
+        OPENAI_MODEL: modelName,
+        LOG_LEVEL: 'debug',
+      }),
+      /Worker polling task queue/,
+    );
+    // A failure inside must not be hidden by the worker's exit: keep it, stop the worker, then report it.
+    let failure: unknown;
+    try {
+      const handle = await client.workflow.start(WORKFLOW_TYPE, {
+        taskQueue: processQueue,
+        workflowId: `provider-process-${randomUUID()}`,
+        args: [{ tools: [], message: 'hi' }],
+      });
+      const runFailure = await workflowFailureOf(handle.result());
+      expect(runFailure.type).toBe('ModelCall.Unauthorized');
+      expect(runFailure.message).toContain('Incorrect API key provided: [redacted].');
+    } catch (error) {
+      failure = error;
+    }
+    await stopChild(workerProcess.child);
+    if (failure !== undefined) throw failure;
+    const output = workerProcess.output();
+    // The worker's warning about the failed activity is printed (so the search below read the right output).
+    expect(output).toContain('Activity failed');
+    expect(output).toContain('Incorrect API key provided: [redacted].');
+    expect(output).not.toContain(processKey);
+  }, 180_000);
 });
 
 /** A history as text, payloads decoded, so a search finds what any event carries. */
