@@ -33,19 +33,18 @@ const functionCallSchema = z.object({
   }),
 });
 
+const choiceSchema = z.object({
+  message: z.object({
+    content: z.string().nullish(),
+    tool_calls: z.array(z.object({ type: z.string().nullish() }).loose()).nullish(),
+  }),
+  // Informational only: an unusual value is not worth failing a call over.
+  finish_reason: z.string().nullish().catch(null),
+});
+
+// Only the first choice is read (the runner asks for one), so only its shape is checked.
 const completionSchema = z.object({
-  choices: z
-    .array(
-      z.object({
-        message: z.object({
-          content: z.string().nullish(),
-          tool_calls: z.array(z.object({ type: z.string().nullish() }).loose()).nullish(),
-        }),
-        // Informational only: an unusual value is not worth failing a call over.
-        finish_reason: z.string().nullish().catch(null),
-      }),
-    )
-    .min(1, 'it has no choices'),
+  choices: z.array(z.unknown()).min(1, 'it has no choices'),
   model: z.string().nullish().catch(undefined),
   usage: z
     .object({ prompt_tokens: tokenCount, completion_tokens: tokenCount, total_tokens: tokenCount })
@@ -70,8 +69,9 @@ export function parseCompletion(body: string): CompletionParse {
   const parsed = completionSchema.safeParse(json);
   if (!parsed.success) return { ok: false, problem: describeIssue(parsed.error.issues) };
   const completion = parsed.data;
-  const choice = completion.choices[0];
-  if (choice === undefined) return { ok: false, problem: 'it has no choices' };
+  const parsedChoice = choiceSchema.safeParse(completion.choices[0]);
+  if (!parsedChoice.success) return { ok: false, problem: describeIssue(parsedChoice.error.issues, ['choices', 0]) };
+  const choice = parsedChoice.data;
 
   const toolCalls: ParsedCompletion['toolCalls'] = [];
   for (const [index, call] of (choice.message.tool_calls ?? []).entries()) {
