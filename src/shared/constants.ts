@@ -42,6 +42,19 @@ export const REQUIRE_TOOL_CALL_MESSAGE =
 /** Seed 001: the tool message content of a `TerminateResponse` without a message. */
 export const DEFAULT_TERMINATE_MESSAGE = 'Task completed.';
 
+/**
+ * A provider answer that is not a chat completion (HTML, text that is not JSON, no `choices`): tried
+ * `maxAttempts` times in all, `retryDelayMs` apart, then the run fails with `ModelCall.InvalidResponse`,
+ * whose message quotes the first `previewChars` characters of the body.
+ */
+export const INVALID_RESPONSE_RETRY = { maxAttempts: 3, retryDelayMs: 1_000, previewChars: 200 } as const;
+
+/**
+ * How configured secrets are kept out of failures and log lines. Shorter secrets are left alone:
+ * replacing every "abc" would mangle ordinary text and hide nothing worth hiding.
+ */
+export const REDACTION = { placeholder: '[redacted]', minSecretLength: 6 } as const;
+
 /** Timeouts and retry shapes of the activities. Strings are Temporal durations. */
 export const ACTIVITY_DEFAULTS = {
   /** One chat-completions request, including the provider's queueing. */
