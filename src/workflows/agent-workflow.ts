@@ -33,12 +33,12 @@ import {
   fitHandOver,
   inputToValidate,
   inputWithoutConversation,
-  readHandOver,
   resumedRunRecord,
   shouldContinueAsNew,
   type RunContinuation,
 } from './run-continuation';
 import { cancellationReason, finishRun, lastAssistantText } from './run-ending';
+import { readHandOver } from './run-arguments';
 import { registerRunHandlers } from './run-handlers';
 import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, type RunRecord } from './run-record';
 import { effectiveMaxInvocations, nudgeInjectionFor, selectRunTools, turnPolicyFor } from './run-setup';
