@@ -4,12 +4,17 @@ import { tokenBudgetSchema } from './control';
 import { durationSchema } from './duration';
 import { stopConditionSchema } from './stop-conditions-schema';
 import { circuitBreakerSchema, loopDetectionSchema, maskingSchema, resultProcessingSchema } from './loop-guard-schemas';
-import { chatMessageSchema, type ChatMessage } from './messages';
+import { INPUT_BOUNDS } from './input-bounds';
+import { findTooDeep } from './json-depth';
+import { inputChatMessageSchema, type ChatMessage } from './messages';
+
+/** A tool's name as the input gives it. */
+const toolName = z.string().min(1).max(INPUT_BOUNDS.nameChars);
 
 /** Which tool calls wait for a human decision, and what a missing decision means. */
 export const approvalConfigSchema = z.strictObject({
   /** Tools whose calls need approval, or "all". Tools declaring `needsApproval` need it regardless. @default [] */
-  tools: z.union([z.literal('all'), z.array(z.string().min(1))]).default([]),
+  tools: z.union([z.literal('all'), z.array(toolName).max(INPUT_BOUNDS.tools)]).default([]),
   /** How long a call waits for a decision, on a durable timer. @default no limit */
   timeout: durationSchema.optional(),
   /** What a timeout means: deny the call (the model hears it), or fail the run (`ApprovalTimedOut`). @default 'deny' */
@@ -23,11 +28,11 @@ export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
  */
 export const terminatingConfigSchema = z.strictObject({
   /** Tools whose call ends the run; their output becomes the response. */
-  toolIds: z.array(z.string().min(1)).min(1, 'give at least one tool id'),
+  toolIds: z.array(toolName).min(1, 'give at least one tool id').max(INPUT_BOUNDS.tools),
   /** Content-only answers in a row that are answered with a nudge. @default 1 */
   consecutiveNudges: z.number().int().nonnegative().default(DEFAULT_CONSECUTIVE_NUDGES),
   /** The injected system message. @default seed 000's text */
-  nudgeMessage: z.string().min(1).default(DEFAULT_NUDGE_MESSAGE),
+  nudgeMessage: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).default(DEFAULT_NUDGE_MESSAGE),
   /**
    * Model calls allowed in the run; with the top-level `maxInvocations` too,
    * the smaller applies. @default 64
@@ -45,7 +50,7 @@ export const restrictOutputSchema = z.strictObject({
   /** @default false */
   enabled: z.boolean().default(false),
   /** The injected system message. @default seed 001's text */
-  message: z.string().min(1).default(DEFAULT_RESTRICTION_MESSAGE),
+  message: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).default(DEFAULT_RESTRICTION_MESSAGE),
   /** Injections per turn; 0 means unlimited (bounded by the invocation cap). @default 0 */
   maxInjections: z.number().int().nonnegative().default(0),
 });
@@ -55,15 +60,15 @@ export type RestrictOutputConfig = z.infer<typeof restrictOutputSchema>;
 export const agentInputSchema = z
   .strictObject({
     /** Model name sent to the provider. @default the worker's `OPENAI_MODEL` */
-    model: z.string().min(1).optional(),
+    model: z.string().min(1).max(INPUT_BOUNDS.modelChars).optional(),
     /** System prompt, sent first on every model call; not stored in `messages`. */
-    instructions: z.string().optional(),
+    instructions: z.string().max(INPUT_BOUNDS.textChars).optional(),
     /** Names of registered tools this run may use. */
-    tools: z.array(z.string().min(1)),
+    tools: z.array(toolName).max(INPUT_BOUNDS.tools),
     /** The human message appended to `messages`. */
-    message: z.string().min(1).optional(),
+    message: z.string().min(1).max(INPUT_BOUNDS.textChars).optional(),
     /** Prior conversation in OpenAI chat format. */
-    messages: z.array(chatMessageSchema).optional(),
+    messages: z.array(inputChatMessageSchema).max(INPUT_BOUNDS.messages).optional(),
     /** Let the model ask for several tools at once and run them concurrently. @default true */
     parallelToolCalls: z.boolean().default(true),
     /** Model calls allowed in the run when `terminating` does not set its own. @default 64 */
@@ -112,7 +117,12 @@ export const agentInputSchema = z
         message: 'give `message`, or a non-empty `messages` to continue a conversation',
       });
     }
-    const duplicate = input.tools.find((name, index) => input.tools.indexOf(name) !== index);
+    const seen = new Set<string>();
+    const duplicate = input.tools.find((name) => {
+      if (seen.has(name)) return true;
+      seen.add(name);
+      return false;
+    });
     if (duplicate !== undefined) {
       context.addIssue({ code: 'custom', path: ['tools'], message: `tool "${duplicate}" is listed twice` });
     }
@@ -154,22 +164,56 @@ export type ParsedAgentInput = z.output<typeof agentInputSchema>;
 
 /**
  * Checks `input` and returns either the parsed input or one human-readable
- * line per problem, each naming the field and what was expected.
+ * line per problem, each naming the field and what was expected. Never
+ * throws: its nesting is measured first, without recursion, so no input can
+ * overflow the stack of the schema's walk, and anything unforeseen that
+ * throws while checking becomes a problem too (in a workflow, a throw would
+ * fail the workflow task and retry it forever). At most
+ * {@link INPUT_BOUNDS.problems} problems are listed, each cut to
+ * {@link INPUT_BOUNDS.problemChars} characters.
  */
 export function parseAgentInput(
   input: unknown,
 ): { ok: true; input: ParsedAgentInput } | { ok: false; problems: string[] } {
-  const parsed = agentInputSchema.safeParse(input);
-  if (parsed.success) return { ok: true, input: parsed.data };
-  return { ok: false, problems: parsed.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`) };
+  try {
+    const tooDeep = findTooDeep(input, INPUT_BOUNDS.depth);
+    if (tooDeep !== undefined) {
+      const field = formatPath(tooDeep.path.slice(0, 1));
+      return {
+        ok: false,
+        problems: [cut(`${field}: nested more than ${INPUT_BOUNDS.depth} levels deep (at ${formatPath(tooDeep.path)}); an input may nest at most ${INPUT_BOUNDS.depth} levels of objects and arrays`)],
+      };
+    }
+    const parsed = agentInputSchema.safeParse(input);
+    if (parsed.success) return { ok: true, input: parsed.data };
+    return { ok: false, problems: listed(parsed.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`)) };
+  } catch (error) {
+    return { ok: false, problems: [cut(`input: could not be checked (${error instanceof Error ? error.message : String(error)})`)] };
+  }
 }
+
+/** The first problems, each cut short, and a count of the rest: a failure must fit in a Temporal payload. */
+function listed(problems: readonly string[]): string[] {
+  const shown = problems.slice(0, INPUT_BOUNDS.problems).map(cut);
+  const more = problems.length - shown.length;
+  return more > 0 ? [...shown, `... and ${more} more problem${more === 1 ? '' : 's'}`] : shown;
+}
+
+function cut(text: string): string {
+  return text.length <= INPUT_BOUNDS.problemChars ? text : `${text.slice(0, INPUT_BOUNDS.problemChars - 1)}…`;
+}
+
+/** Longest object key a path shows; keys come from the caller and may be of any length. */
+const PATH_KEY_CHARS = 64;
 
 function formatPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return 'input';
   return path
-    .map((segment, index) =>
-      typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`,
-    )
+    .map((segment, index) => {
+      if (typeof segment === 'number') return `[${segment}]`;
+      const key = String(segment);
+      return `${index === 0 ? '' : '.'}${key.length <= PATH_KEY_CHARS ? key : `${key.slice(0, PATH_KEY_CHARS)}…`}`;
+    })
     .join('');
 }
 

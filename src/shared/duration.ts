@@ -1,10 +1,11 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
+import { INPUT_BOUNDS } from './input-bounds';
 
 /** A Temporal duration: milliseconds, or text such as "30s", "5 minutes", "1h". */
 export const durationSchema = z.union([
   z.number().int().positive(),
-  z.string().refine((text) => {
+  z.string().max(INPUT_BOUNDS.durationChars).refine((text) => {
     try {
       return msToNumber(text as Parameters<typeof msToNumber>[0]) > 0;
     } catch {

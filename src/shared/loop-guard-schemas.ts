@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_BOUNDS } from './input-bounds';
 
 /**
  * Configuration of the loop's guards: loop detection and tool-result
@@ -72,6 +73,11 @@ export const resultProcessingSchema = z.strictObject({
     .record(z.string(), characterLimit)
     // A refinement rather than a key schema: zod reports a bad key only as "Invalid key in record".
     .refine((limits) => !Object.hasOwn(limits, ''), 'a tool name must not be empty')
+    .refine((limits) => Object.keys(limits).length <= INPUT_BOUNDS.tools, `at most ${INPUT_BOUNDS.tools} tools`)
+    .refine(
+      (limits) => Object.keys(limits).every((toolName) => toolName.length <= INPUT_BOUNDS.nameChars),
+      `a tool name must be at most ${INPUT_BOUNDS.nameChars} characters`,
+    )
     .optional(),
 });
 /** Result processing settings. */

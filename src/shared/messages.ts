@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INPUT_BOUNDS } from './input-bounds';
 
 /**
  * The conversation, in OpenAI chat-completions format. What the model sees is
@@ -6,15 +7,38 @@ import { z } from 'zod';
  * runner bookkeeping rides along in `meta`, which is stripped before sending.
  */
 
+/** Lengths a message schema holds its strings and tool calls to; the run's input uses {@link INPUT_BOUNDS}. */
+interface MessageBounds {
+  textChars: number;
+  nameChars: number;
+  toolCallsPerMessage: number;
+}
+
+const UNBOUNDED: MessageBounds = { textChars: Infinity, nameChars: Infinity, toolCallsPerMessage: Infinity };
+
+/** A string of at most `limit` characters; no check at all when unbounded, so the schemas stay as they were. */
+function upTo(limit: number) {
+  return Number.isFinite(limit) ? z.string().max(limit) : z.string();
+}
+
+/** An array of at most `limit` items; no check when unbounded. */
+function upToItems<Item extends z.ZodType>(item: Item, limit: number) {
+  return Number.isFinite(limit) ? z.array(item).max(limit) : z.array(item);
+}
+
+function buildToolCallSchema(bounds: MessageBounds) {
+  return z.object({
+    id: upTo(bounds.nameChars).min(1),
+    type: z.literal('function'),
+    function: z.object({
+      name: upTo(bounds.nameChars).min(1),
+      arguments: upTo(bounds.textChars),
+    }),
+  });
+}
+
 /** A function call requested by the model. `arguments` is the raw JSON text the model produced. */
-export const toolCallSchema = z.object({
-  id: z.string().min(1),
-  type: z.literal('function'),
-  function: z.object({
-    name: z.string().min(1),
-    arguments: z.string(),
-  }),
-});
+export const toolCallSchema = buildToolCallSchema(UNBOUNDED);
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
 /** Why the runner (not the caller or the model) added a message. */
@@ -31,18 +55,27 @@ export type MessageMeta = z.infer<typeof messageMetaSchema>;
 
 const meta = { meta: messageMetaSchema.optional() };
 
-export const chatMessageSchema = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.string(), ...meta }),
-  z.object({ role: z.literal('developer'), content: z.string(), ...meta }),
-  z.object({ role: z.literal('user'), content: z.string(), name: z.string().optional(), ...meta }),
-  z.object({
-    role: z.literal('assistant'),
-    content: z.string().nullable(),
-    tool_calls: z.array(toolCallSchema).optional(),
-    ...meta,
-  }),
-  z.object({ role: z.literal('tool'), tool_call_id: z.string().min(1), content: z.string(), ...meta }),
-]);
+function buildChatMessageSchema(bounds: MessageBounds) {
+  const text = upTo(bounds.textChars);
+  return z.discriminatedUnion('role', [
+    z.object({ role: z.literal('system'), content: text, ...meta }),
+    z.object({ role: z.literal('developer'), content: text, ...meta }),
+    z.object({ role: z.literal('user'), content: text, name: upTo(bounds.nameChars).optional(), ...meta }),
+    z.object({
+      role: z.literal('assistant'),
+      content: text.nullable(),
+      tool_calls: upToItems(buildToolCallSchema(bounds), bounds.toolCallsPerMessage).optional(),
+      ...meta,
+    }),
+    z.object({ role: z.literal('tool'), tool_call_id: upTo(bounds.nameChars).min(1), content: text, ...meta }),
+  ]);
+}
+
+/** One message of a conversation, any length (what a run produced; its size is the size guards' business). */
+export const chatMessageSchema = buildChatMessageSchema(UNBOUNDED);
+
+/** One message of a run's input conversation, held to {@link INPUT_BOUNDS}. */
+export const inputChatMessageSchema = buildChatMessageSchema(INPUT_BOUNDS);
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 export type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 export type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;

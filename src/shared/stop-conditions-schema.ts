@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { durationSchema } from './duration';
 import { tokenBudgetSchema, type TokenBudget } from './control';
+import { INPUT_BOUNDS } from './input-bounds';
+import { jsonBytes } from './payload-limits';
 
 /**
  * `stopWhen`: when a run should stop early, as a JSON condition tree (seed
@@ -57,7 +59,22 @@ const CONDITION_KEYS = [
 type ConditionKey = (typeof CONDITION_KEYS)[number];
 
 const positiveCount = z.number().int().positive();
-const nonEmptyText = z.string().min(1);
+const name = z.string().min(1).max(INPUT_BOUNDS.nameChars);
+const mentionText = z.string().min(1).max(INPUT_BOUNDS.shortTextChars);
+
+/** Params of a custom condition: a JSON object small enough to render into a termination reason. */
+const paramsSchema = z
+  .record(z.string(), z.unknown())
+  .refine((params) => paramsBytes(params) <= INPUT_BOUNDS.paramsBytes, `params must be at most ${INPUT_BOUNDS.paramsBytes} bytes of JSON`);
+
+/** The JSON size of `params`; past any limit when they cannot be written as JSON at all. */
+function paramsBytes(params: Record<string, unknown>): number {
+  try {
+    return jsonBytes(params);
+  } catch {
+    return Infinity;
+  }
+}
 
 /**
  * Built on first use (inside `z.lazy`) because `any`/`all` refer back to
@@ -65,10 +82,10 @@ const nonEmptyText = z.string().min(1);
  * `./agent-input` has finished loading, whichever module loads first.
  */
 function buildFormSchemas(): Record<ConditionKey, z.ZodType<StopCondition>> {
-  const members = z.array(stopConditionSchema).min(1, 'give at least one condition');
+  const members = z.array(stopConditionSchema).min(1, 'give at least one condition').max(INPUT_BOUNDS.stopConditionMembers);
   return {
     maxMessages: z.strictObject({ maxMessages: positiveCount }),
-    textMention: z.strictObject({ textMention: nonEmptyText }),
+    textMention: z.strictObject({ textMention: mentionText }),
     tokenUsage: z.strictObject({
       tokenUsage: tokenBudgetSchema.refine(
         (limits) => limits.maxTotal !== undefined || limits.maxPrompt !== undefined || limits.maxCompletion !== undefined,
@@ -76,11 +93,11 @@ function buildFormSchemas(): Record<ConditionKey, z.ZodType<StopCondition>> {
       ),
     }),
     timeout: z.strictObject({ timeout: durationSchema }),
-    functionCall: z.strictObject({ functionCall: nonEmptyText }),
-    handoff: z.strictObject({ handoff: nonEmptyText }),
+    functionCall: z.strictObject({ functionCall: name }),
+    handoff: z.strictObject({ handoff: name }),
     maxIterations: z.strictObject({ maxIterations: positiveCount }),
     external: z.strictObject({ external: z.literal(true) }),
-    custom: z.strictObject({ custom: nonEmptyText, params: z.record(z.string(), z.unknown()).optional() }),
+    custom: z.strictObject({ custom: name, params: paramsSchema.optional() }),
     any: z.strictObject({ any: members }),
     all: z.strictObject({ all: members }),
   };

@@ -39,6 +39,7 @@ import {
   type RunContinuation,
 } from './run-continuation';
 import { cancellationReason, finishRun, lastAssistantText } from './run-ending';
+import { readHandOver } from './run-arguments';
 import { registerRunHandlers } from './run-handlers';
 import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, type RunRecord } from './run-record';
 import { effectiveMaxInvocations, nudgeInjectionFor, selectRunTools, turnPolicyFor } from './run-setup';
@@ -70,17 +71,21 @@ const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.
  * run is stopped from outside. Every rule it applies is a pure function in
  * its own file, and every step a function of the run's {@link RunContext};
  * this function only sequences them. A long run continues as new between
- * iterations, and `continuation` is what the previous Temporal run handed
- * over; callers start a run with its input alone.
+ * iterations, and the second argument is what the previous Temporal run
+ * handed over ({@link RunContinuation}); callers start a run with its input
+ * alone, and a run started with more fails at once with `InvalidAgentInput`.
  */
-export async function agentWorkflow(rawInput: unknown, continuation?: RunContinuation): Promise<AgentResult> {
+export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[]): Promise<AgentResult> {
+  // Read before anything uses it: a caller's extra argument is no hand-over, and a malformed one fails the run, not its task.
+  const handOver = readHandOver(afterInput, wf.workflowInfo().continuedFromExecutionRunId !== undefined);
+  const continuation: RunContinuation | undefined = handOver.ok ? handOver.continuation : undefined;
   const run: RunRecord = continuation === undefined ? createRunRecord() : resumedRunRecord(continuation);
   const publish = createSearchAttributePublisher();
   const loopScope = new wf.CancellationScope();
   /** Tool schemas by name, once the catalog is loaded; decisions are checked against them. */
   let toolSchemas = new Map<string, Record<string, unknown>>();
 
-  const parsed = parseAgentInput(continuation === undefined ? rawInput : inputToValidate(rawInput));
+  const parsed = handOver.ok ? parseAgentInput(continuation === undefined ? rawInput : inputToValidate(rawInput)) : handOver;
   // Before any await, as `patched` requires; a continued run is new code by definition.
   const guarded = continuation !== undefined || wf.patched(SIZE_GUARDS_PATCH);
   const runnerCallIds = wf.patched(RUNNER_CALL_IDS_PATCH);

@@ -23,6 +23,8 @@ import {
   type RememberedTurn,
 } from '../shared';
 import { agentWorkflow } from './agent-workflow';
+import { conversationInputProblems } from './conversation-input';
+import { invalidAgentInput } from './failures';
 import { toGeneratedMessages } from './generated-messages';
 import { projectedRunBytes } from './size-rules';
 
@@ -46,7 +48,10 @@ export const REMEMBERED_TURNS = 10;
  * completed turn's messages join the history; a failed turn leaves the
  * history as it was, so the conversation never holds half a turn.
  */
-export async function conversationWorkflow(input: ConversationInput): Promise<ConversationState> {
+export async function conversationWorkflow(input: ConversationInput, ...afterInput: unknown[]): Promise<ConversationState> {
+  // An argument the workflow cannot read fails it with a reason; reading it anyway would throw and retry the task forever.
+  const problems = conversationInputProblems(input, afterInput);
+  if (problems.length > 0) throw invalidAgentInput(problems);
   const conversation = {
     messages: input.messages ?? [],
     turns: input.turns ?? 0,

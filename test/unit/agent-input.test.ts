@@ -1,4 +1,4 @@
-import { DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, parseAgentInput, type ChatMessage, type ParsedAgentInput } from '../../src/shared';
+import { DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, parseAgentInput, type ChatMessage, type ParsedAgentInput } from '../../src/shared';
 
 /** The parsed input, failing the test with the problems when parsing fails. */
 function parseValid(input: unknown): ParsedAgentInput {
@@ -246,5 +246,64 @@ describe('parseAgentInput restrictOutput (seed 001)', () => {
     expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { enable: true } })).toEqual([
       'restrictOutput: Unrecognized key: "enable"',
     ]);
+  });
+});
+
+describe('input bounds (INPUT_BOUNDS)', () => {
+  /** `{ any: [ ... { maxMessages: 1 } ... ] }`, `levels` deep, built without recursion. */
+  const deepStopWhen = (levels: number): unknown => {
+    let condition: unknown = { maxMessages: 1 };
+    for (let level = 0; level < levels; level += 1) condition = { any: [condition] };
+    return condition;
+  };
+
+  test('stopWhen nested 3,000 levels is refused, naming the field, instead of overflowing the stack', () => {
+    const [problem] = problemsOf({ tools: [], message: 'hi', stopWhen: deepStopWhen(3000) });
+    expect(problem).toMatch(new RegExp(`^stopWhen: nested more than ${INPUT_BOUNDS.depth} levels deep \\(at stopWhen\\.any\\[0\\]\\.any\\[0\\]`));
+  });
+
+  test('stopWhen nested as deep as the bound allows parses (any/all take two levels each)', () => {
+    expect(parseValid({ tools: [], message: 'hi', stopWhen: deepStopWhen((INPUT_BOUNDS.depth - 2) / 2) }).stopWhen).toBeDefined();
+  });
+
+  test.each([
+    ['model', { model: 'm'.repeat(INPUT_BOUNDS.modelChars + 1) }, 'model: Too big'],
+    ['instructions', { instructions: 'i'.repeat(INPUT_BOUNDS.textChars + 1) }, 'instructions: Too big'],
+    ['message', { message: 'x'.repeat(INPUT_BOUNDS.textChars + 1) }, 'message: Too big'],
+    ['a tool name', { tools: ['t'.repeat(INPUT_BOUNDS.nameChars + 1)] }, 'tools[0]: Too big'],
+    ['tools', { tools: Array.from({ length: INPUT_BOUNDS.tools + 1 }, (_, index) => `t${index}`) }, 'tools: Too big'],
+    ['messages', { messages: Array.from({ length: INPUT_BOUNDS.messages + 1 }, () => ({ role: 'user', content: 'x' })) }, 'messages: Too big'],
+    ['a message content', { messages: [{ role: 'user', content: 'x'.repeat(INPUT_BOUNDS.textChars + 1) }] }, 'messages[0].content: Too big'],
+    ['a nudge message', { tools: ['finish'], terminating: { toolIds: ['finish'], nudgeMessage: 'n'.repeat(INPUT_BOUNDS.shortTextChars + 1) } }, 'terminating.nudgeMessage: Too big'],
+    ['a duration', { timeout: `${'1'.repeat(INPUT_BOUNDS.durationChars)}s` }, 'timeout'],
+    ['any members', { stopWhen: { any: Array.from({ length: INPUT_BOUNDS.stopConditionMembers + 1 }, () => ({ maxMessages: 1 })) } }, 'stopWhen.any: Too big'],
+    ['a textMention', { stopWhen: { textMention: 'x'.repeat(INPUT_BOUNDS.shortTextChars + 1) } }, 'stopWhen.textMention: Too big'],
+    ['custom params', { stopWhen: { custom: 'c', params: { text: 'p'.repeat(INPUT_BOUNDS.paramsBytes) } } }, 'stopWhen.params: params must be at most'],
+    ['perTool entries', { resultProcessing: { perTool: Object.fromEntries(Array.from({ length: INPUT_BOUNDS.tools + 1 }, (_, index) => [`t${index}`, 10])) } }, 'resultProcessing.perTool: at most'],
+  ])('%s past its bound is refused, naming the field', (_name, fields, expected) => {
+    expect(problemsOf({ tools: [], message: 'hi', ...fields }).join(' | ')).toContain(expected);
+  });
+
+  test('values at their bounds parse', () => {
+    const input = parseValid({
+      tools: Array.from({ length: INPUT_BOUNDS.tools }, (_, index) => `t${index}`.padEnd(INPUT_BOUNDS.nameChars, 'x')),
+      model: 'm'.repeat(INPUT_BOUNDS.modelChars),
+      message: 'x'.repeat(INPUT_BOUNDS.textChars),
+      stopWhen: { custom: 'c', params: { text: 'p'.repeat(INPUT_BOUNDS.paramsBytes - 20) } },
+    });
+    expect(input.tools).toHaveLength(INPUT_BOUNDS.tools);
+  });
+
+  test('many problems are listed short and counted, so the failure stays small', () => {
+    const problems = problemsOf({ tools: [], messages: Array.from({ length: 100 }, () => ({ role: 'nobody' })), ['k'.repeat(100_000)]: 1 });
+    expect(problems).toHaveLength(INPUT_BOUNDS.problems + 1);
+    expect(problems.at(-1)).toMatch(/^\.\.\. and \d+ more problems$/);
+    for (const problem of problems) expect(problem.length).toBeLessThanOrEqual(INPUT_BOUNDS.problemChars);
+  });
+
+  test('an input that throws while it is read becomes a problem, not a throw', () => {
+    const hostile = { tools: [], message: 'hi' };
+    Object.defineProperty(hostile, 'model', { enumerable: true, get: () => { throw new Error('boom'); } });
+    expect(problemsOf(hostile)).toEqual(['input: could not be checked (boom)']);
   });
 });

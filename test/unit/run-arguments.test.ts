@@ -1,0 +1,59 @@
+import { ZERO_USAGE } from '../../src/shared';
+import { initialBreakerState } from '../../src/workflows/circuit-breaker';
+import { initialLoopTracker } from '../../src/workflows/loop-detection';
+import { readHandOver } from '../../src/workflows/run-arguments';
+import type { RunContinuation } from '../../src/workflows/run-continuation';
+
+describe('readHandOver', () => {
+  const handOver: RunContinuation = {
+    continuations: 1,
+    inputMessageCount: 0,
+    messages: [{ role: 'user', content: 'go' }],
+    inbox: [],
+    iteration: 3,
+    invocations: 3,
+    consecutiveNudges: 0,
+    restrictionInjections: 0,
+    usage: ZERO_USAGE,
+    limits: { maxInvocations: 64, tokenBudget: {} },
+    loopTracker: initialLoopTracker(),
+    breaker: initialBreakerState(),
+    turn: { startedAtMs: 0, messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
+    externalStopRequested: false,
+    events: { nextSeq: 4, recent: [] },
+  };
+
+  test('a run started with its input alone has no hand-over; trailing undefined arguments are none', () => {
+    expect(readHandOver([], false)).toEqual({ ok: true });
+    expect(readHandOver([undefined], false)).toEqual({ ok: true });
+  });
+
+  test("a caller's second argument is refused when the run was not continued, even a well-formed hand-over", () => {
+    for (const second of [{ garbage: true }, handOver, null, 'x']) {
+      expect(readHandOver([second], false)).toEqual({
+        ok: false,
+        problems: [expect.stringMatching(/^arguments: agentWorkflow takes one argument, the run's input, and was started with 2;/)],
+      });
+    }
+    expect(readHandOver([undefined, 'third'], false)).toMatchObject({ ok: false, problems: [expect.stringContaining('was started with 3')] });
+  });
+
+  test('a continued run takes its hand-over', () => {
+    expect(readHandOver([handOver], true)).toEqual({ ok: true, continuation: handOver });
+    expect(readHandOver([{ ...handOver, deadline: '2026-01-01T00:00:00.000Z' }], true).ok).toBe(true);
+  });
+
+  test.each([
+    ['not an object', 'garbage', 'continuation: expected the object a run hands over when it continues as new'],
+    ['null', null, 'continuation: expected the object a run hands over when it continues as new'],
+    ['a missing counter', { ...handOver, iteration: undefined }, 'continuation.iteration: expected a whole number, 0 or more'],
+    ['messages that are not an array', { ...handOver, messages: 'm' }, 'continuation.messages: expected an array'],
+    ['messages that are not chat messages', { ...handOver, messages: [null] }, 'continuation.messages: expected chat messages'],
+    ['events without recent', { ...handOver, events: { nextSeq: 1 } }, 'continuation.events: expected { nextSeq, recent }'],
+    ['a deadline that is not text', { ...handOver, deadline: 5 }, 'continuation.deadline: expected a text, if given'],
+  ])('a malformed hand-over (%s) is a problem, not a throw', (_name, value, expected) => {
+    const read = readHandOver([value], true);
+    expect(read.ok).toBe(false);
+    expect(read.ok ? [] : read.problems).toContain(expected);
+  });
+});
