@@ -17,6 +17,7 @@ import { TerminateResponse } from '../tools/terminate-response';
 import { WaitForInput } from '../tools/wait-for-input';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { createRedactor, redactFailure, type Redactor } from '../redaction';
+import { AttemptTimedOut, withinAttemptTimeout } from './attempt-timeout';
 import { describeThrown } from './describe-thrown';
 import { keepHeartbeating } from './heartbeat';
 
@@ -55,7 +56,13 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
       `the arguments for "${tool.name}" are not valid JSON (${parsedJson.reason}). Send one JSON object that matches the tool's schema.`,
     );
   }
-  const validated = tool.parameters.safeParse(parsedJson.value);
+  let validated;
+  try {
+    validated = tool.parameters.safeParse(parsedJson.value);
+  } catch (error) {
+    // A refinement or transform of the schema threw: the arguments did not pass, reported once.
+    return errorResult(`invalid arguments for "${tool.name}": ${describeThrown(error)}`);
+  }
   if (!validated.success) {
     return errorResult(`invalid arguments for "${tool.name}": ${describeIssues(validated.error.issues)}`);
   }
@@ -63,19 +70,27 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
   const context = Context.current();
   // Activities started outside a workflow have no execution; key them by activity id instead.
   const { workflowId, runId } = context.info.workflowExecution ?? { workflowId: context.info.activityId, runId: '' };
-  const toolContext: ToolContext = {
-    idempotencyKey: `${workflowId}:${input.callId}`,
+  const arguments_ = validated.data;
+  const contextFor = (signal: AbortSignal): ToolContext => ({
+    // Chosen by the workflow when it scheduled the call (older runs: workflowId:callId), so it is the same on every attempt.
+    idempotencyKey: input.idempotencyKey ?? `${workflowId}:${input.callId}`,
     workflowId,
     runId,
     callId: input.callId,
     attempt: context.info.attempt,
-    signal: context.cancellationSignal,
-  };
+    signal,
+  });
 
   try {
+    const output = await keepHeartbeating(context, () =>
+      withinAttemptTimeout(context, async (signal) => tool.execute(arguments_, contextFor(signal))),
+    );
+    if (output instanceof AttemptTimedOut) {
+      return errorResult(`tool "${tool.name}" did not finish within its timeout (${formatMs(output.afterMs)}); it was stopped`);
+    }
     // toResult inside the try: an output JSON cannot hold (a cycle, a BigInt) is the tool's error,
     // not an activity failure that would run a tool with side effects again.
-    return toResult(await keepHeartbeating(context, async () => tool.execute(validated.data, toolContext)));
+    return toResult(output);
   } catch (error) {
     if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
     if (isRetryableToolError(error)) {
@@ -101,10 +116,12 @@ function isRetryableToolError(error: unknown): boolean {
 
 function toResult(output: ToolOutput): ToolCallResult {
   if (output instanceof WaitForInput) {
-    return { content: `Asked the user: ${output.question}`, isError: false, terminate: false, waitForInput: { question: output.question } };
+    // Plain JavaScript can hand over anything here: a question is text, and no larger than a tool result.
+    const question = cutToBytes(String(output.question), TOOL_OUTPUT_LIMIT_BYTES / 2);
+    return { content: `Asked the user: ${question}`, isError: false, terminate: false, waitForInput: { question } };
   }
   if (output instanceof TerminateResponse) {
-    return { content: output.message ?? DEFAULT_TERMINATE_MESSAGE, isError: false, terminate: true };
+    return { content: output.message === undefined ? DEFAULT_TERMINATE_MESSAGE : String(output.message), isError: false, terminate: true };
   }
   const content = typeof output === 'string' ? output : (JSON.stringify(output) ?? 'null');
   return { content, isError: false, terminate: false };
@@ -136,4 +153,8 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
     .join('; ');
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }

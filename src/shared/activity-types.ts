@@ -49,6 +49,8 @@ export interface ModelCallResult {
 export interface ToolCallInput {
   toolName: string;
   callId: string;
+  /** The key the tool's `idempotencyKey` is, chosen by the workflow; absent in calls scheduled before it did. */
+  idempotencyKey?: string;
   /** The raw JSON text the model produced. */
   arguments: string;
   /** Tools this run may use; a call to any other is answered with an error. */

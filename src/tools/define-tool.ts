@@ -1,15 +1,16 @@
 import type { Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time';
 import type { z } from 'zod';
 import type { TerminateResponse } from './terminate-response';
 import type { WaitForInput } from './wait-for-input';
 
 /** What a tool's `execute` gets besides its arguments. */
 export interface ToolContext {
-  /** `workflowId:toolCallId`: the same for every retry of this call; pass it to APIs that deduplicate. */
+  /** `workflowId:runId:callId`: the same for every attempt of this call, different for every call; pass it to APIs that deduplicate. */
   idempotencyKey: string;
   workflowId: string;
   runId: string;
-  /** The model's id for this call. */
+  /** The runner's id for this call (`call-<iteration>-<n>`), unique within the run. */
   callId: string;
   /** Attempt number of this execution, starting at 1. */
   attempt: number;
@@ -62,6 +63,14 @@ export function defineTool<Parameters extends z.ZodType>(
   }
   if (definition.description.trim() === '') {
     throw new TypeError(`Tool "${definition.name}" needs a description: the model decides from it when to call the tool.`);
+  }
+  for (const [name, value] of [['timeout', definition.timeout], ['deadline', definition.deadline]] as const) {
+    if (value !== undefined && !(msToNumber(value) > 0)) {
+      throw new TypeError(`Tool "${definition.name}": ${name} must be a positive duration such as '30 seconds'.`);
+    }
+  }
+  if (definition.timeout !== undefined && definition.deadline !== undefined && msToNumber(definition.deadline) < msToNumber(definition.timeout)) {
+    throw new TypeError(`Tool "${definition.name}": its deadline (all attempts) cannot be shorter than its timeout (one attempt).`);
   }
   return definition;
 }

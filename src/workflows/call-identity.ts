@@ -39,10 +39,12 @@ export function withRunnerCallIds(message: AssistantMessage, iteration: number):
  */
 export function messagesForModel(messages: readonly ChatMessage[]): ChatMessage[] {
   const used = new Set<string>();
-  let shown = new Map<string, string>();
+  // The ids shown for the last assistant message's calls, queued by the id the transcript gives them:
+  // a transcript from before runner ids may name two calls of one answer alike, answered in order.
+  let shown = new Map<string, string[]>();
   return messages.map((message) => {
     if (message.role === 'tool') {
-      const id = shown.get(message.tool_call_id) ?? message.tool_call_id;
+      const id = shown.get(message.tool_call_id)?.shift() ?? message.tool_call_id;
       return id === message.tool_call_id ? message : { ...message, tool_call_id: id };
     }
     if (message.role !== 'assistant' || message.tool_calls === undefined || message.tool_calls.length === 0) return message;
@@ -53,7 +55,7 @@ export function messagesForModel(messages: readonly ChatMessage[]): ChatMessage[
       const modelId = Object.hasOwn(modelIds, call.id) ? modelIds[call.id] : undefined;
       const id = uniqueId(typeof modelId === 'string' && modelId !== '' ? modelId : call.id, call.id, used);
       used.add(id);
-      shown.set(call.id, id);
+      shown.set(call.id, [...(shown.get(call.id) ?? []), id]);
       if (id === call.id) return call;
       changed = true;
       return { ...call, id };

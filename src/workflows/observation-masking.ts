@@ -44,16 +44,16 @@ export function maskObservations(
   messages: readonly ChatMessage[],
   currentIteration: number,
   config: MaskingConfig,
-  toolNameOf: (toolCallId: string) => string | undefined,
+  toolNameOf: (toolCallId: string, index: number) => string | undefined,
 ): { messages: ChatMessage[]; masked: MaskedObservation[] } {
   const newestMasked = currentIteration - config.keepIterations;
   const masked: MaskedObservation[] = [];
-  const result = messages.map((message): ChatMessage => {
+  const result = messages.map((message, index): ChatMessage => {
     const iteration = message.meta?.iteration;
     if (message.role !== 'tool' || iteration === undefined || iteration > newestMasked) return message;
     const tokens = estimateTokens(message.content);
     if (tokens < config.minTokens) return message;
-    const toolName = toolNameOf(message.tool_call_id) ?? 'unknown tool';
+    const toolName = toolNameOf(message.tool_call_id, index) ?? 'unknown tool';
     masked.push({ toolCallId: message.tool_call_id, toolName, iteration, tokens });
     return { ...message, content: maskedObservationText(toolName, iteration, tokens) };
   });
@@ -62,13 +62,22 @@ export function maskObservations(
 
 /**
  * A `toolNameOf` for {@link maskObservations} that reads the tool names from
- * the assistant messages' `tool_calls` in `messages`.
+ * the assistant messages' `tool_calls` in `messages`. A tool message is
+ * matched with the assistant message before it, so an id that two turns of a
+ * conversation share names the right tool; by id alone only as a fallback.
  */
-export function toolNameLookup(messages: readonly ChatMessage[]): (toolCallId: string) => string | undefined {
-  const names = new Map<string, string>();
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue;
-    for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
-  }
-  return (toolCallId) => names.get(toolCallId);
+export function toolNameLookup(messages: readonly ChatMessage[]): (toolCallId: string, index?: number) => string | undefined {
+  const byId = new Map<string, string>();
+  const byIndex = new Map<number, string>();
+  let current = new Map<string, string>();
+  messages.forEach((message, index) => {
+    if (message.role === 'assistant') {
+      current = new Map((message.tool_calls ?? []).map((call) => [call.id, call.function.name]));
+      for (const [id, name] of current) byId.set(id, name);
+    } else if (message.role === 'tool') {
+      const name = current.get(message.tool_call_id);
+      if (name !== undefined) byIndex.set(index, name);
+    }
+  });
+  return (toolCallId, index) => (index === undefined ? undefined : byIndex.get(index)) ?? byId.get(toolCallId);
 }

@@ -41,6 +41,18 @@ function callTimeouts(description: ToolDescription): wf.ActivityOptions {
 }
 
 /**
+ * The call's idempotency key: its workflow, its Temporal run and its runner id. The run id keeps
+ * it unique when a reset runs an iteration again (runner ids count the same way twice); a call's
+ * attempts never cross a Temporal run, so every attempt has the same key. Runs from before runner
+ * ids leave it to the activity (`workflowId:callId`).
+ */
+function idempotencyKeyOf(context: RunContext, call: ToolCall): { idempotencyKey?: string } {
+  if (!context.runnerCallIds) return {};
+  const { workflowId, runId } = wf.workflowInfo();
+  return { idempotencyKey: `${workflowId}:${runId}:${call.id}` };
+}
+
+/**
  * Executes one tool call: an unknown tool is answered with an error, a call
  * that needs approval waits for it (and runs with the approver's arguments),
  * and a failure after the activity's retries goes back to the model as a tool
@@ -87,7 +99,7 @@ export async function executeToolCall(
         summary: summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
         ...callTimeouts(description),
       },
-      [{ toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools }],
+      [{ toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) }],
     );
   } catch (error) {
     // Only a failed activity is the call's outcome; anything else is a bug of the workflow, not the tool's.

@@ -114,6 +114,31 @@ const oddThrowTools = [
   oddThrowTool('throw_symbol', () => Symbol('odd')),
 ];
 
+/** Signals the `sleepy` tool saw, and whether each fired. */
+const sleepySignals: AbortSignal[] = [];
+const sleepyTool = defineTool({
+  name: 'sleepy',
+  description: 'Takes five seconds and does not listen to its signal.',
+  parameters: z.object({}),
+  execute: async (_args, { signal }) => {
+    sleepySignals.push(signal);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    return 'woke up';
+  },
+});
+const refusingSchemaTool = defineTool({
+  name: 'parse_url',
+  description: 'Its schema throws on a bad URL instead of reporting an issue.',
+  parameters: z.object({ url: z.string().refine((url) => Boolean(new URL(url))) }),
+  execute: ({ url }) => url,
+});
+const oddTerminateTool = defineTool({
+  name: 'odd_terminate',
+  description: 'Ends the run with a message that is not text (plain JavaScript can).',
+  parameters: z.object({}),
+  execute: () => new TerminateResponse(10n as unknown as string),
+});
+
 const endWithMessageTool = defineTool({
   name: 'end_with_message',
   description: 'Ends the run with a message.',
@@ -220,7 +245,7 @@ beforeAll(async () => {
   await writeFile(path.join(workspace, 'hello.txt'), 'hello', 'utf8');
   modelServer = await ScriptedModelServer.start();
   activities = createActivities({
-    registry: createToolRegistry([...createBuiltinTools({ workspace }), ...testTools, ...oddThrowTools, circularTool]),
+    registry: createToolRegistry([...createBuiltinTools({ workspace }), ...testTools, ...oddThrowTools, sleepyTool, refusingSchemaTool, oddTerminateTool, circularTool]),
     model: { baseURL: modelServer.baseURL, apiKey: 'test', defaultModel: 'unused-by-tool-tests' },
   });
 });
@@ -232,7 +257,8 @@ afterAll(async () => {
 
 /** A fresh environment per test: a cancelled environment stays cancelled. Warnings of failed activities are muted. */
 function newEnvironment(info?: Partial<Info>): MockActivityEnvironment {
-  return new MockActivityEnvironment(info, { logger: new DefaultLogger('ERROR') });
+  // The mock's own start-to-close timeout is 1 s, which the activity would enforce on the slower test tools.
+  return new MockActivityEnvironment({ startToCloseTimeoutMs: 60_000, ...info }, { logger: new DefaultLogger('ERROR') });
 }
 
 function toolCall(toolName: string, argumentsText: string, overrides: Partial<ToolCallInput> = {}): ToolCallInput {
@@ -393,6 +419,30 @@ describe('executeTool: outputs and tool errors', () => {
     expect(oddThrowExecutions.get(name)).toBe(1);
   });
 
+  test('a tool slower than its timeout is stopped just before it and answered once, not left to the server to retry', async () => {
+    const started = Date.now();
+    const result = await executeTool(toolCall('sleepy', '{}'), newEnvironment({ startToCloseTimeoutMs: 2_000 }));
+
+    expect(result).toEqual({ content: 'Error: tool "sleepy" did not finish within its timeout (1.8 s); it was stopped', isError: true, terminate: false });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(sleepySignals.at(-1)?.aborted).toBe(true);
+  });
+
+  test('a schema whose refinement throws is an argument error, not an activity failure', async () => {
+    const result = await executeTool(toolCall('parse_url', '{"url":"not a url"}'));
+
+    expect(result).toEqual({ content: 'Error: invalid arguments for "parse_url": Invalid URL', isError: true, terminate: false });
+  });
+
+  test('a TerminateResponse whose message is not text ends the run with its text', async () => {
+    expect(await executeTool(toolCall('odd_terminate', '{}'))).toEqual({ content: '10', isError: false, terminate: true });
+  });
+
+  test('the workflow\'s idempotency key is the one the tool gets', async () => {
+    await executeTool(toolCall('inspect_context', '{}', { idempotencyKey: 'wf-1:run-1:call-3-1' }));
+    expect(observedContexts.at(-1)?.idempotencyKey).toBe('wf-1:run-1:call-3-1');
+  });
+
   test('a TerminateResponse with a message ends the run with that message', async () => {
     const result = await executeTool(toolCall('end_with_message', '{}'));
 
@@ -442,7 +492,7 @@ describe('executeTool: outputs and tool errors', () => {
 });
 
 describe('executeTool: the ToolContext', () => {
-  test('carries workflowId:callId as the idempotency key, the run id and the attempt', async () => {
+  test('carries workflowId:callId as the idempotency key when the workflow chose none (older runs), the run id and the attempt', async () => {
     const environment = newEnvironment({ workflowExecution: { workflowId: 'wf-1', runId: 'run-1' }, attempt: 3 });
     const contextsBefore = observedContexts.length;
 
@@ -457,7 +507,8 @@ describe('executeTool: the ToolContext', () => {
       runId: 'run-1',
       callId: 'call_ctx_42',
       attempt: 3,
-      signal: environment.context.cancellationSignal,
+      // The call's signal: it fires on cancellation (below) and when the attempt's timeout is near.
+      signal: expect.any(AbortSignal),
     });
     expect(context?.attempt).toBe(3);
     expect(context?.signal.aborted).toBe(false);

@@ -86,7 +86,7 @@ describe('agentWorkflow loop', () => {
     expect(usage.completionTokens).toBeGreaterThan(0);
   });
 
-  test('each tool activity gets workflowId:callId (the runner\'s call id) as its idempotency key', async () => {
+  test('each tool activity gets workflowId:runId:callId (the runner\'s call id) as its idempotency key', async () => {
     const model = env.scenario([
       { toolCalls: [{ name: 'echo', arguments: { text: 'key-check' }, id: 'call_key' }] },
       { content: 'done' },
@@ -95,7 +95,7 @@ describe('agentWorkflow loop', () => {
     await handle.result();
     expect(executions.find((execution) => execution.text === 'key-check')).toEqual({
       callId: 'call-1-1',
-      idempotencyKey: `${handle.workflowId}:call-1-1`,
+      idempotencyKey: `${handle.workflowId}:${handle.firstExecutionRunId}:call-1-1`,
       text: 'key-check',
     });
   });

@@ -137,8 +137,9 @@ describe('a model that reuses call ids', () => {
     const handle = await env.start({ model, tools: ['record_key'], message: 'record', parallelToolCalls: false });
     await handle.result();
 
+    const prefix = `${handle.workflowId}:${handle.firstExecutionRunId}`;
     const ours = keysSeen.filter((key) => key.startsWith(`${handle.workflowId}:`));
-    expect(ours).toEqual([`${handle.workflowId}:call-1-1`, `${handle.workflowId}:call-1-2`, `${handle.workflowId}:call-2-1`]);
+    expect(ours).toEqual([`${prefix}:call-1-1`, `${prefix}:call-1-2`, `${prefix}:call-2-1`]);
     const { events } = await waitFor(() => handle.query(eventsQuery, {}), (page) => page.events.length > 0);
     expect(events.filter((event) => event.type === 'tool-call-end').map((event) => event.callId)).toEqual(['call-1-1', 'call-1-2', 'call-2-1']);
   });

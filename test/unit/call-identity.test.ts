@@ -99,3 +99,15 @@ describe('flaggedCalls', () => {
     expect([...flaggedCalls(answer('call_a', 'call_b'), ['call_b'])]).toEqual(['call_b']);
   });
 });
+
+describe('messagesForModel on a transcript from before runner ids', () => {
+  test('two calls of one answer named alike are shown apart, each result answering its own call in order', () => {
+    const messages = messagesForModel([answer('call_0', 'call_0'), result('call_0', 'first'), result('call_0', 'second')]);
+
+    expect((messages[0] as AssistantMessage).tool_calls?.map((call) => call.id)).toEqual(['call_0', 'call_0-2']);
+    expect(messages.slice(1).map((message) => (message.role === 'tool' ? [message.tool_call_id, message.content] : []))).toEqual([
+      ['call_0', 'first'],
+      ['call_0-2', 'second'],
+    ]);
+  });
+});

@@ -152,3 +152,12 @@ describe('toolNameLookup', () => {
     expect(maskObservations(messages, 3, config, toolNameLookup(messages)).masked[0]?.toolName).toBe('fetch_page');
   });
 });
+
+describe('toolNameLookup across conversation turns', () => {
+  test('an id two turns share names the tool of the answer the result follows', () => {
+    const messages = [assistant(1, ['call-1-1', 'search']), tool('call-1-1', 'x', 1), assistant(1, ['call-1-1', 'send']), tool('call-1-1', 'y', 1)];
+    const lookup = toolNameLookup(messages);
+    expect(lookup('call-1-1', 1)).toBe('search');
+    expect(lookup('call-1-1', 3)).toBe('send');
+  });
+});

@@ -1,0 +1,35 @@
+import type { Context } from '@temporalio/activity';
+
+/** How much earlier than Temporal's start-to-close timeout the activity gives up itself. */
+const MARGIN_MS = 1_000;
+const MARGIN_SHARE = 0.1;
+
+/** A tool that outran its own timeout: the activity answers the model rather than being timed out by the server. */
+export class AttemptTimedOut {
+  constructor(readonly afterMs: number) {}
+}
+
+/**
+ * Runs `work` with an abort signal that fires, and a result of
+ * {@link AttemptTimedOut}, shortly before the attempt's start-to-close
+ * timeout. A tool that is merely slow is then answered once, as its own
+ * failure; left to the server, the timeout would count as a lost attempt and
+ * run the tool again. The signal also fires when the call is cancelled.
+ */
+export async function withinAttemptTimeout<T>(context: Context, work: (signal: AbortSignal) => Promise<T>): Promise<T | AttemptTimedOut> {
+  const timeoutMs = context.info.startToCloseTimeoutMs;
+  const afterMs = Math.max(1, timeoutMs - Math.min(MARGIN_MS, timeoutMs * MARGIN_SHARE));
+  const attempt = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<AttemptTimedOut>((resolve) => {
+    timer = setTimeout(() => {
+      attempt.abort(new Error(`the tool did not finish within ${afterMs} ms`));
+      resolve(new AttemptTimedOut(afterMs));
+    }, afterMs);
+  });
+  try {
+    return await Promise.race([work(AbortSignal.any([context.cancellationSignal, attempt.signal])), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
