@@ -95,7 +95,7 @@ describe('agentWorkflow loop', () => {
     await handle.result();
     expect(executions.find((execution) => execution.text === 'key-check')).toEqual({
       callId: 'call-1-1',
-      idempotencyKey: `${handle.workflowId}:${handle.firstExecutionRunId}:call-1-1`,
+      idempotencyKey: `${handle.workflowId}:${(await handle.describe()).runId}:call-1-1`,
       text: 'key-check',
     });
   });

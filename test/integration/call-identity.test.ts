@@ -137,7 +137,7 @@ describe('a model that reuses call ids', () => {
     const handle = await env.start({ model, tools: ['record_key'], message: 'record', parallelToolCalls: false });
     await handle.result();
 
-    const prefix = `${handle.workflowId}:${handle.firstExecutionRunId}`;
+    const prefix = `${handle.workflowId}:${(await handle.describe()).runId}`;
     const ours = keysSeen.filter((key) => key.startsWith(`${handle.workflowId}:`));
     expect(ours).toEqual([`${prefix}:call-1-1`, `${prefix}:call-1-2`, `${prefix}:call-2-1`]);
     const { events } = await waitFor(() => handle.query(eventsQuery, {}), (page) => page.events.length > 0);
