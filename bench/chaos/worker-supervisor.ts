@@ -9,6 +9,8 @@ const WORKER_SCRIPT = path.join(__dirname, 'worker-process.ts');
 const ROOT = path.resolve(__dirname, '../..');
 /** A worker that has not printed its ready line by then is reported, not waited for. */
 const START_TIMEOUT_MS = 60_000;
+/** Restarts after exits nobody asked for, before the supervisor gives up. */
+const MAX_UNEXPECTED_EXITS = 5;
 
 /**
  * Runs the chaos worker as a child process and, while killing is on,
@@ -85,7 +87,12 @@ export class WorkerSupervisor {
     this.child = child;
     child.on('exit', (code, signal) => {
       if (this.stopped || this.child !== child) return;
-      if (signal !== 'SIGKILL') this.unexpectedExits += 1;
+      if (signal !== 'SIGKILL') {
+        this.unexpectedExits += 1;
+        console.error(`chaos: the worker exited by itself (code ${code}, signal ${signal}); see ${this.logFile}`);
+        // A worker that cannot start would be restarted forever; its runs end up stuck and the report says so.
+        if (this.unexpectedExits > MAX_UNEXPECTED_EXITS) return;
+      }
       this.spawnWorker().catch((error: unknown) => {
         console.error(`chaos: could not restart the worker: ${error instanceof Error ? error.message : String(error)}`);
       });
