@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { z } from 'zod';
 import {
+  ACTIVITY_DEFAULTS,
   DEFAULT_TERMINATE_MESSAGE,
   TOOL_OUTPUT_LIMIT_BYTES,
   cutToBytes,
@@ -15,13 +16,15 @@ import { RetryableToolError } from '../tools/retryable-tool-error';
 import { TerminateResponse } from '../tools/terminate-response';
 import { WaitForInput } from '../tools/wait-for-input';
 import type { ToolRegistry } from '../tools/tool-registry';
+import { describeThrown } from './describe-thrown';
 import { keepHeartbeating } from './heartbeat';
 
 /**
  * The `executeTool` activity. Model mistakes (an unknown tool, arguments that
  * are not JSON or fail the schema) and tool errors come back as the tool's
- * result text, `Error: ...`, for the model to act on; only a
- * `RetryableToolError` fails the activity so Temporal retries it. Output
+ * result text, `Error: ...`, for the model to act on, once: whatever a tool
+ * throws is never a reason to run it again. Only a `RetryableToolError` fails
+ * the activity so Temporal retries it, up to `toolCallMaxAttempts`. Output
  * over {@link TOOL_OUTPUT_LIMIT_BYTES} is cut, with a note, so the result
  * fits in a Temporal payload.
  */
@@ -66,10 +69,24 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
     return toResult(await keepHeartbeating(context, async () => tool.execute(validated.data, toolContext)));
   } catch (error) {
     if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
-    if (error instanceof RetryableToolError) {
-      throw ApplicationFailure.retryable(error.message, 'ToolCall.Retryable');
+    if (isRetryableToolError(error)) {
+      // Retries of infrastructure failures are unlimited within the call's deadline, so the tool's own
+      // requests for a retry are counted here: the last allowed attempt answers the model instead.
+      if (context.info.attempt < ACTIVITY_DEFAULTS.toolCallMaxAttempts) {
+        throw ApplicationFailure.retryable(describeThrown(error), 'ToolCall.Retryable');
+      }
+      return errorResult(`${describeThrown(error)} (gave up after ${context.info.attempt} attempts)`);
     }
-    return errorResult(error instanceof Error ? error.message : String(error));
+    // Whatever the tool threw is its own failure, reported once: never a reason to run it again.
+    return errorResult(describeThrown(error));
+  }
+}
+
+function isRetryableToolError(error: unknown): boolean {
+  try {
+    return error instanceof RetryableToolError;
+  } catch {
+    return false; // a Proxy whose getPrototypeOf trap throws
   }
 }
 

@@ -17,6 +17,8 @@ export interface ToolDescription {
   needsApproval: 'always' | 'never' | 'dynamic';
   /** Start-to-close timeout of one execution, in milliseconds, when the tool sets one. */
   timeoutMs?: number;
+  /** Schedule-to-close deadline of a call (all its attempts), in milliseconds, when the tool sets one. */
+  deadlineMs?: number;
 }
 
 export interface DescribeToolsResult {

@@ -48,10 +48,16 @@ export const ACTIVITY_DEFAULTS = {
   modelCallTimeout: '5 minutes',
   /** One tool execution, unless the tool declares its own `timeout`. */
   toolCallTimeout: '5 minutes',
+  /**
+   * A tool call's deadline, as a multiple of its timeout: until then an attempt lost to the
+   * infrastructure (a worker that died, a missed heartbeat) is retried, however often; past it
+   * the model is told the call did not finish.
+   */
+  toolCallDeadlineFactor: 3,
   /** Activities heartbeat well within this so a cancellation reaches them. */
   heartbeatTimeout: '30 seconds',
   /** Attempts of a model call on retryable failures (429, 5xx, connection). */
   modelCallMaxAttempts: 8,
-  /** Attempts of a tool call whose activity failed outright (worker lost, timeout). */
+  /** Attempts of a tool call whose tool throws `RetryableToolError`; then the error goes to the model. */
   toolCallMaxAttempts: 3,
 } as const;

@@ -38,6 +38,12 @@ export interface ToolDefinition<Parameters extends z.ZodType = z.ZodType> {
   needsApproval?: boolean | ((args: z.output<Parameters>) => boolean);
   /** Start-to-close timeout of one execution. @default '5 minutes' */
   timeout?: Duration;
+  /**
+   * How long a call may take in all, retries included. An execution lost to the infrastructure
+   * (a worker that died, a missed heartbeat) is retried until then, however often; past it the
+   * model is told the call did not finish. @default three times `timeout`
+   */
+  deadline?: Duration;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -54,6 +54,7 @@ function describeTool(tool: ToolDefinition): ToolDescription {
     needsApproval:
       typeof tool.needsApproval === 'function' ? 'dynamic' : tool.needsApproval === true ? 'always' : 'never',
     ...(tool.timeout === undefined ? {} : { timeoutMs: msToNumber(tool.timeout) }),
+    ...(tool.deadline === undefined ? {} : { deadlineMs: msToNumber(tool.deadline) }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
 import {
   ACTIVITY_DEFAULTS,
@@ -15,16 +16,29 @@ import { describeActivity } from './run-record';
 import { describeToolFailure, summarizeToolCall, unknownToolResult } from './tool-results';
 import { withCallArguments } from './transcript';
 
+/**
+ * A tool call is retried whenever an attempt is lost to the infrastructure, until the
+ * call's deadline: a tool that ran is never reported to the model as failed because a
+ * worker died. What the tool itself throws comes back as its result (the activity
+ * catches it), and `RetryableToolError` is bounded by the activity itself.
+ */
 const toolActivities = wf.proxyActivities<AgentActivities>({
-  startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout,
+  startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout, // each call sets its own: callTimeouts
   heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
   retry: {
     initialInterval: '1 second',
     backoffCoefficient: 2,
-    maximumInterval: '30 seconds',
-    maximumAttempts: ACTIVITY_DEFAULTS.toolCallMaxAttempts,
+    maximumInterval: '10 seconds',
+    maximumAttempts: Number.POSITIVE_INFINITY, // the call's deadline bounds them
   },
 });
+
+/** One attempt's timeout and the call's deadline, from what the tool declares. */
+function callTimeouts(description: ToolDescription): wf.ActivityOptions {
+  const timeoutMs = description.timeoutMs ?? msToNumber(ACTIVITY_DEFAULTS.toolCallTimeout);
+  const deadlineMs = description.deadlineMs ?? timeoutMs * ACTIVITY_DEFAULTS.toolCallDeadlineFactor;
+  return { startToCloseTimeout: timeoutMs, scheduleToCloseTimeout: Math.max(deadlineMs, timeoutMs) };
+}
 
 /**
  * Executes one tool call: an unknown tool is answered with an error, a call
@@ -71,13 +85,14 @@ export async function executeToolCall(
     result = await toolActivities.executeTool.executeWithOptions(
       {
         summary: summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
-        ...(description.timeoutMs === undefined ? {} : { startToCloseTimeout: description.timeoutMs }),
+        ...callTimeouts(description),
       },
       [{ toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools }],
     );
   } catch (error) {
-    if (wf.isCancellation(error)) throw error;
-    // Retries are spent (worker lost, timeouts): the model hears of it as a tool error.
+    // Only a failed activity is the call's outcome; anything else is a bug of the workflow, not the tool's.
+    if (wf.isCancellation(error) || !(error instanceof wf.ActivityFailure)) throw error;
+    // The call's deadline passed without a finished attempt: the model hears of it as a tool error.
     result = { content: `Error: ${describeToolFailure(call.function.name, error)}`, isError: true, terminate: false };
   }
   run.events.append('tool-call-end', {

@@ -83,6 +83,37 @@ const flakyUpstreamTool = defineTool({
   },
 });
 
+/** Executions of each tool that throws something that is not an Error. */
+const oddThrowExecutions = new Map<string, number>();
+function oddThrowTool(name: string, thrown: () => unknown) {
+  return defineTool({
+    name,
+    description: 'Throws a value that is not an Error.',
+    parameters: z.object({}),
+    execute: () => {
+      oddThrowExecutions.set(name, (oddThrowExecutions.get(name) ?? 0) + 1);
+      throw thrown();
+    },
+  });
+}
+const oddThrowTools = [
+  oddThrowTool('throw_null_prototype', () => Object.create(null) as unknown),
+  oddThrowTool('throw_bad_to_string', () => ({
+    toString() {
+      throw new Error('toString itself throws');
+    },
+  })),
+  oddThrowTool('throw_message_getter', () =>
+    Object.defineProperty(new Error('unused'), 'message', {
+      get() {
+        throw new Error('the message getter throws');
+      },
+    }),
+  ),
+  oddThrowTool('throw_undefined', () => undefined),
+  oddThrowTool('throw_symbol', () => Symbol('odd')),
+];
+
 const endWithMessageTool = defineTool({
   name: 'end_with_message',
   description: 'Ends the run with a message.',
@@ -189,7 +220,7 @@ beforeAll(async () => {
   await writeFile(path.join(workspace, 'hello.txt'), 'hello', 'utf8');
   modelServer = await ScriptedModelServer.start();
   activities = createActivities({
-    registry: createToolRegistry([...createBuiltinTools({ workspace }), ...testTools, circularTool]),
+    registry: createToolRegistry([...createBuiltinTools({ workspace }), ...testTools, ...oddThrowTools, circularTool]),
     model: { baseURL: modelServer.baseURL, apiKey: 'test', defaultModel: 'unused-by-tool-tests' },
   });
 });
@@ -341,6 +372,25 @@ describe('executeTool: outputs and tool errors', () => {
     expect(error.type).toBe('ToolCall.Retryable');
     expect(error.nonRetryable).toBe(false);
     expect(error.message).toBe('the upstream is busy');
+  });
+
+  test('a RetryableToolError on the last allowed attempt answers the model instead of failing the activity', async () => {
+    const result = await executeTool(toolCall('flaky_upstream', '{}'), newEnvironment({ attempt: 3 }));
+
+    expect(result).toEqual({ content: 'Error: the upstream is busy (gave up after 3 attempts)', isError: true, terminate: false });
+  });
+
+  test.each([
+    ['throw_null_prototype', 'Error: the tool threw a value that cannot be described'],
+    ['throw_bad_to_string', 'Error: the tool threw a value that cannot be described'],
+    ['throw_message_getter', 'Error: the tool threw a value that cannot be described'],
+    ['throw_undefined', 'Error: undefined'],
+    ['throw_symbol', 'Error: Symbol(odd)'],
+  ])('%s: a thrown value that is not an Error is the tool error, reported once, never a re-execution', async (name, content) => {
+    const result = await executeTool(toolCall(name, '{}'));
+
+    expect(result).toEqual({ content, isError: true, terminate: false });
+    expect(oddThrowExecutions.get(name)).toBe(1);
   });
 
   test('a TerminateResponse with a message ends the run with that message', async () => {

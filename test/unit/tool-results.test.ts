@@ -55,7 +55,7 @@ describe('describeToolFailure', () => {
   test('an activity timeout names the timeout type', () => {
     const error = activityFailure(new TimeoutFailure(undefined, undefined, 'START_TO_CLOSE'));
 
-    expect(describeToolFailure('read_file', error)).toBe('tool "read_file" timed out (START_TO_CLOSE)');
+    expect(describeToolFailure('read_file', error)).toBe('tool "read_file" did not finish before its deadline (START_TO_CLOSE)');
   });
 
   test('an application failure inside an activity failure gives its message', () => {

@@ -1,0 +1,30 @@
+/** Longest description of a thrown value kept in a tool's error result. */
+const MAX_DESCRIPTION_LENGTH = 2_000;
+
+/**
+ * What a tool threw, in words for the model. A tool may throw anything: an
+ * `Error`, a string, a null-prototype object, an object whose `toString` or
+ * `message` getter throws, a Proxy. None of that may fail the activity (which
+ * would run the tool again), so every step that could throw is guarded.
+ */
+export function describeThrown(thrown: unknown): string {
+  const text = attempt(() => {
+    if (thrown instanceof Error) return String(thrown.message);
+    if (typeof thrown === 'string') return thrown;
+    if (thrown === null || thrown === undefined || typeof thrown !== 'object') return String(thrown);
+    const message = (thrown as { message?: unknown }).message;
+    if (typeof message === 'string') return message;
+    const json = JSON.stringify(thrown);
+    return json === undefined || json === '{}' ? String(thrown) : json;
+  });
+  const described = text === undefined || text === '' ? 'the tool threw a value that cannot be described' : text;
+  return described.length > MAX_DESCRIPTION_LENGTH ? `${described.slice(0, MAX_DESCRIPTION_LENGTH)}…` : described;
+}
+
+function attempt(describe: () => string): string | undefined {
+  try {
+    return describe();
+  } catch {
+    return undefined;
+  }
+}
