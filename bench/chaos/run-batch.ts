@@ -12,6 +12,8 @@ export interface RunBatch {
   /** Each run's outcome, in the order of `labels`; settles by the deadline. */
   outcomes: Promise<RunOutcome[]>;
   ended(): number;
+  /** Terminates the runs still going (the stuck ones), so they load neither the next phase nor the server. */
+  terminateUnfinished(): Promise<void>;
 }
 
 /**
@@ -46,7 +48,18 @@ export async function startRunBatch(options: {
       return outcome;
     }),
   );
-  return { workflowIds: handles.map((handle) => handle.workflowId), outcomes, ended: () => ended };
+  const terminateUnfinished = async () => {
+    await Promise.all(
+      handles.map(async (handle) => {
+        try {
+          await handle.terminate('the chaos harness gave up on this run (stuck)');
+        } catch {
+          // Already ended: nothing to stop.
+        }
+      }),
+    );
+  };
+  return { workflowIds: handles.map((handle) => handle.workflowId), outcomes, ended: () => ended, terminateUnfinished };
 }
 
 async function followRun(handle: WorkflowHandle, deadline: number): Promise<RunOutcome> {

@@ -41,7 +41,7 @@ const options = command.opts<{
 }>();
 if (options.short) {
   // Explicit options still win over the short form's sizes.
-  const shortForm = { runs: 8, iterations: 4, serverRuns: 4, deadline: 120 };
+  const shortForm = { runs: 8, iterations: 4, serverRuns: 4, deadline: 150 };
   for (const [name, value] of Object.entries(shortForm)) {
     if (command.getOptionValueSource(name) === 'default') Object.assign(options, { [name]: value });
   }
@@ -110,11 +110,12 @@ async function main(): Promise<void> {
     exitCode = problems.length === 0 ? 0 : 1;
   } finally {
     await supervisor.stop();
-    await connection.close();
     await model.close();
     await server.stop();
     if (exitCode === 0) await rm(directory, { recursive: true, force: true });
     else say(`kept ${directory} for a look (worker.log, side-effects.jsonl)`);
+    // Last, and the process exits right after: a read still retrying on a closed connection throws from a timer.
+    await connection.close();
   }
   process.exitCode = exitCode;
 }
@@ -203,6 +204,11 @@ async function followProgress(batch: RunBatch, extra: () => string): Promise<voi
     clearInterval(timer);
   }
   say(`${batch.ended()}/${batch.workflowIds.length} runs ended${extra()}`);
+  const stuck = (await batch.outcomes).filter((outcome) => outcome.status === 'stuck').length;
+  if (stuck > 0) {
+    say(`terminating the ${stuck} stuck run(s)`);
+    await batch.terminateUnfinished();
+  }
 }
 
 function labels(prefix: string, count: number): string[] {
@@ -213,7 +219,11 @@ function seconds(milliseconds: number | undefined): string {
   return `${((milliseconds ?? 0) / 1000).toFixed(1)} s`;
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  // Reads of stuck runs may still be retrying on the closed connection: end here, with the verdict.
+  () => process.exit(process.exitCode ?? 0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
