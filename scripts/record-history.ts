@@ -5,6 +5,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import {
   WORKFLOW_TYPE,
+  approveSignal,
   conversationWorkflowId,
   decideUpdate,
   endConversationSignal,
@@ -37,7 +38,12 @@ import { createAgentWorker } from '../src/worker';
  *   iterations, the hand-over;
  * - continue-as-new.json: the middle Temporal run of the same run: it takes
  *   up the carried state and the rest of the first run's timeout, runs two
- *   iterations, and hands over again.
+ *   iterations, and hands over again;
+ * - call-identity.json: a model that reuses one call id (twice in one
+ *   answer, again on the next turn), each call approved or denied under
+ *   its own runner id (the runner-call-ids marker).
+ * `npm run record-history -- call-identity` records that one alone; without
+ * arguments every history is recorded.
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
  * proof that runs in flight survive a deploy.
@@ -48,6 +54,10 @@ const CONTROL_MODEL = 'recorded-control-plane';
 const QUESTION_MODEL = 'recorded-ask-question';
 const CONVERSATION_MODEL = 'recorded-conversation';
 const CONTINUED_MODEL = 'recorded-continue-as-new';
+const CALL_ID_MODEL = 'recorded-call-identity';
+const only = process.argv.slice(2);
+/** Whether this run records the history `name` (all of them when none are named). */
+const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
 
 async function save(handle: { fetchHistory: () => Promise<Parameters<typeof historyToJSON>[0]> }, file: string): Promise<void> {
   const output = path.join(HISTORIES, file);
@@ -83,6 +93,12 @@ async function main(): Promise<void> {
       })),
       { toolCalls: [{ name: 'task_completion', arguments: { result: '2, 4, 6 and 8.' }, id: 'call_done' }] },
     ]);
+    const add = (expression: string) => ({ name: 'calculator', arguments: { expression }, id: 'call_0' });
+    model.script(CALL_ID_MODEL, [
+      { toolCalls: [add('1 + 1'), add('2 + 2')] },
+      { toolCalls: [add('3 + 3')] },
+      { toolCalls: [{ name: 'task_completion', arguments: { result: '2, denied, 10.' }, id: 'call_0' }] },
+    ]);
     model.script(CONTROL_MODEL, [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
       { toolCalls: [{ name: 'calculator', arguments: { expression: '3 * 3' }, id: 'call_second' }] },
@@ -108,6 +124,29 @@ async function main(): Promise<void> {
       }
     };
     await worker.runUntil(async () => {
+      if (wanted('call-identity')) {
+        const calls = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-call-identity',
+          args: [
+            {
+              model: CALL_ID_MODEL,
+              tools: ['calculator', 'task_completion'],
+              message: 'Add three numbers, each after approval.',
+              approval: { tools: ['calculator'] },
+              terminating: { toolIds: ['task_completion'] },
+            } satisfies AgentInput,
+          ],
+        });
+        await waitForPending(calls, 'call-1-2');
+        await calls.signal(approveSignal, { callId: 'call-1-1' });
+        await calls.executeUpdate(decideUpdate, { args: [{ callId: 'call-1-2', decision: 'deny', reason: 'not this one' }] });
+        await waitForPending(calls, 'call-2-1');
+        await calls.executeUpdate(decideUpdate, { args: [{ callId: 'call-2-1', decision: 'approve', arguments: { expression: '5 + 5' } }] });
+        await calls.result();
+        await save(calls, 'call-identity.json');
+      }
+      if (!wanted('agent-loop')) return;
       const loop = await client.workflow.start(WORKFLOW_TYPE, {
         taskQueue: 'record-history',
         workflowId: 'recorded-agent-loop',

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { maskUrlCredentials, urlCredentials, urlCredentialsProblem } from './redaction';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from './shared';
 
 /**
@@ -120,6 +122,9 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
         '(for example OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama). `npm run demo` runs without either, on a scripted model.',
     );
   }
+  // fetch refuses a URL with credentials, so every call would fail, and the URL is printed at start and in failures.
+  const credentialsProblem = values.OPENAI_BASE_URL === undefined ? undefined : urlCredentialsProblem('OPENAI_BASE_URL', values.OPENAI_BASE_URL);
+  if (credentialsProblem !== undefined) throw new ConfigError(credentialsProblem);
   return {
     ...(values.OPENAI_API_KEY === undefined ? {} : { apiKey: values.OPENAI_API_KEY }),
     ...(values.OPENAI_BASE_URL === undefined ? {} : { baseURL: values.OPENAI_BASE_URL }),
@@ -130,7 +135,8 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
 
 /**
  * The variables `schema` names, parsed; empty ones count as unset. A problem
- * names the variable and its value, except for `secrets`, shown as (hidden).
+ * names the variable and its value, except for `secrets`, shown as (hidden);
+ * credentials in a URL (`user:password@`) are shown as `***`.
  */
 export function parseEnvironment<Schema extends z.ZodObject>(schema: Schema, env: NodeJS.ProcessEnv, secrets: readonly string[] = []): z.output<Schema> {
   const present = Object.fromEntries(
@@ -138,7 +144,28 @@ export function parseEnvironment<Schema extends z.ZodObject>(schema: Schema, env
   );
   const parsed = schema.safeParse(present);
   if (parsed.success) return parsed.data;
-  const shown = (key: string) => (secrets.includes(key) ? '(hidden)' : JSON.stringify(env[key]));
+  const shown = (key: string) => (secrets.includes(key) ? '(hidden)' : JSON.stringify(maskUrlCredentials(env[key] ?? '')));
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}=${shown(String(issue.path[0]))}: ${issue.message}`);
   throw new ConfigError(`Bad configuration: ${problems.join('; ')}`);
+}
+
+/**
+ * Every secret in the worker's environment, for redaction from failures and
+ * log lines: `OPENAI_API_KEY`, `AGENT_API_TOKEN`, `TEMPORAL_API_KEY`, the
+ * contents of the `TEMPORAL_TLS_KEY` file (whole and line by line, without
+ * its BEGIN/END lines) and credentials in `OPENAI_BASE_URL`. Never throws:
+ * it is read even when the configuration is bad, so the message about that
+ * is redacted too; a key file that cannot be read holds nothing to redact yet.
+ */
+export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
+  const secrets = [env.OPENAI_API_KEY, env.AGENT_API_TOKEN, env.TEMPORAL_API_KEY, ...urlCredentials(env.OPENAI_BASE_URL ?? '')];
+  if (env.TEMPORAL_TLS_KEY) {
+    try {
+      const key = readFileSync(env.TEMPORAL_TLS_KEY, 'utf8');
+      secrets.push(key, key.trim(), ...key.split(/\r?\n/).map((line) => line.trim()).filter((line) => !line.startsWith('-----')));
+    } catch {
+      // The connection reports the missing file; there is no key material to hide.
+    }
+  }
+  return [...new Set(secrets.filter((secret): secret is string => secret !== undefined && secret !== ''))];
 }

@@ -6,13 +6,15 @@ import { ExitCode } from './cli/exit-codes';
 import { followRun } from './cli/follow-run';
 import { createOutput } from './cli/output';
 import { startAgentRun } from './client';
-import { loadModelConfig, type ModelConfig } from './config';
+import { configuredSecrets, loadModelConfig, type ModelConfig } from './config';
+import { createRedactor, redactingLogger } from './redaction';
 import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from './scripted-model/demo-agent';
 import { ScriptedModelServer } from './scripted-model/server';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, type AgentInput } from './shared';
 import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
 import { createBuiltinTools } from './tools/builtin';
 import { createAgentWorker } from './worker';
+import { withQuietRunFailures } from './worker-log-filter';
 
 const EXAMPLES = path.resolve(__dirname, '..', 'examples', 'workspace');
 
@@ -40,7 +42,7 @@ async function main(): Promise<number> {
     .opts<{ message: string; model?: string; workspace: string }>();
 
   // Ctrl-C is the follower's (it terminates the run gracefully); the worker stops when the run has ended.
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  Runtime.install({ logger: redactingLogger(withQuietRunFailures(new DefaultLogger('WARN')), createRedactor(configuredSecrets())), shutdownSignals: [] });
   const say = (line: string) => console.log(line);
   const workspace = path.resolve(options.workspace);
 

@@ -2,11 +2,13 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { closeApi, describeAuth, listen, untilSignal } from './api/lifecycle';
 import { loadApiConfig } from './api/config';
 import { buildApiServer } from './api/server';
-import { ConfigError, loadLogLevel, loadModelConfig } from './config';
+import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig } from './config';
+import { createRedactor, redactingLogger } from './redaction';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
 import { createBuiltinTools } from './tools/builtin';
 import { createAgentWorker } from './worker';
+import { withQuietRunFailures } from './worker-log-filter';
 
 /**
  * `npm start`: everything on one machine — a Temporal dev server (started in
@@ -19,7 +21,9 @@ async function main(): Promise<number> {
   const api = loadApiConfig();
   const model = loadModelConfig();
   const logLevel = loadLogLevel();
-  Runtime.install({ logger: new DefaultLogger(logLevel === 'INFO' ? 'WARN' : logLevel), shutdownSignals: [] });
+  const secrets = configuredSecrets();
+  const logger = redactingLogger(withQuietRunFailures(new DefaultLogger(logLevel === 'INFO' ? 'WARN' : logLevel)), createRedactor(secrets));
+  Runtime.install({ logger, shutdownSignals: [] });
   const stop = untilSignal();
 
   const server = await ensureLocalServer(say);
@@ -31,7 +35,7 @@ async function main(): Promise<number> {
     namespace,
     taskQueue,
     tools: createBuiltinTools({ workspace: model.workspace }),
-    model,
+    model: { ...model, secrets },
   });
   const workerRun = worker.run();
   const app = buildApiServer({ client, taskQueue, auth: api.auth, defaults: api.defaults, bodyLimit: api.bodyLimit, logger: { level: logLevel.toLowerCase() } });

@@ -1,11 +1,13 @@
 import { Runtime, DefaultLogger, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ModelSettings } from './activities';
-import { ConfigError, loadWorkerConfig } from './config';
+import { ConfigError, configuredSecrets, loadWorkerConfig } from './config';
+import { createRedactor, redactingLogger } from './redaction';
 import { missingSearchAttributes, registrationCommand } from './temporal/check-search-attributes';
 import { connectClient, connectWorker } from './temporal/connection';
 import { createBuiltinTools } from './tools/builtin';
 import type { ToolDefinition } from './tools/define-tool';
 import { createToolRegistry } from './tools/tool-registry';
+import { withQuietRunFailures } from './worker-log-filter';
 
 export { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool';
 export { TerminateResponse } from './tools/terminate-response';
@@ -46,11 +48,12 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
 }
 
 /** `npm run worker`: a worker with the built-in tools, configured from the environment. */
-async function main(): Promise<void> {
+async function main(secrets: readonly string[]): Promise<void> {
   const { temporal, model, logLevel } = loadWorkerConfig();
   // Signals are handled below, not by the SDK: Ctrl-C reaches tsx and node both and tsx relays it once more,
   // and a second SIGINT after the SDK's handler has run would kill the worker in the middle of draining.
-  Runtime.install({ logger: new DefaultLogger(logLevel), shutdownSignals: [] });
+  // A provider may echo the key in an error: no log line of the worker prints a configured secret.
+  Runtime.install({ logger: redactingLogger(withQuietRunFailures(new DefaultLogger(logLevel)), createRedactor(secrets)), shutdownSignals: [] });
   const connection = await connectWorker(temporal);
   const clientConnection = await connectClient(temporal);
   const missing = await missingSearchAttributes(clientConnection, temporal.namespace);
@@ -68,7 +71,7 @@ async function main(): Promise<void> {
     namespace: temporal.namespace,
     taskQueue: temporal.taskQueue,
     tools: createBuiltinTools({ workspace: model.workspace }),
-    model,
+    model: { ...model, secrets },
   });
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -92,8 +95,9 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
-    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+  const secrets = configuredSecrets();
+  main(secrets).catch((error: unknown) => {
+    console.error(createRedactor(secrets)(error instanceof ConfigError || error instanceof Error ? error.message : String(error)));
     process.exit(1);
   });
 }

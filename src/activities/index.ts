@@ -1,6 +1,6 @@
 import type { AgentActivities } from '../shared';
 import type { ToolRegistry } from '../tools/tool-registry';
-import { createModelCall, type ModelSettings } from './model-call';
+import { createModelCall, redactorFor, type ModelSettings } from './model-call';
 import { createToolExecution } from './tool-execution';
 
 export type { ModelSettings } from './model-call';
@@ -16,6 +16,6 @@ export function createActivities({ registry, model }: ActivityDependencies): Age
   return {
     describeTools: () => Promise.resolve({ tools: registry.describe() }),
     callModel: createModelCall(model, registry),
-    executeTool: createToolExecution(registry),
+    executeTool: createToolExecution(registry, redactorFor(model)),
   };
 }

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { INVALID_RESPONSE_RETRY } from '../shared/constants';
 
 /**
  * Turns a failed chat-completions request into an `ApplicationFailure` whose
@@ -67,6 +68,44 @@ export function classifyModelError(error: unknown, context: ModelCallContext): A
   }
   const text = error instanceof Error ? error.message : String(error);
   return ApplicationFailure.retryable(`The call to ${where} failed: ${text}`, 'ModelCall.Unexpected');
+}
+
+/** What came back when a 2xx answer is not a chat completion. */
+export interface InvalidResponse {
+  status: number;
+  contentType: string | null;
+  /** The body as received (redacted by the caller). */
+  body: string;
+  /** What is wrong with it, as a phrase: "the body is not JSON". */
+  problem: string;
+}
+
+/**
+ * `ModelCall.InvalidResponse`: the provider answered 2xx with something that
+ * is not a chat completion (a proxy's HTML page, text that is not JSON, no
+ * `choices`, a tool call without a name). A misbehaving provider sometimes
+ * recovers, a misconfigured base URL never does: retried quickly
+ * (`INVALID_RESPONSE_RETRY.retryDelayMs` apart) and not retried after
+ * attempt `INVALID_RESPONSE_RETRY.maxAttempts`. The message quotes the
+ * body's first `previewChars` characters.
+ */
+export function invalidResponseFailure(response: InvalidResponse, context: ModelCallContext & { attempt: number }): ApplicationFailure {
+  const { maxAttempts, retryDelayMs, previewChars } = INVALID_RESPONSE_RETRY;
+  const lastAttempt = context.attempt >= maxAttempts;
+  const preview = [...response.body].slice(0, previewChars).join('');
+  const shown = preview === '' ? 'The body was empty.' : `It began: ${JSON.stringify(preview)}.`;
+  const next = lastAttempt
+    ? `Gave up after ${context.attempt} attempts: check that OPENAI_BASE_URL is the /v1 URL of an OpenAI-compatible server.`
+    : `Attempt ${context.attempt} of ${maxAttempts}; retrying.`;
+  return ApplicationFailure.create({
+    type: 'ModelCall.InvalidResponse',
+    message:
+      `The answer of model "${context.model}" at ${context.baseURL} (status ${response.status}, ` +
+      `${response.contentType ?? 'no content-type'}) is not a chat completion: ${response.problem}. ${shown} ${next}`,
+    nonRetryable: lastAttempt,
+    nextRetryDelay: lastAttempt ? undefined : retryDelayMs,
+    details: [{ status: response.status, contentType: response.contentType, problem: response.problem }],
+  });
 }
 
 function classifyStatus(status: number, code: string | null | undefined): StatusClass {

@@ -16,6 +16,7 @@ import { RetryableToolError } from '../tools/retryable-tool-error';
 import { TerminateResponse } from '../tools/terminate-response';
 import { WaitForInput } from '../tools/wait-for-input';
 import type { ToolRegistry } from '../tools/tool-registry';
+import { createRedactor, redactFailure, type Redactor } from '../redaction';
 import { describeThrown } from './describe-thrown';
 import { keepHeartbeating } from './heartbeat';
 
@@ -24,13 +25,21 @@ import { keepHeartbeating } from './heartbeat';
  * are not JSON or fail the schema) and tool errors come back as the tool's
  * result text, `Error: ...`, for the model to act on, once: whatever a tool
  * throws is never a reason to run it again. Only a `RetryableToolError` fails
- * the activity so Temporal retries it, up to `toolCallMaxAttempts`. Output
+ * the activity so Temporal retries it, up to `toolCallMaxAttempts`. The
+ * configured secrets (`redact`) are removed from results and failures. Output
  * over {@link TOOL_OUTPUT_LIMIT_BYTES} is cut, with a note, so the result
  * fits in a Temporal payload.
  */
-export function createToolExecution(registry: ToolRegistry) {
+export function createToolExecution(registry: ToolRegistry, redact: Redactor = createRedactor([])) {
   return async function executeTool(input: ToolCallInput): Promise<ToolCallResult> {
-    return capOutput(await runTool(registry, input));
+    let result: ToolCallResult;
+    try {
+      result = await runTool(registry, input);
+    } catch (error) {
+      throw redactFailure(error, redact);
+    }
+    // A tool may print the environment or echo a provider's error: no configured secret reaches the history.
+    return capOutput(redact.active ? { ...result, content: redact(result.content) } : result);
   };
 }
 

@@ -5,8 +5,8 @@ import { UNAUTHORIZED, errorBody } from './errors';
 /** How the API authenticates: a bearer token, or nothing (only when disabled on purpose, for local use). */
 export type ApiAuth = { token: string } | { disabled: true };
 
-/** Paths answered without a token: a liveness probe that says nothing about runs. */
-const OPEN_PATHS = new Set(['/healthz']);
+/** Paths answered without a token: the liveness and readiness probes, which say nothing about runs. */
+const OPEN_PATHS = new Set(['/healthz', '/readyz']);
 
 /**
  * An `onRequest` hook: runs before the body is read, so a request without

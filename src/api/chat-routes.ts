@@ -6,6 +6,7 @@ import { endConversation, getConversation, sendChatTurn } from '../conversations
 import { contextIdSchema, type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared';
 import { ApiError, parseBody } from './errors';
 import { addAiMessageBody, chatBody, invokeBody, toTerminating, type TerminatingConfigBody } from './schemas';
+import { probeTemporal, withinDeadline } from './temporal-deadline';
 
 /** What a turn's agent gets when the request does not say. */
 export interface AgentDefaults {
@@ -38,6 +39,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
   const turn = async (kind: ChatTurnKind, contextId: string, fields: AgentFields, reply: FastifyReply, extra: { message?: string; prompt?: string }, key: unknown) => {
     const keyParsed = key === undefined ? undefined : idempotencyKey.safeParse(key);
     if (keyParsed !== undefined && !keyParsed.success) throw new ApiError(400, 'invalid_header', 'Idempotency-Key: use 1 to 200 characters.');
+    // The turn waits for its run, as long as that takes: reach Temporal within the deadline first, or answer 503 now.
+    await probeTemporal(deps.client);
     const result = await sendChatTurn(
       deps.client,
       contextId,
@@ -64,6 +67,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
 
   app.get('/conversations/:context_id', async (request) => {
     const contextId = parseContextId(request.params);
+    // The query waits for a worker (and may replay a long history): reach Temporal within the deadline first.
+    await probeTemporal(deps.client);
     const conversation = await getConversation(deps.client, contextId);
     if (conversation === undefined) throw new ApiError(404, 'conversation_not_found', `No conversation "${contextId}" exists.`);
     return conversationBody(conversation);
@@ -71,7 +76,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
 
   app.delete('/conversations/:context_id', async (request, reply) => {
     const contextId = parseContextId(request.params);
-    if (!(await endConversation(deps.client, contextId))) {
+    if (!(await withinDeadline(deps.client, () => endConversation(deps.client, contextId)))) {
       throw new ApiError(404, 'conversation_not_found', `No conversation "${contextId}" is open.`);
     }
     return reply.code(202).send({ context_id: contextId, ending: true });

@@ -31,6 +31,15 @@ export class ApiError extends Error {
 /** The one answer to a request without the token. */
 export const UNAUTHORIZED = new ApiError(401, 'unauthorized', 'Missing or wrong bearer token: send Authorization: Bearer <AGENT_API_TOKEN>.');
 
+/** The answer (503) when Temporal did not answer within the deadline, or refused the connection. */
+export function temporalUnavailable(detail?: string): ApiError {
+  return new ApiError(
+    503,
+    'temporal_unavailable',
+    `The Temporal server cannot be reached or did not answer in time${detail === undefined ? '' : ` (${detail})`}; try again shortly.`,
+  );
+}
+
 /** Seed 000's two error conditions, and the other ways a turn's run fails, by failure type. */
 const RUN_FAILURES: Record<string, { status: number; code: string }> = {
   MaxInvocationsExceeded: { status: 422, code: 'max_invocations_exceeded' },
@@ -91,7 +100,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
     return new ApiError(400, 'invalid_json', `The body is not valid JSON: ${fastifyError.message ?? 'parse error'}`);
   }
   if (isTemporalUnavailable(error)) {
-    return new ApiError(503, 'temporal_unavailable', 'The Temporal server cannot be reached or did not answer in time; try again shortly.');
+    return temporalUnavailable();
   }
   // Any other client error fastify raised (a bad URL, a bad Content-Length, ...) keeps its status.
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {

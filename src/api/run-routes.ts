@@ -14,6 +14,7 @@ import {
 import { WORKFLOW_TYPE, eventsQuery } from '../shared';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
 import { approveBody, denyBody, eventsQueryString, listRunsQuery, messageBody, startRunBody, terminateBody } from './schemas';
+import { withinDeadline } from './temporal-deadline';
 
 export interface RunRouteDeps {
   client: Client;
@@ -39,7 +40,9 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const body = parseBody(startRunBody, request.body);
     const raw = (request.body as { input: unknown }).input;
     try {
-      const run = await startAgentRun(client, raw as never, { taskQueue: deps.taskQueue, ...(body.run_id ? { workflowId: body.run_id } : {}) });
+      const run = await withinDeadline(client, () =>
+        startAgentRun(client, raw as never, { taskQueue: deps.taskQueue, ...(body.run_id ? { workflowId: body.run_id } : {}) }),
+      );
       return reply
         .code(202)
         .header('location', `/runs/${encodeURIComponent(run.workflowId)}`)
@@ -54,7 +57,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
 
   app.get('/runs', async (request) => {
     const query = parseBody(listRunsQuery, request.query);
-    const runs = await listAgentRuns(client, query);
+    const runs = await withinDeadline(client, () => listAgentRuns(client, query));
     return { runs: runs.map(runRow) };
   });
 
@@ -69,7 +72,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const runId = runIdOf(request);
     const description = await describeAgentRun(client, runId);
     if (description.status.name === 'RUNNING') return reply.code(202).send({ run_id: runId, outcome: 'running' });
-    return { run_id: runId, ...outcomeBody(await getRunOutcome(client, runId)) };
+    // The run has ended: its result is in its history, which the server answers alone.
+    return { run_id: runId, ...outcomeBody(await withinDeadline(client, () => getRunOutcome(client, runId))) };
   });
 
   app.post('/runs/:run_id/approve', async (request) => {
@@ -93,7 +97,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     if (description.status.name !== 'RUNNING') {
       throw new ApiError(409, 'run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}).`);
     }
-    await terminateAgentRun(client, runId, body.reason);
+    await withinDeadline(client, () => terminateAgentRun(client, runId, body.reason));
     return reply.code(202).send({ run_id: runId, terminating: true });
   });
 
@@ -104,7 +108,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     if (description.status.name !== 'RUNNING') {
       throw new ApiError(409, 'run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}); it takes no messages.`);
     }
-    await sendUserMessage(client, runId, body.content);
+    await withinDeadline(client, () => sendUserMessage(client, runId, body.content));
     return reply.code(202).send({ run_id: runId, delivered: true });
   });
 
@@ -154,11 +158,15 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   });
 }
 
-/** The run's Temporal description; 404 when there is no run of that id, or it is not an agent run. */
+/**
+ * The run's Temporal description; 404 when there is no run of that id, or it is not an agent run.
+ * Bounded by the deadline: every route on a run asks this first, so a Temporal that is down is a quick 503
+ * before any call that waits for a worker (a query, an update).
+ */
 async function describeAgentRun(client: Client, runId: string): Promise<WorkflowExecutionDescription> {
   let description: WorkflowExecutionDescription;
   try {
-    description = await client.workflow.getHandle(runId).describe();
+    description = await withinDeadline(client, () => client.workflow.getHandle(runId).describe());
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) throw new ApiError(404, 'run_not_found', `No run "${runId}" exists.`);
     throw error;

@@ -3,8 +3,11 @@ import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { bearerAuth, isAuthorized, type ApiAuth } from './auth';
 import { registerChatRoutes, type AgentDefaults } from './chat-routes';
+import { answerClientError } from './client-errors';
 import { ApiError, UNAUTHORIZED, errorBody, handleError, toApiError } from './errors';
+import { limitJsonDepth } from './json-body';
 import { registerRunRoutes } from './run-routes';
+import { probeTemporal } from './temporal-deadline';
 
 export type { ApiAuth } from './auth';
 export type { AgentDefaults } from './chat-routes';
@@ -45,13 +48,21 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     routerOptions: { maxParamLength: MAX_PATH_PARAMETER },
     // Errors the router raises before any hook (a malformed URL, say): the token is checked first here too.
     frameworkErrors: (error, request, reply) => answerFrameworkError(options.auth, error, request as unknown as FastifyRequest, reply as unknown as FastifyReply),
+    // Requests Node's HTTP parser refuses (a raw space in the path, a NUL in a header): the API's error shape too.
+    clientErrorHandler: answerClientError,
   });
+  limitJsonDepth(app);
   app.addHook('onRequest', bearerAuth(options.auth));
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     void reply.code(404).send(errorBody(new ApiError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
   });
+  // Liveness: the process answers. Readiness: Temporal answers too, so a load balancer can route around an API that cannot work.
   app.get('/healthz', async () => ({ ok: true }));
+  app.get('/readyz', async () => {
+    await probeTemporal(options.client);
+    return { status: 'ready' };
+  });
   registerChatRoutes(app, { client: options.client, taskQueue: options.taskQueue, defaults: options.defaults });
   registerRunRoutes(app, { client: options.client, taskQueue: options.taskQueue, ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }) });
   return app;

@@ -28,7 +28,31 @@ export interface ScriptedError {
   };
 }
 
-export type ScriptStep = ScriptedReply | ScriptedError;
+/**
+ * A 2xx (or any) answer sent exactly as given, to play a provider that is
+ * wrong: an HTML page, text that is not JSON, a completion without `choices`
+ * or with a malformed tool call.
+ */
+export interface ScriptedRawReply {
+  raw: {
+    /** Sent as it is when a string; any other value is sent as its JSON text. */
+    body: unknown;
+    /** @default 200 */
+    status?: number;
+    /** @default 'application/json' */
+    contentType?: string;
+  };
+}
+
+/** An error whose message repeats the bearer key the request came with, as some providers' 401s do. */
+export interface ScriptedKeyEcho {
+  echoKey: {
+    /** @default 401 */
+    status?: number;
+  };
+}
+
+export type ScriptStep = ScriptedReply | ScriptedError | ScriptedRawReply | ScriptedKeyEcho;
 
 /** The request as the server received it. */
 export interface ChatCompletionRequest {
@@ -44,4 +68,12 @@ export type Responder = (request: ChatCompletionRequest) => ScriptStep;
 
 export function isScriptedError(step: ScriptStep): step is ScriptedError {
   return 'error' in step;
+}
+
+export function isScriptedRawReply(step: ScriptStep): step is ScriptedRawReply {
+  return 'raw' in step;
+}
+
+export function isScriptedKeyEcho(step: ScriptStep): step is ScriptedKeyEcho {
+  return 'echoKey' in step;
 }

@@ -1,5 +1,13 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { isScriptedError, type ChatCompletionRequest, type Responder, type ScriptStep } from './script';
+import {
+  isScriptedError,
+  isScriptedKeyEcho,
+  isScriptedRawReply,
+  type ChatCompletionRequest,
+  type Responder,
+  type ScriptedReply,
+  type ScriptStep,
+} from './script';
 
 /**
  * An OpenAI-compatible HTTP server that answers chat-completions requests
@@ -36,6 +44,19 @@ export class ScriptedModelServer {
           .code(status)
           .headers(headers ?? {})
           .send({ error: { message, type: 'scripted_error', code: code ?? null } });
+      }
+      if (isScriptedRawReply(step)) {
+        const { body: raw, status, contentType } = step.raw;
+        return reply
+          .code(status ?? 200)
+          .header('content-type', contentType ?? 'application/json')
+          .send(typeof raw === 'string' ? raw : JSON.stringify(raw));
+      }
+      if (isScriptedKeyEcho(step)) {
+        const key = /^Bearer (.*)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+        return reply
+          .code(step.echoKey.status ?? 401)
+          .send({ error: { message: `Incorrect API key provided: ${key}.`, type: 'invalid_request_error', code: 'invalid_api_key' } });
       }
       return server.completion(body, step);
     });
@@ -87,7 +108,7 @@ export class ScriptedModelServer {
     return { error: { status: 400, message: `The scripted model "${body.model}" has no reply left to give.` } };
   }
 
-  private completion(body: ChatCompletionRequest, step: Exclude<ScriptStep, { error: unknown }>) {
+  private completion(body: ChatCompletionRequest, step: ScriptedReply) {
     const toolCalls = (step.toolCalls ?? []).map((call, index) => ({
       id: call.id ?? `call_${++this.sequence}_${index}`,
       type: 'function' as const,

@@ -42,6 +42,19 @@ export const REQUIRE_TOOL_CALL_MESSAGE =
 /** Seed 001: the tool message content of a `TerminateResponse` without a message. */
 export const DEFAULT_TERMINATE_MESSAGE = 'Task completed.';
 
+/**
+ * A provider answer that is not a chat completion (HTML, text that is not JSON, no `choices`): tried
+ * `maxAttempts` times in all, `retryDelayMs` apart, then the run fails with `ModelCall.InvalidResponse`,
+ * whose message quotes the first `previewChars` characters of the body.
+ */
+export const INVALID_RESPONSE_RETRY = { maxAttempts: 3, retryDelayMs: 1_000, previewChars: 200 } as const;
+
+/**
+ * How configured secrets are kept out of failures and log lines. Shorter secrets are left alone:
+ * replacing every "abc" would mangle ordinary text and hide nothing worth hiding.
+ */
+export const REDACTION = { placeholder: '[redacted]', minSecretLength: 6 } as const;
+
 /** Timeouts and retry shapes of the activities. Strings are Temporal durations. */
 export const ACTIVITY_DEFAULTS = {
   /** One chat-completions request, including the provider's queueing. */
@@ -61,3 +74,17 @@ export const ACTIVITY_DEFAULTS = {
   /** Attempts of a tool call whose tool throws `RetryableToolError`; then the error goes to the model. */
   toolCallMaxAttempts: 3,
 } as const;
+
+/**
+ * Deepest nesting of arrays and objects the HTTP API parses in a JSON body; deeper bodies get 400 `invalid_body`
+ * before they are parsed. Every legitimate body (a `stopWhen` tree, tool arguments) fits with room to spare,
+ * while thousands of levels would exhaust the stack of whatever walks the tree later.
+ */
+export const API_MAX_JSON_DEPTH = 64;
+
+/**
+ * How long the HTTP API waits for Temporal's answer to a call only the server answers (start, describe, signal,
+ * list, the readiness probe) before it answers 503 `temporal_unavailable`. The client's own retries of an
+ * unreachable server would otherwise take about 20 s.
+ */
+export const API_TEMPORAL_DEADLINE_MS = 2_000;

@@ -21,6 +21,11 @@ export type ToolCall = z.infer<typeof toolCallSchema>;
 export const messageMetaSchema = z.object({
   injected: z.enum(['nudge', 'restriction', 'loop_warning', 'error_context']).optional(),
   iteration: z.number().int().optional(),
+  /**
+   * On an assistant message: the model's own id of each call, by the runner's id the
+   * transcript uses. Kept only to show the model its calls under the ids it gave them.
+   */
+  modelCallIds: z.record(z.string(), z.string()).optional(),
 });
 export type MessageMeta = z.infer<typeof messageMetaSchema>;
 

@@ -5,8 +5,21 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AGENT_SEARCH_ATTRIBUTE_KEYS, DEFAULT_NAMESPACE } from '../shared';
+import { lastLines, readLogTail } from './log-tail';
 import { searchAttributeFlags } from './search-attributes';
 import { resolveTemporalCli, type Log } from './temporal-cli';
+
+/**
+ * How long a new dev server may take to answer. A warm start takes seconds,
+ * but the first start after the CLI was built, on a cold machine, has taken
+ * over a minute (the binary and SQLite paged in from disk, the namespace
+ * created): the wait must outlast that, saying what it waits for meanwhile.
+ */
+export const DEV_SERVER_START_TIMEOUT_MS = 5 * 60_000;
+/** How often a wait for a server says it is still waiting. */
+const WAIT_PROGRESS_EVERY_MS = 10_000;
+/** Lines of the server's log shown when it did not come up. */
+const LOG_TAIL_LINES = 30;
 
 /** How to start `temporal server start-dev`. */
 export interface DevServerOptions {
@@ -21,6 +34,8 @@ export interface DevServerOptions {
   detached?: boolean;
   logFile?: string;
   log: Log;
+  /** How long the server may take to answer. @default {@link DEV_SERVER_START_TIMEOUT_MS} */
+  startTimeoutMs?: number;
 }
 
 /** A dev server this process started. */
@@ -44,6 +59,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Started
   const port = options.port || (await freePort(ip));
   const uiPort = options.uiPort || (await freePort(ip));
   if (options.dbFilename !== undefined) await mkdir(path.dirname(options.dbFilename), { recursive: true });
+  if (options.logFile !== undefined) await mkdir(path.dirname(options.logFile), { recursive: true });
 
   const cli = await resolveTemporalCli(options.log);
   if (cli === undefined) return startWithSdkDownload({ ...options, ip, port, uiPort });
@@ -56,14 +72,19 @@ export async function startDevServer(options: DevServerOptions): Promise<Started
     ...searchAttributeFlags(),
   ];
   const logHandle = options.logFile === undefined ? undefined : await open(options.logFile, 'a');
+  // The log is appended to across starts: a header tells this start's lines from an earlier one's.
+  await logHandle?.write(`--- ${cli.path} ${args.slice(0, 2).join(' ')} on ${ip}:${port}, ${new Date().toISOString()} ---\n`);
   const child = spawn(cli.path, args, {
     detached: options.detached ?? false,
-    stdio: ['ignore', logHandle?.fd ?? 'ignore', logHandle?.fd ?? 'pipe'],
+    stdio: ['ignore', logHandle?.fd ?? 'pipe', logHandle?.fd ?? 'pipe'],
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
+  // Without a log file the last of the server's output is kept here, for the error should it not come up.
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   let exited: number | null | undefined;
   child.on('exit', (code) => {
     exited = code;
@@ -71,12 +92,14 @@ export async function startDevServer(options: DevServerOptions): Promise<Started
   await logHandle?.close();
 
   const address = `${ip}:${port}`;
+  const serverLog: ServerLog = options.logFile === undefined ? { output: () => output } : { file: options.logFile };
   try {
-    await waitForServer(address, 60_000, () => {
-      if (exited !== undefined) {
-        const where = options.logFile === undefined ? stderr.trim() : `see ${options.logFile}`;
-        throw new Error(`temporal server start-dev exited with code ${exited}: ${where}`);
-      }
+    await waitForServer(address, options.startTimeoutMs ?? DEV_SERVER_START_TIMEOUT_MS, {
+      log: options.log,
+      serverLog,
+      check: () => {
+        if (exited !== undefined) throw new ServerExited(exited);
+      },
     });
   } catch (error) {
     child.kill('SIGTERM');
@@ -112,18 +135,72 @@ async function startWithSdkDownload(options: DevServerOptions & { ip: string }):
   };
 }
 
-/**
- * Polls until the server answers for the default namespace. `check` runs
- * between attempts and may throw to give up early (the process died).
- */
-export async function waitForServer(address: string, timeoutMs: number, check: () => void = () => {}): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    check();
-    if (await answers(address)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+/** Where a server's output goes: a file (a detached server), or a buffer of its last output. */
+export type ServerLog = { file: string } | { output: () => string };
+
+/** What {@link waitForServer} does besides polling. */
+export interface ServerWaitOptions {
+  /** Runs between attempts; throws {@link ServerExited} (or anything) to give up early. */
+  check?: () => void;
+  /** Receives a line saying what the wait is for, every `progressEveryMs`. */
+  log?: Log;
+  /** @default 10 000 */
+  progressEveryMs?: number;
+  /** The server's output: its last lines are part of the error when the wait fails. */
+  serverLog?: ServerLog;
+}
+
+/** Thrown by a wait's `check` when the server process ended before it answered. */
+export class ServerExited extends Error {
+  override readonly name = 'ServerExited';
+
+  constructor(readonly exitCode: number | null) {
+    super(`temporal server start-dev exited with code ${exitCode} before it answered.`);
   }
-  throw new Error(`The Temporal server at ${address} did not answer within ${timeoutMs / 1000} s.`);
+}
+
+/**
+ * Polls until the server answers for the default namespace, saying every
+ * ten seconds what it waits for. When the time is up or the process died,
+ * the error carries the last lines of the server's log, which usually say
+ * why (a port in use, a locked database).
+ */
+export async function waitForServer(address: string, timeoutMs: number, options: ServerWaitOptions = {}): Promise<void> {
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  const progressEveryMs = options.progressEveryMs ?? WAIT_PROGRESS_EVERY_MS;
+  let nextProgress = started + progressEveryMs;
+  try {
+    while (Date.now() < deadline) {
+      options.check?.();
+      if (await answers(address)) return;
+      if (options.log !== undefined && Date.now() >= nextProgress) {
+        const waited = Math.round((Date.now() - started) / 1000);
+        options.log(`Waiting for the Temporal server at ${address} to answer (${waited} s; a first start after a build can take a minute)...`);
+        nextProgress += progressEveryMs;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } catch (error) {
+    if (!(error instanceof ServerExited)) throw error;
+    throw new Error(`${error.message}${await describeServerLog(options.serverLog)}`, { cause: error });
+  }
+  throw new Error(
+    `The Temporal server at ${address} did not answer within ${formatSeconds(timeoutMs)}.${await describeServerLog(options.serverLog)}`,
+  );
+}
+
+/** The tail of the server's log as the end of an error message, or nothing when there is none to show. */
+async function describeServerLog(serverLog: ServerLog | undefined): Promise<string> {
+  if (serverLog === undefined) return '';
+  const tail = 'file' in serverLog ? await readLogTail(serverLog.file, LOG_TAIL_LINES) : lastLines(serverLog.output(), LOG_TAIL_LINES);
+  const source = 'file' in serverLog ? `its log, ${serverLog.file}` : 'its output';
+  if (tail === '') return ` Nothing in ${source}.`;
+  return `\nThe last lines of ${source}:\n${tail}`;
+}
+
+function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 /** Whether a Temporal server answers at `address` (default namespace registered). */

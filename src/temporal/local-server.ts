@@ -49,7 +49,7 @@ export async function ensureLocalServer(log: Log): Promise<LocalServer> {
     return { address: preferred, uiUrl: `http://localhost:${PREFERRED_UI_PORT}`, description: `the Temporal server already running at ${preferred}` };
   }
 
-  log('Starting a Temporal dev server in the background (SQLite in .temporal/, so runs survive a restart)...');
+  log('Starting a Temporal dev server in the background (SQLite in .temporal/, so runs survive a restart; its log is .temporal/server.log)...');
   const port = (await portIsFree(PREFERRED_PORT)) ? PREFERRED_PORT : 0;
   const uiPort = (await portIsFree(PREFERRED_UI_PORT)) ? PREFERRED_UI_PORT : await freePort();
   const server = await startDevServer({

@@ -10,6 +10,7 @@ import {
   type TerminationReason,
 } from '../shared';
 import { awaitAnswer } from './ask-question';
+import { flaggedCalls } from './call-identity';
 import { stopConditionRegistry } from './custom-stop-conditions';
 import {
   handOverTooLarge,
@@ -57,6 +58,9 @@ const catalogActivities = wf.proxyActivities<AgentActivities>({
  */
 export const SIZE_GUARDS_PATCH = 'size-guards-and-continue-as-new';
 
+/** Marks runs whose tool calls carry runner ids; a run started before keyed them by the model's ids. */
+export const RUNNER_CALL_IDS_PATCH = 'runner-call-ids';
+
 /** The result of a call not executed because the run stopped before it (loop detection). */
 const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.';
 
@@ -79,6 +83,7 @@ export async function agentWorkflow(rawInput: unknown, continuation?: RunContinu
   const parsed = parseAgentInput(continuation === undefined ? rawInput : inputToValidate(rawInput));
   // Before any await, as `patched` requires; a continued run is new code by definition.
   const guarded = continuation !== undefined || wf.patched(SIZE_GUARDS_PATCH);
+  const runnerCallIds = wf.patched(RUNNER_CALL_IDS_PATCH);
   // The input's limits are in place before any handler can run: a setLimits update that arrives
   // with the start is applied in the same activation and must change them, not be overwritten.
   // A continued run keeps the limits it had, changes included.
@@ -101,7 +106,7 @@ export async function agentWorkflow(rawInput: unknown, continuation?: RunContinu
 
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;
-  const context: RunContext = { run, input, publish, fail, partial, guarded };
+  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   else run.events.append('run-continued', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
@@ -223,7 +228,7 @@ export async function agentWorkflow(rawInput: unknown, continuation?: RunContinu
               assistant.content ?? '',
             );
           }
-          const flagged = new Set(response.approvalRequired ?? []);
+          const flagged = flaggedCalls(assistant, response.approvalRequired ?? []);
           const batch = await runToolBatch(context, tools, assistant, outcome.calls, flagged);
           if (batch.ending !== undefined) return finish(batch.ending.reason, batch.ending.response);
           for (const warning of loop.warnings) inject(run, 'loop_warning', warning);

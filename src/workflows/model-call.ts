@@ -7,6 +7,7 @@ import {
   type ChatMessage,
   type ModelCallResult,
 } from '../shared';
+import { messagesForModel, withRunnerCallIds } from './call-identity';
 import { preview } from './event-log';
 import { maskObservations, toolNameLookup } from './observation-masking';
 import type { RunContext } from './run-context';
@@ -53,7 +54,7 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
     {
       model: input.model,
       instructions: input.instructions,
-      messages,
+      messages: context.runnerCallIds ? messagesForModel(messages) : messages,
       toolNames: input.tools,
       parallelToolCalls: input.parallelToolCalls,
     },
@@ -65,7 +66,9 @@ export function recordModelResponse(context: RunContext, response: ModelCallResu
   const { run, publish } = context;
   run.invocations += 1;
   run.usage = addUsage(run.usage, response.usage);
-  const assistant: AssistantMessage = { ...response.message, meta: { iteration: run.iteration } };
+  // Before anything else sees the calls: from here on the run knows them by runner ids only.
+  const message = context.runnerCallIds ? withRunnerCallIds(response.message, run.iteration) : response.message;
+  const assistant: AssistantMessage = { ...message, meta: { ...message.meta, iteration: run.iteration } };
   run.messages.push(assistant);
   run.events.append('model-response', {
     iteration: run.iteration,

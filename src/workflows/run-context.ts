@@ -24,4 +24,9 @@ export interface RunContext {
    * run started before they existed, whose history has no marker for them.
    */
   readonly guarded: boolean;
+  /**
+   * Tool calls carry runner ids (see `call-identity.ts`). False only while replaying a run
+   * started before them, which keyed its calls by the model's ids.
+   */
+  readonly runnerCallIds: boolean;
 }

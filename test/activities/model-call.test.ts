@@ -65,8 +65,8 @@ function scriptedModel(steps: ScriptStep[]): string {
 }
 
 /** A fresh environment per test: a cancelled environment stays cancelled. Warnings of failed activities are muted. */
-function newEnvironment(): MockActivityEnvironment {
-  return new MockActivityEnvironment(undefined, { logger: new DefaultLogger('ERROR') });
+function newEnvironment(info?: { attempt: number }): MockActivityEnvironment {
+  return new MockActivityEnvironment(info, { logger: new DefaultLogger('ERROR') });
 }
 
 function modelInput(overrides: Partial<ModelCallInput> = {}): ModelCallInput {
@@ -474,6 +474,190 @@ describe('callModel: provider errors become typed ApplicationFailures', () => {
     expect(failure.nonRetryable).toBe(false);
     expect(failure.message).toContain(`Could not reach model "unreachable-model" at ${closedBaseURL}`);
     expect(failure.message).toMatch(/Retrying\.$/);
+  });
+});
+
+describe('callModel: answers that are not chat completions are ModelCall.InvalidResponse', () => {
+  const noChoices = { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm' };
+
+  async function invalidResponseOf(steps: ScriptStep[], attempt = 1): Promise<ApplicationFailure> {
+    const model = scriptedModel(steps);
+    const failure = await applicationFailureOf(callModel(modelInput({ model, toolNames: ['calculator'] }), newEnvironment({ attempt })));
+    expect(failure.type).toBe('ModelCall.InvalidResponse');
+    expect(server.requests(model)).toHaveLength(1);
+    return failure;
+  }
+
+  test('a 200 without choices: retryable a second later, with the body start and where it came from', async () => {
+    const failure = await invalidResponseOf([{ raw: { body: noChoices } }]);
+
+    expect(failure.nonRetryable).toBe(false);
+    expect(failure.nextRetryDelay).toBe(1000);
+    expect(failure.message).toMatch(/^The answer of model "model-call-\d+-\w+" at http:\/\/127\.0\.0\.1:\d+\/v1 \(status 200, application\/json[^)]*\) is not a chat completion: it has no choices\./);
+    expect(failure.message).toContain(`It began: ${JSON.stringify(JSON.stringify(noChoices))}.`);
+    expect(failure.message).toMatch(/Attempt 1 of 3; retrying\.$/);
+    expect(failure.details).toEqual([{ status: 200, contentType: expect.stringContaining('application/json'), problem: 'it has no choices' }]);
+  });
+
+  test('the third attempt is the last: not retryable, and the message says what to check', async () => {
+    const failure = await invalidResponseOf([{ raw: { body: noChoices } }], 3);
+
+    expect(failure.nonRetryable).toBe(true);
+    expect(failure.nextRetryDelay).toBeUndefined();
+    expect(failure.message).toMatch(/Gave up after 3 attempts: check that OPENAI_BASE_URL is the \/v1 URL of an OpenAI-compatible server\.$/);
+  });
+
+  test('an HTML page with status 200 (a proxy or a login page) is not JSON; only its first 200 characters are quoted', async () => {
+    const html = `<!DOCTYPE html><html><head><title>Sign in</title></head><body>${'<p>Please sign in.</p>'.repeat(40)}</body></html>`;
+
+    const failure = await invalidResponseOf([{ raw: { body: html, contentType: 'text/html; charset=utf-8' } }]);
+
+    expect(failure.message).toContain('(status 200, text/html; charset=utf-8) is not a chat completion: the body is not JSON.');
+    expect(failure.message).toContain(`It began: ${JSON.stringify(html.slice(0, 200))}.`);
+    expect(failure.message).not.toContain(html.slice(0, 201));
+  });
+
+  test('a body that claims to be JSON and is not', async () => {
+    const failure = await invalidResponseOf([{ raw: { body: '{"choices": [{"message": ' } }]);
+
+    expect(failure.message).toContain('is not a chat completion: the body is not JSON. It began: "{\\"choices\\": [{\\"message\\": ".');
+  });
+
+  test('an empty body', async () => {
+    const failure = await invalidResponseOf([{ raw: { body: '' } }]);
+
+    expect(failure.message).toContain('is not a chat completion: the body is empty. The body was empty.');
+  });
+
+  test.each([
+    ['JSON that is not an object', ['choices'], 'the body is not a JSON object'],
+    ['choices: null', { ...noChoices, choices: null }, 'it has no choices'],
+    ['choices: []', { ...noChoices, choices: [] }, 'it has no choices'],
+    // zod says "object" or "Object" here depending on which realm's JSON.parse made it, so the end is left out.
+    ['choices that is not an array', { ...noChoices, choices: { 0: {} } }, 'choices: Invalid input: expected array, received '],
+    ['choices: [{}]', { ...noChoices, choices: [{}] }, 'choices[0].message: Invalid input: expected object, received undefined'],
+    ['message: null', { ...noChoices, choices: [{ message: null }] }, 'choices[0].message: Invalid input: expected object, received null'],
+    ['content that is not text', { ...noChoices, choices: [{ message: { content: 42 } }] }, 'choices[0].message.content: Invalid input: expected string, received number'],
+    ['a tool call that is null', { ...noChoices, choices: [{ message: { tool_calls: [null] } }] }, 'choices[0].message.tool_calls[0]: Invalid input: expected object, received null'],
+    ['a tool call without function', { ...noChoices, choices: [{ message: { tool_calls: [{ id: 'c1', type: 'function' }] } }] }, 'choices[0].message.tool_calls[0].function: Invalid input: expected object, received undefined'],
+    ['a tool call without a name', { ...noChoices, choices: [{ message: { tool_calls: [{ id: 'c1', type: 'function', function: { arguments: '{}' } }] } }] }, 'choices[0].message.tool_calls[0].function.name: Invalid input: expected string, received undefined'],
+    ['a tool call with an empty name', { ...noChoices, choices: [{ message: { tool_calls: [{ id: 'c1', function: { name: '' } }] } }] }, 'choices[0].message.tool_calls[0].function.name: Too small: expected string to have >=1 characters'],
+    ['arguments that are a number', { ...noChoices, choices: [{ message: { tool_calls: [{ function: { name: 'calculator', arguments: 7 } }] } }] }, 'choices[0].message.tool_calls[0].function.arguments: Invalid input'],
+    ['negative token counts', { ...noChoices, choices: [{ message: { content: 'hi' } }], usage: { prompt_tokens: -5 } }, 'usage.prompt_tokens: Too small: expected number to be >=0'],
+  ])('%s', async (_name, body, problem) => {
+    const failure = await invalidResponseOf([{ raw: { body } }]);
+
+    expect(failure.message).toContain(`is not a chat completion: ${problem}`);
+    expect(failure.nonRetryable).toBe(false);
+  });
+
+  test('what the provider echoes of the key is redacted from the quoted body', async () => {
+    const apiKey = 'sk-body-echo-0123456789';
+    const withKey = createActivities({ registry, model: { baseURL: server.baseURL, apiKey, defaultModel: DEFAULT_MODEL } });
+    const model = scriptedModel([{ raw: { body: `<html>Bad key ${apiKey}</html>`, contentType: 'text/html' } }]);
+
+    const failure = await applicationFailureOf(callModel(modelInput({ model }), newEnvironment(), withKey));
+
+    expect(failure.type).toBe('ModelCall.InvalidResponse');
+    expect(failure.message).toContain('It began: "<html>Bad key [redacted]</html>"');
+    expect(JSON.stringify({ message: failure.message, stack: failure.stack, details: failure.details })).not.toContain(apiKey);
+  });
+});
+
+describe('callModel: lenient where a provider differs harmlessly', () => {
+  test('tool calls of other types are left out; a missing type is a function call; object arguments become JSON text', async () => {
+    const model = scriptedModel([
+      {
+        raw: {
+          body: {
+            model: 'answering-model',
+            choices: [
+              {
+                message: {
+                  content: 'Working on it.',
+                  tool_calls: [
+                    { id: 'custom_1', type: 'custom', custom: { name: 'grammar', input: 'x' } },
+                    { id: 'call_obj', function: { name: 'calculator', arguments: { expression: '6*7' } } },
+                    { type: 'function', function: { name: 'calculator' } },
+                  ],
+                },
+                finish_reason: 42,
+              },
+            ],
+            usage: { prompt_tokens: 10, completion_tokens: 5 },
+          },
+        },
+      },
+    ]);
+
+    const result = await callModel(modelInput({ model, toolNames: ['calculator'] }));
+
+    expect(result.message).toEqual({
+      role: 'assistant',
+      content: 'Working on it.',
+      tool_calls: [
+        { id: 'call_obj', type: 'function', function: { name: 'calculator', arguments: '{"expression":"6*7"}' } },
+        { id: expect.stringMatching(/^call_.+_1$/), type: 'function', function: { name: 'calculator', arguments: '' } },
+      ],
+    });
+    expect(result.finishReason).toBeNull();
+    expect(result.model).toBe('answering-model');
+    expect(result.usage).toEqual({ promptTokens: 10, completionTokens: 5, totalTokens: 15 });
+  });
+
+  test('a completion sent as text/plain is still read', async () => {
+    const model = scriptedModel([
+      { raw: { body: { choices: [{ message: { role: 'assistant', content: 'plain but fine' }, finish_reason: 'stop' }] }, contentType: 'text/plain' } },
+    ]);
+
+    const result = await callModel(modelInput({ model }));
+
+    expect(result.message).toEqual({ role: 'assistant', content: 'plain but fine' });
+    expect(result.usage).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+    expect(result.model).toBe(model);
+  });
+});
+
+describe('callModel: secrets stay out of failures', () => {
+  const apiKey = 'sk-echoed-secret-key-0123456789';
+
+  test('a 401 that echoes the bearer key has it redacted from the message, stack and details', async () => {
+    const withKey = createActivities({
+      registry,
+      model: { baseURL: server.baseURL, apiKey, defaultModel: DEFAULT_MODEL, secrets: ['temporal-api-key-abcdef'] },
+    });
+    const model = scriptedModel([{ echoKey: {} }]);
+
+    const failure = await applicationFailureOf(callModel(modelInput({ model }), newEnvironment(), withKey));
+
+    expect(failure.type).toBe('ModelCall.Unauthorized');
+    expect(failure.nonRetryable).toBe(true);
+    expect(failure.message).toContain('Incorrect API key provided: [redacted].');
+    expect(failure.message).toContain('Check OPENAI_API_KEY.');
+    expect(JSON.stringify({ message: failure.message, stack: failure.stack, details: failure.details })).not.toContain(apiKey);
+  });
+
+  test('other configured secrets are redacted too', async () => {
+    const temporalKey = 'temporal-api-key-abcdef';
+    const withSecrets = createActivities({
+      registry,
+      model: { baseURL: server.baseURL, apiKey: 'test', defaultModel: DEFAULT_MODEL, secrets: [temporalKey] },
+    });
+    const model = scriptedModel([{ error: { status: 500, message: `upstream said ${temporalKey}` } }]);
+
+    const failure = await applicationFailureOf(callModel(modelInput({ model }), newEnvironment(), withSecrets));
+
+    expect(failure.type).toBe('ModelCall.ServerError');
+    expect(failure.message).toContain('upstream said [redacted]');
+    expect(failure.stack).not.toContain(temporalKey);
+  });
+
+  test('a base URL with credentials is refused when the activities are created, without printing them', () => {
+    const create = () =>
+      createActivities({ registry, model: { baseURL: 'https://bob:pw-0123456789@llm.internal/v1', defaultModel: DEFAULT_MODEL } });
+
+    expect(create).toThrow('baseURL="https://***@llm.internal/v1" has credentials in it (user:password@)');
+    expect(() => create()).not.toThrow(/pw-0123456789|bob/);
   });
 });
 

@@ -554,3 +554,32 @@ describe('WaitForInput', () => {
     });
   });
 });
+
+describe('executeTool: configured secrets never leave the activity', () => {
+  const secret = 'sk-live-0123456789abcdef';
+  const leakyTool = defineTool({
+    name: 'print_env',
+    description: 'Prints what it should not.',
+    parameters: z.object({ fail: z.boolean().default(false) }),
+    execute: ({ fail }) => {
+      if (fail) throw new RetryableToolError(`upstream said: bad key ${secret}`);
+      return `OPENAI_API_KEY=${secret}`;
+    },
+  });
+  const leaky = createActivities({
+    registry: createToolRegistry([leakyTool]),
+    model: { baseURL: 'http://127.0.0.1:9/v1', apiKey: secret, defaultModel: 'unused' },
+  });
+
+  test('a result that echoes the model key is redacted', async () => {
+    const result: ToolCallResult = await newEnvironment().run(leaky.executeTool, toolCall('print_env', '{}'));
+    expect(result.content).toBe('OPENAI_API_KEY=[redacted]');
+  });
+
+  test('a retryable failure that echoes it is redacted too', async () => {
+    const error = await rejectionOf(newEnvironment().run(leaky.executeTool, toolCall('print_env', '{"fail":true}')));
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    expect((error as Error).message).toBe('upstream said: bad key [redacted]');
+    expect(JSON.stringify(error)).not.toContain(secret);
+  });
+});

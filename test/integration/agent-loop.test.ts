@@ -59,11 +59,13 @@ describe('agentWorkflow loop', () => {
 
     expect(result.response).toBe('It is 42.');
     expect(result.iterations).toBe(2);
-    expect(result.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_calc', content: '42' });
+    // The run knows the call by the runner's id; the model's is kept beside it.
+    expect(result.messages[1]).toMatchObject({ role: 'assistant', meta: { modelCallIds: { 'call-1-1': 'call_calc' } } });
+    expect(result.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call-1-1', content: '42' });
     expect(result.generatedMessages).toEqual([
       { sender: 'human', message: 'What is 6 times 7?' },
-      { type: 'tool_call', tool_call_id: 'call_calc', tool_name: 'calculator', tool_input: { expression: '6 * 7' } },
-      { type: 'tool_response', tool_call_id: 'call_calc', tool_output: '42' },
+      { type: 'tool_call', tool_call_id: 'call-1-1', tool_name: 'calculator', tool_input: { expression: '6 * 7' } },
+      { type: 'tool_response', tool_call_id: 'call-1-1', tool_output: '42' },
       { sender: 'ai', message: 'It is 42.' },
     ]);
 
@@ -75,7 +77,7 @@ describe('agentWorkflow loop', () => {
       properties: { expression: { type: 'string' } },
       required: ['expression'],
     });
-    // The second call carries the tool result, without the runner's bookkeeping fields.
+    // The second call carries the tool result under the model's own id, without the runner's bookkeeping fields.
     expect(second?.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_calc', content: '42' });
     expect(JSON.stringify(second?.messages)).not.toContain('"meta"');
 
@@ -84,7 +86,7 @@ describe('agentWorkflow loop', () => {
     expect(usage.completionTokens).toBeGreaterThan(0);
   });
 
-  test('each tool activity gets workflowId:toolCallId as its idempotency key', async () => {
+  test('each tool activity gets workflowId:callId (the runner\'s call id) as its idempotency key', async () => {
     const model = env.scenario([
       { toolCalls: [{ name: 'echo', arguments: { text: 'key-check' }, id: 'call_key' }] },
       { content: 'done' },
@@ -92,8 +94,8 @@ describe('agentWorkflow loop', () => {
     const handle = await env.start({ model, tools: ['echo'], message: 'echo' });
     await handle.result();
     expect(executions.find((execution) => execution.text === 'key-check')).toEqual({
-      callId: 'call_key',
-      idempotencyKey: `${handle.workflowId}:call_key`,
+      callId: 'call-1-1',
+      idempotencyKey: `${handle.workflowId}:call-1-1`,
       text: 'key-check',
     });
   });
@@ -104,7 +106,7 @@ describe('agentWorkflow loop', () => {
     ]);
     const result = await env.run({ model, tools: ['task_completion'], message: 'File the invoices.' });
     expect(result.response).toBe('All 3 invoices filed.');
-    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'task_completion', callId: 'call_done' });
+    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'task_completion', callId: 'call-1-1' });
   });
 
   test('terminating.toolIds makes any tool terminating; calls after it never run and are dropped from the transcript', async () => {
@@ -125,13 +127,13 @@ describe('agentWorkflow loop', () => {
     });
 
     expect(result.response).toBe('2');
-    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'calculator', callId: 'call_2' });
+    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'calculator', callId: 'call-1-2' });
     expect(executions.some((execution) => execution.text === 'after-terminating')).toBe(false);
     const assistant = result.messages.find((message) => message.role === 'assistant');
-    expect(assistant?.role === 'assistant' && assistant.tool_calls?.map((call) => call.id)).toEqual(['call_1', 'call_2']);
+    expect(assistant?.role === 'assistant' && assistant.tool_calls?.map((call) => call.id)).toEqual(['call-1-1', 'call-1-2']);
     expect(result.messages.filter((message) => message.role === 'tool').map((message) => message.role === 'tool' && message.tool_call_id)).toEqual([
-      'call_1',
-      'call_2',
+      'call-1-1',
+      'call-1-2',
     ]);
   });
 
@@ -215,8 +217,9 @@ describe('model mistakes are results for the model, not crashes', () => {
     const result = await env.run({ model, tools: ['calculator', 'explode', 'read_file'], message: 'go' });
     expect(result.terminationReason).toEqual({ type: 'complete' });
 
+    // Keyed by the model's ids, as the model is answered.
     const outputs = Object.fromEntries(
-      result.messages.flatMap((message) => (message.role === 'tool' ? [[message.tool_call_id, message.content]] : [])),
+      (env.model.requests(model)[1]?.messages ?? []).flatMap((message) => (message.role === 'tool' ? [[message.tool_call_id ?? '', message.content]] : [])),
     );
     expect(outputs.call_unknown).toBe('Error: there is no tool named "delete_everything". Available tools: calculator, explode, read_file.');
     expect(outputs.call_badjson).toMatch(/^Error: the arguments for "calculator" are not valid JSON \(.+\)\. Send one JSON object/);

@@ -51,10 +51,11 @@ describe('POST /chat', () => {
     expect(answer.body.saved_ai_messages).toBe(true);
     expect(answer.body.generated_messages).toEqual([
       { sender: 'human', message: 'compute 6 * 7 and report' },
-      { type: 'tool_call', tool_call_id: 'call_calc', tool_name: 'calculator', tool_input: { expression: '6 * 7' } },
-      { type: 'tool_response', tool_call_id: 'call_calc', tool_output: '42' },
-      { type: 'tool_call', tool_call_id: 'call_finish', tool_name: 'finish', tool_input: { note: 'The answer is 42' } },
-      { type: 'tool_response', tool_call_id: 'call_finish', tool_output: 'The answer is 42' },
+      // Calls are named by the runner's ids (call-<model call>-<n>), not the model's.
+      { type: 'tool_call', tool_call_id: 'call-1-1', tool_name: 'calculator', tool_input: { expression: '6 * 7' } },
+      { type: 'tool_response', tool_call_id: 'call-1-1', tool_output: '42' },
+      { type: 'tool_call', tool_call_id: 'call-2-1', tool_name: 'finish', tool_input: { note: 'The answer is 42' } },
+      { type: 'tool_response', tool_call_id: 'call-2-1', tool_output: 'The answer is 42' },
     ]);
     // `finish` was not in the request's tools: naming it in tool_ids is enough.
     expect(env.model.requests(model)[0]?.tools?.map((tool) => tool.function.name).sort()).toEqual(['calculator', 'finish']);
@@ -106,8 +107,8 @@ describe('POST /chat/invoke and /chat/add-ai-message', () => {
     expect(finished.status).toBe(200);
     expect(finished.body.response).toBe('done: 9');
     expect(finished.body.generated_messages).toEqual([
-      { type: 'tool_call', tool_call_id: 'call_f', tool_name: 'finish', tool_input: { note: 'done: 9' } },
-      { type: 'tool_response', tool_call_id: 'call_f', tool_output: 'done: 9' },
+      { type: 'tool_call', tool_call_id: 'call-1-1', tool_name: 'finish', tool_input: { note: 'done: 9' } },
+      { type: 'tool_response', tool_call_id: 'call-1-1', tool_output: 'done: 9' },
     ]);
   });
 

@@ -81,17 +81,17 @@ describe('runs over HTTP', () => {
     });
     await waitFor(async () => events, (seen) => seen.some((event) => event.event === 'approval-request'));
     const request = events.find((event) => event.event === 'approval-request');
-    expect(request?.data).toMatchObject({ callId: 'call_approved.txt', toolName: 'write_file', arguments: { path: 'approved.txt', content: 'x' } });
+    expect(request?.data).toMatchObject({ callId: 'call-1-1', toolName: 'write_file', arguments: { path: 'approved.txt', content: 'x' } });
 
     const state = await api.get(`/runs/${encodeURIComponent(runId)}`);
-    expect(state.body.state).toMatchObject({ status: 'waiting_for_approval', pendingApprovals: [{ callId: 'call_approved.txt' }] });
+    expect(state.body.state).toMatchObject({ status: 'waiting_for_approval', pendingApprovals: [{ callId: 'call-1-1' }] });
     const unknown = await api.post(`/runs/${encodeURIComponent(runId)}/approve`, { call_id: 'call_nope' });
     expect(unknown.status).toBe(409);
     expect(unknown.body.error.code).toBe('decision_rejected');
 
-    const approved = await api.post(`/runs/${encodeURIComponent(runId)}/approve`, { call_id: 'call_approved.txt', arguments: { path: 'approved.txt', content: 'edited' } });
+    const approved = await api.post(`/runs/${encodeURIComponent(runId)}/approve`, { call_id: 'call-1-1', arguments: { path: 'approved.txt', content: 'edited' } });
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ callId: 'call_approved.txt', decision: 'approve', via: 'update', arguments: { content: 'edited' } });
+    expect(approved.body).toMatchObject({ callId: 'call-1-1', decision: 'approve', via: 'update', arguments: { content: 'edited' } });
     const stream = await streaming;
     expect(stream.events.at(-1)).toMatchObject({ event: 'end', data: { outcome: 'completed', result: { response: 'finished approved.txt' } } });
     const order = stream.events.map((event) => event.event);
@@ -103,11 +103,11 @@ describe('runs over HTTP', () => {
     const denied = approvalInput('denied.txt');
     const deniedId = await startRun(denied.input);
     await waitFor(() => api.get(`/runs/${encodeURIComponent(deniedId)}`), (answer) => answer.body.state?.status === 'waiting_for_approval');
-    const decision = await api.post(`/runs/${encodeURIComponent(deniedId)}/deny`, { call_id: 'call_denied.txt', reason: 'not today' });
+    const decision = await api.post(`/runs/${encodeURIComponent(deniedId)}/deny`, { call_id: 'call-1-1', reason: 'not today' });
     expect(decision.body).toMatchObject({ decision: 'deny', reason: 'not today' });
     await waitFor(() => api.get(`/runs/${encodeURIComponent(deniedId)}/result`), (answer) => answer.status === 200);
     expect(env.model.requests(denied.model)[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: not today' });
-    const late = await api.post(`/runs/${encodeURIComponent(deniedId)}/approve`, { call_id: 'call_denied.txt' });
+    const late = await api.post(`/runs/${encodeURIComponent(deniedId)}/approve`, { call_id: 'call-1-1' });
     expect(late.status).toBe(409);
     expect(late.body.error).toMatchObject({ code: 'run_ended', message: `Run "${deniedId}" has already ended.` });
 
@@ -130,7 +130,7 @@ describe('runs over HTTP', () => {
     ]);
     const runId = await startRun({ model, tools: ['ask_question', 'task_completion'], message: 'report' });
     const waiting = await waitFor(() => api.get(`/runs/${runId}`), (answer) => answer.body.state?.status === 'waiting_for_input');
-    expect(waiting.body.state.question).toMatchObject({ callId: 'call_ask', question: 'Which year?' });
+    expect(waiting.body.state.question).toMatchObject({ callId: 'call-1-1', question: 'Which year?' });
     expect((await api.post(`/runs/${runId}/messages`, { content: '  ' })).status).toBe(400);
     const sent = await api.post(`/runs/${runId}/messages`, { content: '2025' });
     expect(sent.status).toBe(202);

@@ -42,7 +42,8 @@ async function startWriteRun(file: string, extra: Record<string, unknown> = {}) 
   ]);
   const handle = await env.start({ model, tools: ['write_file'], message: 'write it', approval: { tools: ['write_file'] }, ...extra });
   const waiting = await waitForState(handle, (state) => state.status === 'waiting_for_approval');
-  return { model, handle, waiting, callId: `call_${file}` };
+  // The runner's id of the answer's first call, whatever id the model gave it.
+  return { model, handle, waiting, callId: 'call-1-1' };
 }
 
 describe('approvals', () => {
@@ -107,7 +108,8 @@ describe('approvals', () => {
     const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('done');
     expect(result.messages[2]).toMatchObject({ role: 'tool', tool_call_id: callId, content: 'Denied: not in the release branch' });
-    expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: callId, content: 'Denied: not in the release branch' });
+    // The model is answered under the id it gave the call.
+    expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_denied.txt', content: 'Denied: not in the release branch' });
     await expect(readFile(path.join(env.workspace, 'denied.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
@@ -149,10 +151,10 @@ describe('approvals', () => {
     const handle = await env.start({ model, tools: ['calculator', 'write_file'], message: 'go', approval: { tools: ['write_file'] } });
     const page = await waitFor(
       () => handle.query(eventsQuery, {}),
-      (events) => events.events.some((event) => event.type === 'tool-call-end' && event.callId === 'call_free'),
+      (events) => events.events.some((event) => event.type === 'tool-call-end' && event.callId === 'call-1-1'),
     );
-    expect(page.events.some((event) => event.type === 'approval-request' && event.callId === 'call_gated')).toBe(true);
-    await handle.signal(approveSignal, { callId: 'call_gated' });
+    expect(page.events.some((event) => event.type === 'approval-request' && event.callId === 'call-1-2')).toBe(true);
+    await handle.signal(approveSignal, { callId: 'call-1-2' });
     const result = (await handle.result()) as AgentResult;
     expect(result.messages.filter((message) => message.role === 'tool').map((message) => message.content)).toEqual([
       '4',
@@ -172,8 +174,8 @@ describe('approvals', () => {
     ]);
     const handle = await env.start({ model, tools: ['transfer'], message: 'pay' });
     const waiting = await waitForState(handle, (state) => state.status === 'waiting_for_approval');
-    expect(waiting.pendingApprovals.map((approval) => approval.callId)).toEqual(['call_large']);
-    await handle.signal(denySignal, { callId: 'call_large', reason: 'too much' });
+    expect(waiting.pendingApprovals.map((approval) => approval.callId)).toEqual(['call-1-2']);
+    await handle.signal(denySignal, { callId: 'call-1-2', reason: 'too much' });
     await handle.result();
     expect(transfers).toContain(50);
     expect(transfers).not.toContain(5000);
@@ -187,7 +189,7 @@ describe('approvals', () => {
     ]);
     const handle = await env.start({ model, tools: ['write_file'], message: 'write it', approval: { tools: ['write_file'], timeout: '2s' } });
     const result = (await handle.result()) as AgentResult;
-    expect(result.messages[2]).toMatchObject({ tool_call_id: 'call_timed_out', content: 'Denied: no decision within 2s' });
+    expect(result.messages[2]).toMatchObject({ tool_call_id: 'call-1-1', content: 'Denied: no decision within 2s' });
     const { events } = await handle.query(eventsQuery, {});
     expect(events.find((event) => event.type === 'approval-decision')).toMatchObject({ decision: 'deny', via: 'timeout' });
   });
@@ -201,7 +203,7 @@ describe('approvals', () => {
       approval: { tools: 'all', timeout: '1s', onTimeout: 'fail' },
     });
     expect(failure.type).toBe('ApprovalTimedOut');
-    expect(failure.message).toBe('No decision on write_file (call_late) within 1s');
+    expect(failure.message).toBe('No decision on write_file (call-1-1) within 1s');
   });
 
   test('a worker restart while waiting loses nothing: the new worker picks the run up and the approval goes through', async () => {

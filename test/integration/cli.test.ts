@@ -101,20 +101,20 @@ describe('agent-runner run', () => {
     const run = new RunningCli(['run', 'Write', 'the', 'file', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId]);
 
     // The deny command is the request's last line; the approve command comes before it.
-    await run.waitForOutput(`agent-runner deny ${workflowId} call_cli_write --reason`);
+    await run.waitForOutput(`agent-runner deny ${workflowId} call-1-1 --reason`);
     expect(run.stdout).toContain(`Started run ${workflowId}`);
-    expect(run.stdout).toContain(`agent-runner approve ${workflowId} call_cli_write\n`);
+    expect(run.stdout).toContain(`agent-runner approve ${workflowId} call-1-1\n`);
 
-    const approved = await cli(['approve', workflowId, 'call_cli_write']);
+    const approved = await cli(['approve', workflowId, 'call-1-1']);
     expect(approved).toMatchObject({ code: 0, stderr: '' });
-    expect(approved.stdout).toContain(`Approved write_file (call call_cli_write) in run ${workflowId}.`);
+    expect(approved.stdout).toContain(`Approved write_file (call call-1-1) in run ${workflowId}.`);
 
     const finished = await run.finished();
     expect(finished).toMatchObject({ code: 0, stderr: '' });
     const output = finished.stdout;
     expect(output).toContain('[iteration 1]');
-    expect(output).toContain('? write_file {"path":"cli-approved.txt","content":"written by the model"} needs approval (call call_cli_write)');
-    expect(output).toContain('✓ approved write_file (call call_cli_write) (by update)');
+    expect(output).toContain('? write_file {"path":"cli-approved.txt","content":"written by the model"} needs approval (call call-1-1)');
+    expect(output).toContain('✓ approved write_file (call call-1-1) (by update)');
     expect(output).toContain('→ write_file {"path":"cli-approved.txt","content":"written by the model"}');
     expect(output).toMatch(/← write_file \(\d+ ms\): Wrote \d+ bytes to cli-approved\.txt/);
     expect(output).toContain('Response: The file is written.');
@@ -155,14 +155,14 @@ describe('agent-runner run', () => {
     const workflowId = newId('sigint');
     const model = gatedWrite('cli-never.txt', 'call_never', 'unused');
     const run = new RunningCli(['run', 'Write it', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId]);
-    await run.waitForOutput('needs approval (call call_never)');
+    await run.waitForOutput('needs approval (call call-1-1)');
 
     run.interrupt();
     const finished = await run.finished();
     expect(finished.code).toBe(3);
     expect(finished.stdout).toContain(`Ctrl-C: asking run ${workflowId} to terminate gracefully`);
     expect(finished.stdout).toContain('terminate requested: interrupted from agent-runner (Ctrl-C)');
-    expect(finished.stdout).toContain('approval of write_file (call call_never) abandoned');
+    expect(finished.stdout).toContain('approval of write_file (call call-1-1) abandoned');
     expect(finished.stdout).toContain('Terminated: interrupted from agent-runner (Ctrl-C)');
     expect(await stateOf(workflowId)).toMatchObject({ status: 'terminated', terminationReason: { type: 'external', via: 'signal' } });
     await expect(readFile(path.join(env.workspace, 'cli-never.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
@@ -181,7 +181,7 @@ describe('agent-runner run', () => {
     const exited = new Promise<number | null>((resolve) => terminal.once('close', (code) => resolve(code)));
     const shows = (text: string, from = 0) => waitFor(async () => screen.slice(from), (seen) => seen.includes(text), 60_000);
     try {
-      await shows('needs approval (call call_tty)');
+      await shows('needs approval (call call-1-1)');
       expect(screen).toContain('Ctrl-C here asks whether to terminate it');
 
       const beforeNo = screen.length;
@@ -224,16 +224,16 @@ describe('steering a run from other processes', () => {
     const { workflowId } = JSON.parse(started.stdout) as { workflowId: string; runId: string };
 
     const watch = new RunningCli(['watch', workflowId]);
-    await watch.waitForOutput(`agent-runner deny ${workflowId} call_to_deny`);
+    await watch.waitForOutput(`agent-runner deny ${workflowId} call-1-1`);
 
     const unknownCall = await cli(['approve', workflowId, 'call_unknown']);
     expect(unknownCall.code).toBe(4);
     expect(unknownCall.stderr).toContain('the run refused the decision: No call "call_unknown" is waiting for approval');
 
-    const denied = await cli(['deny', workflowId, 'call_to_deny', '--reason', 'not in this sprint', '--json']);
+    const denied = await cli(['deny', workflowId, 'call-1-1', '--reason', 'not in this sprint', '--json']);
     expect(denied.code).toBe(0);
     expect(JSON.parse(denied.stdout) as ApprovalDecision).toMatchObject({
-      callId: 'call_to_deny',
+      callId: 'call-1-1',
       toolName: 'write_file',
       decision: 'deny',
       reason: 'not in this sprint',
@@ -242,11 +242,11 @@ describe('steering a run from other processes', () => {
 
     const watched = await watch.finished();
     expect(watched.code).toBe(0);
-    expect(watched.stdout).toContain('✗ denied write_file (call call_to_deny): not in this sprint (by update)');
+    expect(watched.stdout).toContain('✗ denied write_file (call call-1-1): not in this sprint (by update)');
     expect(watched.stdout).toContain('Response: Understood, I will not write it.');
     expect(env.model.requests(model)[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: not in this sprint' });
 
-    const late = await cli(['approve', workflowId, 'call_to_deny']);
+    const late = await cli(['approve', workflowId, 'call-1-1']);
     expect(late.code).toBe(4);
     expect(late.stderr).toContain(`Run "${workflowId}" has already ended (completed)`);
   }, 120_000);
@@ -263,8 +263,8 @@ describe('steering a run from other processes', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`Run ${workflowId}: waiting_for_approval`);
     expect(status.stdout).toContain('pending approvals (1):');
-    expect(status.stdout).toContain('write_file {"path":"cli-status.txt","content":"written by the model"} (call call_status');
-    expect(status.stdout).toContain(`agent-runner approve ${workflowId} call_status`);
+    expect(status.stdout).toContain('write_file {"path":"cli-status.txt","content":"written by the model"} (call call-1-1');
+    expect(status.stdout).toContain(`agent-runner approve ${workflowId} call-1-1`);
 
     const listed = await waitFor(
       async () => JSON.parse((await cli(['list', '--status', 'waiting_for_approval', '--json', '--limit', '100'])).stdout) as RunSummary[],
@@ -296,7 +296,7 @@ describe('steering a run from other processes', () => {
     const model = gatedWrite('cli-watched.txt', 'call_watched', 'unused');
     expect((await cli(['start', 'Write it', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId])).code).toBe(0);
     const watch = new RunningCli(['watch', workflowId]);
-    await watch.waitForOutput('needs approval (call call_watched)');
+    await watch.waitForOutput('needs approval (call call-1-1)');
 
     watch.interrupt();
     const watched = await watch.finished();

@@ -112,8 +112,8 @@ describe('continue-as-new', () => {
     })();
 
     const waiting = await waitForState(env.client.workflow.getHandle(workflowId), (state) => state.status === 'waiting_for_approval');
-    expect(waiting).toMatchObject({ iteration: 3, pendingApprovals: [{ callId: 'call_write' }] });
-    await decideToolCall(env.client, workflowId, { callId: 'call_write', decision: 'approve' });
+    expect(waiting).toMatchObject({ iteration: 3, pendingApprovals: [{ callId: 'call-3-1' }] });
+    await decideToolCall(env.client, workflowId, { callId: 'call-3-1', decision: 'approve' });
     await following;
 
     expect(((await handle.result()) as AgentResult).response).toBe('written after approval');
@@ -143,10 +143,11 @@ describe('continue-as-new', () => {
     expect(turn.response).toBe('It is 43.');
     expect(turn.generatedMessages).toEqual([
       { sender: 'human', message: 'what is 6 * 7 + 1?' },
-      { type: 'tool_call', tool_call_id: 'call_a', tool_name: 'calculator', tool_input: { expression: '6 * 7' } },
-      { type: 'tool_response', tool_call_id: 'call_a', tool_output: '42' },
-      { type: 'tool_call', tool_call_id: 'call_b', tool_name: 'calculator', tool_input: { expression: '42 + 1' } },
-      { type: 'tool_response', tool_call_id: 'call_b', tool_output: '43' },
+      // Runner ids count model calls across the hand-overs: unique within the run.
+      { type: 'tool_call', tool_call_id: 'call-1-1', tool_name: 'calculator', tool_input: { expression: '6 * 7' } },
+      { type: 'tool_response', tool_call_id: 'call-1-1', tool_output: '42' },
+      { type: 'tool_call', tool_call_id: 'call-2-1', tool_name: 'calculator', tool_input: { expression: '42 + 1' } },
+      { type: 'tool_response', tool_call_id: 'call-2-1', tool_output: '43' },
       { sender: 'ai', message: 'It is 43.' },
     ]);
     const runs = await temporalRuns(turn.runId);

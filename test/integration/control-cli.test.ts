@@ -58,7 +58,8 @@ test('approve with `temporal workflow signal`, after finding the run with `tempo
   const workflowId = await startFromCli(gatedWrite('cli-approved.txt'));
   const state = await waitFor(() => stateFromCli(workflowId), (current) => current.status === 'waiting_for_approval');
   const callId = state.pendingApprovals[0]?.callId ?? '';
-  expect(callId).toBe('call_cli-approved_txt');
+  // The runner's id, not the model's (call_cli-approved_txt).
+  expect(callId).toBe('call-1-1');
 
   const listed = await waitFor(
     () => temporal('workflow', 'list', '--query', `AgentStatus='waiting_for_approval' AND WorkflowId='${workflowId}'`, '--output', 'json'),

@@ -83,8 +83,8 @@ describe('conversation workflow', () => {
     const request = { kind: 'add-ai-message' as const, prompt: 'Say what 6 * 7 is.', settings };
     const first = await sendChatTurn(env.client, contextId, request, { ...options, idempotencyKey: 'key-2' });
     expect(first.generatedMessages).toEqual([
-      { type: 'tool_call', tool_call_id: 'call_calc', tool_name: 'calculator', tool_input: { expression: '6 * 7' } },
-      { type: 'tool_response', tool_call_id: 'call_calc', tool_output: '42' },
+      { type: 'tool_call', tool_call_id: 'call-1-1', tool_name: 'calculator', tool_input: { expression: '6 * 7' } },
+      { type: 'tool_response', tool_call_id: 'call-1-1', tool_output: '42' },
       { sender: 'ai', message: 'It is 42.' },
     ]);
     // Two turns ended this run's quota: the retry is answered by the continued run, from the history.

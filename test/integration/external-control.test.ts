@@ -102,8 +102,8 @@ describe('terminate signal', () => {
 
     expect(result.terminationReason).toEqual({ type: 'external', via: 'signal' });
     expect(result.messages.filter((message) => message.role === 'tool')).toEqual([
-      { role: 'tool', tool_call_id: 'call_slow', content: CANCELLED_RESULT, meta: { iteration: 1 } },
-      { role: 'tool', tool_call_id: 'call_after', content: CANCELLED_RESULT, meta: { iteration: 1 } },
+      { role: 'tool', tool_call_id: 'call-1-1', content: CANCELLED_RESULT, meta: { iteration: 1 } },
+      { role: 'tool', tool_call_id: 'call-1-2', content: CANCELLED_RESULT, meta: { iteration: 1 } },
     ]);
     expectValidTranscript(result.messages);
     // The in-flight tool heard the cancellation through its signal, within seconds.
@@ -122,11 +122,11 @@ describe('terminate signal', () => {
     await handle.signal(terminateSignal, { reason: 'nobody is around' });
     const result = (await handle.result()) as AgentResult;
     expect(result.terminationReason).toMatchObject({ type: 'external', reason: 'nobody is around' });
-    expect(result.messages.at(-1)).toMatchObject({ tool_call_id: 'call_gated', content: CANCELLED_RESULT });
+    expect(result.messages.at(-1)).toMatchObject({ tool_call_id: 'call-1-1', content: CANCELLED_RESULT });
     expect(executed).not.toContain('gated');
     expect((await waitForState(handle, () => true)).pendingApprovals).toEqual([]);
     // A late approval changes nothing.
-    await expect(handle.signal(approveSignal, { callId: 'call_gated' })).rejects.toThrow();
+    await expect(handle.signal(approveSignal, { callId: 'call-1-1' })).rejects.toThrow();
   });
 
   test("Temporal's own cancel request ends the run the same way", async () => {

@@ -18,7 +18,7 @@ describe("seed 004's loop-breaking tools", () => {
     const model = env.scenario([{ toolCalls: [{ name: 'converse', arguments: { message: 'Hello! How can I help?' }, id: 'call_hi' }] }]);
     const result = await env.run({ model, tools, message: 'hi' });
     expect(result.response).toBe('Hello! How can I help?');
-    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'converse', callId: 'call_hi' });
+    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'converse', callId: 'call-1-1' });
   });
 
   test('ask_question pauses the run with the question in state; userMessage resumes it with the answer as a user message', async () => {
@@ -28,7 +28,7 @@ describe("seed 004's loop-breaking tools", () => {
     ]);
     const handle = await env.start({ model, tools, message: 'Make the yearly report.' });
     const waiting = await waitForState(handle, (state) => state.status === 'waiting_for_input');
-    expect(waiting).toMatchObject({ waitingFor: 'input', question: { callId: 'call_ask', question: 'Which year?' } });
+    expect(waiting).toMatchObject({ waitingFor: 'input', question: { callId: 'call-1-1', question: 'Which year?' } });
     expect((await handle.describe()).searchAttributes.AgentStatus).toEqual(['waiting_for_input']);
 
     await handle.signal(userMessageSignal, { content: '2025, please.' });

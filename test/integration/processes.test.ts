@@ -25,6 +25,15 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
     expect(finished.stderr).toContain('OPENAI_BASE_URL="not a url": expected an http(s) URL');
   });
 
+  test('an OPENAI_BASE_URL with user:password@ is refused, and the password is printed nowhere', async () => {
+    const finished = await runScript('src/worker.ts', {
+      env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), OPENAI_BASE_URL: 'https://proxy-user:s3cret-pass-word@llm.internal/v1' }),
+    });
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toContain('OPENAI_BASE_URL="https://***@llm.internal/v1" has credentials in it (user:password@)');
+    expect(finished.stdout + finished.stderr).not.toMatch(/s3cret-pass-word|proxy-user/);
+  });
+
   test('a server that is not there', async () => {
     const finished = await runScript('src/worker.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: '127.0.0.1:1', OPENAI_API_KEY: 'sk-test' }),

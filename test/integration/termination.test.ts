@@ -59,12 +59,12 @@ describe('seed 000: several tool calls, one terminating', () => {
     const result = (await handle.result()) as AgentResult;
 
     expect(result.response).toBe('done');
-    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'task_completion', callId: 'call_2' });
+    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'task_completion', callId: 'call-1-2' });
     const assistant = result.messages[1];
-    expect(assistant?.role === 'assistant' && assistant.tool_calls?.map((call) => call.id)).toEqual(['call_1', 'call_2']);
+    expect(assistant?.role === 'assistant' && assistant.tool_calls?.map((call) => call.id)).toEqual(['call-1-1', 'call-1-2']);
     // No activity was scheduled for the third call.
     const tools = (await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'executeTool');
-    expect(tools.map((activity) => (activity.input as ToolCallInput).callId)).toEqual(['call_1', 'call_2']);
+    expect(tools.map((activity) => (activity.input as ToolCallInput).callId)).toEqual(['call-1-1', 'call-1-2']);
   });
 });
 
@@ -163,8 +163,8 @@ describe('seed 001: TerminateResponse', () => {
     });
     const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('Report submitted: all green');
-    expect(result.terminationReason).toEqual({ type: 'terminate_response', toolName: 'submit_report', callId: 'call_report' });
-    expect(result.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_report', content: 'Report submitted: all green' });
+    expect(result.terminationReason).toEqual({ type: 'terminate_response', toolName: 'submit_report', callId: 'call-1-1' });
+    expect(result.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call-1-1', content: 'Report submitted: all green' });
     const tools = (await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'executeTool');
     expect(tools).toHaveLength(1);
   });

@@ -1,5 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadLogLevel, loadModelConfig, loadTemporalConfig, loadWorkerConfig } from '../../src/config';
+import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig, loadTemporalConfig, loadWorkerConfig } from '../../src/config';
 
 const NO_MODEL_MESSAGE =
   'No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server ' +
@@ -182,5 +184,73 @@ describe('loadLogLevel', () => {
 
   test('an unknown level is named', () => {
     expect(() => loadLogLevel({ LOG_LEVEL: 'verbose' })).toThrow('LOG_LEVEL="verbose": expected trace, debug, info, warn or error');
+  });
+});
+
+describe('credentials in OPENAI_BASE_URL', () => {
+  test('a base URL with user:password@ is refused at start, naming the variable and not printing them', () => {
+    const error = configErrorOf(() => loadModelConfig({ OPENAI_BASE_URL: 'https://alice:pass-w0rd-secret@llm.internal/v1' }));
+
+    expect(error.message).toBe(
+      'OPENAI_BASE_URL="https://***@llm.internal/v1" has credentials in it (user:password@), which the HTTP client refuses ' +
+        'to send and which would be printed wherever the URL is shown. Remove them from the URL; the provider key goes in ' +
+        'OPENAI_API_KEY, which is sent as a bearer token.',
+    );
+    expect(error.message).not.toContain('pass-w0rd-secret');
+    expect(error.message).not.toContain('alice');
+  });
+
+  test('a user name alone is refused too', () => {
+    expect(() => loadModelConfig({ OPENAI_BASE_URL: 'https://sk-key-as-user@llm.internal/v1' })).toThrow('OPENAI_BASE_URL="https://***@llm.internal/v1"');
+  });
+
+  test('loadWorkerConfig reports it along with the other problems', () => {
+    const error = configErrorOf(() =>
+      loadWorkerConfig({ TEMPORAL_ADDRESS: 'nope', OPENAI_BASE_URL: 'http://admin:hunter2-hunter2@localhost:11434/v1' }),
+    );
+
+    expect(error.message).toContain('TEMPORAL_ADDRESS="nope": expected host:port');
+    expect(error.message).toContain('OPENAI_BASE_URL="http://***@localhost:11434/v1" has credentials in it');
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  test('an invalid URL is shown with its credentials masked', () => {
+    const error = configErrorOf(() =>
+      loadWorkerConfig({ OPENAI_BASE_URL: 'ftp://admin:hunter2-hunter2@files.internal/v1', TEMPORAL_ADDRESS: 'http://u:topsecret-1@x:7233' }),
+    );
+
+    expect(error.message).toContain('OPENAI_BASE_URL="ftp://***@files.internal/v1": expected an http(s) URL');
+    expect(error.message).toContain('TEMPORAL_ADDRESS="http://***@x:7233": expected host:port');
+    expect(error.message).not.toMatch(/hunter2|topsecret/);
+  });
+});
+
+describe('configuredSecrets', () => {
+  test('collects the keys and tokens that are set, and credentials in OPENAI_BASE_URL', () => {
+    expect(
+      configuredSecrets({
+        OPENAI_API_KEY: 'sk-openai',
+        AGENT_API_TOKEN: 'api-token',
+        TEMPORAL_API_KEY: 'temporal-key',
+        OPENAI_BASE_URL: 'https://bob:p%40ss@host/v1',
+        OPENAI_MODEL: 'not-a-secret',
+      }),
+    ).toEqual(['sk-openai', 'api-token', 'temporal-key', 'bob', 'p%40ss', 'p@ss']);
+    expect(configuredSecrets({ AGENT_API_TOKEN: '' })).toEqual([]);
+  });
+
+  test('reads the TLS key file: the whole of it and each line, without the BEGIN/END lines', () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'tls-key-'));
+    const keyPath = path.join(directory, 'client.key');
+    const pem = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n';
+    writeFileSync(keyPath, pem);
+
+    const secrets = configuredSecrets({ TEMPORAL_TLS_KEY: keyPath, TEMPORAL_TLS_CERT: '/certs/client.pem' });
+
+    expect(secrets).toEqual([pem, pem.trim(), 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', 'BKcwggSjAgEAAoIBAQC7']);
+  });
+
+  test('a key file that cannot be read is not an error here: the connection reports it', () => {
+    expect(configuredSecrets({ TEMPORAL_TLS_KEY: '/nonexistent/client.key' })).toEqual([]);
   });
 });

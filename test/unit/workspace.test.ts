@@ -238,21 +238,31 @@ describe('read_file', () => {
     );
   });
 
-  test('a missing file fails with ENOENT', async () => {
-    await expect(runFileTool(root, 'read_file', { path: 'missing.txt' })).rejects.toMatchObject({ code: 'ENOENT' });
+  test('a missing file fails with ENOENT, named by its workspace path', async () => {
+    await expect(runFileTool(root, 'read_file', { path: 'missing.txt' })).rejects.toMatchObject({
+      code: 'ENOENT',
+      message: '"missing.txt" does not exist in the workspace; list_files shows what is there.',
+    });
   });
 
-  test('a file longer than 100000 characters is cut with a marker', async () => {
+  test('a file longer than 100000 bytes is cut with a marker', async () => {
     await writeFile(path.join(root, 'big.txt'), 'a'.repeat(100_005));
 
     const text = await runFileTool(root, 'read_file', { path: 'big.txt' });
 
-    expect(text).toBe(
-      `${'a'.repeat(100_000)}\n[truncated: the file has 100005 characters; the first 100000 are shown]`,
-    );
+    expect(text).toBe(`${'a'.repeat(100_000)}\n[truncated: the file has 100005 bytes; the first 100000 are shown]`);
   });
 
-  test('a file of exactly 100000 characters is returned whole', async () => {
+  test('a cut never splits a UTF-8 character', async () => {
+    // 99999 ASCII bytes, then "é" (2 bytes) straddling the cap.
+    await writeFile(path.join(root, 'accent.txt'), `${'a'.repeat(99_999)}é and more`);
+
+    const text = await runFileTool(root, 'read_file', { path: 'accent.txt' });
+
+    expect(text).toBe(`${'a'.repeat(99_999)}\n[truncated: the file has 100010 bytes; the first 99999 are shown]`);
+  });
+
+  test('a file of exactly 100000 bytes is returned whole', async () => {
     await writeFile(path.join(root, 'limit.txt'), 'b'.repeat(100_000));
 
     expect(await runFileTool(root, 'read_file', { path: 'limit.txt' })).toBe('b'.repeat(100_000));

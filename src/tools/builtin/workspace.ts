@@ -1,5 +1,6 @@
 import { lstat, mkdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { FileToolError, toFileToolError } from './file-tool-error';
 
 /**
  * A directory the file tools may not leave. Paths from the model are taken
@@ -15,12 +16,35 @@ export class Workspace {
   async resolve(requested: string): Promise<string> {
     const root = await this.realRoot();
     const target = path.resolve(root, requested);
-    if (!isInside(root, target) || !isInside(root, await realpathOfExisting(target))) {
-      throw new Error(
-        `path "${requested}" is outside the workspace; use a path relative to the workspace root (for example "notes.md").`,
-      );
+    if (!isInside(root, target) || !isInside(root, await this.realTarget(target, requested))) {
+      throw new FileToolError({
+        code: 'EOUTSIDE',
+        path: requested,
+        message: `path "${requested}" is outside the workspace; use a path relative to the workspace root (for example "notes.md").`,
+      });
     }
     return target;
+  }
+
+  /**
+   * `error` from working on `absolute` as the model should read it: named by
+   * its path relative to the root (the error's own path when that is inside
+   * the workspace and more precise), never by the server's absolute path.
+   */
+  describeError(error: unknown, absolute: string): Error {
+    const root = this.rootReal ?? this.root;
+    const errorPath = (error as NodeJS.ErrnoException | undefined)?.path;
+    const named = errorPath !== undefined && isInside(root, path.resolve(errorPath)) ? path.resolve(errorPath) : absolute;
+    return toFileToolError(error, this.relative(named), root);
+  }
+
+  private async realTarget(target: string, requested: string): Promise<string> {
+    try {
+      return await realpathOfExisting(target);
+    } catch (error) {
+      // A link loop or a file used as a directory: say so with the model's own path.
+      throw toFileToolError(error, requested, this.rootReal ?? this.root);
+    }
   }
 
   /** `absolute` as the model should see it: relative to the root, with `/` separators. */
@@ -71,5 +95,5 @@ async function realpathOfExisting(target: string): Promise<string> {
     missing.push(path.basename(current));
     current = parent;
   }
-  throw new Error(`too many symbolic links under "${target}"`);
+  throw Object.assign(new Error('too many symbolic links'), { code: 'ELOOP' });
 }

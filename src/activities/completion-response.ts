@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+/**
+ * Reads a chat-completions response body. Everything in it comes from the
+ * provider and is untrusted: the body is parsed here, whatever its
+ * content-type says, and checked field by field, so a proxy's HTML page, an
+ * empty body or a completion of the wrong shape becomes a named problem
+ * instead of a `TypeError` deep in the activity.
+ */
+
+/** The parts of a chat completion the runner uses. */
+export interface ParsedCompletion {
+  content: string | null;
+  /** Function tool calls in order; calls of other types (custom tools) are left out. */
+  toolCalls: { id?: string; name: string; arguments: string }[];
+  finishReason: string | null;
+  /** The model that answered, when the provider says. */
+  model?: string;
+  usage: { promptTokens?: number; completionTokens?: number; totalTokens?: number };
+}
+
+/** The completion, or what is wrong with the body (a phrase: "it has no choices"). */
+export type CompletionParse = { ok: true; completion: ParsedCompletion } | { ok: false; problem: string };
+
+const tokenCount = z.number().int().nonnegative().nullish();
+
+const functionCallSchema = z.object({
+  id: z.string().nullish(),
+  function: z.object({
+    name: z.string().min(1),
+    // A few OpenAI-compatible servers send the arguments as an object rather than JSON text.
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
+  }),
+});
+
+const choiceSchema = z.object({
+  message: z.object({
+    content: z.string().nullish(),
+    tool_calls: z.array(z.object({ type: z.string().nullish() }).loose()).nullish(),
+  }),
+  // Informational only: an unusual value is not worth failing a call over.
+  finish_reason: z.string().nullish().catch(null),
+});
+
+// Only the first choice is read (the runner asks for one), so only its shape is checked.
+const completionSchema = z.object({
+  choices: z.array(z.unknown()).min(1, 'it has no choices'),
+  model: z.string().nullish().catch(undefined),
+  usage: z
+    .object({ prompt_tokens: tokenCount, completion_tokens: tokenCount, total_tokens: tokenCount })
+    .nullish(),
+});
+
+/** Parses `body`, the text of a 2xx chat-completions response. */
+export function parseCompletion(body: string): CompletionParse {
+  if (body.trim() === '') return { ok: false, problem: 'the body is empty' };
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { ok: false, problem: 'the body is not JSON' };
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return { ok: false, problem: 'the body is not a JSON object' };
+  }
+  if (!('choices' in json) || json.choices === undefined || json.choices === null) {
+    return { ok: false, problem: 'it has no choices' };
+  }
+  const parsed = completionSchema.safeParse(json);
+  if (!parsed.success) return { ok: false, problem: describeIssue(parsed.error.issues) };
+  const completion = parsed.data;
+  const parsedChoice = choiceSchema.safeParse(completion.choices[0]);
+  if (!parsedChoice.success) return { ok: false, problem: describeIssue(parsedChoice.error.issues, ['choices', 0]) };
+  const choice = parsedChoice.data;
+
+  const toolCalls: ParsedCompletion['toolCalls'] = [];
+  for (const [index, call] of (choice.message.tool_calls ?? []).entries()) {
+    // Tool calls of other kinds (custom tools) are not the runner's; a missing type is read as a function call.
+    if (call.type !== undefined && call.type !== null && call.type !== 'function') continue;
+    const functionCall = functionCallSchema.safeParse(call);
+    if (!functionCall.success) {
+      return { ok: false, problem: describeIssue(functionCall.error.issues, ['choices', 0, 'message', 'tool_calls', index]) };
+    }
+    const { id, function: fn } = functionCall.data;
+    toolCalls.push({
+      ...(id ? { id } : {}),
+      name: fn.name,
+      arguments: typeof fn.arguments === 'string' ? fn.arguments : fn.arguments == null ? '' : JSON.stringify(fn.arguments),
+    });
+  }
+  const usage = completion.usage ?? {};
+  return {
+    ok: true,
+    completion: {
+      content: choice.message.content ?? null,
+      toolCalls,
+      finishReason: choice.finish_reason ?? null,
+      ...(completion.model ? { model: completion.model } : {}),
+      usage: {
+        ...(usage.prompt_tokens == null ? {} : { promptTokens: usage.prompt_tokens }),
+        ...(usage.completion_tokens == null ? {} : { completionTokens: usage.completion_tokens }),
+        ...(usage.total_tokens == null ? {} : { totalTokens: usage.total_tokens }),
+      },
+    },
+  };
+}
+
+/** The first problem, as `choices[0].message: expected object, received null`. */
+function describeIssue(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): string {
+  const [issue] = issues;
+  if (issue === undefined) return 'it is not a chat completion';
+  if (issue.path.length === 1 && issue.path[0] === 'choices' && issue.code === 'too_small') return issue.message;
+  const path = [...prefix, ...issue.path]
+    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('');
+  return `${path}: ${issue.message}`;
+}

@@ -1,0 +1,55 @@
+import type { Client } from '@temporalio/client';
+import { API_TEMPORAL_DEADLINE_MS } from '../shared/constants';
+import { ApiError, temporalUnavailable } from './errors';
+
+/**
+ * Bounds how long a request waits for Temporal. Unbounded, a call to a server
+ * that is down goes through the client's retries (about 20 s) before it fails;
+ * a request should rather answer 503 `temporal_unavailable` at once.
+ *
+ * Only calls the Temporal server answers by itself (start, describe, signal,
+ * list, the readiness probe) are bounded this way. Calls that wait for a
+ * worker (queries, updates, a chat turn) may take longer for good reasons, so
+ * the routes reach Temporal through a bounded call first.
+ */
+
+/**
+ * Runs `work` with a gRPC deadline `ms` from now on every Temporal call it
+ * makes, and answers {@link temporalUnavailable} when the deadline passes
+ * even if the client is still between two retries (a deadline only fails a
+ * call in flight). The call may still take effect on the server: a retried
+ * start with the same `run_id` then answers 409 `run_exists`.
+ * @param ms @default {@link API_TEMPORAL_DEADLINE_MS}
+ */
+export async function withinDeadline<T>(client: Client, work: () => Promise<T>, ms: number = API_TEMPORAL_DEADLINE_MS): Promise<T> {
+  const bounded = client.withDeadline(Date.now() + ms, work);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    // A little past the deadline, so a call in flight fails with its own DEADLINE_EXCEEDED first.
+    timer = setTimeout(() => reject(temporalUnavailable(`no answer within ${ms} ms`)), ms + 100);
+  });
+  try {
+    return await Promise.race([bounded, late]);
+  } finally {
+    clearTimeout(timer);
+    // The losing side's failure is already answered for; keep it from becoming an unhandled rejection.
+    bounded.catch(() => undefined);
+  }
+}
+
+/**
+ * Whether Temporal answers for the client's namespace: `DescribeNamespace`,
+ * cheap and answered by the frontend alone. Throws {@link temporalUnavailable}
+ * otherwise, naming the namespace when the server says it does not exist.
+ */
+export async function probeTemporal(client: Client, ms: number = API_TEMPORAL_DEADLINE_MS): Promise<void> {
+  const namespace = client.options.namespace;
+  try {
+    await withinDeadline(client, () => client.workflowService.describeNamespace({ namespace }), ms);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // gRPC NOT_FOUND: the server answers, but every run would fail; not ready either.
+    if ((error as { code?: unknown }).code === 5) throw temporalUnavailable(`namespace "${namespace}" does not exist`);
+    throw temporalUnavailable(error instanceof Error ? error.message : String(error));
+  }
+}
