@@ -1,0 +1,54 @@
+import { compareOutcomes, describeOutcome, type RunOutcome } from './run-comparison';
+import type { SideEffectSummary } from './side-effects';
+
+/** What one phase of the chaos harness produced. */
+export interface PhaseResult {
+  title: string;
+  /** Run labels, each with its crash-free reference and the outcome under chaos. */
+  runs: { label: string; workflowId: string; reference: RunOutcome; observed: RunOutcome }[];
+  sideEffects: SideEffectSummary;
+  /** Phase-specific lines (kills, restarts). */
+  notes: string[];
+  elapsedMs: number;
+}
+
+/** The report's lines for one phase, and the problems that make the harness fail. */
+export function reportPhase(phase: PhaseResult): { lines: string[]; problems: string[] } {
+  const compared = phase.runs.map((run) => ({ ...run, comparison: compareOutcomes(run.reference, run.observed) }));
+  const identical = compared.filter((run) => run.comparison.identical);
+  const stuck = compared.filter((run) => run.observed.status === 'stuck');
+  const failed = compared.filter((run) => run.observed.status === 'failed');
+  const differing = compared.filter((run) => !run.comparison.identical && run.observed.status === 'completed');
+  const { sideEffects } = phase;
+  const mostRepeats = Math.max(0, ...sideEffects.repeated.map((entry) => entry.times));
+  const lines = [
+    phase.title,
+    `  runs started:             ${phase.runs.length}`,
+    `  identical to crash-free:  ${identical.length}/${phase.runs.length}`,
+    `  differing:                ${differing.length}`,
+    `  stuck:                    ${stuck.length}`,
+    `  failed:                   ${failed.length}`,
+    `  side effects:             ${sideEffects.executions} executions of ${sideEffects.distinct}; ` +
+      `${sideEffects.repeated.length} executed more than once${mostRepeats > 1 ? ` (up to ${mostRepeats} times)` : ''}`,
+    `  repeats with one key:     ${sideEffects.repeated.length - sideEffects.keyMismatches}/${sideEffects.repeated.length}` +
+      (sideEffects.keyMismatches > 0 ? ' (a repeat with another key could not be deduplicated downstream)' : ''),
+    ...phase.notes.map((note) => `  ${note}`),
+    `  elapsed:                  ${(phase.elapsedMs / 1000).toFixed(0)} s`,
+  ];
+  const problemRuns = compared.filter((run) => !run.comparison.identical);
+  for (const run of problemRuns.slice(0, 10)) {
+    lines.push(`  ${run.workflowId}: ${run.comparison.identical ? '' : run.comparison.difference}`);
+  }
+  if (problemRuns.length > 10) lines.push(`  ... and ${problemRuns.length - 10} more`);
+  const problems = [
+    ...(differing.length > 0 ? [`${differing.length} run(s) differ from crash-free`] : []),
+    ...(stuck.length > 0 ? [`${stuck.length} run(s) stuck`] : []),
+    ...(failed.length > 0 ? [`${failed.length} run(s) failed`] : []),
+    ...(sideEffects.keyMismatches > 0 ? [`${sideEffects.keyMismatches} repeated side effect(s) with different keys`] : []),
+    ...compared
+      .filter((run) => run.reference.status !== 'completed')
+      .slice(0, 1)
+      .map((run) => `crash-free reference ${describeOutcome(run.reference)}`),
+  ].map((problem) => `${phase.title.split(':')[0]}: ${problem}`);
+  return { lines, problems };
+}

@@ -1,0 +1,229 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { Command } from 'commander';
+import { ScriptedModelServer } from '../../src/scripted-model/server';
+import { CHAOS_MODEL, chaosAgent } from './chaos-agent';
+import { reportPhase, type PhaseResult } from './phase-report';
+import { RestartableServer } from './restartable-server';
+import { startRunBatch, type RunBatch } from './run-batch';
+import type { RunOutcome } from './run-comparison';
+import { seededRandom } from './seeded-random';
+import { readSideEffects, summarizeSideEffects } from './side-effects';
+import { WorkerSupervisor } from './worker-supervisor';
+
+/**
+ * `npm run chaos`: do runs survive crashes unchanged? Runs chaos runs while
+ * their worker is SIGKILLed and restarted at random moments, then others
+ * while the (SQLite-backed) Temporal server is SIGKILLed and restarted, and
+ * compares every run with the same run on a worker that never crashed. The
+ * chaos tool logs each side effect with its idempotency key, so the report
+ * says which side effects ran more than once and whether their keys agreed.
+ * Exits 1 if any run differs, is stuck or failed, or a repeat had another key.
+ */
+const command = new Command()
+  .option('--runs <n>', 'runs while the worker is killed', Number, 50)
+  .option('--iterations <n>', 'model calls per run (the last one calls finish)', Number, 6)
+  .option('--kill-min <s>', 'least time a worker lives after it is ready, in seconds', Number, 2)
+  .option('--kill-max <s>', 'most time a worker lives after it is ready, in seconds', Number, 6)
+  .option('--server-runs <n>', 'runs across a server kill and restart', Number, 20)
+  .option('--tool-work <ms>', 'how long the chaos tool works after its side effect', Number, 1_000)
+  .option('--deadline <s>', 'seconds each phase may take before its unfinished runs count as stuck', Number, 1_200)
+  .option('--seed <n>', 'seed of the random kill times', Number, 1)
+  .option('--short', 'the short form CI runs: 8 runs of 4 iterations, 4 runs across a server restart')
+  .parse();
+const options = command.opts<{
+  runs: number; iterations: number; killMin: number; killMax: number; serverRuns: number;
+  toolWork: number; deadline: number; seed: number; short?: boolean;
+}>();
+if (options.short) {
+  // Explicit options still win over the short form's sizes.
+  const shortForm = { runs: 8, iterations: 4, serverRuns: 4, deadline: 150 };
+  for (const [name, value] of Object.entries(shortForm)) {
+    if (command.getOptionValueSource(name) === 'default') Object.assign(options, { [name]: value });
+  }
+}
+
+const startedAt = performance.now();
+const elapsed = () => `${((performance.now() - startedAt) / 1000).toFixed(0)} s`;
+const say = (line: string) => console.log(`[chaos ${elapsed()}] ${line}`);
+
+async function main(): Promise<void> {
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'agent-runner-chaos-'));
+  const sideEffectLog = path.join(directory, 'side-effects.jsonl');
+  say(`working in ${directory} (worker log, side-effect log, SQLite file)`);
+  const server = await RestartableServer.start(directory, say);
+  const model = await ScriptedModelServer.start();
+  model.respond(CHAOS_MODEL, chaosAgent);
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../../src/workflows'),
+    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message) => say(message), log() {} },
+  });
+  const bundleFile = path.join(directory, 'workflows.js');
+  await writeFile(bundleFile, bundle.code);
+  const connection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection });
+  const taskQueue = `chaos-${process.pid}`;
+  const supervisor = new WorkerSupervisor(
+    {
+      CHAOS_TEMPORAL_ADDRESS: server.address,
+      CHAOS_TASK_QUEUE: taskQueue,
+      CHAOS_BUNDLE: bundleFile,
+      CHAOS_MODEL_URL: model.baseURL,
+      CHAOS_SIDE_EFFECT_LOG: sideEffectLog,
+      CHAOS_TOOL_WORK_MS: String(options.toolWork),
+    },
+    path.join(directory, 'worker.log'),
+  );
+  let exitCode = 1;
+  try {
+    await supervisor.start();
+    say(`server ${server.address} (SQLite), worker ready in ${((supervisor.startTimes[0] ?? 0) / 1000).toFixed(1)} s`);
+    const killLabels = labels('k', options.runs);
+    const serverLabels = labels('s', options.serverRuns);
+    const batch = (prefix: string, runLabels: string[]) =>
+      startRunBatch({ client, taskQueue, prefix: `chaos-${process.pid}-${prefix}`, labels: runLabels, iterations: options.iterations, deadline: performance.now() + options.deadline * 1_000 });
+
+    say(`crash-free reference: ${killLabels.length + serverLabels.length} runs on a worker that is never killed`);
+    const referenceBatch = await batch('reference', [...killLabels, ...serverLabels]);
+    await followProgress(referenceBatch, () => '');
+    const references = new Map((await referenceBatch.outcomes).map((outcome, index) => [[...killLabels, ...serverLabels][index] ?? '', outcome]));
+
+    const phases: PhaseResult[] = [];
+    if (killLabels.length > 0) phases.push(await workerKillPhase(supervisor, killLabels, references, batch, sideEffectLog));
+    if (serverLabels.length > 0) phases.push(await serverKillPhase(server, supervisor, serverLabels, references, batch, sideEffectLog));
+
+    console.log('');
+    console.log(`agent-runner chaos: seed ${options.seed}, ${options.iterations} model calls per run, the chaos tool works ${options.toolWork} ms after its side effect; ${os.cpus().length} cores, node ${process.version}`);
+    const problems: string[] = [];
+    for (const phase of phases) {
+      const report = reportPhase(phase);
+      console.log('');
+      for (const line of report.lines) console.log(line);
+      problems.push(...report.problems);
+    }
+    console.log('');
+    console.log(problems.length === 0 ? `PASS in ${elapsed()}` : `FAIL in ${elapsed()}: ${problems.join('; ')}`);
+    exitCode = problems.length === 0 ? 0 : 1;
+  } finally {
+    await supervisor.stop();
+    await model.close();
+    await server.stop();
+    if (exitCode === 0) await rm(directory, { recursive: true, force: true });
+    else say(`kept ${directory} for a look (worker.log, side-effects.jsonl)`);
+    // Last, and the process exits right after: a read still retrying on a closed connection throws from a timer.
+    await connection.close();
+  }
+  process.exitCode = exitCode;
+}
+
+/** Worker crashes: SIGKILL the worker at random moments and start another at once, until every run has ended. */
+async function workerKillPhase(
+  supervisor: WorkerSupervisor,
+  runLabels: string[],
+  references: Map<string, RunOutcome>,
+  batch: (prefix: string, runLabels: string[]) => Promise<RunBatch>,
+  sideEffectLog: string,
+): Promise<PhaseResult> {
+  const started = performance.now();
+  say(`worker kills: ${runLabels.length} runs; the worker is SIGKILLed ${options.killMin}-${options.killMax} s after it is ready, and restarted at once`);
+  const runs = await batch('kill', runLabels);
+  supervisor.startKilling(seededRandom(options.seed), options.killMin * 1_000, options.killMax * 1_000);
+  await followProgress(runs, () => `, ${supervisor.kills} kills`);
+  supervisor.stopKilling();
+  const outcomes = await runs.outcomes;
+  const startTimes = [...supervisor.startTimes].sort((left, right) => left - right);
+  return {
+    title: `worker kills: ${runLabels.length} runs, worker SIGKILLed ${options.killMin}-${options.killMax} s after each start`,
+    runs: runLabels.map((label, index) => ({
+      label,
+      workflowId: runs.workflowIds[index] ?? '',
+      reference: references.get(label) ?? { status: 'stuck' },
+      observed: outcomes[index] ?? { status: 'stuck' },
+    })),
+    sideEffects: summarizeSideEffects(readSideEffects(sideEffectLog), new Set(runs.workflowIds)),
+    notes: [
+      `kills:                    ${supervisor.kills} (worker start p50 ${seconds(startTimes[Math.floor(startTimes.length / 2)])}, max ${seconds(startTimes.at(-1))})`,
+      ...(supervisor.unexpectedExits > 0 ? [`worker exits not caused by a kill: ${supervisor.unexpectedExits}`] : []),
+    ],
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** Server crash: SIGKILL the dev server once its runs are under way, start it again on the same port and SQLite file. */
+async function serverKillPhase(
+  server: RestartableServer,
+  supervisor: WorkerSupervisor,
+  runLabels: string[],
+  references: Map<string, RunOutcome>,
+  batch: (prefix: string, runLabels: string[]) => Promise<RunBatch>,
+  sideEffectLog: string,
+): Promise<PhaseResult> {
+  const started = performance.now();
+  say(`server restart: ${runLabels.length} runs; the dev server is SIGKILLed mid-run and restarted on the same port and SQLite file`);
+  const runs = await batch('server', runLabels);
+  const ids = new Set(runs.workflowIds);
+  // Mid-run: once every run has performed at least one side effect, so all are between a tool call and their end.
+  const midRun = performance.now() + 60_000;
+  while (summarizeSideEffects(readSideEffects(sideEffectLog), ids).distinct < runLabels.length && performance.now() < midRun) await sleep(100);
+  const effectsBefore = summarizeSideEffects(readSideEffects(sideEffectLog), ids).distinct;
+  const killedAt = performance.now();
+  await server.kill();
+  say(`server SIGKILLed after ${effectsBefore} side effects of this phase; restarting it`);
+  await server.restart();
+  const downFor = performance.now() - killedAt;
+  say(`server answers again after ${seconds(downFor)}`);
+  await followProgress(runs, () => '');
+  const outcomes = await runs.outcomes;
+  return {
+    title: `server restart: ${runLabels.length} runs, dev server SIGKILLed mid-run and restarted on its SQLite file`,
+    runs: runLabels.map((label, index) => ({
+      label,
+      workflowId: runs.workflowIds[index] ?? '',
+      reference: references.get(label) ?? { status: 'stuck' },
+      observed: outcomes[index] ?? { status: 'stuck' },
+    })),
+    sideEffects: summarizeSideEffects(readSideEffects(sideEffectLog), ids),
+    notes: [
+      `server down:              ${seconds(downFor)} (killed after ${effectsBefore} side effects of this phase)`,
+      ...(supervisor.unexpectedExits > 0 ? [`worker exits not caused by a kill: ${supervisor.unexpectedExits}`] : []),
+    ],
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** Prints progress every ten seconds until every run of the batch has ended (or is stuck). */
+async function followProgress(batch: RunBatch, extra: () => string): Promise<void> {
+  const timer = setInterval(() => say(`${batch.ended()}/${batch.workflowIds.length} runs ended${extra()}`), 10_000);
+  try {
+    await batch.outcomes;
+  } finally {
+    clearInterval(timer);
+  }
+  say(`${batch.ended()}/${batch.workflowIds.length} runs ended${extra()}`);
+  const stuck = (await batch.outcomes).filter((outcome) => outcome.status === 'stuck').length;
+  if (stuck > 0) {
+    say(`terminating the ${stuck} stuck run(s)`);
+    await batch.terminateUnfinished();
+  }
+}
+
+function labels(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(2, '0')}`);
+}
+
+function seconds(milliseconds: number | undefined): string {
+  return `${((milliseconds ?? 0) / 1000).toFixed(1)} s`;
+}
+
+main().then(
+  // Reads of stuck runs may still be retrying on the closed connection: end here, with the verdict.
+  () => process.exit(process.exitCode ?? 0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

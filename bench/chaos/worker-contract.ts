@@ -1,0 +1,21 @@
+/**
+ * What the chaos harness and its worker process agree on: the environment
+ * the harness sets, and the line the worker prints once it polls.
+ */
+
+/** Printed on its own line by the worker process when it starts polling. */
+export const READY_LINE = 'chaos-worker-ready';
+
+/** The environment a chaos worker process is started with. */
+export interface ChaosWorkerEnvironment {
+  CHAOS_TEMPORAL_ADDRESS: string;
+  CHAOS_TASK_QUEUE: string;
+  /** The workflow bundle the harness built once, as a file. */
+  CHAOS_BUNDLE: string;
+  /** The chaos model's base URL (the harness serves it). */
+  CHAOS_MODEL_URL: string;
+  /** The file the chaos tool appends its side effects to. */
+  CHAOS_SIDE_EFFECT_LOG: string;
+  /** How long the chaos tool works after its side effect, in ms. */
+  CHAOS_TOOL_WORK_MS: string;
+}
