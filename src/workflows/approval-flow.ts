@@ -5,6 +5,7 @@ import { checkDecision } from './approval-rules';
 import { approvalTimedOut } from './failures';
 import type { RunContext } from './run-context';
 import { describeActivity, refreshStatus, type RunRecord } from './run-record';
+import { preview } from './event-log';
 import { parseArgumentsLeniently } from './tool-arguments';
 
 /**
@@ -61,7 +62,8 @@ export async function awaitApproval(context: RunContext, call: ToolCall): Promis
 export function decideFromSignal(run: RunRecord, toolSchemaFor: ToolSchemaLookup, input: unknown): void {
   const checked = checkDecision(input, run.pendingApprovals, run.decisions, toolSchemaFor);
   if (!checked.ok) {
-    run.events.append('decision-rejected', { via: 'signal', problem: checked.problem, input });
+    // What was sent, as a preview: a rejected signal can be up to a payload's size.
+    run.events.append('decision-rejected', { via: 'signal', problem: checked.problem, input: preview(safeJson(input)) });
     return;
   }
   recordDecision(run, checked.input, 'signal');
@@ -83,4 +85,12 @@ export function recordDecision(run: RunRecord, decision: DecisionToRecord, via: 
   run.decisions.set(decision.callId, recorded);
   run.events.append('approval-decision', { ...recorded });
   return recorded;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return '(not JSON)';
+  }
 }

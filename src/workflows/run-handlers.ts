@@ -13,6 +13,7 @@ import {
 import { checkDecision } from './approval-rules';
 import { decideFromSignal, recordDecision, type ToolSchemaLookup } from './approval-flow';
 import { applyLimitChange } from './limit-rules';
+import { messageTooDeep, reasonOf } from './message-bounds';
 import { isFinished, snapshot, type RunRecord } from './run-record';
 
 /**
@@ -23,14 +24,23 @@ import { isFinished, snapshot, type RunRecord } from './run-record';
 export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationScope, toolSchemaFor: ToolSchemaLookup): void {
   wf.setHandler(stateQuery, () => snapshot(run));
   wf.setHandler(eventsQuery, (query) => run.events.page(query?.after, query?.limit));
-  wf.setHandler(approveSignal, (input) =>
-    decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'approve', arguments: input?.arguments }),
-  );
-  wf.setHandler(denySignal, (input) =>
-    decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'deny', reason: input?.reason }),
-  );
+  const rejectDeepDecision = (input: unknown): boolean => {
+    const problem = messageTooDeep(input);
+    if (problem !== undefined) run.events.append('decision-rejected', { via: 'signal', problem: `Malformed decision: ${problem}` });
+    return problem !== undefined;
+  };
+  wf.setHandler(approveSignal, (input) => {
+    if (rejectDeepDecision(input)) return;
+    decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'approve', arguments: input?.arguments });
+  });
+  wf.setHandler(denySignal, (input) => {
+    if (rejectDeepDecision(input)) return;
+    decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'deny', reason: input?.reason });
+  });
   wf.setHandler(decideUpdate, (input) => recordDecision(run, input, 'update'), {
     validator: (input) => {
+      const tooDeep = messageTooDeep(input);
+      if (tooDeep !== undefined) throw wf.ApplicationFailure.create({ type: 'InvalidDecision', message: `Malformed decision: ${tooDeep}`, nonRetryable: true });
       const checked = checkDecision(input, run.pendingApprovals, run.decisions, toolSchemaFor);
       if (!checked.ok) throw wf.ApplicationFailure.create({ type: 'InvalidDecision', message: checked.problem, nonRetryable: true });
     },
@@ -47,12 +57,13 @@ export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationSc
   wf.setHandler(stopSignal, (input) => {
     if (isFinished(run) || run.externalStopRequested) return;
     run.externalStopRequested = true;
-    run.events.append('stop-request', { reason: input?.reason ?? null });
+    run.events.append('stop-request', { reason: reasonOf(input) ?? null });
   });
   wf.setHandler(terminateSignal, (input) => {
     if (isFinished(run) || run.stopRequest !== undefined) return;
-    run.stopRequest = { kind: 'signal', ...(input?.reason === undefined ? {} : { reason: input.reason }) };
-    run.events.append('terminate-request', { reason: input?.reason ?? null });
+    const reason = reasonOf(input);
+    run.stopRequest = { kind: 'signal', ...(reason === undefined ? {} : { reason }) };
+    run.events.append('terminate-request', { reason: reason ?? null });
     loopScope.cancel();
   });
   wf.setHandler(
@@ -66,6 +77,8 @@ export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationSc
     },
     {
       validator: (input) => {
+        const tooDeep = messageTooDeep(input);
+        if (tooDeep !== undefined) throw invalidLimits(tooDeep);
         if (isFinished(run)) throw invalidLimits(`The run has ended (${run.status}); its limits can no longer change.`);
         const change = applyLimitChange(input, run.limits, run.invocations);
         if (!change.ok) throw invalidLimits(change.problem);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, RawValue } from '@temporalio/common';
-import { CONVERSATION_WORKFLOW_TYPE, INPUT_BOUNDS, WORKFLOW_TYPE } from '../../src/shared';
+import { CONVERSATION_WORKFLOW_TYPE, INPUT_BOUNDS, WORKFLOW_TYPE, eventsQuery } from '../../src/shared';
 import { runProcess, temporalCli } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
 
@@ -170,4 +170,30 @@ test('`temporal workflow start --input X --input \'{"garbage":true}\'` fails the
   ]);
   expect(started.code).toBe(0);
   await expectRefused(env.client.workflow.getHandle(workflowId), 'agentWorkflow takes one argument');
+});
+
+describe('hostile signals and updates are refused without a failed workflow task', () => {
+  test('an approval whose arguments nest 10,000 levels, a decide update and setLimits the same, a terminate whose reason is an object', async () => {
+    const model = env.scenario([{ toolCalls: [{ name: 'write_file', arguments: { path: 'deep.txt', content: 'x' } }] }, { content: 'done' }]);
+    const handle = await start(WORKFLOW_TYPE, [{ model, tools: ['write_file'], message: 'write', approval: { tools: ['write_file'] } }]);
+    for (;;) {
+      const { events } = await handle.query(eventsQuery, {});
+      if (events.some((event) => event.type === 'approval-request')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await handle.signal('approve', rawJson(`{"callId":"call-1-1","arguments":${deepObject(10_000)}}`));
+    await expect(handle.executeUpdate('decide', { args: [rawJson(`{"callId":"call-1-1","decision":"approve","arguments":${deepObject(10_000)}}`)] })).rejects.toMatchObject({
+      cause: { type: 'InvalidDecision', message: expect.stringMatching(/^Malformed decision: arguments(\.a)+: nested deeper than 32 levels$/) },
+    });
+    await expect(handle.executeUpdate('setLimits', { args: [rawJson(`{"maxInvocations":${deepObject(10_000)}}`)] })).rejects.toMatchObject({
+      cause: { type: 'InvalidLimits', message: expect.stringMatching(/nested deeper than 32 levels$/) },
+    });
+    const page = await handle.query(eventsQuery, {});
+    expect(page.events.find((event) => event.type === 'decision-rejected')?.problem).toMatch(/^Malformed decision: arguments(\.a)+: nested deeper than 32 levels$/);
+
+    await handle.signal('terminate', { reason: { not: 'text' } });
+    const result = (await handle.result()) as { terminationReason: unknown };
+    expect(result.terminationReason).toEqual({ type: 'external', via: 'signal' });
+    expect((await eventsOf(handle)).filter((event) => event.workflowTaskFailedEventAttributes)).toEqual([]);
+  });
 });
