@@ -41,7 +41,9 @@ const options = command.opts<{
 }>();
 if (options.short) {
   // Explicit options still win over the short form's sizes.
-  const shortForm = { runs: 8, iterations: 4, serverRuns: 4, deadline: 150 };
+  // A lost activity waits out its 30 s heartbeat timeout, so an unlucky run under kills can take minutes: the
+  // deadline is a bound on a hung run, not the expected time (about 100 s in all on this machine).
+  const shortForm = { runs: 8, iterations: 4, serverRuns: 4, deadline: 360 };
   for (const [name, value] of Object.entries(shortForm)) {
     if (command.getOptionValueSource(name) === 'default') Object.assign(options, { [name]: value });
   }
