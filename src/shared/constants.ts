@@ -67,8 +67,11 @@ export const ACTIVITY_DEFAULTS = {
    * the model is told the call did not finish.
    */
   toolCallDeadlineFactor: 3,
-  /** Activities heartbeat well within this so a cancellation reaches them. */
-  heartbeatTimeout: '30 seconds',
+  /**
+   * Activities heartbeat every second, so a call whose worker died is known lost, and tried
+   * again, this long after: what a crash costs each call in flight.
+   */
+  heartbeatTimeout: '10 seconds',
   /** Attempts of a model call on retryable failures (429, 5xx, connection). */
   modelCallMaxAttempts: 8,
   /** Attempts of a tool call whose tool throws `RetryableToolError`; then the error goes to the model. */
