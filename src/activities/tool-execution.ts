@@ -6,6 +6,7 @@ import {
   TOOL_OUTPUT_LIMIT_BYTES,
   cutToBytes,
   formatBytes,
+  formatSeconds,
   unknownToolMessage,
   utf8Bytes,
   type ToolCallInput,
@@ -86,7 +87,7 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
       withinAttemptTimeout(context, async (signal) => tool.execute(arguments_, contextFor(signal))),
     );
     if (output instanceof AttemptTimedOut) {
-      return errorResult(`tool "${tool.name}" did not finish within its timeout (${formatMs(output.afterMs)}); it was stopped`);
+      return errorResult(`tool "${tool.name}" did not finish within its timeout (${formatSeconds(output.afterMs)}); it was stopped`);
     }
     // toResult inside the try: an output JSON cannot hold (a cycle, a BigInt) is the tool's error,
     // not an activity failure that would run a tool with side effects again.
@@ -153,8 +154,4 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`)
     .join('; ');
-}
-
-function formatMs(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -13,3 +13,8 @@ export const durationSchema = z.union([
     }
   }, 'expected a duration such as "30s", "5 minutes" or "1h"'),
 ]);
+
+/** A duration in milliseconds as seconds for a message: `1.8 s`, `300 s`. */
+export function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}

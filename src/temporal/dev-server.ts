@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { AGENT_SEARCH_ATTRIBUTE_KEYS, DEFAULT_NAMESPACE } from '../shared';
+import { AGENT_SEARCH_ATTRIBUTE_KEYS, DEFAULT_NAMESPACE, formatSeconds } from '../shared';
 import { lastLines, readLogTail } from './log-tail';
 import { searchAttributeFlags } from './search-attributes';
 import { resolveTemporalCli, type Log } from './temporal-cli';
@@ -197,10 +197,6 @@ async function describeServerLog(serverLog: ServerLog | undefined): Promise<stri
   const source = 'file' in serverLog ? `its log, ${serverLog.file}` : 'its output';
   if (tail === '') return ` Nothing in ${source}.`;
   return `\nThe last lines of ${source}:\n${tail}`;
-}
-
-function formatSeconds(ms: number): string {
-  return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 /** Whether a Temporal server answers at `address` (default namespace registered). */

@@ -8,6 +8,7 @@ import type {
   ToolDescription,
 } from '../shared';
 import { decideInputSchema } from '../shared';
+import { messageTooDeep } from './message-bounds';
 
 /**
  * Whether a call waits for a human: the run's `approval.tools` names its tool
@@ -31,6 +32,9 @@ export function checkDecision(
   decided: ReadonlyMap<string, ApprovalDecision>,
   parametersOf: (toolName: string) => Record<string, unknown> | undefined,
 ): { ok: true; input: DecideInput; pending: PendingApproval } | { ok: false; problem: string } {
+  // Before the schema walks it: a decision nested past the input bound would overflow the stack.
+  const tooDeep = messageTooDeep(input);
+  if (tooDeep !== undefined) return { ok: false, problem: `Malformed decision: ${tooDeep}` };
   const parsed = decideInputSchema.safeParse(input);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`);

@@ -24,23 +24,14 @@ import { isFinished, snapshot, type RunRecord } from './run-record';
 export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationScope, toolSchemaFor: ToolSchemaLookup): void {
   wf.setHandler(stateQuery, () => snapshot(run));
   wf.setHandler(eventsQuery, (query) => run.events.page(query?.after, query?.limit));
-  const rejectDeepDecision = (input: unknown): boolean => {
-    const problem = messageTooDeep(input);
-    if (problem !== undefined) run.events.append('decision-rejected', { via: 'signal', problem: `Malformed decision: ${problem}` });
-    return problem !== undefined;
-  };
-  wf.setHandler(approveSignal, (input) => {
-    if (rejectDeepDecision(input)) return;
-    decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'approve', arguments: input?.arguments });
-  });
-  wf.setHandler(denySignal, (input) => {
-    if (rejectDeepDecision(input)) return;
-    decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'deny', reason: input?.reason });
-  });
+  wf.setHandler(approveSignal, (input) =>
+    decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'approve', arguments: input?.arguments }),
+  );
+  wf.setHandler(denySignal, (input) =>
+    decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'deny', reason: input?.reason }),
+  );
   wf.setHandler(decideUpdate, (input) => recordDecision(run, input, 'update'), {
     validator: (input) => {
-      const tooDeep = messageTooDeep(input);
-      if (tooDeep !== undefined) throw wf.ApplicationFailure.create({ type: 'InvalidDecision', message: `Malformed decision: ${tooDeep}`, nonRetryable: true });
       const checked = checkDecision(input, run.pendingApprovals, run.decisions, toolSchemaFor);
       if (!checked.ok) throw wf.ApplicationFailure.create({ type: 'InvalidDecision', message: checked.problem, nonRetryable: true });
     },
