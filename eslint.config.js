@@ -44,6 +44,27 @@ module.exports = tseslint.config(
     },
   },
   {
+    // Rules are pure functions of plain data, unit-tested without Temporal: nothing durable may come in,
+    // neither Temporal itself nor the agent's steps and state, which do. (Listed again: a later block's
+    // no-restricted-imports replaces the one above for these files.)
+    files: ['src/workflows/rules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: nodeBuiltins.filter((name) => !name.endsWith('/*')).map((name) => ({
+            name,
+            message: 'Workflow code must be deterministic: do I/O in an activity.',
+          })),
+          patterns: [
+            { group: ['@temporalio/*', 'openai'], message: 'Rules are pure: no Temporal here. Apply the rule in a step under src/workflows/agent/.' },
+            { group: ['../agent', '../agent/*', '../conversation', '../conversation/*'], message: 'Rules are pure: they take plain data, not the run or its steps.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

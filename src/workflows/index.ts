@@ -1,5 +1,5 @@
 /** Workflows registered by the worker. */
-export { agentWorkflow } from './agent-workflow';
-export { registerStopCondition } from './custom-stop-conditions';
-export type { CustomStopCondition, StopContext } from './stop-conditions';
-export { conversationWorkflow } from './conversation-workflow';
+export { agentWorkflow } from './agent/agent-workflow';
+export { registerStopCondition } from './rules/custom-stop-conditions';
+export type { CustomStopCondition, StopContext } from './rules/stop-conditions';
+export { conversationWorkflow } from './conversation/conversation-workflow';

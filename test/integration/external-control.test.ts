@@ -10,7 +10,7 @@ import {
   type ChatMessage,
 } from '../../src/shared';
 import { defineTool } from '../../src/tools/define-tool';
-import { CANCELLED_RESULT } from '../../src/workflows/transcript';
+import { CANCELLED_RESULT } from '../../src/workflows/rules/transcript';
 import { scheduledActivities } from '../helpers/history';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';

@@ -1,5 +1,5 @@
 import * as wf from '@temporalio/workflow';
-import { agentWorkflow as currentWorkflow } from '../../src/workflows/agent-workflow';
+import { agentWorkflow as currentWorkflow } from '../../src/workflows/agent/agent-workflow';
 
 /**
  * The current workflow with one change a developer might make without

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApprovalConfig, ApprovalDecision, PendingApproval, ToolCall, ToolDescription } from '../../src/shared';
-import { checkDecision, needsApproval } from '../../src/workflows/approval-rules';
+import { checkDecision, needsApproval } from '../../src/workflows/rules/approval-rules';
 
 const toolCall = (id: string, name: string): ToolCall => ({
   id,

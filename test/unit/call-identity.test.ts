@@ -1,5 +1,5 @@
 import type { AssistantMessage, ChatMessage } from '../../src/shared';
-import { flaggedCalls, messagesForModel, runnerCallId, withRunnerCallIds } from '../../src/workflows/call-identity';
+import { flaggedCalls, messagesForModel, runnerCallId, withRunnerCallIds } from '../../src/workflows/rules/call-identity';
 
 function answer(...ids: string[]): AssistantMessage {
   return {

@@ -1,4 +1,4 @@
-import { initialBreakerState, trackToolResult, type BreakerState } from '../../src/workflows/circuit-breaker';
+import { initialBreakerState, trackToolResult, type BreakerState } from '../../src/workflows/rules/circuit-breaker';
 
 const error = (content: string) => ({ content, isError: true });
 const success = (content = 'ok') => ({ content, isError: false });

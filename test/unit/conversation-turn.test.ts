@@ -1,4 +1,4 @@
-import { turnInput } from '../../src/workflows/conversation-workflow';
+import { turnInput } from '../../src/workflows/conversation/conversation-workflow';
 import type { ChatMessage } from '../../src/shared';
 
 const history: ChatMessage[] = [

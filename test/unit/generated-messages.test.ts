@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../../src/shared';
-import { toGeneratedMessages } from '../../src/workflows/generated-messages';
+import { toGeneratedMessages } from '../../src/workflows/rules/generated-messages';
 
 const assistantCall = (id: string, name: string, argumentText: string): ChatMessage => ({
   role: 'assistant',

@@ -1,5 +1,5 @@
 import { type RunLimits, type Usage, ZERO_USAGE } from '../../src/shared';
-import { applyLimitChange, findLimitBreach } from '../../src/workflows/limit-rules';
+import { applyLimitChange, findLimitBreach } from '../../src/workflows/rules/limit-rules';
 
 const usage = (promptTokens: number, completionTokens: number): Usage => ({
   promptTokens,

@@ -6,7 +6,7 @@ import {
   loopWarningMessage,
   trackToolCall,
   type LoopTracker,
-} from '../../src/workflows/loop-detection';
+} from '../../src/workflows/rules/loop-detection';
 
 let nextId = 0;
 const call = (name: string, argumentsText: string): ToolCall => ({

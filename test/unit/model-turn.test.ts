@@ -1,5 +1,5 @@
 import type { AssistantMessage, ToolCall } from '../../src/shared';
-import { decideModelTurn, type TurnCounters } from '../../src/workflows/model-turn';
+import { decideModelTurn, type TurnCounters } from '../../src/workflows/rules/model-turn';
 
 const textAnswer = (content: string | null): AssistantMessage => ({ role: 'assistant', content });
 const calculatorCall: ToolCall = {

@@ -1,4 +1,4 @@
-import { decideNudge } from '../../src/workflows/nudge-rule';
+import { decideNudge } from '../../src/workflows/rules/nudge-rule';
 
 describe('decideNudge (seed 000)', () => {
   test('consecutiveNudges 1: the first text answer is nudged, the second in a row exceeds', () => {

@@ -5,7 +5,7 @@ import {
   maskedObservationText,
   maskObservations,
   toolNameLookup,
-} from '../../src/workflows/observation-masking';
+} from '../../src/workflows/rules/observation-masking';
 
 const config: MaskingConfig = { keepIterations: 2, minTokens: 500 };
 /** Content of exactly `tokens` estimated tokens. */

@@ -1,4 +1,4 @@
-import { decideRestriction } from '../../src/workflows/restriction-rule';
+import { decideRestriction } from '../../src/workflows/rules/restriction-rule';
 
 describe('decideRestriction (seed 001)', () => {
   test('maxInjections 2: two injections per turn, then spent', () => {

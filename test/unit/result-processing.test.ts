@@ -1,4 +1,4 @@
-import { processToolResult, resultLimitFor, truncationMarker } from '../../src/workflows/result-processing';
+import { processToolResult, resultLimitFor, truncationMarker } from '../../src/workflows/rules/result-processing';
 
 describe('processToolResult', () => {
   test('without any limit the content is unchanged', () => {

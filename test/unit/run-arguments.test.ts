@@ -1,8 +1,8 @@
 import { ZERO_USAGE } from '../../src/shared';
-import { initialBreakerState } from '../../src/workflows/circuit-breaker';
-import { initialLoopTracker } from '../../src/workflows/loop-detection';
-import { readHandOver } from '../../src/workflows/run-arguments';
-import type { RunContinuation } from '../../src/workflows/run-continuation';
+import { initialBreakerState } from '../../src/workflows/rules/circuit-breaker';
+import { initialLoopTracker } from '../../src/workflows/rules/loop-detection';
+import { readHandOver } from '../../src/workflows/agent/run-arguments';
+import type { RunContinuation } from '../../src/workflows/agent/run-continuation';
 
 describe('readHandOver', () => {
   const handOver: RunContinuation = {

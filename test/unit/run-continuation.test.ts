@@ -1,14 +1,14 @@
 import { ZERO_USAGE, parseAgentInput, type ChatMessage } from '../../src/shared';
-import { initialBreakerState } from '../../src/workflows/circuit-breaker';
-import { partialRun } from '../../src/workflows/failures';
-import { initialLoopTracker } from '../../src/workflows/loop-detection';
+import { initialBreakerState } from '../../src/workflows/rules/circuit-breaker';
+import { partialRun } from '../../src/workflows/agent/failures';
+import { initialLoopTracker } from '../../src/workflows/rules/loop-detection';
 import {
   fitHandOver,
   inputToValidate,
   inputWithoutConversation,
   shouldContinueAsNew,
   type RunContinuation,
-} from '../../src/workflows/run-continuation';
+} from '../../src/workflows/agent/run-continuation';
 
 describe('shouldContinueAsNew', () => {
   test.each([

@@ -7,7 +7,7 @@ import {
   type ParsedAgentInput,
   type ToolDescription,
 } from '../../src/shared';
-import { effectiveMaxInvocations, nudgeInjectionFor, selectRunTools, turnPolicyFor } from '../../src/workflows/run-setup';
+import { effectiveMaxInvocations, nudgeInjectionFor, selectRunTools, turnPolicyFor } from '../../src/workflows/rules/run-setup';
 
 const tool = (name: string, terminating = false): ToolDescription => ({
   name,

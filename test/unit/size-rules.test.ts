@@ -13,7 +13,7 @@ import {
   type AgentResult,
   type ChatMessage,
 } from '../../src/shared';
-import { findSizeBreach, oversizedResult, projectedRunBytes } from '../../src/workflows/size-rules';
+import { findSizeBreach, oversizedResult, projectedRunBytes } from '../../src/workflows/rules/size-rules';
 
 const SAMPLES: [string, string][] = [
   ['empty', ''],

@@ -8,7 +8,7 @@ import {
   describeStopCondition,
   evaluateStopCondition,
   validateStopCondition,
-} from '../../src/workflows/stop-conditions';
+} from '../../src/workflows/rules/stop-conditions';
 
 const TURN_START = 1_700_000_000_000;
 

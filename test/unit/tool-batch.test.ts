@@ -1,5 +1,5 @@
 import type { AssistantMessage, ToolCall } from '../../src/shared';
-import { keepToolCalls, planToolBatch } from '../../src/workflows/tool-batch';
+import { keepToolCalls, planToolBatch } from '../../src/workflows/rules/tool-batch';
 
 const toolCall = (id: string, name: string): ToolCall => ({
   id,

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, RetryState, TimeoutFailure } from '@temporalio/common';
 import type { ToolCall } from '../../src/shared';
-import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../../src/workflows/tool-results';
+import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../../src/workflows/agent/tool-results';
 
 const callWithArguments = (argumentText: string): ToolCall => ({
   id: 'call_1',

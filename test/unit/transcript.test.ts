@@ -1,5 +1,5 @@
 import type { AssistantMessage, ToolCall, ToolCallResult } from '../../src/shared';
-import { CANCELLED_RESULT, toolMessagesFor, withCallArguments } from '../../src/workflows/transcript';
+import { CANCELLED_RESULT, toolMessagesFor, withCallArguments } from '../../src/workflows/rules/transcript';
 
 const toolCall = (id: string, name: string, argumentsText = `{"id":"${id}"}`): ToolCall => ({
   id,

@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, RetryState, type LogLevel, type LogMetadata, type Logger } from '@temporalio/common';
-import { FailureType, invalidAgentInput, maxConsecutiveNudgesExceeded, maxInvocationsExceeded, partialRun } from '../../src/workflows/failures';
+import { FailureType, invalidAgentInput, maxConsecutiveNudgesExceeded, maxInvocationsExceeded, partialRun } from '../../src/workflows/agent/failures';
 import { describeDeliberateFailure, withQuietRunFailures } from '../../src/worker-log-filter';
 
 /**

@@ -1,0 +1,199 @@
+import type { Duration } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
+import {
+  TEMPORAL_HISTORY_EVENT_LIMIT,
+  TEMPORAL_HISTORY_LIMIT_BYTES,
+  TEMPORAL_PAYLOAD_LIMIT_BYTES,
+  formatBytes,
+  jsonBytes,
+  type ChatMessage,
+  type TerminationReason,
+  type ToolCall,
+  type Usage,
+} from '../../shared';
+import type { SizeBreach } from '../rules/size-rules';
+
+/**
+ * The run's business failures. Each is a non-retryable `ApplicationFailure`
+ * with a stable `type`; its details carry what the run had done so far so a
+ * caller can see what happened.
+ */
+
+/**
+ * What a failed run had produced, attached to its failure. The messages are
+ * left out when they are too large to travel in the failure (over
+ * {@link FAILURE_MESSAGES_LIMIT_BYTES}); `messageCount` is always there.
+ */
+export interface PartialRun {
+  messages?: ChatMessage[];
+  messageCount: number;
+  usage: Usage;
+  iterations: number;
+}
+
+/** Largest conversation a failure's details carry; a failure must fit in one of Temporal's payloads too. */
+export const FAILURE_MESSAGES_LIMIT_BYTES = 1024 * 1024;
+
+/** The run's {@link PartialRun}: its messages only when they fit in a failure. */
+export function partialRun(messages: ChatMessage[], usage: Usage, iterations: number): PartialRun {
+  const fits = jsonBytes(messages) <= FAILURE_MESSAGES_LIMIT_BYTES;
+  return { ...(fits ? { messages } : {}), messageCount: messages.length, usage, iterations };
+}
+
+export const FailureType = {
+  invalidInput: 'InvalidAgentInput',
+  maxInvocationsExceeded: 'MaxInvocationsExceeded',
+  maxConsecutiveNudgesExceeded: 'MaxConsecutiveNudgesExceeded',
+  modelCallFailed: 'ModelCall.Failed',
+  contextTooLarge: 'ContextTooLarge',
+  historyTooLarge: 'HistoryTooLarge',
+} as const;
+
+export function invalidAgentInput(problems: readonly string[]): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.invalidInput,
+    message: `Invalid agent input: ${problems.join('; ')}`,
+    nonRetryable: true,
+    details: [{ problems }],
+  });
+}
+
+export function unknownTools(unknown: readonly string[], registered: readonly string[]): ApplicationFailure {
+  const problems = unknown.map(
+    (name) => `tools: unknown tool "${name}"; the worker registers: ${registered.join(', ') || 'no tools'}`,
+  );
+  return invalidAgentInput(problems);
+}
+
+export function maxInvocationsExceeded(limit: number, partial: PartialRun): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.maxInvocationsExceeded,
+    message: 'Max invocations exceeded',
+    nonRetryable: true,
+    details: [{ limit, ...partial }],
+  });
+}
+
+export function maxConsecutiveNudgesExceeded(limit: number, partial: PartialRun): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.maxConsecutiveNudgesExceeded,
+    message: 'Max consecutive nudges exceeded',
+    nonRetryable: true,
+    details: [{ limit, ...partial }],
+  });
+}
+
+/**
+ * The run's failure for a model call that failed for good: the activity's
+ * classified type (`ModelCall.Unauthorized`, ...) and the provider's message
+ * are kept so the caller sees what to fix.
+ */
+export function modelCallFailed(error: unknown, partial: PartialRun): ApplicationFailure {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure) {
+    return ApplicationFailure.create({
+      type: cause.type ?? FailureType.modelCallFailed,
+      message: cause.message,
+      nonRetryable: true,
+      details: [partial],
+      cause: error instanceof Error ? error : undefined,
+    });
+  }
+  const message =
+    cause instanceof TimeoutFailure
+      ? `The model call timed out (${cause.timeoutType}) on every attempt`
+      : `The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+  return ApplicationFailure.create({
+    type: cause instanceof TimeoutFailure ? 'ModelCall.Timeout' : FailureType.modelCallFailed,
+    message,
+    nonRetryable: true,
+    details: [partial],
+    cause: error instanceof Error ? error : undefined,
+  });
+}
+
+export function tokenBudgetExhausted(
+  breach: { measure: 'total' | 'prompt' | 'completion'; used: number; limit: number },
+  partial: PartialRun,
+): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'TokenBudgetExhausted',
+    message: `Token budget exhausted: ${breach.used} ${breach.measure} tokens used, budget ${breach.limit}`,
+    nonRetryable: true,
+    details: [{ ...breach, ...partial }],
+  });
+}
+
+export function approvalTimedOut(call: ToolCall, timeout: Duration | string, partial: PartialRun): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'ApprovalTimedOut',
+    message: `No decision on ${call.function.name} (${call.id}) within ${String(timeout)}`,
+    nonRetryable: true,
+    details: [{ callId: call.id, toolName: call.function.name, ...partial }],
+  });
+}
+
+/** What the size failures carry instead of the conversation. */
+function progressOf(partial: PartialRun): { iterations: number; usage: Usage; messageCount: number } {
+  return { iterations: partial.iterations, usage: partial.usage, messageCount: partial.messageCount };
+}
+
+/** What a size failure tells the caller to do. */
+const SIZE_ADVICE = 'Cut long tool results with resultProcessing, or split the work across runs.';
+
+/**
+ * The run stopped before a model call that would have passed one of
+ * Temporal's size limits. The details carry sizes and counters, never the
+ * conversation: that is what is too large.
+ */
+export function sizeLimitReached(breach: SizeBreach, partial: PartialRun): ApplicationFailure {
+  const progress = progressOf(partial);
+  if (breach.kind === 'context') {
+    return ApplicationFailure.create({
+      type: FailureType.contextTooLarge,
+      message:
+        `The run's conversation has grown to ${formatBytes(breach.bytes)}, past the ${formatBytes(breach.budget)} a run keeps ` +
+        `so its model calls and result stay under Temporal's ${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. ${SIZE_ADVICE}`,
+      nonRetryable: true,
+      details: [{ bytes: breach.bytes, budget: breach.budget, ...progress }],
+    });
+  }
+  return ApplicationFailure.create({
+    type: FailureType.historyTooLarge,
+    message:
+      `The run's event history has reached ${formatBytes(breach.bytes)} in ${breach.events} events, past the ` +
+      `${formatBytes(breach.budgetBytes)} or ${breach.budgetEvents} events a run keeps; Temporal ends a workflow at ` +
+      `${formatBytes(TEMPORAL_HISTORY_LIMIT_BYTES)} or ${TEMPORAL_HISTORY_EVENT_LIMIT} events. ` +
+      'Each model call records the whole conversation: mask old tool results with masking, cut them with resultProcessing, or split the work across runs.',
+    nonRetryable: true,
+    details: [{ bytes: breach.bytes, events: breach.events, budgetBytes: breach.budgetBytes, budgetEvents: breach.budgetEvents, ...progress }],
+  });
+}
+
+/**
+ * The run ended, but its result would pass Temporal's payload limit (its
+ * last tool results were large). The response is kept when it fits.
+ */
+export function resultTooLarge(bytes: number, reason: TerminationReason, response: string, partial: PartialRun): ApplicationFailure {
+  const keptResponse = response.length <= 64 * 1024 ? { response } : {};
+  return ApplicationFailure.create({
+    type: FailureType.contextTooLarge,
+    message:
+      `The run ended (${reason.type}), but its result would be ${formatBytes(bytes)}, over Temporal's ` +
+      `${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. ${SIZE_ADVICE}`,
+    nonRetryable: true,
+    details: [{ bytes, terminationReason: reason, ...keptResponse, ...progressOf(partial) }],
+  });
+}
+
+/** The run could not hand over to a new Temporal run: what it carries would not fit in one payload. */
+export function handOverTooLarge(bytes: number, partial: PartialRun): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.contextTooLarge,
+    message:
+      `The run could not continue as new: what it carries (its conversation and state, ${formatBytes(bytes)} without events) ` +
+      `is over Temporal's ${formatBytes(TEMPORAL_PAYLOAD_LIMIT_BYTES)} payload limit. ${SIZE_ADVICE}`,
+    nonRetryable: true,
+    details: [{ bytes, ...progressOf(partial) }],
+  });
+}

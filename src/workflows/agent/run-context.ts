@@ -1,0 +1,32 @@
+import type { ApplicationFailure } from '@temporalio/workflow';
+import type { ParsedAgentInput } from '../../shared';
+import type { PartialRun } from './failures';
+import type { RunRecord } from './run-record';
+
+/**
+ * What the pieces of one run share: its record, its validated input, and how
+ * it publishes and fails. `agentWorkflow` builds one per run and passes it
+ * down explicitly; nothing of a run lives at module scope, because the
+ * workflow modules are shared by every run in the worker's isolate.
+ */
+export interface RunContext {
+  /** The run's record: state, conversation, event log. The pieces change it in place. */
+  readonly run: RunRecord;
+  readonly input: ParsedAgentInput;
+  /** Upserts the search attributes that changed since the last call. */
+  readonly publish: (run: RunRecord) => void;
+  /** Records the run as failed (state, event, search attributes) and throws `failure`. */
+  readonly fail: (failure: ApplicationFailure) => never;
+  /** What the run has produced so far, attached to a failure's details. */
+  readonly partial: () => PartialRun;
+  /**
+   * The size guards and continue-as-new apply. False only while replaying a
+   * run started before they existed, whose history has no marker for them.
+   */
+  readonly guarded: boolean;
+  /**
+   * Tool calls carry runner ids (see `call-identity.ts`). False only while replaying a run
+   * started before them, which keyed its calls by the model's ids.
+   */
+  readonly runnerCallIds: boolean;
+}

@@ -1,0 +1,101 @@
+import { PAYLOAD_BUDGET_BYTES, jsonBytes } from '../../shared';
+import { EventLog, type CarriedEvents } from './event-log';
+import { createRunRecord, type RunRecord } from './run-record';
+
+/** The fields of the run record a hand-over carries as they are: everything the loop counts, and the conversation. */
+const CARRIED = [
+  'inputMessageCount',
+  'messages',
+  'inbox',
+  'iteration',
+  'invocations',
+  'consecutiveNudges',
+  'restrictionInjections',
+  'usage',
+  'limits',
+  'loopTracker',
+  'breaker',
+  'turn',
+  'externalStopRequested',
+] as const satisfies readonly (keyof RunRecord)[];
+type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
+
+/**
+ * What one Temporal run of an agent run hands to the next when it continues
+ * as new (the workflow's second argument; callers never pass it). Everything
+ * the loop counts goes along, so limits, stop conditions and the result see
+ * one run; the event log brings its newest events and keeps numbering.
+ */
+export type RunContinuation = CarriedFields & {
+  /** Temporal runs this agent run has had before this one. */
+  continuations: number;
+  events: CarriedEvents;
+  /** When the run's `timeout` passes (an ISO time), if it has one: it does not start again with each Temporal run. */
+  deadline?: string;
+};
+
+/** The carried fields of `from`. */
+function carried(from: CarriedFields): CarriedFields {
+  return Object.fromEntries(CARRIED.map((key) => [key, from[key]])) as CarriedFields;
+}
+
+/**
+ * Whether this Temporal run hands over before its next model call: after
+ * `iterationsPerRun` iterations, or when Temporal suggests it (history past
+ * 4 MiB or 4,096 events), but never before it has run one iteration itself.
+ */
+export function shouldContinueAsNew(iterationsThisRun: number, iterationsPerRun: number | undefined, suggested: boolean): boolean {
+  if (iterationsThisRun < 1) return false;
+  return suggested || (iterationsPerRun !== undefined && iterationsThisRun >= iterationsPerRun);
+}
+
+/**
+ * The input the next Temporal run is started with: the run's own, without its
+ * conversation, which travels once, in the continuation (both must fit in
+ * one of Temporal's payloads).
+ */
+export function inputWithoutConversation(rawInput: unknown): unknown {
+  if (typeof rawInput !== 'object' || rawInput === null) return rawInput;
+  return Object.fromEntries(Object.entries(rawInput).filter(([key]) => key !== 'message' && key !== 'messages'));
+}
+
+/**
+ * What a continued run checks of its input: its settings, with a stand-in for
+ * the conversation. The carried conversation is not checked again: the model
+ * wrote part of it, and the first run already accepted it.
+ */
+export function inputToValidate(rawInput: unknown): unknown {
+  if (typeof rawInput !== 'object' || rawInput === null) return rawInput;
+  return { ...(inputWithoutConversation(rawInput) as Record<string, unknown>), message: '(carried by continue-as-new)' };
+}
+
+/**
+ * The hand-over's arguments made to fit in one Temporal payload: events are
+ * dropped, oldest first, until they do. Undefined when even without events
+ * they do not (then the run cannot continue as new).
+ */
+export function fitHandOver(input: unknown, continuation: RunContinuation): { continuation: RunContinuation; bytes: number } | undefined {
+  let fitted = continuation;
+  for (;;) {
+    const bytes = jsonBytes([input, fitted]);
+    if (bytes <= PAYLOAD_BUDGET_BYTES) return { continuation: fitted, bytes };
+    const recent = fitted.events.recent;
+    if (recent.length === 0) return undefined;
+    fitted = { ...fitted, events: { ...fitted.events, recent: recent.slice(Math.ceil(recent.length / 2)) } };
+  }
+}
+
+/** The run as its next Temporal run needs it. Only called between iterations, when nothing waits for a decision or an answer. */
+export function continuationOf(run: RunRecord, continuations: number, deadline: string | undefined): RunContinuation {
+  return {
+    ...carried(run),
+    continuations: continuations + 1,
+    events: run.events.carry(),
+    ...(deadline === undefined ? {} : { deadline }),
+  };
+}
+
+/** A run record that takes up where the previous Temporal run left off. */
+export function resumedRunRecord(continuation: RunContinuation): RunRecord {
+  return { ...createRunRecord(), ...carried(continuation), events: new EventLog(continuation.events) };
+}

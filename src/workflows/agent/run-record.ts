@@ -1,0 +1,159 @@
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import * as wf from '@temporalio/workflow';
+import {
+  AgentIterationsKey,
+  AgentPendingApprovalsKey,
+  AgentStatusKey,
+  AgentTerminationReasonKey,
+  AgentTotalTokensKey,
+  SCHEMA_VERSION,
+  ZERO_USAGE,
+  type AgentState,
+  type ApprovalDecision,
+  type ChatMessage,
+  type PendingApproval,
+  type RunLimits,
+  type TerminationReason,
+  type ToolCall,
+  type ToolCallResult,
+  type Usage,
+} from '../../shared';
+import { initialBreakerState, type BreakerState } from '../rules/circuit-breaker';
+import { EventLog } from './event-log';
+import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
+
+/** The batch of tool calls being executed, kept so a stop can close it with valid tool messages. */
+export interface OpenBatch {
+  assistantIndex: number;
+  calls: ToolCall[];
+  results: Map<string, ToolCallResult>;
+}
+
+/** Everything a run keeps; `snapshot` turns it into the plain JSON of the `state` query. */
+export interface RunRecord {
+  status: AgentState['status'];
+  iteration: number;
+  invocations: number;
+  consecutiveNudges: number;
+  restrictionInjections: number;
+  messages: ChatMessage[];
+  /** How many of `messages` came with the run's input; what follows is what the run added. */
+  inputMessageCount: number;
+  usage: Usage;
+  activity: string;
+  limits: RunLimits;
+  pendingApprovals: PendingApproval[];
+  decisions: Map<string, ApprovalDecision>;
+  events: EventLog;
+  loopTracker: LoopTracker;
+  breaker: BreakerState;
+  openBatch?: OpenBatch;
+  stopRequest?: { kind: 'signal' | 'timeout'; reason?: string };
+  /** User messages that arrived by signal and are not yet in the conversation. */
+  inbox: string[];
+  /** The question `ask_question` asked, while the run waits for its answer. */
+  pendingQuestion?: { callId: string; question: string; askedAt: string };
+  /** The `stop` signal arrived: `{ external: true }` conditions hold from now on. */
+  externalStopRequested: boolean;
+  /** Where the current turn began: stop conditions count from here (seed 003: state resets each turn). */
+  turn: { startedAtMs: number; messageIndex: number; iteration: number; usage: Usage; executedTools: string[] };
+  terminationReason?: TerminationReason;
+  error?: { type: string; message: string };
+}
+
+export function createRunRecord(): RunRecord {
+  return {
+    status: 'running',
+    iteration: 0,
+    invocations: 0,
+    consecutiveNudges: 0,
+    restrictionInjections: 0,
+    messages: [],
+    inputMessageCount: 0,
+    usage: ZERO_USAGE,
+    activity: 'validating input',
+    limits: { maxInvocations: 0, tokenBudget: {} },
+    pendingApprovals: [],
+    decisions: new Map(),
+    events: new EventLog(),
+    externalStopRequested: false,
+    inbox: [],
+    turn: { startedAtMs: new Date().getTime(), messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
+    loopTracker: initialLoopTracker(),
+    breaker: initialBreakerState(),
+  };
+}
+
+export function isFinished(run: RunRecord): boolean {
+  return run.status === 'completed' || run.status === 'failed' || run.status === 'terminated';
+}
+
+/** Sets `running`, `waiting_for_approval` or `waiting_for_input` from what the run waits for (a finished run keeps its status). */
+export function refreshStatus(run: RunRecord): void {
+  if (isFinished(run)) return;
+  run.status =
+    run.pendingApprovals.length > 0 ? 'waiting_for_approval' : run.pendingQuestion !== undefined ? 'waiting_for_input' : 'running';
+}
+
+/** Says what the run is doing now: in the state and in the web UI's current details. */
+export function describeActivity(run: RunRecord, activity: string): void {
+  run.activity = activity;
+  wf.setCurrentDetails(activity.charAt(0).toUpperCase() + activity.slice(1));
+}
+
+/** The search attributes as they stand; `publish` sends only what changed. */
+export function createSearchAttributePublisher() {
+  const published = new Map<string, string | number>();
+  return function publish(run: RunRecord): void {
+    const current: [string, string | number][] = [
+      [AgentStatusKey.name, run.status],
+      [AgentIterationsKey.name, run.iteration],
+      [AgentTotalTokensKey.name, run.usage.totalTokens],
+      [AgentPendingApprovalsKey.name, run.pendingApprovals.length],
+      [AgentTerminationReasonKey.name, run.terminationReason?.type ?? (run.status === 'failed' ? `failed:${run.error?.type ?? 'Error'}` : '')],
+    ];
+    const changed = current.filter(([name, value]) => published.get(name) !== value);
+    if (changed.length === 0) return;
+    for (const [name, value] of changed) published.set(name, value);
+    const pairs: SearchAttributeUpdatePair[] = changed.flatMap(([name, value]): SearchAttributeUpdatePair[] => {
+      switch (name) {
+        case AgentStatusKey.name:
+          return [{ key: AgentStatusKey, value: String(value) }];
+        case AgentIterationsKey.name:
+          return [{ key: AgentIterationsKey, value: Number(value) }];
+        case AgentTotalTokensKey.name:
+          return [{ key: AgentTotalTokensKey, value: Number(value) }];
+        case AgentPendingApprovalsKey.name:
+          return [{ key: AgentPendingApprovalsKey, value: Number(value) }];
+        default:
+          return value === '' ? [] : [{ key: AgentTerminationReasonKey, value: String(value) }];
+      }
+    });
+    if (pairs.length > 0) wf.upsertSearchAttributes(pairs);
+  };
+}
+
+export function snapshot(run: RunRecord): AgentState {
+  const lastEvent = run.events.last();
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    status: run.status,
+    iteration: run.iteration,
+    invocations: run.invocations,
+    consecutiveNudges: run.consecutiveNudges,
+    restrictionInjections: run.restrictionInjections,
+    messages: run.messages,
+    usage: run.usage,
+    activity: run.activity,
+    pendingApprovals: run.pendingApprovals,
+    ...(run.pendingApprovals.length > 0
+      ? { waitingFor: 'approval' as const }
+      : run.pendingQuestion !== undefined
+        ? { waitingFor: 'input' as const, question: run.pendingQuestion }
+        : {}),
+    limits: run.limits,
+    ...(lastEvent === undefined ? {} : { lastEvent }),
+    ...(run.terminationReason === undefined ? {} : { terminationReason: run.terminationReason }),
+    ...(run.error === undefined ? {} : { error: run.error }),
+  };
+}

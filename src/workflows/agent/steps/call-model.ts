@@ -1,0 +1,82 @@
+import * as wf from '@temporalio/workflow';
+import {
+  ACTIVITY_DEFAULTS,
+  addUsage,
+  type AgentActivities,
+  type AssistantMessage,
+  type ChatMessage,
+  type ModelCallResult,
+} from '../../../shared';
+import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
+import { preview } from '../event-log';
+import { maskObservations, toolNameLookup } from '../../rules/observation-masking';
+import type { RunContext } from '../run-context';
+
+const modelActivities = wf.proxyActivities<AgentActivities>({
+  startToCloseTimeout: ACTIVITY_DEFAULTS.modelCallTimeout,
+  heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: ACTIVITY_DEFAULTS.modelCallMaxAttempts,
+  },
+});
+
+/**
+ * The conversation as the model sees it: with observation masking, old and
+ * large tool results become placeholders; `run.messages` keeps them whole.
+ */
+export function contextForModel(context: RunContext): ChatMessage[] {
+  const { run, input } = context;
+  if (input.masking === undefined) return run.messages;
+  // Results of the last `keepIterations` iterations that produced them stay: the newest is the previous one.
+  const masked = maskObservations(run.messages, run.iteration - 1, input.masking, toolNameLookup(run.messages));
+  if (masked.masked.length > 0) {
+    run.events.append('observations-masked', {
+      iteration: run.iteration,
+      masked: masked.masked,
+      tokensSaved: masked.masked.reduce((sum, entry) => sum + entry.tokens, 0),
+    });
+  }
+  return masked.messages;
+}
+
+/**
+ * Schedules this iteration's model call on `messages`. Not `async` on
+ * purpose: it hands back the activity's own promise, so the loop awaits
+ * exactly what it awaited when the call was inline and the workflow's
+ * commands keep their order.
+ */
+export function callModel(context: RunContext, messages: ChatMessage[]): Promise<ModelCallResult> {
+  const { run, input } = context;
+  return modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
+    {
+      model: input.model,
+      instructions: input.instructions,
+      messages: context.runnerCallIds ? messagesForModel(messages) : messages,
+      toolNames: input.tools,
+      parallelToolCalls: input.parallelToolCalls,
+    },
+  ]);
+}
+
+/** Counts the model call and its tokens, adds its message to the conversation, and logs and publishes it. */
+export function recordModelResponse(context: RunContext, response: ModelCallResult): AssistantMessage {
+  const { run, publish } = context;
+  run.invocations += 1;
+  run.usage = addUsage(run.usage, response.usage);
+  // Before anything else sees the calls: from here on the run knows them by runner ids only.
+  const message = context.runnerCallIds ? withRunnerCallIds(response.message, run.iteration) : response.message;
+  const assistant: AssistantMessage = { ...message, meta: { ...message.meta, iteration: run.iteration } };
+  run.messages.push(assistant);
+  run.events.append('model-response', {
+    iteration: run.iteration,
+    toolCalls: (assistant.tool_calls ?? []).map((call) => call.function.name),
+    text: assistant.content !== null && assistant.content !== '',
+    ...(assistant.content ? { content: preview(assistant.content) } : {}),
+    usage: response.usage,
+  });
+  publish(run);
+  return assistant;
+}

@@ -1,0 +1,119 @@
+import { msToNumber } from '@temporalio/common/lib/time';
+import * as wf from '@temporalio/workflow';
+import {
+  ACTIVITY_DEFAULTS,
+  type AgentActivities,
+  type AssistantMessage,
+  type ToolCall,
+  type ToolCallResult,
+  type ToolDescription,
+} from '../../../shared';
+import { awaitApproval } from './await-approval';
+import { needsApproval } from '../../rules/approval-rules';
+import { preview } from '../event-log';
+import type { RunContext } from '../run-context';
+import { describeActivity } from '../run-record';
+import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../tool-results';
+import { withCallArguments } from '../../rules/transcript';
+
+/**
+ * A tool call is retried whenever an attempt is lost to the infrastructure, until the
+ * call's deadline: a tool that ran is never reported to the model as failed because a
+ * worker died. What the tool itself throws comes back as its result (the activity
+ * catches it), and `RetryableToolError` is bounded by the activity itself.
+ */
+const toolActivities = wf.proxyActivities<AgentActivities>({
+  startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout, // each call sets its own: callTimeouts
+  heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '10 seconds',
+    maximumAttempts: Number.POSITIVE_INFINITY, // the call's deadline bounds them
+  },
+});
+
+/** One attempt's timeout and the call's deadline, from what the tool declares. */
+function callTimeouts(description: ToolDescription): wf.ActivityOptions {
+  const timeoutMs = description.timeoutMs ?? msToNumber(ACTIVITY_DEFAULTS.toolCallTimeout);
+  const deadlineMs = description.deadlineMs ?? timeoutMs * ACTIVITY_DEFAULTS.toolCallDeadlineFactor;
+  return { startToCloseTimeout: timeoutMs, scheduleToCloseTimeout: Math.max(deadlineMs, timeoutMs) };
+}
+
+/**
+ * The call's idempotency key: its workflow, its Temporal run and its runner id. The run id keeps
+ * it unique when a reset runs an iteration again (runner ids count the same way twice); a call's
+ * attempts never cross a Temporal run, so every attempt has the same key. Runs from before runner
+ * ids leave it to the activity (`workflowId:callId`).
+ */
+function idempotencyKeyOf(context: RunContext, call: ToolCall): { idempotencyKey?: string } {
+  if (!context.runnerCallIds) return {};
+  const { workflowId, runId } = wf.workflowInfo();
+  return { idempotencyKey: `${workflowId}:${runId}:${call.id}` };
+}
+
+/**
+ * Executes one tool call: an unknown tool is answered with an error, a call
+ * that needs approval waits for it (and runs with the approver's arguments),
+ * and a failure after the activity's retries goes back to the model as a tool
+ * error. Events mark the start and end of the execution.
+ */
+export async function executeToolCall(
+  context: RunContext,
+  call: ToolCall,
+  runTools: readonly ToolDescription[],
+  flagged: ReadonlySet<string>,
+): Promise<ToolCallResult> {
+  const { run, input } = context;
+  const description = runTools.find((tool) => tool.name === call.function.name);
+  if (description === undefined) return unknownToolResult(call.function.name, input.tools);
+
+  let argumentsText = call.function.arguments;
+  if (needsApproval(call, description, input.approval, flagged)) {
+    const decision = await awaitApproval(context, call);
+    if (decision.decision === 'deny') {
+      return { content: `Denied: ${decision.reason ?? 'the call was not approved'}`, isError: true, terminate: false };
+    }
+    if (decision.originalArguments !== undefined) {
+      argumentsText = JSON.stringify(decision.arguments);
+      const batch = run.openBatch;
+      if (batch !== undefined) {
+        run.messages[batch.assistantIndex] = withCallArguments(run.messages[batch.assistantIndex] as AssistantMessage, call.id, argumentsText);
+      }
+    }
+  }
+
+  describeActivity(run, `iteration ${run.iteration}: running ${call.function.name}`);
+  const startedAt = new Date().getTime();
+  run.events.append('tool-call-start', {
+    iteration: run.iteration,
+    callId: call.id,
+    toolName: call.function.name,
+    arguments: preview(argumentsText),
+  });
+  run.turn.executedTools.push(call.function.name);
+  let result: ToolCallResult;
+  try {
+    result = await toolActivities.executeTool.executeWithOptions(
+      {
+        summary: summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
+        ...callTimeouts(description),
+      },
+      [{ toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) }],
+    );
+  } catch (error) {
+    // Only a failed activity is the call's outcome; anything else is a bug of the workflow, not the tool's.
+    if (wf.isCancellation(error) || !(error instanceof wf.ActivityFailure)) throw error;
+    // The call's deadline passed without a finished attempt: the model hears of it as a tool error.
+    result = { content: `Error: ${describeToolFailure(call.function.name, error)}`, isError: true, terminate: false };
+  }
+  run.events.append('tool-call-end', {
+    iteration: run.iteration,
+    callId: call.id,
+    toolName: call.function.name,
+    durationMs: new Date().getTime() - startedAt,
+    isError: result.isError,
+    output: preview(result.content),
+  });
+  return result;
+}

@@ -1,0 +1,107 @@
+import type { AssistantMessage, TerminationReason, ToolCall, ToolCallResult } from '../../../shared';
+import { processToolResult } from '../../rules/result-processing';
+import type { RunContext } from '../run-context';
+import { refreshStatus, type RunRecord } from '../run-record';
+import type { RunTools } from '../../rules/run-setup';
+import { executeToolCall } from './execute-tool-call';
+import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
+import { toolMessagesFor } from '../../rules/transcript';
+
+/** How one batch of tool calls ended the run, if it did. */
+export type BatchEnding = { reason: TerminationReason; response: string } | undefined;
+
+/** A call that was executed, with its result (after result processing). */
+export interface ExecutedCall {
+  call: ToolCall;
+  result: ToolCallResult;
+}
+
+/** Executes one response's tool calls under seed 000's ordering rules and appends their results. */
+export async function runToolBatch(
+  context: RunContext,
+  tools: RunTools,
+  assistant: AssistantMessage,
+  calls: ToolCall[],
+  flagged: ReadonlySet<string>,
+): Promise<{ ending: BatchEnding; executed: ExecutedCall[] }> {
+  const { run, input } = context;
+  const plan = planToolBatch(calls, tools.terminating);
+  const planned = plan.terminating === undefined ? plan.leading : [...plan.leading, plan.terminating];
+  const assistantIndex = run.messages.lastIndexOf(assistant);
+  if (planned.length < calls.length) run.messages[assistantIndex] = keepToolCalls(assistant, planned);
+  const batch = { assistantIndex, calls: planned, results: new Map<string, ToolCallResult>() };
+  run.openBatch = batch;
+
+  const execute = async (call: ToolCall): Promise<ToolCallResult> => {
+    const raw = await executeToolCall(context, call, tools.descriptions, flagged);
+    // A result that ends the run is the response: it is never cut.
+    const result = raw.terminate || call === plan.terminating ? raw : processResult(context, call, raw);
+    batch.results.set(call.id, result);
+    return result;
+  };
+
+  let stoppedEarly = false;
+  if (input.parallelToolCalls) {
+    await Promise.all(plan.leading.map(execute));
+  } else {
+    for (const call of plan.leading) {
+      if ((await execute(call)).terminate) {
+        stoppedEarly = true;
+        break;
+      }
+    }
+  }
+
+  let ending: BatchEnding;
+  const terminated = plan.leading.find((call) => batch.results.get(call.id)?.terminate);
+  if (terminated !== undefined) {
+    ending = {
+      reason: { type: 'terminate_response', toolName: terminated.function.name, callId: terminated.id },
+      response: batch.results.get(terminated.id)?.content ?? '',
+    };
+  } else if (plan.terminating !== undefined) {
+    const call = plan.terminating;
+    const result = await execute(call);
+    // A terminating tool that errored (bad arguments, a throw, a denial) does not end
+    // the run: the error goes back to the model so it can call the tool correctly.
+    if (!result.isError) {
+      ending = { reason: { type: 'terminating_tool', toolName: call.function.name, callId: call.id }, response: result.content };
+    }
+  }
+
+  const executed = stoppedEarly || terminated !== undefined ? planned.filter((call) => batch.results.has(call.id)) : planned;
+  if (executed.length < planned.length) {
+    run.messages[assistantIndex] = keepToolCalls(run.messages[assistantIndex] as AssistantMessage, executed);
+  }
+  batch.calls = executed;
+  closeOpenBatch(run);
+  return {
+    ending,
+    executed: executed.flatMap((call) => {
+      const result = batch.results.get(call.id);
+      return result === undefined ? [] : [{ call, result }];
+    }),
+  };
+}
+
+/** Appends the open batch's tool messages (a synthetic "cancelled" one for each call without a result). */
+export function closeOpenBatch(run: RunRecord): void {
+  const batch = run.openBatch;
+  if (batch === undefined) return;
+  run.openBatch = undefined;
+  run.messages.push(...toolMessagesFor(batch.calls, batch.results, run.iteration));
+  for (const approval of run.pendingApprovals.splice(0)) {
+    run.events.append('approval-abandon', { callId: approval.callId, toolName: approval.toolName });
+  }
+  refreshStatus(run);
+}
+
+/** Seed 002's tool-result processing: long results are cut, with a marker and an event. */
+function processResult(context: RunContext, call: ToolCall, result: ToolCallResult): ToolCallResult {
+  const { run, input } = context;
+  if (input.resultProcessing === undefined) return result;
+  const processed = processToolResult(call.function.name, result.content, input.resultProcessing);
+  if (processed.truncated === undefined) return result;
+  run.events.append('tool-result-processed', { callId: call.id, toolName: call.function.name, ...processed.truncated });
+  return { ...result, content: processed.content };
+}

@@ -1,0 +1,26 @@
+import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
+import { unknownToolMessage, type ToolCall, type ToolCallResult } from '../../shared';
+
+/** Longest argument text shown in an activity's summary in the web UI. */
+const SUMMARY_ARGUMENTS_LENGTH = 80;
+
+/** The answer to a call of a tool this run may not use: an error the model can act on. */
+export function unknownToolResult(name: string, allowed: readonly string[]): ToolCallResult {
+  return { content: unknownToolMessage(name, allowed), isError: true, terminate: false };
+}
+
+/** A one-line summary of a tool call for the web UI: name, short arguments, iteration. */
+export function summarizeToolCall(call: ToolCall, iteration: number): string {
+  const text = call.function.arguments.replace(/\s+/g, ' ').trim();
+  const shortArguments =
+    text.length > SUMMARY_ARGUMENTS_LENGTH ? `${text.slice(0, SUMMARY_ARGUMENTS_LENGTH - 1)}…` : text;
+  return `${call.function.name} ${shortArguments} · iteration ${iteration}`;
+}
+
+/** Why a tool activity failed after its retries, in words for the model. */
+export function describeToolFailure(toolName: string, error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof TimeoutFailure) return `tool "${toolName}" did not finish before its deadline (${cause.timeoutType})`;
+  if (cause instanceof ApplicationFailure) return `tool "${toolName}" failed: ${cause.message}`;
+  return `tool "${toolName}" failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+}

@@ -1,0 +1,105 @@
+import type { LoopAction, LoopDetectionConfig } from '../../shared/loop-guard-schemas';
+import type { ToolCall } from '../../shared/messages';
+
+/**
+ * Seed 002's loop detection. The runner feeds every tool call, in the order
+ * the model listed them (a parallel batch counts call by call), through
+ * {@link trackToolCall}; it counts how many identical calls came in a row.
+ *
+ * Detection fires when the count reaches the threshold and again at every
+ * multiple of it (3, 6, 9 … with the default threshold 3), whatever the
+ * action. The seed states the repetition for `inject_warning` (so a model that
+ * ignores the first warning hears it again); `warn` repeats too, so a monitor
+ * sees that a loop is still going rather than one event for a loop of any
+ * length, and `stop` ends the run at the first detection, so its later
+ * multiples never arise.
+ */
+export interface LoopTracker {
+  /** Tool of the latest call; null before the first call. */
+  toolName: string | null;
+  /** Canonical form of the latest call's arguments (see {@link canonicalArgumentsKey}). */
+  argumentsKey: string | null;
+  /** Identical calls in a row, the latest included. */
+  count: number;
+}
+
+/** A loop found by {@link trackToolCall}. */
+export interface LoopDetection {
+  toolName: string;
+  /** Identical calls in a row, the latest included: a multiple of the threshold. */
+  count: number;
+  /** The configured action, for the caller to carry out. */
+  action: LoopAction;
+}
+
+/** The tracker of a run that has made no tool call yet. */
+export function initialLoopTracker(): LoopTracker {
+  return { toolName: null, argumentsKey: null, count: 0 };
+}
+
+/**
+ * Counts `call` against the calls before it. Identical means the same tool
+ * name and JSON-equal arguments (see {@link canonicalArgumentsKey}); a
+ * different call starts a new count of 1. Returns the new tracker (the old
+ * one is not modified) and, when the count is a multiple of the threshold, the
+ * detection.
+ */
+export function trackToolCall(
+  tracker: LoopTracker,
+  call: ToolCall,
+  config: LoopDetectionConfig,
+): { tracker: LoopTracker; detection?: LoopDetection } {
+  const toolName = call.function.name;
+  const argumentsKey = canonicalArgumentsKey(call.function.arguments);
+  const same = tracker.toolName === toolName && tracker.argumentsKey === argumentsKey;
+  const next: LoopTracker = { toolName, argumentsKey, count: same ? tracker.count + 1 : 1 };
+  if (next.count >= config.threshold && next.count % config.threshold === 0) {
+    return { tracker: next, detection: { toolName, count: next.count, action: config.action } };
+  }
+  return { tracker: next };
+}
+
+/**
+ * The system message of `inject_warning`: the model called `toolName` with
+ * identical arguments `count` times and should change its approach.
+ */
+export function loopWarningMessage(toolName: string, count: number): string {
+  return (
+    `You have called the tool "${toolName}" with identical arguments ${count} times in a row. ` +
+    'Calling it again the same way will not give a different result. ' +
+    'Try a different approach: change the arguments, use another tool, or finish with what you have.'
+  );
+}
+
+/**
+ * A string equal for two argument texts exactly when they are JSON-equal:
+ * the parsed value written back with object keys sorted at every depth, so
+ * key order and whitespace do not matter (array order does). A text that is
+ * not JSON is compared as its trimmed self; an empty text counts as `{}`, as
+ * the runner executes it that way (see `parseArgumentsLeniently`). The prefix
+ * keeps the JSON string `"a"` apart from the raw text `a`.
+ */
+export function canonicalArgumentsKey(argumentsText: string): string {
+  const trimmed = argumentsText.trim();
+  if (trimmed === '') return 'json:{}';
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed) as unknown;
+  } catch {
+    return `text:${trimmed}`;
+  }
+  return `json:${canonicalJson(value)}`;
+}
+
+/** JSON text of a parsed value with object keys sorted; built as text so keys like `__proto__` stay plain keys. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((item: unknown) => canonicalJson(item)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const members = Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

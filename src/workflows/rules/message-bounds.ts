@@ -1,0 +1,25 @@
+import { INPUT_BOUNDS, findTooDeep } from '../../shared';
+
+/** Longest reason (of a stop or a terminate request) the run keeps. */
+const MAX_REASON_LENGTH = 1_000;
+
+/**
+ * What a signal or update brings is a caller's input like any other. A value
+ * nested past the input bound would overflow the stack of whatever walks it
+ * (a schema check, an event's JSON), which fails the workflow task, and
+ * Temporal retries a failed task forever. So every handler asks this first.
+ * @returns the problem, or undefined when the message is within bounds
+ */
+export function messageTooDeep(message: unknown): string | undefined {
+  const tooDeep = findTooDeep(message, INPUT_BOUNDS.depth);
+  if (tooDeep === undefined) return undefined;
+  const at = tooDeep.path.length === 0 ? 'the message' : tooDeep.path.slice(0, 8).join('.');
+  return `${at}: nested deeper than ${INPUT_BOUNDS.depth} levels`;
+}
+
+/** A stop or terminate reason as the run keeps it: text, cut to a sane length; anything else is no reason. */
+export function reasonOf(message: { reason?: unknown } | undefined): string | undefined {
+  const reason = message?.reason;
+  if (typeof reason !== 'string') return undefined;
+  return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason;
+}

@@ -1,0 +1,83 @@
+import type { MaskingConfig } from '../../shared/loop-guard-schemas';
+import type { ChatMessage } from '../../shared/messages';
+
+/**
+ * Seed 002's observation masking. Before a model call, large tool results
+ * from older iterations are replaced, in the copy of the conversation the
+ * model sees, by a short placeholder; the run's own transcript keeps them.
+ * The tool message itself stays (same `tool_call_id`, same `meta`), so every
+ * tool call still has its answer and the provider accepts the conversation.
+ */
+
+/** One tool result that {@link maskObservations} replaced. */
+export interface MaskedObservation {
+  toolCallId: string;
+  /** From `toolNameOf`; `unknown tool` when it knows none. */
+  toolName: string;
+  /** The `meta.iteration` of the tool message. */
+  iteration: number;
+  /** Estimated tokens of the original content. */
+  tokens: number;
+}
+
+/** Rough token count of `text`: one token per four characters, rounded up. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** The content that replaces a masked tool result. */
+export function maskedObservationText(toolName: string, iteration: number, tokens: number): string {
+  return `[Masked: ${toolName} result from iteration ${iteration}, about ${tokens} tokens. Call the tool again if you need it.]`;
+}
+
+/**
+ * A new array for the model's context in which every `tool` message with
+ * `meta.iteration <= currentIteration - keepIterations` and at least
+ * `minTokens` estimated tokens has its content replaced by
+ * {@link maskedObservationText}. `currentIteration` counts as one of the kept
+ * iterations: it is the newest iteration whose tool results are in `messages`.
+ * Tool messages without `meta.iteration` (a caller's prior conversation) are
+ * never masked. `messages` and its messages are not modified; unchanged
+ * messages are shared, masked ones are copies.
+ */
+export function maskObservations(
+  messages: readonly ChatMessage[],
+  currentIteration: number,
+  config: MaskingConfig,
+  toolNameOf: (toolCallId: string, index: number) => string | undefined,
+): { messages: ChatMessage[]; masked: MaskedObservation[] } {
+  const newestMasked = currentIteration - config.keepIterations;
+  const masked: MaskedObservation[] = [];
+  const result = messages.map((message, index): ChatMessage => {
+    const iteration = message.meta?.iteration;
+    if (message.role !== 'tool' || iteration === undefined || iteration > newestMasked) return message;
+    const tokens = estimateTokens(message.content);
+    if (tokens < config.minTokens) return message;
+    const toolName = toolNameOf(message.tool_call_id, index) ?? 'unknown tool';
+    masked.push({ toolCallId: message.tool_call_id, toolName, iteration, tokens });
+    return { ...message, content: maskedObservationText(toolName, iteration, tokens) };
+  });
+  return { messages: result, masked };
+}
+
+/**
+ * A `toolNameOf` for {@link maskObservations} that reads the tool names from
+ * the assistant messages' `tool_calls` in `messages`. A tool message is
+ * matched with the assistant message before it, so an id that two turns of a
+ * conversation share names the right tool; by id alone only as a fallback.
+ */
+export function toolNameLookup(messages: readonly ChatMessage[]): (toolCallId: string, index?: number) => string | undefined {
+  const byId = new Map<string, string>();
+  const byIndex = new Map<number, string>();
+  let current = new Map<string, string>();
+  messages.forEach((message, index) => {
+    if (message.role === 'assistant') {
+      current = new Map((message.tool_calls ?? []).map((call) => [call.id, call.function.name]));
+      for (const [id, name] of current) byId.set(id, name);
+    } else if (message.role === 'tool') {
+      const name = current.get(message.tool_call_id);
+      if (name !== undefined) byIndex.set(index, name);
+    }
+  });
+  return (toolCallId, index) => (index === undefined ? undefined : byIndex.get(index)) ?? byId.get(toolCallId);
+}
