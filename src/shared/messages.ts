@@ -98,3 +98,12 @@ export function addUsage(left: Usage, right: Usage): Usage {
     totalTokens: left.totalTokens + right.totalTokens,
   };
 }
+
+/** Tokens used since `before`: what a part of a run (its current turn) has spent. */
+export function subtractUsage(total: Usage, before: Usage): Usage {
+  return {
+    promptTokens: total.promptTokens - before.promptTokens,
+    completionTokens: total.completionTokens - before.completionTokens,
+    totalTokens: total.totalTokens - before.totalTokens,
+  };
+}

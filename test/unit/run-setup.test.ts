@@ -1,13 +1,11 @@
 import {
-  DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
   DEFAULT_MAX_INVOCATIONS,
-  REQUIRE_TOOL_CALL_MESSAGE,
   parseAgentInput,
   type AgentInput,
   type ParsedAgentInput,
   type ToolDescription,
 } from '../../src/shared';
-import { effectiveMaxInvocations, nudgeInjectionFor, selectRunTools, turnPolicyFor } from '../../src/workflows/rules/run-setup';
+import { effectiveMaxInvocations, selectRunTools } from '../../src/workflows/rules/run-setup';
 
 const tool = (name: string, terminating = false): ToolDescription => ({
   name,
@@ -49,50 +47,6 @@ describe('selectRunTools', () => {
     const selected = selectRunTools(CATALOG, parsed({ tools: ['calculator', 'web_search'] }));
 
     expect(selected).toEqual({ ok: false, unknown: ['web_search'], registered: CATALOG.map((entry) => entry.name) });
-  });
-});
-
-describe('nudgeInjectionFor', () => {
-  test('a run that may answer with text injects nothing', () => {
-    expect(nudgeInjectionFor(parsed({}))).toBeUndefined();
-  });
-
-  test('an autonomous run nudges with its terminating config', () => {
-    const input = parsed({ tools: ['finish'], terminating: { toolIds: ['finish'], nudgeMessage: 'Call finish.', consecutiveNudges: 3 } });
-
-    expect(nudgeInjectionFor(input)).toEqual({ kind: 'nudge', message: 'Call finish.', consecutiveNudges: 3 });
-  });
-
-  test('requireToolCall injects an error context, counted up to the circuit breaker threshold', () => {
-    expect(nudgeInjectionFor(parsed({ requireToolCall: true }))).toEqual({
-      kind: 'error_context',
-      message: REQUIRE_TOOL_CALL_MESSAGE,
-      consecutiveNudges: DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
-    });
-    expect(nudgeInjectionFor(parsed({ requireToolCall: true, circuitBreaker: { threshold: 2 } }))?.consecutiveNudges).toBe(2);
-  });
-
-  test('terminating wins over requireToolCall', () => {
-    const input = parsed({ tools: ['finish'], requireToolCall: true, terminating: { toolIds: ['finish'] } });
-
-    expect(nudgeInjectionFor(input)?.kind).toBe('nudge');
-  });
-});
-
-describe('turnPolicyFor', () => {
-  test('no nudge and no restriction: an empty policy', () => {
-    expect(turnPolicyFor(parsed({}), undefined)).toEqual({});
-  });
-
-  test('the nudge policy takes the injection count; the restriction applies only when enabled', () => {
-    const injection = { kind: 'nudge' as const, message: 'Go on.', consecutiveNudges: 2 };
-    const restrictOutput = parsed({ restrictOutput: { enabled: true } }).restrictOutput;
-
-    expect(turnPolicyFor(parsed({ restrictOutput: { enabled: true } }), injection)).toEqual({
-      nudge: { consecutiveNudges: 2 },
-      restriction: restrictOutput,
-    });
-    expect(turnPolicyFor(parsed({ restrictOutput: { enabled: false } }), undefined)).toEqual({});
   });
 });
 

@@ -1,56 +1,22 @@
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
-import {
-  jsonBytes,
-  parseAgentInput,
-  type AgentActivities,
-  type AgentResult,
-  type ChatMessage,
-  type TerminationReason,
-} from '../../shared';
-import { awaitAnswer } from './steps/await-answer';
-import { flaggedCalls } from '../rules/call-identity';
-import { stopConditionRegistry } from '../rules/custom-stop-conditions';
-import {
-  handOverTooLarge,
-  invalidAgentInput,
-  maxConsecutiveNudgesExceeded,
-  maxInvocationsExceeded,
-  modelCallFailed,
-  partialRun,
-  sizeLimitReached,
-  tokenBudgetExhausted,
-  unknownTools,
-  type PartialRun,
-} from './failures';
-import { findLimitBreach } from '../rules/limit-rules';
-import { callModel, contextForModel, recordModelResponse } from './steps/call-model';
-import { decideModelTurn } from '../rules/model-turn';
-import { checkBreaker, checkRunSize, checkStopConditions, detectLoops } from './steps/run-checks';
+import { jsonBytes, parseAgentInput, type AgentResult } from '../../shared';
+import { turnPolicyFor } from '../rules/model-turn';
+import { effectiveMaxInvocations } from '../rules/run-setup';
+import { userMessage } from './conversation-messages';
+import { handOverTooLarge, invalidAgentInput, partialRun, type PartialRun } from './failures';
+import { runIteration } from './iteration';
 import type { RunContext } from './run-context';
-import {
-  continuationOf,
-  fitHandOver,
-  inputToValidate,
-  inputWithoutConversation,
-  resumedRunRecord,
-  shouldContinueAsNew,
-  type RunContinuation,
-} from './run-continuation';
-import { cancellationReason, finishRun, lastAssistantText } from './steps/finish-run';
+import { continuationOf, fitHandOver, inputToValidate, inputWithoutConversation, resumedRunRecord, type RunContinuation } from './run-continuation';
 import { readHandOver } from './run-arguments';
 import { registerRunHandlers } from './run-handlers';
-import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, type RunRecord } from './run-record';
-import { effectiveMaxInvocations, nudgeInjectionFor, selectRunTools, turnPolicyFor } from '../rules/run-setup';
-import { validateStopCondition } from '../rules/stop-conditions';
-import { closeOpenBatch, runToolBatch } from './steps/run-tool-batch';
-import { toolMessagesFor } from '../rules/transcript';
-
-const catalogActivities = wf.proxyActivities<AgentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5 },
-});
+import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, lastAssistantText, type RunRecord } from './run-record';
+import { RunEnded, type StepOutcome } from './step-outcome';
+import { awaitAnswer } from './steps/await-answer';
+import { cancellationReason, finishRun } from './steps/finish-run';
+import { loadTools } from './steps/load-tools';
+import { closeOpenBatch } from './steps/run-tool-batch';
 
 /**
  * Marks runs started with the size guards and continue-as-new. A run started
@@ -61,9 +27,6 @@ export const SIZE_GUARDS_PATCH = 'size-guards-and-continue-as-new';
 
 /** Marks runs whose tool calls carry runner ids; a run started before keyed them by the model's ids. */
 export const RUNNER_CALL_IDS_PATCH = 'runner-call-ids';
-
-/** The result of a call not executed because the run stopped before it (loop detection). */
-const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.';
 
 /**
  * One agent run: call the model, execute its tool calls, repeat, until the
@@ -99,6 +62,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   // Every handler is set before the first await, so no message is ever dropped.
   registerRunHandlers(run, loopScope, (name) => toolSchemas.get(name));
 
+  /** Records the run as failed (state, event, search attributes) and fails the workflow with `failure`. */
   const fail = (failure: wf.ApplicationFailure): never => {
     run.status = 'failed';
     run.error = { type: failure.type ?? 'Error', message: failure.message };
@@ -111,7 +75,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
 
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;
-  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds };
+  const context: RunContext = { run, input, publish, partial, guarded, runnerCallIds };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   else run.events.append('run-continued', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
@@ -143,114 +107,44 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   }
   const firstIteration = run.iteration;
 
-  const finish = (reason: TerminationReason, response: string): Promise<AgentResult> => finishRun(context, reason, response);
-
   try {
-    return await loopScope.run(() => loop());
+    // Inside the loop's scope, as the loop itself: a terminate that arrives while the run hands over is still a terminate.
+    return await loopScope.run(async () => settle(await loop()));
   } catch (error) {
+    // A failure decided where a step could not return it (inside a parallel batch of tool calls).
+    if (error instanceof RunEnded) return settle(error.outcome);
     if (!wf.isCancellation(error)) throw error;
     // Stopped by the `terminate` signal or by Temporal's cancel request: close the
     // open batch with valid tool messages and return what the run has.
     closeOpenBatch(run);
     run.pendingQuestion = undefined;
-    return finish(cancellationReason(run, input), lastAssistantText(run));
+    return settle({ kind: 'finish', reason: cancellationReason(run, input), response: lastAssistantText(run) });
   }
 
-  async function loop(): Promise<AgentResult> {
-    describeActivity(run, 'loading the tool catalog');
-    const catalog = await catalogActivities.describeTools.executeWithOptions({ summary: 'tool catalog' }, []);
-    const selected = selectRunTools(catalog.tools, input);
-    if (!selected.ok) return fail(unknownTools(selected.unknown, selected.registered));
-    const tools = selected.tools;
-    toolSchemas = new Map(tools.descriptions.map((tool) => [tool.name, tool.parameters]));
-    if (input.stopWhen !== undefined) {
-      const problems = validateStopCondition(input.stopWhen, stopConditionRegistry, { tools: input.tools });
-      if (problems.length > 0) return fail(invalidAgentInput(problems));
-    }
-    const nudgeInjection = nudgeInjectionFor(input);
-    const turnPolicy = turnPolicyFor(input, nudgeInjection);
-
+  /** Iterates until a step decides the run ends (or continues as new), waiting for a person where one must answer. */
+  async function loop(): Promise<Ending> {
+    const loaded = await loadTools(context);
+    if (loaded.kind === 'fail') return loaded;
+    toolSchemas = new Map(loaded.tools.descriptions.map((tool) => [tool.name, tool.parameters]));
+    const setup = { tools: loaded.tools, turnPolicy: turnPolicyFor(input), firstIteration };
     for (;;) {
-      // Messages a person sent meanwhile join the conversation before the model is called.
-      for (const content of run.inbox.splice(0)) run.messages.push(userMessage(content));
-      const breach = findLimitBreach(run.invocations, run.usage, run.limits);
-      if (breach?.kind === 'invocations') return fail(maxInvocationsExceeded(breach.limit, partial()));
-      if (breach?.kind === 'tokens') return fail(tokenBudgetExhausted(breach, partial()));
-      if (guarded) {
-        const iterationsThisRun = run.iteration - firstIteration;
-        const tooLarge = checkRunSize(context);
-        // A history too large is what continue-as-new is for; only a Temporal run that has not run an iteration fails on it.
-        if (tooLarge?.kind === 'history' && iterationsThisRun >= 1) return continueAsNew();
-        if (tooLarge !== undefined) return fail(sizeLimitReached(tooLarge, partial()));
-        // Between iterations nothing waits for a decision or an answer: the place to hand over to a new Temporal run.
-        if (shouldContinueAsNew(iterationsThisRun, input.iterationsPerRun, wf.workflowInfo().continueAsNewSuggested)) return continueAsNew();
-      }
+      let outcome = await runIteration(context, setup);
+      if (outcome.kind === 'wait_for_input') outcome = await awaitAnswer(context, outcome);
+      if (outcome.kind !== 'run_again' && outcome.kind !== 'wait_for_input') return outcome;
+    }
+  }
 
-      run.iteration += 1;
-      run.events.append('iteration-start', { iteration: run.iteration, messages: run.messages.length });
-      describeActivity(run, `iteration ${run.iteration}: calling the model`);
-
-      const modelMessages = contextForModel(context);
-      let response;
-      try {
-        response = await callModel(context, modelMessages);
-      } catch (error) {
-        if (wf.isCancellation(error)) throw error;
-        return fail(modelCallFailed(error, partial()));
+  /** The one place a run ends: finished with its result, failed, or handed over to a new Temporal run. */
+  async function settle(outcome: Ending): Promise<AgentResult> {
+    switch (outcome.kind) {
+      case 'finish': {
+        const finished = await finishRun(context, outcome);
+        return finished.kind === 'fail' ? settle(finished) : finished.result;
       }
-      const assistant = recordModelResponse(context, response);
-
-      const afterResponse = checkStopConditions(context);
-      if (afterResponse !== undefined) {
-        run.messages.push(...toolMessagesFor(assistant.tool_calls ?? [], new Map(), run.iteration, NOT_EXECUTED_RESULT));
-        return finish(afterResponse, lastAssistantText(run));
-      }
-
-      const outcome = decideModelTurn(assistant, run, turnPolicy);
-      switch (outcome.kind) {
-        case 'final_output':
-          return finish({ type: 'complete' }, outcome.text);
-        case 'restrict':
-          run.restrictionInjections = outcome.restrictionInjections;
-          inject(run, 'restriction', input.restrictOutput?.message ?? '');
-          continue;
-        case 'nudge':
-          run.consecutiveNudges = outcome.consecutiveNudges;
-          inject(run, nudgeInjection?.kind ?? 'nudge', nudgeInjection?.message ?? '');
-          continue;
-        case 'nudges_exceeded':
-          run.consecutiveNudges = outcome.consecutiveNudges;
-          return fail(maxConsecutiveNudgesExceeded(nudgeInjection?.consecutiveNudges ?? 0, partial()));
-        case 'run_tools': {
-          // A tool call starts a new turn: both counters begin again.
-          run.consecutiveNudges = 0;
-          run.restrictionInjections = 0;
-          const loop = detectLoops(context, outcome.calls);
-          if (loop.stop !== undefined) {
-            run.messages.push(...toolMessagesFor(outcome.calls, new Map(), run.iteration, NOT_EXECUTED_RESULT));
-            return finish(
-              { type: 'loop_detected', toolName: loop.stop.toolName, count: loop.stop.count },
-              assistant.content ?? '',
-            );
-          }
-          const flagged = flaggedCalls(assistant, response.approvalRequired ?? []);
-          const batch = await runToolBatch(context, tools, assistant, outcome.calls, flagged);
-          if (batch.ending !== undefined) return finish(batch.ending.reason, batch.ending.response);
-          for (const warning of loop.warnings) inject(run, 'loop_warning', warning);
-          const trip = checkBreaker(context, batch.executed);
-          if (trip !== undefined) return finish(trip.reason, trip.response);
-          const afterTools = checkStopConditions(context);
-          if (afterTools !== undefined) return finish(afterTools, lastAssistantText(run));
-          const asked = batch.executed.find(({ result }) => result.waitForInput !== undefined);
-          if (asked !== undefined) {
-            const question = asked.result.waitForInput?.question ?? '';
-            if (!(await awaitAnswer(context, asked.call.id, question))) {
-              return finish({ type: 'input_timeout', question, limit: String(input.inputTimeout) }, question);
-            }
-          }
-          continue;
-        }
-      }
+      case 'fail':
+        return fail(outcome.failure);
+      case 'continue_as_new':
+        return continueAsNew();
     }
   }
 
@@ -267,12 +161,5 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   }
 }
 
-/** Adds a runner-authored system message, marked as injected, to the conversation. */
-function inject(run: RunRecord, kind: 'nudge' | 'restriction' | 'loop_warning' | 'error_context', content: string): void {
-  run.messages.push({ role: 'system', content, meta: { injected: kind, iteration: run.iteration } });
-  run.events.append(kind, { iteration: run.iteration, consecutiveNudges: run.consecutiveNudges, restrictionInjections: run.restrictionInjections });
-}
-
-function userMessage(content: string): ChatMessage {
-  return { role: 'user', content };
-}
+/** How a run ends: the outcomes `settle` handles (the loop handles running again and waiting for input itself). */
+type Ending = Extract<StepOutcome, { kind: 'finish' | 'fail' | 'continue_as_new' }>;

@@ -1,11 +1,10 @@
-import type { ApplicationFailure } from '@temporalio/workflow';
 import type { ParsedAgentInput } from '../../shared';
 import type { PartialRun } from './failures';
 import type { RunRecord } from './run-record';
 
 /**
  * What the pieces of one run share: its record, its validated input, and how
- * it publishes and fails. `agentWorkflow` builds one per run and passes it
+ * it publishes. `agentWorkflow` builds one per run and passes it
  * down explicitly; nothing of a run lives at module scope, because the
  * workflow modules are shared by every run in the worker's isolate.
  */
@@ -15,8 +14,6 @@ export interface RunContext {
   readonly input: ParsedAgentInput;
   /** Upserts the search attributes that changed since the last call. */
   readonly publish: (run: RunRecord) => void;
-  /** Records the run as failed (state, event, search attributes) and throws `failure`. */
-  readonly fail: (failure: ApplicationFailure) => never;
   /** What the run has produced so far, attached to a failure's details. */
   readonly partial: () => PartialRun;
   /**

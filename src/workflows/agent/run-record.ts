@@ -157,3 +157,9 @@ export function snapshot(run: RunRecord): AgentState {
     ...(run.error === undefined ? {} : { error: run.error }),
   };
 }
+
+/** The text of the last assistant message that has some: the response of a run stopped before it answered. */
+export function lastAssistantText(run: RunRecord): string {
+  const last = [...run.messages].reverse().find((message) => message.role === 'assistant' && message.content);
+  return last?.role === 'assistant' ? (last.content ?? '') : '';
+}

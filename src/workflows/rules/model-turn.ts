@@ -1,53 +1,71 @@
-import type { AssistantMessage, ToolCall } from '../../shared';
-import { decideNudge, type NudgePolicy } from './nudge-rule';
-import { decideRestriction, type RestrictionPolicy } from './restriction-rule';
+import type { AssistantMessage, ParsedAgentInput, ToolCall } from '../../shared';
+import { NUDGES_AFTER_TOOL_CALL, decideNudge, nudgePolicyFor, type NudgePolicy } from './nudge-rule';
+import { RESTRICTIONS_AFTER_TOOL_CALL, decideRestriction, restrictionPolicyFor, type RestrictionPolicy } from './restriction-rule';
 
-/**
- * What the loop does after a model response: one discriminated union, decided
- * by a pure function, so the workflow only sequences.
- */
-export type ModelTurnOutcome =
-  /** Text and no tool calls, and nothing requires a tool: the run completes. */
-  | { kind: 'final_output'; text: string }
-  /** Text and no tool calls under `restrictOutput`: inject the restriction message and call again. */
-  | { kind: 'restrict'; restrictionInjections: number }
-  /** Text and no tool calls in an autonomous run: inject a nudge and call the model again. */
-  | { kind: 'nudge'; consecutiveNudges: number }
-  /** Text and no tool calls once too often in a row: the run fails. */
-  | { kind: 'nudges_exceeded'; consecutiveNudges: number }
-  /** Tool calls to execute; the caller starts a new turn (counters back to 0). */
-  | { kind: 'run_tools'; calls: ToolCall[] };
-
-/** The counters the rules read; the workflow keeps them. */
+/** The counters the turn rules read and return; the run keeps them. */
 export interface TurnCounters {
-  /** Content-only answers in a row answered with a nudge. */
+  /** Text answers in a row answered with a nudge. */
   consecutiveNudges: number;
   /** Restriction messages injected in the current turn. */
   restrictionInjections: number;
 }
 
+/**
+ * What the loop does after a model response, with the counters it leaves:
+ * one discriminated union, decided by a pure function. The counters are the
+ * next values, resets included, so the run only stores them.
+ */
+export type ModelTurnOutcome =
+  /** Text and no tool calls, and nothing requires a tool: the run completes. */
+  | { kind: 'final_output'; text: string; counters: TurnCounters }
+  /** Text and no tool calls under restricted output: inject the restriction message and call again. */
+  | { kind: 'restrict'; message: string; counters: TurnCounters }
+  /** Text and no tool calls where a tool call is required: inject a nudge and call the model again. */
+  | { kind: 'nudge'; injected: NudgePolicy['injected']; message: string; counters: TurnCounters }
+  /** Text and no tool calls once too often in a row: the run fails. */
+  | { kind: 'nudges_exceeded'; limit: number; counters: TurnCounters }
+  /** Tool calls to execute; they start a new turn. */
+  | { kind: 'run_tools'; calls: ToolCall[]; counters: TurnCounters };
+
 /** The rules that apply to a text answer; absent ones do not. */
 export interface TurnPolicy {
-  /** Present when the run is autonomous (`terminating` given). */
+  /** Present when a tool call is required (terminating tools or `requireToolCall`). */
   nudge?: NudgePolicy;
-  /** Present when `restrictOutput.enabled`. */
+  /** Present when restricted output is enabled. */
   restriction?: RestrictionPolicy;
 }
 
+/** The rules a run's input sets for text answers. */
+export function turnPolicyFor(input: Pick<ParsedAgentInput, 'terminating' | 'requireToolCall' | 'circuitBreaker' | 'restrictOutput'>): TurnPolicy {
+  const nudge = nudgePolicyFor(input);
+  const restriction = restrictionPolicyFor(input);
+  return { ...(nudge === undefined ? {} : { nudge }), ...(restriction === undefined ? {} : { restriction }) };
+}
+
 /**
- * Decides a model turn. For a text answer, the restriction (seed 001) applies
- * first, while its per-turn budget lasts; then the nudge rule (seed 000) when
- * the run is autonomous, which can fail the run; else the text is the answer.
- * Restriction injections do not count as nudges: the nudge counter only moves
- * once the restriction has been spent.
+ * Decides a model turn. Tool calls are run, and both counters start again.
+ * For a text answer, restricted output applies first, while its per-turn
+ * budget lasts; then nudging, when a tool call is required, which can fail
+ * the run; else the text is the answer. Restriction injections do not count
+ * as nudges: the nudge counter only moves once the restriction is spent.
  */
 export function decideModelTurn(message: AssistantMessage, counters: TurnCounters, policy: TurnPolicy): ModelTurnOutcome {
   const calls = message.tool_calls ?? [];
-  if (calls.length > 0) return { kind: 'run_tools', calls };
+  if (calls.length > 0) {
+    return { kind: 'run_tools', calls, counters: { consecutiveNudges: NUDGES_AFTER_TOOL_CALL, restrictionInjections: RESTRICTIONS_AFTER_TOOL_CALL } };
+  }
   if (policy.restriction !== undefined) {
     const restriction = decideRestriction(counters.restrictionInjections, policy.restriction);
-    if (restriction.kind === 'restrict') return restriction;
+    if (restriction.kind === 'restrict') {
+      return { kind: 'restrict', message: policy.restriction.message, counters: { ...counters, restrictionInjections: restriction.restrictionInjections } };
+    }
   }
-  if (policy.nudge !== undefined) return decideNudge(counters.consecutiveNudges, policy.nudge);
-  return { kind: 'final_output', text: message.content ?? '' };
+  if (policy.nudge !== undefined) {
+    const nudge = decideNudge(counters.consecutiveNudges, policy.nudge);
+    const next = { ...counters, consecutiveNudges: nudge.consecutiveNudges };
+    return nudge.kind === 'nudge'
+      ? { kind: 'nudge', injected: policy.nudge.injected, message: policy.nudge.message, counters: next }
+      : { kind: 'nudges_exceeded', limit: policy.nudge.consecutiveNudges, counters: next };
+  }
+  return { kind: 'final_output', text: message.content ?? '', counters };
 }

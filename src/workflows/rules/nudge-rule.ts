@@ -1,10 +1,20 @@
+import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD, REQUIRE_TOOL_CALL_MESSAGE, type ParsedAgentInput } from '../../shared';
+
 /**
- * Seed 000's nudge counting. Each content-only answer in an autonomous run
+ * Nudging: a run that must end by calling a tool (an autonomous run, with
+ * terminating tools, or one with `requireToolCall`) meets a text answer with
+ * an injected message and calls the model again. Each text answer in a row
  * raises the counter; while it is <= `consecutiveNudges` the model is nudged,
- * beyond it the run fails. The caller resets the counter on any tool call.
+ * beyond it the run fails. Any tool call sets the counter back to 0. This
+ * file is the whole rule: the policy a run derives from its input, the
+ * decision, and the reset.
  */
 export interface NudgePolicy {
-  /** Content-only answers in a row that are answered with a nudge. */
+  /** What the injected message is marked as: `nudge` in an autonomous run, `error_context` under `requireToolCall`. */
+  injected: 'nudge' | 'error_context';
+  /** The message injected. */
+  message: string;
+  /** Text answers in a row that are answered with a nudge; one more fails the run. */
   consecutiveNudges: number;
 }
 
@@ -12,10 +22,32 @@ export type NudgeDecision =
   | { kind: 'nudge'; consecutiveNudges: number }
   | { kind: 'nudges_exceeded'; consecutiveNudges: number };
 
-/** What to do with one more content-only answer after `nudgesSoFar` in a row. */
-export function decideNudge(nudgesSoFar: number, policy: NudgePolicy): NudgeDecision {
+/**
+ * The run's nudge policy, or `undefined` when a text answer may end the run.
+ * Terminating tools win over `requireToolCall`. `requireToolCall` has no
+ * limit of its own: it allows as many text answers in a row as the circuit
+ * breaker allows identical tool errors (its threshold), one measure of a
+ * stuck run for both.
+ */
+export function nudgePolicyFor(input: Pick<ParsedAgentInput, 'terminating' | 'requireToolCall' | 'circuitBreaker'>): NudgePolicy | undefined {
+  if (input.terminating !== undefined) {
+    return { injected: 'nudge', message: input.terminating.nudgeMessage, consecutiveNudges: input.terminating.consecutiveNudges };
+  }
+  if (!input.requireToolCall) return undefined;
+  return {
+    injected: 'error_context',
+    message: REQUIRE_TOOL_CALL_MESSAGE,
+    consecutiveNudges: input.circuitBreaker?.threshold ?? DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
+  };
+}
+
+/** What to do with one more text answer after `nudgesSoFar` in a row. */
+export function decideNudge(nudgesSoFar: number, policy: Pick<NudgePolicy, 'consecutiveNudges'>): NudgeDecision {
   const consecutiveNudges = nudgesSoFar + 1;
   return consecutiveNudges <= policy.consecutiveNudges
     ? { kind: 'nudge', consecutiveNudges }
     : { kind: 'nudges_exceeded', consecutiveNudges };
 }
+
+/** The counter after a response with tool calls: a tool call ends the run of text answers. */
+export const NUDGES_AFTER_TOOL_CALL = 0;

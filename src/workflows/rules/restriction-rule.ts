@@ -1,19 +1,33 @@
+import type { ParsedAgentInput } from '../../shared';
+
 /**
- * Seed 001's restricted output. When the model would finish without calling a
- * tool, the restriction message is injected and the model called again, at
- * most `maxInjections` times per turn (0: no per-turn limit; the invocation
- * cap still bounds it). A tool call starts a new turn and the caller resets
- * the count.
+ * Restricted output: when the model would finish without calling a tool, the
+ * restriction message is injected and the model called again, at most
+ * `maxInjections` times per turn (0: no per-turn limit; the invocation cap
+ * still bounds it). A tool call starts a new turn, which sets the count back
+ * to 0. This file is the whole rule: policy, decision and reset.
  */
 export interface RestrictionPolicy {
   /** Injections allowed per turn; 0 means unlimited. */
   maxInjections: number;
+  /** The message injected. */
+  message: string;
 }
 
 export type RestrictionDecision = { kind: 'restrict'; restrictionInjections: number } | { kind: 'restriction_spent' };
 
-/** Whether one more content-only answer is met with an injection, after `injectionsThisTurn`. */
-export function decideRestriction(injectionsThisTurn: number, policy: RestrictionPolicy): RestrictionDecision {
+/** The run's restriction policy, or `undefined` when `restrictOutput` is not enabled. */
+export function restrictionPolicyFor(input: Pick<ParsedAgentInput, 'restrictOutput'>): RestrictionPolicy | undefined {
+  const restrictOutput = input.restrictOutput;
+  if (restrictOutput?.enabled !== true) return undefined;
+  return { maxInjections: restrictOutput.maxInjections, message: restrictOutput.message };
+}
+
+/** Whether one more text answer is met with an injection, after `injectionsThisTurn`. */
+export function decideRestriction(injectionsThisTurn: number, policy: Pick<RestrictionPolicy, 'maxInjections'>): RestrictionDecision {
   if (policy.maxInjections !== 0 && injectionsThisTurn >= policy.maxInjections) return { kind: 'restriction_spent' };
   return { kind: 'restrict', restrictionInjections: injectionsThisTurn + 1 };
 }
+
+/** The count after a response with tool calls: a tool call starts a new turn. */
+export const RESTRICTIONS_AFTER_TOOL_CALL = 0;

@@ -1,11 +1,4 @@
-import {
-  DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
-  DEFAULT_MAX_INVOCATIONS,
-  REQUIRE_TOOL_CALL_MESSAGE,
-  type ParsedAgentInput,
-  type ToolDescription,
-} from '../../shared';
-import type { TurnPolicy } from './model-turn';
+import { DEFAULT_MAX_INVOCATIONS, type ParsedAgentInput, type ToolDescription } from '../../shared';
 
 /**
  * What a run derives once from its input and the worker's tool catalog,
@@ -18,15 +11,6 @@ export interface RunTools {
   descriptions: ToolDescription[];
   /** Tools whose call ends the run: terminating in the catalog, or listed in `terminating.toolIds`. */
   terminating: ReadonlySet<string>;
-}
-
-/** The message injected when the model answers with text where a tool call is required. */
-export interface NudgeInjection {
-  /** `nudge` for an autonomous run (`terminating`), `error_context` for `requireToolCall`. */
-  kind: 'nudge' | 'error_context';
-  message: string;
-  /** Such answers allowed in a row before the run fails. */
-  consecutiveNudges: number;
 }
 
 /**
@@ -46,30 +30,6 @@ export function selectRunTools(
     ...(input.terminating?.toolIds ?? []),
   ]);
   return { ok: true, tools: { descriptions, terminating } };
-}
-
-/** What the run injects when the model answers with text but must call a tool; `undefined` when it need not. */
-export function nudgeInjectionFor(
-  input: Pick<ParsedAgentInput, 'terminating' | 'requireToolCall' | 'circuitBreaker'>,
-): NudgeInjection | undefined {
-  // requireToolCall shares the nudge rule: its error context is a nudge by another name.
-  return input.terminating !== undefined
-    ? { kind: 'nudge' as const, message: input.terminating.nudgeMessage, consecutiveNudges: input.terminating.consecutiveNudges }
-    : input.requireToolCall
-      ? {
-          kind: 'error_context' as const,
-          message: REQUIRE_TOOL_CALL_MESSAGE,
-          consecutiveNudges: input.circuitBreaker?.threshold ?? DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
-        }
-      : undefined;
-}
-
-/** The rules that apply to a text answer in this run (see `decideModelTurn`). */
-export function turnPolicyFor(input: Pick<ParsedAgentInput, 'restrictOutput'>, nudgeInjection: NudgeInjection | undefined): TurnPolicy {
-  return {
-    ...(nudgeInjection === undefined ? {} : { nudge: { consecutiveNudges: nudgeInjection.consecutiveNudges } }),
-    ...(input.restrictOutput?.enabled ? { restriction: input.restrictOutput } : {}),
-  };
 }
 
 /** Model calls the run may make: the smaller of the two limits the input can set, else the default. */

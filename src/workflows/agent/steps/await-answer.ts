@@ -2,14 +2,17 @@ import type { Duration } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
 import type { RunContext } from '../run-context';
 import { describeActivity, refreshStatus } from '../run-record';
+import { runAgain, type StepOutcome } from '../step-outcome';
 
 /**
- * Seed 004's `ask_question`: waits, durably, for the `userMessage` signal.
- * The answer starts a new turn (stop conditions count afresh). False when
- * `inputTimeout` passed first.
+ * A tool asked a person a question (`ask_question`, `WaitForInput`): waits,
+ * durably, for the `userMessage` signal. The answer starts a new turn (stop
+ * conditions count afresh) and the run goes on; when `inputTimeout` passes
+ * first, the run finishes with the question as its response.
  */
-export async function awaitAnswer(context: RunContext, callId: string, question: string): Promise<boolean> {
+export async function awaitAnswer(context: RunContext, request: Extract<StepOutcome, { kind: 'wait_for_input' }>): Promise<StepOutcome> {
   const { run, input, publish } = context;
+  const { callId, question } = request;
   run.pendingQuestion = { callId, question, askedAt: new Date().toISOString() };
   run.events.append('input-request', { callId, question });
   refreshStatus(run);
@@ -25,7 +28,7 @@ export async function awaitAnswer(context: RunContext, callId: string, question:
   publish(run);
   if (!answered) {
     run.events.append('input-timeout', { callId, limit });
-    return false;
+    return { kind: 'finish', reason: { type: 'input_timeout', question, limit: String(input.inputTimeout) }, response: question };
   }
   run.turn = {
     startedAtMs: new Date().getTime(),
@@ -34,5 +37,5 @@ export async function awaitAnswer(context: RunContext, callId: string, question:
     usage: run.usage,
     executedTools: [],
   };
-  return true;
+  return runAgain;
 }

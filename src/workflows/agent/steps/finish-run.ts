@@ -1,18 +1,30 @@
 import * as wf from '@temporalio/workflow';
 import { SCHEMA_VERSION, type AgentResult, type ParsedAgentInput, type TerminationReason } from '../../../shared';
-import { resultTooLarge } from '../failures';
 import { toGeneratedMessages } from '../../rules/generated-messages';
+import { oversizedResult } from '../../rules/size-rules';
+import { toolMessagesFor } from '../../rules/transcript';
+import { resultTooLarge } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity, type RunRecord } from '../run-record';
-import { oversizedResult } from '../../rules/size-rules';
+import type { StepOutcome } from '../step-outcome';
+
+/** The result of a call not executed because the run stopped before it (loop detection, `stopWhen`). */
+const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.';
 
 /**
- * Ends the run with `reason` (a failure goes through `RunContext.fail`
- * instead): records and publishes the ending, lets handlers finish, and
- * returns the run's result with `response` as its answer.
+ * Ends the run as `outcome` says: the calls it stops before get their "not
+ * executed" results, the ending is recorded and published, handlers may
+ * finish, and the run's result is returned with `outcome.response` as its
+ * answer. A result Temporal would refuse as too large turns into a failure
+ * instead, handed back for the loop to settle.
  */
-export async function finishRun(context: RunContext, reason: TerminationReason, response: string): Promise<AgentResult> {
+export async function finishRun(
+  context: RunContext,
+  outcome: Extract<StepOutcome, { kind: 'finish' }>,
+): Promise<{ kind: 'finished'; result: AgentResult } | Extract<StepOutcome, { kind: 'fail' }>> {
   const { run, publish } = context;
+  const { reason, response } = outcome;
+  if (outcome.unexecuted !== undefined) run.messages.push(...toolMessagesFor(outcome.unexecuted, new Map(), run.iteration, NOT_EXECUTED_RESULT));
   const result: AgentResult = {
     schemaVersion: SCHEMA_VERSION,
     response,
@@ -27,7 +39,7 @@ export async function finishRun(context: RunContext, reason: TerminationReason, 
   };
   // Temporal would terminate a workflow whose result is over its limit; fail with the reason instead.
   const oversized = context.guarded ? oversizedResult(result) : undefined;
-  if (oversized !== undefined) context.fail(resultTooLarge(oversized, reason, response, context.partial()));
+  if (oversized !== undefined) return { kind: 'fail', failure: resultTooLarge(oversized, reason, response, context.partial()) };
   run.status = reason.type === 'external' ? 'terminated' : 'completed';
   run.terminationReason = reason;
   run.events.append('run-end', { status: run.status, terminationReason: reason });
@@ -35,7 +47,7 @@ export async function finishRun(context: RunContext, reason: TerminationReason, 
   publish(run);
   // Handlers are synchronous, so this never waits; it keeps the rule that none is cut off.
   await wf.CancellationScope.nonCancellable(() => wf.condition(wf.allHandlersFinished));
-  return result;
+  return { kind: 'finished', result };
 }
 
 /**
@@ -50,10 +62,4 @@ export function cancellationReason(run: RunRecord, input: ParsedAgentInput): Ter
         via: run.stopRequest === undefined ? 'cancel' : 'signal',
         ...(run.stopRequest?.reason === undefined ? {} : { reason: run.stopRequest.reason }),
       };
-}
-
-/** The text of the last assistant message that has some: the response of a run stopped before it answered. */
-export function lastAssistantText(run: RunRecord): string {
-  const last = [...run.messages].reverse().find((message) => message.role === 'assistant' && message.content);
-  return last?.role === 'assistant' ? (last.content ?? '') : '';
 }

@@ -1,14 +1,15 @@
-import type { AssistantMessage, TerminationReason, ToolCall, ToolCallResult } from '../../../shared';
+import type { AssistantMessage, ToolCall, ToolCallResult } from '../../../shared';
 import { processToolResult } from '../../rules/result-processing';
 import type { RunContext } from '../run-context';
+import type { StepOutcome } from '../step-outcome';
 import { refreshStatus, type RunRecord } from '../run-record';
 import type { RunTools } from '../../rules/run-setup';
 import { executeToolCall } from './execute-tool-call';
 import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
 
-/** How one batch of tool calls ended the run, if it did. */
-export type BatchEnding = { reason: TerminationReason; response: string } | undefined;
+/** How one batch of tool calls ended the run, if it did: a terminating tool or `TerminateResponse`. */
+export type BatchEnding = Extract<StepOutcome, { kind: 'finish' }> | undefined;
 
 /** A call that was executed, with its result (after result processing). */
 export interface ExecutedCall {
@@ -56,6 +57,7 @@ export async function runToolBatch(
   const terminated = plan.leading.find((call) => batch.results.get(call.id)?.terminate);
   if (terminated !== undefined) {
     ending = {
+      kind: 'finish',
       reason: { type: 'terminate_response', toolName: terminated.function.name, callId: terminated.id },
       response: batch.results.get(terminated.id)?.content ?? '',
     };
@@ -65,7 +67,7 @@ export async function runToolBatch(
     // A terminating tool that errored (bad arguments, a throw, a denial) does not end
     // the run: the error goes back to the model so it can call the tool correctly.
     if (!result.isError) {
-      ending = { reason: { type: 'terminating_tool', toolName: call.function.name, callId: call.id }, response: result.content };
+      ending = { kind: 'finish', reason: { type: 'terminating_tool', toolName: call.function.name, callId: call.id }, response: result.content };
     }
   }
 

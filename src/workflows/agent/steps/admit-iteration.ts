@@ -1,0 +1,34 @@
+import * as wf from '@temporalio/workflow';
+import { findLimitBreach } from '../../rules/limit-rules';
+import { findSizeBreach, projectedRunBytes } from '../../rules/size-rules';
+import { userMessage } from '../conversation-messages';
+import { maxInvocationsExceeded, sizeLimitReached, tokenBudgetExhausted } from '../failures';
+import type { RunContext } from '../run-context';
+import { shouldContinueAsNew } from '../run-continuation';
+import type { StepOutcome } from '../step-outcome';
+
+/**
+ * Before each iteration: messages a person sent meanwhile join the
+ * conversation; then the run's limits, Temporal's size limits and
+ * continue-as-new may end this Temporal run before the model is called.
+ * `undefined`: the iteration goes on. `firstIteration` is the iteration this
+ * Temporal run started after.
+ */
+export function admitIteration(context: RunContext, firstIteration: number): StepOutcome | undefined {
+  const { run, input, partial } = context;
+  for (const content of run.inbox.splice(0)) run.messages.push(userMessage(content));
+  const breach = findLimitBreach(run.invocations, run.usage, run.limits);
+  if (breach?.kind === 'invocations') return { kind: 'fail', failure: maxInvocationsExceeded(breach.limit, partial()) };
+  if (breach?.kind === 'tokens') return { kind: 'fail', failure: tokenBudgetExhausted(breach, partial()) };
+  if (!context.guarded) return undefined;
+  const iterationsThisRun = run.iteration - firstIteration;
+  const info = wf.workflowInfo();
+  const projected = projectedRunBytes(run.messages, run.inputMessageCount, input.instructions);
+  const tooLarge = findSizeBreach(projected, { bytes: info.historySize, events: info.historyLength });
+  // A history too large is what continue-as-new is for; only a Temporal run that has not run an iteration fails on it.
+  if (tooLarge?.kind === 'history' && iterationsThisRun >= 1) return { kind: 'continue_as_new' };
+  if (tooLarge !== undefined) return { kind: 'fail', failure: sizeLimitReached(tooLarge, partial()) };
+  // Between iterations nothing waits for a decision or an answer: the place to hand over to a new Temporal run.
+  if (shouldContinueAsNew(iterationsThisRun, input.iterationsPerRun, info.continueAsNewSuggested)) return { kind: 'continue_as_new' };
+  return undefined;
+}

@@ -1,0 +1,39 @@
+import { subtractUsage, type ToolCall } from '../../../shared';
+import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
+import { evaluateStopCondition } from '../../rules/stop-conditions';
+import type { RunContext } from '../run-context';
+import { lastAssistantText } from '../run-record';
+import type { StepOutcome } from '../step-outcome';
+
+/**
+ * `stopWhen` over the current turn, after a model response and after a batch
+ * of tool calls: a finish when it holds (logged as a `stop-condition` event),
+ * else `undefined`. After a response, `unexecuted` are its tool calls, which
+ * the run then stops before running.
+ */
+export function applyStopWhen(context: RunContext, unexecuted: readonly ToolCall[] = []): StepOutcome | undefined {
+  const { run, input } = context;
+  if (input.stopWhen === undefined) return undefined;
+  const verdict = evaluateStopCondition(
+    input.stopWhen,
+    {
+      iteration: run.iteration,
+      turnIteration: run.iteration - run.turn.iteration,
+      turnStartedAtMs: run.turn.startedAtMs,
+      nowMs: new Date().getTime(),
+      turnMessages: run.messages.slice(run.turn.messageIndex),
+      turnUsage: subtractUsage(run.usage, run.turn.usage),
+      executedTools: run.turn.executedTools,
+      externalStopRequested: run.externalStopRequested,
+    },
+    stopConditionRegistry,
+  );
+  if (!verdict.stop) return undefined;
+  run.events.append('stop-condition', { condition: verdict.condition, detail: verdict.detail });
+  return {
+    kind: 'finish',
+    reason: { type: 'stop_condition', condition: verdict.condition, detail: verdict.detail },
+    response: lastAssistantText(run),
+    ...(unexecuted.length === 0 ? {} : { unexecuted: [...unexecuted] }),
+  };
+}

@@ -1,0 +1,32 @@
+import * as wf from '@temporalio/workflow';
+import type { AgentActivities } from '../../../shared';
+import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
+import { selectRunTools, type RunTools } from '../../rules/run-setup';
+import { validateStopCondition } from '../../rules/stop-conditions';
+import { invalidAgentInput, unknownTools } from '../failures';
+import type { RunContext } from '../run-context';
+import { describeActivity } from '../run-record';
+import type { StepOutcome } from '../step-outcome';
+
+const catalogActivities = wf.proxyActivities<AgentActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 5 },
+});
+
+/**
+ * Before the first iteration: the worker's tool catalog, once, and the run's
+ * tools from it. A tool the input names that the worker lacks, or a
+ * `stopWhen` that names what does not exist, fails the run.
+ */
+export async function loadTools(context: RunContext): Promise<{ kind: 'loaded'; tools: RunTools } | Extract<StepOutcome, { kind: 'fail' }>> {
+  const { run, input } = context;
+  describeActivity(run, 'loading the tool catalog');
+  const catalog = await catalogActivities.describeTools.executeWithOptions({ summary: 'tool catalog' }, []);
+  const selected = selectRunTools(catalog.tools, input);
+  if (!selected.ok) return { kind: 'fail', failure: unknownTools(selected.unknown, selected.registered) };
+  if (input.stopWhen !== undefined) {
+    const problems = validateStopCondition(input.stopWhen, stopConditionRegistry, { tools: input.tools });
+    if (problems.length > 0) return { kind: 'fail', failure: invalidAgentInput(problems) };
+  }
+  return { kind: 'loaded', tools: selected.tools };
+}
