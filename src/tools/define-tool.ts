@@ -33,7 +33,7 @@ export interface ToolDefinition<Parameters extends z.ZodType = z.ZodType> {
   /** The arguments' schema; the JSON Schema the model sees is derived from it. */
   parameters: Parameters;
   execute(args: z.output<Parameters>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
-  /** Calling this tool ends the run, its output the response (seed 004's loop-breaking tools). @default false */
+  /** Calling this tool ends the run, its output the response (loop-breaking tools). @default false */
   terminating?: boolean;
   /** Whether a call must be approved before it runs: a flag, or a pure function of the arguments. @default false */
   needsApproval?: boolean | ((args: z.output<Parameters>) => boolean);

@@ -1,5 +1,5 @@
 /**
- * Seed 001: returned from a tool's `execute`, it ends the run. The message
+ * `TerminateResponse`: returned from a tool's `execute`, it ends the run. The message
  * (or `Task completed.`) becomes the tool message and the run's response.
  * Works for any tool, whether or not it is listed in `terminating.toolIds`.
  */

@@ -137,7 +137,7 @@ describe('agentWorkflow loop', () => {
     ]);
   });
 
-  test('finish (seed 001) ends the run with its note, or "Task completed."', async () => {
+  test('the built-in finish tool ends the run with its note, or "Task completed."', async () => {
     const withNote = await env.run({
       model: env.scenario([{ toolCalls: [{ name: 'finish', arguments: { note: 'Wrote the report.' } }] }]),
       tools: ['finish'],

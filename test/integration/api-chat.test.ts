@@ -19,7 +19,7 @@ const context = () => `ctx-${randomUUID().slice(0, 8)}`;
 const turnRun = (contextId: string, turn: number) => new RegExp(`^conversation:${contextId}:[0-9a-f]{8}:turn-${turn}$`);
 
 describe('POST /chat', () => {
-  test('without terminating_config: the model answers, the answer is the response, in seed 000 format', async () => {
+  test('without terminating_config: the model answers, the answer is the response, in the chat response format', async () => {
     const model = env.scenario([{ content: 'Hello! 2 + 2 is 4.' }]);
     const answer = await api.post('/chat', { context_id: context(), message: 'hi, what is 2 + 2?', model });
     expect(answer.status).toBe(200);
@@ -61,7 +61,7 @@ describe('POST /chat', () => {
     expect(env.model.requests(model)[0]?.tools?.map((tool) => tool.function.name).sort()).toEqual(['calculator', 'finish']);
   });
 
-  test('seed 000 error conditions answer 422 with a stable code, and leave the conversation as it was', async () => {
+  test('the chat endpoints\' error conditions answer 422 with a stable code, and leave the conversation as it was', async () => {
     const contextId = context();
     const first = env.scenario([{ content: 'noted' }]);
     expect((await api.post('/chat', { context_id: contextId, message: 'remember 7', model: first })).status).toBe(200);

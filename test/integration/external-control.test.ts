@@ -237,7 +237,7 @@ describe('event log', () => {
   });
 });
 
-describe('timeout (seed 002)', () => {
+describe('timeout: the run\'s wall-clock limit', () => {
   test('ends the run gracefully at the deadline, cancelling the tool in flight; nothing runs after it', async () => {
     const model = env.scenario([
       {

@@ -13,7 +13,7 @@ afterAll(async () => {
 const tools = ['ask_question', 'converse', 'task_completion', 'calculator'];
 const ask = (question: string) => ({ toolCalls: [{ name: 'ask_question', arguments: { question }, id: 'call_ask' }] });
 
-describe("seed 004's loop-breaking tools", () => {
+describe('loop-breaking tools', () => {
   test('converse ends the run with its reply as the response', async () => {
     const model = env.scenario([{ toolCalls: [{ name: 'converse', arguments: { message: 'Hello! How can I help?' }, id: 'call_hi' }] }]);
     const result = await env.run({ model, tools, message: 'hi' });
@@ -74,7 +74,7 @@ describe("seed 004's loop-breaking tools", () => {
   });
 });
 
-describe('requireToolCall (seed 004)', () => {
+describe('requireToolCall: every iteration must call a tool', () => {
   test('a text answer gets an error context and another call; a tool call resets the count', async () => {
     const model = env.scenario([
       { content: 'I think the answer is 4.' },
@@ -98,7 +98,7 @@ describe('requireToolCall (seed 004)', () => {
   });
 });
 
-describe('stop conditions reset when an answer starts a new turn (seed 003)', () => {
+describe('stop conditions reset when an answer starts a new turn', () => {
   test('functionCall: a tool executed in the previous turn no longer counts', async () => {
     const model = env.scenario([
       { toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] },

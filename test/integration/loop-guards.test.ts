@@ -36,7 +36,7 @@ const ping = (host: string, spacing = '') => ({ toolCalls: [{ name: 'ping', argu
 const injectedWarnings = (messages: ChatMessage[]) =>
   messages.filter((message) => message.role === 'system' && message.meta?.injected === 'loop_warning');
 
-describe('loop detection (seed 002)', () => {
+describe('loop detection', () => {
   test('warn: the loop is recorded as an event and the run goes on', async () => {
     const model = env.scenario([ping('a'), ping('a', ' '), ping('a'), { content: 'done' }]);
     const handle = await env.start({ model, tools: ['ping'], message: 'go', loopDetection: { threshold: 3 } });
@@ -76,7 +76,7 @@ describe('loop detection (seed 002)', () => {
   });
 });
 
-describe('circuit breaker (seed 004)', () => {
+describe('circuit breaker', () => {
   const failing = { toolCalls: [{ name: 'fetch_report', arguments: { id: 7 } }] };
 
   test('five identical consecutive errors end the run with circuit_breaker', async () => {
@@ -100,7 +100,7 @@ describe('circuit breaker (seed 004)', () => {
   });
 });
 
-describe('context control (seed 002)', () => {
+describe('context control: result processing and observation masking', () => {
   test('maxResultChars cuts a long result with a marker and records both sizes; perTool wins', async () => {
     await writeFile(path.join(env.workspace, 'long.txt'), 'x'.repeat(50));
     const model = env.scenario([

@@ -28,7 +28,7 @@ const big = (id: string, size: number) => ({ name: 'big', arguments: { size }, i
 
 describe("a run near Temporal's payload limit", () => {
   test('a run whose conversation outgrows the budget fails with ContextTooLarge before the model call Temporal would refuse', async () => {
-    // Each result adds about 400 KB to what the run would return (the message, and again in seed 000's format):
+    // Each result adds about 400 KB to what the run would return (the message, and again in the chat response format):
     // after four of them the projection passes the 1.5 MiB budget, so the fifth call is never made.
     const model = env.scenario(Array.from({ length: 6 }, (_, index) => ({ toolCalls: [big(`call_${index}`, 200_000)] })));
     const handle = await env.start({ model, tools: ['big'], message: 'read everything' });
@@ -101,7 +101,7 @@ describe('a conversation near the limit (HTTP)', () => {
     expect(first.status).toBe(200);
     expect(first.body.response).toBe('Noted.');
 
-    // 600 KB of history, 600 KB more, and the same again in seed 000's format: past the 1.5 MiB budget.
+    // 600 KB of history, 600 KB more, and the same again in the chat response format: past the 1.5 MiB budget.
     const refused = await api.post('/chat', { context_id: contextId, message: 'b'.repeat(600_000), model });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('conversation_too_large');

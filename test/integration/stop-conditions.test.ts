@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const ping = (host: string) => ({ toolCalls: [{ name: 'ping', arguments: { host } }] });
 
-describe('stopWhen (seeds 002 and 003): a graceful end, never a failure', () => {
+describe('stopWhen (custom stop conditions and termination conditions): a graceful end, never a failure', () => {
   test('textMention, checked after the model response', async () => {
     const model = env.scenario([ping('a'), { content: 'Looks good. APPROVE' }]);
     const result = await env.run({ model, tools: ['ping'], message: 'review', stopWhen: { textMention: 'APPROVE' } });

@@ -13,7 +13,7 @@ import { scheduledActivities } from '../helpers/history';
 import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';
 
-/** A tool outside every `toolIds` that ends the run from inside (seed 001). */
+/** A tool outside every `toolIds` that ends the run from inside (`TerminateResponse`). */
 const submitReport = defineTool({
   name: 'submit_report',
   description: 'Submit the final report; this ends the run.',
@@ -38,7 +38,7 @@ afterAll(async () => {
 const injected = (messages: ChatMessage[]) =>
   messages.filter((message) => message.role === 'system' && message.meta?.injected !== undefined);
 
-describe('seed 000: several tool calls, one terminating', () => {
+describe('terminating tools: several tool calls, one terminating', () => {
   test.each([false, true])('parallelToolCalls %s: the third never runs; the stored assistant message holds two calls', async (parallel) => {
     const model = env.scenario([
       {
@@ -68,7 +68,7 @@ describe('seed 000: several tool calls, one terminating', () => {
   });
 });
 
-describe('seed 000: nudges', () => {
+describe('terminating tools: nudges', () => {
   test('nudge, tool call, nudge, finish succeeds with consecutiveNudges 1: the counter resets on a tool call', async () => {
     const model = env.scenario([
       { content: 'I think I am done.' },
@@ -113,7 +113,7 @@ describe('seed 000: nudges', () => {
   });
 });
 
-describe('seed 000: maxInvocations', () => {
+describe('terminating tools: maxInvocations', () => {
   test('with maxInvocations 3 the model is called exactly 3 times, then MaxInvocationsExceeded', async () => {
     const busy = { toolCalls: [{ name: 'note', arguments: { text: 'again' } }] };
     const model = env.scenario([busy, busy, busy, busy, busy]);
@@ -149,7 +149,7 @@ describe('seed 000: maxInvocations', () => {
   });
 });
 
-describe('seed 001: TerminateResponse', () => {
+describe('TerminateResponse', () => {
   test('a tool not in toolIds ends the run by returning a TerminateResponse', async () => {
     const model = env.scenario([
       { toolCalls: [{ name: 'submit_report', arguments: { report: 'all green' }, id: 'call_report' }, { name: 'note', arguments: { text: 'after' }, id: 'call_after' }] },
@@ -170,7 +170,7 @@ describe('seed 001: TerminateResponse', () => {
   });
 });
 
-describe('seed 001: restrictOutput', () => {
+describe('restricted output (restrictOutput)', () => {
   test('gives up after maxInjections and ends normally with the text answer', async () => {
     const model = env.scenario([{ content: 'answer 1' }, { content: 'answer 2' }, { content: 'answer 3' }]);
     const result = await env.run({ model, tools: ['finish'], message: 'go', restrictOutput: { enabled: true, maxInjections: 2 } });

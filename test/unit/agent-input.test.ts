@@ -38,7 +38,7 @@ describe('parseAgentInput defaults', () => {
     expect(input.terminating).toEqual({ toolIds: ['finish'], consecutiveNudges: 1, nudgeMessage: DEFAULT_NUDGE_MESSAGE });
   });
 
-  test('the default nudge message is the seed text', () => {
+  test('the default nudge message is the specified text', () => {
     expect(DEFAULT_NUDGE_MESSAGE).toBe(
       'You are currently in an autonomous execution mode with no user interaction. ' +
         'You must complete your task by calling one of the terminating tools.',
@@ -224,8 +224,8 @@ describe('parseAgentInput cross-field rules', () => {
   });
 });
 
-describe('parseAgentInput restrictOutput (seed 001)', () => {
-  test('defaults: disabled, the seed message, unlimited injections', () => {
+describe('parseAgentInput restrictOutput (restricted output)', () => {
+  test('defaults: disabled, the specified message, unlimited injections', () => {
     expect(parseValid({ tools: [], message: 'hi', restrictOutput: {} }).restrictOutput).toEqual({
       enabled: false,
       message: DEFAULT_RESTRICTION_MESSAGE,
@@ -233,7 +233,7 @@ describe('parseAgentInput restrictOutput (seed 001)', () => {
     });
   });
 
-  test('the default message is the seed text', () => {
+  test('the default message is the specified text', () => {
     expect(DEFAULT_RESTRICTION_MESSAGE).toBe(
       "Do not produce a final answer directly. Before finishing, call a tool. If no tool is needed, call the 'finish' tool.",
     );

@@ -40,7 +40,7 @@ describe('loadApiConfig', () => {
 });
 
 describe('turn settings', () => {
-  test('seed 000 terminating_config becomes the run\'s terminating block, its tools joining the run\'s', () => {
+  test('the chat API\'s terminating_config becomes the run\'s terminating block, its tools joining the run\'s', () => {
     expect(
       turnSettings(
         { terminating_config: { tool_ids: ['finish'], consecutive_nudges: 3, nudge_message: 'Call finish.', max_invocations: 20 } },

@@ -1,6 +1,6 @@
 import { decideNudge } from '../../src/workflows/rules/nudge-rule';
 
-describe('decideNudge (seed 000)', () => {
+describe('decideNudge (nudging towards terminating tools)', () => {
   test('consecutiveNudges 1: the first text answer is nudged, the second in a row exceeds', () => {
     expect(decideNudge(0, { consecutiveNudges: 1 })).toEqual({ kind: 'nudge', consecutiveNudges: 1 });
     expect(decideNudge(1, { consecutiveNudges: 1 })).toEqual({ kind: 'nudges_exceeded', consecutiveNudges: 2 });

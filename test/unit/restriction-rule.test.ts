@@ -1,6 +1,6 @@
 import { decideRestriction } from '../../src/workflows/rules/restriction-rule';
 
-describe('decideRestriction (seed 001)', () => {
+describe('decideRestriction (restricted output)', () => {
   test('maxInjections 2: two injections per turn, then spent', () => {
     const policy = { maxInjections: 2 };
     expect(decideRestriction(0, policy)).toEqual({ kind: 'restrict', restrictionInjections: 1 });

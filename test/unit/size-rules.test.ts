@@ -81,7 +81,7 @@ describe('projectedRunBytes', () => {
     { role: 'tool', tool_call_id: 'c1', content: 'r'.repeat(5000) },
   ];
 
-  test('counts the conversation, then what the run added once more (as the result carries it in seed 000 format)', () => {
+  test('counts the conversation, then what the run added once more (as the result carries it in the chat response format)', () => {
     const projected = projectedRunBytes([...input, ...added], input.length, undefined);
     expect(projected).toBeGreaterThan(jsonBytes([...input, ...added]) + 6000);
     expect(projected).toBeLessThan(2 * jsonBytes([...input, ...added]));

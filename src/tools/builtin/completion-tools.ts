@@ -4,7 +4,7 @@ import { defineTool } from '../define-tool';
 import { TerminateResponse } from '../terminate-response';
 import { WaitForInput } from '../wait-for-input';
 
-/** Seed 001's `finish`: ends the run; the note (or `Task completed.`) is the response. */
+/** `finish`, the built-in terminating tool: ends the run; the note (or `Task completed.`) is the response. */
 export const finishTool = defineTool({
   name: 'finish',
   description: `Call when the task is done and nothing else is needed. The optional note is returned to the user (default: "${DEFAULT_TERMINATE_MESSAGE}").`,
@@ -12,7 +12,7 @@ export const finishTool = defineTool({
   execute: ({ note }) => new TerminateResponse(note),
 });
 
-/** Seed 004's `task_completion`: a loop-breaking tool whose `result` is the run's response. */
+/** `task_completion`: a loop-breaking tool whose `result` is the run's response. */
 export const taskCompletionTool = defineTool({
   name: 'task_completion',
   description: 'Call when the task is complete, with the final result for the user. This ends the run.',
@@ -21,7 +21,7 @@ export const taskCompletionTool = defineTool({
   execute: ({ result }) => result,
 });
 
-/** Seed 004's `converse`: a conversational reply that ends the run, the reply its response. */
+/** `converse`: a conversational reply that ends the run, the reply its response. */
 export const converseTool = defineTool({
   name: 'converse',
   description: 'Reply to the user conversationally when no task needs doing. This ends the run.',
@@ -30,7 +30,7 @@ export const converseTool = defineTool({
   execute: ({ message }) => message,
 });
 
-/** Seed 004's `ask_question`: pauses the run until the user answers (the `userMessage` signal). */
+/** `ask_question`: pauses the run until the user answers (the `userMessage` signal). */
 export const askQuestionTool = defineTool({
   name: 'ask_question',
   description: 'Ask the user a question when you need information to go on. The run waits for the answer.',

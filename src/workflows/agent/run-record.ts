@@ -55,7 +55,7 @@ export interface RunRecord {
   pendingQuestion?: { callId: string; question: string; askedAt: string };
   /** The `stop` signal arrived: `{ external: true }` conditions hold from now on. */
   externalStopRequested: boolean;
-  /** Where the current turn began: stop conditions count from here (seed 003: state resets each turn). */
+  /** Where the current turn began: stop conditions count from here (their state resets each turn). */
   turn: { startedAtMs: number; messageIndex: number; iteration: number; usage: Usage; executedTools: string[] };
   terminationReason?: TerminationReason;
   error?: { type: string; message: string };

@@ -1,5 +1,5 @@
 /**
- * Seed 004's circuit breaker: a run whose tool keeps failing the same way is
+ * The circuit breaker: a run whose tool keeps failing the same way is
  * stuck, and is stopped after `threshold` identical errors in a row (default
  * 5). The runner feeds every tool result, in the order of the calls (a
  * parallel batch counts result by result), through {@link trackToolResult}.

@@ -2,7 +2,7 @@ import type { ChatMessage, GeneratedMessage } from '../../shared';
 import { parseArgumentsLeniently } from './tool-arguments';
 
 /**
- * Seed 000's response format for the messages a run added: human messages,
+ * The chat endpoints' response format for the messages a run added: human messages,
  * the model's text, each tool call with its parsed input, and each tool
  * response. Injected system messages are runner bookkeeping and are left out.
  */

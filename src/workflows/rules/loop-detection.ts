@@ -2,13 +2,13 @@ import type { LoopAction, LoopDetectionConfig } from '../../shared/loop-guard-sc
 import type { ToolCall } from '../../shared/messages';
 
 /**
- * Seed 002's loop detection. The runner feeds every tool call, in the order
+ * Loop detection. The runner feeds every tool call, in the order
  * the model listed them (a parallel batch counts call by call), through
  * {@link trackToolCall}; it counts how many identical calls came in a row.
  *
  * Detection fires when the count reaches the threshold and again at every
  * multiple of it (3, 6, 9 … with the default threshold 3), whatever the
- * action. The seed states the repetition for `inject_warning` (so a model that
+ * action. The specification states the repetition for `inject_warning` (so a model that
  * ignores the first warning hears it again); `warn` repeats too, so a monitor
  * sees that a loop is still going rather than one event for a loop of any
  * length, and `stop` ends the run at the first detection, so its later

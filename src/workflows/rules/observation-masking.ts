@@ -2,7 +2,7 @@ import type { MaskingConfig } from '../../shared/loop-guard-schemas';
 import type { ChatMessage } from '../../shared/messages';
 
 /**
- * Seed 002's observation masking. Before a model call, large tool results
+ * Observation masking. Before a model call, large tool results
  * from older iterations are replaced, in the copy of the conversation the
  * model sees, by a short placeholder; the run's own transcript keeps them.
  * The tool message itself stays (same `tool_call_id`, same `meta`), so every

@@ -1,7 +1,7 @@
 import type { ResultProcessingConfig } from '../../shared/loop-guard-schemas';
 
 /**
- * Seed 002's tool-result processing as a length limit: a result longer than
+ * Tool-result processing as a length limit: a result longer than
  * its tool's limit is cut before it enters the conversation, with a marker
  * line so the model knows it did not see everything. Lengths are JavaScript
  * string lengths (UTF-16 code units).

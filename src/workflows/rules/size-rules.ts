@@ -30,7 +30,7 @@ export interface HistoryMeasure {
 /**
  * What the next model call would carry, and what the result would weigh if
  * the run ended now: the conversation, plus the larger of the instructions
- * (sent with the call) and what the run added in seed 000's format (in the
+ * (sent with the call) and what the run added in the chat response format (in the
  * result). Observation masking shortens the call but not the result, so the
  * whole conversation is counted.
  */

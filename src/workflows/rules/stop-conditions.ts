@@ -2,8 +2,8 @@ import type { ChatMessage, Usage } from '../../shared';
 import { durationToMs, type StopCondition } from '../../shared/stop-conditions-schema';
 
 /**
- * `stopWhen`: evaluates a condition tree (seed 003's termination conditions)
- * against what the current turn has done (seed 002's `StopContext`). Pure:
+ * `stopWhen`: evaluates a condition tree (the termination conditions: max messages, text mention, token usage, ...)
+ * against what the current turn has done (its `StopContext`). Pure:
  * time comes only from the context, where the workflow puts its own clock
  * (`new Date().getTime()`, which Temporal makes deterministic).
  */

@@ -1,7 +1,7 @@
 import type { AssistantMessage, ToolCall } from '../../shared';
 
 /**
- * Seed 000's rule for several tool calls in one response: they run in order,
+ * Terminating tools' rule for several tool calls in one response: they run in order,
  * execution stops at the first terminating tool, and the calls after it are
  * dropped — from execution and from the stored assistant message, so the
  * transcript stays one the provider accepts.

@@ -17,7 +17,7 @@ export interface ExecutedCall {
   result: ToolCallResult;
 }
 
-/** Executes one response's tool calls under seed 000's ordering rules and appends their results. */
+/** Executes one response's tool calls under the ordering rules of terminating tools (`rules/tool-batch.ts`) and appends their results. */
 export async function runToolBatch(
   context: RunContext,
   tools: RunTools,
@@ -98,7 +98,7 @@ export function closeOpenBatch(run: RunRecord): void {
   refreshStatus(run);
 }
 
-/** Seed 002's tool-result processing: long results are cut, with a marker and an event. */
+/** Tool-result processing: long results are cut, with a marker and an event. */
 function processResult(context: RunContext, call: ToolCall, result: ToolCallResult): ToolCallResult {
   const { run, input } = context;
   if (input.resultProcessing === undefined) return result;
