@@ -15,12 +15,107 @@ import { RunNotFoundError } from './run-control';
 import { connectClient } from './temporal/connection';
 import { isWorkflowNotFound } from './temporal/errors';
 
-export * from './shared';
-
 /**
- * The typed client backend services import: start a run, wait for its
- * result, read its live state. Built on `@temporalio/client`.
+ * The typed client backend services import (`agent-runner`): start a run, wait for its
+ * result, read its live state, steer it, hold conversations. Built on `@temporalio/client`.
+ *
+ * Only what a caller of a run needs is exported from here, named one by one: the
+ * workflow's input and its parts, its result, state and events, the names and argument
+ * types of its signals, queries and updates, the error classes and what a failed run
+ * carries, the task queue and workflow types. The runner's internals (its activity
+ * contract, payload and input bounds, schemas, defaults of the loop) stay internal:
+ * code of this repository imports them from `./shared`.
  */
+
+// Names of what a run is started and found by.
+export {
+  CONVERSATION_WORKFLOW_TYPE,
+  DEFAULT_NAMESPACE,
+  DEFAULT_TASK_QUEUE,
+  DEFAULT_TEMPORAL_ADDRESS,
+  SCHEMA_VERSION,
+  WORKFLOW_TYPE,
+  conversationWorkflowId,
+} from './shared';
+export {
+  AGENT_SEARCH_ATTRIBUTE_KEYS,
+  AgentIterationsKey,
+  AgentPendingApprovalsKey,
+  AgentStatusKey,
+  AgentTerminationReasonKey,
+  AgentTotalTokensKey,
+} from './shared';
+// The input, and the check `startAgentRun` applies to it.
+export { parseAgentInput } from './shared';
+export type {
+  AgentInput,
+  ApprovalConfig,
+  CircuitBreakerConfig,
+  LoopAction,
+  LoopDetectionConfig,
+  MaskingConfig,
+  RestrictOutputConfig,
+  ResultProcessingConfig,
+  StopCondition,
+  StopDuration,
+  TerminatingConfig,
+} from './shared';
+// The result, the live state and the event log.
+export type {
+  AgentResult,
+  AgentState,
+  AgentStatus,
+  AssistantMessage,
+  ChatMessage,
+  EventPage,
+  GeneratedMessage,
+  MessageMeta,
+  RunEvent,
+  TerminationReason,
+  ToolCall,
+  ToolMessage,
+  Usage,
+} from './shared';
+// Signals, queries and updates of `agentWorkflow`, and their arguments and answers.
+export {
+  approveSignal,
+  decideUpdate,
+  denySignal,
+  eventsQuery,
+  setLimitsUpdate,
+  stateQuery,
+  stopSignal,
+  terminateSignal,
+  userMessageSignal,
+} from './shared';
+export type {
+  ApprovalDecision,
+  ApproveInput,
+  DecideInput,
+  DenyInput,
+  EventsQueryInput,
+  PendingApproval,
+  RunLimits,
+  SetLimitsInput,
+  TerminateInput,
+  TokenBudget,
+} from './shared';
+// Conversations: `conversationWorkflow`'s messages and their types.
+export { chatUpdate, conversationQuery, endConversationSignal } from './shared';
+export type {
+  ActiveTurn,
+  ChatTurnKind,
+  ChatTurnRequest,
+  ChatTurnResult,
+  ConversationInput,
+  ConversationState,
+  RememberedTurn,
+  TurnSettings,
+} from './shared';
+// Failures: what a failed run's details carry (`AgentRunFailedError.details[0]`), and the types a chat turn is refused with.
+export type { PartialRun } from './workflows/failures';
+export { ConversationFailure } from './shared';
+export { ConfigError, type TemporalConfig } from './config';
 
 /** Options of {@link startAgentRun}. */
 export interface StartAgentRunOptions {
@@ -141,6 +236,7 @@ export async function runAgent(
 
 export {
   DecisionRejectedError,
+  InvalidListQueryError,
   RunEndedError,
   RunNotFoundError,
   decideToolCall,

@@ -1,19 +1,30 @@
 import { Runtime, DefaultLogger, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, type ModelSettings } from './activities';
+import type { ModelSettings } from './activities';
 import { ConfigError, configuredSecrets, loadWorkerConfig } from './config';
+import { AgentRunnerPlugin } from './plugin';
 import { createRedactor, redactingLogger } from './redaction';
 import { missingSearchAttributes, registrationCommand } from './temporal/check-search-attributes';
 import { connectClient, connectWorker } from './temporal/connection';
 import { createBuiltinTools } from './tools/builtin';
 import type { ToolDefinition } from './tools/define-tool';
-import { createToolRegistry } from './tools/tool-registry';
 import { withQuietRunFailures } from './worker-log-filter';
 
+/*
+ * `agent-runner/worker`: what a process that runs agents imports. Workflow code imports `agent-runner/workflow`
+ * instead, backend services `agent-runner`.
+ */
 export { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool';
 export { TerminateResponse } from './tools/terminate-response';
 export { WaitForInput } from './tools/wait-for-input';
 export { RetryableToolError } from './tools/retryable-tool-error';
 export { createBuiltinTools } from './tools/builtin';
+export {
+  AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
+  AGENT_WORKFLOWS_PATH,
+  AgentRunnerPlugin,
+  type AgentRunnerPluginOptions,
+} from './plugin';
+export type { ModelSettings } from './activities';
 
 /** What a worker for `agentWorkflow` needs. */
 export interface AgentWorkerOptions {
@@ -22,28 +33,28 @@ export interface AgentWorkerOptions {
   taskQueue: string;
   /** Tools runs on this worker may use (their `tools` input chooses among them). */
   tools: readonly ToolDefinition[];
+  /** The OpenAI-compatible endpoint model calls go to. */
   model: ModelSettings;
   /** A prebuilt workflow bundle (tests bundle once); by default the workflows are bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
-  /** Extra worker options (concurrency limits, identity, ...). */
+  /** Extra worker options (concurrency limits, identity, more plugins, ...). */
   overrides?: Partial<WorkerOptions>;
 }
 
-/** A worker that runs `agentWorkflow` and its activities. */
+/**
+ * A worker that runs only the agent: `agentWorkflow`, `conversationWorkflow` and their activities, with
+ * `maxHeartbeatThrottleInterval` at {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} unless `overrides` says otherwise.
+ * It is a worker with an {@link AgentRunnerPlugin}; to add the agent to a worker of your own, use the plugin.
+ */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
-  const registry = createToolRegistry(options.tools);
+  const { plugins = [], ...overrides } = options.overrides ?? {};
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    ...(options.workflowBundle === undefined
-      ? { workflowsPath: require.resolve('./workflows') }
-      : { workflowBundle: options.workflowBundle }),
-    activities: createActivities({ registry, model: options.model }),
-    // Heartbeats carry cancellations; by default they are throttled to 80% of the
-    // heartbeat timeout (24 s), which would let a terminated run's tool run on that long.
-    maxHeartbeatThrottleInterval: '1 second',
-    ...options.overrides,
+    ...(options.workflowBundle === undefined ? {} : { workflowBundle: options.workflowBundle }),
+    ...overrides,
+    plugins: [new AgentRunnerPlugin({ tools: options.tools, model: options.model }), ...plugins],
   });
 }
 

@@ -1,0 +1,87 @@
+import { SimplePlugin } from '@temporalio/plugin';
+import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import { createActivities, type ModelSettings } from './activities';
+import type { ToolDefinition } from './tools/define-tool';
+import { createToolRegistry } from './tools/tool-registry';
+
+/**
+ * The module a worker bundles for `agentWorkflow` and `conversationWorkflow`:
+ * `src/workflows/index.ts` when run from source, `dist/workflows/index.js` once built
+ * (the file behind `agent-runner/workflow`).
+ */
+export const AGENT_WORKFLOWS_PATH: string = require.resolve('./workflows');
+
+/**
+ * How often at most a heartbeat of the agent's activities reaches the server. A cancellation (a terminated run,
+ * a timed-out tool) reaches a running tool only in the answer to a heartbeat, and by default heartbeats are
+ * throttled to 80% of the heartbeat timeout, which would let a cancelled tool run on for seconds.
+ */
+export const AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL = '1 second';
+
+/** What {@link AgentRunnerPlugin} needs. */
+export interface AgentRunnerPluginOptions {
+  /** Tools runs on this worker may use (each run's `tools` input chooses among them). */
+  tools: readonly ToolDefinition[];
+  /** The OpenAI-compatible endpoint the `callModel` activity talks to. */
+  model: ModelSettings;
+}
+
+/**
+ * Adds the agent to a worker you already run:
+ * `Worker.create({ ..., plugins: [new AgentRunnerPlugin({ tools, model })] })`.
+ *
+ * - **Activities**: `callModel`, `executeTool` and `describeTools`, bound to `tools` and `model`, are added to the
+ *   worker's own activities. A worker that already has an activity of one of those names is refused (with the
+ *   names), rather than one of the two silently replacing the other.
+ * - **Workflows**: a worker with no workflows of its own (neither `workflowsPath` nor `workflowBundle`) gets
+ *   {@link AGENT_WORKFLOWS_PATH}. A worker with its own workflows keeps them untouched: Temporal bundles one
+ *   workflows module per worker and `SimplePlugin` can only replace a `workflowsPath`, not merge two. Such a
+ *   worker re-exports the agent's workflows from its own module — `export * from 'agent-runner/workflow';` — and
+ *   the same goes for a prebuilt `workflowBundle`, which must be bundled from a module that does so.
+ * - **Heartbeats**: `maxHeartbeatThrottleInterval` is set to {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} unless the
+ *   worker's options set it, so a cancelled tool hears of it within about a second. The option is worker-wide: the
+ *   worker's other activities heartbeat at that rate too.
+ *
+ * `createAgentWorker` is a worker with this plugin and nothing else.
+ *
+ * Plugins are an experimental feature of the Temporal SDK (`@temporalio/plugin`); their API may change.
+ */
+export class AgentRunnerPlugin extends SimplePlugin {
+  private readonly activityNames: readonly string[];
+
+  constructor(options: AgentRunnerPluginOptions) {
+    const activities = createActivities({ registry: createToolRegistry(options.tools), model: options.model });
+    super({ name: 'agent-runner', activities });
+    this.activityNames = Object.keys(activities);
+  }
+
+  /** Adds the agent's activities, its workflows when the worker has none, and the heartbeat throttle. */
+  override configureWorker(options: WorkerOptions): WorkerOptions {
+    refuseActivityClashes(options.activities, this.activityNames);
+    return super.configureWorker({
+      ...options,
+      ...defaultWorkflows(options),
+      maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
+    });
+  }
+
+  /** A replay worker with no workflows of its own replays the agent's. */
+  override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    return super.configureReplayWorker({ ...options, ...defaultWorkflows(options) });
+  }
+}
+
+function defaultWorkflows(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>): Pick<WorkerOptions, 'workflowsPath'> {
+  return options.workflowsPath === undefined && options.workflowBundle === undefined ? { workflowsPath: AGENT_WORKFLOWS_PATH } : {};
+}
+
+function refuseActivityClashes(activities: object | undefined, agentActivityNames: readonly string[]): void {
+  if (activities === undefined) return;
+  const clashes = agentActivityNames.filter((name) => Object.hasOwn(activities, name));
+  if (clashes.length > 0) {
+    throw new Error(
+      `AgentRunnerPlugin: the worker already has activities named ${clashes.join(', ')}, which the agent's workflows call. ` +
+        'Rename yours, or run the agent on a worker of its own.',
+    );
+  }
+}

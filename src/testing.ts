@@ -1,0 +1,27 @@
+/**
+ * `agent-runner/testing`: what you need to test an agent of your own the way this project tests itself — through a
+ * real worker, a real Temporal dev server and a scripted model that speaks the OpenAI chat-completions API over
+ * HTTP, so the real `openai` client, workflows and activities all run.
+ *
+ * ```ts
+ * const server = await startDevServer({ port: 0, uiPort: 0, log: console.log });
+ * const model = await ScriptedModelServer.start();
+ * model.script('my-scenario', [{ toolCalls: [{ name: 'lookup_order', arguments: { orderNumber: '42' } }] }, { content: 'Shipped.' }]);
+ * // a worker with new AgentRunnerPlugin({ tools, model: { baseURL: model.baseURL, defaultModel: 'unused' } }),
+ * // then a run with { model: 'my-scenario', tools: ['lookup_order'], message: '...' }
+ * ```
+ */
+
+export { ScriptedModelServer } from './scripted-model/server';
+export type {
+  ChatCompletionRequest,
+  Responder,
+  ScriptStep,
+  ScriptedError,
+  ScriptedKeyEcho,
+  ScriptedRawReply,
+  ScriptedReply,
+  ScriptedToolCall,
+} from './scripted-model/script';
+export { startDevServer, type DevServerOptions, type StartedDevServer } from './temporal/dev-server';
+export type { Log } from './temporal/temporal-cli';
