@@ -113,7 +113,7 @@ export type {
   TurnSettings,
 } from './shared';
 // Failures: what a failed run's details carry (`AgentRunFailedError.details[0]`), and the types a chat turn is refused with.
-export type { PartialRun } from './workflows/failures';
+export type { PartialRun } from './workflows/agent/failures';
 export { ConversationFailure } from './shared';
 export { ConfigError, type TemporalConfig } from './config';
 

@@ -5,7 +5,7 @@ import { createStopConditionRegistry, type CustomStopCondition } from './stop-co
  * `{ "custom": "<name>", "params": { ... } }`. Register them in workflow code,
  * in the module the worker bundles as its workflows, before any run starts:
  *
- *   export * from 'agent-runner/dist/workflows';
+ *   export * from 'agent-runner/workflow';
  *   registerStopCondition('quiet', (context) => ({ stop: context.turnIteration > 3 }));
  *
  * A condition must be pure and deterministic: it runs inside the workflow.
