@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import { loadTemporalConfig, type TemporalConfig } from './config';
 import {
   DEFAULT_TASK_QUEUE,
@@ -14,6 +13,7 @@ import {
 import { RunNotFoundError } from './run-control';
 import { connectClient } from './temporal/connection';
 import { isWorkflowNotFound } from './temporal/errors';
+import { failureOf } from './temporal/failure-of';
 
 /**
  * The typed client backend services import (`agent-runner`): start a run, wait for its
@@ -147,9 +147,10 @@ export class InvalidAgentInputError extends Error {
 }
 
 /**
- * The run ended in failure. `type` is the failure type (`InvalidAgentInput`,
- * `MaxInvocationsExceeded`, `ModelCall.Unauthorized`, ...); `details` holds
- * what the run had done (messages, usage) where the failure carries it.
+ * The run ended in failure. `type` is the failure type, from the
+ * `FailureType` catalogue (`InvalidAgentInput`, `MaxInvocationsExceeded`,
+ * `ModelCall.Unauthorized`, ...); `details` holds what the run had done
+ * (messages, usage) where the failure carries it.
  */
 export class AgentRunFailedError extends Error {
   override readonly name = 'AgentRunFailedError';
@@ -197,12 +198,9 @@ export async function getAgentResult(client: Client, workflowId: string, runId?:
   try {
     return (await client.workflow.getHandle(workflowId, runId).result()) as AgentResult;
   } catch (error) {
-    if (error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure) {
-      const cause = error.cause;
-      throw new AgentRunFailedError(cause.message, cause.type ?? 'Error', [...(cause.details ?? [])], { cause: error });
-    }
     if (error instanceof WorkflowFailedError) {
-      throw new AgentRunFailedError(error.cause?.message ?? error.message, error.cause?.name ?? 'Error', [], { cause: error });
+      const failure = failureOf(error);
+      throw new AgentRunFailedError(failure.message, failure.type, failure.details, { cause: error });
     }
     throw error;
   }

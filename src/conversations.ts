@@ -4,7 +4,6 @@ import {
   WorkflowUpdateFailedError,
   type Client,
 } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import {
   CONVERSATION_WORKFLOW_TYPE,
   ConversationFailure,
@@ -19,6 +18,7 @@ import {
   type ConversationState,
 } from './shared';
 import { isWorkflowNotFound } from './temporal/errors';
+import { failureOf } from './temporal/failure-of';
 
 /**
  * Conversations by `context_id`, for backend services: each request is one
@@ -84,10 +84,10 @@ export async function sendChatTurn(
         { cause: error },
       );
     }
-    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
-      const cause = error.cause;
-      const detail = (cause.details?.[0] ?? {}) as { runId?: string; problems?: string[] };
-      throw new ChatTurnFailedError(cause.message, cause.type ?? 'Error', detail.runId, detail.problems ?? [], { cause: error });
+    const failure = error instanceof WorkflowUpdateFailedError ? failureOf(error) : undefined;
+    if (failure?.kind === 'application') {
+      const detail = (failure.details[0] ?? {}) as { runId?: string; problems?: string[] };
+      throw new ChatTurnFailedError(failure.message, failure.type, detail.runId, detail.problems ?? [], { cause: error });
     }
     throw error;
   }

@@ -4,13 +4,13 @@ import {
   type Client,
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
-import { ApplicationFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
 import {
   AgentIterationsKey,
   AgentPendingApprovalsKey,
   AgentStatusKey,
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
+  FailureType,
   WORKFLOW_TYPE,
   decideUpdate,
   eventsQuery,
@@ -22,6 +22,8 @@ import {
   type RunEvent,
 } from './shared';
 import { isWorkflowNotFound } from './temporal/errors';
+import { failureOf } from './temporal/failure-of';
+import { hasRunEnded, isRefusedAsEnded } from './temporal/run-ended';
 
 /**
  * Steering and following a run from outside: decisions, termination, the
@@ -60,12 +62,11 @@ export async function decideToolCall(client: Client, workflowId: string, decisio
   try {
     return await client.workflow.getHandle(workflowId).executeUpdate(decideUpdate, { args: [decision] });
   } catch (error) {
-    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure) {
-      throw new DecisionRejectedError(error.cause.message, { cause: error });
-    }
     if (error instanceof WorkflowUpdateFailedError) {
+      const failure = failureOf(error);
+      if (failure.kind === 'application') throw new DecisionRejectedError(failure.message, { cause: error });
       // Not the run's refusal (that is an ApplicationFailure): say what Temporal said rather than "Workflow Update failed".
-      throw new Error(`The decision could not be delivered: ${error.cause?.message ?? error.message}`, { cause: error });
+      throw new Error(`The decision could not be delivered: ${failure.message}`, { cause: error });
     }
     throw notFoundOr(error, workflowId);
   }
@@ -108,13 +109,12 @@ export async function getRunOutcome(client: Client, workflowId: string): Promise
     return { kind: 'completed', result };
   } catch (error) {
     if (error instanceof WorkflowFailedError) {
-      const cause = error.cause;
-      if (cause instanceof TerminatedFailure) return { kind: 'terminated', reason: `terminated in Temporal: ${cause.message || 'no reason given'}` };
-      if (cause instanceof ApplicationFailure) {
-        return { kind: 'failed', type: cause.type ?? 'Error', message: cause.message, details: [...(cause.details ?? [])] };
+      const failure = failureOf(error);
+      if (failure.kind === 'terminated') return { kind: 'terminated', reason: `terminated in Temporal: ${failure.message || 'no reason given'}` };
+      if (failure.kind === 'timed-out') {
+        return { kind: 'failed', type: FailureType.workflowTimedOut, message: 'the run exceeded its Temporal execution timeout', details: [] };
       }
-      if (cause instanceof TimeoutFailure) return { kind: 'failed', type: 'WorkflowTimedOut', message: 'the run exceeded its Temporal execution timeout', details: [] };
-      return { kind: 'failed', type: cause?.name ?? 'Error', message: cause?.message ?? error.message, details: [] };
+      return { kind: 'failed', type: failure.type, message: failure.message, details: failure.details };
     }
     throw notFoundOr(error, workflowId);
   }
@@ -164,7 +164,7 @@ export async function* followRunEvents(client: Client, workflowId: string, optio
     if (closed) return;
     // Nothing new: a run closed by Temporal itself never writes run-end, so ask Temporal once per quiet poll.
     const description = await handle.describe();
-    if (description.status.name !== 'RUNNING') {
+    if (hasRunEnded(description.status.name)) {
       closed = true; // one more page, for events written just before the close
       continue;
     }
@@ -265,7 +265,7 @@ function summarize(execution: WorkflowExecutionInfo): RunSummary {
 
 function notFoundOr(error: unknown, workflowId: string): unknown {
   // Signals and updates to a closed run come back as not-found too, but say why.
-  if (error instanceof Error && /already completed/i.test(error.message)) return new RunEndedError(workflowId);
+  if (isRefusedAsEnded(error)) return new RunEndedError(workflowId);
   return isWorkflowNotFound(error) ? new RunNotFoundError(workflowId) : error;
 }
 

@@ -8,7 +8,7 @@ const WORKFLOW_FAILED = 'Workflow failed';
  * line without a stack when the workflow failed on purpose: it threw an
  * `ApplicationFailure`, which is how the runner ends a run by its own rules
  * (`MaxConsecutiveNudgesExceeded`, `MaxInvocationsExceeded`,
- * `InvalidAgentInput`, ...; see `src/workflows/failures.ts`). Such a
+ * `InvalidAgentInput`, ...; see `src/shared/failure-catalogue.ts`). Such a
  * failure is the run's documented outcome, which its caller receives in
  * full; a 15-line stack in the worker's log only looks like a crash. Any
  * other error (a bug, an activity failure left uncaught) keeps its warning

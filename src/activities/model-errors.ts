@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { INVALID_RESPONSE_RETRY } from '../shared/constants';
+import { FailureType, type FailureTypeName } from '../shared/failure-catalogue';
 
 /**
  * Turns a failed chat-completions request into an `ApplicationFailure` whose
@@ -10,31 +11,31 @@ import { INVALID_RESPONSE_RETRY } from '../shared/constants';
  */
 
 interface StatusClass {
-  type: string;
+  type: FailureTypeName;
   retryable: boolean;
   /** What the reader should do next. */
   hint: string;
 }
 
 const STATUS_CLASSES: Record<number, StatusClass> = {
-  400: { type: 'ModelCall.BadRequest', retryable: false, hint: 'The provider rejected the request as malformed.' },
-  401: { type: 'ModelCall.Unauthorized', retryable: false, hint: 'Check OPENAI_API_KEY.' },
-  403: { type: 'ModelCall.Forbidden', retryable: false, hint: 'The key has no access to this model or endpoint.' },
-  404: { type: 'ModelCall.NotFound', retryable: false, hint: 'Check the model name and OPENAI_BASE_URL.' },
-  408: { type: 'ModelCall.RequestTimeout', retryable: true, hint: 'Retrying.' },
-  409: { type: 'ModelCall.Conflict', retryable: true, hint: 'Retrying.' },
-  429: { type: 'ModelCall.RateLimited', retryable: true, hint: 'Retrying after the delay the provider asked for.' },
+  400: { type: FailureType.modelCallBadRequest, retryable: false, hint: 'The provider rejected the request as malformed.' },
+  401: { type: FailureType.modelCallUnauthorized, retryable: false, hint: 'Check OPENAI_API_KEY.' },
+  403: { type: FailureType.modelCallForbidden, retryable: false, hint: 'The key has no access to this model or endpoint.' },
+  404: { type: FailureType.modelCallNotFound, retryable: false, hint: 'Check the model name and OPENAI_BASE_URL.' },
+  408: { type: FailureType.modelCallRequestTimeout, retryable: true, hint: 'Retrying.' },
+  409: { type: FailureType.modelCallConflict, retryable: true, hint: 'Retrying.' },
+  429: { type: FailureType.modelCallRateLimited, retryable: true, hint: 'Retrying after the delay the provider asked for.' },
 };
 
-const SERVER_ERROR: StatusClass = { type: 'ModelCall.ServerError', retryable: true, hint: 'Retrying.' };
+const SERVER_ERROR: StatusClass = { type: FailureType.modelCallServerError, retryable: true, hint: 'Retrying.' };
 const OTHER_CLIENT_ERROR: StatusClass = {
-  type: 'ModelCall.ClientError',
+  type: FailureType.modelCallClientError,
   retryable: false,
   hint: 'The provider refused the request.',
 };
 /** OpenAI answers 429 with this code when the account is out of credit: waiting will not help. */
 const QUOTA_EXCEEDED: StatusClass = {
-  type: 'ModelCall.QuotaExceeded',
+  type: FailureType.modelCallQuotaExceeded,
   retryable: false,
   hint: "Add credit to the provider account or use another key.",
 };
@@ -49,11 +50,11 @@ export interface ModelCallContext {
 export function classifyModelError(error: unknown, context: ModelCallContext): ApplicationFailure {
   const where = `model "${context.model}" at ${context.baseURL}`;
   if (error instanceof APIConnectionTimeoutError) {
-    return ApplicationFailure.retryable(`The request to ${where} timed out. Retrying.`, 'ModelCall.ConnectionTimeout');
+    return ApplicationFailure.retryable(`The request to ${where} timed out. Retrying.`, FailureType.modelCallConnectionTimeout);
   }
   if (error instanceof APIConnectionError) {
     const reason = (error.cause instanceof Error ? error.cause.message : error.message).replace(/\.+$/, '');
-    return ApplicationFailure.retryable(`Could not reach ${where}: ${reason}. Retrying.`, 'ModelCall.ConnectionError');
+    return ApplicationFailure.retryable(`Could not reach ${where}: ${reason}. Retrying.`, FailureType.modelCallConnectionError);
   }
   if (error instanceof APIError && error.status !== undefined) {
     const statusClass = classifyStatus(error.status, error.code);
@@ -67,7 +68,7 @@ export function classifyModelError(error: unknown, context: ModelCallContext): A
     });
   }
   const text = error instanceof Error ? error.message : String(error);
-  return ApplicationFailure.retryable(`The call to ${where} failed: ${text}`, 'ModelCall.Unexpected');
+  return ApplicationFailure.retryable(`The call to ${where} failed: ${text}`, FailureType.modelCallUnexpected);
 }
 
 /** What came back when a 2xx answer is not a chat completion. */
@@ -98,7 +99,7 @@ export function invalidResponseFailure(response: InvalidResponse, context: Model
     ? `Gave up after ${context.attempt} attempts: check that OPENAI_BASE_URL is the /v1 URL of an OpenAI-compatible server.`
     : `Attempt ${context.attempt} of ${maxAttempts}; retrying.`;
   return ApplicationFailure.create({
-    type: 'ModelCall.InvalidResponse',
+    type: FailureType.modelCallInvalidResponse,
     message:
       `The answer of model "${context.model}" at ${context.baseURL} (status ${response.status}, ` +
       `${response.contentType ?? 'no content-type'}) is not a chat completion: ${response.problem}. ${shown} ${next}`,

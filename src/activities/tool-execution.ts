@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   ACTIVITY_DEFAULTS,
   DEFAULT_TERMINATE_MESSAGE,
+  FailureType,
   TOOL_OUTPUT_LIMIT_BYTES,
   cutToBytes,
   formatBytes,
@@ -98,7 +99,7 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
       // Retries of infrastructure failures are unlimited within the call's deadline, so the tool's own
       // requests for a retry are counted here: the last allowed attempt answers the model instead.
       if (context.info.attempt < ACTIVITY_DEFAULTS.toolCallMaxAttempts) {
-        throw ApplicationFailure.retryable(describeThrown(error), 'ToolCall.Retryable');
+        throw ApplicationFailure.retryable(describeThrown(error), FailureType.toolCallRetryable);
       }
       return errorResult(`${describeThrown(error)} (gave up after ${context.info.attempt} attempts)`);
     }

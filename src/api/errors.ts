@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ChatTurnFailedError } from '../conversations';
 import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../run-control';
+import { FailureType, MODEL_CALL_FAILURE_PREFIX, isFailureType, type FailureTypeName } from '../shared';
 
 /**
  * Every error the API answers is `{ "error": { "code", "message", "details"? } }`
@@ -40,22 +41,70 @@ export function temporalUnavailable(detail?: string): ApiError {
   );
 }
 
-/** Seed 000's two error conditions, and the other ways a turn's run fails, by failure type. */
-const RUN_FAILURES: Record<string, { status: number; code: string }> = {
-  MaxInvocationsExceeded: { status: 422, code: 'max_invocations_exceeded' },
-  MaxConsecutiveNudgesExceeded: { status: 422, code: 'max_consecutive_nudges_exceeded' },
-  TokenBudgetExhausted: { status: 422, code: 'token_budget_exhausted' },
-  ApprovalTimedOut: { status: 422, code: 'approval_timed_out' },
-  ContextTooLarge: { status: 422, code: 'context_too_large' },
-  HistoryTooLarge: { status: 422, code: 'history_too_large' },
-  ConversationTooLarge: { status: 409, code: 'conversation_too_large' },
-  InvalidAgentInput: { status: 400, code: 'invalid_agent_input' },
-  ConversationBusy: { status: 409, code: 'conversation_busy' },
-  ConversationEnded: { status: 409, code: 'conversation_ending' },
-  ConversationEmpty: { status: 409, code: 'conversation_empty' },
-  InvalidChatRequest: { status: 400, code: 'invalid_body' },
-  TurnTerminated: { status: 409, code: 'turn_terminated' },
+/** The status and `code` the API answers for a failure type. */
+export interface FailureAnswer {
+  status: number;
+  code: string;
+}
+
+const RUN_FAILED: FailureAnswer = { status: 500, code: 'run_failed' };
+const MODEL_CALL_FAILED: FailureAnswer = { status: 502, code: 'model_call_failed' };
+
+/**
+ * What a refused or failed chat turn answers, by failure type: seed 000's two
+ * error conditions, and the other ways a turn's run fails. A `Record` over the
+ * catalogue, so a new failure type does not compile until it is given an answer
+ * here (rather than silently becoming a 500). Types that never end a turn
+ * (update refusals, a retried tool call, a client-side name) keep the default,
+ * `run_failed`.
+ */
+export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = {
+  [FailureType.invalidInput]: { status: 400, code: 'invalid_agent_input' },
+  [FailureType.maxInvocationsExceeded]: { status: 422, code: 'max_invocations_exceeded' },
+  [FailureType.maxConsecutiveNudgesExceeded]: { status: 422, code: 'max_consecutive_nudges_exceeded' },
+  [FailureType.tokenBudgetExhausted]: { status: 422, code: 'token_budget_exhausted' },
+  [FailureType.approvalTimedOut]: { status: 422, code: 'approval_timed_out' },
+  [FailureType.contextTooLarge]: { status: 422, code: 'context_too_large' },
+  [FailureType.historyTooLarge]: { status: 422, code: 'history_too_large' },
+  [FailureType.invalidDecision]: RUN_FAILED,
+  [FailureType.invalidLimits]: RUN_FAILED,
+  [FailureType.modelCallBadRequest]: MODEL_CALL_FAILED,
+  [FailureType.modelCallUnauthorized]: MODEL_CALL_FAILED,
+  [FailureType.modelCallForbidden]: MODEL_CALL_FAILED,
+  [FailureType.modelCallNotFound]: MODEL_CALL_FAILED,
+  [FailureType.modelCallRequestTimeout]: MODEL_CALL_FAILED,
+  [FailureType.modelCallConflict]: MODEL_CALL_FAILED,
+  [FailureType.modelCallRateLimited]: MODEL_CALL_FAILED,
+  [FailureType.modelCallServerError]: MODEL_CALL_FAILED,
+  [FailureType.modelCallClientError]: MODEL_CALL_FAILED,
+  [FailureType.modelCallQuotaExceeded]: MODEL_CALL_FAILED,
+  [FailureType.modelCallConnectionTimeout]: MODEL_CALL_FAILED,
+  [FailureType.modelCallConnectionError]: MODEL_CALL_FAILED,
+  [FailureType.modelCallUnexpected]: MODEL_CALL_FAILED,
+  [FailureType.modelCallInvalidResponse]: MODEL_CALL_FAILED,
+  [FailureType.modelCallTimeout]: MODEL_CALL_FAILED,
+  [FailureType.modelCallFailed]: MODEL_CALL_FAILED,
+  [FailureType.toolCallRetryable]: RUN_FAILED,
+  [FailureType.conversationBusy]: { status: 409, code: 'conversation_busy' },
+  [FailureType.conversationEmpty]: { status: 409, code: 'conversation_empty' },
+  [FailureType.conversationEnded]: { status: 409, code: 'conversation_ending' },
+  [FailureType.invalidChatRequest]: { status: 400, code: 'invalid_body' },
+  [FailureType.conversationTooLarge]: { status: 409, code: 'conversation_too_large' },
+  [FailureType.turnTerminated]: { status: 409, code: 'turn_terminated' },
+  [FailureType.turnFailed]: RUN_FAILED,
+  [FailureType.workflowTimedOut]: RUN_FAILED,
+  [FailureType.untyped]: RUN_FAILED,
 };
+
+/**
+ * The answer for any failure type: the table's, or for a type the catalogue
+ * does not know (a worker of another version, say) a model call's 502 by its
+ * namespace, else `run_failed`.
+ */
+export function answerForFailure(type: string): FailureAnswer {
+  if (isFailureType(type)) return HTTP_STATUS_OF[type];
+  return type.startsWith(MODEL_CALL_FAILURE_PREFIX) ? MODEL_CALL_FAILED : RUN_FAILED;
+}
 
 /** The 400 answer for a body that failed its schema: each field and what is wrong with it. */
 export function invalidBody(error: z.ZodError): ApiError {
@@ -77,11 +126,9 @@ export function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknow
 export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof ChatTurnFailedError) {
-    const known = RUN_FAILURES[error.type];
+    const answer = answerForFailure(error.type);
     const details = { type: error.type, ...(error.runId ? { run_id: error.runId } : {}), ...(error.problems.length > 0 ? { problems: error.problems } : {}) };
-    if (known !== undefined) return new ApiError(known.status, known.code, error.message, details);
-    if (error.type.startsWith('ModelCall.')) return new ApiError(502, 'model_call_failed', error.message, details);
-    return new ApiError(500, 'run_failed', error.message, details);
+    return new ApiError(answer.status, answer.code, error.message, details);
   }
   if (error instanceof RunNotFoundError) return new ApiError(404, 'run_not_found', error.message);
   if (error instanceof WorkflowNotFoundError) return new ApiError(404, 'run_not_found', `No run "${error.workflowId}" exists.`);

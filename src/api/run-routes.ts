@@ -12,6 +12,7 @@ import {
   type RunSummary,
 } from '../run-control';
 import { WORKFLOW_TYPE, eventsQuery } from '../shared';
+import { hasRunEnded } from '../temporal/run-ended';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
 import { approveBody, denyBody, eventsQueryString, listRunsQuery, messageBody, startRunBody, terminateBody } from './schemas';
 import { withinDeadline } from './temporal-deadline';
@@ -71,7 +72,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   app.get('/runs/:run_id/result', async (request, reply) => {
     const runId = runIdOf(request);
     const description = await describeAgentRun(client, runId);
-    if (description.status.name === 'RUNNING') return reply.code(202).send({ run_id: runId, outcome: 'running' });
+    if (!hasRunEnded(description.status.name)) return reply.code(202).send({ run_id: runId, outcome: 'running' });
     // The run has ended: its result is in its history, which the server answers alone.
     return { run_id: runId, ...outcomeBody(await withinDeadline(client, () => getRunOutcome(client, runId))) };
   });
@@ -94,7 +95,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const runId = runIdOf(request);
     const body = parseBody(terminateBody, request.body ?? {});
     const description = await describeAgentRun(client, runId);
-    if (description.status.name !== 'RUNNING') {
+    if (hasRunEnded(description.status.name)) {
       throw new ApiError(409, 'run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}).`);
     }
     await withinDeadline(client, () => terminateAgentRun(client, runId, body.reason));
@@ -105,7 +106,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const runId = runIdOf(request);
     const body = parseBody(messageBody, request.body);
     const description = await describeAgentRun(client, runId);
-    if (description.status.name !== 'RUNNING') {
+    if (hasRunEnded(description.status.name)) {
       throw new ApiError(409, 'run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}); it takes no messages.`);
     }
     await withinDeadline(client, () => sendUserMessage(client, runId, body.content));
@@ -118,7 +119,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     // A reconnecting EventSource repeats the URL (with its ?after=) and adds Last-Event-ID: the later one wins.
     const after = Math.max(query.after ?? 0, lastEventId(request));
     const description = await describeAgentRun(client, runId);
-    if (after > 0 && description.status.name !== 'RUNNING') {
+    if (after > 0 && hasRunEnded(description.status.name)) {
       // A follower that has read to the end of an ended run: 204 tells an EventSource to stop reconnecting.
       const rest = await client.workflow.getHandle(runId).query(eventsQuery, { after, limit: 1 });
       if (rest.events.length === 0) return reply.code(204).send();

@@ -1,7 +1,8 @@
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowExecutionStatusName } from '@temporalio/client';
 import { connectAgentClient } from '../client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
 import { RunEndedError, RunNotFoundError } from '../run-control';
+import { hasRunEnded } from '../temporal/run-ended';
 import { runEndedError } from './run-ended-error';
 
 /**
@@ -25,12 +26,12 @@ export async function withAgentClient<T>(work: (client: Client, config: Temporal
  */
 export async function explainMissingRun(client: Client, workflowId: string, error: unknown): Promise<never> {
   if (!(error instanceof RunNotFoundError) && !(error instanceof RunEndedError)) throw error;
-  let temporalStatus: string;
+  let temporalStatus: WorkflowExecutionStatusName;
   try {
     temporalStatus = (await client.workflow.getHandle(workflowId).describe()).status.name;
   } catch {
     throw error; // describe cannot find it either: it really is not there
   }
-  if (temporalStatus === 'RUNNING') throw error;
+  if (!hasRunEnded(temporalStatus)) throw error;
   throw runEndedError(workflowId, temporalStatus);
 }

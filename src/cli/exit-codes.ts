@@ -1,4 +1,5 @@
 import type { RunOutcome } from '../run-control';
+import { FailureType, isFailureType, type FailureTypeName } from '../shared';
 
 /**
  * The command-line tool's exit codes. Scripts branch on them, so each one
@@ -36,10 +37,50 @@ export const EXIT_CODES_HELP = [
 ].join('\n');
 
 /**
- * How a followed run's end maps to an exit code. A run the worker failed as
- * `InvalidAgentInput` (an unknown tool, say) counts as invalid input: the
- * operator fixes the command line, not the run.
+ * The exit code of a run that failed, by its failure type. A run the worker
+ * failed as `InvalidAgentInput` (an unknown tool, say) counts as invalid
+ * input: the operator fixes the command line, not the run. A `Record` over the
+ * catalogue, so a new failure type does not compile until it has a code here.
  */
+export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> = {
+  [FailureType.invalidInput]: ExitCode.usage,
+  [FailureType.maxInvocationsExceeded]: ExitCode.runFailed,
+  [FailureType.maxConsecutiveNudgesExceeded]: ExitCode.runFailed,
+  [FailureType.tokenBudgetExhausted]: ExitCode.runFailed,
+  [FailureType.approvalTimedOut]: ExitCode.runFailed,
+  [FailureType.contextTooLarge]: ExitCode.runFailed,
+  [FailureType.historyTooLarge]: ExitCode.runFailed,
+  [FailureType.invalidDecision]: ExitCode.runFailed,
+  [FailureType.invalidLimits]: ExitCode.runFailed,
+  [FailureType.modelCallBadRequest]: ExitCode.runFailed,
+  [FailureType.modelCallUnauthorized]: ExitCode.runFailed,
+  [FailureType.modelCallForbidden]: ExitCode.runFailed,
+  [FailureType.modelCallNotFound]: ExitCode.runFailed,
+  [FailureType.modelCallRequestTimeout]: ExitCode.runFailed,
+  [FailureType.modelCallConflict]: ExitCode.runFailed,
+  [FailureType.modelCallRateLimited]: ExitCode.runFailed,
+  [FailureType.modelCallServerError]: ExitCode.runFailed,
+  [FailureType.modelCallClientError]: ExitCode.runFailed,
+  [FailureType.modelCallQuotaExceeded]: ExitCode.runFailed,
+  [FailureType.modelCallConnectionTimeout]: ExitCode.runFailed,
+  [FailureType.modelCallConnectionError]: ExitCode.runFailed,
+  [FailureType.modelCallUnexpected]: ExitCode.runFailed,
+  [FailureType.modelCallInvalidResponse]: ExitCode.runFailed,
+  [FailureType.modelCallTimeout]: ExitCode.runFailed,
+  [FailureType.modelCallFailed]: ExitCode.runFailed,
+  [FailureType.toolCallRetryable]: ExitCode.runFailed,
+  [FailureType.conversationBusy]: ExitCode.runFailed,
+  [FailureType.conversationEmpty]: ExitCode.runFailed,
+  [FailureType.conversationEnded]: ExitCode.runFailed,
+  [FailureType.invalidChatRequest]: ExitCode.runFailed,
+  [FailureType.conversationTooLarge]: ExitCode.runFailed,
+  [FailureType.turnTerminated]: ExitCode.runFailed,
+  [FailureType.turnFailed]: ExitCode.runFailed,
+  [FailureType.workflowTimedOut]: ExitCode.runFailed,
+  [FailureType.untyped]: ExitCode.runFailed,
+};
+
+/** How a followed run's end maps to an exit code; a failure type outside the catalogue is a failed run. */
 export function exitCodeForOutcome(outcome: RunOutcome): ExitCode {
   switch (outcome.kind) {
     case 'completed':
@@ -47,6 +88,6 @@ export function exitCodeForOutcome(outcome: RunOutcome): ExitCode {
     case 'terminated':
       return ExitCode.runTerminated;
     case 'failed':
-      return outcome.type === 'InvalidAgentInput' ? ExitCode.usage : ExitCode.runFailed;
+      return isFailureType(outcome.type) ? EXIT_CODE_OF_FAILURE[outcome.type] : ExitCode.runFailed;
   }
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AgentInput } from './agent-input';
 import type { GeneratedMessage, TerminationReason } from './agent-result';
 import type { ChatMessage, Usage } from './messages';
+import { FailureType } from './failure-catalogue';
 
 /**
  * A conversation (seed 000's `context_id`): one long-lived workflow per
@@ -110,13 +111,13 @@ export interface ConversationState {
   ended: boolean;
 }
 
-/** Failure types a turn can be refused with, before it starts. */
+/** Failure types a turn can be refused with, before it starts (from the {@link FailureType} catalogue). */
 export const ConversationFailure = {
-  busy: 'ConversationBusy',
-  empty: 'ConversationEmpty',
-  ended: 'ConversationEnded',
-  invalidRequest: 'InvalidChatRequest',
-  tooLarge: 'ConversationTooLarge',
+  busy: FailureType.conversationBusy,
+  empty: FailureType.conversationEmpty,
+  ended: FailureType.conversationEnded,
+  invalidRequest: FailureType.invalidChatRequest,
+  tooLarge: FailureType.conversationTooLarge,
 } as const;
 
 export const chatUpdate = defineUpdate<ChatTurnResult, [ChatTurnRequest]>('chat');

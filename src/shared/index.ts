@@ -13,3 +13,4 @@ export * from './conversation';
 export * from './payload-limits';
 export * from './input-bounds';
 export * from './json-depth';
+export * from './failure-catalogue';

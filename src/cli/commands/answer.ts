@@ -4,6 +4,7 @@ import { ExitCode } from '../exit-codes';
 import { createOutput } from '../output';
 import { watchCommand } from '../steering-commands';
 import { UsageError } from '../usage-error';
+import { hasRunEnded } from '../../temporal/run-ended';
 
 /**
  * `agent-runner answer`: a person's message to a run. It answers the
@@ -21,7 +22,7 @@ export async function answerCommand(workflowId: string, words: string[], options
       .describe()
       .then((description) => description.status.name)
       .catch(() => undefined);
-    const sending = status === undefined || status === 'RUNNING' ? sendUserMessage(client, workflowId, content) : Promise.reject(new RunEndedError(workflowId));
+    const sending = status === undefined || !hasRunEnded(status) ? sendUserMessage(client, workflowId, content) : Promise.reject(new RunEndedError(workflowId));
     await sending.catch((error: unknown) => explainMissingRun(client, workflowId, error));
   });
   if (output.json) output.jsonDocument({ workflowId, sent: true, content });

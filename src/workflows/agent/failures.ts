@@ -1,6 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import {
+  FailureType,
   TEMPORAL_HISTORY_EVENT_LIMIT,
   TEMPORAL_HISTORY_LIMIT_BYTES,
   TEMPORAL_PAYLOAD_LIMIT_BYTES,
@@ -40,14 +41,8 @@ export function partialRun(messages: ChatMessage[], usage: Usage, iterations: nu
   return { ...(fits ? { messages } : {}), messageCount: messages.length, usage, iterations };
 }
 
-export const FailureType = {
-  invalidInput: 'InvalidAgentInput',
-  maxInvocationsExceeded: 'MaxInvocationsExceeded',
-  maxConsecutiveNudgesExceeded: 'MaxConsecutiveNudgesExceeded',
-  modelCallFailed: 'ModelCall.Failed',
-  contextTooLarge: 'ContextTooLarge',
-  historyTooLarge: 'HistoryTooLarge',
-} as const;
+/** The catalogue's failure types, here too for the run's own failures: see `shared/failure-catalogue.ts`. */
+export { FailureType };
 
 export function invalidAgentInput(problems: readonly string[]): ApplicationFailure {
   return ApplicationFailure.create({
@@ -104,7 +99,7 @@ export function modelCallFailed(error: unknown, partial: PartialRun): Applicatio
       ? `The model call timed out (${cause.timeoutType}) on every attempt`
       : `The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`;
   return ApplicationFailure.create({
-    type: cause instanceof TimeoutFailure ? 'ModelCall.Timeout' : FailureType.modelCallFailed,
+    type: cause instanceof TimeoutFailure ? FailureType.modelCallTimeout : FailureType.modelCallFailed,
     message,
     nonRetryable: true,
     details: [partial],
@@ -117,7 +112,7 @@ export function tokenBudgetExhausted(
   partial: PartialRun,
 ): ApplicationFailure {
   return ApplicationFailure.create({
-    type: 'TokenBudgetExhausted',
+    type: FailureType.tokenBudgetExhausted,
     message: `Token budget exhausted: ${breach.used} ${breach.measure} tokens used, budget ${breach.limit}`,
     nonRetryable: true,
     details: [{ ...breach, ...partial }],
@@ -126,7 +121,7 @@ export function tokenBudgetExhausted(
 
 export function approvalTimedOut(call: ToolCall, timeout: Duration | string, partial: PartialRun): ApplicationFailure {
   return ApplicationFailure.create({
-    type: 'ApprovalTimedOut',
+    type: FailureType.approvalTimedOut,
     message: `No decision on ${call.function.name} (${call.id}) within ${String(timeout)}`,
     nonRetryable: true,
     details: [{ callId: call.id, toolName: call.function.name, ...partial }],

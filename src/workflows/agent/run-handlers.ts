@@ -1,5 +1,6 @@
 import * as wf from '@temporalio/workflow';
 import {
+  FailureType,
   approveSignal,
   decideUpdate,
   denySignal,
@@ -33,7 +34,7 @@ export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationSc
   wf.setHandler(decideUpdate, (input) => recordDecision(run, input, 'update'), {
     validator: (input) => {
       const checked = checkDecision(input, run.pendingApprovals, run.decisions, toolSchemaFor);
-      if (!checked.ok) throw wf.ApplicationFailure.create({ type: 'InvalidDecision', message: checked.problem, nonRetryable: true });
+      if (!checked.ok) throw wf.ApplicationFailure.create({ type: FailureType.invalidDecision, message: checked.problem, nonRetryable: true });
     },
   });
   wf.setHandler(userMessageSignal, (input) => {
@@ -79,5 +80,5 @@ export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationSc
 }
 
 function invalidLimits(problem: string): wf.ApplicationFailure {
-  return wf.ApplicationFailure.create({ type: 'InvalidLimits', message: problem, nonRetryable: true });
+  return wf.ApplicationFailure.create({ type: FailureType.invalidLimits, message: problem, nonRetryable: true });
 }

@@ -6,6 +6,7 @@ import {
   AgentStatusKey,
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
+  FailureType,
   SCHEMA_VERSION,
   ZERO_USAGE,
   type AgentState,
@@ -110,7 +111,7 @@ export function createSearchAttributePublisher() {
       [AgentIterationsKey.name, run.iteration],
       [AgentTotalTokensKey.name, run.usage.totalTokens],
       [AgentPendingApprovalsKey.name, run.pendingApprovals.length],
-      [AgentTerminationReasonKey.name, run.terminationReason?.type ?? (run.status === 'failed' ? `failed:${run.error?.type ?? 'Error'}` : '')],
+      [AgentTerminationReasonKey.name, run.terminationReason?.type ?? (run.status === 'failed' ? `failed:${run.error?.type ?? FailureType.untyped}` : '')],
     ];
     const changed = current.filter(([name, value]) => published.get(name) !== value);
     if (changed.length === 0) return;

@@ -2,6 +2,7 @@ import * as wf from '@temporalio/workflow';
 import {
   CONTEXT_BUDGET_BYTES,
   ConversationFailure,
+  FailureType,
   PAYLOAD_BUDGET_BYTES,
   TEMPORAL_PAYLOAD_LIMIT_BYTES,
   chatUpdate,
@@ -20,6 +21,7 @@ import {
   type ChatTurnResult,
   type ConversationInput,
   type ConversationState,
+  type FailureTypeName,
   type RememberedTurn,
 } from '../../shared';
 import { agentWorkflow } from '../agent/agent-workflow';
@@ -189,7 +191,7 @@ function checkRequest(request: ChatTurnRequest, history: readonly ChatMessage[])
   }
   const runInput = turnInput(request, history);
   const parsed = parseAgentInput(runInput);
-  if (!parsed.ok) throw wf.ApplicationFailure.create({ type: 'InvalidAgentInput', message: `Invalid agent input: ${parsed.problems.join('; ')}`, details: [{ problems: parsed.problems }], nonRetryable: true });
+  if (!parsed.ok) throw wf.ApplicationFailure.create({ type: FailureType.invalidInput, message: `Invalid agent input: ${parsed.problems.join('; ')}`, details: [{ problems: parsed.problems }], nonRetryable: true });
   checkSize(runInput, history);
 }
 
@@ -211,7 +213,7 @@ function checkSize(runInput: AgentInput, history: readonly ChatMessage[]): void 
   );
 }
 
-function refusal(type: string, message: string): wf.ApplicationFailure {
+function refusal(type: FailureTypeName, message: string): wf.ApplicationFailure {
   return wf.ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 
@@ -221,19 +223,19 @@ function turnFailure(error: unknown, runId: string): wf.ApplicationFailure {
     const cause = error.cause;
     if (cause instanceof wf.ApplicationFailure) {
       return wf.ApplicationFailure.create({
-        type: cause.type ?? 'Error',
+        type: cause.type ?? FailureType.untyped,
         message: cause.message,
         details: [{ runId, ...firstDetail(cause.details) }],
         nonRetryable: true,
       });
     }
     if (cause instanceof wf.TerminatedFailure) {
-      return wf.ApplicationFailure.create({ type: 'TurnTerminated', message: `The turn's run was terminated in Temporal: ${cause.message}`, details: [{ runId }], nonRetryable: true });
+      return wf.ApplicationFailure.create({ type: FailureType.turnTerminated, message: `The turn's run was terminated in Temporal: ${cause.message}`, details: [{ runId }], nonRetryable: true });
     }
-    return wf.ApplicationFailure.create({ type: 'TurnFailed', message: cause?.message ?? error.message, details: [{ runId }], nonRetryable: true });
+    return wf.ApplicationFailure.create({ type: FailureType.turnFailed, message: cause?.message ?? error.message, details: [{ runId }], nonRetryable: true });
   }
   if (error instanceof wf.ApplicationFailure) return error;
-  return wf.ApplicationFailure.create({ type: 'TurnFailed', message: error instanceof Error ? error.message : String(error), details: [{ runId }], nonRetryable: true });
+  return wf.ApplicationFailure.create({ type: FailureType.turnFailed, message: error instanceof Error ? error.message : String(error), details: [{ runId }], nonRetryable: true });
 }
 
 /** The problems list of an input failure; a failed run's partial transcript stays with its own run. */

@@ -1,0 +1,163 @@
+/**
+ * Every failure type the runner raises, in one place: the run's own failures,
+ * the refusals of its updates, the model-call and tool-call activities'
+ * failures, the conversation's refusals and turn failures, and the one the
+ * client names for a run Temporal timed out. Workflow code, activities, the
+ * client, the API and the CLI all take the type from here, and every surface
+ * that maps failures (HTTP status, CLI exit code) is a `Record` over
+ * {@link FailureTypeName}, so a new type does not compile until each one says
+ * what it means. Pure: imported by workflow code too.
+ */
+
+/** Failure types by the name code uses; the value is the `ApplicationFailure`'s `type` on the wire. */
+export const FailureType = {
+  // The run's own failures: the agent workflow fails with these, non-retryable.
+  /** The run's input failed its schema, names a tool the worker does not register, or came as more than one argument. */
+  invalidInput: 'InvalidAgentInput',
+  /** The run made `maxInvocations` model calls without ending. */
+  maxInvocationsExceeded: 'MaxInvocationsExceeded',
+  /** The model answered without a tool call more times in a row than the nudge rule allows. */
+  maxConsecutiveNudgesExceeded: 'MaxConsecutiveNudgesExceeded',
+  /** One of `tokenBudget`'s limits (total, prompt or completion tokens) was reached. */
+  tokenBudgetExhausted: 'TokenBudgetExhausted',
+  /** A call waiting for approval got no decision within `approval.timeout`, and `onTimeout` is `fail`. */
+  approvalTimedOut: 'ApprovalTimedOut',
+  /** The conversation, the result or the hand-over to a new Temporal run would pass Temporal's payload limit. */
+  contextTooLarge: 'ContextTooLarge',
+  /** A Temporal run's event history passed the run's budget before it could hand over (continue-as-new). */
+  historyTooLarge: 'HistoryTooLarge',
+
+  // Refusals of the agent's updates: the caller's request is refused, the run goes on.
+  /** The `decide` update was refused: unknown or already decided call, or arguments that fail the tool's schema. */
+  invalidDecision: 'InvalidDecision',
+  /** The `setLimits` update was refused: an invalid change, or the run has ended. */
+  invalidLimits: 'InvalidLimits',
+
+  // The model-call activity's failures (`activities/model-errors.ts`): the run fails with the last attempt's type.
+  /** The provider answered 400: the request is malformed. Not retried. */
+  modelCallBadRequest: 'ModelCall.BadRequest',
+  /** The provider answered 401: the API key is wrong. Not retried. */
+  modelCallUnauthorized: 'ModelCall.Unauthorized',
+  /** The provider answered 403: the key has no access to this model or endpoint. Not retried. */
+  modelCallForbidden: 'ModelCall.Forbidden',
+  /** The provider answered 404: unknown model or wrong base URL. Not retried. */
+  modelCallNotFound: 'ModelCall.NotFound',
+  /** The provider answered 408. Retried. */
+  modelCallRequestTimeout: 'ModelCall.RequestTimeout',
+  /** The provider answered 409. Retried. */
+  modelCallConflict: 'ModelCall.Conflict',
+  /** The provider answered 429: rate limited. Retried after the delay it asked for. */
+  modelCallRateLimited: 'ModelCall.RateLimited',
+  /** The provider answered 5xx. Retried. */
+  modelCallServerError: 'ModelCall.ServerError',
+  /** The provider answered another 4xx. Not retried. */
+  modelCallClientError: 'ModelCall.ClientError',
+  /** The provider answered 429 with code `insufficient_quota`: the account is out of credit. Not retried. */
+  modelCallQuotaExceeded: 'ModelCall.QuotaExceeded',
+  /** The request to the provider timed out on the client's side. Retried. */
+  modelCallConnectionTimeout: 'ModelCall.ConnectionTimeout',
+  /** The provider could not be reached (DNS, refused connection, TLS). Retried. */
+  modelCallConnectionError: 'ModelCall.ConnectionError',
+  /** The model call failed in a way the activity does not classify. Retried. */
+  modelCallUnexpected: 'ModelCall.Unexpected',
+  /** The provider answered 2xx with something that is not a chat completion. Retried a few times, quickly. */
+  modelCallInvalidResponse: 'ModelCall.InvalidResponse',
+  /** The model-call activity timed out on every attempt (the workflow names it). */
+  modelCallTimeout: 'ModelCall.Timeout',
+  /** The model-call activity failed for good without a type of its own (the workflow names it). */
+  modelCallFailed: 'ModelCall.Failed',
+
+  // The tool-call activity's failure.
+  /** A tool threw `RetryableToolError` before its last attempt: Temporal runs the call again. Never ends a run. */
+  toolCallRetryable: 'ToolCall.Retryable',
+
+  // The conversation workflow: refusals of the `chat` update, before a turn starts, and failures of a turn's run.
+  /** A turn of the conversation is still running. */
+  conversationBusy: 'ConversationBusy',
+  /** `invoke` or `add-ai-message` on a conversation with no history, or one that does not exist. */
+  conversationEmpty: 'ConversationEmpty',
+  /** The conversation has ended (`DELETE /conversations/:id`). */
+  conversationEnded: 'ConversationEnded',
+  /** The chat request is not an object, or a chat request has no message. */
+  invalidChatRequest: 'InvalidChatRequest',
+  /** The turn's run would carry more than a run keeps under Temporal's payload limit. */
+  conversationTooLarge: 'ConversationTooLarge',
+  /** The turn's run was terminated in Temporal (not the `terminate` signal, which ends it gracefully). */
+  turnTerminated: 'TurnTerminated',
+  /** The turn's run failed without an `ApplicationFailure` of its own (timed out or cancelled in Temporal, say). */
+  turnFailed: 'TurnFailed',
+
+  // Named by the client.
+  /** The run passed its Temporal execution timeout (`getRunOutcome`, `GET /runs/:id/result`, the CLI). */
+  workflowTimedOut: 'WorkflowTimedOut',
+  /**
+   * A failure without a type: an `ApplicationFailure` thrown without one, or a Temporal failure without a name.
+   * Named by whatever reads the failure: the client, the conversation, the run's state.
+   */
+  untyped: 'Error',
+} as const;
+
+/** One of the catalogue's failure types: the `type` a caller can branch on. */
+export type FailureTypeName = (typeof FailureType)[keyof typeof FailureType];
+
+/** What raises a failure type. */
+export type FailureSource = 'run' | 'update' | 'model call' | 'tool call' | 'conversation' | 'client' | 'any reader';
+
+/** A catalogue entry: what raises the type, and when, in the words of the README's failure table. */
+export interface FailureEntry {
+  raisedBy: FailureSource;
+  when: string;
+}
+
+/**
+ * Every failure type, with what raises it and when. The README's failure
+ * table is checked against this by a unit test, so the two cannot drift.
+ */
+export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> = {
+  InvalidAgentInput: { raisedBy: 'run', when: 'the input fails its schema, names a tool the worker does not register, or comes as more than one argument' },
+  MaxInvocationsExceeded: { raisedBy: 'run', when: '`maxInvocations` model calls were made and the run has not ended' },
+  MaxConsecutiveNudgesExceeded: { raisedBy: 'run', when: 'the model answered without a tool call more times in a row than the nudge rule allows' },
+  TokenBudgetExhausted: { raisedBy: 'run', when: 'a `tokenBudget` limit was reached' },
+  ApprovalTimedOut: { raisedBy: 'run', when: 'no decision on a call within `approval.timeout`, with `onTimeout: "fail"`' },
+  ContextTooLarge: { raisedBy: 'run', when: "the conversation, the result or the hand-over would pass Temporal's payload limit" },
+  HistoryTooLarge: { raisedBy: 'run', when: "a Temporal run's history passed the run's budget before it could hand over" },
+  InvalidDecision: { raisedBy: 'update', when: '`decide` refused: unknown or already decided call, or arguments off the schema (the run goes on)' },
+  InvalidLimits: { raisedBy: 'update', when: '`setLimits` refused: an invalid change, or the run has ended (the run goes on)' },
+  'ModelCall.BadRequest': { raisedBy: 'model call', when: 'the provider answered 400; not retried' },
+  'ModelCall.Unauthorized': { raisedBy: 'model call', when: 'the provider answered 401 (check `OPENAI_API_KEY`); not retried' },
+  'ModelCall.Forbidden': { raisedBy: 'model call', when: 'the provider answered 403; not retried' },
+  'ModelCall.NotFound': { raisedBy: 'model call', when: 'the provider answered 404 (check the model and `OPENAI_BASE_URL`); not retried' },
+  'ModelCall.RequestTimeout': { raisedBy: 'model call', when: 'the provider answered 408; retried, the run fails with it after the last attempt' },
+  'ModelCall.Conflict': { raisedBy: 'model call', when: 'the provider answered 409; retried, the run fails with it after the last attempt' },
+  'ModelCall.RateLimited': { raisedBy: 'model call', when: 'the provider answered 429; retried after its `Retry-After`, the run fails with it after the last attempt' },
+  'ModelCall.ServerError': { raisedBy: 'model call', when: 'the provider answered 5xx; retried, the run fails with it after the last attempt' },
+  'ModelCall.ClientError': { raisedBy: 'model call', when: 'the provider answered another 4xx; not retried' },
+  'ModelCall.QuotaExceeded': { raisedBy: 'model call', when: 'the provider answered 429 with code `insufficient_quota`; not retried' },
+  'ModelCall.ConnectionTimeout': { raisedBy: 'model call', when: 'the request to the provider timed out; retried, the run fails with it after the last attempt' },
+  'ModelCall.ConnectionError': { raisedBy: 'model call', when: 'the provider could not be reached; retried, the run fails with it after the last attempt' },
+  'ModelCall.Unexpected': { raisedBy: 'model call', when: 'the call failed in another way; retried, the run fails with it after the last attempt' },
+  'ModelCall.InvalidResponse': { raisedBy: 'model call', when: 'a 2xx answer that is not a chat completion; 3 attempts 1 s apart, then the run fails' },
+  'ModelCall.Timeout': { raisedBy: 'run', when: 'the model-call activity timed out on every attempt' },
+  'ModelCall.Failed': { raisedBy: 'run', when: 'the model-call activity failed for good without a type of its own' },
+  'ToolCall.Retryable': { raisedBy: 'tool call', when: 'a tool threw `RetryableToolError`: Temporal runs the call again; never ends a run' },
+  ConversationBusy: { raisedBy: 'conversation', when: "a turn is still running on the conversation" },
+  ConversationEmpty: { raisedBy: 'conversation', when: '`invoke` or `add-ai-message` (without a prompt) on a conversation with no history, or none at all' },
+  ConversationEnded: { raisedBy: 'conversation', when: 'the conversation has ended' },
+  InvalidChatRequest: { raisedBy: 'conversation', when: 'the request is not an object, or a chat request has no message' },
+  ConversationTooLarge: { raisedBy: 'conversation', when: "the turn's run would carry more than a run keeps under Temporal's payload limit" },
+  TurnTerminated: { raisedBy: 'conversation', when: "the turn's run was terminated in Temporal" },
+  TurnFailed: { raisedBy: 'conversation', when: "the turn's run failed without a failure type of its own (timed out or cancelled in Temporal)" },
+  WorkflowTimedOut: { raisedBy: 'client', when: 'the run passed its Temporal execution timeout' },
+  Error: { raisedBy: 'any reader', when: 'a failure without a type: an `ApplicationFailure` thrown without one, or a Temporal failure without a name' },
+};
+
+/** Every failure type in the catalogue, in its order. */
+export const FAILURE_TYPES = Object.values(FailureType) as readonly FailureTypeName[];
+
+/** The namespace of the model-call activity's failure types (`ModelCall.RateLimited`, ...). */
+export const MODEL_CALL_FAILURE_PREFIX = 'ModelCall.';
+
+/** Whether `type` is one of the catalogue's failure types. */
+export function isFailureType(type: string): type is FailureTypeName {
+  return Object.prototype.hasOwnProperty.call(FAILURE_CATALOGUE, type);
+}
