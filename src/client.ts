@@ -112,7 +112,9 @@ export type {
   RememberedTurn,
   TurnSettings,
 } from './shared';
-// Failures: what a failed run's details carry (`AgentRunFailedError.details[0]`), and the types a chat turn is refused with.
+// Failures: the catalogue of every type the runner raises, what a failed run's details carry
+// (`AgentRunFailedError.details[0]`), and the types a chat turn is refused with.
+export { FAILURE_CATALOGUE, FailureType, isFailureType, type FailureEntry, type FailureTypeName } from './shared';
 export type { PartialRun } from './workflows/agent/failures';
 export { ConversationFailure } from './shared';
 export { ConfigError, type TemporalConfig } from './config';

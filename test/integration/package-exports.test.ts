@@ -68,6 +68,7 @@ describe('the package through its exports map', () => {
         'WORKFLOW_TYPE', 'CONVERSATION_WORKFLOW_TYPE', 'DEFAULT_TASK_QUEUE',
         'stateQuery', 'eventsQuery', 'approveSignal', 'denySignal', 'decideUpdate', 'setLimitsUpdate', 'terminateSignal', 'stopSignal',
         'userMessageSignal', 'chatUpdate', 'conversationQuery', 'endConversationSignal', 'ConversationFailure', 'parseAgentInput',
+        'FailureType', 'FAILURE_CATALOGUE', 'isFailureType',
       ]),
     );
     // The runner's internals stay internal.

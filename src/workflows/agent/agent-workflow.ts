@@ -1,7 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
-import { jsonBytes, parseAgentInput, type AgentResult } from '../../shared';
+import { FailureType, jsonBytes, parseAgentInput, type AgentResult } from '../../shared';
 import { turnPolicyFor } from '../rules/model-turn';
 import { effectiveMaxInvocations } from '../rules/run-setup';
 import { userMessage } from './conversation-messages';
@@ -65,7 +65,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   /** Records the run as failed (state, event, search attributes) and fails the workflow with `failure`. */
   const fail = (failure: wf.ApplicationFailure): never => {
     run.status = 'failed';
-    run.error = { type: failure.type ?? 'Error', message: failure.message };
+    run.error = { type: failure.type ?? FailureType.untyped, message: failure.message };
     run.events.append('run-end', { status: 'failed', error: run.error });
     describeActivity(run, `failed: ${failure.message}`);
     publish(run);
