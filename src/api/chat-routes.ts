@@ -32,8 +32,8 @@ interface AgentFields {
 const idempotencyKey = z.string().min(1).max(200);
 
 /**
- * Seed 000's chat endpoints, each one turn on the durable conversation of
- * `context_id`, answered in seed 000's format; and the conversation itself.
+ * The chat endpoints, each one turn on the durable conversation of
+ * `context_id`, answered in the chat response format; and the conversation itself.
  */
 export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): void {
   const turn = async (kind: ChatTurnKind, contextId: string, fields: AgentFields, reply: FastifyReply, extra: { message?: string; prompt?: string }, key: unknown) => {
@@ -47,7 +47,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
       { kind, ...extra, settings: turnSettings(fields, deps.defaults) },
       { taskQueue: deps.taskQueue, ...(keyParsed?.data === undefined ? {} : { idempotencyKey: keyParsed.data }) },
     );
-    return seedResponse(result, reply);
+    return chatResponse(result, reply);
   };
 
   app.post('/chat', async (request, reply) => {
@@ -96,8 +96,8 @@ export function turnSettings(fields: AgentFields, defaults: AgentDefaults): Turn
   };
 }
 
-/** Seed 000's response; the turn's run id rides in headers, so the body stays exactly the seed's. */
-function seedResponse(result: ChatTurnResult, reply: FastifyReply) {
+/** The chat response; the turn's run id rides in headers, so the body stays exactly the specified format. */
+function chatResponse(result: ChatTurnResult, reply: FastifyReply) {
   void reply.header('agent-run-id', result.runId).header('agent-turn', String(result.turn));
   return {
     response: result.response,

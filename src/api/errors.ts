@@ -51,7 +51,7 @@ const RUN_FAILED: FailureAnswer = { status: 500, code: 'run_failed' };
 const MODEL_CALL_FAILED: FailureAnswer = { status: 502, code: 'model_call_failed' };
 
 /**
- * What a refused or failed chat turn answers, by failure type: seed 000's two
+ * What a refused or failed chat turn answers, by failure type: the chat endpoints' two
  * error conditions, and the other ways a turn's run fails. A `Record` over the
  * catalogue, so a new failure type does not compile until it is given an answer
  * here (rather than silently becoming a 500). Types that never end a turn

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { agentInputSchema, agentStatusSchema, contextIdSchema, identifierSchema, type TerminatingConfig } from '../shared';
 
 /**
- * Request bodies, as seed 000 writes them: snake_case, unknown fields
+ * Request bodies, as the chat endpoints specify them: snake_case, unknown fields
  * refused (a misspelt field would otherwise be silently ignored).
  */
 
-/** Seed 000's `terminating_config`. */
+/** `terminating_config`: the terminating tools of a chat turn. */
 export const terminatingConfigBody = z.strictObject({
   tool_ids: z.array(z.string().min(1)).min(1, 'give at least one tool id'),
   consecutive_nudges: z.number().int().nonnegative().optional(),
@@ -16,7 +16,7 @@ export const terminatingConfigBody = z.strictObject({
 export type TerminatingConfigBody = z.infer<typeof terminatingConfigBody>;
 
 /**
- * Fields beyond seed 000 that choose the agent of a turn; each falls back to
+ * Fields beyond the specified chat body that choose the agent of a turn; each falls back to
  * the server's configuration (`AGENT_TOOLS`, `AGENT_INSTRUCTIONS`, `OPENAI_MODEL`).
  */
 const agentFields = {
@@ -55,7 +55,7 @@ export type ChatBody = z.infer<typeof chatBody>;
 export type InvokeBody = z.infer<typeof invokeBody>;
 export type AddAiMessageBody = z.infer<typeof addAiMessageBody>;
 
-/** Seed 000's snake_case config as the run's `terminating` block. */
+/** The snake_case `terminating_config` as the run's `terminating` block. */
 export function toTerminating(config: TerminatingConfigBody): Omit<TerminatingConfig, 'consecutiveNudges' | 'nudgeMessage'> &
   Partial<Pick<TerminatingConfig, 'consecutiveNudges' | 'nudgeMessage'>> {
   return {

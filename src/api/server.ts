@@ -32,7 +32,7 @@ export interface ApiServerOptions {
 }
 
 /**
- * The HTTP API: seed 000's chat endpoints on durable conversations, and
+ * The HTTP API: the chat endpoints on durable conversations, and
  * runs to start, follow (Server-Sent Events), steer and list. Fastify,
  * because it validates, limits and logs (pino) with little code of ours,
  * and answers JSON errors from one handler.
