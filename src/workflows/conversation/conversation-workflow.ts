@@ -1,6 +1,7 @@
 import * as wf from '@temporalio/workflow';
 import {
   CONTEXT_BUDGET_BYTES,
+  CONVERSATION_INPUT_VERSION,
   ConversationFailure,
   PAYLOAD_BUDGET_BYTES,
   TEMPORAL_PAYLOAD_LIMIT_BYTES,
@@ -23,7 +24,7 @@ import {
   type RememberedTurn,
 } from '../../shared';
 import { agentWorkflow } from '../agent/agent-workflow';
-import { conversationInputProblems } from './conversation-input';
+import { readConversationInput } from './conversation-input';
 import { invalidAgentInput } from '../agent/failures';
 import { toGeneratedMessages } from '../rules/generated-messages';
 import { projectedRunBytes } from '../rules/size-rules';
@@ -48,10 +49,12 @@ export const REMEMBERED_TURNS = 10;
  * completed turn's messages join the history; a failed turn leaves the
  * history as it was, so the conversation never holds half a turn.
  */
-export async function conversationWorkflow(input: ConversationInput, ...afterInput: unknown[]): Promise<ConversationState> {
+export async function conversationWorkflow(rawInput: ConversationInput, ...afterInput: unknown[]): Promise<ConversationState> {
   // An argument the workflow cannot read fails it with a reason; reading it anyway would throw and retry the task forever.
-  const problems = conversationInputProblems(input, afterInput);
-  if (problems.length > 0) throw invalidAgentInput(problems);
+  // Any version this code reads arrives as the current one (conversation-input.ts).
+  const read = readConversationInput(rawInput, afterInput);
+  if (!read.ok) throw invalidAgentInput(read.problems);
+  const input = read.input;
   const conversation = {
     messages: input.messages ?? [],
     turns: input.turns ?? 0,
@@ -63,9 +66,16 @@ export async function conversationWorkflow(input: ConversationInput, ...afterInp
   const earlierAnswer = (): ChatTurnResult | undefined => {
     const updateId = wf.currentUpdateInfo()?.id;
     const remembered = conversation.recent.find((entry) => entry.updateId === updateId);
-    if (remembered === undefined || 'result' in remembered) return remembered?.result;
-    const { from, to } = remembered.messages;
-    return { ...remembered.answer, generatedMessages: toGeneratedMessages(conversation.messages.slice(from, to)) };
+    switch (remembered?.kind) {
+      case undefined:
+        return undefined;
+      case 'wholeResult':
+        return remembered.result;
+      case 'messageRange': {
+        const { from, to } = remembered.messages;
+        return { ...remembered.answer, generatedMessages: toGeneratedMessages(conversation.messages.slice(from, to)) };
+      }
+    }
   };
   let turnsThisRun = 0;
   const snapshot = (): ConversationState => ({
@@ -100,6 +110,7 @@ export async function conversationWorkflow(input: ConversationInput, ...afterInp
   if (conversation.ended) return snapshot();
   return wf.continueAsNew<typeof conversationWorkflow>(
     fitted({
+      schemaVersion: CONVERSATION_INPUT_VERSION,
       contextId: input.contextId,
       messages: conversation.messages,
       turns: conversation.turns,
@@ -134,7 +145,12 @@ export async function conversationWorkflow(input: ConversationInput, ...afterInp
       const updateId = wf.currentUpdateInfo()?.id;
       if (updateId !== undefined) {
         // The run's generated messages are the ones after its input's conversation.
-        const remembered: RememberedTurn = { updateId, answer, messages: { from: runInput.messages?.length ?? 0, to: result.messages.length } };
+        const remembered: RememberedTurn = {
+          kind: 'messageRange',
+          updateId,
+          answer,
+          messages: { from: runInput.messages?.length ?? 0, to: result.messages.length },
+        };
         conversation.recent = [...conversation.recent, remembered].slice(-REMEMBERED_TURNS);
       }
       return { ...answer, generatedMessages: result.generatedMessages };
