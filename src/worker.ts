@@ -4,6 +4,7 @@ import { ConfigError, configuredSecrets, loadWorkerConfig } from './config';
 import { createRedactor, redactingLogger } from './redaction';
 import { missingSearchAttributes, registrationCommand } from './temporal/check-search-attributes';
 import { connectClient, connectWorker } from './temporal/connection';
+import { ACTIVITY_DEFAULTS, WORKER_DEFAULTS } from './shared';
 import { createBuiltinTools } from './tools/builtin';
 import type { ToolDefinition } from './tools/define-tool';
 import { createToolRegistry } from './tools/tool-registry';
@@ -41,8 +42,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
       : { workflowBundle: options.workflowBundle }),
     activities: createActivities({ registry, model: options.model }),
     // Heartbeats carry cancellations; by default they are throttled to 80% of the
-    // heartbeat timeout (24 s), which would let a terminated run's tool run on that long.
-    maxHeartbeatThrottleInterval: '1 second',
+    // heartbeat timeout, which would let a terminated run's tool run on that long.
+    maxHeartbeatThrottleInterval: ACTIVITY_DEFAULTS.maxHeartbeatThrottleInterval,
     ...options.overrides,
   });
 }
@@ -85,7 +86,7 @@ async function main(secrets: readonly string[]): Promise<void> {
   // Announced only once the handlers are in place: a Ctrl-C right after this line must already drain.
   console.log(
     `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address}; ` +
-      `model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}; workspace ${model.workspace}. Ctrl-C stops it.`,
+      `model ${model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}; workspace ${model.workspace}. Ctrl-C stops it.`,
   );
   try {
     await worker.run();

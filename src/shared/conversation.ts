@@ -52,7 +52,7 @@ export interface ConversationInput {
   messages?: ChatMessage[];
   /** Turns run before this run. */
   turns?: number;
-  /** Turns a run takes before it continues as new. @default 25 */
+  /** Turns a run takes before it continues as new. @default 25 (`CONVERSATION_DEFAULTS.turnsPerRun`) */
   turnsPerRun?: number;
   /** Set when the conversation begins; part of every turn's run id. */
   generation?: string;

@@ -11,5 +11,4 @@ export * from './duration';
 export * from './stop-conditions-schema';
 export * from './conversation';
 export * from './payload-limits';
-export * from './input-bounds';
 export * from './json-depth';

@@ -4,11 +4,11 @@ import * as wf from '@temporalio/workflow';
 import {
   jsonBytes,
   parseAgentInput,
-  type AgentActivities,
   type AgentResult,
   type ChatMessage,
   type TerminationReason,
 } from '../../shared';
+import { catalogActivities } from './activities';
 import { awaitAnswer } from './steps/await-answer';
 import { flaggedCalls } from '../rules/call-identity';
 import { stopConditionRegistry } from '../rules/custom-stop-conditions';
@@ -46,11 +46,6 @@ import { effectiveMaxInvocations, nudgeInjectionFor, selectRunTools, turnPolicyF
 import { validateStopCondition } from '../rules/stop-conditions';
 import { closeOpenBatch, runToolBatch } from './steps/run-tool-batch';
 import { toolMessagesFor } from '../rules/transcript';
-
-const catalogActivities = wf.proxyActivities<AgentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5 },
-});
 
 /**
  * Marks runs started with the size guards and continue-as-new. A run started

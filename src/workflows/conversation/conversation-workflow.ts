@@ -1,6 +1,7 @@
 import * as wf from '@temporalio/workflow';
 import {
   CONTEXT_BUDGET_BYTES,
+  CONVERSATION_DEFAULTS,
   CONVERSATION_INPUT_VERSION,
   ConversationFailure,
   PAYLOAD_BUDGET_BYTES,
@@ -28,20 +29,6 @@ import { readConversationInput } from './conversation-input';
 import { invalidAgentInput } from '../agent/failures';
 import { toGeneratedMessages } from '../rules/generated-messages';
 import { projectedRunBytes } from '../rules/size-rules';
-
-/**
- * Turns one run of the conversation takes before it continues as new, unless
- * its input says otherwise. Each
- * turn records its input and result, both carrying the whole history, so the
- * event history grows with turns × history; this keeps it bounded.
- */
-export const TURNS_PER_RUN = 25;
-
-/**
- * Answers kept by update id, so a retried request (same `Idempotency-Key`)
- * gets its turn's answer again, also after a continue-as-new.
- */
-export const REMEMBERED_TURNS = 10;
 
 /**
  * A durable conversation: keeps the history of one `context_id` and runs each
@@ -104,7 +91,7 @@ export async function conversationWorkflow(rawInput: ConversationInput, ...after
     },
   });
 
-  const turnsPerRun = input.turnsPerRun ?? TURNS_PER_RUN;
+  const turnsPerRun = input.turnsPerRun ?? CONVERSATION_DEFAULTS.turnsPerRun;
   await wf.condition(() => conversation.ended || turnsThisRun >= turnsPerRun || wf.workflowInfo().continueAsNewSuggested);
   await wf.condition(() => conversation.active === undefined && wf.allHandlersFinished());
   if (conversation.ended) return snapshot();
@@ -151,7 +138,7 @@ export async function conversationWorkflow(rawInput: ConversationInput, ...after
           answer,
           messages: { from: runInput.messages?.length ?? 0, to: result.messages.length },
         };
-        conversation.recent = [...conversation.recent, remembered].slice(-REMEMBERED_TURNS);
+        conversation.recent = [...conversation.recent, remembered].slice(-CONVERSATION_DEFAULTS.rememberedTurns);
       }
       return { ...answer, generatedMessages: result.generatedMessages };
     } catch (error) {
