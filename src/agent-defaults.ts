@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { ConfigError } from './config';
+import { DEFAULT_AGENT_TOOLS } from './shared';
 
 /**
  * What a run gets when its caller names no tools: the HTTP API's chat
  * endpoints and `agent-runner run` both start from `AGENT_TOOLS`.
  */
-
-/** Tools of a run that names none: every built-in tool that neither ends the run nor waits for a person. */
-export const DEFAULT_AGENT_TOOLS = ['calculator', 'list_files', 'read_file', 'write_file'] as const;
 
 const toolList = z
   .string()

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { maskUrlCredentials, urlCredentials, urlCredentialsProblem } from './redaction';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from './shared';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, WORKER_DEFAULTS } from './shared';
 
 /**
  * Configuration from the environment, checked once at start so a typo fails
@@ -28,8 +28,8 @@ const modelSchema = z.object({
   OPENAI_BASE_URL: z
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://localhost:11434/v1' })
     .optional(),
-  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-  AGENT_WORKSPACE: z.string().min(1).default('./workspace'),
+  OPENAI_MODEL: z.string().min(1).default(WORKER_DEFAULTS.model),
+  AGENT_WORKSPACE: z.string().min(1).default(WORKER_DEFAULTS.workspace),
 });
 
 const logLevelSchema = z.object({
@@ -37,7 +37,7 @@ const logLevelSchema = z.object({
     .string()
     .transform((level) => level.toUpperCase())
     .pipe(z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], { message: 'expected trace, debug, info, warn or error' }))
-    .default('INFO'),
+    .default(WORKER_DEFAULTS.logLevel),
 });
 
 export type TemporalConfig = {

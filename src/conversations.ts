@@ -5,6 +5,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import {
+  CONVERSATION_INPUT_VERSION,
   CONVERSATION_WORKFLOW_TYPE,
   ConversationFailure,
   DEFAULT_TASK_QUEUE,
@@ -69,7 +70,7 @@ export async function sendChatTurn(
     const start = new WithStartWorkflowOperation(CONVERSATION_WORKFLOW_TYPE, {
       workflowId: conversationWorkflowId(contextId),
       taskQueue: options.taskQueue ?? process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
-      args: [{ contextId, generation: randomUUID().slice(0, 8) } satisfies ConversationInput],
+      args: [{ schemaVersion: CONVERSATION_INPUT_VERSION, contextId, generation: randomUUID().slice(0, 8) } satisfies ConversationInput],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
     return await client.workflow.executeUpdateWithStart(chatUpdate, { args: [request], updateId, startWorkflowOperation: start });

@@ -10,7 +10,7 @@ import { configuredSecrets, loadModelConfig, type ModelConfig } from './config';
 import { createRedactor, redactingLogger } from './redaction';
 import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from './scripted-model/demo-agent';
 import { ScriptedModelServer } from './scripted-model/server';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, type AgentInput } from './shared';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEMO_TASK_QUEUE, WORKER_DEFAULTS, type AgentInput } from './shared';
 import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
 import { createBuiltinTools } from './tools/builtin';
 import { createAgentWorker } from './worker';
@@ -37,7 +37,7 @@ async function main(): Promise<number> {
     .description('Run one agent task as a durable Temporal workflow and follow it live.')
     .option('-m, --message <text>', 'the task for the agent', DEFAULT_TASK)
     .option('--model <name>', 'model name (with OPENAI_API_KEY or OPENAI_BASE_URL)')
-    .option('-w, --workspace <dir>', 'directory the file tools are confined to', process.env.AGENT_WORKSPACE ?? './workspace')
+    .option('-w, --workspace <dir>', 'directory the file tools are confined to', process.env.AGENT_WORKSPACE ?? WORKER_DEFAULTS.workspace)
     .parse()
     .opts<{ message: string; model?: string; workspace: string }>();
 
@@ -51,7 +51,7 @@ async function main(): Promise<number> {
   let model: ModelConfig;
   if (online) {
     model = { ...loadModelConfig(), workspace };
-    say(`Model: ${options.model ?? model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}.`);
+    say(`Model: ${options.model ?? model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}.`);
   } else {
     scripted = (await ScriptedModelServer.start()).respond(DEMO_MODEL, demoAgent);
     model = { baseURL: scripted.baseURL, defaultModel: DEMO_MODEL, workspace };
@@ -68,7 +68,7 @@ async function main(): Promise<number> {
 
   const namespace = process.env.TEMPORAL_NAMESPACE ?? DEFAULT_NAMESPACE;
   // The offline model must not meet workers of a real deployment, so it gets a task queue of its own.
-  const taskQueue = online ? (process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE) : 'agent-runner-demo';
+  const taskQueue = online ? (process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE) : DEMO_TASK_QUEUE;
   const { client, clientConnection, workerConnection } = await connectToLocalServer(server, namespace, say);
   const worker = await createAgentWorker({
     connection: workerConnection,

@@ -1,6 +1,7 @@
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ModelSettings } from './activities';
+import { ACTIVITY_DEFAULTS } from './shared';
 import type { ToolDefinition } from './tools/define-tool';
 import { createToolRegistry } from './tools/tool-registry';
 
@@ -16,7 +17,7 @@ export const AGENT_WORKFLOWS_PATH: string = require.resolve('./workflows');
  * a timed-out tool) reaches a running tool only in the answer to a heartbeat, and by default heartbeats are
  * throttled to 80% of the heartbeat timeout, which would let a cancelled tool run on for seconds.
  */
-export const AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL = '1 second';
+export const AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL = ACTIVITY_DEFAULTS.maxHeartbeatThrottleInterval;
 
 /** What {@link AgentRunnerPlugin} needs. */
 export interface AgentRunnerPluginOptions {

@@ -11,6 +11,7 @@ import {
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
   FailureType,
+  CLIENT_DEFAULTS,
   WORKFLOW_TYPE,
   decideUpdate,
   eventsQuery,
@@ -124,7 +125,7 @@ export async function getRunOutcome(client: Client, workflowId: string): Promise
 export interface FollowOptions {
   /** Start after this event (`seq`); 0 reads from the beginning. @default 0 */
   after?: number;
-  /** How often to ask the run for new events. @default 250 ms */
+  /** How often to ask the run for new events. @default 250 ms (`CLIENT_DEFAULTS.followPollMs`) */
   pollMs?: number;
   /** Stops following (the generator returns) when aborted. */
   signal?: AbortSignal;
@@ -143,7 +144,7 @@ export interface FollowOptions {
  */
 export async function* followRunEvents(client: Client, workflowId: string, options: FollowOptions = {}): AsyncGenerator<RunEvent> {
   const handle = client.workflow.getHandle(workflowId);
-  const pollMs = options.pollMs ?? 250;
+  const pollMs = options.pollMs ?? CLIENT_DEFAULTS.followPollMs;
   let cursor = options.after ?? 0;
   let closed = false;
   while (!options.signal?.aborted) {
@@ -194,7 +195,7 @@ export interface ListRunsOptions {
   status?: string;
   /** Extra visibility query, ANDed: for example `AgentTotalTokens > 1000`. */
   query?: string;
-  /** @default 20 */
+  /** @default 20 (`CLIENT_DEFAULTS.listLimit`) */
   limit?: number;
 }
 
@@ -210,9 +211,9 @@ export async function listAgentRuns(client: Client, options: ListRunsOptions = {
     if (!balancedParentheses(options.query)) throw new InvalidListQueryError('the query\'s parentheses do not balance (outside quotes)');
     clauses.push(`(${options.query})`);
   }
-  const limit = options.limit ?? 20;
+  const limit = options.limit ?? CLIENT_DEFAULTS.listLimit;
   const rows: RunSummary[] = [];
-  for await (const execution of client.workflow.list({ query: clauses.join(' AND '), pageSize: Math.min(limit, 1000) })) {
+  for await (const execution of client.workflow.list({ query: clauses.join(' AND '), pageSize: Math.min(limit, CLIENT_DEFAULTS.listPageSizeMax) })) {
     rows.push(summarize(execution));
     if (rows.length >= limit) break;
   }

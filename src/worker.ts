@@ -5,6 +5,7 @@ import { AgentRunnerPlugin } from './plugin';
 import { createRedactor, redactingLogger } from './redaction';
 import { missingSearchAttributes, registrationCommand } from './temporal/check-search-attributes';
 import { connectClient, connectWorker } from './temporal/connection';
+import { WORKER_DEFAULTS } from './shared';
 import { createBuiltinTools } from './tools/builtin';
 import type { ToolDefinition } from './tools/define-tool';
 import { withQuietRunFailures } from './worker-log-filter';
@@ -96,7 +97,7 @@ async function main(secrets: readonly string[]): Promise<void> {
   // Announced only once the handlers are in place: a Ctrl-C right after this line must already drain.
   console.log(
     `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address}; ` +
-      `model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}; workspace ${model.workspace}. Ctrl-C stops it.`,
+      `model ${model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}; workspace ${model.workspace}. Ctrl-C stops it.`,
   );
   try {
     await worker.run();

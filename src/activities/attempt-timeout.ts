@@ -1,8 +1,5 @@
 import type { Context } from '@temporalio/activity';
-
-/** How much earlier than Temporal's start-to-close timeout the activity gives up itself. */
-const MARGIN_MS = 1_000;
-const MARGIN_SHARE = 0.1;
+import { ACTIVITY_DEFAULTS } from '../shared/constants';
 
 /** A tool that outran its own timeout: the activity answers the model rather than being timed out by the server. */
 export class AttemptTimedOut {
@@ -18,7 +15,9 @@ export class AttemptTimedOut {
  */
 export async function withinAttemptTimeout<T>(context: Context, work: (signal: AbortSignal) => Promise<T>): Promise<T | AttemptTimedOut> {
   const timeoutMs = context.info.startToCloseTimeoutMs;
-  const afterMs = Math.max(1, timeoutMs - Math.min(MARGIN_MS, timeoutMs * MARGIN_SHARE));
+  // How much earlier than Temporal's start-to-close timeout the activity gives up itself.
+  const margin = Math.min(ACTIVITY_DEFAULTS.attemptMarginMs, timeoutMs * ACTIVITY_DEFAULTS.attemptMarginShare);
+  const afterMs = Math.max(1, timeoutMs - margin);
   const attempt = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<AttemptTimedOut>((resolve) => {

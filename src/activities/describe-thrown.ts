@@ -1,5 +1,4 @@
-/** Longest description of a thrown value kept in a tool's error result. */
-const MAX_DESCRIPTION_LENGTH = 2_000;
+import { TOOL_ERROR_DESCRIPTION_CHARS } from '../shared/constants';
 
 /**
  * What a tool threw, in words for the model. A tool may throw anything: an
@@ -18,7 +17,7 @@ export function describeThrown(thrown: unknown): string {
     return json === undefined || json === '{}' ? String(thrown) : json;
   });
   const described = text === undefined || text === '' ? 'the tool threw a value that cannot be described' : text;
-  return described.length > MAX_DESCRIPTION_LENGTH ? `${described.slice(0, MAX_DESCRIPTION_LENGTH)}…` : described;
+  return described.length > TOOL_ERROR_DESCRIPTION_CHARS ? `${described.slice(0, TOOL_ERROR_DESCRIPTION_CHARS)}…` : described;
 }
 
 function attempt(describe: () => string): string | undefined {

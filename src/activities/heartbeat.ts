@@ -1,19 +1,16 @@
 import type { Context } from '@temporalio/activity';
+import { ACTIVITY_DEFAULTS } from '../shared/constants';
 
 /**
- * How often a long activity heartbeats. A cancellation reaches an activity
- * only in the answer to a heartbeat, so this (with the worker's throttle,
- * see createAgentWorker) bounds how long a cancelled call keeps running.
- */
-const HEARTBEAT_INTERVAL_MS = 1_000;
-
-/**
- * Runs `work` while heartbeating, so the server notices a lost worker within
- * the heartbeat timeout and a cancellation reaches the activity.
+ * Runs `work` while heartbeating (every `ACTIVITY_DEFAULTS.heartbeatIntervalMs`),
+ * so the server notices a lost worker within the heartbeat timeout and a
+ * cancellation reaches the activity: it does so only in the answer to a
+ * heartbeat, so the interval (with the worker's throttle, see
+ * createAgentWorker) bounds how long a cancelled call keeps running.
  */
 export async function keepHeartbeating<T>(context: Context, work: () => Promise<T>): Promise<T> {
   context.heartbeat();
-  const timer = setInterval(() => context.heartbeat(), HEARTBEAT_INTERVAL_MS);
+  const timer = setInterval(() => context.heartbeat(), ACTIVITY_DEFAULTS.heartbeatIntervalMs);
   try {
     return await work();
   } finally {

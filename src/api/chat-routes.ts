@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { withTerminatingTools } from '../agent-defaults';
 import { endConversation, getConversation, sendChatTurn } from '../conversations';
-import { contextIdSchema, type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared';
+import { API_DEFAULTS, contextIdSchema, type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared';
 import { ApiError, parseBody } from './errors';
 import { addAiMessageBody, chatBody, invokeBody, toTerminating, type TerminatingConfigBody } from './schemas';
 import { probeTemporal, withinDeadline } from './temporal-deadline';
@@ -29,7 +29,7 @@ interface AgentFields {
   tools?: string[];
 }
 
-const idempotencyKey = z.string().min(1).max(200);
+const idempotencyKey = z.string().min(1).max(API_DEFAULTS.idempotencyKeyChars);
 
 /**
  * The chat endpoints, each one turn on the durable conversation of
@@ -38,7 +38,7 @@ const idempotencyKey = z.string().min(1).max(200);
 export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): void {
   const turn = async (kind: ChatTurnKind, contextId: string, fields: AgentFields, reply: FastifyReply, extra: { message?: string; prompt?: string }, key: unknown) => {
     const keyParsed = key === undefined ? undefined : idempotencyKey.safeParse(key);
-    if (keyParsed !== undefined && !keyParsed.success) throw new ApiError(400, 'invalid_header', 'Idempotency-Key: use 1 to 200 characters.');
+    if (keyParsed !== undefined && !keyParsed.success) throw new ApiError(400, 'invalid_header', `Idempotency-Key: use 1 to ${API_DEFAULTS.idempotencyKeyChars} characters.`);
     // The turn waits for its run, as long as that takes: reach Temporal within the deadline first, or answer 503 now.
     await probeTemporal(deps.client);
     const result = await sendChatTurn(

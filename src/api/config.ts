@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defaultAgentTools } from '../agent-defaults';
 import { ConfigError, loadAll, parseEnvironment } from '../config';
+import { API_DEFAULTS } from '../shared';
 import type { ApiAuth } from './auth';
 import type { AgentDefaults } from './chat-routes';
-import { DEFAULT_BODY_LIMIT } from './server';
 
 /** The API's settings, from the environment; every problem is reported at once. */
 export interface ApiConfig {
@@ -15,11 +15,11 @@ export interface ApiConfig {
 }
 
 const apiSchema = z.object({
-  AGENT_API_HOST: z.string().min(1).default('127.0.0.1'),
-  AGENT_API_PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  AGENT_API_HOST: z.string().min(1).default(API_DEFAULTS.host),
+  AGENT_API_PORT: z.coerce.number().int().min(0).max(65_535).default(API_DEFAULTS.port),
   AGENT_API_TOKEN: z.string().min(16, 'use at least 16 characters (for example `openssl rand -hex 32`)').optional(),
-  AGENT_API_AUTH: z.enum(['token', 'none'], { message: "expected 'token' (the default) or 'none'" }).default('token'),
-  AGENT_API_BODY_LIMIT: z.coerce.number().int().min(1024, 'at least 1024 bytes').default(DEFAULT_BODY_LIMIT),
+  AGENT_API_AUTH: z.enum(['token', 'none'], { message: "expected 'token' (the default) or 'none'" }).default(API_DEFAULTS.auth),
+  AGENT_API_BODY_LIMIT: z.coerce.number().int().min(1024, 'at least 1024 bytes').default(API_DEFAULTS.bodyLimitBytes),
   AGENT_INSTRUCTIONS: z.string().min(1).optional(),
   AGENT_MODEL: z.string().min(1).optional(),
 });

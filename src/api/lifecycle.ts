@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API_DEFAULTS, formatSeconds } from '../shared';
 import type { ApiConfig } from './config';
 
 /**
@@ -39,17 +40,16 @@ export function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-/** How long requests in progress get to finish when the API stops. */
-const CLOSE_GRACE_MS = 10_000;
-
 /**
  * Stops taking requests, ends event streams, and gives requests in progress
- * {@link CLOSE_GRACE_MS} to answer; the runs behind the rest go on in Temporal.
+ * `API_DEFAULTS.closeGraceMs` to answer; the runs behind the rest go on in Temporal.
  */
 export async function closeApi(app: FastifyInstance, say: (line: string) => void): Promise<void> {
-  say('Stopping the API: event streams end now; chat requests in progress get 10 s to answer (their runs go on in Temporal either way).');
+  say(
+    `Stopping the API: event streams end now; chat requests in progress get ${formatSeconds(API_DEFAULTS.closeGraceMs)} to answer (their runs go on in Temporal either way).`,
+  );
   let timer: NodeJS.Timeout | undefined;
-  const graceOver = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), CLOSE_GRACE_MS)));
+  const graceOver = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), API_DEFAULTS.closeGraceMs)));
   const outcome = await Promise.race([app.close().then(() => 'closed' as const), graceOver]);
   clearTimeout(timer);
   if (outcome === 'timeout') {

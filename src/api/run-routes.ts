@@ -11,7 +11,7 @@ import {
   type RunOutcome,
   type RunSummary,
 } from '../run-control';
-import { WORKFLOW_TYPE, eventsQuery } from '../shared';
+import { API_DEFAULTS, WORKFLOW_TYPE, eventsQuery } from '../shared';
 import { hasRunEnded } from '../temporal/run-ended';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
 import { approveBody, denyBody, eventsQueryString, listRunsQuery, messageBody, startRunBody, terminateBody } from './schemas';
@@ -20,7 +20,7 @@ import { withinDeadline } from './temporal-deadline';
 export interface RunRouteDeps {
   client: Client;
   taskQueue: string;
-  /** Comment lines that keep an idle event stream open through proxies. @default 15 s */
+  /** Comment lines that keep an idle event stream open through proxies. @default 15 s (`API_DEFAULTS.keepAliveMs`) */
   keepAliveMs?: number;
 }
 
@@ -137,7 +137,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const closed = new AbortController();
     streams.add(closed);
     stream.on('close', () => closed.abort());
-    const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), deps.keepAliveMs ?? 15_000);
+    const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), deps.keepAliveMs ?? API_DEFAULTS.keepAliveMs);
     try {
       // Not an event of the run (no id): the stream skips ahead, and says by how much.
       const onMissed = (missed: number) => stream.write(`event: events-missed\ndata: ${JSON.stringify({ missed })}\n\n`);
@@ -180,7 +180,7 @@ async function describeAgentRun(client: Client, runId: string): Promise<Workflow
 
 function runIdOf(request: FastifyRequest): string {
   const runId = (request.params as { run_id?: unknown }).run_id;
-  if (typeof runId !== 'string' || runId === '' || runId.length > 1000) throw new ApiError(400, 'invalid_run_id', 'run_id: give the id of a run.');
+  if (typeof runId !== 'string' || runId === '' || runId.length > API_DEFAULTS.runIdChars) throw new ApiError(400, 'invalid_run_id', 'run_id: give the id of a run.');
   return runId;
 }
 

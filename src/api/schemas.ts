@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentInputSchema, agentStatusSchema, contextIdSchema, identifierSchema, type TerminatingConfig } from '../shared';
+import { API_DEFAULTS, agentInputSchema, agentStatusSchema, contextIdSchema, identifierSchema, type TerminatingConfig } from '../shared';
 
 /**
  * Request bodies, as the chat endpoints specify them: snake_case, unknown fields
@@ -97,7 +97,7 @@ export const messageBody = z.strictObject({ content: z.string().trim().min(1, 'g
 export const listRunsQuery = z.strictObject({
   status: agentStatusSchema.optional(),
   query: z.string().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  limit: z.coerce.number().int().min(1).max(API_DEFAULTS.listLimitMax).optional(),
 });
 
 /** `GET /runs/:run_id/events` query string (a `Last-Event-ID` header does the same). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { API_DEFAULTS } from '../shared';
 import { bearerAuth, isAuthorized, type ApiAuth } from './auth';
 import { registerChatRoutes, type AgentDefaults } from './chat-routes';
 import { answerClientError } from './client-errors';
@@ -12,22 +13,16 @@ import { probeTemporal } from './temporal-deadline';
 export type { ApiAuth } from './auth';
 export type { AgentDefaults } from './chat-routes';
 
-/** Longest path parameter the router accepts: a run id of a conversation turn with room to spare. */
-const MAX_PATH_PARAMETER = 1200;
-
-/** Largest request body accepted unless `AGENT_API_BODY_LIMIT` says otherwise: 1 MiB. */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
 export interface ApiServerOptions {
   client: Client;
   taskQueue: string;
   auth: ApiAuth;
   defaults: AgentDefaults;
-  /** @default {@link DEFAULT_BODY_LIMIT} */
+  /** Largest request body, in bytes. @default 1 MiB (`API_DEFAULTS.bodyLimitBytes`) */
   bodyLimit?: number;
   /** Fastify's pino logger options; false for none. @default false */
   logger?: FastifyServerOptions['logger'];
-  /** Keep-alive comments on idle event streams. @default 15 s */
+  /** Keep-alive comments on idle event streams. @default 15 s (`API_DEFAULTS.keepAliveMs`) */
   keepAliveMs?: number;
 }
 
@@ -40,12 +35,12 @@ export interface ApiServerOptions {
 export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    bodyLimit: options.bodyLimit ?? API_DEFAULTS.bodyLimitBytes,
     // A chat request lasts as long as its turn, which may wait for a person: no server-side cut-off.
     requestTimeout: 0,
     genReqId: () => `req-${randomUUID().slice(0, 8)}`,
     // Run ids in paths hold a context id (up to 200 characters) and more; the router's default cap is 100.
-    routerOptions: { maxParamLength: MAX_PATH_PARAMETER },
+    routerOptions: { maxParamLength: API_DEFAULTS.pathParameterChars },
     // Errors the router raises before any hook (a malformed URL, say): the token is checked first here too.
     frameworkErrors: (error, request, reply) => answerFrameworkError(options.auth, error, request as unknown as FastifyRequest, reply as unknown as FastifyReply),
     // Requests Node's HTTP parser refuses (a raw space in the path, a NUL in a header): the API's error shape too.

@@ -1,6 +1,13 @@
 import { Command, Option } from 'commander';
-import { DEFAULT_AGENT_TOOLS } from '../agent-defaults';
-import { agentStatusSchema } from '../shared';
+import {
+  CLIENT_DEFAULTS,
+  DEFAULT_AGENT_TOOLS,
+  DEFAULT_MAX_INVOCATIONS,
+  DEFAULT_NAMESPACE,
+  DEFAULT_TASK_QUEUE,
+  DEFAULT_TEMPORAL_ADDRESS,
+  agentStatusSchema,
+} from '../shared';
 import { answerCommand } from './commands/answer';
 import { decideCommand } from './commands/decide';
 import { listCommand } from './commands/list';
@@ -28,9 +35,9 @@ import { CLI_NAME } from './steering-commands';
 
 const ENVIRONMENT_HELP = [
   'Environment:',
-  '  TEMPORAL_ADDRESS     the Temporal server, host:port (default localhost:7233)',
-  '  TEMPORAL_NAMESPACE   its namespace (default "default")',
-  '  AGENT_TASK_QUEUE     the task queue the agent workers poll (default "agent-runner")',
+  `  TEMPORAL_ADDRESS     the Temporal server, host:port (default ${DEFAULT_TEMPORAL_ADDRESS})`,
+  `  TEMPORAL_NAMESPACE   its namespace (default "${DEFAULT_NAMESPACE}")`,
+  `  AGENT_TASK_QUEUE     the task queue the agent workers poll (default "${DEFAULT_TASK_QUEUE}")`,
   '  TEMPORAL_API_KEY, TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY   credentials for Temporal Cloud or mTLS',
   `  AGENT_TOOLS          tools of a run that names none (default ${DEFAULT_AGENT_TOOLS.join(',')})`,
 ].join('\n');
@@ -142,7 +149,7 @@ export function createProgram(report: ExitReporter): Command {
     .description('List agent runs, newest first, by their search attributes.')
     .addOption(new Option('--status <status>', "only runs in this agent status").choices(agentStatusSchema.options))
     .option('--query <query>', "a Temporal visibility query, ANDed (for example \"AgentTotalTokens > 1000\")")
-    .option('--limit <n>', 'at most this many runs', parsePositiveInteger, 20)
+    .option('--limit <n>', 'at most this many runs', parsePositiveInteger, CLIENT_DEFAULTS.listLimit)
     .option('--json', 'print the runs as JSON')
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .action(async (options: { status?: string; query?: string; limit?: number; json?: boolean }) => report(await listCommand(options)));
@@ -157,7 +164,7 @@ function withInputOptions(command: Command): Command {
     .option('--model <name>', "model name sent to the provider (default: the worker's OPENAI_MODEL)")
     .option('--instructions <text>', 'the system prompt')
     .option('--terminate-on <tools>', 'tools whose call ends the run (terminating.toolIds); added to the tools', parseNameList)
-    .option('--max-invocations <n>', 'model calls the run may make (default 64)', parsePositiveInteger)
+    .option('--max-invocations <n>', `model calls the run may make (default ${DEFAULT_MAX_INVOCATIONS})`, parsePositiveInteger)
     .option('--approve <tools|all>', 'tools whose calls wait for a human decision, or "all"', parseApprovalTools)
     .option('--input <file|->', "a whole AgentInput as JSON (- reads stdin); the flags given override its fields")
     .option('--id <workflowId>', 'the run\'s workflow id (default: agent-<uuid>)');

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE } from './constants';
+import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, INPUT_DEFAULTS } from './constants';
 import { tokenBudgetSchema } from './control';
 import { durationSchema } from './duration';
 import { stopConditionSchema } from './stop-conditions-schema';
 import { circuitBreakerSchema, loopDetectionSchema, maskingSchema, resultProcessingSchema } from './loop-guard-schemas';
-import { INPUT_BOUNDS } from './input-bounds';
 import { findTooDeep } from './json-depth';
 import { inputChatMessageSchema, type ChatMessage } from './messages';
 
@@ -14,11 +13,11 @@ const toolName = z.string().min(1).max(INPUT_BOUNDS.nameChars);
 /** Which tool calls wait for a human decision, and what a missing decision means. */
 export const approvalConfigSchema = z.strictObject({
   /** Tools whose calls need approval, or "all". Tools declaring `needsApproval` need it regardless. @default [] */
-  tools: z.union([z.literal('all'), z.array(toolName).max(INPUT_BOUNDS.tools)]).default([]),
+  tools: z.union([z.literal('all'), z.array(toolName).max(INPUT_BOUNDS.tools)]).default(() => [...INPUT_DEFAULTS.approval.tools]),
   /** How long a call waits for a decision, on a durable timer. @default no limit */
   timeout: durationSchema.optional(),
   /** What a timeout means: deny the call (the model hears it), or fail the run (`ApprovalTimedOut`). @default 'deny' */
-  onTimeout: z.enum(['deny', 'fail']).default('deny'),
+  onTimeout: z.enum(['deny', 'fail']).default(INPUT_DEFAULTS.approval.onTimeout),
 });
 export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
 
@@ -48,11 +47,11 @@ export type TerminatingConfig = z.infer<typeof terminatingConfigSchema>;
  */
 export const restrictOutputSchema = z.strictObject({
   /** @default false */
-  enabled: z.boolean().default(false),
+  enabled: z.boolean().default(INPUT_DEFAULTS.restrictOutput.enabled),
   /** The injected system message. @default seed 001's text */
   message: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).default(DEFAULT_RESTRICTION_MESSAGE),
   /** Injections per turn; 0 means unlimited (bounded by the invocation cap). @default 0 */
-  maxInjections: z.number().int().nonnegative().default(0),
+  maxInjections: z.number().int().nonnegative().default(INPUT_DEFAULTS.restrictOutput.maxInjections),
 });
 export type RestrictOutputConfig = z.infer<typeof restrictOutputSchema>;
 
@@ -70,7 +69,7 @@ export const agentInputSchema = z
     /** Prior conversation in OpenAI chat format. */
     messages: z.array(inputChatMessageSchema).max(INPUT_BOUNDS.messages).optional(),
     /** Let the model ask for several tools at once and run them concurrently. @default true */
-    parallelToolCalls: z.boolean().default(true),
+    parallelToolCalls: z.boolean().default(INPUT_DEFAULTS.parallelToolCalls),
     /** Model calls allowed in the run when `terminating` does not set its own. @default 64 */
     maxInvocations: z.number().int().positive().optional(),
     /**
@@ -84,7 +83,7 @@ export const agentInputSchema = z
      * Seed 004: every answer must call a tool. A text answer gets an error context and another model call,
      * counted like nudges (up to `circuitBreaker.threshold`, 5, in a row). @default false
      */
-    requireToolCall: z.boolean().default(false),
+    requireToolCall: z.boolean().default(INPUT_DEFAULTS.requireToolCall),
     /** Seed 001: require a tool call before the model may finish. */
     restrictOutput: restrictOutputSchema.optional(),
     /** Human approval of tool calls before they run. */

@@ -38,13 +38,22 @@ export function turnWorkflowId(conversationId: string, turn: number, generation?
   return generation === undefined ? `${conversationId}:turn-${turn}` : `${conversationId}:${generation}:turn-${turn}`;
 }
 
+/**
+ * The version of {@link ConversationInput} this code writes. An input without
+ * one is version 1, read and upgraded on arrival
+ * (`src/workflows/conversation/conversation-input.ts` says how to add a version).
+ */
+export const CONVERSATION_INPUT_VERSION = 2;
+
 /** The conversation workflow's argument; a continued run gets the history so far. */
 export interface ConversationInput {
+  /** {@link CONVERSATION_INPUT_VERSION}: the shape of this input. */
+  schemaVersion: typeof CONVERSATION_INPUT_VERSION;
   contextId: string;
   messages?: ChatMessage[];
   /** Turns run before this run. */
   turns?: number;
-  /** Turns a run takes before it continues as new. @default 25 */
+  /** Turns a run takes before it continues as new. @default 25 (`CONVERSATION_DEFAULTS.turnsPerRun`) */
   turnsPerRun?: number;
   /** Set when the conversation begins; part of every turn's run id. */
   generation?: string;
@@ -53,15 +62,17 @@ export interface ConversationInput {
 }
 
 /**
- * A turn's answer kept for a retried request (same update id). Its generated
- * messages are not kept but rebuilt from the history, where the turn's
- * messages are (`messages.from` up to `messages.to`), so remembering turns
- * adds next to nothing to the continue-as-new input. Entries written before
- * this shape (with the whole `result`) are still read.
+ * A turn's answer kept for a retried request (same update id), by `kind`:
+ * - `messageRange`: the answer without its generated messages, which are
+ *   rebuilt from the history, where the turn's messages are (`messages.from`
+ *   up to `messages.to`), so remembering turns adds next to nothing to the
+ *   continue-as-new input. What this code writes.
+ * - `wholeResult`: the whole answer, as conversations kept it before they kept
+ *   ranges; only the upgrade of an older input writes it.
  */
 export type RememberedTurn =
-  | { updateId: string; answer: Omit<ChatTurnResult, 'generatedMessages'>; messages: { from: number; to: number } }
-  | { updateId: string; result: ChatTurnResult };
+  | { kind: 'messageRange'; updateId: string; answer: Omit<ChatTurnResult, 'generatedMessages'>; messages: { from: number; to: number } }
+  | { kind: 'wholeResult'; updateId: string; result: ChatTurnResult };
 
 /** Seed 000's three endpoints: a human message, a bare invocation, or an AI message prompted by the caller. */
 export type ChatTurnKind = 'chat' | 'invoke' | 'add-ai-message';

@@ -1,6 +1,6 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
-import { INPUT_BOUNDS } from './input-bounds';
+import { INPUT_BOUNDS } from './constants';
 
 /** A Temporal duration: milliseconds, or text such as "30s", "5 minutes", "1h". */
 export const durationSchema = z.union([

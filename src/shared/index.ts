@@ -11,6 +11,5 @@ export * from './duration';
 export * from './stop-conditions-schema';
 export * from './conversation';
 export * from './payload-limits';
-export * from './input-bounds';
 export * from './json-depth';
 export * from './failure-catalogue';

@@ -1,30 +1,19 @@
 import { z } from 'zod';
-import { INPUT_BOUNDS } from './input-bounds';
+import {
+  DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
+  DEFAULT_LOOP_ACTION,
+  DEFAULT_LOOP_THRESHOLD,
+  DEFAULT_MASK_KEEP_ITERATIONS,
+  DEFAULT_MASK_MIN_TOKENS,
+  INPUT_BOUNDS,
+} from './constants';
 
 /**
  * Configuration of the loop's guards: loop detection and tool-result
  * processing and observation masking (seed 002), and the circuit breaker on
  * repeated identical errors (seed 004). Plain JSON, strict objects, defaults
- * applied on parse.
- *
- * The defaults are here rather than in `constants.ts` only because this
- * module was added without touching existing files; they belong there.
+ * applied on parse; the defaults are in `constants.ts`.
  */
-
-/** Seed 002: consecutive identical tool calls that count as a loop. @default 3 */
-export const DEFAULT_LOOP_THRESHOLD = 3;
-
-/** Seed 002: what a detected loop does. @default 'warn' */
-export const DEFAULT_LOOP_ACTION = 'warn';
-
-/** Seed 004: identical consecutive tool errors that trip the circuit breaker. @default 5 */
-export const DEFAULT_CIRCUIT_BREAKER_THRESHOLD = 5;
-
-/** Seed 002: the most recent iterations whose tool results are never masked. @default 2 */
-export const DEFAULT_MASK_KEEP_ITERATIONS = 2;
-
-/** Seed 002: the smallest tool result, in estimated tokens, that is masked. @default 500 */
-export const DEFAULT_MASK_MIN_TOKENS = 500;
 
 /** Seed 002's loop detection: the same tool called with JSON-equal arguments several times in a row. */
 export const loopDetectionSchema = z.strictObject({

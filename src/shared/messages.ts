@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INPUT_BOUNDS } from './input-bounds';
+import { INPUT_BOUNDS } from './constants';
 
 /**
  * The conversation, in OpenAI chat-completions format. What the model sees is

@@ -1,46 +1,8 @@
 /**
- * Temporal's size limits, and the budgets the runner keeps under them. Past
- * these limits the server does not fail a call: it terminates the workflow
- * ("ScheduleActivityTaskCommandAttributes.Input exceeds size limit"), so a
- * run or a conversation would be lost with a message about Temporal, not
- * about the run. The runner stops first, with its own failure and a reason.
- *
- * The limits are the server's defaults (`limit.blobSize.error`,
- * `limit.historySize.error`, `limit.historyCount.error`), which Temporal
- * Cloud also uses. Pure values and functions: imported by workflow code.
+ * Measuring sizes as Temporal counts them, for the size guards. Temporal's
+ * limits and the budgets the runner keeps under them are in `constants.ts`
+ * (section 6). Pure functions: imported by workflow code.
  */
-
-/** The largest payload Temporal accepts: a model call's input, a tool's output, a run's result. */
-export const TEMPORAL_PAYLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
-
-/**
- * What one payload the runner builds may weigh (a result, a continue-as-new
- * input): the limit, less room for the payload's own metadata.
- */
-export const PAYLOAD_BUDGET_BYTES = TEMPORAL_PAYLOAD_LIMIT_BYTES - 16 * 1024;
-
-/** The largest event history Temporal keeps before it terminates the workflow. */
-export const TEMPORAL_HISTORY_LIMIT_BYTES = 50 * 1024 * 1024;
-
-/** The most events Temporal keeps in one workflow's history before it terminates it. */
-export const TEMPORAL_HISTORY_EVENT_LIMIT = 50 * 1024;
-
-/**
- * What a run's conversation may weigh before a model call: its result carries
- * the conversation and what the run added (twice: as messages and in seed
- * 000's format), and the rest of the limit is room for one more answer and
- * its tool results.
- */
-export const CONTEXT_BUDGET_BYTES = 1.5 * 1024 * 1024;
-
-/** A tool's output is cut to this in the activity, with a note saying so, so one result cannot fill the conversation. */
-export const TOOL_OUTPUT_LIMIT_BYTES = 256 * 1024;
-
-/** A run stops before a model call once its history passes this, leaving room for the call and the run's ending. */
-export const HISTORY_BUDGET_BYTES = 40 * 1024 * 1024;
-
-/** A run stops before a model call once its history has this many events. */
-export const HISTORY_EVENT_BUDGET = 40 * 1024;
 
 /** The length of `text` in UTF-8, as Temporal counts a JSON payload, without encoding it. */
 export function utf8Bytes(text: string): number {

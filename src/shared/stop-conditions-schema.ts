@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { durationSchema } from './duration';
 import { tokenBudgetSchema, type TokenBudget } from './control';
-import { INPUT_BOUNDS } from './input-bounds';
+import { INPUT_BOUNDS } from './constants';
 import { jsonBytes } from './payload-limits';
 
 /**

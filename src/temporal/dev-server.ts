@@ -4,22 +4,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { AGENT_SEARCH_ATTRIBUTE_KEYS, DEFAULT_NAMESPACE, formatSeconds } from '../shared';
+import { AGENT_SEARCH_ATTRIBUTE_KEYS, DEFAULT_NAMESPACE, LOCAL_SERVER_DEFAULTS, formatSeconds } from '../shared';
 import { lastLines, readLogTail } from './log-tail';
 import { searchAttributeFlags } from './search-attributes';
 import { resolveTemporalCli, type Log } from './temporal-cli';
-
-/**
- * How long a new dev server may take to answer. A warm start takes seconds,
- * but the first start after the CLI was built, on a cold machine, has taken
- * over a minute (the binary and SQLite paged in from disk, the namespace
- * created): the wait must outlast that, saying what it waits for meanwhile.
- */
-export const DEV_SERVER_START_TIMEOUT_MS = 5 * 60_000;
-/** How often a wait for a server says it is still waiting. */
-const WAIT_PROGRESS_EVERY_MS = 10_000;
-/** Lines of the server's log shown when it did not come up. */
-const LOG_TAIL_LINES = 30;
 
 /** How to start `temporal server start-dev`. */
 export interface DevServerOptions {
@@ -34,7 +22,7 @@ export interface DevServerOptions {
   detached?: boolean;
   logFile?: string;
   log: Log;
-  /** How long the server may take to answer. @default {@link DEV_SERVER_START_TIMEOUT_MS} */
+  /** How long the server may take to answer. @default 5 minutes (`LOCAL_SERVER_DEFAULTS.startTimeoutMs`) */
   startTimeoutMs?: number;
 }
 
@@ -94,7 +82,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Started
   const address = `${ip}:${port}`;
   const serverLog: ServerLog = options.logFile === undefined ? { output: () => output } : { file: options.logFile };
   try {
-    await waitForServer(address, options.startTimeoutMs ?? DEV_SERVER_START_TIMEOUT_MS, {
+    await waitForServer(address, options.startTimeoutMs ?? LOCAL_SERVER_DEFAULTS.startTimeoutMs, {
       log: options.log,
       serverLog,
       check: () => {
@@ -168,7 +156,7 @@ export class ServerExited extends Error {
 export async function waitForServer(address: string, timeoutMs: number, options: ServerWaitOptions = {}): Promise<void> {
   const started = Date.now();
   const deadline = started + timeoutMs;
-  const progressEveryMs = options.progressEveryMs ?? WAIT_PROGRESS_EVERY_MS;
+  const progressEveryMs = options.progressEveryMs ?? LOCAL_SERVER_DEFAULTS.progressEveryMs;
   let nextProgress = started + progressEveryMs;
   try {
     while (Date.now() < deadline) {
@@ -179,7 +167,7 @@ export async function waitForServer(address: string, timeoutMs: number, options:
         options.log(`Waiting for the Temporal server at ${address} to answer (${waited} s; a first start after a build can take a minute)...`);
         nextProgress += progressEveryMs;
       }
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await new Promise((resolve) => setTimeout(resolve, LOCAL_SERVER_DEFAULTS.pollMs));
     }
   } catch (error) {
     if (!(error instanceof ServerExited)) throw error;
@@ -193,7 +181,7 @@ export async function waitForServer(address: string, timeoutMs: number, options:
 /** The tail of the server's log as the end of an error message, or nothing when there is none to show. */
 async function describeServerLog(serverLog: ServerLog | undefined): Promise<string> {
   if (serverLog === undefined) return '';
-  const tail = 'file' in serverLog ? await readLogTail(serverLog.file, LOG_TAIL_LINES) : lastLines(serverLog.output(), LOG_TAIL_LINES);
+  const tail = 'file' in serverLog ? await readLogTail(serverLog.file, LOCAL_SERVER_DEFAULTS.logTailLines) : lastLines(serverLog.output(), LOCAL_SERVER_DEFAULTS.logTailLines);
   const source = 'file' in serverLog ? `its log, ${serverLog.file}` : 'its output';
   if (tail === '') return ` Nothing in ${source}.`;
   return `\nThe last lines of ${source}:\n${tail}`;
@@ -203,7 +191,7 @@ async function describeServerLog(serverLog: ServerLog | undefined): Promise<stri
 export async function answers(address: string): Promise<boolean> {
   let connection: Connection | undefined;
   try {
-    connection = await Connection.connect({ address, connectTimeout: 1_000 });
+    connection = await Connection.connect({ address, connectTimeout: LOCAL_SERVER_DEFAULTS.connectTimeoutMs });
     await connection.workflowService.describeNamespace({ namespace: DEFAULT_NAMESPACE });
     return true;
   } catch {
@@ -239,9 +227,9 @@ export function portIsFree(port: number): Promise<boolean> {
 export async function stopProcess(pid: number | undefined): Promise<void> {
   if (pid === undefined || !isAlive(pid)) return;
   process.kill(pid, 'SIGTERM');
-  for (let waited = 0; waited < 5_000; waited += 100) {
+  for (let waited = 0; waited < LOCAL_SERVER_DEFAULTS.stopGraceMs; waited += LOCAL_SERVER_DEFAULTS.stopPollMs) {
     if (!isAlive(pid)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, LOCAL_SERVER_DEFAULTS.stopPollMs));
   }
   if (isAlive(pid)) process.kill(pid, 'SIGKILL');
 }

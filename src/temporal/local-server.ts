@@ -2,6 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { LOCAL_SERVER_DEFAULTS } from '../shared';
 import { registerMissingSearchAttributes } from './check-search-attributes';
 import { answers, freePort, isAlive, portIsFree, startDevServer, stopProcess } from './dev-server';
 import type { Log } from './temporal-cli';
@@ -9,8 +10,6 @@ import type { Log } from './temporal-cli';
 /** Where the demo's persistent dev server keeps its SQLite file, log and process record. */
 export const LOCAL_SERVER_DIRECTORY = path.resolve('.temporal');
 const RECORD_FILE = path.join(LOCAL_SERVER_DIRECTORY, 'server.json');
-const PREFERRED_PORT = 7233;
-const PREFERRED_UI_PORT = 8233;
 
 /** A Temporal server the demo can use. */
 export interface LocalServer {
@@ -44,14 +43,14 @@ export async function ensureLocalServer(log: Log): Promise<LocalServer> {
   if (record !== undefined && isAlive(record.pid) && (await answers(record.address))) {
     return { address: record.address, uiUrl: record.uiUrl, description: `the dev server started earlier (pid ${record.pid})` };
   }
-  const preferred = `127.0.0.1:${PREFERRED_PORT}`;
+  const preferred = `127.0.0.1:${LOCAL_SERVER_DEFAULTS.port}`;
   if (await answers(preferred)) {
-    return { address: preferred, uiUrl: `http://localhost:${PREFERRED_UI_PORT}`, description: `the Temporal server already running at ${preferred}` };
+    return { address: preferred, uiUrl: `http://localhost:${LOCAL_SERVER_DEFAULTS.uiPort}`, description: `the Temporal server already running at ${preferred}` };
   }
 
   log('Starting a Temporal dev server in the background (SQLite in .temporal/, so runs survive a restart; its log is .temporal/server.log)...');
-  const port = (await portIsFree(PREFERRED_PORT)) ? PREFERRED_PORT : 0;
-  const uiPort = (await portIsFree(PREFERRED_UI_PORT)) ? PREFERRED_UI_PORT : await freePort();
+  const port = (await portIsFree(LOCAL_SERVER_DEFAULTS.port)) ? LOCAL_SERVER_DEFAULTS.port : 0;
+  const uiPort = (await portIsFree(LOCAL_SERVER_DEFAULTS.uiPort)) ? LOCAL_SERVER_DEFAULTS.uiPort : await freePort();
   const server = await startDevServer({
     port,
     uiPort,

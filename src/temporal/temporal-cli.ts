@@ -3,6 +3,7 @@ import { access, constants, mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { LOCAL_SERVER_DEFAULTS } from '../shared/constants';
 
 /** The CLI release built from source; the newest whose go.mod has no `replace` directive. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
@@ -102,7 +103,7 @@ function goInstall(
     const started = Date.now();
     const ticker = setInterval(
       () => log(`  still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s, ${downloads} modules downloaded)`),
-      30_000,
+      LOCAL_SERVER_DEFAULTS.cliBuildProgressEveryMs,
     );
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on('line', (line) => {

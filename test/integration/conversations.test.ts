@@ -1,5 +1,6 @@
 import { ChatTurnFailedError, getConversation, sendChatTurn } from '../../src/conversations';
-import { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId, type ConversationInput } from '../../src/shared';
+import { CONVERSATION_INPUT_VERSION, CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId, type ConversationInput } from '../../src/shared';
+import type { ConversationInputV1 } from '../../src/workflows/conversation/conversation-input';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 import { randomUUID } from 'node:crypto';
@@ -19,7 +20,7 @@ describe('conversation workflow', () => {
     const first = await env.client.workflow.start(CONVERSATION_WORKFLOW_TYPE, {
       taskQueue: env.taskQueue,
       workflowId,
-      args: [{ contextId, turnsPerRun: 2 } satisfies ConversationInput],
+      args: [{ schemaVersion: CONVERSATION_INPUT_VERSION, contextId, turnsPerRun: 2 } satisfies ConversationInput],
     });
     const model = env.scenario([{ content: 'one' }, { content: 'two' }, { content: 'three' }]);
     const settings = { model, tools: ['calculator'] };
@@ -41,7 +42,7 @@ describe('conversation workflow', () => {
     await env.client.workflow.start(CONVERSATION_WORKFLOW_TYPE, {
       taskQueue: env.taskQueue,
       workflowId: conversationWorkflowId(contextId),
-      args: [{ contextId, turnsPerRun: 1 } satisfies ConversationInput],
+      args: [{ schemaVersion: CONVERSATION_INPUT_VERSION, contextId, turnsPerRun: 1 } satisfies ConversationInput],
     });
     const model = env.scenario([{ content: 'only once' }, { content: 'a second run' }]);
     const request = { kind: 'chat' as const, message: 'hello', settings: { model, tools: ['calculator'] } };
@@ -55,7 +56,8 @@ describe('conversation workflow', () => {
 
   test('a retried add-ai-message turn with tool calls gets the same generated messages after a continue-as-new; answers kept in the older shape are still given', async () => {
     const contextId = `retry-shape-${randomUUID().slice(0, 8)}`;
-    // An answer remembered by a conversation before answers were kept without their generated messages.
+    // An answer remembered by a conversation before answers were kept without their generated messages,
+    // in an input of version 1 (no schemaVersion), as a conversation on that code hands itself over.
     const legacy = {
       response: 'from before',
       savedAiMessages: true,
@@ -68,7 +70,7 @@ describe('conversation workflow', () => {
     const started = await env.client.workflow.start(CONVERSATION_WORKFLOW_TYPE, {
       taskQueue: env.taskQueue,
       workflowId: conversationWorkflowId(contextId),
-      args: [{ contextId, turnsPerRun: 2, recentTurns: [{ updateId: 'legacy-key', result: legacy }] } satisfies ConversationInput],
+      args: [{ contextId, turnsPerRun: 2, recentTurns: [{ updateId: 'legacy-key', result: legacy }] } satisfies ConversationInputV1],
     });
     const model = env.scenario([
       { content: 'hi there' },

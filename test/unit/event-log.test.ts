@@ -1,4 +1,5 @@
-import { EventLog, MAX_EVENTS_PER_PAGE } from '../../src/workflows/agent/event-log';
+import { MAX_EVENTS_PER_PAGE } from '../../src/shared';
+import { EventLog } from '../../src/workflows/agent/event-log';
 
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);
 

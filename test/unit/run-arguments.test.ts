@@ -6,6 +6,7 @@ import type { RunContinuation } from '../../src/workflows/agent/run-continuation
 
 describe('readHandOver', () => {
   const handOver: RunContinuation = {
+    schemaVersion: 2,
     continuations: 1,
     inputMessageCount: 0,
     messages: [{ role: 'user', content: 'go' }],

@@ -28,6 +28,7 @@ describe('shouldContinueAsNew', () => {
 
 describe('the hand-over input', () => {
   const continuation = (messageChars: number, events: number): RunContinuation => ({
+    schemaVersion: 2,
     continuations: 1,
     inputMessageCount: 0,
     messages: [{ role: 'user', content: 'm'.repeat(messageChars) }],

@@ -1,15 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { FILE_TOOL_LIMITS } from '../../shared/constants';
 import { defineTool, type ToolDefinition } from '../define-tool';
 import { describeEntry, walk } from './directory-listing';
 import { readFileHead, writeRegularFile } from './regular-file';
 import { Workspace } from './workspace';
-
-/** Most bytes `read_file` reads and returns; a longer file is cut there, with a note. */
-const MAX_READ_BYTES = 100_000;
-/** Most entries `list_files` returns. */
-const MAX_LISTED_ENTRIES = 500;
 
 /**
  * `list_files`, `read_file` and `write_file`, confined to `root`. They work
@@ -33,7 +29,7 @@ export function createFileTools(root: string): ToolDefinition[] {
       let complete: boolean;
       try {
         complete = await walk(directory, recursive, async (absolute, entry) => {
-          if (lines.length >= MAX_LISTED_ENTRIES) return false;
+          if (lines.length >= FILE_TOOL_LIMITS.listedEntries) return false;
           lines.push(`${workspace.relative(absolute)}${await describeEntry(absolute, entry)}`);
           return true;
         });
@@ -41,19 +37,19 @@ export function createFileTools(root: string): ToolDefinition[] {
         throw workspace.describeError(error, directory);
       }
       if (lines.length === 0) return `The directory "${requested}" is empty.`;
-      return lines.join('\n') + (complete ? '' : `\n[listing stopped at ${MAX_LISTED_ENTRIES} entries]`);
+      return lines.join('\n') + (complete ? '' : `\n[listing stopped at ${FILE_TOOL_LIMITS.listedEntries} entries]`);
     },
   });
 
   const readTextFile = defineTool({
     name: 'read_file',
-    description: `Read a text file from the workspace (at most the first ${MAX_READ_BYTES} bytes).`,
+    description: `Read a text file from the workspace (at most the first ${FILE_TOOL_LIMITS.readBytes} bytes).`,
     parameters: z.object({ path: z.string().min(1).describe('File path relative to the workspace root') }),
     async execute({ path: requested }) {
       const file = await workspace.resolve(requested);
       const shown = workspace.relative(file);
       try {
-        const head = await readFileHead(file, shown, MAX_READ_BYTES);
+        const head = await readFileHead(file, shown, FILE_TOOL_LIMITS.readBytes);
         const text = head.bytes.toString('utf8');
         if (!head.cut) return text;
         return `${text}\n[truncated: the file has ${head.size} bytes; the first ${head.bytes.length} are shown]`;

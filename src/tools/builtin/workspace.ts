@@ -1,5 +1,6 @@
 import { lstat, mkdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { FILE_TOOL_LIMITS } from '../../shared/constants';
 import { FileToolError, toFileToolError } from './file-tool-error';
 
 /**
@@ -67,9 +68,6 @@ function isInside(root: string, target: string): boolean {
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
-/** Symbolic links followed at most, as the kernel's own limit. */
-const MAX_LINK_HOPS = 40;
-
 /**
  * Where `target` really leads: the real path of its nearest existing
  * ancestor with the missing rest appended, following dangling links too, so
@@ -78,7 +76,7 @@ const MAX_LINK_HOPS = 40;
 async function realpathOfExisting(target: string): Promise<string> {
   let current = target;
   const missing: string[] = [];
-  for (let hops = 0; hops <= MAX_LINK_HOPS; ) {
+  for (let hops = 0; hops <= FILE_TOOL_LIMITS.linkHops; ) {
     try {
       return path.join(await realpath(current), ...[...missing].reverse());
     } catch (error) {

@@ -1,16 +1,10 @@
-import type { EventPage, RunEvent } from '../../shared';
-
-/** Most events one `events` query returns. */
-export const MAX_EVENTS_PER_PAGE = 500;
+import { CARRIED_EVENTS, EVENT_PREVIEW_CHARS, MAX_EVENTS_PER_PAGE, type EventPage, type RunEvent } from '../../shared';
 
 /** What a log hands to the run's next Temporal run when it continues as new: its newest events and the next number. */
 export interface CarriedEvents {
   nextSeq: number;
   recent: RunEvent[];
 }
-
-/** Events a run carries across continue-as-new: enough for a follower a few pages behind, small as a payload. */
-export const CARRIED_EVENTS = 200;
 
 /**
  * The run's event log: every entry numbered from 1, so a client can follow
@@ -55,9 +49,6 @@ export class EventLog {
     return { nextSeq: this.firstSeq + this.entries.length, recent: this.entries.slice(-count) };
   }
 }
-
-/** Longest text an event carries (tool arguments, outputs, model text); the full text is in the messages. */
-export const EVENT_PREVIEW_CHARS = 500;
 
 /** `text` cut to {@link EVENT_PREVIEW_CHARS}, marked when cut, so the event log stays small however large the results. */
 export function preview(text: string): string {

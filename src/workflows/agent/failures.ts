@@ -2,6 +2,8 @@ import type { Duration } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import {
   FailureType,
+  FAILURE_MESSAGES_LIMIT_BYTES,
+  FAILURE_RESPONSE_LIMIT_CHARS,
   TEMPORAL_HISTORY_EVENT_LIMIT,
   TEMPORAL_HISTORY_LIMIT_BYTES,
   TEMPORAL_PAYLOAD_LIMIT_BYTES,
@@ -31,9 +33,6 @@ export interface PartialRun {
   usage: Usage;
   iterations: number;
 }
-
-/** Largest conversation a failure's details carry; a failure must fit in one of Temporal's payloads too. */
-export const FAILURE_MESSAGES_LIMIT_BYTES = 1024 * 1024;
 
 /** The run's {@link PartialRun}: its messages only when they fit in a failure. */
 export function partialRun(messages: ChatMessage[], usage: Usage, iterations: number): PartialRun {
@@ -170,7 +169,7 @@ export function sizeLimitReached(breach: SizeBreach, partial: PartialRun): Appli
  * last tool results were large). The response is kept when it fits.
  */
 export function resultTooLarge(bytes: number, reason: TerminationReason, response: string, partial: PartialRun): ApplicationFailure {
-  const keptResponse = response.length <= 64 * 1024 ? { response } : {};
+  const keptResponse = response.length <= FAILURE_RESPONSE_LIMIT_CHARS ? { response } : {};
   return ApplicationFailure.create({
     type: FailureType.contextTooLarge,
     message:

@@ -1,6 +1,7 @@
 import { PAYLOAD_BUDGET_BYTES, jsonBytes } from '../../shared';
 import { EventLog, type CarriedEvents } from './event-log';
 import { createRunRecord, type RunRecord } from './run-record';
+import { RUN_CONTINUATION_VERSION } from './run-continuation-schema';
 
 /** The fields of the run record a hand-over carries as they are: everything the loop counts, and the conversation. */
 const CARRIED = [
@@ -25,8 +26,12 @@ type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
  * as new (the workflow's second argument; callers never pass it). Everything
  * the loop counts goes along, so limits, stop conditions and the result see
  * one run; the event log brings its newest events and keeps numbering.
+ * Read on arrival by `parseRunContinuation`, which also reads the versions
+ * before this one.
  */
 export type RunContinuation = CarriedFields & {
+  /** The version of this shape ({@link RUN_CONTINUATION_VERSION}); a hand-over without one is version 1. */
+  schemaVersion: typeof RUN_CONTINUATION_VERSION;
   /** Temporal runs this agent run has had before this one. */
   continuations: number;
   events: CarriedEvents;
@@ -88,6 +93,7 @@ export function fitHandOver(input: unknown, continuation: RunContinuation): { co
 /** The run as its next Temporal run needs it. Only called between iterations, when nothing waits for a decision or an answer. */
 export function continuationOf(run: RunRecord, continuations: number, deadline: string | undefined): RunContinuation {
   return {
+    schemaVersion: RUN_CONTINUATION_VERSION,
     ...carried(run),
     continuations: continuations + 1,
     events: run.events.carry(),

@@ -1,8 +1,5 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import { unknownToolMessage, type ToolCall, type ToolCallResult } from '../../shared';
-
-/** Longest argument text shown in an activity's summary in the web UI. */
-const SUMMARY_ARGUMENTS_LENGTH = 80;
+import { ACTIVITY_SUMMARY_ARGUMENT_CHARS, unknownToolMessage, type ToolCall, type ToolCallResult } from '../../shared';
 
 /** The answer to a call of a tool this run may not use: an error the model can act on. */
 export function unknownToolResult(name: string, allowed: readonly string[]): ToolCallResult {
@@ -13,7 +10,7 @@ export function unknownToolResult(name: string, allowed: readonly string[]): Too
 export function summarizeToolCall(call: ToolCall, iteration: number): string {
   const text = call.function.arguments.replace(/\s+/g, ' ').trim();
   const shortArguments =
-    text.length > SUMMARY_ARGUMENTS_LENGTH ? `${text.slice(0, SUMMARY_ARGUMENTS_LENGTH - 1)}…` : text;
+    text.length > ACTIVITY_SUMMARY_ARGUMENT_CHARS ? `${text.slice(0, ACTIVITY_SUMMARY_ARGUMENT_CHARS - 1)}…` : text;
   return `${call.function.name} ${shortArguments} · iteration ${iteration}`;
 }
 

@@ -1,6 +1,8 @@
 import * as wf from '@temporalio/workflow';
 import {
   CONTEXT_BUDGET_BYTES,
+  CONVERSATION_DEFAULTS,
+  CONVERSATION_INPUT_VERSION,
   ConversationFailure,
   FailureType,
   PAYLOAD_BUDGET_BYTES,
@@ -25,24 +27,10 @@ import {
   type RememberedTurn,
 } from '../../shared';
 import { agentWorkflow } from '../agent/agent-workflow';
-import { conversationInputProblems } from './conversation-input';
+import { readConversationInput } from './conversation-input';
 import { invalidAgentInput } from '../agent/failures';
 import { toGeneratedMessages } from '../rules/generated-messages';
 import { projectedRunBytes } from '../rules/size-rules';
-
-/**
- * Turns one run of the conversation takes before it continues as new, unless
- * its input says otherwise. Each
- * turn records its input and result, both carrying the whole history, so the
- * event history grows with turns × history; this keeps it bounded.
- */
-export const TURNS_PER_RUN = 25;
-
-/**
- * Answers kept by update id, so a retried request (same `Idempotency-Key`)
- * gets its turn's answer again, also after a continue-as-new.
- */
-export const REMEMBERED_TURNS = 10;
 
 /**
  * A durable conversation: keeps the history of one `context_id` and runs each
@@ -50,10 +38,12 @@ export const REMEMBERED_TURNS = 10;
  * completed turn's messages join the history; a failed turn leaves the
  * history as it was, so the conversation never holds half a turn.
  */
-export async function conversationWorkflow(input: ConversationInput, ...afterInput: unknown[]): Promise<ConversationState> {
+export async function conversationWorkflow(rawInput: ConversationInput, ...afterInput: unknown[]): Promise<ConversationState> {
   // An argument the workflow cannot read fails it with a reason; reading it anyway would throw and retry the task forever.
-  const problems = conversationInputProblems(input, afterInput);
-  if (problems.length > 0) throw invalidAgentInput(problems);
+  // Any version this code reads arrives as the current one (conversation-input.ts).
+  const read = readConversationInput(rawInput, afterInput);
+  if (!read.ok) throw invalidAgentInput(read.problems);
+  const input = read.input;
   const conversation = {
     messages: input.messages ?? [],
     turns: input.turns ?? 0,
@@ -65,9 +55,16 @@ export async function conversationWorkflow(input: ConversationInput, ...afterInp
   const earlierAnswer = (): ChatTurnResult | undefined => {
     const updateId = wf.currentUpdateInfo()?.id;
     const remembered = conversation.recent.find((entry) => entry.updateId === updateId);
-    if (remembered === undefined || 'result' in remembered) return remembered?.result;
-    const { from, to } = remembered.messages;
-    return { ...remembered.answer, generatedMessages: toGeneratedMessages(conversation.messages.slice(from, to)) };
+    switch (remembered?.kind) {
+      case undefined:
+        return undefined;
+      case 'wholeResult':
+        return remembered.result;
+      case 'messageRange': {
+        const { from, to } = remembered.messages;
+        return { ...remembered.answer, generatedMessages: toGeneratedMessages(conversation.messages.slice(from, to)) };
+      }
+    }
   };
   let turnsThisRun = 0;
   const snapshot = (): ConversationState => ({
@@ -96,12 +93,13 @@ export async function conversationWorkflow(input: ConversationInput, ...afterInp
     },
   });
 
-  const turnsPerRun = input.turnsPerRun ?? TURNS_PER_RUN;
+  const turnsPerRun = input.turnsPerRun ?? CONVERSATION_DEFAULTS.turnsPerRun;
   await wf.condition(() => conversation.ended || turnsThisRun >= turnsPerRun || wf.workflowInfo().continueAsNewSuggested);
   await wf.condition(() => conversation.active === undefined && wf.allHandlersFinished());
   if (conversation.ended) return snapshot();
   return wf.continueAsNew<typeof conversationWorkflow>(
     fitted({
+      schemaVersion: CONVERSATION_INPUT_VERSION,
       contextId: input.contextId,
       messages: conversation.messages,
       turns: conversation.turns,
@@ -136,8 +134,13 @@ export async function conversationWorkflow(input: ConversationInput, ...afterInp
       const updateId = wf.currentUpdateInfo()?.id;
       if (updateId !== undefined) {
         // The run's generated messages are the ones after its input's conversation.
-        const remembered: RememberedTurn = { updateId, answer, messages: { from: runInput.messages?.length ?? 0, to: result.messages.length } };
-        conversation.recent = [...conversation.recent, remembered].slice(-REMEMBERED_TURNS);
+        const remembered: RememberedTurn = {
+          kind: 'messageRange',
+          updateId,
+          answer,
+          messages: { from: runInput.messages?.length ?? 0, to: result.messages.length },
+        };
+        conversation.recent = [...conversation.recent, remembered].slice(-CONVERSATION_DEFAULTS.rememberedTurns);
       }
       return { ...answer, generatedMessages: result.generatedMessages };
     } catch (error) {

@@ -1,7 +1,4 @@
-import { INPUT_BOUNDS, findTooDeep } from '../../shared';
-
-/** Longest reason (of a stop or a terminate request) the run keeps. */
-const MAX_REASON_LENGTH = 1_000;
+import { INPUT_BOUNDS, STOP_REASON_CHARS, findTooDeep } from '../../shared';
 
 /**
  * What a signal or update brings is a caller's input like any other. A value
@@ -21,5 +18,5 @@ export function messageTooDeep(message: unknown): string | undefined {
 export function reasonOf(message: { reason?: unknown } | undefined): string | undefined {
   const reason = message?.reason;
   if (typeof reason !== 'string') return undefined;
-  return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason;
+  return reason.length > STOP_REASON_CHARS ? `${reason.slice(0, STOP_REASON_CHARS)}…` : reason;
 }

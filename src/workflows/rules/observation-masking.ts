@@ -1,5 +1,6 @@
 import type { MaskingConfig } from '../../shared/loop-guard-schemas';
 import type { ChatMessage } from '../../shared/messages';
+import { CHARS_PER_TOKEN_ESTIMATE } from '../../shared/constants';
 
 /**
  * Observation masking. Before a model call, large tool results
@@ -20,9 +21,9 @@ export interface MaskedObservation {
   tokens: number;
 }
 
-/** Rough token count of `text`: one token per four characters, rounded up. */
+/** Rough token count of `text`: one token per {@link CHARS_PER_TOKEN_ESTIMATE} characters, rounded up. */
 export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return Math.ceil(text.length / CHARS_PER_TOKEN_ESTIMATE);
 }
 
 /** The content that replaces a masked tool result. */

@@ -1,29 +1,17 @@
 import * as wf from '@temporalio/workflow';
 import {
-  ACTIVITY_DEFAULTS,
   addUsage,
-  type AgentActivities,
   type AssistantMessage,
   type ChatMessage,
   type ModelCallResult,
 } from '../../../shared';
+import { modelActivities } from '../activities';
 import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
 import { preview } from '../event-log';
 import { maskObservations, toolNameLookup } from '../../rules/observation-masking';
 import { modelCallFailed } from '../failures';
 import type { RunContext } from '../run-context';
 import type { StepOutcome } from '../step-outcome';
-
-const modelActivities = wf.proxyActivities<AgentActivities>({
-  startToCloseTimeout: ACTIVITY_DEFAULTS.modelCallTimeout,
-  heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '1 minute',
-    maximumAttempts: ACTIVITY_DEFAULTS.modelCallMaxAttempts,
-  },
-});
 
 /**
  * The conversation as the model sees it: with observation masking, old and

@@ -2,12 +2,12 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
 import {
   ACTIVITY_DEFAULTS,
-  type AgentActivities,
   type AssistantMessage,
   type ToolCall,
   type ToolCallResult,
   type ToolDescription,
 } from '../../../shared';
+import { toolActivities } from '../activities';
 import { awaitApproval } from './await-approval';
 import { needsApproval } from '../../rules/approval-rules';
 import { preview } from '../event-log';
@@ -15,23 +15,6 @@ import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
 import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../tool-results';
 import { withCallArguments } from '../../rules/transcript';
-
-/**
- * A tool call is retried whenever an attempt is lost to the infrastructure, until the
- * call's deadline: a tool that ran is never reported to the model as failed because a
- * worker died. What the tool itself throws comes back as its result (the activity
- * catches it), and `RetryableToolError` is bounded by the activity itself.
- */
-const toolActivities = wf.proxyActivities<AgentActivities>({
-  startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout, // each call sets its own: callTimeouts
-  heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '10 seconds',
-    maximumAttempts: Number.POSITIVE_INFINITY, // the call's deadline bounds them
-  },
-});
 
 /** One attempt's timeout and the call's deadline, from what the tool declares. */
 function callTimeouts(description: ToolDescription): wf.ActivityOptions {

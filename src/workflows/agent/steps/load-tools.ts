@@ -1,17 +1,11 @@
-import * as wf from '@temporalio/workflow';
-import type { AgentActivities } from '../../../shared';
 import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { selectRunTools, type RunTools } from '../../rules/run-setup';
 import { validateStopCondition } from '../../rules/stop-conditions';
+import { catalogActivities } from '../activities';
 import { invalidAgentInput, unknownTools } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
 import type { StepOutcome } from '../step-outcome';
-
-const catalogActivities = wf.proxyActivities<AgentActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 5 },
-});
 
 /**
  * Before the first iteration: the worker's tool catalog, once, and the run's

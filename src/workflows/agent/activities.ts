@@ -1,0 +1,37 @@
+import * as wf from '@temporalio/workflow';
+import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES, type AgentActivities } from '../../shared';
+
+/**
+ * The agent's activity stubs, one per kind of call, with options built only
+ * from `constants.ts` (section 5). At module scope, as Temporal requires. The
+ * options are part of every scheduled activity's command: changing one
+ * changes what running workflows replay against.
+ */
+
+/** The tool catalog, loaded once at the start of each Temporal run. */
+export const catalogActivities = wf.proxyActivities<AgentActivities>({
+  startToCloseTimeout: ACTIVITY_DEFAULTS.catalogTimeout,
+  retry: ACTIVITY_RETRY_POLICIES.catalog,
+});
+
+/** Model calls: retried with backoff on the provider's retryable failures. */
+export const modelActivities = wf.proxyActivities<AgentActivities>({
+  startToCloseTimeout: ACTIVITY_DEFAULTS.modelCallTimeout,
+  heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
+  retry: ACTIVITY_RETRY_POLICIES.modelCall,
+});
+
+/**
+ * Tool calls. A tool call is retried whenever an attempt is
+ * lost to the infrastructure, until the call's deadline: a tool that ran is
+ * never reported to the model as failed because a worker died. What the tool
+ * itself throws comes back as its result (the activity catches it), and
+ * `RetryableToolError` is bounded by the activity itself. Each call sets its
+ * own start-to-close and schedule-to-close timeouts from what its tool
+ * declares (`execute-tool-call.ts`); this one is the default.
+ */
+export const toolActivities = wf.proxyActivities<AgentActivities>({
+  startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout,
+  heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
+  retry: ACTIVITY_RETRY_POLICIES.toolCall,
+});

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { INPUT_BOUNDS, chatMessageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
+import type { CarriedEvents } from './event-log';
+import type { RunContinuation } from './run-continuation';
+
+/**
+ * The hand-over of continue-as-new ({@link RunContinuation}), version by
+ * version: what one Temporal run of an agent run writes and the next one
+ * reads, maybe on a newer worker. A schema per version, and an upgrade from
+ * each version to the next; {@link parseRunContinuation} reads any version
+ * it knows and answers the current one.
+ *
+ * - Version 1 carries no `schemaVersion` (every hand-over written before
+ *   versions were): a run in flight on that code continues as new into this
+ *   one with it.
+ * - Version 2 is version 1 with `schemaVersion: 2`.
+ *
+ * To add version 3:
+ * 1. Write `handOverV3Schema` (with `schemaVersion: z.literal(3)`) and set
+ *    {@link RUN_CONTINUATION_VERSION} to 3; change `RunContinuation` and
+ *    `continuationOf` (which writes it) to match.
+ * 2. Write `upgradeV2(previous: HandOverV2): HandOverV3`, and add `3` to
+ *    `READERS`, reading version 2 as `upgradeV2(handOverV2Schema.parse(...))`
+ *    and version 1 as `upgradeV2(upgradeV1(...))`.
+ * 3. Keep every older schema: a run that continued as new on old code
+ *    reaches the new code with the old version. Drop one only when no run
+ *    and no history to replay can still carry it.
+ * 4. Test the new schema, the upgrade from version 2, and a version 2
+ *    hand-over of a committed history (`test/unit/run-continuation-schema.test.ts`).
+ *
+ * Nothing here throws on a malformed hand-over: it comes back as problems,
+ * and the run fails with `InvalidAgentInput` (see `readHandOver`).
+ */
+
+/** The version of the hand-over this code writes. */
+export const RUN_CONTINUATION_VERSION = 2;
+
+/** A counter the loop keeps. */
+const count = z.number().int().nonnegative();
+
+/** Identical calls or errors in a row: the loop detector's and the circuit breaker's state. */
+const streakFields = { toolName: z.string().nullable(), count };
+
+/** The fields every version so far carries; version 2 adds only its `schemaVersion`. */
+const handOverFields = {
+  inputMessageCount: count,
+  messages: z.array(chatMessageSchema),
+  inbox: z.array(z.string()),
+  iteration: count,
+  invocations: count,
+  consecutiveNudges: count,
+  restrictionInjections: count,
+  usage: usageSchema,
+  limits: z.object({ maxInvocations: count, tokenBudget: tokenBudgetSchema }),
+  loopTracker: z.object({ ...streakFields, argumentsKey: z.string().nullable() }),
+  breaker: z.object({ ...streakFields, errorText: z.string().nullable() }),
+  turn: z.object({ startedAtMs: z.number(), messageIndex: count, iteration: count, usage: usageSchema, executedTools: z.array(z.string()) }),
+  externalStopRequested: z.boolean(),
+  /** Temporal runs this agent run has had before the one it is handed to. */
+  continuations: count,
+  /** The event log's newest events: only their frame is checked here; what each event holds is the event log's business. */
+  events: z.object({ nextSeq: count, recent: z.array(z.unknown()) }),
+  /** When the run's `timeout` passes, an ISO time. */
+  deadline: z.string().optional(),
+};
+
+/** Version 1: the hand-over as written before it had a version. */
+export const handOverV1Schema = z.object(handOverFields);
+export type HandOverV1 = z.infer<typeof handOverV1Schema>;
+
+/** Version 2, the current one. */
+export const handOverV2Schema = z.object({ schemaVersion: z.literal(2), ...handOverFields });
+export type HandOverV2 = z.infer<typeof handOverV2Schema>;
+
+/** Version 1 as version 2: the same fields, now with their version. */
+export function upgradeV1(previous: HandOverV1): HandOverV2 {
+  return { schemaVersion: 2, ...previous };
+}
+
+/** A hand-over read as the current version, or why it could not be. */
+type Read = { success: true; data: HandOverV2 } | { success: false; error: z.ZodError };
+
+/** How each version is read and brought up to the current one. */
+const READERS: Record<number, (raw: unknown) => Read> = {
+  1: (raw) => upgraded(handOverV1Schema.safeParse(raw), upgradeV1),
+  2: (raw) => handOverV2Schema.safeParse(raw),
+};
+
+function upgraded<Previous>(parsed: z.ZodSafeParseResult<Previous>, upgrade: (previous: Previous) => HandOverV2): Read {
+  return parsed.success ? { success: true, data: upgrade(parsed.data) } : { success: false, error: parsed.error };
+}
+
+/** A hand-over's version: the one it names, else 1, written before hand-overs had one. */
+function versionOf(handOver: object): unknown {
+  return 'schemaVersion' in handOver ? handOver.schemaVersion : 1;
+}
+
+/** What a field's problem says when the field itself is wrong (missing, or of another type). */
+const EXPECTED: Record<keyof typeof handOverFields, string> = {
+  inputMessageCount: 'a whole number, 0 or more',
+  messages: 'an array',
+  inbox: 'an array',
+  iteration: 'a whole number, 0 or more',
+  invocations: 'a whole number, 0 or more',
+  consecutiveNudges: 'a whole number, 0 or more',
+  restrictionInjections: 'a whole number, 0 or more',
+  usage: 'an object',
+  limits: 'an object',
+  loopTracker: 'an object',
+  breaker: 'an object',
+  turn: 'an object',
+  externalStopRequested: 'true or false',
+  continuations: 'a whole number, 0 or more',
+  events: '{ nextSeq, recent }',
+  deadline: 'a text, if given',
+};
+
+/** Fields whose inner problems are told as one line: a conversation's message, the event log's frame. */
+const WHOLE_FIELD: Partial<Record<keyof typeof handOverFields, string>> = {
+  messages: 'chat messages',
+  events: '{ nextSeq, recent }',
+};
+
+/** One problem as a line naming the field: `continuation.iteration: expected a whole number, 0 or more`. */
+function problemOf(issue: z.core.$ZodIssue): string {
+  const [field, ...inner] = issue.path.map(String);
+  if (field === undefined) return 'continuation: expected the object a run hands over when it continues as new';
+  if (!(field in EXPECTED)) return `continuation.${[field, ...inner].join('.')}: ${issue.message}`;
+  const known = field as keyof typeof handOverFields;
+  if (inner.length === 0) return `continuation.${field}: expected ${EXPECTED[known]}`;
+  const whole = WHOLE_FIELD[known];
+  if (whole !== undefined) return `continuation.${field}: expected ${whole}`;
+  return `continuation.${[field, ...inner].join('.')}: ${issue.message}`;
+}
+
+/** The parsed events as the event log takes them up. */
+function carriedEvents(events: HandOverV2['events']): CarriedEvents {
+  // The event log reads its own events; until it has a reader of its own they come along as written.
+  return events as CarriedEvents;
+}
+
+/**
+ * A hand-over of any version this code knows, parsed and brought up to the
+ * current one; or the problems with it, one line per field, never a throw.
+ */
+export function parseRunContinuation(raw: unknown): { ok: true; continuation: RunContinuation } | { ok: false; problems: string[] } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, problems: ['continuation: expected the object a run hands over when it continues as new'] };
+  }
+  const version = versionOf(raw);
+  const read = typeof version === 'number' ? READERS[version] : undefined;
+  if (read === undefined) {
+    return {
+      ok: false,
+      problems: [
+        `continuation.schemaVersion: expected one of ${Object.keys(READERS).join(', ')} (the hand-over versions this worker reads), got ${String(JSON.stringify(version)).slice(0, 64)}`,
+      ],
+    };
+  }
+  const parsed = read(raw);
+  if (!parsed.success) {
+    const problems = [...new Set(parsed.error.issues.map(problemOf))];
+    return { ok: false, problems: problems.slice(0, INPUT_BOUNDS.problems).map((problem) => problem.slice(0, INPUT_BOUNDS.problemChars)) };
+  }
+  return { ok: true, continuation: { ...parsed.data, events: carriedEvents(parsed.data.events) } };
+}

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
+import { ZERO_USAGE } from '../../src/shared';
+import { continuationOf } from '../../src/workflows/agent/run-continuation';
+import {
+  RUN_CONTINUATION_VERSION,
+  handOverV1Schema,
+  handOverV2Schema,
+  parseRunContinuation,
+  upgradeV1,
+} from '../../src/workflows/agent/run-continuation-schema';
+import { createRunRecord } from '../../src/workflows/agent/run-record';
+
+/**
+ * A hand-over exactly as the code before versions wrote it (no `schemaVersion`):
+ * what a run in flight on that code hands to this code when it continues as new.
+ */
+const versionOne = {
+  continuations: 1,
+  inputMessageCount: 0,
+  messages: [
+    { role: 'user', content: 'Add each number to itself, one call at a time.' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'call-1-1', type: 'function', function: { name: 'calculator', arguments: '{"expression":"1 + 1"}' } }], meta: { iteration: 1, modelCallIds: { 'call-1-1': 'call_0' } } },
+    { role: 'tool', tool_call_id: 'call-1-1', content: '2', meta: { iteration: 1 } },
+  ],
+  inbox: ['sent meanwhile'],
+  iteration: 1,
+  invocations: 1,
+  consecutiveNudges: 0,
+  restrictionInjections: 0,
+  usage: { promptTokens: 187, completionTokens: 28, totalTokens: 215 },
+  limits: { maxInvocations: 64, tokenBudget: { maxTotal: 10_000 } },
+  loopTracker: { toolName: 'calculator', argumentsKey: '{"expression":"1 + 1"}', count: 1 },
+  breaker: { toolName: null, errorText: null, count: 0 },
+  turn: { startedAtMs: 1795273870750, messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: ['calculator'] },
+  externalStopRequested: false,
+  events: { nextSeq: 3, recent: [{ tools: ['calculator'], model: null, seq: 1, at: '2026-11-21T15:11:10.750Z', type: 'run-start' }, { iteration: 1, seq: 2, at: '2026-11-21T15:11:10.850Z', type: 'iteration-start' }] },
+  deadline: '2026-11-21T16:11:10.750Z',
+};
+
+/** The hand-over arguments recorded in a committed history: the continue-as-new command's, or the continued run's start. */
+function recordedHandOvers(file: string): unknown[] {
+  const json: unknown = JSON.parse(readFileSync(path.join(__dirname, '..', 'replay', 'histories', file), 'utf8'));
+  return (historyFromJSON(json).events ?? []).flatMap((event) => {
+    const payloads = (event.workflowExecutionContinuedAsNewEventAttributes ?? event.workflowExecutionStartedEventAttributes)?.input?.payloads ?? [];
+    const second = payloads[1];
+    return second === undefined ? [] : [defaultPayloadConverter.fromPayload(second)];
+  });
+}
+
+describe('the current version', () => {
+  test('is what continuationOf writes, and reads back as itself', () => {
+    const run = createRunRecord();
+    run.iteration = 2;
+    run.events.append('run-start', {});
+    const written = continuationOf(run, 0, undefined);
+    expect(written.schemaVersion).toBe(RUN_CONTINUATION_VERSION);
+    expect(RUN_CONTINUATION_VERSION).toBe(2);
+    const wire: unknown = JSON.parse(JSON.stringify(written));
+    expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
+    expect(handOverV2Schema.safeParse(wire).success).toBe(true);
+  });
+});
+
+describe('version 1, before hand-overs had a version', () => {
+  test('the exact old shape is read and upgraded: the same fields, now with schemaVersion 2', () => {
+    expect(handOverV1Schema.safeParse(versionOne).success).toBe(true);
+    expect(parseRunContinuation(versionOne)).toEqual({ ok: true, continuation: { schemaVersion: 2, ...versionOne } });
+    expect(upgradeV1(handOverV1Schema.parse(versionOne))).toEqual({ schemaVersion: 2, ...versionOne });
+  });
+
+  test.each(['continue-as-new-start.json', 'continue-as-new.json'])('the hand-overs recorded in %s (written before versions) are read', (file) => {
+    const recorded = recordedHandOvers(file);
+    expect(recorded.length).toBeGreaterThan(0);
+    for (const handOver of recorded) {
+      expect(handOver).not.toHaveProperty('schemaVersion');
+      expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { schemaVersion: 2, ...(handOver as object) } });
+    }
+  });
+});
+
+describe('a malformed hand-over is a list of problems naming the field, never a throw', () => {
+  test.each([
+    ['a version this worker does not know', { ...versionOne, schemaVersion: 3 }, 'continuation.schemaVersion: expected one of 1, 2 (the hand-over versions this worker reads), got 3'],
+    ['a version that is not a number', { ...versionOne, schemaVersion: 'two' }, 'continuation.schemaVersion: expected one of 1, 2 (the hand-over versions this worker reads), got "two"'],
+    ['version 2 without a field', { ...versionOne, schemaVersion: 2, usage: undefined }, 'continuation.usage: expected an object'],
+    ['a usage that does not count tokens', { ...versionOne, usage: { ...versionOne.usage, totalTokens: 'many' } }, 'continuation.usage.totalTokens: Invalid input: expected number, received string'],
+    ['a loop tracker without its count', { ...versionOne, loopTracker: { toolName: null, argumentsKey: null } }, 'continuation.loopTracker.count: Invalid input: expected number, received undefined'],
+    ['a negative counter', { ...versionOne, invocations: -1 }, 'continuation.invocations: expected a whole number, 0 or more'],
+    ['an array', [versionOne], 'continuation: expected the object a run hands over when it continues as new'],
+  ])('%s', (_name, handOver, expected) => {
+    const read = parseRunContinuation(handOver);
+    expect(read.ok).toBe(false);
+    expect(read.ok ? [] : read.problems).toContain(expected);
+  });
+
+  test('a thousand malformed messages are one problem; every missing field is named', () => {
+    const read = parseRunContinuation({ ...versionOne, messages: Array.from({ length: 1000 }, () => ({ role: 'nobody' })) });
+    expect(read).toEqual({ ok: false, problems: ['continuation.messages: expected chat messages'] });
+    const everything = parseRunContinuation({ schemaVersion: 2 });
+    expect(everything.ok ? [] : everything.problems).toHaveLength(15);
+  });
+});
