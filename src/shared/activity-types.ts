@@ -11,7 +11,7 @@ export interface ToolDescription {
   description: string;
   /** JSON Schema of the arguments, derived from the tool's zod schema. */
   parameters: Record<string, unknown>;
-  /** Calling this tool ends the run (seed 004's loop-breaking tools). */
+  /** Calling this tool ends the run (loop-breaking tools). */
   terminating: boolean;
   /** Whether calls wait for approval: always, never, or as the tool's function of the arguments decides. */
   needsApproval: 'always' | 'never' | 'dynamic';

@@ -22,7 +22,7 @@ export const approvalConfigSchema = z.strictObject({
 export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
 
 /**
- * Seed 000's `terminating_config`, camel-cased. A run with this block is
+ * Terminating tools: the chat API's `terminating_config`, camel-cased. A run with this block is
  * autonomous: it ends when the model calls one of `toolIds`.
  */
 export const terminatingConfigSchema = z.strictObject({
@@ -30,7 +30,7 @@ export const terminatingConfigSchema = z.strictObject({
   toolIds: z.array(toolName).min(1, 'give at least one tool id').max(INPUT_BOUNDS.tools),
   /** Content-only answers in a row that are answered with a nudge. @default 1 */
   consecutiveNudges: z.number().int().nonnegative().default(DEFAULT_CONSECUTIVE_NUDGES),
-  /** The injected system message. @default seed 000's text */
+  /** The injected system message. @default {@link DEFAULT_NUDGE_MESSAGE} */
   nudgeMessage: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).default(DEFAULT_NUDGE_MESSAGE),
   /**
    * Model calls allowed in the run; with the top-level `maxInvocations` too,
@@ -41,14 +41,14 @@ export const terminatingConfigSchema = z.strictObject({
 export type TerminatingConfig = z.infer<typeof terminatingConfigSchema>;
 
 /**
- * Seed 001's restricted output: the model must call a tool before it may
+ * Restricted output: the model must call a tool before it may
  * finish. When the injections of a turn are spent, a text answer ends the run
  * normally (or, in an autonomous run, meets the nudge rule).
  */
 export const restrictOutputSchema = z.strictObject({
   /** @default false */
   enabled: z.boolean().default(INPUT_DEFAULTS.restrictOutput.enabled),
-  /** The injected system message. @default seed 001's text */
+  /** The injected system message. @default {@link DEFAULT_RESTRICTION_MESSAGE} */
   message: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).default(DEFAULT_RESTRICTION_MESSAGE),
   /** Injections per turn; 0 means unlimited (bounded by the invocation cap). @default 0 */
   maxInjections: z.number().int().nonnegative().default(INPUT_DEFAULTS.restrictOutput.maxInjections),
@@ -77,35 +77,35 @@ export const agentInputSchema = z
      * own suggestion (history past 4 MiB or 4,096 events) does the same. @default only when Temporal suggests it
      */
     iterationsPerRun: z.number().int().positive().optional(),
-    /** Seed 000: end the run on a terminating tool call. */
+    /** Terminating tools: end the run on a terminating tool call. */
     terminating: terminatingConfigSchema.optional(),
     /**
-     * Seed 004: every answer must call a tool. A text answer gets an error context and another model call,
+     * Loop-breaking mode: every answer must call a tool. A text answer gets an error context and another model call,
      * counted like nudges (up to `circuitBreaker.threshold`, 5, in a row). @default false
      */
     requireToolCall: z.boolean().default(INPUT_DEFAULTS.requireToolCall),
-    /** Seed 001: require a tool call before the model may finish. */
+    /** Restricted output: require a tool call before the model may finish. */
     restrictOutput: restrictOutputSchema.optional(),
     /** Human approval of tool calls before they run. */
     approval: approvalConfigSchema.optional(),
     /** Token budgets; reaching one fails the run with `TokenBudgetExhausted`. */
     tokenBudget: tokenBudgetSchema.optional(),
     /**
-     * Seed 002: wall-clock limit of the run, on a durable timer. When it fires,
+     * Timeout: the wall-clock limit of the run, on a durable timer. When it fires,
      * in-flight calls are cancelled and the run ends gracefully (`timeout`).
      */
     timeout: durationSchema.optional(),
     /** How long `ask_question` waits for an answer before the run ends (`input_timeout`). @default no limit */
     inputTimeout: durationSchema.optional(),
-    /** Seeds 002 and 003: a JSON condition tree; when it holds the run ends gracefully (`stop_condition`). */
+    /** Stop conditions: a JSON condition tree; when it holds the run ends gracefully (`stop_condition`). */
     stopWhen: stopConditionSchema.optional(),
-    /** Seed 002: consecutive identical tool calls. Off unless given. */
+    /** Loop detection: consecutive identical tool calls. Off unless given. */
     loopDetection: loopDetectionSchema.optional(),
-    /** Seed 004: identical consecutive tool errors end the run. @default { threshold: 5 } */
+    /** Circuit breaker: identical consecutive tool errors end the run. @default { threshold: 5 } */
     circuitBreaker: circuitBreakerSchema.optional(),
-    /** Seed 002: cut long tool results before the model sees them. */
+    /** Tool-result processing: cut long tool results before the model sees them. */
     resultProcessing: resultProcessingSchema.optional(),
-    /** Seed 002: replace old, large tool results in the model's context with placeholders. */
+    /** Observation masking: replace old, large tool results in the model's context with placeholders. */
     masking: maskingSchema.optional(),
   })
   .superRefine((input, context) => {

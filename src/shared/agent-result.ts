@@ -11,24 +11,24 @@ export const terminationReasonSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('complete') }),
   /** The model called a tool listed in `terminating.toolIds`. */
   z.object({ type: z.literal('terminating_tool'), toolName: z.string(), callId: z.string() }),
-  /** A tool returned a `TerminateResponse` (seed 001). */
+  /** A tool returned a `TerminateResponse`. */
   z.object({ type: z.literal('terminate_response'), toolName: z.string(), callId: z.string() }),
-  /** `stopWhen` held after a model response or a tool batch (seeds 002 and 003). */
+  /** `stopWhen` held after a model response or a tool batch. */
   z.object({ type: z.literal('stop_condition'), condition: z.string(), detail: z.string() }),
-  /** Loop detection with action `stop`: the same call `count` times in a row (seed 002). */
+  /** Loop detection with action `stop`: the same call `count` times in a row. */
   z.object({ type: z.literal('loop_detected'), toolName: z.string(), count: z.number().int() }),
-  /** The same tool failed with the same error `count` times in a row (seed 004). */
+  /** The same tool failed with the same error `count` times in a row. */
   z.object({ type: z.literal('circuit_breaker'), toolName: z.string(), errorText: z.string(), count: z.number().int() }),
-  /** `ask_question` waited longer than `inputTimeout` for an answer (seed 004). */
+  /** `ask_question` waited longer than `inputTimeout` for an answer. */
   z.object({ type: z.literal('input_timeout'), question: z.string(), limit: z.string() }),
-  /** The run's `timeout` passed; in-flight calls were cancelled (seed 002). */
+  /** The run's `timeout` passed; in-flight calls were cancelled. */
   z.object({ type: z.literal('timeout'), limit: z.string() }),
   /** Stopped from outside: the `terminate` signal, or Temporal's own cancel request. */
   z.object({ type: z.literal('external'), reason: z.string().optional(), via: z.enum(['signal', 'cancel']) }),
 ]);
 export type TerminationReason = z.infer<typeof terminationReasonSchema>;
 
-/** Seed 000's response format for the messages a run produced. */
+/** The chat response format for the messages a run produced. */
 export const generatedMessageSchema = z.union([
   z.object({ sender: z.enum(['human', 'ai']), message: z.string() }),
   z.object({
@@ -46,9 +46,9 @@ function countersShape() {
   return {
     /** Model calls made. */
     invocations: z.number().int(),
-    /** Content-only answers in a row answered with a nudge (seed 000); 0 after any tool call. */
+    /** Content-only answers in a row answered with a nudge; 0 after any tool call. */
     consecutiveNudges: z.number().int(),
-    /** Restriction messages injected in the current turn (seed 001); 0 after any tool call. */
+    /** Restriction messages injected in the current turn; 0 after any tool call. */
     restrictionInjections: z.number().int(),
   };
 }
@@ -65,7 +65,7 @@ export const agentResultSchema = z.object({
   usage: usageSchema,
   /** The whole conversation: the input's `messages`, then everything this run added. */
   messages: z.array(chatMessageSchema),
-  /** What this run added, in seed 000's format. */
+  /** What this run added, in the chat response format. */
   generatedMessages: z.array(generatedMessageSchema),
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;

@@ -41,35 +41,35 @@ export const SCHEMA_VERSION = 1;
 
 // ─── 2. A run's input ────────────────────────────────────────────────────────
 
-/** Model calls allowed in one run unless the input says otherwise (seed 000's default). @default 64 */
+/** Model calls allowed in one run unless the input says otherwise (the terminating tools' default). @default 64 */
 export const DEFAULT_MAX_INVOCATIONS = 64;
 
-/** Seed 000: content-only answers tolerated in a row before the run fails. @default 1 */
+/** Terminating tools: content-only answers tolerated in a row before the run fails. @default 1 */
 export const DEFAULT_CONSECUTIVE_NUDGES = 1;
 
-/** Seed 000: the system message injected when the model answers without a tool call. */
+/** Terminating tools: the system message injected when the model answers without a tool call. */
 export const DEFAULT_NUDGE_MESSAGE =
   'You are currently in an autonomous execution mode with no user interaction. ' +
   'You must complete your task by calling one of the terminating tools.';
 
-/** Seed 001: the system message injected when the model would finish without calling a tool. */
+/** Restricted output: the system message injected when the model would finish without calling a tool. */
 export const DEFAULT_RESTRICTION_MESSAGE =
   "Do not produce a final answer directly. Before finishing, call a tool. If no tool is needed, call the 'finish' tool.";
 
-/** Seed 004: the error context the model gets when it answers without a tool call under `requireToolCall`. */
+/** Loop-breaking mode: the error context the model gets when it answers without a tool call under `requireToolCall`. */
 export const REQUIRE_TOOL_CALL_MESSAGE =
   'Error: your last answer called no tool. In this run every answer must call a tool: ' +
   'call task_completion when the task is done, ask_question if you need information from the user, ' +
   'or converse to reply conversationally.';
 
-/** Seed 001: the tool message content of a `TerminateResponse` without a message. @default 'Task completed.' */
+/** The tool message content of a `TerminateResponse` without a message. @default 'Task completed.' */
 export const DEFAULT_TERMINATE_MESSAGE = 'Task completed.';
 
 /** Defaults of the run's other input fields, as the input schema applies them. */
 export const INPUT_DEFAULTS = {
   /** `parallelToolCalls`: the model may ask for several tools at once, run concurrently. @default true */
   parallelToolCalls: true,
-  /** `requireToolCall`: seed 004's mode, every answer must call a tool. @default false */
+  /** `requireToolCall`: every answer must call a tool. @default false */
   requireToolCall: false,
   approval: {
     /** `approval.tools`: the tools whose calls wait for a person. @default [] (none) */
@@ -90,19 +90,19 @@ export const STOP_REASON_CHARS = 1_000;
 
 // ─── 3. Loop guards and context control ──────────────────────────────────────
 
-/** Seed 002: consecutive identical tool calls that count as a loop. @default 3 */
+/** Loop detection: consecutive identical tool calls that count as a loop. @default 3 */
 export const DEFAULT_LOOP_THRESHOLD = 3;
 
-/** Seed 002: what a detected loop does. @default 'warn' */
+/** Loop detection: what a detected loop does. @default 'warn' */
 export const DEFAULT_LOOP_ACTION = 'warn';
 
-/** Seed 004: identical consecutive tool errors that trip the circuit breaker (and the nudges `requireToolCall` allows). @default 5 */
+/** Circuit breaker: identical consecutive tool errors that trip the circuit breaker (and the nudges `requireToolCall` allows). @default 5 */
 export const DEFAULT_CIRCUIT_BREAKER_THRESHOLD = 5;
 
-/** Seed 002: the most recent iterations whose tool results are never masked. @default 2 */
+/** Observation masking: the most recent iterations whose tool results are never masked. @default 2 */
 export const DEFAULT_MASK_KEEP_ITERATIONS = 2;
 
-/** Seed 002: the smallest tool result, in estimated tokens, that is masked. @default 500 */
+/** Observation masking: the smallest tool result, in estimated tokens, that is masked. @default 500 */
 export const DEFAULT_MASK_MIN_TOKENS = 500;
 
 /** How masking estimates tokens: one per this many characters, rounded up. @default 4 */
@@ -240,8 +240,8 @@ export const TEMPORAL_HISTORY_EVENT_LIMIT = 50 * 1024;
 
 /**
  * What a run's conversation may weigh before a model call: its result carries
- * the conversation and what the run added (twice: as messages and in seed
- * 000's format), and the rest of the limit is room for one more answer and
+ * the conversation and what the run added (twice: as messages and in the
+ * chat response format), and the rest of the limit is room for one more answer and
  * its tool results. @default 1.5 MiB
  */
 export const CONTEXT_BUDGET_BYTES = 1.5 * 1024 * 1024;

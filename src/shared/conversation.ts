@@ -6,7 +6,7 @@ import type { ChatMessage, Usage } from './messages';
 import { FailureType } from './failure-catalogue';
 
 /**
- * A conversation (seed 000's `context_id`): one long-lived workflow per
+ * A conversation (a chat API `context_id`): one long-lived workflow per
  * context that keeps the history and runs each request as a child
  * `agentWorkflow`, one at a time. It continues as new now and then, carrying
  * the history, so its own event history stays small however long the
@@ -21,7 +21,7 @@ export const identifierSchema = z
   .string()
   .regex(/^[A-Za-z0-9._:@-]{1,200}$/, 'use 1 to 200 letters, digits or . _ : @ -');
 
-/** Seed 000's `context_id`. */
+/** The chat API's `context_id`: which conversation a turn belongs to. */
 export const contextIdSchema = identifierSchema;
 
 /** The conversation workflow's id for a `context_id`. */
@@ -74,7 +74,7 @@ export type RememberedTurn =
   | { kind: 'messageRange'; updateId: string; answer: Omit<ChatTurnResult, 'generatedMessages'>; messages: { from: number; to: number } }
   | { kind: 'wholeResult'; updateId: string; result: ChatTurnResult };
 
-/** Seed 000's three endpoints: a human message, a bare invocation, or an AI message prompted by the caller. */
+/** The three chat endpoints: a human message, a bare invocation, or an AI message prompted by the caller. */
 export type ChatTurnKind = 'chat' | 'invoke' | 'add-ai-message';
 
 /** How a turn's agent run is set up: a run input without its conversation, which the workflow supplies. */
@@ -90,7 +90,7 @@ export interface ChatTurnRequest {
   settings: TurnSettings;
 }
 
-/** What a turn answers: seed 000's response, plus where to find the run. */
+/** What a turn answers: the chat response, plus where to find the run. */
 export interface ChatTurnResult {
   response: string;
   /** True: the turn's messages were added to the conversation. */

@@ -10,12 +10,12 @@ import {
 
 /**
  * Configuration of the loop's guards: loop detection and tool-result
- * processing and observation masking (seed 002), and the circuit breaker on
- * repeated identical errors (seed 004). Plain JSON, strict objects, defaults
+ * processing and observation masking, and the circuit breaker on
+ * repeated identical errors. Plain JSON, strict objects, defaults
  * applied on parse; the defaults are in `constants.ts`.
  */
 
-/** Seed 002's loop detection: the same tool called with JSON-equal arguments several times in a row. */
+/** Loop detection: the same tool called with JSON-equal arguments several times in a row. */
 export const loopDetectionSchema = z.strictObject({
   /** Consecutive identical calls that count as a loop; 1 would flag every call. @default 3 */
   threshold: z
@@ -35,7 +35,7 @@ export type LoopDetectionConfig = z.infer<typeof loopDetectionSchema>;
 /** What loop detection does when it fires. */
 export type LoopAction = LoopDetectionConfig['action'];
 
-/** Seed 004's circuit breaker: the same tool failing with the same error several times in a row. */
+/** The circuit breaker: the same tool failing with the same error several times in a row. */
 export const circuitBreakerSchema = z.strictObject({
   /** Identical consecutive errors that trip the breaker. @default 5 */
   threshold: z
@@ -50,7 +50,7 @@ export type CircuitBreakerConfig = z.infer<typeof circuitBreakerSchema>;
 const characterLimit = z.number().int('a character limit must be a whole number').positive('a character limit must be above 0');
 
 /**
- * Seed 002's tool-result processing, as a length limit: a longer result is
+ * Tool-result processing, as a length limit: a longer result is
  * cut to the limit before it enters the conversation. Without either limit
  * results pass through unchanged.
  */
@@ -73,7 +73,7 @@ export const resultProcessingSchema = z.strictObject({
 export type ResultProcessingConfig = z.infer<typeof resultProcessingSchema>;
 
 /**
- * Seed 002's observation masking: large tool results from older iterations
+ * Observation masking: large tool results from older iterations
  * are replaced, in what the model sees, by a short placeholder.
  */
 export const maskingSchema = z.strictObject({

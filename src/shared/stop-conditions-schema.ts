@@ -6,8 +6,8 @@ import { INPUT_BOUNDS } from './constants';
 import { jsonBytes } from './payload-limits';
 
 /**
- * `stopWhen`: when a run should stop early, as a JSON condition tree (seed
- * 003's AutoGen termination conditions, without `sourceMatch`: a run has one
+ * `stopWhen`: when a run should stop early, as a JSON condition tree (the
+ * termination conditions of AutoGen, without `sourceMatch`: a run has one
  * agent, so every message has the same source). Each node is an object with
  * exactly one condition key; `any` and `all` combine nodes and nest freely.
  * Evaluation lives in `src/workflows/stop-conditions.ts`.
