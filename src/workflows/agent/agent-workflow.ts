@@ -2,6 +2,7 @@ import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
 import {
+  INJECTION_EVENT_TYPES,
   jsonBytes,
   parseAgentInput,
   type AgentActivities,
@@ -113,7 +114,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   const input = parsed.input;
   const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
-  else run.events.append('run-continued', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
+  else run.events.append('run-take-over', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
 
   const startedAt = new Date().getTime();
@@ -128,7 +129,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
       () => {
         if (isFinished(run) || run.stopRequest !== undefined) return;
         run.stopRequest = { kind: 'timeout' };
-        run.events.append('timeout', { limit });
+        run.events.append('run-timeout', { limit });
         loopScope.cancel();
       },
       () => undefined, // the workflow itself was cancelled; the loop's own handling applies
@@ -258,7 +259,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   async function continueAsNew(): Promise<never> {
     describeActivity(run, `continuing as new after iteration ${run.iteration}`);
     await wf.condition(wf.allHandlersFinished);
-    run.events.append('continue-as-new', { iteration: run.iteration, historyBytes: wf.workflowInfo().historySize });
+    run.events.append('run-hand-over', { iteration: run.iteration, historyBytes: wf.workflowInfo().historySize });
     const nextInput = inputWithoutConversation(rawInput);
     const handOver = continuationOf(run, continuation?.continuations ?? 0, deadline);
     const fitted = fitHandOver(nextInput, handOver);
@@ -270,7 +271,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
 /** Adds a runner-authored system message, marked as injected, to the conversation. */
 function inject(run: RunRecord, kind: 'nudge' | 'restriction' | 'loop_warning' | 'error_context', content: string): void {
   run.messages.push({ role: 'system', content, meta: { injected: kind, iteration: run.iteration } });
-  run.events.append(kind, { iteration: run.iteration, consecutiveNudges: run.consecutiveNudges, restrictionInjections: run.restrictionInjections });
+  run.events.append(INJECTION_EVENT_TYPES[kind], { iteration: run.iteration, consecutiveNudges: run.consecutiveNudges, restrictionInjections: run.restrictionInjections });
 }
 
 function userMessage(content: string): ChatMessage {

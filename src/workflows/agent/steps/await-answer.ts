@@ -24,7 +24,7 @@ export async function awaitAnswer(context: RunContext, callId: string, question:
   refreshStatus(run);
   publish(run);
   if (!answered) {
-    run.events.append('input-timeout', { callId, limit });
+    run.events.append('input-timeout', { callId, limit: limit as Duration });
     return false;
   }
   run.turn = {

@@ -39,7 +39,7 @@ export function checkStopConditions(context: RunContext): TerminationReason | un
     stopConditionRegistry,
   );
   if (!verdict.stop) return undefined;
-  run.events.append('stop-condition', { condition: verdict.condition, detail: verdict.detail });
+  run.events.append('stop-condition-match', { condition: verdict.condition, detail: verdict.detail });
   return { type: 'stop_condition', condition: verdict.condition, detail: verdict.detail };
 }
 
@@ -53,7 +53,7 @@ export function detectLoops(context: RunContext, calls: ToolCall[]): { warnings:
     run.loopTracker = tracked.tracker;
     const detection = tracked.detection;
     if (detection === undefined) continue;
-    run.events.append('loop-detected', { iteration: run.iteration, ...detection });
+    run.events.append('loop-detection', { iteration: run.iteration, ...detection });
     if (detection.action === 'stop') return { warnings, stop: detection };
     if (detection.action === 'inject_warning') warnings.push(loopWarningMessage(detection.toolName, detection.count));
   }
@@ -69,7 +69,7 @@ export function checkBreaker(context: RunContext, executed: ExecutedCall[]): Bat
     run.breaker = tracked.state;
     if (tracked.tripped !== undefined) {
       const { toolName, errorText, count } = tracked.tripped;
-      run.events.append('circuit-breaker', { iteration: run.iteration, toolName, errorText, count });
+      run.events.append('circuit-breaker-trip', { iteration: run.iteration, toolName, errorText, count });
       return {
         reason: { type: 'circuit_breaker', toolName, errorText, count },
         response: `Stopped: ${toolName} failed ${count} times in a row with the same error: ${errorText}`,
