@@ -162,7 +162,12 @@ export interface UnknownRunEvent {
   [detail: string]: unknown;
 }
 
-/** A page of the event log; pass `nextCursor` as `after` to read on. */
+/**
+ * A page of the event log; pass `nextCursor` as `after` to read on. Its events
+ * are what this version writes; a worker of another version may answer other
+ * types or fields ({@link UnknownRunEvent}), so a reader checks with
+ * {@link isRunEvent} before it relies on the fields.
+ */
 export interface EventPage {
   events: RunEvent[];
   nextCursor: number;
