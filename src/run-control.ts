@@ -17,6 +17,7 @@ import {
   eventsQuery,
   terminateSignal,
   userMessageSignal,
+  withCurrentEventName,
   type AgentResult,
   type ApprovalDecision,
   type DecideInput,
@@ -155,7 +156,8 @@ export async function* followRunEvents(client: Client, workflowId: string, optio
       throw notFoundOr(error, workflowId);
     }
     if (page.missed !== undefined && page.events.length > 0) options.onMissed?.(page.missed);
-    for (const event of page.events) {
+    // A worker of an older version answers some events under their old names: they come out under the new ones.
+    for (const event of page.events.map(withCurrentEventName)) {
       if (options.signal?.aborted) return;
       cursor = event.seq;
       yield event;

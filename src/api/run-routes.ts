@@ -11,7 +11,7 @@ import {
   type RunOutcome,
   type RunSummary,
 } from '../run-control';
-import { API_DEFAULTS, WORKFLOW_TYPE, eventsQuery } from '../shared';
+import { API_DEFAULTS, WORKFLOW_TYPE, eventsQuery, type RunEvent } from '../shared';
 import { hasRunEnded } from '../temporal/run-ended';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
 import { approveBody, denyBody, eventsQueryString, listRunsQuery, messageBody, startRunBody, terminateBody } from './schemas';
@@ -142,7 +142,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
       // Not an event of the run (no id): the stream skips ahead, and says by how much.
       const onMissed = (missed: number) => stream.write(`event: events-missed\ndata: ${JSON.stringify({ missed })}\n\n`);
       for await (const event of followRunEvents(client, runId, { after, signal: closed.signal, onMissed })) {
-        stream.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+        stream.write(eventFrame(event));
       }
       if (!closed.signal.aborted) {
         stream.write(`event: end\ndata: ${JSON.stringify({ run_id: runId, ...outcomeBody(await getRunOutcome(client, runId)) })}\n\n`);
@@ -176,6 +176,11 @@ async function describeAgentRun(client: Client, runId: string): Promise<Workflow
     throw new ApiError(404, 'run_not_found', `"${runId}" is a ${description.type}, not an agent run.`);
   }
   return description;
+}
+
+/** A run's event as a Server-Sent Event: its `seq` the id (what `Last-Event-ID` resumes after), its `type` the event name. */
+function eventFrame(event: RunEvent): string {
+  return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
 function runIdOf(request: FastifyRequest): string {

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../shared';
+import { isRunEvent, withCurrentEventName, type ApprovalDecision, type RunEvent, type UnknownRunEvent } from '../shared';
 import { oneLine } from '../one-line';
 import { answerCommand, approveCommand, denyCommand } from './steering-commands';
 
@@ -7,70 +7,95 @@ import { answerCommand, approveCommand, denyCommand } from './steering-commands'
  * under the iteration they belong to. Approval requests carry the exact
  * commands that decide them, since that is what the operator must do next.
  * `run-end` prints nothing: the outcome summary that follows says it better.
+ * An event under an old name is read under its new one; an event this
+ * version does not know (a worker of another version wrote it) is printed as
+ * its type and its fields.
  */
-export function describeEvent(event: RunEvent, workflowId: string): string[] {
-  const describe = DESCRIBERS[event.type];
-  if (describe !== undefined) return describe(event, workflowId);
+export function describeEvent(event: RunEvent | UnknownRunEvent, workflowId: string): string[] {
+  const current = withCurrentEventName(event);
+  return isRunEvent(current) ? describeRunEvent(current, workflowId) : describeGenerically(current);
+}
+
+function describeRunEvent(event: RunEvent, workflowId: string): string[] {
+  switch (event.type) {
+    case 'run-start':
+      return [`Run started with tools ${event.tools.length > 0 ? event.tools.join(', ') : 'none'}${event.model ? ` on model ${event.model}` : ''}.`];
+    case 'iteration-start':
+      return [`[iteration ${event.iteration}] calling the model…`];
+    case 'model-response':
+      return event.content === undefined ? [] : [`  model: ${oneLine(event.content)}`];
+    case 'tool-call-start':
+      return [`  → ${event.toolName} ${oneLine(event.arguments)}`];
+    case 'tool-call-end':
+      return [`  ${event.isError ? '✗' : '←'} ${event.toolName} (${event.durationMs} ms): ${oneLine(event.output)}`];
+    case 'tool-result-truncation':
+      return [`  (${event.toolName}'s result was cut before the model saw it)`];
+    case 'approval-request':
+      return [
+        `  ? ${event.toolName} ${oneLine(event.arguments)} needs approval (call ${event.callId}). Decide from another terminal:`,
+        `      ${approveCommand(workflowId, event.callId)}`,
+        `      ${denyCommand(workflowId, event.callId)}`,
+      ];
+    case 'approval-decision':
+      return [describeDecision(event)];
+    case 'approval-abandonment':
+      return [`  approval of ${event.toolName} (call ${event.callId}) abandoned: the run is stopping`];
+    case 'decision-rejection':
+      return [`  a decision sent by ${event.via} was rejected: ${event.problem}`];
+    case 'nudge-injection':
+      return [`  nudge: the model answered without calling a terminating tool (${event.consecutiveNudges} in a row)`];
+    case 'restriction-injection':
+      return ['  restriction: the model must call a tool before it may finish'];
+    case 'loop-warning-injection':
+      return ['  loop warning sent to the model'];
+    case 'error-context-injection':
+      return [`  the model answered without calling a tool; told to call one (${event.consecutiveNudges} in a row)`];
+    case 'loop-detection':
+      return [`  loop detected: ${event.toolName} called ${event.count} times in a row (${event.action})`];
+    case 'circuit-breaker-trip':
+      return [`  circuit breaker: ${event.toolName} failed ${event.count} times in a row: ${oneLine(event.errorText)}`];
+    case 'stop-condition-match':
+      return [`  stop condition met: ${event.condition} (${oneLine(event.detail)})`];
+    case 'observation-masking':
+      return [`  old tool results masked, ${event.tokensSaved} tokens saved`];
+    case 'run-timeout':
+      return [`  the run's timeout (${event.limit}) passed: stopping`];
+    case 'terminate-request':
+      return [`  terminate requested${event.reason ? `: ${oneLine(event.reason)}` : ''}`];
+    case 'stop-request':
+      return [`  stop requested${event.reason ? `: ${oneLine(event.reason)}` : ''}`];
+    case 'user-message':
+      return [`  user: ${oneLine(event.content)}`];
+    case 'user-message-rejection':
+      return [`  a user message was rejected: ${event.reason}`];
+    case 'input-request':
+      return [`  ? the model asks: ${oneLine(event.question)}. Answer from another terminal:`, `      ${answerCommand(workflowId)}`];
+    case 'input-timeout':
+      return [`  no answer within ${event.limit}`];
+    case 'limits-change':
+      return [`  limits changed to ${oneLine(event.after)}`];
+    case 'run-hand-over':
+    case 'run-take-over':
+      // A hand-over is Temporal's business more than the operator's: its fields say enough.
+      return describeGenerically(event);
+    case 'run-end':
+      return [];
+    default:
+      // Exhaustive: a new event type fails to compile here until it has its lines.
+      return describeGenerically(event satisfies never);
+  }
+}
+
+/** An event as its type and its fields, on one line: how an event this version does not know is printed. */
+function describeGenerically(event: UnknownRunEvent): string[] {
   const details = Object.fromEntries(Object.entries(event).filter(([key]) => !['seq', 'at', 'type'].includes(key)));
   return [`  ${event.type} ${oneLine(details)}`];
 }
 
-type Describer = (event: RunEvent, workflowId: string) => string[];
-
-const DESCRIBERS: Record<string, Describer> = {
-  'run-start': (event) => [`Run started with tools ${list(event.tools)}${event.model ? ` on model ${String(event.model)}` : ''}.`],
-  'iteration-start': (event) => [`[iteration ${num(event.iteration)}] calling the model…`],
-  'model-response': (event) => (event.content === undefined ? [] : [`  model: ${oneLine(event.content)}`]),
-  'tool-call-start': (event) => [`  → ${str(event.toolName)} ${oneLine(event.arguments)}`],
-  'tool-call-end': (event) =>
-    [`  ${event.isError ? '✗' : '←'} ${str(event.toolName)} (${num(event.durationMs)} ms): ${oneLine(event.output)}`],
-  'tool-result-processed': (event) => [`  (${str(event.toolName)}'s result was cut before the model saw it)`],
-  'approval-request': (event, workflowId) => [
-    `  ? ${str(event.toolName)} ${oneLine(event.arguments)} needs approval (call ${str(event.callId)}). Decide from another terminal:`,
-    `      ${approveCommand(workflowId, str(event.callId))}`,
-    `      ${denyCommand(workflowId, str(event.callId))}`,
-  ],
-  'approval-decision': (event) => [describeDecision(event)],
-  'approval-abandon': (event) => [`  approval of ${str(event.toolName)} (call ${str(event.callId)}) abandoned: the run is stopping`],
-  'decision-rejected': (event) => [`  a decision sent by ${str(event.via)} was rejected: ${str(event.problem)}`],
-  nudge: (event) => [`  nudge: the model answered without calling a terminating tool (${num(event.consecutiveNudges)} in a row)`],
-  restriction: () => ['  restriction: the model must call a tool before it may finish'],
-  loop_warning: () => ['  loop warning sent to the model'],
-  error_context: (event) => [`  the model answered without calling a tool; told to call one (${num(event.consecutiveNudges)} in a row)`],
-  'loop-detected': (event) => [`  loop detected: ${str(event.toolName)} called ${num(event.count)} times in a row (${str(event.action)})`],
-  'circuit-breaker': (event) => [`  circuit breaker: ${str(event.toolName)} failed ${num(event.count)} times in a row: ${oneLine(event.errorText)}`],
-  'stop-condition': (event) => [`  stop condition met: ${str(event.condition)} (${oneLine(event.detail)})`],
-  'observations-masked': (event) => [`  old tool results masked, ${num(event.tokensSaved)} tokens saved`],
-  timeout: (event) => [`  the run's timeout (${str(event.limit)}) passed: stopping`],
-  'terminate-request': (event) => [`  terminate requested${event.reason ? `: ${oneLine(event.reason)}` : ''}`],
-  'stop-request': (event) => [`  stop requested${event.reason ? `: ${oneLine(event.reason)}` : ''}`],
-  'user-message': (event) => [`  user: ${oneLine(event.content)}`],
-  'user-message-rejected': (event) => [`  a user message was rejected: ${str(event.reason)}`],
-  'input-request': (event, workflowId) => [
-    `  ? the model asks: ${oneLine(event.question)}. Answer from another terminal:`,
-    `      ${answerCommand(workflowId)}`,
-  ],
-  'input-timeout': (event) => [`  no answer within ${str(event.limit)}`],
-  'limits-change': (event) => [`  limits changed to ${oneLine(event.after)}`],
-  'run-end': () => [],
-};
-
-function describeDecision(event: RunEvent): string {
+function describeDecision(event: ApprovalDecision): string {
   const approved = event.decision === 'approve';
   const changed = approved && event.originalArguments !== undefined ? ` with arguments ${oneLine(event.arguments)}` : '';
   const reason = event.reason ? `: ${oneLine(event.reason)}` : '';
-  const via = event.via === 'timeout' ? ' (no decision in time)' : ` (by ${str(event.via)})`;
-  return `  ${approved ? '✓ approved' : '✗ denied'} ${str(event.toolName)} (call ${str(event.callId)})${changed}${reason}${via}`;
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : oneLine(value);
-}
-
-function num(value: unknown): string {
-  return typeof value === 'number' ? String(value) : '?';
-}
-
-function list(value: unknown): string {
-  return Array.isArray(value) && value.length > 0 ? value.join(', ') : 'none';
+  const via = event.via === 'timeout' ? ' (no decision in time)' : ` (by ${event.via})`;
+  return `  ${approved ? '✓ approved' : '✗ denied'} ${event.toolName} (call ${event.callId})${changed}${reason}${via}`;
 }

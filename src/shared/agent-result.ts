@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { PendingApproval, RunEvent, RunLimits } from './control';
+import type { PendingApproval, RunLimits } from './control';
 import { chatMessageSchema, usageSchema } from './messages';
+import type { RunEvent } from './run-events';
 
 /**
  * Why a run ended. One discriminated union across the runner: every way a run

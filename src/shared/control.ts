@@ -91,25 +91,3 @@ export interface EventsQueryInput {
   after?: number;
   limit?: number;
 }
-
-/** One entry of the run's event log. Named noun-first: `tool-call-start`, `approval-decision`. */
-export interface RunEvent {
-  /** 1, 2, 3, ...: the cursor. */
-  seq: number;
-  /** Workflow time, ISO 8601. */
-  at: string;
-  type: string;
-  [detail: string]: unknown;
-}
-
-/** A page of the event log; pass `nextCursor` as `after` to read on. */
-export interface EventPage {
-  events: RunEvent[];
-  nextCursor: number;
-  /**
-   * Events after the cursor that are no longer kept, before the first one
-   * returned: a run that continued as new carries only its newest events.
-   * Present only when some are missing.
-   */
-  missed?: number;
-}

@@ -5,12 +5,12 @@ import type {
   ApproveInput,
   DecideInput,
   DenyInput,
-  EventPage,
   EventsQueryInput,
   RunLimits,
   SetLimitsInput,
   TerminateInput,
 } from './control';
+import type { EventPage } from './run-events';
 
 /**
  * Names of the queries, signals and updates of `agentWorkflow`, shared by the

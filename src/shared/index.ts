@@ -5,6 +5,7 @@ export * from './agent-result';
 export * from './activity-types';
 export * from './definitions';
 export * from './control';
+export * from './run-events';
 export * from './search-attributes';
 export * from './loop-guard-schemas';
 export * from './duration';

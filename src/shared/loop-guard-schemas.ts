@@ -24,7 +24,7 @@ export const loopDetectionSchema = z.strictObject({
     .min(2, 'threshold must be at least 2: one call is not a loop')
     .default(DEFAULT_LOOP_THRESHOLD),
   /**
-   * `warn`: record a `loop-detected` event and go on; `stop`: end the run;
+   * `warn`: record a `loop-detection` event and go on; `stop`: end the run;
    * `inject_warning`: add a system message telling the model it is looping.
    * @default 'warn'
    */

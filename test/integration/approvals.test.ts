@@ -130,7 +130,7 @@ describe('approvals', () => {
     );
     // A signal with bad arguments is logged as rejected and changes nothing.
     await handle.signal(approveSignal, { callId, arguments: { path: 7 } });
-    await waitFor(() => handle.query(eventsQuery, {}), (page) => page.events.some((event) => event.type === 'decision-rejected'));
+    await waitFor(() => handle.query(eventsQuery, {}), (page) => page.events.some((event) => event.type === 'decision-rejection'));
     expect((await waitForState(handle, () => true)).pendingApprovals).toHaveLength(1);
 
     expect(await rejection({ callId, decision: 'deny', reason: 'no' })).toBe('accepted');

@@ -57,15 +57,15 @@ describe('continue-as-new', () => {
 
     const { events } = await handle.query(eventsQuery, {});
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
-    expect(events.filter((event) => ['run-start', 'continue-as-new', 'run-continued', 'run-end'].includes(event.type)).map((event) => [event.type, event.iteration ?? null])).toEqual([
+    expect(events.filter((event) => ['run-start', 'run-hand-over', 'run-take-over', 'run-end'].includes(event.type)).map((event) => [event.type, 'iteration' in event ? event.iteration : null])).toEqual([
       ['run-start', null],
-      ['continue-as-new', 2],
-      ['run-continued', 2],
-      ['continue-as-new', 4],
-      ['run-continued', 4],
+      ['run-hand-over', 2],
+      ['run-take-over', 2],
+      ['run-hand-over', 4],
+      ['run-take-over', 4],
       ['run-end', null],
     ]);
-    expect(events.find((event) => event.type === 'run-continued' && event.iteration === 4)).toMatchObject({ temporalRuns: 3 });
+    expect(events.find((event) => event.type === 'run-take-over' && event.iteration === 4)).toMatchObject({ temporalRuns: 3 });
     expect(await handle.query(stateQuery)).toMatchObject({ status: 'completed', iteration: 6, invocations: 6 });
     // Listed once, as it ended: the earlier Temporal runs closed with the state they handed over with.
     const listed = await waitFor(
@@ -118,17 +118,17 @@ describe('continue-as-new', () => {
 
     expect(((await handle.result()) as AgentResult).response).toBe('written after approval');
     expect(followed.map((event) => event.seq)).toEqual(followed.map((_, index) => index + 1));
-    const milestones = ['run-start', 'continue-as-new', 'run-continued', 'approval-request', 'approval-decision', 'run-end'];
+    const milestones = ['run-start', 'run-hand-over', 'run-take-over', 'approval-request', 'approval-decision', 'run-end'];
     expect(followed.filter((event) => milestones.includes(event.type)).map((event) => event.type)).toEqual([
       'run-start',
-      'continue-as-new',
-      'run-continued',
-      'continue-as-new',
-      'run-continued',
+      'run-hand-over',
+      'run-take-over',
+      'run-hand-over',
+      'run-take-over',
       'approval-request', // in the third Temporal run
       'approval-decision',
-      'continue-as-new',
-      'run-continued',
+      'run-hand-over',
+      'run-take-over',
       'run-end',
     ]);
   });

@@ -189,7 +189,7 @@ describe('hostile signals and updates are refused without a failed workflow task
       cause: { type: 'InvalidLimits', message: expect.stringMatching(/nested deeper than 32 levels$/) },
     });
     const page = await handle.query(eventsQuery, {});
-    expect(page.events.find((event) => event.type === 'decision-rejected')?.problem).toMatch(/^Malformed decision: arguments(\.a)+: nested deeper than 32 levels$/);
+    expect(page.events.find((event) => event.type === 'decision-rejection')?.problem).toMatch(/^Malformed decision: arguments(\.a)+: nested deeper than 32 levels$/);
 
     await handle.signal('terminate', { reason: { not: 'text' } });
     const result = (await handle.result()) as { terminationReason: unknown };

@@ -43,7 +43,7 @@ describe('loop detection', () => {
     const result = (await handle.result()) as AgentResult;
     expect(result.terminationReason).toEqual({ type: 'complete' });
     const { events } = await handle.query(eventsQuery, {});
-    expect(events.filter((event) => event.type === 'loop-detected')).toEqual([
+    expect(events.filter((event) => event.type === 'loop-detection')).toEqual([
       expect.objectContaining({ toolName: 'ping', count: 3, action: 'warn', iteration: 3 }),
     ]);
   });
@@ -119,7 +119,7 @@ describe('context control: result processing and observation masking', () => {
     expect(tools[1]?.content).toBe(`pong \n[truncated: kept 5 of 11 characters]`);
     const { events } = await handle.query(eventsQuery, {});
     // The calls ran in parallel: their events come in the order they finished.
-    const processed = events.filter((event) => event.type === 'tool-result-processed');
+    const processed = events.filter((event) => event.type === 'tool-result-truncation');
     expect(processed).toHaveLength(2);
     expect(processed).toEqual(
       expect.arrayContaining([
@@ -152,6 +152,6 @@ describe('context control: result processing and observation masking', () => {
     );
     expect(toolContent(result.messages, 'call-1-1')).toBe('y'.repeat(400));
     const { events } = await handle.query(eventsQuery, {});
-    expect(events.find((event) => event.type === 'observations-masked')).toMatchObject({ iteration: 4, tokensSaved: 100 });
+    expect(events.find((event) => event.type === 'observation-masking')).toMatchObject({ iteration: 4, tokensSaved: 100 });
   });
 });

@@ -5,9 +5,45 @@ import { createOutput } from '../../src/cli/output';
 import { formatRunTable } from '../../src/cli/run-table';
 import { shellWord } from '../../src/cli/steering-commands';
 import type { RunOutcome } from '../../src/run-control';
-import type { AgentResult, RunEvent } from '../../src/shared';
+import type { AgentResult, RunEvent, RunEventDetails, RunEventType, UnknownRunEvent } from '../../src/shared';
 
-const event = (type: string, details: Record<string, unknown>): RunEvent => ({ seq: 1, at: '2025-01-01T00:00:00.000Z', type, ...details });
+const AT = '2025-01-01T00:00:00.000Z';
+const event = <Type extends RunEventType>(type: Type, details: RunEventDetails<Type>): RunEvent => ({ seq: 1, at: AT, type, ...(details as object) }) as RunEvent;
+/** An event as a worker of another version may answer it: any type, any fields. */
+const received = (type: string, details: Record<string, unknown>): UnknownRunEvent => ({ seq: 1, at: AT, type, ...details });
+
+/** One event of every type, as the runner writes it: the compiler says when a type is missing. */
+const EVERY_EVENT: { [Type in RunEventType]: RunEventDetails<Type> } = {
+  'run-start': { tools: ['calculator', 'finish'], model: 'demo' },
+  'run-take-over': { iteration: 2, temporalRuns: 2 },
+  'iteration-start': { iteration: 2, messages: 3 },
+  'observation-masking': { iteration: 4, masked: [{ toolCallId: 'call-1-1', toolName: 'read_file', iteration: 1, tokens: 600 }], tokensSaved: 600 },
+  'model-response': { iteration: 2, toolCalls: [], text: true, content: 'All\n done.', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } },
+  'loop-detection': { iteration: 3, toolName: 'calculator', count: 3, action: 'warn' },
+  'tool-call-start': { iteration: 2, callId: 'call-2-1', toolName: 'calculator', arguments: '{"expression":"1+1"}' },
+  'tool-call-end': { iteration: 2, callId: 'call-2-1', toolName: 'calculator', durationMs: 12, isError: false, output: '2' },
+  'tool-result-truncation': { callId: 'call-2-1', toolName: 'read_file', originalChars: 900, keptChars: 100 },
+  'circuit-breaker-trip': { iteration: 5, toolName: 'shell', errorText: 'Error: timeout', count: 5 },
+  'stop-condition-match': { condition: 'maxIterations(3)', detail: '3 iterations' },
+  'nudge-injection': { iteration: 1, consecutiveNudges: 1, restrictionInjections: 0 },
+  'restriction-injection': { iteration: 1, consecutiveNudges: 0, restrictionInjections: 1 },
+  'loop-warning-injection': { iteration: 3, consecutiveNudges: 0, restrictionInjections: 0 },
+  'error-context-injection': { iteration: 1, consecutiveNudges: 2, restrictionInjections: 0 },
+  'approval-request': { callId: 'call-3-1', toolName: 'write_file', arguments: { path: 'a.md' } },
+  'approval-decision': { callId: 'call-3-1', toolName: 'write_file', decision: 'approve', arguments: { path: 'a.md' }, decidedAt: AT, via: 'update' },
+  'decision-rejection': { via: 'signal', problem: 'No pending call "x".', input: '{"callId":"x"}' },
+  'approval-abandonment': { callId: 'call-3-1', toolName: 'write_file' },
+  'input-request': { callId: 'call-2-1', question: 'Which file?' },
+  'input-timeout': { callId: 'call-2-1', limit: '10m' },
+  'user-message': { content: 'notes.md' },
+  'user-message-rejection': { reason: 'empty content' },
+  'stop-request': { reason: null },
+  'terminate-request': { reason: 'enough' },
+  'limits-change': { before: { maxInvocations: 2, tokenBudget: {} }, after: { maxInvocations: 5, tokenBudget: {} } },
+  'run-timeout': { limit: '5s' },
+  'run-hand-over': { iteration: 2, historyBytes: 10_132 },
+  'run-end': { status: 'completed', terminationReason: { type: 'complete' } },
+};
 
 describe('event lines', () => {
   test('an approval request comes with the exact commands that decide it, quoted for the shell', () => {
@@ -20,13 +56,13 @@ describe('event lines', () => {
 
   test('tool calls, results, decisions and iterations', () => {
     const lines = [
-      event('iteration-start', { iteration: 2 }),
-      event('tool-call-start', { callId: 'c', toolName: 'calculator', arguments: '{"expression": "1+1"}' }),
-      event('tool-call-end', { callId: 'c', toolName: 'calculator', durationMs: 12, isError: true, output: 'Error:\n bad' }),
-      event('approval-decision', { callId: 'c', toolName: 'write_file', decision: 'approve', arguments: { a: 2 }, originalArguments: { a: 1 }, via: 'signal' }),
-      event('approval-decision', { callId: 'c', toolName: 'write_file', decision: 'deny', reason: 'no decision within 1m', via: 'timeout' }),
-      event('run-end', { status: 'completed' }),
-      event('something-new', { detail: 1 }),
+      event('iteration-start', { iteration: 2, messages: 3 }),
+      event('tool-call-start', { iteration: 2, callId: 'c', toolName: 'calculator', arguments: '{"expression": "1+1"}' }),
+      event('tool-call-end', { iteration: 2, callId: 'c', toolName: 'calculator', durationMs: 12, isError: true, output: 'Error:\n bad' }),
+      event('approval-decision', { callId: 'c', toolName: 'write_file', decision: 'approve', arguments: { a: 2 }, originalArguments: { a: 1 }, decidedAt: AT, via: 'signal' }),
+      event('approval-decision', { callId: 'c', toolName: 'write_file', decision: 'deny', arguments: { a: 1 }, reason: 'no decision within 1m', decidedAt: AT, via: 'timeout' }),
+      event('run-end', { status: 'completed', terminationReason: { type: 'complete' } }),
+      received('something-new', { detail: 1 }),
     ].flatMap((item) => describeEvent(item, 'run'));
     expect(lines).toEqual([
       '[iteration 2] calling the model…',
@@ -36,6 +72,60 @@ describe('event lines', () => {
       '  ✗ denied write_file (call c): no decision within 1m (no decision in time)',
       '  something-new {"detail":1}',
     ]);
+  });
+
+  test('every event type has its lines', () => {
+    const lines = Object.fromEntries(
+      Object.entries(EVERY_EVENT).map(([type, details]) => [type, describeEvent(received(type, details), 'run')]),
+    );
+    expect(lines).toEqual({
+      'run-start': ['Run started with tools calculator, finish on model demo.'],
+      'run-take-over': ['  run-take-over {"iteration":2,"temporalRuns":2}'],
+      'iteration-start': ['[iteration 2] calling the model…'],
+      'observation-masking': ['  old tool results masked, 600 tokens saved'],
+      'model-response': ['  model: All done.'],
+      'loop-detection': ['  loop detected: calculator called 3 times in a row (warn)'],
+      'tool-call-start': ['  → calculator {"expression":"1+1"}'],
+      'tool-call-end': ['  ← calculator (12 ms): 2'],
+      'tool-result-truncation': ["  (read_file's result was cut before the model saw it)"],
+      'circuit-breaker-trip': ['  circuit breaker: shell failed 5 times in a row: Error: timeout'],
+      'stop-condition-match': ['  stop condition met: maxIterations(3) (3 iterations)'],
+      'nudge-injection': ['  nudge: the model answered without calling a terminating tool (1 in a row)'],
+      'restriction-injection': ['  restriction: the model must call a tool before it may finish'],
+      'loop-warning-injection': ['  loop warning sent to the model'],
+      'error-context-injection': ['  the model answered without calling a tool; told to call one (2 in a row)'],
+      'approval-request': [
+        '  ? write_file {"path":"a.md"} needs approval (call call-3-1). Decide from another terminal:',
+        '      agent-runner approve run call-3-1',
+        '      agent-runner deny run call-3-1 --reason "..."',
+      ],
+      'approval-decision': ['  ✓ approved write_file (call call-3-1) (by update)'],
+      'decision-rejection': ['  a decision sent by signal was rejected: No pending call "x".'],
+      'approval-abandonment': ['  approval of write_file (call call-3-1) abandoned: the run is stopping'],
+      'input-request': ['  ? the model asks: Which file?. Answer from another terminal:', '      agent-runner answer run "..."'],
+      'input-timeout': ['  no answer within 10m'],
+      'user-message': ['  user: notes.md'],
+      'user-message-rejection': ['  a user message was rejected: empty content'],
+      'stop-request': ['  stop requested'],
+      'terminate-request': ['  terminate requested: enough'],
+      'limits-change': ['  limits changed to {"maxInvocations":5,"tokenBudget":{}}'],
+      'run-timeout': ["  the run's timeout (5s) passed: stopping"],
+      'run-hand-over': ['  run-hand-over {"iteration":2,"historyBytes":10132}'],
+      'run-end': [],
+    });
+  });
+
+  test('an event from an older worker under an old name is printed under its new one', () => {
+    expect(describeEvent(received('loop-detected', { iteration: 3, toolName: 'calculator', count: 3, action: 'stop' }), 'run')).toEqual([
+      '  loop detected: calculator called 3 times in a row (stop)',
+    ]);
+    expect(describeEvent(received('continue-as-new', { iteration: 2, historyBytes: 10 }), 'run')).toEqual(['  run-hand-over {"iteration":2,"historyBytes":10}']);
+  });
+
+  test('an event this version does not know, or whose fields it does not know, is printed as its type and fields', () => {
+    expect(describeEvent(received('tool-call-retry', { callId: 'c', attempt: 2 }), 'run')).toEqual(['  tool-call-retry {"callId":"c","attempt":2}']);
+    expect(describeEvent(received('run-start', { tools: 'calculator' }), 'run')).toEqual(['  run-start {"tools":"calculator"}']);
+    expect(describeEvent(received('constructor', {}), 'run')).toEqual(['  constructor {}']);
   });
 });
 

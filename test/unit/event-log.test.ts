@@ -1,19 +1,25 @@
-import { MAX_EVENTS_PER_PAGE } from '../../src/shared';
-import { EventLog } from '../../src/workflows/agent/event-log';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MAX_EVENTS_PER_PAGE, RENAMED_RUN_EVENTS, isRunEvent } from '../../src/shared';
+import { EventLog, readCarriedEvents } from '../../src/workflows/agent/event-log';
 
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);
 
 /** The workflow time of the event appended `index` seconds after the start. */
 const secondsAfterStart = (index: number): Date => new Date(START + index * 1_000);
 
-/** A log holding `count` events of type `event-<seq>`, one second apart. */
+/** A log holding `count` events, `iteration-start` of iteration <seq>, one second apart. */
 function logWith(count: number): EventLog {
   const log = new EventLog();
   for (let index = 0; index < count; index += 1) {
-    log.append(`event-${index + 1}`, { index }, secondsAfterStart(index));
+    log.append('iteration-start', { iteration: index + 1, messages: index }, secondsAfterStart(index));
   }
   return log;
 }
+
+const RUN_START = { tools: ['calculator'], model: null };
+const RUN_END = { status: 'completed', terminationReason: { type: 'complete' } } as const;
+const TAKE_OVER = { iteration: 250, temporalRuns: 2 };
 
 const seqsOf = (log: EventLog, after?: number, limit?: number): number[] => log.page(after, limit).events.map((event) => event.seq);
 
@@ -21,9 +27,9 @@ describe('EventLog.append', () => {
   test('numbers events from 1 upwards', () => {
     const log = new EventLog();
 
-    const first = log.append('run-start', {}, secondsAfterStart(0));
-    const second = log.append('iteration-start', {}, secondsAfterStart(1));
-    const third = log.append('run-end', {}, secondsAfterStart(2));
+    const first = log.append('run-start', RUN_START, secondsAfterStart(0));
+    const second = log.append('iteration-start', { iteration: 1, messages: 1 }, secondsAfterStart(1));
+    const third = log.append('run-end', RUN_END, secondsAfterStart(2));
 
     expect([first.seq, second.seq, third.seq]).toEqual([1, 2, 3]);
   });
@@ -31,7 +37,7 @@ describe('EventLog.append', () => {
   test('stamps the event with the ISO string of the given time', () => {
     const log = new EventLog();
 
-    const event = log.append('run-start', {}, new Date(Date.UTC(2024, 4, 1, 12, 30, 15, 250)));
+    const event = log.append('run-start', RUN_START, new Date(Date.UTC(2024, 4, 1, 12, 30, 15, 250)));
 
     expect(event.at).toBe('2024-05-01T12:30:15.250Z');
   });
@@ -39,9 +45,9 @@ describe('EventLog.append', () => {
   test('without a time stamps the current time', () => {
     jest.useFakeTimers({ now: new Date('2024-06-02T08:09:10.011Z') });
     try {
-      const event = new EventLog().append('run-start');
+      const event = new EventLog().append('run-start', RUN_START);
 
-      expect(event).toEqual({ seq: 1, at: '2024-06-02T08:09:10.011Z', type: 'run-start' });
+      expect(event).toEqual({ seq: 1, at: '2024-06-02T08:09:10.011Z', type: 'run-start', ...RUN_START });
     } finally {
       jest.useRealTimers();
     }
@@ -50,7 +56,7 @@ describe('EventLog.append', () => {
   test('keeps the details next to seq, at and type', () => {
     const log = new EventLog();
 
-    const event = log.append('tool-call-start', { iteration: 2, callId: 'call-1', toolName: 'calculator' }, secondsAfterStart(0));
+    const event = log.append('tool-call-start', { iteration: 2, callId: 'call-1', toolName: 'calculator', arguments: '{}' }, secondsAfterStart(0));
 
     expect(event).toEqual({
       seq: 1,
@@ -59,48 +65,62 @@ describe('EventLog.append', () => {
       iteration: 2,
       callId: 'call-1',
       toolName: 'calculator',
+      arguments: '{}',
     });
   });
 
-  test('without details the event has only seq, at and type', () => {
-    const event = new EventLog().append('run-start', undefined, secondsAfterStart(0));
+  test('the details are exactly those of the type: no other field, none missing, no other type', () => {
+    const log = new EventLog();
+    const end = { iteration: 1, callId: 'call-1-1', toolName: 'calculator', durationMs: 3, isError: false, output: '2' };
 
-    expect(event).toEqual({ seq: 1, at: '2024-05-01T12:00:00.000Z', type: 'run-start' });
+    // @ts-expect-error a field a tool-call-end does not carry
+    log.append('tool-call-end', { ...end, wrong: 1 });
+    // @ts-expect-error a tool-call-end carries its output
+    log.append('tool-call-end', { iteration: 1, callId: 'call-1-1', toolName: 'calculator', durationMs: 3, isError: false });
+    // @ts-expect-error a field of the wrong type
+    log.append('tool-call-end', { ...end, durationMs: '3' });
+    // @ts-expect-error no such event type
+    log.append('tool-call-finished', end);
+    // @ts-expect-error an old name is no longer written
+    log.append('loop-detected', { iteration: 1, toolName: 'calculator', count: 3, action: 'warn' });
+    // @ts-expect-error run-end has a terminationReason when it completed, an error when it failed
+    log.append('run-end', { status: 'failed', terminationReason: { type: 'complete' } });
+
+    expect(log.append('tool-call-end', end).type).toBe('tool-call-end');
   });
 
   test('details cannot override seq, at or type', () => {
     const log = new EventLog();
-    log.append('run-start', {}, secondsAfterStart(0));
+    log.append('run-start', RUN_START, secondsAfterStart(0));
+    const decision = { callId: 'call-1', toolName: 'write_file', decision: 'approve', arguments: {}, decidedAt: '2024-05-01T12:00:01.000Z', via: 'update' } as const;
+    // The compiler refuses them; what comes in at run time cannot override them either.
+    const forged = { ...decision, seq: 99, at: '1999-01-01T00:00:00.000Z', type: 'forged' } as unknown as typeof decision;
 
-    const event = log.append(
-      'approval-decision',
-      { seq: 99, at: '1999-01-01T00:00:00.000Z', type: 'forged', callId: 'call-1' },
-      secondsAfterStart(1),
-    );
+    const event = log.append('approval-decision', forged, secondsAfterStart(1));
 
-    expect(event).toEqual({ seq: 2, at: '2024-05-01T12:00:01.000Z', type: 'approval-decision', callId: 'call-1' });
+    expect(event).toEqual({ seq: 2, at: '2024-05-01T12:00:01.000Z', type: 'approval-decision', ...decision });
     expect(log.last()).toEqual(event);
   });
 
   test('numbering is unaffected by a forged seq in earlier details', () => {
     const log = new EventLog();
-    log.append('first', { seq: 40 }, secondsAfterStart(0));
+    log.append('user-message', { content: 'first', seq: 40 } as unknown as { content: string }, secondsAfterStart(0));
 
-    expect(log.append('second', {}, secondsAfterStart(1)).seq).toBe(2);
+    expect(log.append('user-message', { content: 'second' }, secondsAfterStart(1)).seq).toBe(2);
   });
 
   test('does not modify the details object', () => {
-    const details = { seq: 7, callId: 'call-1' };
+    const details = { iteration: 1, callId: 'call-1', toolName: 'calculator', durationMs: 3, isError: false, output: '2' };
 
     new EventLog().append('tool-call-end', details, secondsAfterStart(0));
 
-    expect(details).toEqual({ seq: 7, callId: 'call-1' });
+    expect(details).toEqual({ iteration: 1, callId: 'call-1', toolName: 'calculator', durationMs: 3, isError: false, output: '2' });
   });
 
   test('returns the event that the log stores', () => {
     const log = new EventLog();
 
-    const event = log.append('run-start', { model: 'gpt' }, secondsAfterStart(0));
+    const event = log.append('run-start', { tools: [], model: 'gpt' }, secondsAfterStart(0));
 
     expect(log.page().events).toEqual([event]);
     expect(log.last()).toBe(event);
@@ -117,9 +137,9 @@ describe('EventLog.page', () => {
 
     expect(log.page()).toEqual({
       events: [
-        { seq: 1, at: '2024-05-01T12:00:00.000Z', type: 'event-1', index: 0 },
-        { seq: 2, at: '2024-05-01T12:00:01.000Z', type: 'event-2', index: 1 },
-        { seq: 3, at: '2024-05-01T12:00:02.000Z', type: 'event-3', index: 2 },
+        { seq: 1, at: '2024-05-01T12:00:00.000Z', type: 'iteration-start', iteration: 1, messages: 0 },
+        { seq: 2, at: '2024-05-01T12:00:01.000Z', type: 'iteration-start', iteration: 2, messages: 1 },
+        { seq: 3, at: '2024-05-01T12:00:02.000Z', type: 'iteration-start', iteration: 3, messages: 2 },
       ],
       nextCursor: 3,
     });
@@ -164,10 +184,10 @@ describe('EventLog.page', () => {
     const log = logWith(2);
     const cursor = log.page().nextCursor;
 
-    log.append('late', {}, secondsAfterStart(10));
+    log.append('user-message', { content: 'late' }, secondsAfterStart(10));
 
     expect(log.page(cursor)).toEqual({
-      events: [{ seq: 3, at: '2024-05-01T12:00:10.000Z', type: 'late' }],
+      events: [{ seq: 3, at: '2024-05-01T12:00:10.000Z', type: 'user-message', content: 'late' }],
       nextCursor: 3,
     });
   });
@@ -256,9 +276,9 @@ describe('EventLog.last', () => {
   test('is the most recently appended event', () => {
     const log = logWith(3);
 
-    expect(log.last()).toEqual({ seq: 3, at: '2024-05-01T12:00:02.000Z', type: 'event-3', index: 2 });
+    expect(log.last()).toEqual({ seq: 3, at: '2024-05-01T12:00:02.000Z', type: 'iteration-start', iteration: 3, messages: 2 });
 
-    const appended = log.append('run-end', { status: 'completed' }, secondsAfterStart(9));
+    const appended = log.append('run-end', RUN_END, secondsAfterStart(9));
 
     expect(log.last()).toBe(appended);
   });
@@ -267,16 +287,16 @@ describe('EventLog.last', () => {
 describe('EventLog.page with arguments that are not numbers', () => {
   test('a non-numeric cursor reads from the start and the cursor stays a number', () => {
     const log = new EventLog();
-    log.append('a');
-    log.append('b');
+    log.append('user-message', { content: 'a' });
+    log.append('user-message', { content: 'b' });
     expect(log.page('abc' as unknown as number)).toMatchObject({ nextCursor: 2 });
     expect(log.page(Number.NaN).events.map((event) => event.seq)).toEqual([1, 2]);
   });
 
   test('a null or NaN limit means a full page', () => {
     const log = new EventLog();
-    log.append('a');
-    log.append('b');
+    log.append('user-message', { content: 'a' });
+    log.append('user-message', { content: 'b' });
     expect(log.page(0, null as unknown as number).events).toHaveLength(2);
     expect(log.page(0, Number.NaN).events).toHaveLength(2);
   });
@@ -289,13 +309,13 @@ describe('EventLog across continue-as-new', () => {
     expect(carried.recent.map((event) => event.seq)).toEqual(Array.from({ length: 100 }, (_, index) => 151 + index));
 
     const next = new EventLog(carried);
-    expect(next.append('run-continued').seq).toBe(251);
-    expect(next.last()?.type).toBe('run-continued');
+    expect(next.append('run-take-over', TAKE_OVER).seq).toBe(251);
+    expect(next.last()?.type).toBe('run-take-over');
   });
 
   test('a cursor inside the carried events reads on from it; an older one reads from the oldest kept', () => {
     const next = new EventLog(logWith(250).carry(100));
-    next.append('run-continued');
+    next.append('run-take-over', TAKE_OVER);
     expect(seqsOf(next, 240)).toEqual([241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251]);
     expect(seqsOf(next, 10, 3)).toEqual([151, 152, 153]);
     expect(seqsOf(next, 0, 1)).toEqual([151]);
@@ -312,7 +332,123 @@ describe('EventLog across continue-as-new', () => {
 
   test('a log carried with no events keeps its number', () => {
     const next = new EventLog({ nextSeq: 42, recent: [] });
-    expect(next.append('run-continued').seq).toBe(42);
+    expect(next.append('run-take-over', TAKE_OVER).seq).toBe(42);
     expect(seqsOf(next, 0)).toEqual([42]);
+  });
+});
+
+/** What an older worker carried: `details` under the old name `type`, numbered `seq`. */
+const carriedEvent = (seq: number, type: string, details: Record<string, unknown>) => ({ ...details, seq, at: secondsAfterStart(seq).toISOString(), type });
+
+/** The event of each old name, as the worker that used the name wrote it. */
+const OLD_EVENTS: Record<keyof typeof RENAMED_RUN_EVENTS, Record<string, unknown>> = {
+  nudge: { iteration: 1, consecutiveNudges: 1, restrictionInjections: 0 },
+  restriction: { iteration: 1, consecutiveNudges: 0, restrictionInjections: 1 },
+  loop_warning: { iteration: 2, consecutiveNudges: 0, restrictionInjections: 0 },
+  error_context: { iteration: 1, consecutiveNudges: 1, restrictionInjections: 0 },
+  timeout: { limit: '5s' },
+  'loop-detected': { iteration: 3, toolName: 'calculator', count: 3, action: 'warn' },
+  'continue-as-new': { iteration: 2, historyBytes: 10_132 },
+  'run-continued': { iteration: 2, temporalRuns: 2 },
+  'observations-masked': { iteration: 4, masked: [{ toolCallId: 'call-1-1', toolName: 'read_file', iteration: 1, tokens: 600 }], tokensSaved: 600 },
+  'tool-result-processed': { callId: 'call-1-1', toolName: 'read_file', originalChars: 900, keptChars: 100 },
+  'circuit-breaker': { iteration: 5, toolName: 'shell', errorText: 'Error: timeout', count: 5 },
+  'stop-condition': { condition: 'maxIterations(3)', detail: '3 iterations' },
+  'decision-rejected': { via: 'signal', problem: 'Malformed decision: callId: expected text', input: '{"callId":1}' },
+  'approval-abandon': { callId: 'call-1-1', toolName: 'write_file' },
+  'user-message-rejected': { reason: 'empty content' },
+};
+
+describe('readCarriedEvents', () => {
+  test('renames every event carried under an old name, keeping its number, time and fields', () => {
+    const old = Object.entries(OLD_EVENTS).map(([type, details], index) => carriedEvent(index + 1, type, details));
+
+    const read = readCarriedEvents({ nextSeq: old.length + 1, recent: old });
+
+    expect(read).toEqual({
+      nextSeq: old.length + 1,
+      recent: old.map((event) => ({ ...event, type: RENAMED_RUN_EVENTS[event.type as keyof typeof RENAMED_RUN_EVENTS] })),
+    });
+    expect(read.recent.every(isRunEvent)).toBe(true);
+  });
+
+  test('events under their current names come through as they are', () => {
+    const log = logWith(3);
+    log.append('run-hand-over', { iteration: 3, historyBytes: 2_048 }, secondsAfterStart(3));
+    const carried = log.carry();
+
+    expect(readCarriedEvents(carried)).toEqual(carried);
+  });
+
+  test("the committed history's hand-over, written by a worker of before the renames, is read whole", () => {
+    const history = JSON.parse(readFileSync(path.join(__dirname, '..', 'replay', 'histories', 'continue-as-new.json'), 'utf8'));
+    const payloads: { data: string }[] = history.events[0].workflowExecutionStartedEventAttributes.input.payloads;
+    const handOver = JSON.parse(Buffer.from(payloads[1]?.data ?? '', 'base64').toString('utf8'));
+
+    const read = readCarriedEvents(handOver.events);
+
+    expect(read.nextSeq).toBe(handOver.events.nextSeq);
+    expect(read.recent).toHaveLength(handOver.events.recent.length);
+    expect(read.recent.at(-1)).toEqual({ ...handOver.events.recent.at(-1), type: 'run-hand-over' });
+  });
+
+  test('fields an older worker wrote otherwise are read as they are written now', () => {
+    const read = readCarriedEvents({
+      nextSeq: 4,
+      recent: [
+        carriedEvent(1, 'decision-rejected', { via: 'signal', problem: 'Malformed decision', input: { callId: 7 } }),
+        carriedEvent(2, 'stop-request', { reason: { why: 'not text' } }),
+        carriedEvent(3, 'terminate-request', { reason: 42 }),
+      ],
+    });
+
+    expect(read.recent).toEqual([
+      carriedEvent(1, 'decision-rejection', { via: 'signal', problem: 'Malformed decision', input: '{"callId":7}' }),
+      carriedEvent(2, 'stop-request', { reason: null }),
+      carriedEvent(3, 'terminate-request', { reason: null }),
+    ]);
+  });
+
+  test.each([
+    ['not an object', 'surprise'],
+    ['null', null],
+    ['an unknown type', carriedEvent(3, 'tool-call-finished', { callId: 'call-1-1' })],
+    ['a type that is not text', carriedEvent(3, 'x', { type: 7 })],
+    ['fields that do not match', carriedEvent(3, 'tool-call-end', { callId: 'call-1-1', durationMs: 'long' })],
+    ['no seq', { at: '2024-05-01T12:00:00.000Z', type: 'user-message', content: 'hi' }],
+  ])('an event that does not read (%s) is dropped with the older ones; the newer ones and the numbering are kept', (_, unreadable) => {
+    const newer = [carriedEvent(4, 'user-message', { content: 'four' }), carriedEvent(5, 'nudge', OLD_EVENTS.nudge)];
+    const carried = { nextSeq: 6, recent: [carriedEvent(1, 'user-message', { content: 'one' }), carriedEvent(2, 'user-message', { content: 'two' }), unreadable, ...newer] };
+
+    const read = readCarriedEvents(carried);
+
+    expect(read).toEqual({ nextSeq: 6, recent: [newer[0], { ...newer[1], type: 'nudge-injection' }] });
+    // As for events that did not fit in the hand-over: a follower behind them is told how many it missed.
+    const log = new EventLog(carried);
+    expect(log.page(0)).toMatchObject({ missed: 3, nextCursor: 5 });
+    expect(log.append('user-message', { content: 'six' }).seq).toBe(6);
+  });
+
+  test('an event numbered out of line is dropped with the older ones', () => {
+    const read = readCarriedEvents({ nextSeq: 4, recent: [carriedEvent(1, 'user-message', { content: 'one' }), carriedEvent(7, 'user-message', { content: '?' }), carriedEvent(3, 'user-message', { content: 'three' })] });
+
+    expect(read).toEqual({ nextSeq: 4, recent: [carriedEvent(3, 'user-message', { content: 'three' })] });
+  });
+
+  test('a carried event under a name of Object.prototype is unknown, not renamed', () => {
+    expect(readCarriedEvents({ nextSeq: 2, recent: [carriedEvent(1, 'constructor', {})] })).toEqual({ nextSeq: 2, recent: [] });
+  });
+
+  test.each([
+    ['nothing', undefined, { nextSeq: 1, recent: [] }],
+    ['not an object', 'events', { nextSeq: 1, recent: [] }],
+    ['an array', [carriedEvent(1, 'user-message', { content: 'hi' })], { nextSeq: 1, recent: [] }],
+    ['recent that is not a list', { nextSeq: 9, recent: 'none' }, { nextSeq: 9, recent: [] }],
+    ['no nextSeq: numbered on from the newest event', { recent: [carriedEvent(1, 'user-message', { content: 'hi' })] }, { nextSeq: 2, recent: [carriedEvent(1, 'user-message', { content: 'hi' })] }],
+    ['a nextSeq that is no number', { nextSeq: 'ten', recent: [] }, { nextSeq: 1, recent: [] }],
+    ['a nextSeq of 0', { nextSeq: 0, recent: [] }, { nextSeq: 1, recent: [] }],
+  ])('a hand-over whose events are malformed (%s) gives a log that numbers on, and never throws', (_, raw, expected) => {
+    expect(readCarriedEvents(raw)).toEqual(expected);
+    expect(() => new EventLog(raw ?? null)).not.toThrow();
   });
 });

@@ -54,7 +54,7 @@ describe('the current version', () => {
   test('is what continuationOf writes, and reads back as itself', () => {
     const run = createRunRecord();
     run.iteration = 2;
-    run.events.append('run-start', {});
+    run.events.append('run-start', { tools: ['calculator'], model: null });
     const written = continuationOf(run, 0, undefined);
     expect(written.schemaVersion).toBe(RUN_CONTINUATION_VERSION);
     expect(RUN_CONTINUATION_VERSION).toBe(2);

@@ -43,7 +43,7 @@ describe('the hand-over input', () => {
     breaker: initialBreakerState(),
     turn: { startedAtMs: 0, messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
     externalStopRequested: false,
-    events: { nextSeq: events + 1, recent: Array.from({ length: events }, (_, index) => ({ seq: index + 1, at: '', type: 'e', text: 'x'.repeat(5_000) })) },
+    events: { nextSeq: events + 1, recent: Array.from({ length: events }, (_, index) => ({ seq: index + 1, at: '', type: 'user-message' as const, content: 'x'.repeat(5_000) })) },
   });
 
   test('travels without its conversation, which the continuation carries once; what is checked has a stand-in for it', () => {

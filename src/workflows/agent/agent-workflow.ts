@@ -77,7 +77,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   const input = parsed.input;
   const context: RunContext = { run, input, publish, partial, guarded, runnerCallIds };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
-  else run.events.append('run-continued', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
+  else run.events.append('run-take-over', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
 
   const startedAt = new Date().getTime();
@@ -92,7 +92,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
       () => {
         if (isFinished(run) || run.stopRequest !== undefined) return;
         run.stopRequest = { kind: 'timeout' };
-        run.events.append('timeout', { limit });
+        run.events.append('run-timeout', { limit });
         loopScope.cancel();
       },
       () => undefined, // the workflow itself was cancelled; the loop's own handling applies
@@ -152,7 +152,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   async function continueAsNew(): Promise<never> {
     describeActivity(run, `continuing as new after iteration ${run.iteration}`);
     await wf.condition(wf.allHandlersFinished);
-    run.events.append('continue-as-new', { iteration: run.iteration, historyBytes: wf.workflowInfo().historySize });
+    run.events.append('run-hand-over', { iteration: run.iteration, historyBytes: wf.workflowInfo().historySize });
     const nextInput = inputWithoutConversation(rawInput);
     const handOver = continuationOf(run, continuation?.continuations ?? 0, deadline);
     const fitted = fitHandOver(nextInput, handOver);

@@ -1,4 +1,15 @@
-import { CARRIED_EVENTS, EVENT_PREVIEW_CHARS, MAX_EVENTS_PER_PAGE, type EventPage, type RunEvent } from '../../shared';
+import {
+  CARRIED_EVENTS,
+  EVENT_PREVIEW_CHARS,
+  MAX_EVENTS_PER_PAGE,
+  currentEventType,
+  isRunEvent,
+  type EventPage,
+  type RunEvent,
+  type RunEventDetails,
+  type RunEventOf,
+  type RunEventType,
+} from '../../shared';
 
 /** What a log hands to the run's next Temporal run when it continues as new: its newest events and the next number. */
 export interface CarriedEvents {
@@ -17,14 +28,21 @@ export class EventLog {
   /** The `seq` of `entries[0]`, or of the next event when there is none. */
   private readonly firstSeq: number;
 
-  constructor(carried?: CarriedEvents) {
-    this.entries = [...(carried?.recent ?? [])];
-    this.firstSeq = this.entries[0]?.seq ?? carried?.nextSeq ?? 1;
+  /** A log that goes on from `carried`, as it came in a hand-over: read with {@link readCarriedEvents}, so it cannot throw. */
+  constructor(carried?: unknown) {
+    const read = carried === undefined ? undefined : readCarriedEvents(carried);
+    this.entries = [...(read?.recent ?? [])];
+    this.firstSeq = this.entries[0]?.seq ?? read?.nextSeq ?? 1;
   }
 
-  /** Appends an event stamped with workflow time; returns it. */
-  append(type: string, details: Record<string, unknown> = {}, at: Date = new Date()): RunEvent {
-    const event: RunEvent = { ...details, seq: this.firstSeq + this.entries.length, at: at.toISOString(), type };
+  /**
+   * Appends an event stamped with workflow time; returns it. `details` are
+   * checked against the event's type: `append('tool-call-end', { ... })`
+   * takes exactly the fields a `tool-call-end` carries.
+   */
+  append<Type extends RunEventType>(type: Type, details: RunEventDetails<Type>, at: Date = new Date()): RunEventOf<Type> {
+    // Details first: they cannot override the number, the time or the type.
+    const event = { ...(details as object), seq: this.firstSeq + this.entries.length, at: at.toISOString(), type } as RunEventOf<Type>;
     this.entries.push(event);
     return event;
   }
@@ -40,6 +58,7 @@ export class EventLog {
     return { events, nextCursor: events.at(-1)?.seq ?? cursor, ...(missed > 0 ? { missed } : {}) };
   }
 
+  /** The newest event, if any. */
   last(): RunEvent | undefined {
     return this.entries.at(-1);
   }
@@ -47,6 +66,77 @@ export class EventLog {
   /** The newest events and the next number, for the run's next Temporal run. */
   carry(count = CARRIED_EVENTS): CarriedEvents {
     return { nextSeq: this.firstSeq + this.entries.length, recent: this.entries.slice(-count) };
+  }
+}
+
+/**
+ * The events a hand-over carries, as the next Temporal run reads them. What
+ * comes is not trusted to be what this version writes: it may come from an
+ * older worker, or be malformed. Events under an old name are renamed (see
+ * `RENAMED_RUN_EVENTS`), and fields older versions wrote otherwise are read
+ * as this version writes them. The newest events that then read as events
+ * of this version, numbered without a gap up to `nextSeq`, are kept; from the
+ * newest one that does not (not an object, a type this version does not know,
+ * fields that do not match) back, events are dropped, exactly like the ones
+ * that did not fit in the hand-over: the numbering goes on, and a follower
+ * behind them is told how many it missed. Never throws: a throw here would
+ * fail the workflow task, again and again.
+ */
+export function readCarriedEvents(raw: unknown): CarriedEvents {
+  const carried: Record<string, unknown> = isObject(raw) ? raw : {};
+  const recent: unknown[] = Array.isArray(carried.recent) ? carried.recent : [];
+  const newest = recent.at(-1);
+  const nextSeq = isSeq(carried.nextSeq)
+    ? carried.nextSeq
+    : isObject(newest) && isSeq(newest.seq)
+      ? newest.seq + 1
+      : 1;
+  const kept: RunEvent[] = [];
+  for (let index = recent.length - 1; index >= 0; index -= 1) {
+    const event = readCarriedEvent(recent[index]);
+    if (event === undefined || event.seq !== nextSeq - 1 - kept.length) break;
+    kept.push(event);
+  }
+  return { nextSeq, recent: kept.reverse() };
+}
+
+/** One carried event under its current name and with its current fields, or undefined when it does not read as one. */
+function readCarriedEvent(raw: unknown): RunEvent | undefined {
+  if (!isObject(raw) || typeof raw.type !== 'string') return undefined;
+  const event = upgradeFields({ ...raw, type: currentEventType(raw.type) });
+  return isRunEvent(event) ? event : undefined;
+}
+
+/**
+ * Fields that versions before the signals were held to the input's bounds
+ * wrote otherwise: a rejected decision's whole input (now a preview of its
+ * JSON), and a stop or terminate reason that was not text (now none).
+ */
+function upgradeFields(event: Record<string, unknown>): Record<string, unknown> {
+  switch (event.type) {
+    case 'decision-rejection':
+      return typeof event.input === 'string' ? event : { ...event, input: preview(jsonText(event.input)) };
+    case 'stop-request':
+    case 'terminate-request':
+      return event.reason === null || typeof event.reason === 'string' ? event : { ...event, reason: null };
+    default:
+      return event;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
+}
+
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return '(not JSON)';
   }
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INPUT_BOUNDS, chatMessageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
-import type { CarriedEvents } from './event-log';
+import { readCarriedEvents, type CarriedEvents } from './event-log';
 import type { RunContinuation } from './run-continuation';
 
 /**
@@ -133,10 +133,9 @@ function problemOf(issue: z.core.$ZodIssue): string {
   return `continuation.${[field, ...inner].join('.')}: ${issue.message}`;
 }
 
-/** The parsed events as the event log takes them up. */
+/** The carried events as this version writes them: old names renamed, unreadable ones dropped (`readCarriedEvents`). */
 function carriedEvents(events: HandOverV2['events']): CarriedEvents {
-  // The event log reads its own events; until it has a reader of its own they come along as written.
-  return events as CarriedEvents;
+  return readCarriedEvents(events);
 }
 
 /**

@@ -40,7 +40,7 @@ export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationSc
   wf.setHandler(userMessageSignal, (input) => {
     const content = typeof input?.content === 'string' ? input.content : '';
     if (isFinished(run) || content.trim() === '') {
-      run.events.append('user-message-rejected', { reason: isFinished(run) ? 'the run has ended' : 'empty content' });
+      run.events.append('user-message-rejection', { reason: isFinished(run) ? 'the run has ended' : 'empty content' });
       return;
     }
     run.inbox.push(content);

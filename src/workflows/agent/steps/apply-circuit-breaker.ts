@@ -16,7 +16,7 @@ export function applyCircuitBreaker(context: RunContext, executed: ExecutedCall[
     run.breaker = tracked.state;
     if (tracked.tripped !== undefined) {
       const { toolName, errorText, count } = tracked.tripped;
-      run.events.append('circuit-breaker', { iteration: run.iteration, toolName, errorText, count });
+      run.events.append('circuit-breaker-trip', { iteration: run.iteration, toolName, errorText, count });
       return {
         kind: 'finish',
         reason: { type: 'circuit_breaker', toolName, errorText, count },

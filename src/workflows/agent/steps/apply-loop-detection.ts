@@ -18,7 +18,7 @@ export function applyLoopDetection(context: RunContext, calls: ToolCall[], respo
     run.loopTracker = tracked.tracker;
     const detection = tracked.detection;
     if (detection === undefined) continue;
-    run.events.append('loop-detected', { iteration: run.iteration, ...detection });
+    run.events.append('loop-detection', { iteration: run.iteration, ...detection });
     if (detection.action === 'stop') {
       return {
         warnings,

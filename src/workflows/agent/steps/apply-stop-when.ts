@@ -29,7 +29,7 @@ export function applyStopWhen(context: RunContext, unexecuted: readonly ToolCall
     stopConditionRegistry,
   );
   if (!verdict.stop) return undefined;
-  run.events.append('stop-condition', { condition: verdict.condition, detail: verdict.detail });
+  run.events.append('stop-condition-match', { condition: verdict.condition, detail: verdict.detail });
   return {
     kind: 'finish',
     reason: { type: 'stop_condition', condition: verdict.condition, detail: verdict.detail },

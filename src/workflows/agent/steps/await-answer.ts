@@ -27,7 +27,7 @@ export async function awaitAnswer(context: RunContext, request: Extract<StepOutc
   refreshStatus(run);
   publish(run);
   if (!answered) {
-    run.events.append('input-timeout', { callId, limit });
+    run.events.append('input-timeout', { callId, limit: limit as Duration });
     return { kind: 'finish', reason: { type: 'input_timeout', question, limit: String(input.inputTimeout) }, response: question };
   }
   run.turn = {

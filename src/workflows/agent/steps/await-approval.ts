@@ -65,7 +65,7 @@ export function decideFromSignal(run: RunRecord, toolSchemaFor: ToolSchemaLookup
   const checked = checkDecision(input, run.pendingApprovals, run.decisions, toolSchemaFor);
   if (!checked.ok) {
     // What was sent, as a preview: a rejected signal can be up to a payload's size.
-    run.events.append('decision-rejected', { via: 'signal', problem: checked.problem, input: preview(safeJson(input)) });
+    run.events.append('decision-rejection', { via: 'signal', problem: checked.problem, input: preview(safeJson(input)) });
     return;
   }
   recordDecision(run, checked.input, 'signal');

@@ -23,7 +23,7 @@ export function contextForModel(context: RunContext): ChatMessage[] {
   // Results of the last `keepIterations` iterations that produced them stay: the newest is the previous one.
   const masked = maskObservations(run.messages, run.iteration - 1, input.masking, toolNameLookup(run.messages));
   if (masked.masked.length > 0) {
-    run.events.append('observations-masked', {
+    run.events.append('observation-masking', {
       iteration: run.iteration,
       masked: masked.masked,
       tokensSaved: masked.masked.reduce((sum, entry) => sum + entry.tokens, 0),

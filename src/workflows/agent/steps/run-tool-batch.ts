@@ -93,7 +93,7 @@ export function closeOpenBatch(run: RunRecord): void {
   run.openBatch = undefined;
   run.messages.push(...toolMessagesFor(batch.calls, batch.results, run.iteration));
   for (const approval of run.pendingApprovals.splice(0)) {
-    run.events.append('approval-abandon', { callId: approval.callId, toolName: approval.toolName });
+    run.events.append('approval-abandonment', { callId: approval.callId, toolName: approval.toolName });
   }
   refreshStatus(run);
 }
@@ -104,6 +104,6 @@ function processResult(context: RunContext, call: ToolCall, result: ToolCallResu
   if (input.resultProcessing === undefined) return result;
   const processed = processToolResult(call.function.name, result.content, input.resultProcessing);
   if (processed.truncated === undefined) return result;
-  run.events.append('tool-result-processed', { callId: call.id, toolName: call.function.name, ...processed.truncated });
+  run.events.append('tool-result-truncation', { callId: call.id, toolName: call.function.name, ...processed.truncated });
   return { ...result, content: processed.content };
 }

@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import { terminationReasonSchema } from './agent-result';
+import { tokenBudgetSchema } from './control';
+import { loopDetectionSchema } from './loop-guard-schemas';
+import { usageSchema, type MessageMeta } from './messages';
+
+/**
+ * The run's event log, typed: one member of a discriminated union per event
+ * the runner writes, named noun-first in kebab-case (what it is about, then
+ * what happened: `tool-call-start`, `loop-detection`). Readers narrow on
+ * `type`, so the compiler finds every reader when an event changes.
+ *
+ * An event comes to a reader from a query of a worker that may run another
+ * version, so a reader checks what it got ({@link isRunEvent}) and shows
+ * anything else generically; events under their names of before are renamed
+ * on arrival ({@link withCurrentEventName}).
+ */
+
+/** What every event has: its number, its time and its type. */
+function envelope<Type extends string>(type: Type) {
+  return {
+    /** 1, 2, 3, ...: the cursor. */
+    seq: z.number().int().min(1),
+    /** Workflow time, ISO 8601. */
+    at: z.string(),
+    type: z.literal(type),
+  };
+}
+
+/** A Temporal duration as the input gave it: milliseconds, or text such as "5m". */
+const durationValue = z.union([z.number(), z.string()]);
+
+/** The limits in force, as `setLimits` answers them. */
+const limitsValue = z.object({ maxInvocations: z.number().int(), tokenBudget: tokenBudgetSchema });
+
+/** The counters an injected system message leaves behind. */
+function injectionEvent<Type extends string>(type: Type) {
+  return z.object({ ...envelope(type), iteration: z.number().int(), consecutiveNudges: z.number().int(), restrictionInjections: z.number().int() });
+}
+
+/** The run ended: completed or terminated with a reason, or failed with an error. */
+const runEndEventSchema = z.discriminatedUnion('status', [
+  z.object({ ...envelope('run-end'), status: z.enum(['completed', 'terminated']), terminationReason: terminationReasonSchema }),
+  z.object({ ...envelope('run-end'), status: z.literal('failed'), error: z.object({ type: z.string(), message: z.string() }) }),
+]);
+
+/** One entry of the run's event log, any type; in the order of a run. */
+export const runEventSchema = z.discriminatedUnion('type', [
+  /** The run began (not a continued Temporal run: that is `run-take-over`). */
+  z.object({ ...envelope('run-start'), tools: z.array(z.string()), model: z.string().nullable() }),
+  /** A new Temporal run took the run over after a continue-as-new; `temporalRuns` counts this one. */
+  z.object({ ...envelope('run-take-over'), iteration: z.number().int(), temporalRuns: z.number().int() }),
+  /** An iteration began: the model is about to be called on `messages` messages. */
+  z.object({ ...envelope('iteration-start'), iteration: z.number().int(), messages: z.number().int() }),
+  /** Old, large tool results were replaced in the model's context by placeholders. */
+  z.object({
+    ...envelope('observation-masking'),
+    iteration: z.number().int(),
+    masked: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), iteration: z.number().int(), tokens: z.number() })),
+    tokensSaved: z.number(),
+  }),
+  /** The model answered: the names of the tools it called, whether it wrote text, the text cut to 500 characters. */
+  z.object({
+    ...envelope('model-response'),
+    iteration: z.number().int(),
+    toolCalls: z.array(z.string()),
+    text: z.boolean(),
+    content: z.string().optional(),
+    usage: usageSchema,
+  }),
+  /** Loop detection counted `count` identical calls of a tool in a row; `action` is what follows. */
+  z.object({
+    ...envelope('loop-detection'),
+    iteration: z.number().int(),
+    toolName: z.string(),
+    count: z.number().int(),
+    action: loopDetectionSchema.shape.action.unwrap(),
+  }),
+  /** A tool call began; `arguments` is the JSON text it runs with, cut to 500 characters. */
+  z.object({ ...envelope('tool-call-start'), iteration: z.number().int(), callId: z.string(), toolName: z.string(), arguments: z.string() }),
+  /** A tool call ended; `output` is its result, cut to 500 characters. */
+  z.object({
+    ...envelope('tool-call-end'),
+    iteration: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    durationMs: z.number(),
+    isError: z.boolean(),
+    output: z.string(),
+  }),
+  /** A tool result longer than its limit was cut before the model saw it. */
+  z.object({ ...envelope('tool-result-truncation'), callId: z.string(), toolName: z.string(), originalChars: z.number().int(), keptChars: z.number().int() }),
+  /** The circuit breaker tripped: a tool failed with the same error `count` times in a row. */
+  z.object({ ...envelope('circuit-breaker-trip'), iteration: z.number().int(), toolName: z.string(), errorText: z.string(), count: z.number().int() }),
+  /** A `stopWhen` condition held; the run ends. */
+  z.object({ ...envelope('stop-condition-match'), condition: z.string(), detail: z.string() }),
+  /** A nudge (the model answered without calling a terminating tool) was added to the conversation. */
+  injectionEvent('nudge-injection'),
+  /** A restriction (the model must call a tool before it may finish) was added to the conversation. */
+  injectionEvent('restriction-injection'),
+  /** A loop warning was added to the conversation. */
+  injectionEvent('loop-warning-injection'),
+  /** An error context (`requireToolCall`: the answer called no tool) was added to the conversation. */
+  injectionEvent('error-context-injection'),
+  /** A tool call waits for a decision. */
+  z.object({ ...envelope('approval-request'), callId: z.string(), toolName: z.string(), arguments: z.unknown() }),
+  /** A decision was recorded (`ApprovalDecision`). */
+  z.object({
+    ...envelope('approval-decision'),
+    callId: z.string(),
+    toolName: z.string(),
+    decision: z.enum(['approve', 'deny']),
+    arguments: z.unknown(),
+    originalArguments: z.unknown().optional(),
+    reason: z.string().optional(),
+    decidedAt: z.string(),
+    via: z.enum(['signal', 'update', 'timeout']),
+  }),
+  /** A decision sent by signal was refused; `input` is what came, as JSON cut to 500 characters. */
+  z.object({ ...envelope('decision-rejection'), via: z.literal('signal'), problem: z.string(), input: z.string() }),
+  /** A call still waiting for a decision when the run stopped. */
+  z.object({ ...envelope('approval-abandonment'), callId: z.string(), toolName: z.string() }),
+  /** `ask_question` asked the user; the run waits for the `userMessage` signal. */
+  z.object({ ...envelope('input-request'), callId: z.string(), question: z.string() }),
+  /** No answer came within `inputTimeout`. */
+  z.object({ ...envelope('input-timeout'), callId: z.string(), limit: durationValue }),
+  /** A person's message arrived (signal `userMessage`). */
+  z.object({ ...envelope('user-message'), content: z.string() }),
+  /** A person's message was refused: empty, or the run had ended. */
+  z.object({ ...envelope('user-message-rejection'), reason: z.string() }),
+  /** The `stop` signal arrived: `{ external: true }` stop conditions hold from now on. */
+  z.object({ ...envelope('stop-request'), reason: z.string().nullable() }),
+  /** The `terminate` signal arrived: the run stops now. */
+  z.object({ ...envelope('terminate-request'), reason: z.string().nullable() }),
+  /** `setLimits` changed the limits. */
+  z.object({ ...envelope('limits-change'), before: limitsValue, after: limitsValue }),
+  /** The run's `timeout` passed: the run stops. */
+  z.object({ ...envelope('run-timeout'), limit: durationValue }),
+  /** The run hands over to a new Temporal run (continue-as-new); `run-take-over` follows there. */
+  z.object({ ...envelope('run-hand-over'), iteration: z.number().int(), historyBytes: z.number().int() }),
+  runEndEventSchema,
+]);
+
+/** One entry of the run's event log. */
+export type RunEvent = z.infer<typeof runEventSchema>;
+/** The name of an event: `tool-call-start`, `run-end`, ... */
+export type RunEventType = RunEvent['type'];
+/** The event (or events: `run-end`) of type `Type`. */
+export type RunEventOf<Type extends RunEventType> = Extract<RunEvent, { type: Type }>;
+/** What an event of type `Type` carries besides `seq`, `at` and `type`: what `EventLog.append` takes. */
+export type RunEventDetails<Type extends RunEventType> =
+  RunEventOf<Type> extends infer Event ? (Event extends RunEvent ? Omit<Event, 'seq' | 'at' | 'type'> : never) : never;
+
+/**
+ * An event as a reader may receive it from a worker of another version: a
+ * type, or fields, this version does not know. Every {@link RunEvent} is one.
+ */
+export interface UnknownRunEvent {
+  seq: number;
+  at: string;
+  type: string;
+  [detail: string]: unknown;
+}
+
+/**
+ * A page of the event log; pass `nextCursor` as `after` to read on. Its events
+ * are what this version writes; a worker of another version may answer other
+ * types or fields ({@link UnknownRunEvent}), so a reader checks with
+ * {@link isRunEvent} before it relies on the fields.
+ */
+export interface EventPage {
+  events: RunEvent[];
+  nextCursor: number;
+  /**
+   * Events after the cursor that are no longer kept, before the first one
+   * returned: a run that continued as new carries only its newest events.
+   * Present only when some are missing.
+   */
+  missed?: number;
+}
+
+/** What a run injects into its conversation (`meta.injected` of a system message). */
+export type InjectionKind = NonNullable<MessageMeta['injected']>;
+
+/**
+ * The event an injection is logged as. `meta.injected` keeps its values: it
+ * is part of the conversation and the result, not of the event log.
+ */
+export const INJECTION_EVENT_TYPES = {
+  nudge: 'nudge-injection',
+  restriction: 'restriction-injection',
+  loop_warning: 'loop-warning-injection',
+  error_context: 'error-context-injection',
+} as const satisfies Record<InjectionKind, RunEventType>;
+
+/**
+ * Events renamed so that every name is noun-first kebab-case (what it is
+ * about, then what happened), by old name. A run in flight that continues as
+ * new from an older worker carries events under these names; they are
+ * renamed on arrival, and readers rename what an older worker answers.
+ */
+export const RENAMED_RUN_EVENTS = {
+  nudge: 'nudge-injection',
+  restriction: 'restriction-injection',
+  loop_warning: 'loop-warning-injection',
+  error_context: 'error-context-injection',
+  timeout: 'run-timeout',
+  'loop-detected': 'loop-detection',
+  'continue-as-new': 'run-hand-over',
+  'run-continued': 'run-take-over',
+  'observations-masked': 'observation-masking',
+  'tool-result-processed': 'tool-result-truncation',
+  'circuit-breaker': 'circuit-breaker-trip',
+  'stop-condition': 'stop-condition-match',
+  'decision-rejected': 'decision-rejection',
+  'approval-abandon': 'approval-abandonment',
+  'user-message-rejected': 'user-message-rejection',
+} as const satisfies Record<string, RunEventType>;
+
+/** The current name of an event type: an old name becomes its new one (see {@link RENAMED_RUN_EVENTS}); any other stays. */
+export function currentEventType(type: string): string {
+  // Own keys only: an event named "constructor" must not find Object.prototype's.
+  return Object.hasOwn(RENAMED_RUN_EVENTS, type) ? RENAMED_RUN_EVENTS[type as keyof typeof RENAMED_RUN_EVENTS] : type;
+}
+
+/** `event` under its current name: a renamed copy when it came under an old one, else `event` itself. */
+export function withCurrentEventName<Event extends { type: string }>(event: Event): Event {
+  const type = currentEventType(event.type);
+  return type === event.type ? event : { ...event, type };
+}
+
+/** Whether `value` is an event this version writes, with the fields it writes; extra fields are allowed. */
+export function isRunEvent(value: unknown): value is RunEvent {
+  return runEventSchema.safeParse(value).success;
+}
