@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { ZERO_USAGE } from '../../src/shared';
+import { readCarriedEvents } from '../../src/workflows/agent/event-log';
 import { continuationOf } from '../../src/workflows/agent/run-continuation';
 import {
   RUN_CONTINUATION_VERSION,
@@ -36,7 +37,7 @@ const versionOne = {
   breaker: { toolName: null, errorText: null, count: 0 },
   turn: { startedAtMs: 1795273870750, messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: ['calculator'] },
   externalStopRequested: false,
-  events: { nextSeq: 3, recent: [{ tools: ['calculator'], model: null, seq: 1, at: '2026-11-21T15:11:10.750Z', type: 'run-start' }, { iteration: 1, seq: 2, at: '2026-11-21T15:11:10.850Z', type: 'iteration-start' }] },
+  events: { nextSeq: 3, recent: [{ tools: ['calculator'], model: null, seq: 1, at: '2026-11-21T15:11:10.750Z', type: 'run-start' }, { iteration: 1, messages: 1, seq: 2, at: '2026-11-21T15:11:10.850Z', type: 'iteration-start' }] },
   deadline: '2026-11-21T16:11:10.750Z',
 };
 
@@ -76,7 +77,10 @@ describe('version 1, before hand-overs had a version', () => {
     expect(recorded.length).toBeGreaterThan(0);
     for (const handOver of recorded) {
       expect(handOver).not.toHaveProperty('schemaVersion');
-      expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { schemaVersion: 2, ...(handOver as object) } });
+      // The same fields, with a version; the events are read as this version writes them (old names renamed).
+      const { events, ...rest } = handOver as { events: unknown };
+      expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { schemaVersion: 2, ...rest, events: readCarriedEvents(events) } });
+      expect(readCarriedEvents(events).recent.length).toBe((events as { recent: unknown[] }).recent.length);
     }
   });
 });

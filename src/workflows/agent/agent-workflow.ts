@@ -1,22 +1,27 @@
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
-import { FailureType, jsonBytes, parseAgentInput, type AgentResult } from '../../shared';
+import { FailureType, jsonBytes, parseAgentInput, type AgentResult, type ModelCallResult } from '../../shared';
+import { flaggedCalls } from '../rules/call-identity';
 import { turnPolicyFor } from '../rules/model-turn';
 import { effectiveMaxInvocations } from '../rules/run-setup';
 import { userMessage } from './conversation-messages';
-import { handOverTooLarge, invalidAgentInput, partialRun, type PartialRun } from './failures';
-import { runIteration } from './iteration';
+import { handOverTooLarge, invalidAgentInput, modelCallFailed, partialRun, type PartialRun } from './failures';
 import type { RunContext } from './run-context';
 import { continuationOf, fitHandOver, inputToValidate, inputWithoutConversation, resumedRunRecord, type RunContinuation } from './run-continuation';
 import { readHandOver } from './run-arguments';
 import { registerRunHandlers } from './run-handlers';
 import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, lastAssistantText, type RunRecord } from './run-record';
-import { RunEnded, type StepOutcome } from './step-outcome';
+import type { RunEnding, StepOutcome } from './step-outcome';
+import { admitIteration } from './steps/admit-iteration';
+import { afterToolBatch } from './steps/after-tool-batch';
+import { applyLoopDetection } from './steps/apply-loop-detection';
 import { awaitAnswer } from './steps/await-answer';
-import { cancellationReason, finishRun } from './steps/finish-run';
-import { loadTools } from './steps/load-tools';
-import { closeOpenBatch } from './steps/run-tool-batch';
+import { callModel, contextForModel, recordModelResponse } from './steps/call-model';
+import { cancellationReason, finishRun, runResult } from './steps/finish-run';
+import { chooseRunTools, loadToolCatalog } from './steps/load-tools';
+import { closeOpenBatch, runToolBatch } from './steps/run-tool-batch';
+import { takeModelAnswer } from './steps/take-model-answer';
 
 /**
  * Marks runs started with the size guards and continue-as-new. A run started
@@ -64,6 +69,8 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
 
   /** Records the run as failed (state, event, search attributes) and fails the workflow with `failure`. */
   const fail = (failure: wf.ApplicationFailure): never => {
+    // A second failure in the same moment (two approvals timing out together) only throws: the run has ended once.
+    if (run.status === 'failed') throw failure;
     run.status = 'failed';
     run.error = { type: failure.type ?? FailureType.untyped, message: failure.message };
     run.events.append('run-end', { status: 'failed', error: run.error });
@@ -75,7 +82,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
 
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;
-  const context: RunContext = { run, input, publish, partial, guarded, runnerCallIds };
+  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   else run.events.append('run-take-over', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
@@ -108,11 +115,8 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   const firstIteration = run.iteration;
 
   try {
-    // Inside the loop's scope, as the loop itself: a terminate that arrives while the run hands over is still a terminate.
-    return await loopScope.run(async () => settle(await loop()));
+    return await loopScope.run(() => loop());
   } catch (error) {
-    // A failure decided where a step could not return it (inside a parallel batch of tool calls).
-    if (error instanceof RunEnded) return settle(error.outcome);
     if (!wf.isCancellation(error)) throw error;
     // Stopped by the `terminate` signal or by Temporal's cancel request: close the
     // open batch with valid tool messages and return what the run has.
@@ -121,25 +125,62 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     return settle({ kind: 'finish', reason: cancellationReason(run, input), response: lastAssistantText(run) });
   }
 
-  /** Iterates until a step decides the run ends (or continues as new), waiting for a person where one must answer. */
-  async function loop(): Promise<Ending> {
-    const loaded = await loadTools(context);
-    if (loaded.kind === 'fail') return loaded;
-    toolSchemas = new Map(loaded.tools.descriptions.map((tool) => [tool.name, tool.parameters]));
-    const setup = { tools: loaded.tools, turnPolicy: turnPolicyFor(input), firstIteration };
+  /**
+   * The loop: call the model, do what its answer says, repeat, until a step
+   * decides how the run ends. It awaits only activities and waits for a
+   * person; every step between them is synchronous, so an ending is settled
+   * in the same turn it is decided (see `step-outcome.ts`).
+   */
+  async function loop(): Promise<AgentResult> {
+    const catalog = await loadToolCatalog(context);
+    const loaded = chooseRunTools(context, catalog);
+    if (loaded.kind === 'fail') return settle(loaded);
+    const tools = loaded.tools;
+    toolSchemas = new Map(tools.descriptions.map((tool) => [tool.name, tool.parameters]));
+    const turnPolicy = turnPolicyFor(input);
+
     for (;;) {
-      let outcome = await runIteration(context, setup);
+      const admitted = admitIteration(context, firstIteration);
+      if (admitted !== undefined) return settle(admitted);
+
+      run.iteration += 1;
+      run.events.append('iteration-start', { iteration: run.iteration, messages: run.messages.length });
+      describeActivity(run, `iteration ${run.iteration}: calling the model`);
+      let response: ModelCallResult;
+      try {
+        response = await callModel(context, contextForModel(context));
+      } catch (error) {
+        if (wf.isCancellation(error)) throw error;
+        return settle({ kind: 'fail', failure: modelCallFailed(error, partial()) });
+      }
+      const assistant = recordModelResponse(context, response);
+
+      const answer = takeModelAnswer(context, turnPolicy, assistant);
+      let outcome: StepOutcome;
+      if (answer.kind === 'run_tools') {
+        const loops = applyLoopDetection(context, answer.calls, assistant.content ?? '');
+        if (loops.stop !== undefined) return settle(loops.stop);
+        const flagged = flaggedCalls(assistant, response.approvalRequired ?? []);
+        const batch = await runToolBatch(context, tools, assistant, answer.calls, flagged);
+        outcome = afterToolBatch(context, batch, loops.warnings);
+      } else {
+        outcome = answer;
+      }
       if (outcome.kind === 'wait_for_input') outcome = await awaitAnswer(context, outcome);
-      if (outcome.kind !== 'run_again' && outcome.kind !== 'wait_for_input') return outcome;
+      if (outcome.kind !== 'run_again') return settle(outcome);
     }
   }
 
-  /** The one place a run ends: finished with its result, failed, or handed over to a new Temporal run. */
-  async function settle(outcome: Ending): Promise<AgentResult> {
+  /**
+   * The one place a run ends: finished with its result, failed, or handed
+   * over to a new Temporal run. Synchronous up to its first wait, so the
+   * ending is recorded in the turn it was decided.
+   */
+  function settle(outcome: RunEnding): Promise<AgentResult> {
     switch (outcome.kind) {
       case 'finish': {
-        const finished = await finishRun(context, outcome);
-        return finished.kind === 'fail' ? settle(finished) : finished.result;
+        const ending = runResult(context, outcome);
+        return ending.kind === 'fail' ? settle(ending) : finishRun(context, ending.result);
       }
       case 'fail':
         return fail(outcome.failure);
@@ -160,6 +201,3 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     return wf.continueAsNew<typeof agentWorkflow>(nextInput, fitted.continuation);
   }
 }
-
-/** How a run ends: the outcomes `settle` handles (the loop handles running again and waiting for input itself). */
-type Ending = Extract<StepOutcome, { kind: 'finish' | 'fail' | 'continue_as_new' }>;

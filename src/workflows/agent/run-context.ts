@@ -1,3 +1,4 @@
+import type { ApplicationFailure } from '@temporalio/workflow';
 import type { ParsedAgentInput } from '../../shared';
 import type { PartialRun } from './failures';
 import type { RunRecord } from './run-record';
@@ -14,6 +15,13 @@ export interface RunContext {
   readonly input: ParsedAgentInput;
   /** Upserts the search attributes that changed since the last call. */
   readonly publish: (run: RunRecord) => void;
+  /**
+   * Settles a failure at once, through the same `settle` as every ending, and
+   * throws it: for the one step that cannot return its outcome, an approval
+   * that timed out inside a parallel batch, which fails the run without
+   * waiting for the batch's other calls.
+   */
+  readonly fail: (failure: ApplicationFailure) => never;
   /** What the run has produced so far, attached to a failure's details. */
   readonly partial: () => PartialRun;
   /**

@@ -5,6 +5,12 @@ import type { TerminationReason, ToolCall } from '../../shared';
  * What a step decides the run does next: one discriminated union, settled in
  * one place, `settle` in `agent-workflow.ts`. A step returns `undefined` where
  * it has nothing to decide and the iteration goes on.
+ *
+ * The loop awaits the activities' and timers' own promises and runs the
+ * steps between them synchronously, so an outcome is settled in the same
+ * turn it is decided, as when the loop was one function: a timer that fires
+ * with an activity result in one workflow activation (the run's timeout)
+ * finds the run as it did, and runs in flight replay.
  */
 export type StepOutcome =
   /** Call the model again: the next iteration. */
@@ -21,18 +27,8 @@ export type StepOutcome =
   /** Hand the run to a new Temporal run with the same id, so its history starts small again. */
   | { kind: 'continue_as_new' };
 
-/**
- * An outcome decided where the step cannot return it: a failure inside a
- * batch of tool calls running in parallel (an approval that timed out with
- * `onTimeout: 'fail'`) ends the run at once, without waiting for the other
- * calls. The loop catches it and settles its outcome like any other.
- */
-export class RunEnded extends Error {
-  override readonly name = 'RunEnded';
+/** The outcomes that end the run (or this Temporal run): what `settle` takes. */
+export type RunEnding = Extract<StepOutcome, { kind: 'finish' | 'fail' | 'continue_as_new' }>;
 
-  constructor(readonly outcome: Extract<StepOutcome, { kind: 'fail' }>) {
-    super(`the run ended: ${outcome.failure.message}`);
-  }
-}
-
-export const runAgain: StepOutcome = { kind: 'run_again' };
+/** Call the model again. */
+export const runAgain = { kind: 'run_again' } as const satisfies StepOutcome;

@@ -5,7 +5,7 @@ import { userMessage } from '../conversation-messages';
 import { maxInvocationsExceeded, sizeLimitReached, tokenBudgetExhausted } from '../failures';
 import type { RunContext } from '../run-context';
 import { shouldContinueAsNew } from '../run-continuation';
-import type { StepOutcome } from '../step-outcome';
+import type { RunEnding } from '../step-outcome';
 
 /**
  * Before each iteration: messages a person sent meanwhile join the
@@ -14,7 +14,7 @@ import type { StepOutcome } from '../step-outcome';
  * `undefined`: the iteration goes on. `firstIteration` is the iteration this
  * Temporal run started after.
  */
-export function admitIteration(context: RunContext, firstIteration: number): StepOutcome | undefined {
+export function admitIteration(context: RunContext, firstIteration: number): RunEnding | undefined {
   const { run, input, partial } = context;
   for (const content of run.inbox.splice(0)) run.messages.push(userMessage(content));
   const breach = findLimitBreach(run.invocations, run.usage, run.limits);

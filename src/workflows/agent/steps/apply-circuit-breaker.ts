@@ -1,14 +1,14 @@
 import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD } from '../../../shared';
 import { trackToolResult } from '../../rules/circuit-breaker';
 import type { RunContext } from '../run-context';
-import type { StepOutcome } from '../step-outcome';
+import type { RunEnding } from '../step-outcome';
 import type { ExecutedCall } from './run-tool-batch';
 
 /**
  * The circuit breaker over a batch's results, in call order: its state moves
  * on in the run record, and a trip is logged and finishes the run.
  */
-export function applyCircuitBreaker(context: RunContext, executed: ExecutedCall[]): StepOutcome | undefined {
+export function applyCircuitBreaker(context: RunContext, executed: ExecutedCall[]): RunEnding | undefined {
   const { run, input } = context;
   const threshold = input.circuitBreaker?.threshold ?? DEFAULT_CIRCUIT_BREAKER_THRESHOLD;
   for (const { call, result } of executed) {

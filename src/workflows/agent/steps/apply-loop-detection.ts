@@ -1,7 +1,7 @@
 import type { ToolCall } from '../../../shared';
 import { loopWarningMessage, trackToolCall } from '../../rules/loop-detection';
 import type { RunContext } from '../run-context';
-import type { StepOutcome } from '../step-outcome';
+import type { RunEnding } from '../step-outcome';
 
 /**
  * Loop detection over one response's calls, in order, before any runs: the
@@ -9,7 +9,7 @@ import type { StepOutcome } from '../step-outcome';
  * result is the warnings to inject after the batch, or a finish that stops
  * the run before the calls run.
  */
-export function applyLoopDetection(context: RunContext, calls: ToolCall[], response: string): { warnings: string[]; stop?: StepOutcome } {
+export function applyLoopDetection(context: RunContext, calls: ToolCall[], response: string): { warnings: string[]; stop?: RunEnding } {
   const { run, input } = context;
   const warnings: string[] = [];
   if (input.loopDetection === undefined) return { warnings };

@@ -3,7 +3,7 @@ import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { evaluateStopCondition } from '../../rules/stop-conditions';
 import type { RunContext } from '../run-context';
 import { lastAssistantText } from '../run-record';
-import type { StepOutcome } from '../step-outcome';
+import type { RunEnding } from '../step-outcome';
 
 /**
  * `stopWhen` over the current turn, after a model response and after a batch
@@ -11,7 +11,7 @@ import type { StepOutcome } from '../step-outcome';
  * else `undefined`. After a response, `unexecuted` are its tool calls, which
  * the run then stops before running.
  */
-export function applyStopWhen(context: RunContext, unexecuted: readonly ToolCall[] = []): StepOutcome | undefined {
+export function applyStopWhen(context: RunContext, unexecuted: readonly ToolCall[] = []): RunEnding | undefined {
   const { run, input } = context;
   if (input.stopWhen === undefined) return undefined;
   const verdict = evaluateStopCondition(

@@ -2,7 +2,7 @@ import type { Duration } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
 import type { RunContext } from '../run-context';
 import { describeActivity, refreshStatus } from '../run-record';
-import { runAgain, type StepOutcome } from '../step-outcome';
+import { runAgain, type RunEnding, type StepOutcome } from '../step-outcome';
 
 /**
  * A tool asked a person a question (`ask_question`, `WaitForInput`): waits,
@@ -10,7 +10,7 @@ import { runAgain, type StepOutcome } from '../step-outcome';
  * conditions count afresh) and the run goes on; when `inputTimeout` passes
  * first, the run finishes with the question as its response.
  */
-export async function awaitAnswer(context: RunContext, request: Extract<StepOutcome, { kind: 'wait_for_input' }>): Promise<StepOutcome> {
+export async function awaitAnswer(context: RunContext, request: Extract<StepOutcome, { kind: 'wait_for_input' }>): Promise<RunEnding | typeof runAgain> {
   const { run, input, publish } = context;
   const { callId, question } = request;
   run.pendingQuestion = { callId, question, askedAt: new Date().toISOString() };

@@ -4,7 +4,6 @@ import type { ApprovalDecision, ToolCall } from '../../../shared';
 import { checkDecision } from '../../rules/approval-rules';
 import { approvalTimedOut } from '../failures';
 import type { RunContext } from '../run-context';
-import { RunEnded } from '../step-outcome';
 import { describeActivity, refreshStatus, type RunRecord } from '../run-record';
 import { preview } from '../event-log';
 import { parseArgumentsLeniently } from '../../rules/tool-arguments';
@@ -29,7 +28,7 @@ export interface DecisionToRecord {
 
 /** Waits, on a durable timer when the run sets a timeout, for a decision on `call`. */
 export async function awaitApproval(context: RunContext, call: ToolCall): Promise<ApprovalDecision> {
-  const { run, input, publish, partial } = context;
+  const { run, input, publish, fail, partial } = context;
   const requested = parseArgumentsLeniently(call.function.arguments);
   run.pendingApprovals.push({
     callId: call.id,
@@ -53,8 +52,8 @@ export async function awaitApproval(context: RunContext, call: ToolCall): Promis
   refreshStatus(run);
   publish(run);
   if (!decidedInTime) {
-    // Fails the run at once, whatever the other calls of a parallel batch are doing; the loop settles it.
-    if (input.approval?.onTimeout === 'fail') throw new RunEnded({ kind: 'fail', failure: approvalTimedOut(call, timeout ?? 0, partial()) });
+    // Fails the run at once, whatever the other calls of a parallel batch are doing (see `RunContext.fail`).
+    if (input.approval?.onTimeout === 'fail') return fail(approvalTimedOut(call, timeout ?? 0, partial()));
     return recordDecision(run, { callId: call.id, decision: 'deny', reason: `no decision within ${String(timeout)}` }, 'timeout');
   }
   return run.decisions.get(call.id) as ApprovalDecision;

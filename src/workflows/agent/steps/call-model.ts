@@ -1,4 +1,3 @@
-import * as wf from '@temporalio/workflow';
 import {
   addUsage,
   type AssistantMessage,
@@ -9,9 +8,7 @@ import { modelActivities } from '../activities';
 import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
 import { preview } from '../event-log';
 import { maskObservations, toolNameLookup } from '../../rules/observation-masking';
-import { modelCallFailed } from '../failures';
 import type { RunContext } from '../run-context';
-import type { StepOutcome } from '../step-outcome';
 
 /**
  * The conversation as the model sees it: with observation masking, old and
@@ -69,29 +66,4 @@ export function recordModelResponse(context: RunContext, response: ModelCallResu
   });
   publish(run);
   return assistant;
-}
-
-/** The model's answer, recorded in the run, with the calls its response said need approval. */
-export interface ModelAnswer {
-  kind: 'answered';
-  assistant: AssistantMessage;
-  /** The model's ids of calls the response flagged (`ModelCallResult.approvalRequired`). */
-  approvalRequired: string[];
-}
-
-/**
- * The iteration's model call: the conversation as the model sees it, the
- * activity (retried by Temporal), and the answer recorded in the run. A call
- * that fails after its retries fails the run with what it had done.
- */
-export async function askModel(context: RunContext): Promise<ModelAnswer | Extract<StepOutcome, { kind: 'fail' }>> {
-  const modelMessages = contextForModel(context);
-  let response: ModelCallResult;
-  try {
-    response = await callModel(context, modelMessages);
-  } catch (error) {
-    if (wf.isCancellation(error)) throw error;
-    return { kind: 'fail', failure: modelCallFailed(error, context.partial()) };
-  }
-  return { kind: 'answered', assistant: recordModelResponse(context, response), approvalRequired: response.approvalRequired ?? [] };
 }

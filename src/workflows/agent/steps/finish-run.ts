@@ -12,17 +12,16 @@ import type { StepOutcome } from '../step-outcome';
 const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.';
 
 /**
- * Ends the run as `outcome` says: the calls it stops before get their "not
- * executed" results, the ending is recorded and published, handlers may
- * finish, and the run's result is returned with `outcome.response` as its
- * answer. A result Temporal would refuse as too large turns into a failure
- * instead, handed back for the loop to settle.
+ * The run's result for a `finish` outcome: the calls it stops before get
+ * their "not executed" results, and the result is built. A result Temporal
+ * would refuse as too large is a failure instead, handed back for the loop
+ * to settle. Synchronous: nothing runs between the decision and this.
  */
-export async function finishRun(
+export function runResult(
   context: RunContext,
   outcome: Extract<StepOutcome, { kind: 'finish' }>,
-): Promise<{ kind: 'finished'; result: AgentResult } | Extract<StepOutcome, { kind: 'fail' }>> {
-  const { run, publish } = context;
+): { kind: 'finished'; result: AgentResult } | Extract<StepOutcome, { kind: 'fail' }> {
+  const { run } = context;
   const { reason, response } = outcome;
   if (outcome.unexecuted !== undefined) run.messages.push(...toolMessagesFor(outcome.unexecuted, new Map(), run.iteration, NOT_EXECUTED_RESULT));
   const result: AgentResult = {
@@ -40,6 +39,13 @@ export async function finishRun(
   // Temporal would terminate a workflow whose result is over its limit; fail with the reason instead.
   const oversized = context.guarded ? oversizedResult(result) : undefined;
   if (oversized !== undefined) return { kind: 'fail', failure: resultTooLarge(oversized, reason, response, context.partial()) };
+  return { kind: 'finished', result };
+}
+
+/** Ends the run with `result`: records and publishes the ending, lets handlers finish, and returns it. */
+export async function finishRun(context: RunContext, result: AgentResult): Promise<AgentResult> {
+  const { run, publish } = context;
+  const reason = result.terminationReason;
   run.status = reason.type === 'external' ? 'terminated' : 'completed';
   run.terminationReason = reason;
   run.events.append('run-end', { status: run.status, terminationReason: reason });
@@ -47,7 +53,7 @@ export async function finishRun(
   publish(run);
   // Handlers are synchronous, so this never waits; it keeps the rule that none is cut off.
   await wf.CancellationScope.nonCancellable(() => wf.condition(wf.allHandlersFinished));
-  return { kind: 'finished', result };
+  return result;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { DescribeToolsResult } from '../../../shared';
 import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { selectRunTools, type RunTools } from '../../rules/run-setup';
 import { validateStopCondition } from '../../rules/stop-conditions';
@@ -8,14 +9,24 @@ import { describeActivity } from '../run-record';
 import type { StepOutcome } from '../step-outcome';
 
 /**
- * Before the first iteration: the worker's tool catalog, once, and the run's
- * tools from it. A tool the input names that the worker lacks, or a
- * `stopWhen` that names what does not exist, fails the run.
+ * Before the first iteration: the worker's tool catalog, once. Not `async` on
+ * purpose: the loop awaits the activity's own promise, so what follows runs
+ * in the same turn as its result, as when the call was inline.
  */
-export async function loadTools(context: RunContext): Promise<{ kind: 'loaded'; tools: RunTools } | Extract<StepOutcome, { kind: 'fail' }>> {
-  const { run, input } = context;
-  describeActivity(run, 'loading the tool catalog');
-  const catalog = await catalogActivities.describeTools.executeWithOptions({ summary: 'tool catalog' }, []);
+export function loadToolCatalog(context: RunContext): Promise<DescribeToolsResult> {
+  describeActivity(context.run, 'loading the tool catalog');
+  return catalogActivities.describeTools.executeWithOptions({ summary: 'tool catalog' }, []);
+}
+
+/**
+ * The run's tools from the catalog. A tool the input names that the worker
+ * lacks, or a `stopWhen` that names what does not exist, fails the run.
+ */
+export function chooseRunTools(
+  context: RunContext,
+  catalog: DescribeToolsResult,
+): { kind: 'loaded'; tools: RunTools } | Extract<StepOutcome, { kind: 'fail' }> {
+  const { input } = context;
   const selected = selectRunTools(catalog.tools, input);
   if (!selected.ok) return { kind: 'fail', failure: unknownTools(selected.unknown, selected.registered) };
   if (input.stopWhen !== undefined) {

@@ -11,6 +11,12 @@ import { toolMessagesFor } from '../../rules/transcript';
 /** How one batch of tool calls ended the run, if it did: a terminating tool or `TerminateResponse`. */
 export type BatchEnding = Extract<StepOutcome, { kind: 'finish' }> | undefined;
 
+/** How a batch ended: the ending it decided, if any, and the calls it executed. */
+export interface ToolBatchResult {
+  ending: BatchEnding;
+  executed: ExecutedCall[];
+}
+
 /** A call that was executed, with its result (after result processing). */
 export interface ExecutedCall {
   call: ToolCall;
@@ -24,7 +30,7 @@ export async function runToolBatch(
   assistant: AssistantMessage,
   calls: ToolCall[],
   flagged: ReadonlySet<string>,
-): Promise<{ ending: BatchEnding; executed: ExecutedCall[] }> {
+): Promise<ToolBatchResult> {
   const { run, input } = context;
   const plan = planToolBatch(calls, tools.terminating);
   const planned = plan.terminating === undefined ? plan.leading : [...plan.leading, plan.terminating];

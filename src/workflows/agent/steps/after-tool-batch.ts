@@ -1,0 +1,24 @@
+import { inject } from '../conversation-messages';
+import type { RunContext } from '../run-context';
+import { runAgain, type StepOutcome } from '../step-outcome';
+import { applyCircuitBreaker } from './apply-circuit-breaker';
+import { applyStopWhen } from './apply-stop-when';
+import type { ToolBatchResult } from './run-tool-batch';
+
+/**
+ * After a batch of tool calls: a terminating tool or `TerminateResponse`
+ * ended the run; else loop detection's warnings are injected, the circuit
+ * breaker and `stopWhen` look at the results, and a tool that asked a person
+ * a question makes the run wait for the answer. Otherwise the model is called
+ * again.
+ */
+export function afterToolBatch(context: RunContext, batch: ToolBatchResult, loopWarnings: readonly string[]): StepOutcome {
+  const { run } = context;
+  if (batch.ending !== undefined) return batch.ending;
+  for (const warning of loopWarnings) inject(run, 'loop_warning', warning);
+  const stopped = applyCircuitBreaker(context, batch.executed) ?? applyStopWhen(context);
+  if (stopped !== undefined) return stopped;
+  const asked = batch.executed.find(({ result }) => result.waitForInput !== undefined);
+  if (asked !== undefined) return { kind: 'wait_for_input', callId: asked.call.id, question: asked.result.waitForInput?.question ?? '' };
+  return runAgain;
+}
