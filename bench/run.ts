@@ -10,6 +10,7 @@ import { withLocalStack } from '../scripts/local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { temporalRunsOf } from '../src/temporal/run-chain';
 import { createAgentWorker } from '../src/worker';
+import { comparisonTable, compareLoops } from './anchors/compare-loops';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -25,8 +26,24 @@ const options = new Command()
   .option('--turns <n>', 'chat turns per conversation', (value) => Number(value), 5)
   .option('--long <n>', 'iterations of the long run, measured with and without continue-as-new', (value) => Number(value), 60)
   .option('--per-run <n>', 'iterations per Temporal run of the long run', (value) => Number(value), 10)
+  .option('--anchor-runs <n>', 'measured runs of each loop in the anchor comparison', (value) => Number(value), 5)
+  .option('--anchor-iterations <n>', 'model calls per run in the anchor comparison', (value) => Number(value), 10)
+  .option('--anchor-latencies <ms,...>', "the scripted model's latencies in the anchor comparison", (value) => value.split(',').map(Number), [0, 500])
+  .option('--only <section>', 'run one section: anchors')
   .parse()
-  .opts<{ runs: number; concurrency: number; iterations: number; conversations: number; turns: number; long: number; perRun: number }>();
+  .opts<{
+    runs: number;
+    concurrency: number;
+    iterations: number;
+    conversations: number;
+    turns: number;
+    long: number;
+    perRun: number;
+    anchorRuns: number;
+    anchorIterations: number;
+    anchorLatencies: number[];
+    only?: string;
+  }>();
 
 const MODEL = 'bench-model';
 const CHAT_MODEL = 'bench-chat-model';
@@ -73,6 +90,8 @@ function megabytes(bytes: number): string {
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  await benchAnchors();
+  if (options.only === 'anchors') return;
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond(MODEL, benchAgent(options.iterations));
     model.respond(CHAT_MODEL, chatAgent);
@@ -146,6 +165,23 @@ async function main(): Promise<void> {
       await benchLongRun(client, taskQueue);
     });
   });
+}
+
+/**
+ * The runner against its anchors, measured in this run: an in-process loop
+ * and a bare Temporal loop, on the stock dev server and on the dev server as
+ * the project starts it.
+ */
+async function benchAnchors(): Promise<void> {
+  const rows = await compareLoops({
+    runs: options.anchorRuns,
+    iterations: options.anchorIterations,
+    latenciesMs: options.anchorLatencies,
+    log: (line) => console.log(line),
+  });
+  console.log('');
+  console.log(`the runner against its anchors: ${options.anchorRuns} runs of each loop, interleaved, ${options.anchorIterations} model calls and ${options.anchorIterations - 1} tool calls per run; median ms per iteration`);
+  for (const line of comparisonTable(rows)) console.log(line);
 }
 
 /**

@@ -429,6 +429,18 @@ export const LOCAL_SERVER_DEFAULTS = {
   startTimeoutMs: 5 * 60_000,
   /** How often the wait asks whether the server answers. @default 250 (ms) */
   pollMs: 250,
+  /**
+   * Dynamic config of every dev server the project starts (the demo, `npm start`, the tests, the bench):
+   * the stock `start-dev` reads its task queues at most 20 times a second (`history.transferProcessorMaxPollRPS`,
+   * one shard), which is most of an iteration's time with a fast model, and does not start activities
+   * eagerly (`system.enableActivityEagerExecution`): the worker that completes a workflow task then gets
+   * the activity it scheduled in the same answer, without a round trip through the task queue.
+   * `npm run bench` measures both against the stock server. @default { 'history.transferProcessorMaxPollRPS': 1000, 'system.enableActivityEagerExecution': true }
+   */
+  dynamicConfig: {
+    'history.transferProcessorMaxPollRPS': 1000,
+    'system.enableActivityEagerExecution': true,
+  } as Readonly<Record<string, number | boolean>>,
   /** How long one such question may take to connect. @default 1000 (ms) */
   connectTimeoutMs: 1_000,
   /** How often a wait for a server, or a build of the CLI, says it is still waiting. @default 10,000 and 30,000 (ms) */

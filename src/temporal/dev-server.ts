@@ -24,6 +24,11 @@ export interface DevServerOptions {
   log: Log;
   /** How long the server may take to answer. @default 5 minutes (`LOCAL_SERVER_DEFAULTS.startTimeoutMs`) */
   startTimeoutMs?: number;
+  /**
+   * Start the server exactly as `temporal server start-dev` does, without the project's dynamic config
+   * (`LOCAL_SERVER_DEFAULTS.dynamicConfig`): the bench's stock anchor. @default false
+   */
+  stock?: boolean;
 }
 
 /** A dev server this process started. */
@@ -37,8 +42,26 @@ export interface StartedDevServer {
   stop(): Promise<void>;
 }
 
+/** The `temporal` arguments that start a dev server as `options` say. */
+export function devServerArgs(options: Pick<DevServerOptions, 'dbFilename' | 'stock'> & { ip: string; port: number; uiPort: number }): string[] {
+  return [
+    'server', 'start-dev',
+    '--ip', options.ip, '--port', String(options.port), '--ui-port', String(options.uiPort),
+    '--log-level', 'warn',
+    ...(options.dbFilename === undefined ? [] : ['--db-filename', options.dbFilename]),
+    ...searchAttributeFlags(),
+    ...(options.stock ? [] : dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig)),
+  ];
+}
+
+/** `--dynamic-config-value key=value` for each entry. */
+function dynamicConfigFlags(config: Readonly<Record<string, number | boolean>>): string[] {
+  return Object.entries(config).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
+}
+
 /**
- * Starts a dev server with the project's search attributes registered, and
+ * Starts a dev server with the project's search attributes registered and its
+ * dynamic config (a lifted queue read limit, eager activities), and
  * waits until it answers. Uses the resolved Temporal CLI, else the SDK's own
  * download of it.
  */
@@ -52,13 +75,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Started
   const cli = await resolveTemporalCli(options.log);
   if (cli === undefined) return startWithSdkDownload({ ...options, ip, port, uiPort });
 
-  const args = [
-    'server', 'start-dev',
-    '--ip', ip, '--port', String(port), '--ui-port', String(uiPort),
-    '--log-level', 'warn',
-    ...(options.dbFilename === undefined ? [] : ['--db-filename', options.dbFilename]),
-    ...searchAttributeFlags(),
-  ];
+  const args = devServerArgs({ ...options, ip, port, uiPort });
   const logHandle = options.logFile === undefined ? undefined : await open(options.logFile, 'a');
   // The log is appended to across starts: a header tells this start's lines from an earlier one's.
   await logHandle?.write(`--- ${cli.path} ${args.slice(0, 2).join(' ')} on ${ip}:${port}, ${new Date().toISOString()} ---\n`);
@@ -113,6 +130,7 @@ async function startWithSdkDownload(options: DevServerOptions & { ip: string }):
       uiPort: options.uiPort,
       ...(options.dbFilename === undefined ? {} : { dbFilename: options.dbFilename }),
       searchAttributes: [...AGENT_SEARCH_ATTRIBUTE_KEYS],
+      ...(options.stock ? {} : { extraArgs: dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig) }),
     },
   });
   return {

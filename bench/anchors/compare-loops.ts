@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import OpenAI from 'openai';
+import { createActivities } from '../../src/activities';
+import type { ChatCompletionRequest, ScriptStep } from '../../src/scripted-model/script';
+import { ScriptedModelServer } from '../../src/scripted-model/server';
+import { WORKFLOW_TYPE, type AgentResult } from '../../src/shared';
+import { startDevServer } from '../../src/temporal/dev-server';
+import { createBuiltinTools } from '../../src/tools/builtin';
+import { createToolRegistry } from '../../src/tools/tool-registry';
+import { createAgentWorker } from '../../src/worker';
+import { inProcessLoop } from './in-process-loop';
+
+/** How the three loops are compared. */
+export interface ComparisonOptions {
+  /** Measured runs of each loop (after one warm-up each), interleaved. */
+  runs: number;
+  /** Model calls per run: one calculator call each but the last, which answers in text. */
+  iterations: number;
+  /** The scripted model's latency per call. */
+  latenciesMs: number[];
+  log: (line: string) => void;
+}
+
+/** One server and latency: milliseconds per iteration (median over the runs) of each loop. */
+export interface ComparisonRow {
+  server: 'stock' | 'tuned';
+  latencyMs: number;
+  inProcess: number;
+  bare: number;
+  runner: number;
+}
+
+const TOOLS = ['calculator'];
+
+/** One calculator call per model call until `iterations - 1` of them, then an answer; each call takes `delayMs`. */
+function anchorAgent(iterations: number, delayMs: number) {
+  return (request: ChatCompletionRequest): ScriptStep => {
+    const done = request.messages.filter((message) => message.role === 'assistant').length;
+    if (done + 1 >= iterations) return { content: `Finished after ${done} tool calls.`, delayMs };
+    return { toolCalls: [{ name: 'calculator', arguments: { expression: `${done} * 2` } }], delayMs };
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/**
+ * The runner against its anchors, side by side: the in-process loop (same
+ * client, same scripted server, no Temporal) and the bare Temporal loop (one
+ * model activity, one tool activity per iteration), each on the stock dev
+ * server and on the dev server as the project starts it (queue read limit
+ * lifted, eager activities). Runs of the three loops are interleaved, so
+ * they share the machine's state.
+ */
+export async function compareLoops(options: ComparisonOptions): Promise<ComparisonRow[]> {
+  const rows: ComparisonRow[] = [];
+  const model = await ScriptedModelServer.start();
+  const registry = createToolRegistry(createBuiltinTools({ workspace: os.tmpdir() }));
+  const openai = new OpenAI({ baseURL: model.baseURL, apiKey: 'unused', maxRetries: 0 });
+  try {
+    for (const server of ['stock', 'tuned'] as const) {
+      const dev = await startDevServer({ port: 0, uiPort: 0, stock: server === 'stock', log: () => undefined });
+      const workerConnection = await NativeConnection.connect({ address: dev.address });
+      const clientConnection = await Connection.connect({ address: dev.address });
+      const client = new Client({ connection: clientConnection });
+      const modelSettings = { baseURL: model.baseURL, apiKey: 'unused', defaultModel: 'anchor' };
+      const runnerQueue = `anchor-runner-${randomUUID()}`;
+      const bareQueue = `anchor-bare-${randomUUID()}`;
+      const runnerWorker = await createAgentWorker({ connection: workerConnection, namespace: 'default', taskQueue: runnerQueue, tools: createBuiltinTools({ workspace: os.tmpdir() }), model: modelSettings });
+      const bareWorker = await Worker.create({
+        connection: workerConnection,
+        namespace: 'default',
+        taskQueue: bareQueue,
+        workflowsPath: require.resolve('./bare-loop-workflow'),
+        activities: createActivities({ registry, model: modelSettings }),
+      });
+      try {
+        await runnerWorker.runUntil(() =>
+          bareWorker.runUntil(async () => {
+            for (const latencyMs of options.latenciesMs) {
+              const modelName = `anchor-${server}-${latencyMs}`;
+              model.respond(modelName, anchorAgent(options.iterations, latencyMs));
+              const loops = {
+                inProcess: () => inProcessLoop(openai, registry, modelName, 'Double a few numbers.', TOOLS),
+                bare: () =>
+                  client.workflow.execute('bareLoopWorkflow', { taskQueue: bareQueue, workflowId: `anchor-bare-${randomUUID()}`, args: [{ model: modelName, message: 'Double a few numbers.', tools: TOOLS }] }) as Promise<number>,
+                runner: async () =>
+                  ((await client.workflow.execute(WORKFLOW_TYPE, { taskQueue: runnerQueue, workflowId: `anchor-runner-${randomUUID()}`, args: [{ model: modelName, tools: TOOLS, message: 'Double a few numbers.' }] })) as AgentResult).iterations,
+              };
+              const times: Record<keyof typeof loops, number[]> = { inProcess: [], bare: [], runner: [] };
+              for (let run = -1; run < options.runs; run += 1) {
+                for (const name of Object.keys(loops) as (keyof typeof loops)[]) {
+                  const started = performance.now();
+                  const iterations = await loops[name]();
+                  if (iterations !== options.iterations) throw new Error(`the ${name} loop ran ${iterations} iterations, not ${options.iterations}`);
+                  if (run >= 0) times[name].push((performance.now() - started) / iterations);
+                }
+              }
+              const row = { server, latencyMs, inProcess: median(times.inProcess), bare: median(times.bare), runner: median(times.runner) };
+              options.log(`[anchors] ${server} server, ${latencyMs} ms model: in-process ${row.inProcess.toFixed(1)}, bare ${row.bare.toFixed(1)}, runner ${row.runner.toFixed(1)} ms per iteration`);
+              rows.push(row);
+            }
+          }),
+        );
+      } finally {
+        await clientConnection.close();
+        await workerConnection.close();
+        await dev.stop();
+      }
+    }
+  } finally {
+    await model.close();
+  }
+  return rows;
+}
+
+/** The comparison as a table: milliseconds per iteration and the runner's ratios to its anchors. */
+export function comparisonTable(rows: ComparisonRow[]): string[] {
+  const lines = ['| dev server | model latency | in-process | bare Temporal loop | runner | runner / bare | runner / in-process |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  for (const row of rows) {
+    const server = row.server === 'stock' ? 'stock `start-dev`' : 'as the project starts it';
+    lines.push(
+      `| ${server} | ${row.latencyMs} ms | ${row.inProcess.toFixed(1)} ms | ${row.bare.toFixed(1)} ms | ${row.runner.toFixed(1)} ms | ${(row.runner / row.bare).toFixed(2)}× | ${(row.runner / row.inProcess).toFixed(2)}× |`,
+    );
+  }
+  return lines;
+}

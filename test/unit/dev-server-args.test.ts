@@ -1,0 +1,31 @@
+import { LOCAL_SERVER_DEFAULTS } from '../../src/shared';
+import { devServerArgs } from '../../src/temporal/dev-server';
+
+const base = { ip: '127.0.0.1', port: 7233, uiPort: 8233 };
+
+/** The value following each `--dynamic-config-value` flag. */
+function dynamicConfigValues(args: string[]): string[] {
+  return args.flatMap((arg, index) => (arg === '--dynamic-config-value' ? [args[index + 1] ?? ''] : []));
+}
+
+describe('devServerArgs', () => {
+  test('the dev servers the project starts lift the queue read limit and start activities eagerly', () => {
+    const args = devServerArgs(base);
+    expect(args.slice(0, 2)).toEqual(['server', 'start-dev']);
+    expect(dynamicConfigValues(args)).toEqual(['history.transferProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true']);
+    expect(LOCAL_SERVER_DEFAULTS.dynamicConfig).toEqual({
+      'history.transferProcessorMaxPollRPS': 1000,
+      'system.enableActivityEagerExecution': true,
+    });
+  });
+
+  test('stock: exactly what `temporal server start-dev` does, for the bench anchor', () => {
+    expect(dynamicConfigValues(devServerArgs({ ...base, stock: true }))).toEqual([]);
+  });
+
+  test('address, ports, database and search attributes', () => {
+    const args = devServerArgs({ ...base, dbFilename: '/tmp/dev.sqlite' });
+    expect(args).toEqual(expect.arrayContaining(['--ip', '127.0.0.1', '--port', '7233', '--ui-port', '8233', '--db-filename', '/tmp/dev.sqlite']));
+    expect(args.filter((arg) => arg === '--search-attribute').length).toBeGreaterThan(0);
+  });
+});
