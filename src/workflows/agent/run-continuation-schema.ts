@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { INPUT_BOUNDS, chatMessageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
 import { readCarriedEvents, type CarriedEvents } from './event-log';
 import type { RunContinuation } from './run-continuation';
+import { readerFor, upgradingReader, type VersionReader } from '../rules/versioned-reading';
 
 /**
  * The hand-over of continue-as-new ({@link RunContinuation}), version by
@@ -20,8 +21,8 @@ import type { RunContinuation } from './run-continuation';
  *    {@link RUN_CONTINUATION_VERSION} to 3; change `RunContinuation` and
  *    `continuationOf` (which writes it) to match.
  * 2. Write `upgradeV2(previous: HandOverV2): HandOverV3`, and add `3` to
- *    `READERS`, reading version 2 as `upgradeV2(handOverV2Schema.parse(...))`
- *    and version 1 as `upgradeV2(upgradeV1(...))`.
+ *    `READERS`, reading version 2 as `upgradingReader(handOverV2Schema, upgradeV2)`
+ *    and version 1 as `upgradingReader(handOverV1Schema, (v1) => upgradeV2(upgradeV1(v1)))`.
  * 3. Keep every older schema: a run that continued as new on old code
  *    reaches the new code with the old version. Drop one only when no run
  *    and no history to replay can still carry it.
@@ -77,23 +78,11 @@ export function upgradeV1(previous: HandOverV1): HandOverV2 {
   return { schemaVersion: 2, ...previous };
 }
 
-/** A hand-over read as the current version, or why it could not be. */
-type Read = { success: true; data: HandOverV2 } | { success: false; error: z.ZodError };
-
 /** How each version is read and brought up to the current one. */
-const READERS: Record<number, (raw: unknown) => Read> = {
-  1: (raw) => upgraded(handOverV1Schema.safeParse(raw), upgradeV1),
+const READERS: Record<number, VersionReader<HandOverV2>> = {
+  1: upgradingReader(handOverV1Schema, upgradeV1),
   2: (raw) => handOverV2Schema.safeParse(raw),
 };
-
-function upgraded<Previous>(parsed: z.ZodSafeParseResult<Previous>, upgrade: (previous: Previous) => HandOverV2): Read {
-  return parsed.success ? { success: true, data: upgrade(parsed.data) } : { success: false, error: parsed.error };
-}
-
-/** A hand-over's version: the one it names, else 1, written before hand-overs had one. */
-function versionOf(handOver: object): unknown {
-  return 'schemaVersion' in handOver ? handOver.schemaVersion : 1;
-}
 
 /** What a field's problem says when the field itself is wrong (missing, or of another type). */
 const EXPECTED: Record<keyof typeof handOverFields, string> = {
@@ -146,17 +135,9 @@ export function parseRunContinuation(raw: unknown): { ok: true; continuation: Ru
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, problems: ['continuation: expected the object a run hands over when it continues as new'] };
   }
-  const version = versionOf(raw);
-  const read = typeof version === 'number' ? READERS[version] : undefined;
-  if (read === undefined) {
-    return {
-      ok: false,
-      problems: [
-        `continuation.schemaVersion: expected one of ${Object.keys(READERS).join(', ')} (the hand-over versions this worker reads), got ${String(JSON.stringify(version)).slice(0, 64)}`,
-      ],
-    };
-  }
-  const parsed = read(raw);
+  const reader = readerFor(raw, READERS, 'continuation.schemaVersion', 'the hand-over versions this worker reads');
+  if ('problem' in reader) return { ok: false, problems: [reader.problem] };
+  const parsed = reader.read(raw);
   if (!parsed.success) {
     const problems = [...new Set(parsed.error.issues.map(problemOf))];
     return { ok: false, problems: problems.slice(0, INPUT_BOUNDS.problems).map((problem) => problem.slice(0, INPUT_BOUNDS.problemChars)) };

@@ -9,6 +9,7 @@ import {
   usageSchema,
   type ConversationInput,
 } from '../../shared';
+import { readerFor, upgradingReader, type VersionReader } from '../rules/versioned-reading';
 
 /**
  * The conversation workflow's argument, version by version: what a client
@@ -29,8 +30,8 @@ import {
  *    set `CONVERSATION_INPUT_VERSION` (shared/conversation.ts) to 3 and change
  *    `ConversationInput` there to match.
  * 2. Write `upgradeV2(previous: ConversationInputV2): ConversationInputV3`, and
- *    add `3` to `READERS`, reading version 2 as `upgradeV2(...)` and version 1
- *    as `upgradeV2(upgradeV1(...))`.
+ *    add `3` to `READERS`, reading version 2 as `upgradingReader(...V2Schema,
+ *    upgradeV2)` and version 1 as `upgradingReader(...V1Schema, (v1) => upgradeV2(upgradeV1(v1)))`.
  * 3. Keep every older schema: a conversation continued as new on old code
  *    reaches the new code with the old version, and a client on old code
  *    starts conversations with it. Drop one only when none can still arrive.
@@ -112,23 +113,11 @@ export function upgradeV1(previous: ConversationInputV1): ConversationInputV2 {
   };
 }
 
-/** An input read as the current version, or why it could not be. */
-type Read = { success: true; data: ConversationInput } | { success: false; error: z.ZodError };
-
 /** How each version is read and brought up to the current one. */
-const READERS: Record<number, (raw: unknown) => Read> = {
-  1: (raw) => upgraded(conversationInputV1Schema.safeParse(raw), upgradeV1),
+const READERS: Record<number, VersionReader<ConversationInput>> = {
+  1: upgradingReader(conversationInputV1Schema, upgradeV1),
   2: (raw) => conversationInputV2Schema.safeParse(raw),
 };
-
-function upgraded<Previous>(parsed: z.ZodSafeParseResult<Previous>, upgrade: (previous: Previous) => ConversationInput): Read {
-  return parsed.success ? { success: true, data: upgrade(parsed.data) } : { success: false, error: parsed.error };
-}
-
-/** An input's version: the one it names, else 1, written before inputs had one (anything but an object is read as version 1, and refused by it). */
-function versionOf(input: unknown): unknown {
-  return typeof input === 'object' && input !== null && 'schemaVersion' in input ? input.schemaVersion : 1;
-}
 
 /**
  * The conversation workflow's arguments, read: its input, of any version this
@@ -142,13 +131,9 @@ export function readConversationInput(input: unknown, afterInput: readonly unkno
   try {
     const tooDeep = findTooDeep(input, INPUT_BOUNDS.depth);
     if (tooDeep !== undefined) return { ok: false, problems: [`${String(tooDeep.path[0] ?? 'input').slice(0, 64)}: nested more than ${INPUT_BOUNDS.depth} levels deep`] };
-    const version = versionOf(input);
-    const read = typeof version === 'number' ? READERS[version] : undefined;
-    if (read === undefined) {
-      const versions = Object.keys(READERS).join(', ');
-      return { ok: false, problems: [`schemaVersion: expected one of ${versions} (the conversation input versions this worker reads), got ${String(JSON.stringify(version)).slice(0, 64)}`] };
-    }
-    const parsed = read(input);
+    const reader = readerFor(input, READERS, 'schemaVersion', 'the conversation input versions this worker reads');
+    if ('problem' in reader) return { ok: false, problems: [reader.problem] };
+    const parsed = reader.read(input);
     if (parsed.success) return { ok: true, input: parsed.data };
     const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`.slice(0, INPUT_BOUNDS.problemChars));
     return { ok: false, problems: problems.slice(0, INPUT_BOUNDS.problems) };
