@@ -35,6 +35,7 @@ export class EventLog {
     this.firstSeq = this.entries[0]?.seq ?? read?.nextSeq ?? 1;
   }
 
+
   /**
    * Appends an event stamped with workflow time; returns it. `details` are
    * checked against the event's type: `append('tool-call-end', { ... })`
@@ -115,7 +116,7 @@ function readCarriedEvent(raw: unknown): RunEvent | undefined {
 function upgradeFields(event: Record<string, unknown>): Record<string, unknown> {
   switch (event.type) {
     case 'decision-rejection':
-      return typeof event.input === 'string' ? event : { ...event, input: preview(jsonText(event.input)) };
+      return typeof event.input === 'string' ? event : { ...event, input: previewJson(event.input) };
     case 'stop-request':
     case 'terminate-request':
       return event.reason === null || typeof event.reason === 'string' ? event : { ...event, reason: null };
@@ -138,6 +139,11 @@ function jsonText(value: unknown): string {
   } catch {
     return '(not JSON)';
   }
+}
+
+/** A preview of any value's JSON (`(not JSON)` when it has none): what a rejected message showed. */
+export function previewJson(value: unknown): string {
+  return preview(jsonText(value));
 }
 
 /** `text` cut to {@link EVENT_PREVIEW_CHARS}, marked when cut, so the event log stays small however large the results. */

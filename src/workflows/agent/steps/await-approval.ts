@@ -5,7 +5,7 @@ import { checkDecision } from '../../rules/approval-rules';
 import { approvalTimedOut } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity, refreshStatus, type RunRecord } from '../run-record';
-import { preview } from '../event-log';
+import { previewJson } from '../event-log';
 import { parseArgumentsLeniently } from '../../rules/tool-arguments';
 
 /**
@@ -64,7 +64,7 @@ export function decideFromSignal(run: RunRecord, toolSchemaFor: ToolSchemaLookup
   const checked = checkDecision(input, run.pendingApprovals, run.decisions, toolSchemaFor);
   if (!checked.ok) {
     // What was sent, as a preview: a rejected signal can be up to a payload's size.
-    run.events.append('decision-rejection', { via: 'signal', problem: checked.problem, input: preview(safeJson(input)) });
+    run.events.append('decision-rejection', { via: 'signal', problem: checked.problem, input: previewJson(input) });
     return;
   }
   recordDecision(run, checked.input, 'signal');
@@ -86,12 +86,4 @@ export function recordDecision(run: RunRecord, decision: DecisionToRecord, via: 
   run.decisions.set(decision.callId, recorded);
   run.events.append('approval-decision', { ...recorded });
   return recorded;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return '(not JSON)';
-  }
 }
