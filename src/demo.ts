@@ -1,20 +1,19 @@
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
 import { Command } from 'commander';
 import { ExitCode } from './cli/exit-codes';
 import { followRun } from './cli/follow-run';
 import { createOutput } from './cli/output';
 import { startAgentRun } from './client';
 import { configuredSecrets, loadModelConfig, type ModelConfig } from './config';
-import { createRedactor, redactingLogger } from './redaction';
 import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from './scripted-model/demo-agent';
 import { ScriptedModelServer } from './scripted-model/server';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEMO_TASK_QUEUE, WORKER_DEFAULTS, type AgentInput } from './shared';
 import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
 import { createBuiltinTools } from './tools/builtin';
 import { createAgentWorker } from './worker';
-import { withQuietRunFailures } from './worker-log-filter';
+import { runnerLogger } from './runner-logger';
 
 const EXAMPLES = path.resolve(__dirname, '..', 'examples', 'workspace');
 
@@ -42,7 +41,7 @@ async function main(): Promise<number> {
     .opts<{ message: string; model?: string; workspace: string }>();
 
   // Ctrl-C is the follower's (it terminates the run gracefully); the worker stops when the run has ended.
-  Runtime.install({ logger: redactingLogger(withQuietRunFailures(new DefaultLogger('WARN')), createRedactor(configuredSecrets())), shutdownSignals: [] });
+  Runtime.install({ logger: runnerLogger('WARN', configuredSecrets()), shutdownSignals: [] });
   const say = (line: string) => console.log(line);
   const workspace = path.resolve(options.workspace);
 

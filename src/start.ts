@@ -1,14 +1,13 @@
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
 import { closeApi, describeAuth, listen, untilSignal } from './api/lifecycle';
 import { loadApiConfig } from './api/config';
 import { buildApiServer } from './api/server';
 import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig } from './config';
-import { createRedactor, redactingLogger } from './redaction';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
 import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
 import { createBuiltinTools } from './tools/builtin';
 import { createAgentWorker } from './worker';
-import { withQuietRunFailures } from './worker-log-filter';
+import { runnerLogger } from './runner-logger';
 
 /**
  * `npm start`: everything on one machine — a Temporal dev server (started in
@@ -22,7 +21,7 @@ async function main(): Promise<number> {
   const model = loadModelConfig();
   const logLevel = loadLogLevel();
   const secrets = configuredSecrets();
-  const logger = redactingLogger(withQuietRunFailures(new DefaultLogger(logLevel === 'INFO' ? 'WARN' : logLevel)), createRedactor(secrets));
+  const logger = runnerLogger(logLevel === 'INFO' ? 'WARN' : logLevel, secrets);
   Runtime.install({ logger, shutdownSignals: [] });
   const stop = untilSignal();
 

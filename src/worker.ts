@@ -1,14 +1,14 @@
-import { Runtime, DefaultLogger, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
+import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { ModelSettings } from './activities';
 import { ConfigError, configuredSecrets, loadWorkerConfig } from './config';
 import { AgentRunnerPlugin } from './plugin';
-import { createRedactor, redactingLogger } from './redaction';
+import { createRedactor } from './redaction';
 import { missingSearchAttributes, registrationCommand } from './temporal/check-search-attributes';
 import { connectClient, connectWorker } from './temporal/connection';
 import { WORKER_DEFAULTS } from './shared';
 import { createBuiltinTools } from './tools/builtin';
 import type { ToolDefinition } from './tools/define-tool';
-import { withQuietRunFailures } from './worker-log-filter';
+import { runnerLogger } from './runner-logger';
 
 /*
  * `agent-runner/worker`: what a process that runs agents imports. Workflow code imports `agent-runner/workflow`
@@ -65,7 +65,7 @@ async function main(secrets: readonly string[]): Promise<void> {
   // Signals are handled below, not by the SDK: Ctrl-C reaches tsx and node both and tsx relays it once more,
   // and a second SIGINT after the SDK's handler has run would kill the worker in the middle of draining.
   // A provider may echo the key in an error: no log line of the worker prints a configured secret.
-  Runtime.install({ logger: redactingLogger(withQuietRunFailures(new DefaultLogger(logLevel)), createRedactor(secrets)), shutdownSignals: [] });
+  Runtime.install({ logger: runnerLogger(logLevel, secrets), shutdownSignals: [] });
   const connection = await connectWorker(temporal);
   const clientConnection = await connectClient(temporal);
   const missing = await missingSearchAttributes(clientConnection, temporal.namespace);
