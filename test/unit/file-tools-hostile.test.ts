@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, open, readFile, realpath, rm, stat, symlink, truncate, 
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolContext, ToolDefinition } from '../../src/tools/define-tool';
+import type { ToolDefinition } from '../../src/tools/define-tool';
+import { toolContext } from '../helpers/tool-context';
 import { createFileTools } from '../../src/tools/builtin/file-tools';
 
 /**
@@ -24,15 +25,6 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await rm(sandbox, { recursive: true, force: true });
-});
-
-const toolContext = (): ToolContext => ({
-  idempotencyKey: 'workflow-1:call-1',
-  workflowId: 'workflow-1',
-  runId: 'run-1',
-  callId: 'call-1',
-  attempt: 1,
-  signal: new AbortController().signal,
 });
 
 /** Runs the file tool `name` on `workspaceRoot`, failing the test if it takes more than five seconds (a blocked open). */

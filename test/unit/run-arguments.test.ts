@@ -1,28 +1,9 @@
-import { ZERO_USAGE } from '../../src/shared';
-import { initialBreakerState } from '../../src/workflows/rules/circuit-breaker';
-import { initialLoopTracker } from '../../src/workflows/rules/loop-detection';
 import { readHandOver } from '../../src/workflows/agent/run-arguments';
 import type { RunContinuation } from '../../src/workflows/agent/run-continuation';
+import { handOverWith } from '../helpers/hand-over';
 
 describe('readHandOver', () => {
-  const handOver: RunContinuation = {
-    schemaVersion: 2,
-    continuations: 1,
-    inputMessageCount: 0,
-    messages: [{ role: 'user', content: 'go' }],
-    inbox: [],
-    iteration: 3,
-    invocations: 3,
-    consecutiveNudges: 0,
-    restrictionInjections: 0,
-    usage: ZERO_USAGE,
-    limits: { maxInvocations: 64, tokenBudget: {} },
-    loopTracker: initialLoopTracker(),
-    breaker: initialBreakerState(),
-    turn: { startedAtMs: 0, messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
-    externalStopRequested: false,
-    events: { nextSeq: 4, recent: [] },
-  };
+  const handOver: RunContinuation = handOverWith();
 
   test('a run started with its input alone has no hand-over; trailing undefined arguments are none', () => {
     expect(readHandOver([], false)).toEqual({ ok: true });

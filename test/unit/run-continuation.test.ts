@@ -1,7 +1,5 @@
 import { ZERO_USAGE, parseAgentInput, type ChatMessage } from '../../src/shared';
-import { initialBreakerState } from '../../src/workflows/rules/circuit-breaker';
 import { partialRun } from '../../src/workflows/agent/failures';
-import { initialLoopTracker } from '../../src/workflows/rules/loop-detection';
 import {
   fitHandOver,
   inputToValidate,
@@ -9,6 +7,7 @@ import {
   shouldContinueAsNew,
   type RunContinuation,
 } from '../../src/workflows/agent/run-continuation';
+import { handOverWith } from '../helpers/hand-over';
 
 describe('shouldContinueAsNew', () => {
   test.each([
@@ -27,24 +26,11 @@ describe('shouldContinueAsNew', () => {
 });
 
 describe('the hand-over input', () => {
-  const continuation = (messageChars: number, events: number): RunContinuation => ({
-    schemaVersion: 2,
-    continuations: 1,
-    inputMessageCount: 0,
-    messages: [{ role: 'user', content: 'm'.repeat(messageChars) }],
-    inbox: [],
-    iteration: 3,
-    invocations: 3,
-    consecutiveNudges: 0,
-    restrictionInjections: 0,
-    usage: ZERO_USAGE,
-    limits: { maxInvocations: 64, tokenBudget: {} },
-    loopTracker: initialLoopTracker(),
-    breaker: initialBreakerState(),
-    turn: { startedAtMs: 0, messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
-    externalStopRequested: false,
-    events: { nextSeq: events + 1, recent: Array.from({ length: events }, (_, index) => ({ seq: index + 1, at: '', type: 'user-message' as const, content: 'x'.repeat(5_000) })) },
-  });
+  const continuation = (messageChars: number, events: number): RunContinuation =>
+    handOverWith({
+      messages: [{ role: 'user', content: 'm'.repeat(messageChars) }],
+      events: { nextSeq: events + 1, recent: Array.from({ length: events }, (_, index) => ({ seq: index + 1, at: '', type: 'user-message' as const, content: 'x'.repeat(5_000) })) },
+    });
 
   test('travels without its conversation, which the continuation carries once; what is checked has a stand-in for it', () => {
     const input = { tools: ['calculator'], message: 'go', messages: [{ role: 'user', content: 'earlier' }], maxInvocations: 5 };

@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolContext, ToolDefinition } from '../../src/tools/define-tool';
+import type { ToolDefinition } from '../../src/tools/define-tool';
+import { toolContext } from '../helpers/tool-context';
 import { createFileTools } from '../../src/tools/builtin/file-tools';
 import { Workspace } from '../../src/tools/builtin/workspace';
 
@@ -27,15 +28,6 @@ afterEach(async () => {
 
 const outsideMessage = (requested: string): string =>
   `path "${requested}" is outside the workspace; use a path relative to the workspace root (for example "notes.md").`;
-
-const toolContext = (): ToolContext => ({
-  idempotencyKey: 'workflow-1:call-1',
-  workflowId: 'workflow-1',
-  runId: 'run-1',
-  callId: 'call-1',
-  attempt: 1,
-  signal: new AbortController().signal,
-});
 
 /** Runs the file tool `name` on `workspaceRoot` the way the activity does: arguments parsed, defaults applied. */
 async function runFileTool(workspaceRoot: string, name: string, rawArguments: unknown): Promise<string> {
