@@ -11,6 +11,7 @@ import { createBuiltinTools } from '../src/tools/builtin';
 import { temporalRunsOf } from '../src/temporal/run-chain';
 import { createAgentWorker } from '../src/worker';
 import { comparisonTable, compareLoops } from './anchors/compare-loops';
+import { benchHistoryGrowth } from './history-growth';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -29,7 +30,10 @@ const options = new Command()
   .option('--anchor-runs <n>', 'measured runs of each loop in the anchor comparison', (value) => Number(value), 5)
   .option('--anchor-iterations <n>', 'model calls per run in the anchor comparison', (value) => Number(value), 10)
   .option('--anchor-latencies <ms,...>', "the scripted model's latencies in the anchor comparison", (value) => value.split(',').map(Number), [0, 500])
-  .option('--only <section>', 'run one section: anchors')
+  .option('--history-lengths <n,...>', 'iterations of the runs whose history is measured against their content', (value) => value.split(',').map(Number), [25, 50, 100])
+  .option('--history-result-bytes <n>', 'bytes of each tool result in the history runs', (value) => Number(value), 4096)
+  .option('--history-per-run <n>', 'the history runs again, continuing as new every n iterations (0: not)', (value) => Number(value), 10)
+  .option('--only <section>', 'run one section: anchors, history')
   .parse()
   .opts<{
     runs: number;
@@ -42,6 +46,9 @@ const options = new Command()
     anchorRuns: number;
     anchorIterations: number;
     anchorLatencies: number[];
+    historyLengths: number[];
+    historyResultBytes: number;
+    historyPerRun: number;
     only?: string;
   }>();
 
@@ -90,8 +97,15 @@ function megabytes(bytes: number): string {
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  await benchAnchors();
-  if (options.only === 'anchors') return;
+  if (options.only === undefined || options.only === 'anchors') await benchAnchors();
+  if (options.only === undefined || options.only === 'history') {
+    await benchHistoryGrowth({
+      lengths: options.historyLengths,
+      resultBytes: options.historyResultBytes,
+      ...(options.historyPerRun > 0 ? { perRun: options.historyPerRun } : {}),
+    });
+  }
+  if (options.only !== undefined) return;
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond(MODEL, benchAgent(options.iterations));
     model.respond(CHAT_MODEL, chatAgent);

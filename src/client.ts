@@ -6,9 +6,13 @@ import {
   WORKFLOW_TYPE,
   parseAgentInput,
   stateQuery,
+  transcriptQuery,
   type AgentInput,
   type AgentResult,
   type AgentState,
+  type ChatMessage,
+  type MessagePage,
+  type TranscriptQueryInput,
 } from './shared';
 import { RunNotFoundError } from './run-control';
 import { connectClient } from './temporal/connection';
@@ -86,8 +90,10 @@ export {
   stateQuery,
   stopSignal,
   terminateSignal,
+  transcriptQuery,
   userMessageSignal,
 } from './shared';
+export type { MessagePage, ResultTranscript, TranscriptQueryInput } from './shared';
 export type {
   ApprovalDecision,
   ApproveInput,
@@ -220,6 +226,32 @@ export async function getAgentState(client: Client, workflowId: string, runId?: 
   } catch (error) {
     if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
     throw error;
+  }
+}
+
+/**
+ * A page of the run's whole conversation (the `transcript` query): up to
+ * `limit` messages (default 100, at most 1,000, and 1 MiB) from index `from`.
+ * Answers during and after the run, also when its result carries only the
+ * newest messages (`result.transcript`). Throws `RunNotFoundError` for an unknown id.
+ */
+export async function getAgentTranscript(client: Client, workflowId: string, page: TranscriptQueryInput = {}): Promise<MessagePage> {
+  try {
+    return await client.workflow.getHandle(workflowId).query(transcriptQuery, page);
+  } catch (error) {
+    if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
+    throw error;
+  }
+}
+
+/** Every message of the run's conversation from `from`, read a page at a time. */
+export async function* readAgentTranscript(client: Client, workflowId: string, from = 0): AsyncGenerator<ChatMessage> {
+  let next = from;
+  for (;;) {
+    const page = await getAgentTranscript(client, workflowId, { from: next, limit: 1000 });
+    yield* page.messages;
+    next = page.from + page.messages.length;
+    if (page.messages.length === 0 || next >= page.total) return;
   }
 }
 

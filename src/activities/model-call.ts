@@ -7,6 +7,7 @@ import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
 import { parseCompletion } from './completion-response';
 import { classifyModelError, invalidResponseFailure } from './model-errors';
 import { keepHeartbeating } from './heartbeat';
+import { requestMessages } from './model-request';
 
 /** How the worker reaches the model. */
 export interface ModelSettings {
@@ -58,9 +59,10 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry)
         type: 'function',
         function: { name: tool.name, description: tool.description, parameters: tool.parameters },
       }));
+    const conversation = await keepHeartbeating(context, () => requestMessages(context, input));
     const messages: ChatCompletionMessageParam[] = [
       ...(input.instructions ? [{ role: 'system' as const, content: input.instructions }] : []),
-      ...input.messages.map(toWireMessage),
+      ...conversation.map(toWireMessage),
     ];
 
     const response = await keepHeartbeating(context, async () => {

@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { getAgentState, startAgentRun } from '../client';
+import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
 import {
   decideToolCall,
   followRunEvents,
@@ -14,7 +14,7 @@ import {
 import { API_DEFAULTS, WORKFLOW_TYPE, eventsQuery, type RunEvent } from '../shared';
 import { hasRunEnded } from '../temporal/run-ended';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
-import { approveBody, denyBody, eventsQueryString, listRunsQuery, messageBody, startRunBody, terminateBody } from './schemas';
+import { approveBody, denyBody, eventsQueryString, listRunsQuery, messageBody, startRunBody, terminateBody, transcriptQueryString } from './schemas';
 import { withinDeadline } from './temporal-deadline';
 
 export interface RunRouteDeps {
@@ -111,6 +111,15 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     }
     await withinDeadline(client, () => sendUserMessage(client, runId, body.content));
     return reply.code(202).send({ run_id: runId, delivered: true });
+  });
+
+  app.get('/runs/:run_id/messages', async (request) => {
+    const runId = runIdOf(request);
+    const query = parseBody(transcriptQueryString, request.query);
+    await describeAgentRun(client, runId);
+    const page = await withinDeadline(client, () => getAgentTranscript(client, runId, query));
+    const next = page.from + page.messages.length;
+    return { run_id: runId, total: page.total, from: page.from, messages: page.messages, ...(next < page.total ? { next_from: next } : {}) };
   });
 
   app.get('/runs/:run_id/events', async (request, reply) => {

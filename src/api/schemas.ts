@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_DEFAULTS, agentInputSchema, agentStatusSchema, contextIdSchema, identifierSchema, type TerminatingConfig } from '../shared';
+import { API_DEFAULTS, MESSAGE_PAGES, agentInputSchema, agentStatusSchema, contextIdSchema, identifierSchema, type TerminatingConfig } from '../shared';
 
 /**
  * Request bodies, as the chat endpoints specify them: snake_case, unknown fields
@@ -101,6 +101,12 @@ export const listRunsQuery = z.strictObject({
 });
 
 /** `GET /runs/:run_id/events` query string (a `Last-Event-ID` header does the same). */
+/** `GET /runs/:run_id/messages`: a page of the transcript. */
+export const transcriptQueryString = z.strictObject({
+  from: z.coerce.number().int().nonnegative().optional(),
+  limit: z.coerce.number().int().min(1).max(MESSAGE_PAGES.maxLimit).optional(),
+});
+
 export const eventsQueryString = z.strictObject({
   after: z.coerce.number().int().nonnegative().optional(),
 });

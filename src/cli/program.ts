@@ -15,6 +15,7 @@ import { runCommand } from './commands/run';
 import { startCommand } from './commands/start';
 import type { StartOptions } from './commands/start-run';
 import { statusCommand } from './commands/status';
+import { messagesCommand } from './commands/messages';
 import { terminateCommand } from './commands/terminate';
 import { watchCommand } from './commands/watch';
 import { EXIT_CODES_HELP, type ExitCode } from './exit-codes';
@@ -88,6 +89,17 @@ export function createProgram(report: ExitReporter): Command {
     .option('--json', "print the run's state (the `state` query) as JSON")
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .action(async (id: string, options: { json?: boolean }) => report(await statusCommand(id, options)));
+
+  program
+    .command('messages')
+    .argument('<id>', 'the run (workflow id)')
+    .description("Print a run's whole conversation, a page at a time; also when its result carries only the newest messages.")
+    .option('--from <index>', 'the first message to print (0: the first)', parseNonNegativeInteger, 0)
+    .option('--limit <n>', 'messages in the page (at most 1000)', parsePositiveInteger)
+    .option('--all', 'print every message from --from on, reading page after page')
+    .option('--json', 'print the page as JSON {total, from, messages}; with --all, one {index, message} line per message')
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .action(async (id: string, options: { from?: number; limit?: number; all?: boolean; json?: boolean }) => report(await messagesCommand(id, options)));
 
   program
     .command('watch')

@@ -1,4 +1,5 @@
 import type { ChatMessage, AssistantMessage, Usage } from './messages';
+import type { ModelRequestReference } from './transcript';
 
 /**
  * The contract between the workflow and its activities. Workflow code imports
@@ -30,7 +31,13 @@ export interface ModelCallInput {
   /** Model name; the worker's default when absent. */
   model?: string;
   instructions?: string;
-  messages: ChatMessage[];
+  /** The conversation, when it is small enough to travel in the input. */
+  messages?: ChatMessage[];
+  /**
+   * Otherwise where it is: the activity reads it from its own workflow run
+   * with the `modelRequest` query (`src/activities/model-request.ts`).
+   */
+  conversation?: ModelRequestReference;
   /** Names of the tools offered to the model. */
   toolNames: string[];
   parallelToolCalls: boolean;

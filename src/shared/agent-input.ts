@@ -107,6 +107,12 @@ export const agentInputSchema = z
     resultProcessing: resultProcessingSchema.optional(),
     /** Observation masking: replace old, large tool results in the model's context with placeholders. */
     masking: maskingSchema.optional(),
+    /**
+     * What the result's `messages` hold: `recent`, the whole conversation while it weighs at most 32 KiB and past
+     * that the newest messages that fit (the result's `transcript` says where they start; the rest is read with
+     * `GET /runs/:run_id/messages`); `all`, always the whole conversation. @default 'recent'
+     */
+    resultMessages: z.enum(['recent', 'all']).default(INPUT_DEFAULTS.resultMessages),
   })
   .superRefine((input, context) => {
     if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {

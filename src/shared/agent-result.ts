@@ -66,8 +66,14 @@ export const agentResultSchema = z.object({
   usage: usageSchema,
   /** The whole conversation: the input's `messages`, then everything this run added. */
   messages: z.array(chatMessageSchema),
-  /** What this run added, in the chat response format. */
+  /** What this run added, in the chat response format (of the messages in `messages`, when `transcript` is set). */
   generatedMessages: z.array(generatedMessageSchema),
+  /**
+   * Set when `messages` holds only the newest messages (`resultMessages: 'recent'` and a conversation past
+   * 32 KiB): they start at index `from` of `total`; the whole conversation is read in pages with the
+   * `transcript` query (`GET /runs/:run_id/messages`, `agent-runner messages`).
+   */
+  transcript: z.object({ total: z.number().int(), from: z.number().int() }).optional(),
 });
 export type AgentResult = z.infer<typeof agentResultSchema>;
 

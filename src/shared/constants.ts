@@ -77,6 +77,8 @@ export const INPUT_DEFAULTS = {
     /** `approval.onTimeout`: what a call whose approval timed out gets. @default 'deny' */
     onTimeout: 'deny',
   },
+  /** `resultMessages`: the result carries only the newest messages once the conversation passes {@link RESULT_MESSAGES_INLINE_BYTES}. @default 'recent' */
+  resultMessages: 'recent',
   restrictOutput: {
     /** `restrictOutput.enabled`. @default false */
     enabled: false,
@@ -254,6 +256,32 @@ export const HISTORY_BUDGET_BYTES = 40 * 1024 * 1024;
 
 /** A run stops before a model call once its history has this many events. @default 40,960 */
 export const HISTORY_EVENT_BUDGET = 40 * 1024;
+
+/**
+ * A model call's input carries its conversation while it weighs at most this. A larger one stays
+ * out of the input: the `callModel` activity reads it from its own workflow run with the
+ * `modelRequest` query, which history does not record, so history grows with what each iteration
+ * adds, not with the whole conversation at every call. @default 8 KiB
+ */
+export const MODEL_INPUT_INLINE_BYTES = 8 * 1024;
+
+/**
+ * A run's result carries its whole conversation while it weighs at most this (or always, with the
+ * input's `resultMessages: 'all'`); past it, the newest messages that fit, and where they start,
+ * and the rest is read in pages (`GET /runs/:run_id/messages`). The result holds them twice (as
+ * `messages` and as `generatedMessages`), so it stays under about twice this. @default 32 KiB
+ */
+export const RESULT_MESSAGES_INLINE_BYTES = 32 * 1024;
+
+/** Pages of a conversation (the `transcript` and `modelRequest` queries): messages and bytes per page. */
+export const MESSAGE_PAGES = {
+  /** Messages in a transcript page when the caller names no limit. @default 100 */
+  defaultLimit: 100,
+  /** The most messages one transcript page holds. @default 1,000 */
+  maxLimit: 1_000,
+  /** What one page weighs at most (it always holds at least one message). @default 1 MiB */
+  maxBytes: 1024 * 1024,
+} as const;
 
 /** Largest conversation a failure's details carry; a failure must fit in one of Temporal's payloads too. @default 1 MiB */
 export const FAILURE_MESSAGES_LIMIT_BYTES = 1024 * 1024;

@@ -11,6 +11,7 @@ import type {
   TerminateInput,
 } from './control';
 import type { EventPage } from './run-events';
+import type { MessagePage, ModelRequestQueryInput, TranscriptQueryInput } from './transcript';
 
 /**
  * Names of the queries, signals and updates of `agentWorkflow`, shared by the
@@ -21,6 +22,14 @@ import type { EventPage } from './run-events';
 export const stateQuery = defineQuery<AgentState>('state');
 /** The run's event log from a cursor: `{ after?, limit? }`. */
 export const eventsQuery = defineQuery<EventPage, [EventsQueryInput?]>('events');
+/** The run's whole conversation, a page at a time: `{ from?, limit? }`. Also after the run ended. */
+export const transcriptQuery = defineQuery<MessagePage, [TranscriptQueryInput?]>('transcript');
+/**
+ * The conversation a model call in flight sends, for the `callModel` activity
+ * when it was too large for the activity's input (`ModelRequestReference`).
+ * Internal to the runner.
+ */
+export const modelRequestQuery = defineQuery<MessagePage, [ModelRequestQueryInput]>('modelRequest');
 
 /** A person's message: answers `ask_question`, or joins the conversation before the next model call. */
 export const userMessageSignal = defineSignal<[{ content: string }]>('userMessage');

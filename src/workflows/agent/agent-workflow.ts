@@ -34,6 +34,12 @@ export const SIZE_GUARDS_PATCH = 'size-guards-and-continue-as-new';
 export const RUNNER_CALL_IDS_PATCH = 'runner-call-ids';
 
 /**
+ * Marks runs whose large conversations stay out of the model call's input
+ * and the result; a run started before carried them inline, and replays so.
+ */
+export const LINEAR_HISTORY_PATCH = 'linear-history';
+
+/**
  * One agent run: call the model, execute its tool calls, repeat, until the
  * model answers, a terminating tool is called, a limit fails the run, or the
  * run is stopped from outside. Every rule it applies is a pure function in
@@ -57,6 +63,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   // Before any await, as `patched` requires; a continued run is new code by definition.
   const guarded = continuation !== undefined || wf.patched(SIZE_GUARDS_PATCH);
   const runnerCallIds = wf.patched(RUNNER_CALL_IDS_PATCH);
+  const linearHistory = wf.patched(LINEAR_HISTORY_PATCH);
   // The input's limits are in place before any handler can run: a setLimits update that arrives
   // with the start is applied in the same activation and must change them, not be overwritten.
   // A continued run keeps the limits it had, changes included.
@@ -82,7 +89,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
 
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;
-  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds };
+  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds, linearHistory };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   else run.events.append('run-take-over', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);

@@ -34,4 +34,11 @@ export interface RunContext {
    * started before them, which keyed its calls by the model's ids.
    */
   readonly runnerCallIds: boolean;
+  /**
+   * History grows with what is new: a large conversation stays out of the
+   * model call's input (the activity reads it with the `modelRequest`
+   * query) and out of the result (`resultMessages`). False only while
+   * replaying a run started before, whose calls carried it inline.
+   */
+  readonly linearHistory: boolean;
 }

@@ -5,12 +5,16 @@ import {
   decideUpdate,
   denySignal,
   eventsQuery,
+  modelRequestQuery,
   setLimitsUpdate,
   stateQuery,
   stopSignal,
   terminateSignal,
+  transcriptQuery,
   userMessageSignal,
+  MESSAGE_PAGES,
 } from '../../shared';
+import { messagePage } from '../rules/message-pages';
 import { checkDecision } from '../rules/approval-rules';
 import { decideFromSignal, recordDecision, type ToolSchemaLookup } from './steps/await-approval';
 import { applyLimitChange } from '../rules/limit-rules';
@@ -25,6 +29,14 @@ import { isFinished, snapshot, type RunRecord } from './run-record';
 export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationScope, toolSchemaFor: ToolSchemaLookup): void {
   wf.setHandler(stateQuery, () => snapshot(run));
   wf.setHandler(eventsQuery, (query) => run.events.page(query?.after, query?.limit));
+  wf.setHandler(transcriptQuery, (query) => messagePage(run.messages, query?.from, query?.limit));
+  wf.setHandler(modelRequestQuery, (query) => {
+    const request = run.modelRequest;
+    if (request === undefined || request.iteration !== query?.iteration) {
+      throw new Error(`No model call of iteration ${String(query?.iteration)} is waiting for its conversation (now: ${request === undefined ? 'none' : `iteration ${request.iteration}`}).`);
+    }
+    return messagePage(request.messages, query.from, MESSAGE_PAGES.maxLimit);
+  });
   wf.setHandler(approveSignal, (input) =>
     decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'approve', arguments: input?.arguments }),
   );

@@ -54,6 +54,12 @@ export interface RunRecord {
   inbox: string[];
   /** The question `ask_question` asked, while the run waits for its answer. */
   pendingQuestion?: { callId: string; question: string; askedAt: string };
+  /**
+   * The conversation the model call in flight sends, when it is too large for
+   * the activity's input: the `modelRequest` query answers it. Never handed
+   * over: a run continues as new only between iterations.
+   */
+  modelRequest?: { iteration: number; messages: ChatMessage[] };
   /** The `stop` signal arrived: `{ external: true }` conditions hold from now on. */
   externalStopRequested: boolean;
   /** Where the current turn began: stop conditions count from here (their state resets each turn). */

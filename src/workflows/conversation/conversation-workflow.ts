@@ -175,6 +175,8 @@ export function turnInput(request: ChatTurnRequest, history: readonly ChatMessag
   const messages = [...history, ...prompt];
   return {
     ...settings,
+    // The conversation takes each turn's whole transcript from the result: it is its own history.
+    resultMessages: 'all',
     ...(messages.length === 0 ? {} : { messages }),
     ...(request.kind === 'chat' && request.message !== undefined ? { message: request.message } : {}),
   };

@@ -1,5 +1,7 @@
 import {
+  MODEL_INPUT_INLINE_BYTES,
   addUsage,
+  jsonBytes,
   type AssistantMessage,
   type ChatMessage,
   type ModelCallResult,
@@ -37,11 +39,16 @@ export function contextForModel(context: RunContext): ChatMessage[] {
  */
 export function callModel(context: RunContext, messages: ChatMessage[]): Promise<ModelCallResult> {
   const { run, input } = context;
+  const sent = context.runnerCallIds ? messagesForModel(messages) : messages;
+  // A large conversation stays out of the input, which history records at every call: the activity
+  // reads it from this run with the `modelRequest` query, which history does not record.
+  const byReference = context.linearHistory && jsonBytes(sent) > MODEL_INPUT_INLINE_BYTES;
+  run.modelRequest = byReference ? { iteration: run.iteration, messages: sent } : undefined;
   return modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
     {
       model: input.model,
       instructions: input.instructions,
-      messages: context.runnerCallIds ? messagesForModel(messages) : messages,
+      ...(byReference ? { conversation: { iteration: run.iteration, count: sent.length } } : { messages: sent }),
       toolNames: input.tools,
       parallelToolCalls: input.parallelToolCalls,
     },
@@ -51,6 +58,7 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
 /** Counts the model call and its tokens, adds its message to the conversation, and logs and publishes it. */
 export function recordModelResponse(context: RunContext, response: ModelCallResult): AssistantMessage {
   const { run, publish } = context;
+  run.modelRequest = undefined;
   run.invocations += 1;
   run.usage = addUsage(run.usage, response.usage);
   // Before anything else sees the calls: from here on the run knows them by runner ids only.

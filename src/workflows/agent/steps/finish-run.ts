@@ -1,5 +1,6 @@
 import * as wf from '@temporalio/workflow';
-import { SCHEMA_VERSION, type AgentResult, type ParsedAgentInput, type TerminationReason } from '../../../shared';
+import { RESULT_MESSAGES_INLINE_BYTES, SCHEMA_VERSION, jsonBytes, type AgentResult, type ParsedAgentInput, type TerminationReason } from '../../../shared';
+import { newestThatFit } from '../../rules/message-pages';
 import { toGeneratedMessages } from '../../rules/generated-messages';
 import { oversizedResult } from '../../rules/size-rules';
 import { toolMessagesFor } from '../../rules/transcript';
@@ -24,6 +25,7 @@ export function runResult(
   const { run } = context;
   const { reason, response } = outcome;
   if (outcome.unexecuted !== undefined) run.messages.push(...toolMessagesFor(outcome.unexecuted, new Map(), run.iteration, NOT_EXECUTED_RESULT));
+  const from = resultMessagesFrom(context);
   const result: AgentResult = {
     schemaVersion: SCHEMA_VERSION,
     response,
@@ -33,13 +35,26 @@ export function runResult(
     consecutiveNudges: run.consecutiveNudges,
     restrictionInjections: run.restrictionInjections,
     usage: run.usage,
-    messages: run.messages,
-    generatedMessages: toGeneratedMessages(run.messages.slice(run.inputMessageCount)),
+    messages: from === 0 ? run.messages : run.messages.slice(from),
+    generatedMessages: toGeneratedMessages(run.messages.slice(Math.max(run.inputMessageCount, from))),
+    ...(from === 0 ? {} : { transcript: { total: run.messages.length, from } }),
   };
   // Temporal would terminate a workflow whose result is over its limit; fail with the reason instead.
   const oversized = context.guarded ? oversizedResult(result) : undefined;
   if (oversized !== undefined) return { kind: 'fail', failure: resultTooLarge(oversized, reason, response, context.partial()) };
   return { kind: 'finished', result };
+}
+
+/**
+ * Where the result's messages start: 0 (the whole conversation) unless the
+ * run keeps its history linear, asked for `recent` messages, and the
+ * conversation is too large to carry again; then the newest that fit.
+ */
+function resultMessagesFrom(context: RunContext): number {
+  const { run, input } = context;
+  if (!context.linearHistory || input.resultMessages === 'all') return 0;
+  if (jsonBytes(run.messages) <= RESULT_MESSAGES_INLINE_BYTES) return 0;
+  return newestThatFit(run.messages, RESULT_MESSAGES_INLINE_BYTES);
 }
 
 /** Ends the run with `result`: records and publishes the ending, lets handlers finish, and returns it. */

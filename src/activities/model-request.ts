@@ -1,0 +1,48 @@
+import { ApplicationFailure, type Context } from '@temporalio/activity';
+import { modelRequestQuery, type ChatMessage, type ModelCallInput } from '../shared';
+
+/** The failure type of a conversation the activity could not read from its workflow; retried like a lost connection. */
+export const MODEL_REQUEST_UNAVAILABLE = 'ModelRequestUnavailable';
+
+/**
+ * The conversation a model call sends: from its input when it travelled
+ * there, otherwise read from the activity's own workflow run with the
+ * `modelRequest` query, a page at a time. The workflow prepared it before
+ * scheduling the call, from its history alone, so every attempt — on
+ * another worker, after a restart — reads the same messages; queries are not
+ * recorded, so the conversation is not written to history again.
+ * A read that fails is retryable: the workflow's worker may be restarting.
+ */
+export async function requestMessages(context: Context, input: ModelCallInput): Promise<ChatMessage[]> {
+  if (input.messages !== undefined) return input.messages;
+  const reference = input.conversation;
+  if (reference === undefined) {
+    throw ApplicationFailure.nonRetryable('The model call has neither `messages` nor a `conversation` to read.', 'InvalidModelCallInput');
+  }
+  const execution = context.info.workflowExecution;
+  if (execution === undefined) {
+    throw ApplicationFailure.nonRetryable('The model call refers to its workflow for its conversation, but runs outside of one.', 'InvalidModelCallInput');
+  }
+  const { workflowId, runId } = execution;
+  const handle = context.client.workflow.getHandle(workflowId, runId);
+  const messages: ChatMessage[] = [];
+  while (messages.length < reference.count) {
+    let page;
+    try {
+      page = await handle.query(modelRequestQuery, { iteration: reference.iteration, from: messages.length });
+    } catch (error) {
+      throw ApplicationFailure.retryable(
+        `Could not read the conversation of iteration ${reference.iteration} from workflow ${workflowId}: ${error instanceof Error ? error.message : String(error)}`,
+        MODEL_REQUEST_UNAVAILABLE,
+      );
+    }
+    if (page.total !== reference.count || page.from !== messages.length || page.messages.length === 0) {
+      throw ApplicationFailure.retryable(
+        `The workflow answered ${page.messages.length} message(s) from ${page.from} of ${page.total} for iteration ${reference.iteration}; the call expects ${reference.count} from ${messages.length}.`,
+        MODEL_REQUEST_UNAVAILABLE,
+      );
+    }
+    messages.push(...page.messages);
+  }
+  return messages;
+}

@@ -1,0 +1,46 @@
+import type { ChatMessage } from './messages';
+
+/**
+ * Reading a run's conversation in pages, without it travelling in history:
+ * the `transcript` query (callers) and the `modelRequest` query (the
+ * `callModel` activity reading the request its workflow prepared).
+ */
+
+/** A page of messages: `messages` are those from index `from` on, of `total` in all. */
+export interface MessagePage {
+  total: number;
+  from: number;
+  messages: ChatMessage[];
+}
+
+/** The `transcript` query's argument: a page from `from` (default 0), at most `limit` messages. */
+export interface TranscriptQueryInput {
+  from?: number;
+  limit?: number;
+}
+
+/**
+ * Where a model call's conversation is, when it is too large to travel in the
+ * activity's input: in its own workflow run, prepared for `iteration`, with
+ * `count` messages.
+ */
+export interface ModelRequestReference {
+  iteration: number;
+  count: number;
+}
+
+/** The `modelRequest` query's argument: the request of `iteration`, from message `from`. */
+export interface ModelRequestQueryInput {
+  iteration: number;
+  from?: number;
+}
+
+/**
+ * Where a result's `messages` start when the conversation was too large to
+ * carry whole: they are the newest, from index `from` of `total`; the rest is
+ * read with the `transcript` query (`GET /runs/:run_id/messages`).
+ */
+export interface ResultTranscript {
+  total: number;
+  from: number;
+}
