@@ -42,6 +42,11 @@ import { createAgentWorker } from '../src/worker';
  * - call-identity.json: a model that reuses one call id (twice in one
  *   answer, again on the next turn), each call approved or denied under
  *   its own runner id (the runner-call-ids marker).
+ * - linear-history.json: a run whose conversation outgrows a model call's
+ *   input (later calls carry `{ iteration, count }`, and the activity reads
+ *   the messages with the `modelRequest` query) and the result's budget
+ *   (the result carries the newest messages and `transcript`; the
+ *   linear-history marker).
  * `npm run record-history -- call-identity` records that one alone; without
  * arguments every history is recorded.
  * Commit a file anew only when the workflow's behaviour changes on purpose,
@@ -55,6 +60,7 @@ const QUESTION_MODEL = 'recorded-ask-question';
 const CONVERSATION_MODEL = 'recorded-conversation';
 const CONTINUED_MODEL = 'recorded-continue-as-new';
 const CALL_ID_MODEL = 'recorded-call-identity';
+const LINEAR_MODEL = 'recorded-linear-history';
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -99,6 +105,13 @@ async function main(): Promise<void> {
       { toolCalls: [add('3 + 3')] },
       { toolCalls: [{ name: 'task_completion', arguments: { result: '2, denied, 10.' }, id: 'call_0' }] },
     ]);
+    // 2 KB of arguments per call: past 8 KiB by the fifth call, past the result's 32 KiB by the end.
+    model.script(LINEAR_MODEL, [
+      ...Array.from({ length: 18 }, (_, index) => ({
+        toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + ${'0 + '.repeat(500)}1` }, id: `call_${index}` }],
+      })),
+      { content: 'Added them all.' },
+    ]);
     model.script(CONTROL_MODEL, [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
       { toolCalls: [{ name: 'calculator', arguments: { expression: '3 * 3' }, id: 'call_second' }] },
@@ -124,6 +137,15 @@ async function main(): Promise<void> {
       }
     };
     await worker.runUntil(async () => {
+      if (wanted('linear-history')) {
+        const linear = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-linear-history',
+          args: [{ model: LINEAR_MODEL, tools: ['calculator'], message: 'Add these long sums.' } satisfies AgentInput],
+        });
+        await linear.result();
+        await save(linear, 'linear-history.json');
+      }
       if (wanted('call-identity')) {
         const calls = await client.workflow.start(WORKFLOW_TYPE, {
           taskQueue: 'record-history',

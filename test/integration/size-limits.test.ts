@@ -52,7 +52,7 @@ describe("a run near Temporal's payload limit", () => {
 
   test('a tool output over 256 KiB is cut in the activity, with a note the model reads', async () => {
     const model = env.scenario([{ toolCalls: [big('call_huge', 3_000_000)] }, { content: 'done' }]);
-    const result = await env.run({ model, tools: ['big'], message: 'fetch it' });
+    const result = await env.run({ model, tools: ['big'], message: 'fetch it', resultMessages: 'all' });
 
     expect(result.response).toBe('done');
     const output = result.messages.find((message) => message.role === 'tool')?.content ?? '';
@@ -64,12 +64,12 @@ describe("a run near Temporal's payload limit", () => {
     expect(seen?.content).toBe(output);
   });
 
-  test('a run whose last tool batch makes its result too large fails with ContextTooLarge and keeps its response', async () => {
+  test('with resultMessages: all, a run whose last tool batch makes its result too large fails with ContextTooLarge and keeps its response', async () => {
     // Eight results of 256 KiB in one batch, then the stop condition (big has run) ends the run: its result would be about 4 MiB.
     const model = env.scenario([
       { content: 'Fetching all eight.', toolCalls: Array.from({ length: 8 }, (_, index) => big(`call_part_${index}`, 300_000)) },
     ]);
-    const handle = await env.start({ model, tools: ['big'], message: 'fetch the parts', stopWhen: { functionCall: 'big' } });
+    const handle = await env.start({ model, tools: ['big'], message: 'fetch the parts', stopWhen: { functionCall: 'big' }, resultMessages: 'all' });
     const failure = await handle.result().then(
       () => undefined,
       (error: unknown) => (error as { cause?: { type?: string; message?: string; details?: unknown[] } }).cause,
@@ -85,9 +85,20 @@ describe("a run near Temporal's payload limit", () => {
     expect((await handle.describe()).status.name).toBe('FAILED');
   });
 
+  test('by default the same run completes: its result carries the newest messages, the rest is read in pages', async () => {
+    const model = env.scenario([
+      { content: 'Fetching all eight.', toolCalls: Array.from({ length: 8 }, (_, index) => big(`call_part_${index}`, 300_000)) },
+    ]);
+    const result = await env.run({ model, tools: ['big'], message: 'fetch the parts', stopWhen: { functionCall: 'big' } });
+    expect(result).toMatchObject({ response: 'Fetching all eight.', terminationReason: { type: 'stop_condition' }, transcript: { total: 10, from: 9 } });
+    // At least the last message, however large: a tool result is never over 256 KiB.
+    expect(result.messages).toHaveLength(1);
+    expect(result.messages[0]).toMatchObject({ role: 'tool', tool_call_id: expect.stringMatching(/part_7|-8$/) as unknown });
+  });
+
   test('a run well inside the budget is not touched', async () => {
     const model = env.scenario([{ toolCalls: [big('call_small', 100_000)] }, { content: 'fine' }]);
-    const result: AgentResult = await env.run({ model, tools: ['big'], message: 'go' });
+    const result: AgentResult = await env.run({ model, tools: ['big'], message: 'go', resultMessages: 'all' });
     expect(result).toMatchObject({ response: 'fine', terminationReason: { type: 'complete' } });
     expect(result.messages.find((message) => message.role === 'tool')?.content).toHaveLength(100_000);
   });

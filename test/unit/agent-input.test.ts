@@ -22,10 +22,10 @@ const assistantCalling = (...callIds: string[]): ChatMessage => ({
 const toolAnswer = (callId: string): ChatMessage => ({ role: 'tool', tool_call_id: callId, content: '42' });
 
 describe('parseAgentInput defaults', () => {
-  test('a minimal input gets parallelToolCalls true, requireToolCall false, and nothing else invented', () => {
+  test('a minimal input gets parallelToolCalls true, requireToolCall false, resultMessages recent, and nothing else invented', () => {
     const input = parseValid({ tools: [], message: 'hello' });
 
-    expect(input).toEqual({ tools: [], message: 'hello', parallelToolCalls: true, requireToolCall: false });
+    expect(input).toEqual({ tools: [], message: 'hello', parallelToolCalls: true, requireToolCall: false, resultMessages: 'recent' });
   });
 
   test('an explicit parallelToolCalls false is kept', () => {
