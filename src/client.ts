@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { loadTemporalConfig, type TemporalConfig } from './config';
 import {
+  CLIENT_DEFAULTS,
   DEFAULT_TASK_QUEUE,
   WORKFLOW_TYPE,
   parseAgentInput,
@@ -237,7 +238,14 @@ export async function getAgentState(client: Client, workflowId: string, runId?: 
  */
 export async function getAgentTranscript(client: Client, workflowId: string, page: TranscriptQueryInput = {}): Promise<MessagePage> {
   try {
-    return await client.workflow.getHandle(workflowId).query(transcriptQuery, page);
+    const latest = await client.workflow.getHandle(workflowId).query(transcriptQuery, page);
+    // Messages left behind by a hand-over are in the Temporal run that had them: follow the chain back.
+    let answer = latest;
+    for (let hops = 0; answer.earlierRunId !== undefined && hops < CLIENT_DEFAULTS.maxTranscriptHops; hops += 1) {
+      answer = await client.workflow.getHandle(workflowId, answer.earlierRunId).query(transcriptQuery, page);
+    }
+    if (answer.earlierRunId !== undefined) throw new Error(`The transcript of ${workflowId} from message ${String(page.from ?? 0)} is more than ${CLIENT_DEFAULTS.maxTranscriptHops} Temporal runs back.`);
+    return { total: latest.total, from: answer.from, messages: answer.messages };
   } catch (error) {
     if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
     throw error;

@@ -439,6 +439,8 @@ export const CLIENT_DEFAULTS = {
   listLimit: 20,
   /** Largest page asked of Temporal's visibility when listing. @default 1000 */
   listPageSizeMax: 1000,
+  /** Temporal runs a transcript read follows back for messages a hand-over left behind. @default 10,000 */
+  maxTranscriptHops: 10_000,
 } as const;
 
 // ─── 13. The local Temporal server (demo, tests, `npm run server`) ───────────

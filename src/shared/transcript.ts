@@ -11,6 +11,12 @@ export interface MessagePage {
   total: number;
   from: number;
   messages: ChatMessage[];
+  /**
+   * Set, with no messages, when the messages from `from` were left behind in
+   * an earlier Temporal run of the run (a hand-over after compaction): that
+   * run, queried with the same page, answers them. The client follows it.
+   */
+  earlierRunId?: string;
 }
 
 /** The `transcript` query's argument: a page from `from` (default 0), at most `limit` messages. */
