@@ -3,6 +3,7 @@ import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_
 import { tokenBudgetSchema } from './control';
 import { durationSchema } from './duration';
 import { stopConditionSchema } from './stop-conditions-schema';
+import { compactionSchema } from './compaction-schema';
 import { circuitBreakerSchema, loopDetectionSchema, maskingSchema, resultProcessingSchema } from './loop-guard-schemas';
 import { findTooDeep } from './json-depth';
 import { inputChatMessageSchema, type ChatMessage } from './messages';
@@ -107,6 +108,8 @@ export const agentInputSchema = z
     resultProcessing: resultProcessingSchema.optional(),
     /** Observation masking: replace old, large tool results in the model's context with placeholders. */
     masking: maskingSchema.optional(),
+    /** Compaction: summarise older messages when what the model sees passes `maxTokens`. Off unless given. */
+    compaction: compactionSchema.optional(),
   })
   .superRefine((input, context) => {
     if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {
