@@ -126,6 +126,11 @@ export const COMPACTION_DEFAULTS = {
    * model that ignores the request cannot fill the context again with its summary. @default 0.5
    */
   summaryShare: 0.5,
+  /**
+   * Longest summary in characters, whatever `maxTokens` allows: the summary travels in the activity's result, in
+   * every later model call and in each hand-over, all under Temporal's 2 MiB payload limit. @default 131,072 (128 Ki)
+   */
+  summaryMaxChars: 128 * 1024,
 } as const;
 
 /** Compaction: the summarisation prompt, the system message of the compaction call unless `compaction.instructions` replaces it. */

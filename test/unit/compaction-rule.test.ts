@@ -1,6 +1,6 @@
 import { COMPACTION_SUMMARY_HEADING } from '../../src/shared/constants';
 import type { ChatMessage } from '../../src/shared/messages';
-import { keptFrom, planCompaction, type CompactionSubject } from '../../src/workflows/rules/compaction-rule';
+import { keptFrom, maxSummaryChars, planCompaction, type CompactionSubject } from '../../src/workflows/rules/compaction-rule';
 import { contextTokens, modelContext, summaryMessage, type ConversationCompaction } from '../../src/workflows/rules/model-context';
 
 /** Content of exactly `tokens` estimated tokens. */
@@ -143,5 +143,13 @@ describe('a rolling summary', () => {
 describe('the summary message', () => {
   test('is a user message (its text retells untrusted tool output) under a heading', () => {
     expect(summaryMessage('done so far')).toEqual({ role: 'user', content: `${COMPACTION_SUMMARY_HEADING}\n\ndone so far` });
+  });
+});
+
+describe('the longest summary', () => {
+  test('is half of maxTokens, in characters, and never past 128 Ki characters', () => {
+    expect(maxSummaryChars(256)).toBe(128 * 4);
+    expect(maxSummaryChars(8_001)).toBe(4_000 * 4);
+    expect(maxSummaryChars(10_000_000)).toBe(128 * 1024);
   });
 });

@@ -1,4 +1,5 @@
 import type { CompactionConfig } from '../../shared/compaction-schema';
+import { CHARS_PER_TOKEN_ESTIMATE, COMPACTION_DEFAULTS } from '../../shared/constants';
 import type { ChatMessage } from '../../shared/messages';
 import { contextTokens, isPinned, summaryMessage, type ConversationCompaction, type ModelContext } from './model-context';
 
@@ -86,4 +87,9 @@ export function planCompaction(subject: CompactionSubject, context: ModelContext
     summarise: [...previous, ...fresh],
     newlySummarised: fresh.length,
   };
+}
+
+/** How long a summary may be, in characters: its share of `maxTokens`, and never past {@link COMPACTION_DEFAULTS.summaryMaxChars}. */
+export function maxSummaryChars(maxTokens: number): number {
+  return Math.min(Math.floor(maxTokens * COMPACTION_DEFAULTS.summaryShare) * CHARS_PER_TOKEN_ESTIMATE, COMPACTION_DEFAULTS.summaryMaxChars);
 }

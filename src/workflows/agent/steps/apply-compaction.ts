@@ -1,12 +1,6 @@
 import * as wf from '@temporalio/workflow';
-import {
-  CHARS_PER_TOKEN_ESTIMATE,
-  COMPACTION_DEFAULTS,
-  addUsage,
-  type CompactionConfig,
-  type CompactionResult,
-} from '../../../shared';
-import { planCompaction, type CompactionPlan } from '../../rules/compaction-rule';
+import { addUsage, type CompactionConfig, type CompactionResult } from '../../../shared';
+import { maxSummaryChars, planCompaction, type CompactionPlan } from '../../rules/compaction-rule';
 import { contextTokens } from '../../rules/model-context';
 import { modelActivities } from '../activities';
 import { compactionFailed } from '../failures';
@@ -53,7 +47,7 @@ async function compact(context: RunContext, config: CompactionConfig, plan: Extr
         model: config.model ?? input.model,
         instructions: config.instructions,
         messages: plan.summarise,
-        maxSummaryChars: Math.floor(config.maxTokens * COMPACTION_DEFAULTS.summaryShare) * CHARS_PER_TOKEN_ESTIMATE,
+        maxSummaryChars: maxSummaryChars(config.maxTokens),
       },
     ]);
   } catch (error) {
