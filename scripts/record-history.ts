@@ -41,12 +41,15 @@ import { createAgentWorker } from '../src/worker';
  *   iterations, and hands over again;
  * - call-identity.json: a model that reuses one call id (twice in one
  *   answer, again on the next turn), each call approved or denied under
- *   its own runner id (the runner-call-ids marker).
+ *   its own runner id (the runner-call-ids marker);
  * - linear-history.json: a run whose conversation outgrows a model call's
  *   input (later calls carry `{ iteration, count }`, and the activity reads
  *   the messages with the `modelRequest` query) and the result's budget
  *   (the result carries the newest messages and `transcript`; the
- *   linear-history marker).
+ *   linear-history marker);
+ * - compaction.json: a run with `compaction` whose context passes
+ *   `maxTokens` before its fourth model call: one `compactConversation`
+ *   activity, then the model sees the summary.
  * `npm run record-history -- call-identity` records that one alone; without
  * arguments every history is recorded.
  * Commit a file anew only when the workflow's behaviour changes on purpose,
@@ -61,6 +64,8 @@ const CONVERSATION_MODEL = 'recorded-conversation';
 const CONTINUED_MODEL = 'recorded-continue-as-new';
 const CALL_ID_MODEL = 'recorded-call-identity';
 const LINEAR_MODEL = 'recorded-linear-history';
+const COMPACTION_MODEL = 'recorded-compaction';
+const SUMMARY_MODEL = 'recorded-compaction-summary';
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -112,6 +117,15 @@ async function main(): Promise<void> {
       })),
       { content: 'Added them all.' },
     ]);
+    // About 99 estimated tokens an iteration: past 256 with three iterations in the context.
+    model.script(COMPACTION_MODEL, [
+      ...[1, 2, 3, 4].map((step) => ({
+        content: `Step ${step}: adding. `.padEnd(360, '.'),
+        toolCalls: [{ name: 'calculator', arguments: { expression: `${step} + ${step}` }, id: `call_${step}` }],
+      })),
+      { toolCalls: [{ name: 'task_completion', arguments: { result: '2, 4, 6 and 8.' }, id: 'call_done' }] },
+    ]);
+    model.script(SUMMARY_MODEL, [{ content: 'The user asked to double 1 to 4, one at a time; 1 + 1 = 2 and 2 + 2 = 4 so far.' }]);
     model.script(CONTROL_MODEL, [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
       { toolCalls: [{ name: 'calculator', arguments: { expression: '3 * 3' }, id: 'call_second' }] },
@@ -167,6 +181,23 @@ async function main(): Promise<void> {
         await calls.executeUpdate(decideUpdate, { args: [{ callId: 'call-2-1', decision: 'approve', arguments: { expression: '5 + 5' } }] });
         await calls.result();
         await save(calls, 'call-identity.json');
+      }
+      if (wanted('compaction')) {
+        const compacted = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-compaction',
+          args: [
+            {
+              model: COMPACTION_MODEL,
+              tools: ['calculator', 'task_completion'],
+              message: 'Double each number from 1 to 4, one call at a time.',
+              terminating: { toolIds: ['task_completion'] },
+              compaction: { maxTokens: 256, keepRecentIterations: 1, model: SUMMARY_MODEL },
+            } satisfies AgentInput,
+          ],
+        });
+        await compacted.result();
+        await save(compacted, 'compaction.json');
       }
       if (!wanted('agent-loop')) return;
       const loop = await client.workflow.start(WORKFLOW_TYPE, {

@@ -1,5 +1,6 @@
 import type { AgentActivities } from '../shared';
 import type { ToolRegistry } from '../tools/tool-registry';
+import { createConversationCompaction } from './compact-conversation';
 import { createModelCall, redactorFor, type ModelSettings } from './model-call';
 import { createToolExecution } from './tool-execution';
 
@@ -17,5 +18,6 @@ export function createActivities({ registry, model }: ActivityDependencies): Age
     describeTools: () => Promise.resolve({ tools: registry.describe() }),
     callModel: createModelCall(model, registry),
     executeTool: createToolExecution(registry, redactorFor(model)),
+    compactConversation: createConversationCompaction(model),
   };
 }

@@ -66,6 +66,8 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.approvalTimedOut]: { status: 422, code: 'approval_timed_out' },
   [FailureType.contextTooLarge]: { status: 422, code: 'context_too_large' },
   [FailureType.historyTooLarge]: { status: 422, code: 'history_too_large' },
+  // The summarising model call is a model call: its failure is the provider's, as ModelCall.* are.
+  [FailureType.compactionFailed]: MODEL_CALL_FAILED,
   [FailureType.invalidDecision]: RUN_FAILED,
   [FailureType.invalidLimits]: RUN_FAILED,
   [FailureType.modelCallBadRequest]: MODEL_CALL_FAILED,

@@ -58,6 +58,8 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return [`  stop condition met: ${event.condition} (${oneLine(event.detail)})`];
     case 'observation-masking':
       return [`  old tool results masked, ${event.tokensSaved} tokens saved`];
+    case 'compaction':
+      return [`  conversation compacted: ${event.messagesSummarised} messages summarised, about ${event.tokensBefore} → ${event.tokensAfter} tokens`];
     case 'run-timeout':
       return [`  the run's timeout (${event.limit}) passed: stopping`];
     case 'terminate-request':

@@ -50,6 +50,7 @@ export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> =
   [FailureType.approvalTimedOut]: ExitCode.runFailed,
   [FailureType.contextTooLarge]: ExitCode.runFailed,
   [FailureType.historyTooLarge]: ExitCode.runFailed,
+  [FailureType.compactionFailed]: ExitCode.runFailed,
   [FailureType.invalidDecision]: ExitCode.runFailed,
   [FailureType.invalidLimits]: ExitCode.runFailed,
   [FailureType.modelCallBadRequest]: ExitCode.runFailed,

@@ -53,6 +53,32 @@ export interface ModelCallResult {
   approvalRequired: string[];
 }
 
+/** What `compactConversation` summarises, and how. */
+export interface CompactionInput {
+  /** Model name; the worker's default when absent. */
+  model?: string;
+  /** The summarisation prompt, sent as the system message. */
+  instructions: string;
+  /**
+   * The messages to summarise, oldest first, as the model saw them: the
+   * previous summary (when there is one) and the messages after it.
+   */
+  messages: ChatMessage[];
+  /** Longest summary returned, in characters; a longer one is cut, with a note. */
+  maxSummaryChars: number;
+}
+
+/** A summary written by the model. */
+export interface CompactionResult {
+  /** The summary, trimmed; empty when the model wrote none. */
+  summary: string;
+  /** The summary was longer than `maxSummaryChars` and was cut. */
+  cut: boolean;
+  usage: Usage;
+  /** The model that answered, as the provider names it. */
+  model: string;
+}
+
 export interface ToolCallInput {
   toolName: string;
   callId: string;
@@ -80,6 +106,7 @@ export interface AgentActivities {
   describeTools(): Promise<DescribeToolsResult>;
   callModel(input: ModelCallInput): Promise<ModelCallResult>;
   executeTool(input: ToolCallInput): Promise<ToolCallResult>;
+  compactConversation(input: CompactionInput): Promise<CompactionResult>;
 }
 
 /** What the model hears when it calls a tool this run may not use (from the workflow, or the activity's own check). */

@@ -3,6 +3,7 @@ import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_
 import { tokenBudgetSchema } from './control';
 import { durationSchema } from './duration';
 import { stopConditionSchema } from './stop-conditions-schema';
+import { compactionSchema } from './compaction-schema';
 import { circuitBreakerSchema, loopDetectionSchema, maskingSchema, resultProcessingSchema } from './loop-guard-schemas';
 import { findTooDeep } from './json-depth';
 import { inputChatMessageSchema, type ChatMessage } from './messages';
@@ -113,6 +114,8 @@ export const agentInputSchema = z
      * `GET /runs/:run_id/messages`); `all`, always the whole conversation. @default 'recent'
      */
     resultMessages: z.enum(['recent', 'all']).default(INPUT_DEFAULTS.resultMessages),
+    /** Compaction: summarise older messages when what the model sees passes `maxTokens`. Off unless given. */
+    compaction: compactionSchema.optional(),
   })
   .superRefine((input, context) => {
     if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {

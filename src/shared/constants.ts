@@ -110,6 +110,46 @@ export const DEFAULT_MASK_MIN_TOKENS = 500;
 /** How masking estimates tokens: one per this many characters, rounded up. @default 4 */
 export const CHARS_PER_TOKEN_ESTIMATE = 4;
 
+/**
+ * Compaction (`compaction` in a run's input): the defaults and bounds of its fields, and how
+ * long a summary may be. Token counts are estimates ({@link CHARS_PER_TOKEN_ESTIMATE}).
+ */
+export const COMPACTION_DEFAULTS = {
+  /** `compaction.keepRecentIterations`: the newest iterations never summarised. @default 2 */
+  keepRecentIterations: 2,
+  /** The largest `keepRecentIterations` accepted. @default 1000 */
+  maxKeepRecentIterations: 1_000,
+  /** The smallest `compaction.maxTokens` accepted: below it a summary would hardly fit. @default 256 */
+  minMaxTokens: 256,
+  /** The largest `compaction.maxTokens` accepted; past every model's context window. @default 10,000,000 */
+  maxMaxTokens: 10_000_000,
+  /**
+   * Share of `maxTokens` a summary may take: a longer one is cut there (with a note) in the activity, so a
+   * model that ignores the request cannot fill the context again with its summary. @default 0.5
+   */
+  summaryShare: 0.5,
+  /**
+   * Longest summary in characters, whatever `maxTokens` allows: the summary travels in the activity's result, in
+   * every later model call and in each hand-over, all under Temporal's 2 MiB payload limit. @default 131,072 (128 Ki)
+   */
+  summaryMaxChars: 128 * 1024,
+} as const;
+
+/** Compaction: the summarisation prompt, the system message of the compaction call unless `compaction.instructions` replaces it. */
+export const DEFAULT_COMPACTION_INSTRUCTIONS =
+  'You condense the earlier part of an agent\'s working conversation so the agent can carry on with less context. ' +
+  'The transcript you are given will be replaced by what you write, so write it for the agent, in plain text, without a preamble. ' +
+  'Keep the task and every requirement, constraint and preference the user stated; what has been done, with the results, ' +
+  'numbers, names, paths and identifiers that may still matter; decisions taken and why; errors met and how they were handled; ' +
+  'and what is left to do. If the transcript opens with an earlier summary, fold it into yours. ' +
+  'Drop greetings, repetition and anything later superseded.';
+
+/** Compaction: what precedes the summary in the message that stands for the summarised messages. */
+export const COMPACTION_SUMMARY_HEADING = 'Summary of the earlier part of this conversation (the runner replaced those messages with it):';
+
+/** Compaction: the note that ends a summary cut to its share of `maxTokens`. */
+export const COMPACTION_SUMMARY_CUT_NOTE = '[summary cut: it was longer than the compaction allows]';
+
 // ─── 4. Conversations ────────────────────────────────────────────────────────
 
 /** How a conversation (`conversationWorkflow`) keeps its own history small, and its answers for retried requests. */

@@ -26,6 +26,8 @@ export const FailureType = {
   contextTooLarge: 'ContextTooLarge',
   /** A Temporal run's event history passed the run's budget before it could hand over (continue-as-new). */
   historyTooLarge: 'HistoryTooLarge',
+  /** Compaction failed: the summarising model call failed for good, or the model wrote no summary. */
+  compactionFailed: 'CompactionFailed',
 
   // Refusals of the agent's updates: the caller's request is refused, the run goes on.
   /** The `decide` update was refused: unknown or already decided call, or arguments that fail the tool's schema. */
@@ -121,6 +123,7 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   ApprovalTimedOut: { raisedBy: 'run', when: 'no decision on a call within `approval.timeout`, with `onTimeout: "fail"`' },
   ContextTooLarge: { raisedBy: 'run', when: "the conversation, the result or the hand-over would pass Temporal's payload limit" },
   HistoryTooLarge: { raisedBy: 'run', when: "a Temporal run's history passed the run's budget before it could hand over" },
+  CompactionFailed: { raisedBy: 'run', when: 'the `compaction` call failed for good (its `ModelCall.*` type in the details), or the model wrote no summary' },
   InvalidDecision: { raisedBy: 'update', when: '`decide` refused: unknown or already decided call, or arguments off the schema (the run goes on)' },
   InvalidLimits: { raisedBy: 'update', when: '`setLimits` refused: an invalid change, or the run has ended (the run goes on)' },
   'ModelCall.BadRequest': { raisedBy: 'model call', when: 'the provider answered 400; not retried' },

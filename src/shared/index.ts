@@ -8,6 +8,7 @@ export * from './control';
 export * from './run-events';
 export * from './search-attributes';
 export * from './loop-guard-schemas';
+export * from './compaction-schema';
 export * from './duration';
 export * from './stop-conditions-schema';
 export * from './conversation';

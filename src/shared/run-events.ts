@@ -59,6 +59,25 @@ export const runEventSchema = z.discriminatedUnion('type', [
     masked: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), iteration: z.number().int(), tokens: z.number() })),
     tokensSaved: z.number(),
   }),
+  /**
+   * Compaction: the model summarised the older messages before this iteration's model call; from now on it sees the
+   * summary in their place (`run.messages` keeps them). Token counts are estimates of what the model sees.
+   */
+  z.object({
+    ...envelope('compaction'),
+    iteration: z.number().int(),
+    /** The transcript index of the last message the summary stands for. */
+    throughIndex: z.number().int(),
+    /** Messages summarised for the first time; the previous summary, when there is one, was summarised again with them. */
+    messagesSummarised: z.number().int(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    /** The summary was longer than its share of `maxTokens` and was cut. */
+    summaryCut: z.boolean(),
+    /** The compaction call's tokens, counted in the run's usage and token budget. */
+    usage: usageSchema,
+    model: z.string(),
+  }),
   /** The model answered: the names of the tools it called, whether it wrote text, the text cut to 500 characters. */
   z.object({
     ...envelope('model-response'),

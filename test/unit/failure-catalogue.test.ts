@@ -34,7 +34,7 @@ describe('the failure catalogue', () => {
     expect(new Set(FAILURE_TYPES).size).toBe(FAILURE_TYPES.length);
     expect(Object.keys(FAILURE_CATALOGUE)).toEqual([...FAILURE_TYPES]);
     for (const type of FAILURE_TYPES) expect(FAILURE_CATALOGUE[type].when).not.toBe('');
-    expect(FAILURE_TYPES).toHaveLength(35);
+    expect(FAILURE_TYPES).toHaveLength(36);
   });
 
   test('holds the types the runner raises, spelled as on the wire', () => {
@@ -43,7 +43,7 @@ describe('the failure catalogue', () => {
         'InvalidAgentInput', 'MaxInvocationsExceeded', 'MaxConsecutiveNudgesExceeded', 'TokenBudgetExhausted', 'ApprovalTimedOut',
         'ContextTooLarge', 'HistoryTooLarge', 'InvalidDecision', 'InvalidLimits', 'ModelCall.RateLimited', 'ModelCall.Unauthorized',
         'ModelCall.InvalidResponse', 'ModelCall.Timeout', 'ModelCall.Failed', 'ToolCall.Retryable', 'ConversationBusy', 'TurnFailed',
-        'WorkflowTimedOut', 'Error',
+        'WorkflowTimedOut', 'Error', 'CompactionFailed',
       ]),
     );
     // The conversation's refusals are the catalogue's.
@@ -66,9 +66,10 @@ describe("the API's answer for each failure type", () => {
     expect(HTTP_STATUS_OF).toMatchObject(ANSWERS_BEFORE_THE_CATALOGUE);
   });
 
-  test('the rest keep the default they fell through to: 502 model_call_failed for ModelCall.*, else 500 run_failed', () => {
+  test('the rest keep the default they fell through to: 502 model_call_failed for ModelCall.* (and the compaction call), else 500 run_failed', () => {
     for (const type of FAILURE_TYPES.filter((name) => !(name in ANSWERS_BEFORE_THE_CATALOGUE))) {
-      const expected = type.startsWith('ModelCall.') ? { status: 502, code: 'model_call_failed' } : { status: 500, code: 'run_failed' };
+      const modelCall = type.startsWith('ModelCall.') || type === 'CompactionFailed';
+      const expected = modelCall ? { status: 502, code: 'model_call_failed' } : { status: 500, code: 'run_failed' };
       expect({ type, ...HTTP_STATUS_OF[type] }).toEqual({ type, ...expected });
     }
   });

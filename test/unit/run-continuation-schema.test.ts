@@ -9,8 +9,10 @@ import {
   RUN_CONTINUATION_VERSION,
   handOverV1Schema,
   handOverV2Schema,
+  handOverV3Schema,
   parseRunContinuation,
   upgradeV1,
+  upgradeV2,
 } from '../../src/workflows/agent/run-continuation-schema';
 import { createRunRecord } from '../../src/workflows/agent/run-record';
 
@@ -58,17 +60,46 @@ describe('the current version', () => {
     run.events.append('run-start', { tools: ['calculator'], model: null });
     const written = continuationOf(run, 0, undefined);
     expect(written.schemaVersion).toBe(RUN_CONTINUATION_VERSION);
-    expect(RUN_CONTINUATION_VERSION).toBe(2);
+    expect(RUN_CONTINUATION_VERSION).toBe(3);
     const wire: unknown = JSON.parse(JSON.stringify(written));
     expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
-    expect(handOverV2Schema.safeParse(wire).success).toBe(true);
+    expect(handOverV3Schema.safeParse(wire).success).toBe(true);
+  });
+
+  test("carries the run's compaction, which reads back as it was written", () => {
+    const run = createRunRecord();
+    run.messages = [{ role: 'user', content: 'go' }];
+    run.compaction = { throughIndex: 0, summary: 'the user said go', iteration: 4, count: 1 };
+    const wire: unknown = JSON.parse(JSON.stringify(continuationOf(run, 0, undefined)));
+    expect(wire).toMatchObject({ schemaVersion: 3, compaction: run.compaction });
+    expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
+  });
+
+  test('a malformed compaction is named', () => {
+    const read = parseRunContinuation({ ...versionOne, schemaVersion: 3, compaction: { throughIndex: 'all', summary: 5 } });
+    expect(read.ok ? [] : read.problems).toContain('continuation.compaction.throughIndex: Invalid input: expected number, received string');
+  });
+});
+
+describe('version 2, before compaction', () => {
+  test('is read as version 3 without a compaction', () => {
+    const versionTwo = { schemaVersion: 2, ...versionOne };
+    expect(handOverV2Schema.safeParse(versionTwo).success).toBe(true);
+    expect(parseRunContinuation(versionTwo)).toEqual({ ok: true, continuation: { ...versionOne, schemaVersion: 3 } });
+    expect(upgradeV2(handOverV2Schema.parse(versionTwo))).toEqual({ ...versionOne, schemaVersion: 3 });
+    expect(upgradeV2(handOverV2Schema.parse(versionTwo))).not.toHaveProperty('compaction');
+  });
+
+  test('a compaction in a version 2 hand-over is not read: version 2 never carried one', () => {
+    const read = parseRunContinuation({ schemaVersion: 2, ...versionOne, compaction: { throughIndex: 0, summary: 's', iteration: 1, count: 1 } });
+    expect(read.ok && read.continuation).not.toHaveProperty('compaction');
   });
 });
 
 describe('version 1, before hand-overs had a version', () => {
-  test('the exact old shape is read and upgraded: the same fields, now with schemaVersion 2', () => {
+  test('the exact old shape is read and upgraded: the same fields, now with the current version', () => {
     expect(handOverV1Schema.safeParse(versionOne).success).toBe(true);
-    expect(parseRunContinuation(versionOne)).toEqual({ ok: true, continuation: { schemaVersion: 2, ...versionOne } });
+    expect(parseRunContinuation(versionOne)).toEqual({ ok: true, continuation: { schemaVersion: 3, ...versionOne } });
     expect(upgradeV1(handOverV1Schema.parse(versionOne))).toEqual({ schemaVersion: 2, ...versionOne });
   });
 
@@ -79,7 +110,7 @@ describe('version 1, before hand-overs had a version', () => {
       expect(handOver).not.toHaveProperty('schemaVersion');
       // The same fields, with a version; the events are read as this version writes them (old names renamed).
       const { events, ...rest } = handOver as { events: unknown };
-      expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { schemaVersion: 2, ...rest, events: readCarriedEvents(events) } });
+      expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { schemaVersion: 3, ...rest, events: readCarriedEvents(events) } });
       expect(readCarriedEvents(events).recent.length).toBe((events as { recent: unknown[] }).recent.length);
     }
   });
@@ -87,8 +118,8 @@ describe('version 1, before hand-overs had a version', () => {
 
 describe('a malformed hand-over is a list of problems naming the field, never a throw', () => {
   test.each([
-    ['a version this worker does not know', { ...versionOne, schemaVersion: 3 }, 'continuation.schemaVersion: expected one of 1, 2 (the hand-over versions this worker reads), got 3'],
-    ['a version that is not a number', { ...versionOne, schemaVersion: 'two' }, 'continuation.schemaVersion: expected one of 1, 2 (the hand-over versions this worker reads), got "two"'],
+    ['a version this worker does not know', { ...versionOne, schemaVersion: 4 }, 'continuation.schemaVersion: expected one of 1, 2, 3 (the hand-over versions this worker reads), got 4'],
+    ['a version that is not a number', { ...versionOne, schemaVersion: 'two' }, 'continuation.schemaVersion: expected one of 1, 2, 3 (the hand-over versions this worker reads), got "two"'],
     ['version 2 without a field', { ...versionOne, schemaVersion: 2, usage: undefined }, 'continuation.usage: expected an object'],
     ['a usage that does not count tokens', { ...versionOne, usage: { ...versionOne.usage, totalTokens: 'many' } }, 'continuation.usage.totalTokens: Invalid input: expected number, received string'],
     ['a loop tracker without its count', { ...versionOne, loopTracker: { toolName: null, argumentsKey: null } }, 'continuation.loopTracker.count: Invalid input: expected number, received undefined'],

@@ -15,6 +15,7 @@ import { createRunRecord, createSearchAttributePublisher, describeActivity, isFi
 import type { RunEnding, StepOutcome } from './step-outcome';
 import { admitIteration } from './steps/admit-iteration';
 import { afterToolBatch } from './steps/after-tool-batch';
+import { applyCompaction } from './steps/apply-compaction';
 import { applyLoopDetection } from './steps/apply-loop-detection';
 import { awaitAnswer } from './steps/await-answer';
 import { callModel, contextForModel, recordModelResponse } from './steps/call-model';
@@ -153,6 +154,10 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
       run.iteration += 1;
       run.events.append('iteration-start', { iteration: run.iteration, messages: run.messages.length });
       describeActivity(run, `iteration ${run.iteration}: calling the model`);
+      // Awaited only when the run compacts: without it the loop issues the commands it always did.
+      const compacting = applyCompaction(context);
+      const compacted = compacting === undefined ? undefined : await compacting;
+      if (compacted !== undefined) return settle(compacted);
       let response: ModelCallResult;
       try {
         response = await callModel(context, contextForModel(context));

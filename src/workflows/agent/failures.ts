@@ -191,3 +191,28 @@ export function handOverTooLarge(bytes: number, partial: PartialRun): Applicatio
     details: [{ bytes, ...progressOf(partial) }],
   });
 }
+
+/**
+ * Compaction failed, so the run does not call the model on a context past its
+ * `compaction.maxTokens`: the summarising call failed for good (`error`; its
+ * `ModelCall.*` type and message are kept as `causeType` and in the message),
+ * or the model answered it without text (`error` undefined).
+ */
+export function compactionFailed(error: unknown, partial: PartialRun): ApplicationFailure {
+  if (error === undefined) {
+    return ApplicationFailure.create({
+      type: FailureType.compactionFailed,
+      message: 'Compaction failed: the model answered the request for a summary without any text. Try another compaction.model or other compaction.instructions.',
+      nonRetryable: true,
+      details: [{ causeType: null, ...partial }],
+    });
+  }
+  const cause = modelCallFailed(error, partial);
+  return ApplicationFailure.create({
+    type: FailureType.compactionFailed,
+    message: `Compaction failed (${cause.type ?? FailureType.modelCallFailed}): ${cause.message}`,
+    nonRetryable: true,
+    details: [{ causeType: cause.type ?? null, ...partial }],
+    cause: error instanceof Error ? error : undefined,
+  });
+}

@@ -15,26 +15,28 @@ import { readerFor, upgradingReader, type VersionReader } from '../rules/version
  *   versions were): a run in flight on that code continues as new into this
  *   one with it.
  * - Version 2 is version 1 with `schemaVersion: 2`.
+ * - Version 3 adds `compaction`, the run's summary of its older messages
+ *   (absent until the run compacts; a version 2 hand-over has none).
  *
- * To add version 3:
- * 1. Write `handOverV3Schema` (with `schemaVersion: z.literal(3)`) and set
- *    {@link RUN_CONTINUATION_VERSION} to 3; change `RunContinuation` and
+ * To add version 4:
+ * 1. Write `handOverV4Schema` (with `schemaVersion: z.literal(4)`) and set
+ *    {@link RUN_CONTINUATION_VERSION} to 4; change `RunContinuation` and
  *    `continuationOf` (which writes it) to match.
- * 2. Write `upgradeV2(previous: HandOverV2): HandOverV3`, and add `3` to
- *    `READERS`, reading version 2 as `upgradingReader(handOverV2Schema, upgradeV2)`
- *    and version 1 as `upgradingReader(handOverV1Schema, (v1) => upgradeV2(upgradeV1(v1)))`.
+ * 2. Write `upgradeV3(previous: HandOverV3): HandOverV4`, and add `4` to
+ *    `READERS`, reading version 3 as `upgradingReader(handOverV3Schema, upgradeV3)`
+ *    and each older version through its own upgrades, then `upgradeV3`.
  * 3. Keep every older schema: a run that continued as new on old code
  *    reaches the new code with the old version. Drop one only when no run
  *    and no history to replay can still carry it.
- * 4. Test the new schema, the upgrade from version 2, and a version 2
- *    hand-over of a committed history (`test/unit/run-continuation-schema.test.ts`).
+ * 4. Test the new schema, the upgrade from version 3, and a version 3
+ *    hand-over (`test/unit/run-continuation-schema.test.ts`).
  *
  * Nothing here throws on a malformed hand-over: it comes back as problems,
  * and the run fails with `InvalidAgentInput` (see `readHandOver`).
  */
 
 /** The version of the hand-over this code writes. */
-export const RUN_CONTINUATION_VERSION = 2;
+export const RUN_CONTINUATION_VERSION = 3;
 
 /** A counter the loop keeps. */
 const count = z.number().int().nonnegative();
@@ -69,23 +71,41 @@ const handOverFields = {
 export const handOverV1Schema = z.object(handOverFields);
 export type HandOverV1 = z.infer<typeof handOverV1Schema>;
 
-/** Version 2, the current one. */
+/** Version 2: version 1 with its version. */
 export const handOverV2Schema = z.object({ schemaVersion: z.literal(2), ...handOverFields });
 export type HandOverV2 = z.infer<typeof handOverV2Schema>;
+
+/** What version 3 adds: the run's compaction, when it has compacted. */
+const compactionFields = {
+  /** The summary and the last transcript index it stands for (`rules/model-context.ts`). */
+  compaction: z
+    .object({ throughIndex: z.number().int().min(-1), summary: z.string(), iteration: count, count })
+    .optional(),
+};
+
+/** Version 3, the current one. */
+export const handOverV3Schema = z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields });
+export type HandOverV3 = z.infer<typeof handOverV3Schema>;
 
 /** Version 1 as version 2: the same fields, now with their version. */
 export function upgradeV1(previous: HandOverV1): HandOverV2 {
   return { schemaVersion: 2, ...previous };
 }
 
+/** Version 2 as version 3: a run on code before compaction had not compacted. */
+export function upgradeV2(previous: HandOverV2): HandOverV3 {
+  return { ...previous, schemaVersion: 3 };
+}
+
 /** How each version is read and brought up to the current one. */
-const READERS: Record<number, VersionReader<HandOverV2>> = {
-  1: upgradingReader(handOverV1Schema, upgradeV1),
-  2: (raw) => handOverV2Schema.safeParse(raw),
+const READERS: Record<number, VersionReader<HandOverV3>> = {
+  1: upgradingReader(handOverV1Schema, (v1) => upgradeV2(upgradeV1(v1))),
+  2: upgradingReader(handOverV2Schema, upgradeV2),
+  3: (raw) => handOverV3Schema.safeParse(raw),
 };
 
 /** What a field's problem says when the field itself is wrong (missing, or of another type). */
-const EXPECTED: Record<keyof typeof handOverFields, string> = {
+const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFields, string> = {
   inputMessageCount: 'a whole number, 0 or more',
   messages: 'an array',
   inbox: 'an array',
@@ -102,10 +122,11 @@ const EXPECTED: Record<keyof typeof handOverFields, string> = {
   continuations: 'a whole number, 0 or more',
   events: '{ nextSeq, recent }',
   deadline: 'a text, if given',
+  compaction: '{ throughIndex, summary, iteration, count }, if given',
 };
 
 /** Fields whose inner problems are told as one line: a conversation's message, the event log's frame. */
-const WHOLE_FIELD: Partial<Record<keyof typeof handOverFields, string>> = {
+const WHOLE_FIELD: Partial<Record<keyof typeof EXPECTED, string>> = {
   messages: 'chat messages',
   events: '{ nextSeq, recent }',
 };
@@ -115,7 +136,7 @@ function problemOf(issue: z.core.$ZodIssue): string {
   const [field, ...inner] = issue.path.map(String);
   if (field === undefined) return 'continuation: expected the object a run hands over when it continues as new';
   if (!(field in EXPECTED)) return `continuation.${[field, ...inner].join('.')}: ${issue.message}`;
-  const known = field as keyof typeof handOverFields;
+  const known = field as keyof typeof EXPECTED;
   if (inner.length === 0) return `continuation.${field}: expected ${EXPECTED[known]}`;
   const whole = WHOLE_FIELD[known];
   if (whole !== undefined) return `continuation.${field}: expected ${whole}`;
@@ -123,7 +144,7 @@ function problemOf(issue: z.core.$ZodIssue): string {
 }
 
 /** The carried events as this version writes them: old names renamed, unreadable ones dropped (`readCarriedEvents`). */
-function carriedEvents(events: HandOverV2['events']): CarriedEvents {
+function carriedEvents(events: HandOverV3['events']): CarriedEvents {
   return readCarriedEvents(events);
 }
 

@@ -18,6 +18,7 @@ const CARRIED = [
   'breaker',
   'turn',
   'externalStopRequested',
+  'compaction',
 ] as const satisfies readonly (keyof RunRecord)[];
 type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
 

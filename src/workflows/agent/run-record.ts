@@ -22,6 +22,7 @@ import {
 import { initialBreakerState, type BreakerState } from '../rules/circuit-breaker';
 import { EventLog } from './event-log';
 import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
+import type { ConversationCompaction } from '../rules/model-context';
 
 /** The batch of tool calls being executed, kept so a stop can close it with valid tool messages. */
 export interface OpenBatch {
@@ -40,6 +41,8 @@ export interface RunRecord {
   messages: ChatMessage[];
   /** How many of `messages` came with the run's input; what follows is what the run added. */
   inputMessageCount: number;
+  /** The summary the model sees in place of the older messages (`compaction` input); `messages` stay whole. */
+  compaction?: ConversationCompaction;
   usage: Usage;
   activity: string;
   limits: RunLimits;

@@ -9,26 +9,34 @@ import {
 import { modelActivities } from '../activities';
 import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
 import { preview } from '../event-log';
-import { maskObservations, toolNameLookup } from '../../rules/observation-masking';
+import { modelContext, type ModelContext } from '../../rules/model-context';
 import type { RunContext } from '../run-context';
 
 /**
- * The conversation as the model sees it: with observation masking, old and
- * large tool results become placeholders; `run.messages` keeps them whole.
+ * What the model would see if called now (`rules/model-context.ts`): the
+ * transcript with the run's compaction summary in place of what it
+ * summarised, and with observation masking, old and large tool results as
+ * placeholders; `run.messages` keeps everything whole. No events: compaction
+ * measures it too.
  */
-export function contextForModel(context: RunContext): ChatMessage[] {
-  const { run, input } = context;
-  if (input.masking === undefined) return run.messages;
+export function modelContextOf({ run, input }: RunContext): ModelContext {
   // Results of the last `keepIterations` iterations that produced them stay: the newest is the previous one.
-  const masked = maskObservations(run.messages, run.iteration - 1, input.masking, toolNameLookup(run.messages));
-  if (masked.masked.length > 0) {
+  const masking = input.masking === undefined ? undefined : { config: input.masking, currentIteration: run.iteration - 1 };
+  return modelContext(run.messages, run.inputMessageCount, run.compaction, masking);
+}
+
+/** The conversation as the model sees it ({@link modelContextOf}), with what masking saved logged. */
+export function contextForModel(context: RunContext): ChatMessage[] {
+  const { run } = context;
+  const { messages, masked } = modelContextOf(context);
+  if (masked.length > 0) {
     run.events.append('observation-masking', {
       iteration: run.iteration,
-      masked: masked.masked,
-      tokensSaved: masked.masked.reduce((sum, entry) => sum + entry.tokens, 0),
+      masked,
+      tokensSaved: masked.reduce((sum, entry) => sum + entry.tokens, 0),
     });
   }
-  return masked.messages;
+  return messages;
 }
 
 /**

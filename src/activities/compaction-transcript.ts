@@ -1,0 +1,28 @@
+import type { ChatMessage } from '../shared';
+
+/**
+ * The messages to summarise as one plain text, for the compaction call's
+ * user message. As text, not as chat messages: a provider accepts it whatever
+ * the messages are (tool results whose call was summarised before, tool
+ * calls while no tools are offered), and the summariser cannot mistake the
+ * transcript for its own conversation and go on with the task.
+ */
+export function compactionTranscript(messages: readonly ChatMessage[]): string {
+  const toolNames = new Map<string, string>();
+  const parts = messages.map((message) => {
+    switch (message.role) {
+      case 'assistant': {
+        const calls = (message.tool_calls ?? []).map((call) => {
+          toolNames.set(call.id, call.function.name);
+          return `[assistant called ${call.function.name} with ${call.function.arguments || '{}'}]`;
+        });
+        return [message.content ? `[assistant]\n${message.content}` : undefined, ...calls].filter((part) => part !== undefined).join('\n');
+      }
+      case 'tool':
+        return `[result of ${toolNames.get(message.tool_call_id) ?? 'a tool'}]\n${message.content}`;
+      default:
+        return `[${message.role}]\n${message.content}`;
+    }
+  });
+  return `The transcript to summarise:\n\n${parts.join('\n\n')}`;
+}

@@ -1,0 +1,79 @@
+import * as wf from '@temporalio/workflow';
+import { addUsage, type CompactionConfig, type CompactionResult } from '../../../shared';
+import { maxSummaryChars, planCompaction, type CompactionPlan } from '../../rules/compaction-rule';
+import { contextTokens } from '../../rules/model-context';
+import { modelActivities } from '../activities';
+import { compactionFailed } from '../failures';
+import type { RunContext } from '../run-context';
+import { describeActivity } from '../run-record';
+import type { RunEnding } from '../step-outcome';
+import { modelContextOf } from './call-model';
+
+/**
+ * Compaction, right before the model call: when what the model would see
+ * passes `compaction.maxTokens`, the `compactConversation` activity
+ * summarises the older messages (`rules/compaction-rule.ts` decides which)
+ * and the run records the summary in `run.compaction`; the model sees it in
+ * their place from then on, and `run.messages` keeps them whole.
+ *
+ * Returns `undefined` at once, without awaiting anything, when there is
+ * nothing to compact. No `wf.patched` guards the new activity: a run without
+ * `compaction` in its input never schedules it, and every run started before
+ * compaction existed has no such input, so its history replays unchanged.
+ *
+ * A compaction that fails (the call fails for good, or the model writes no
+ * summary) fails the run with `CompactionFailed`: going on would send the
+ * model a context past the limit its caller set. Its tokens count in the
+ * run's usage, and so in its token budget, checked before the next iteration.
+ */
+export function applyCompaction(context: RunContext): Promise<RunEnding | undefined> | undefined {
+  const { run, input } = context;
+  const config = input.compaction;
+  if (config === undefined) return undefined;
+  const subject = { messages: run.messages, inputMessageCount: run.inputMessageCount, iteration: run.iteration, previous: run.compaction, instructions: input.instructions };
+  const plan = planCompaction(subject, modelContextOf(context), config);
+  if (plan.kind === 'none') return undefined;
+  return compact(context, config, plan);
+}
+
+/** Runs the compaction activity on `plan` and records its summary; the run's ending when it failed. */
+async function compact(context: RunContext, config: CompactionConfig, plan: Extract<CompactionPlan, { kind: 'compact' }>): Promise<RunEnding | undefined> {
+  const { run, input } = context;
+  describeActivity(run, `iteration ${run.iteration}: compacting the conversation`);
+  let result: CompactionResult;
+  try {
+    result = await modelActivities.compactConversation.executeWithOptions({ summary: `compaction · iteration ${run.iteration}` }, [
+      {
+        model: config.model ?? input.model,
+        instructions: config.instructions,
+        messages: plan.summarise,
+        maxSummaryChars: maxSummaryChars(config.maxTokens),
+      },
+    ]);
+  } catch (error) {
+    if (wf.isCancellation(error)) throw error;
+    return { kind: 'fail', failure: compactionFailed(error, context.partial()) };
+  }
+  return recordCompaction(context, plan, result);
+}
+
+/** The summary in the run's record, its tokens in the run's usage, and a `compaction` event. */
+function recordCompaction(context: RunContext, plan: Extract<CompactionPlan, { kind: 'compact' }>, result: CompactionResult): RunEnding | undefined {
+  const { run, input, publish } = context;
+  run.usage = addUsage(run.usage, result.usage);
+  publish(run);
+  if (result.summary === '') return { kind: 'fail', failure: compactionFailed(undefined, context.partial()) };
+  run.compaction = { throughIndex: plan.throughIndex, summary: result.summary, iteration: run.iteration, count: (run.compaction?.count ?? 0) + 1 };
+  run.events.append('compaction', {
+    iteration: run.iteration,
+    throughIndex: plan.throughIndex,
+    messagesSummarised: plan.newlySummarised,
+    tokensBefore: plan.tokensBefore,
+    tokensAfter: contextTokens(modelContextOf(context).messages, input.instructions),
+    summaryCut: result.cut,
+    usage: result.usage,
+    model: result.model,
+  });
+  describeActivity(run, `iteration ${run.iteration}: calling the model`);
+  return undefined;
+}

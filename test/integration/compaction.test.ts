@@ -1,0 +1,146 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { temporalRunsOf } from '../../src/temporal/run-chain';
+import type { ChatCompletionRequest } from '../../src/scripted-model/script';
+import { COMPACTION_SUMMARY_HEADING, DEFAULT_COMPACTION_INSTRUCTIONS, addUsage, eventsQuery, ZERO_USAGE, type AgentResult, type RunEventOf } from '../../src/shared';
+import { TestEnv } from '../helpers/test-env';
+
+/**
+ * Compaction through a real worker and dev server: when what the model would
+ * see passes `compaction.maxTokens`, the summariser model summarises the older
+ * messages, the agent's model sees the summary in their place, and the result
+ * keeps the whole transcript.
+ */
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await TestEnv.create();
+});
+afterAll(async () => {
+  await env.close();
+});
+
+/**
+ * Iteration `step` of the agent: 90 tokens of text (about four characters a
+ * token) marked `step-N`, and a calculator call: about 99 tokens with its
+ * result. With `maxTokens: 256` and one iteration kept, the context passes the
+ * limit with three iterations in it (before iterations 4 and 6), and a summary
+ * with two iterations stays under it.
+ */
+const step = (index: number) => ({
+  content: `step-${index} `.padEnd(360, '.'),
+  toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + 1` } }],
+});
+const agentScript = () => [step(1), step(2), step(3), step(4), step(5), { content: 'all added' }];
+const compaction = (model: string) => ({ maxTokens: 256, keepRecentIterations: 1, model });
+
+/** Every text the request carries, its messages' contents joined. */
+const textOf = (request: ChatCompletionRequest | undefined): string => (request?.messages ?? []).map((message) => message.content ?? '').join('\n');
+
+describe('compaction', () => {
+  test('past maxTokens the model sees a rolling summary instead of the older messages; the result keeps them all', async () => {
+    const model = env.scenario(agentScript());
+    const summariser = env.scenario([{ content: 'SUMMARY-ONE: asked to add; 1+1=2, 2+1=3' }, { content: 'SUMMARY-TWO: 1..4 added' }]);
+    const handle = await env.start({ model, tools: ['calculator'], message: 'go', compaction: compaction(summariser) });
+    const result = (await handle.result()) as AgentResult;
+
+    expect(result).toMatchObject({ response: 'all added', iterations: 6, invocations: 6 });
+    // The transcript is whole: the message, five calls with their results, the answer.
+    expect(result.messages).toHaveLength(1 + 5 * 2 + 1);
+    expect(result.messages.filter((message) => message.role === 'assistant' && message.content?.startsWith('step-'))).toHaveLength(5);
+
+    const summaryRequests = env.model.requests(summariser);
+    expect(summaryRequests).toHaveLength(2);
+    expect(summaryRequests[0]?.tools).toBeUndefined();
+    expect(summaryRequests[0]?.messages[0]).toEqual({ role: 'system', content: DEFAULT_COMPACTION_INSTRUCTIONS });
+    expect(textOf(summaryRequests[0])).toMatch(/\[user\]\ngo\n[\s\S]*step-1[\s\S]*step-2/);
+    expect(textOf(summaryRequests[0])).not.toContain('step-3');
+    // Rolling: the second summary is written from the first and the messages after it.
+    expect(textOf(summaryRequests[1])).toContain('SUMMARY-ONE');
+    expect(textOf(summaryRequests[1])).toMatch(/step-3[\s\S]*step-4/);
+    expect(textOf(summaryRequests[1])).not.toMatch(/step-1 |step-2 |\[user\]\ngo/);
+
+    const requests = env.model.requests(model);
+    expect(requests).toHaveLength(6);
+    // Before the first compaction the model saw everything; after it, the summary and the kept iteration only.
+    expect(textOf(requests[2])).toContain('step-1');
+    for (const [index, summary, kept] of [[3, 'SUMMARY-ONE', ['step-3']], [4, 'SUMMARY-ONE', ['step-3', 'step-4']], [5, 'SUMMARY-TWO', ['step-5']]] as const) {
+      const request = requests[index];
+      expect(request?.messages[0]).toEqual({ role: 'user', content: expect.stringContaining(`${COMPACTION_SUMMARY_HEADING}\n\n${summary}`) });
+      for (const marker of kept) expect(textOf(request)).toContain(marker);
+      expect(request?.messages.some((message) => message.content === 'go')).toBe(false);
+      expect(textOf(request)).not.toMatch(/step-1 |step-2 /);
+    }
+    // A valid conversation for the provider: every kept tool result follows its call.
+    expect(requests[3]?.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool']);
+
+    const { events } = await handle.query(eventsQuery, {});
+    const compactions = events.filter((event): event is RunEventOf<'compaction'> => event.type === 'compaction');
+    expect(compactions.map((event) => [event.iteration, event.throughIndex, event.messagesSummarised, event.summaryCut, event.model])).toEqual([
+      [4, 4, 5, false, summariser],
+      [6, 8, 4, false, summariser],
+    ]);
+    for (const event of compactions) {
+      expect(event.tokensBefore).toBeGreaterThan(256);
+      expect(event.tokensAfter).toBeLessThan(event.tokensBefore);
+    }
+    // The summaries' tokens count in the run's usage, besides the agent's own calls.
+    const modelUsage = events.flatMap((event) => (event.type === 'model-response' ? [event.usage] : [])).reduce(addUsage, ZERO_USAGE);
+    expect(result.usage).toEqual(compactions.map((event) => event.usage).reduce(addUsage, modelUsage));
+    expect(compactions[0]?.usage.totalTokens).toBeGreaterThan(0);
+  });
+
+  test('a compaction survives continue-as-new: the next Temporal run shows the same summary and does not summarise again', async () => {
+    const model = env.scenario(agentScript());
+    const summariser = env.scenario([{ content: 'SUMMARY-ONE' }, { content: 'SUMMARY-TWO' }]);
+    const instructions = 'Summarise in one line.';
+    const handle = await env.start({ model, tools: ['calculator'], message: 'go', iterationsPerRun: 2, compaction: { ...compaction(summariser), instructions } });
+    const result = (await handle.result()) as AgentResult;
+
+    expect(result).toMatchObject({ response: 'all added', iterations: 6 });
+    expect(result.messages).toHaveLength(12);
+    expect((await temporalRunsOf(env.client, handle.workflowId)).map((run) => run.status.name)).toEqual(['CONTINUED_AS_NEW', 'CONTINUED_AS_NEW', 'COMPLETED']);
+    // Compacted before iteration 4 (second Temporal run), handed over, and still in place for iteration 5 (the third).
+    const summaryRequests = env.model.requests(summariser);
+    expect(summaryRequests).toHaveLength(2);
+    expect(summaryRequests[0]?.messages[0]).toEqual({ role: 'system', content: instructions });
+    expect(textOf(summaryRequests[1])).toContain('SUMMARY-ONE');
+    const fifth = env.model.requests(model)[4];
+    expect(fifth?.messages[0]?.content).toContain('SUMMARY-ONE');
+    expect(textOf(fifth)).not.toMatch(/step-1 |step-2 /);
+  });
+
+  test('a run under maxTokens never calls the summariser', async () => {
+    const model = env.scenario([step(1), { content: 'done' }]);
+    const summariser = env.scenario([]);
+    const result = (await (await env.start({ model, tools: ['calculator'], message: 'go', compaction: compaction(summariser) })).result()) as AgentResult;
+    expect(result.response).toBe('done');
+    expect(env.model.requests(summariser)).toHaveLength(0);
+  });
+});
+
+describe('a compaction that fails fails the run with CompactionFailed, before the model call', () => {
+  async function failureOf(summariserSteps: Parameters<TestEnv['scenario']>[0]) {
+    const model = env.scenario(agentScript());
+    const summariser = env.scenario(summariserSteps);
+    const handle = await env.start({ model, tools: ['calculator'], message: 'go', compaction: compaction(summariser) });
+    const error = await handle.result().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(WorkflowFailedError);
+    // The agent's model was called for iterations 1 to 3 only: never on the context past the limit.
+    expect(env.model.requests(model)).toHaveLength(3);
+    return (error as WorkflowFailedError).cause as Error & { type?: string; details?: unknown[] };
+  }
+
+  test('the provider refuses the summary request: the cause type is in the message and the details', async () => {
+    const failure = await failureOf([{ error: { status: 404, message: 'no such model' } }]);
+    expect(failure.type).toBe('CompactionFailed');
+    expect(failure.message).toMatch(/^Compaction failed \(ModelCall\.NotFound\): 404 from model/);
+    expect(failure.details?.[0]).toMatchObject({ causeType: 'ModelCall.NotFound', iterations: 4, messageCount: 7 });
+  });
+
+  test('the model answers without text', async () => {
+    const failure = await failureOf([{ content: '   ' }]);
+    expect(failure.type).toBe('CompactionFailed');
+    expect(failure.message).toContain('without any text');
+    expect(failure.details?.[0]).toMatchObject({ causeType: null, iterations: 4 });
+  });
+});
