@@ -94,7 +94,14 @@ export const agentStateSchema = z.object({
   /** The iteration in progress, or the last one run (0 before the first model call). */
   iteration: z.number().int(),
   ...countersShape(),
+  /** The conversation as this Temporal run holds it: all of it, unless `transcript` says otherwise. */
   messages: z.array(chatMessageSchema),
+  /**
+   * Set once a hand-over left messages a compaction summarised behind: `messages` are the caller's first
+   * `pinned` system messages (kept for the model), then the transcript from index `from` of `total`. The
+   * whole transcript is read with the `transcript` query.
+   */
+  transcript: z.object({ total: z.number().int(), from: z.number().int(), pinned: z.number().int() }).optional(),
   usage: usageSchema,
   /** What the run is doing now, in a few words. */
   activity: z.string(),

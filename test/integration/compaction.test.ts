@@ -1,7 +1,9 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporalRunsOf } from '../../src/temporal/run-chain';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
-import { COMPACTION_SUMMARY_HEADING, DEFAULT_COMPACTION_INSTRUCTIONS, addUsage, eventsQuery, ZERO_USAGE, type AgentResult, type RunEventOf } from '../../src/shared';
+import { COMPACTION_SUMMARY_HEADING, DEFAULT_COMPACTION_INSTRUCTIONS, addUsage, eventsQuery, stateQuery, ZERO_USAGE, type AgentResult, type ChatMessage, type RunEventOf } from '../../src/shared';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { getAgentTranscript, readAgentTranscript } from '../../src/client';
 import { TestEnv } from '../helpers/test-env';
 
 /**
@@ -97,7 +99,9 @@ describe('compaction', () => {
     const result = (await handle.result()) as AgentResult;
 
     expect(result).toMatchObject({ response: 'all added', iterations: 6 });
-    expect(result.messages).toHaveLength(12);
+    // The last hand-over left the summarised messages behind: the result starts after them, and says where.
+    expect(result.transcript).toEqual({ total: 12, from: 5 });
+    expect(result.messages).toHaveLength(7);
     expect((await temporalRunsOf(env.client, handle.workflowId)).map((run) => run.status.name)).toEqual(['CONTINUED_AS_NEW', 'CONTINUED_AS_NEW', 'COMPLETED']);
     // Compacted before iteration 4 (second Temporal run), handed over, and still in place for iteration 5 (the third).
     const summaryRequests = env.model.requests(summariser);
@@ -107,6 +111,49 @@ describe('compaction', () => {
     const fifth = env.model.requests(model)[4];
     expect(fifth?.messages[0]?.content).toContain('SUMMARY-ONE');
     expect(textOf(fifth)).not.toMatch(/step-1 |step-2 /);
+  });
+
+  test('a hand-over leaves the summarised messages behind: the model sees what it would have seen, and the transcript reads whole across the chain', async () => {
+    // The same run twice: in one Temporal run, and continuing as new every two iterations.
+    const runOnce = async (iterationsPerRun?: number) => {
+      // Call ids of their own, the same in both runs (the scripted model numbers its calls across the file).
+      const model = env.scenario(agentScript().map((entry, index) => ('toolCalls' in entry ? { ...entry, toolCalls: entry.toolCalls.map((call) => ({ ...call, id: `call_step_${index}` })) } : entry)));
+      const summariser = env.scenario([{ content: 'SUMMARY-ONE' }, { content: 'SUMMARY-TWO' }]);
+      const handle = await env.start({ model, tools: ['calculator'], message: 'go', compaction: compaction(summariser), ...(iterationsPerRun === undefined ? {} : { iterationsPerRun }) });
+      const result = (await handle.result()) as AgentResult;
+      const transcript: ChatMessage[] = [];
+      for await (const message of readAgentTranscript(env.client, handle.workflowId)) transcript.push(message);
+      return { handle, result, transcript, requests: env.model.requests(model).map((request) => request.messages), summaries: env.model.requests(summariser).map((request) => request.messages) };
+    };
+    const whole = await runOnce();
+    const handedOver = await runOnce(2);
+
+    // What the model and the summariser were sent is the same, call for call.
+    expect(handedOver.requests).toEqual(whole.requests);
+    expect(handedOver.summaries).toEqual(whole.summaries);
+    expect(handedOver.result.response).toBe(whole.result.response);
+    // The whole transcript reads the same, the messages left behind answered by the Temporal runs that had them.
+    expect(whole.transcript).toHaveLength(12);
+    expect(handedOver.transcript).toEqual(whole.transcript);
+    expect(whole.result.messages).toEqual(whole.transcript);
+    expect(handedOver.result.messages).toEqual(whole.transcript.slice(handedOver.result.transcript?.from));
+    expect((await getAgentTranscript(env.client, handedOver.handle.workflowId, { from: 1, limit: 3 })).messages).toEqual(whole.transcript.slice(1, 4));
+
+    // The hand-overs carried only what the model still sees: the third Temporal run started with the messages after the summary.
+    const runs = await temporalRunsOf(env.client, handedOver.handle.workflowId);
+    const carried = await Promise.all(
+      runs.slice(1).map(async (run) => {
+        const history = await env.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
+        const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[1];
+        return payload === undefined ? undefined : (defaultPayloadConverter.fromPayload(payload) as { messages: unknown[]; segment?: unknown });
+      }),
+    );
+    expect(carried.map((handOver) => [handOver?.messages.length, handOver?.segment])).toEqual([
+      [5, undefined],
+      [4, { base: 5, pinned: 0 }],
+    ]);
+    const state = await handedOver.handle.query(stateQuery);
+    expect(state.transcript).toEqual({ total: 12, from: 5, pinned: 0 });
   });
 
   test('a run under maxTokens never calls the summariser', async () => {

@@ -227,6 +227,15 @@ describe('maxMessages', () => {
       detail: '1 message this turn, limit 1',
     });
   });
+
+  test('messages a hand-over left behind after a compaction still count', () => {
+    expect(evaluateStopCondition({ maxMessages: 5 }, context({ turnMessages: turnWith(2), turnMessagesLeftBehind: 2 }))).toEqual({ stop: false });
+    expect(evaluateStopCondition({ maxMessages: 5 }, context({ turnMessages: turnWith(2), turnMessagesLeftBehind: 3 }))).toEqual({
+      stop: true,
+      condition: 'maxMessages(5)',
+      detail: '5 messages this turn, limit 5',
+    });
+  });
 });
 
 describe('textMention', () => {

@@ -8,8 +8,9 @@ import { effectiveMaxInvocations } from '../rules/run-setup';
 import { userMessage } from './conversation-messages';
 import { handOverTooLarge, invalidAgentInput, modelCallFailed, partialRun, type PartialRun } from './failures';
 import type { RunContext } from './run-context';
-import { continuationOf, fitHandOver, inputToValidate, inputWithoutConversation, resumedRunRecord, type RunContinuation } from './run-continuation';
+import { canLeaveSummarisedBehind, continuationOf, fitHandOver, inputToValidate, inputWithoutConversation, resumedRunRecord, type RunContinuation } from './run-continuation';
 import { readHandOver } from './run-arguments';
+import { transcriptTotal } from '../rules/transcript-segment';
 import { registerRunHandlers } from './run-handlers';
 import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, lastAssistantText, type RunRecord } from './run-record';
 import type { RunEnding, StepOutcome } from './step-outcome';
@@ -152,7 +153,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
       if (admitted !== undefined) return settle(admitted);
 
       run.iteration += 1;
-      run.events.append('iteration-start', { iteration: run.iteration, messages: run.messages.length });
+      run.events.append('iteration-start', { iteration: run.iteration, messages: transcriptTotal(run.messages, run.segment) });
       describeActivity(run, `iteration ${run.iteration}: calling the model`);
       // Awaited only when the run compacts: without it the loop issues the commands it always did.
       const compacting = applyCompaction(context);
@@ -207,7 +208,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     await wf.condition(wf.allHandlersFinished);
     run.events.append('run-hand-over', { iteration: run.iteration, historyBytes: wf.workflowInfo().historySize });
     const nextInput = inputWithoutConversation(rawInput);
-    const handOver = continuationOf(run, continuation?.continuations ?? 0, deadline);
+    const handOver = continuationOf(run, continuation?.continuations ?? 0, deadline, canLeaveSummarisedBehind(context));
     const fitted = fitHandOver(nextInput, handOver);
     if (fitted === undefined) return fail(handOverTooLarge(jsonBytes([nextInput, { ...handOver, events: { ...handOver.events, recent: [] } }]), partial()));
     return wf.continueAsNew<typeof agentWorkflow>(nextInput, fitted.continuation);

@@ -16,7 +16,10 @@ import { readerFor, upgradingReader, type VersionReader } from '../rules/version
  *   one with it.
  * - Version 2 is version 1 with `schemaVersion: 2`.
  * - Version 3 adds `compaction`, the run's summary of its older messages
- *   (absent until the run compacts; a version 2 hand-over has none).
+ *   (absent until the run compacts; a version 2 hand-over has none), and
+ *   with it `segment` and `turn.leftBehind`: where the carried messages sit
+ *   in the transcript once the summarised ones were left behind
+ *   (`rules/transcript-segment.ts`; absent while none were).
  *
  * To add version 4:
  * 1. Write `handOverV4Schema` (with `schemaVersion: z.literal(4)`) and set
@@ -44,6 +47,9 @@ const count = z.number().int().nonnegative();
 /** Identical calls or errors in a row: the loop detector's and the circuit breaker's state. */
 const streakFields = { toolName: z.string().nullable(), count };
 
+/** Where the current turn began, for the stop conditions. */
+const turnSchema = z.object({ startedAtMs: z.number(), messageIndex: count, iteration: count, usage: usageSchema, executedTools: z.array(z.string()) });
+
 /** The fields every version so far carries; version 2 adds only its `schemaVersion`. */
 const handOverFields = {
   inputMessageCount: count,
@@ -57,7 +63,7 @@ const handOverFields = {
   limits: z.object({ maxInvocations: count, tokenBudget: tokenBudgetSchema }),
   loopTracker: z.object({ ...streakFields, argumentsKey: z.string().nullable() }),
   breaker: z.object({ ...streakFields, errorText: z.string().nullable() }),
-  turn: z.object({ startedAtMs: z.number(), messageIndex: count, iteration: count, usage: usageSchema, executedTools: z.array(z.string()) }),
+  turn: turnSchema,
   externalStopRequested: z.boolean(),
   /** Temporal runs this agent run has had before the one it is handed to. */
   continuations: count,
@@ -81,6 +87,10 @@ const compactionFields = {
   compaction: z
     .object({ throughIndex: z.number().int().min(-1), summary: z.string(), iteration: count, count })
     .optional(),
+  /** Where `messages` sit in the transcript, once summarised messages were left behind. */
+  segment: z.object({ base: count, pinned: count }).optional(),
+  /** The turn, with how many messages it produced were left behind. */
+  turn: turnSchema.extend({ leftBehind: count.optional() }),
 };
 
 /** Version 3, the current one. */
@@ -123,6 +133,7 @@ const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFiel
   events: '{ nextSeq, recent }',
   deadline: 'a text, if given',
   compaction: '{ throughIndex, summary, iteration, count }, if given',
+  segment: 'an object',
 };
 
 /** Fields whose inner problems are told as one line: a conversation's message, the event log's frame. */

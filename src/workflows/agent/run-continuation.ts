@@ -2,6 +2,8 @@ import { PAYLOAD_BUDGET_BYTES, jsonBytes } from '../../shared';
 import { EventLog, type CarriedEvents } from './event-log';
 import { createRunRecord, type RunRecord } from './run-record';
 import { RUN_CONTINUATION_VERSION } from './run-continuation-schema';
+import { leaveSummarisedBehind } from '../rules/transcript-segment';
+import type { RunContext } from './run-context';
 
 /** The fields of the run record a hand-over carries as they are: everything the loop counts, and the conversation. */
 const CARRIED = [
@@ -19,6 +21,7 @@ const CARRIED = [
   'turn',
   'externalStopRequested',
   'compaction',
+  'segment',
 ] as const satisfies readonly (keyof RunRecord)[];
 type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
 
@@ -91,11 +94,29 @@ export function fitHandOver(input: unknown, continuation: RunContinuation): { co
   }
 }
 
-/** The run as its next Temporal run needs it. Only called between iterations, when nothing waits for a decision or an answer. */
-export function continuationOf(run: RunRecord, continuations: number, deadline: string | undefined): RunContinuation {
+/**
+ * Whether a hand-over would leave summarised messages behind: the run keeps
+ * its history linear, its result need not hold the whole conversation
+ * (`resultMessages: 'all'`), and a compaction has summarised messages this
+ * Temporal run still holds.
+ */
+export function canLeaveSummarisedBehind({ run, input, linearHistory }: Pick<RunContext, 'run' | 'input' | 'linearHistory'>): boolean {
+  if (!linearHistory || input.resultMessages === 'all' || run.compaction === undefined) return false;
+  return run.compaction.throughIndex + 1 > (run.segment?.pinned ?? 0);
+}
+
+/**
+ * The run as its next Temporal run needs it. Only called between iterations,
+ * when nothing waits for a decision or an answer. With `leaveBehind`, the
+ * messages a compaction summarised stay in this Temporal run, which the
+ * transcript points back to, and the hand-over carries what the model still
+ * sees (`transcript-segment.ts`).
+ */
+export function continuationOf(run: RunRecord, continuations: number, deadline: string | undefined, leaveBehind = false): RunContinuation {
+  const fields = carried(run);
   return {
     schemaVersion: RUN_CONTINUATION_VERSION,
-    ...carried(run),
+    ...(leaveBehind ? leaveSummarisedBehind(fields) : fields),
     continuations: continuations + 1,
     events: run.events.carry(),
     ...(deadline === undefined ? {} : { deadline }),

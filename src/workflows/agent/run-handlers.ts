@@ -15,6 +15,7 @@ import {
   MESSAGE_PAGES,
 } from '../../shared';
 import { messagePage } from '../rules/message-pages';
+import { segmentPage } from '../rules/transcript-segment';
 import { checkDecision } from '../rules/approval-rules';
 import { decideFromSignal, recordDecision, type ToolSchemaLookup } from './steps/await-approval';
 import { applyLimitChange } from '../rules/limit-rules';
@@ -29,7 +30,9 @@ import { isFinished, snapshot, type RunRecord } from './run-record';
 export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationScope, toolSchemaFor: ToolSchemaLookup): void {
   wf.setHandler(stateQuery, () => snapshot(run));
   wf.setHandler(eventsQuery, (query) => run.events.page(query?.after, query?.limit));
-  wf.setHandler(transcriptQuery, (query) => messagePage(run.messages, query?.from, query?.limit));
+  wf.setHandler(transcriptQuery, (query) =>
+    segmentPage(run.messages, run.segment, query?.from, query?.limit, wf.workflowInfo().continuedFromExecutionRunId),
+  );
   wf.setHandler(modelRequestQuery, (query) => {
     const request = run.modelRequest;
     if (request === undefined || request.iteration !== query?.iteration) {

@@ -23,6 +23,7 @@ import { initialBreakerState, type BreakerState } from '../rules/circuit-breaker
 import { EventLog } from './event-log';
 import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
 import type { ConversationCompaction } from '../rules/model-context';
+import { transcriptTotal, type TranscriptSegment } from '../rules/transcript-segment';
 
 /** The batch of tool calls being executed, kept so a stop can close it with valid tool messages. */
 export interface OpenBatch {
@@ -66,7 +67,17 @@ export interface RunRecord {
   /** The `stop` signal arrived: `{ external: true }` conditions hold from now on. */
   externalStopRequested: boolean;
   /** Where the current turn began: stop conditions count from here (their state resets each turn). */
-  turn: { startedAtMs: number; messageIndex: number; iteration: number; usage: Usage; executedTools: string[] };
+  turn: {
+    startedAtMs: number;
+    messageIndex: number;
+    iteration: number;
+    usage: Usage;
+    executedTools: string[];
+    /** Messages the turn produced that a hand-over left behind (see `transcript-segment.ts`); counted by `maxMessages`. */
+    leftBehind?: number;
+  };
+  /** Where `messages` sit in the whole transcript, once a hand-over left summarised messages behind; absent while it holds them all. */
+  segment?: TranscriptSegment;
   terminationReason?: TerminationReason;
   error?: { type: string; message: string };
 }
@@ -153,6 +164,7 @@ export function snapshot(run: RunRecord): AgentState {
     consecutiveNudges: run.consecutiveNudges,
     restrictionInjections: run.restrictionInjections,
     messages: run.messages,
+    ...(run.segment === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: run.segment.base, pinned: run.segment.pinned } }),
     usage: run.usage,
     activity: run.activity,
     pendingApprovals: run.pendingApprovals,

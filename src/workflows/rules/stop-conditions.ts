@@ -25,8 +25,16 @@ export interface StopContext {
   turnStartedAtMs: number;
   /** Workflow time now, in ms since the epoch. */
   nowMs: number;
-  /** Messages of the current turn, in order; may start with the user message that opened it. */
+  /**
+   * Messages of the current turn, in order; may start with the user message that opened it. After a
+   * compacted run continued as new, the ones it still holds: see `turnMessagesLeftBehind`.
+   */
   turnMessages: ChatMessage[];
+  /**
+   * Messages the turn produced (not the user's) that a hand-over left behind after a compaction summarised
+   * them; they are no longer in `turnMessages`, and `maxMessages` counts them. @default 0
+   */
+  turnMessagesLeftBehind?: number;
   /** Token usage of the current turn's model calls. */
   turnUsage: Usage;
   /** Names of the tools executed this turn, in order (denied or unknown calls are not executions). */
@@ -174,7 +182,7 @@ function checkLeaf(
 ): string | undefined {
   if ('maxMessages' in condition) {
     // The user message that opened the turn is input, not something the turn produced.
-    const produced = context.turnMessages.filter((message) => message.role !== 'user').length;
+    const produced = context.turnMessages.filter((message) => message.role !== 'user').length + (context.turnMessagesLeftBehind ?? 0);
     return produced >= condition.maxMessages ? `${plural(produced, 'message')} this turn, limit ${condition.maxMessages}` : undefined;
   }
   if ('textMention' in condition) {

@@ -4,7 +4,7 @@ import { findSizeBreach, projectedRunBytes } from '../../rules/size-rules';
 import { userMessage } from '../conversation-messages';
 import { maxInvocationsExceeded, sizeLimitReached, tokenBudgetExhausted } from '../failures';
 import type { RunContext } from '../run-context';
-import { shouldContinueAsNew } from '../run-continuation';
+import { canLeaveSummarisedBehind, shouldContinueAsNew } from '../run-continuation';
 import type { RunEnding } from '../step-outcome';
 
 /**
@@ -27,6 +27,9 @@ export function admitIteration(context: RunContext, firstIteration: number): Run
   const tooLarge = findSizeBreach(projected, { bytes: info.historySize, events: info.historyLength });
   // A history too large is what continue-as-new is for; only a Temporal run that has not run an iteration fails on it.
   if (tooLarge?.kind === 'history' && iterationsThisRun >= 1) return { kind: 'continue_as_new' };
+  // So is a conversation that has grown too large to carry when a compaction summarised part of it: the hand-over
+  // leaves that part behind. If the rest is still too large, the next Temporal run fails on it before its first call.
+  if (tooLarge?.kind === 'context' && iterationsThisRun >= 1 && canLeaveSummarisedBehind(context)) return { kind: 'continue_as_new' };
   if (tooLarge !== undefined) return { kind: 'fail', failure: sizeLimitReached(tooLarge, partial()) };
   // Between iterations nothing waits for a decision or an answer: the place to hand over to a new Temporal run.
   if (shouldContinueAsNew(iterationsThisRun, input.iterationsPerRun, info.continueAsNewSuggested)) return { kind: 'continue_as_new' };

@@ -7,6 +7,7 @@ import { compactionFailed } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
 import type { RunEnding } from '../step-outcome';
+import { transcriptIndexOf } from '../../rules/transcript-segment';
 import { modelContextOf } from './call-model';
 
 /**
@@ -66,7 +67,8 @@ function recordCompaction(context: RunContext, plan: Extract<CompactionPlan, { k
   run.compaction = { throughIndex: plan.throughIndex, summary: result.summary, iteration: run.iteration, count: (run.compaction?.count ?? 0) + 1 };
   run.events.append('compaction', {
     iteration: run.iteration,
-    throughIndex: plan.throughIndex,
+    // In the whole transcript, also after a hand-over left earlier messages behind.
+    throughIndex: transcriptIndexOf(plan.throughIndex, run.segment),
     messagesSummarised: plan.newlySummarised,
     tokensBefore: plan.tokensBefore,
     tokensAfter: contextTokens(modelContextOf(context).messages, input.instructions),

@@ -22,6 +22,7 @@ export function applyStopWhen(context: RunContext, unexecuted: readonly ToolCall
       turnStartedAtMs: run.turn.startedAtMs,
       nowMs: new Date().getTime(),
       turnMessages: run.messages.slice(run.turn.messageIndex),
+      turnMessagesLeftBehind: run.turn.leftBehind ?? 0,
       turnUsage: subtractUsage(run.usage, run.turn.usage),
       executedTools: run.turn.executedTools,
       externalStopRequested: run.externalStopRequested,

@@ -1,6 +1,7 @@
 import * as wf from '@temporalio/workflow';
 import { RESULT_MESSAGES_INLINE_BYTES, SCHEMA_VERSION, jsonBytes, type AgentResult, type ParsedAgentInput, type TerminationReason } from '../../../shared';
 import { newestThatFit } from '../../rules/message-pages';
+import { transcriptIndexOf, transcriptTotal } from '../../rules/transcript-segment';
 import { toGeneratedMessages } from '../../rules/generated-messages';
 import { oversizedResult } from '../../rules/size-rules';
 import { toolMessagesFor } from '../../rules/transcript';
@@ -35,9 +36,9 @@ export function runResult(
     consecutiveNudges: run.consecutiveNudges,
     restrictionInjections: run.restrictionInjections,
     usage: run.usage,
-    messages: from === 0 ? run.messages : run.messages.slice(from),
-    generatedMessages: toGeneratedMessages(run.messages.slice(Math.max(run.inputMessageCount, from))),
-    ...(from === 0 ? {} : { transcript: { total: run.messages.length, from } }),
+    messages: from === undefined ? run.messages : run.messages.slice(from),
+    generatedMessages: toGeneratedMessages(run.messages.slice(Math.max(run.inputMessageCount, from ?? 0))),
+    ...(from === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: transcriptIndexOf(from, run.segment) } }),
   };
   // Temporal would terminate a workflow whose result is over its limit; fail with the reason instead.
   const oversized = context.guarded ? oversizedResult(result) : undefined;
@@ -46,15 +47,18 @@ export function runResult(
 }
 
 /**
- * Where the result's messages start: 0 (the whole conversation) unless the
+ * Where the result's messages start: undefined (the whole conversation) unless the
  * run keeps its history linear, asked for `recent` messages, and the
  * conversation is too large to carry again; then the newest that fit.
  */
-function resultMessagesFrom(context: RunContext): number {
+function resultMessagesFrom(context: RunContext): number | undefined {
   const { run, input } = context;
-  if (!context.linearHistory || input.resultMessages === 'all') return 0;
-  if (jsonBytes(run.messages) <= RESULT_MESSAGES_INLINE_BYTES) return 0;
-  return newestThatFit(run.messages, RESULT_MESSAGES_INLINE_BYTES);
+  if (!context.linearHistory || input.resultMessages === 'all') return undefined;
+  // After a hand-over left messages behind, the result never starts among the kept copies of the caller's system messages.
+  const pinned = run.segment?.pinned ?? 0;
+  const own = pinned === 0 ? run.messages : run.messages.slice(pinned);
+  if (run.segment === undefined && jsonBytes(own) <= RESULT_MESSAGES_INLINE_BYTES) return undefined;
+  return pinned + newestThatFit(own, RESULT_MESSAGES_INLINE_BYTES);
 }
 
 /** Ends the run with `result`: records and publishes the ending, lets handlers finish, and returns it. */

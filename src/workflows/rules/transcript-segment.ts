@@ -1,0 +1,90 @@
+import type { ChatMessage, MessagePage } from '../../shared';
+import { messagePage } from './message-pages';
+import { isPinned, type ConversationCompaction } from './model-context';
+
+/**
+ * Where a Temporal run's messages sit in the run's whole transcript. A run
+ * that compacted its conversation leaves the summarised messages behind when
+ * it continues as new: the next Temporal run holds only the caller's system
+ * messages (which the model still sees, word for word) and the messages after
+ * the summary. The messages left behind stay in the earlier run, which the
+ * `transcript` query points to. Pure: the hand-over and the queries use it.
+ */
+export interface TranscriptSegment {
+  /** The transcript index of `messages[pinned]`: how many transcript messages come before this run's own. */
+  base: number;
+  /** How many of `messages`, at their start, are copies of the caller's system messages, kept for the model. */
+  pinned: number;
+}
+
+/** The segment of a run that holds its whole transcript. */
+export const WHOLE_TRANSCRIPT: TranscriptSegment = { base: 0, pinned: 0 };
+
+/** The number of messages in the whole transcript. */
+export function transcriptTotal(messages: readonly ChatMessage[], segment: TranscriptSegment = WHOLE_TRANSCRIPT): number {
+  return segment.base + messages.length - segment.pinned;
+}
+
+/** The transcript index of `messages[index]`, for an index past the pinned copies. */
+export function transcriptIndexOf(index: number, segment: TranscriptSegment = WHOLE_TRANSCRIPT): number {
+  return segment.base + index - segment.pinned;
+}
+
+/**
+ * A page of the whole transcript from what this Temporal run holds. A page
+ * that starts before `segment.base` is in an earlier Temporal run: the answer
+ * names it (`earlierRunId`) and holds no messages.
+ */
+export function segmentPage(
+  messages: readonly ChatMessage[],
+  segment: TranscriptSegment | undefined,
+  from: unknown,
+  limit: unknown,
+  earlierRunId: string | undefined,
+): MessagePage {
+  if (segment === undefined || (segment.base === 0 && segment.pinned === 0)) return messagePage(messages, from, limit);
+  const total = transcriptTotal(messages, segment);
+  const start = typeof from === 'number' && Number.isFinite(from) ? Math.max(0, Math.floor(from)) : 0;
+  if (start < segment.base && earlierRunId !== undefined) return { total, from: start, messages: [], earlierRunId };
+  const own = messagePage(messages.slice(segment.pinned), Math.max(0, start - segment.base), limit);
+  return { total, from: segment.base + own.from, messages: own.messages };
+}
+
+/** What a hand-over carries that indexes into the messages. */
+export interface SegmentFields {
+  messages: ChatMessage[];
+  inputMessageCount: number;
+  compaction?: ConversationCompaction;
+  turn: { messageIndex: number; leftBehind?: number };
+  segment?: TranscriptSegment;
+}
+
+/**
+ * The fields with the summarised messages left behind: the caller's system
+ * messages among them are kept (copies, `segment.pinned`), then everything
+ * after the summary, and every index moves with them. The summary stands for
+ * what was left, so the model's context is the same before and after. What a
+ * turn had produced and left behind is counted in `turn.leftBehind`, for the
+ * stop conditions that count a turn's messages. Unchanged when nothing was
+ * summarised.
+ */
+export function leaveSummarisedBehind<T extends SegmentFields>(fields: T): T {
+  const { messages, compaction } = fields;
+  const segment = fields.segment ?? WHOLE_TRANSCRIPT;
+  if (compaction === undefined) return fields;
+  const cut = Math.min(compaction.throughIndex + 1, messages.length);
+  if (cut <= segment.pinned) return fields;
+  const pinned = messages.slice(0, cut).filter((message, index) => isPinned(message, index, fields.inputMessageCount));
+  const kept = [...pinned, ...messages.slice(cut)];
+  const shift = (index: number) => (index >= cut ? index - cut + pinned.length : pinned.length);
+  const turnStart = fields.turn.messageIndex;
+  const producedLeftBehind = turnStart >= cut ? 0 : messages.slice(turnStart, cut).filter((message) => message.role !== 'user').length;
+  return {
+    ...fields,
+    messages: kept,
+    inputMessageCount: pinned.length + Math.max(0, fields.inputMessageCount - cut),
+    compaction: { ...compaction, throughIndex: pinned.length - 1 },
+    turn: { ...fields.turn, messageIndex: shift(turnStart), leftBehind: (fields.turn.leftBehind ?? 0) + producedLeftBehind },
+    segment: { base: transcriptIndexOf(cut, segment), pinned: pinned.length },
+  };
+}
