@@ -4,7 +4,8 @@ import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { withLocalStack } from '../scripts/local-stack';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
-import { WORKFLOW_TYPE, jsonBytes, transcriptQuery, type AgentInput, type AgentResult, type ChatMessage } from '../src/shared';
+import { readAgentTranscript } from '../src/client';
+import { WORKFLOW_TYPE, eventsQuery, jsonBytes, type AgentInput, type AgentResult, type ChatMessage } from '../src/shared';
 import { temporalRunsOf } from '../src/temporal/run-chain';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { defineTool } from '../src/tools/define-tool';
@@ -21,13 +22,23 @@ import { createAgentWorker } from '../src/worker';
 export interface HistoryGrowthOptions {
   lengths: number[];
   resultBytes: number;
-  /** Also measure each length continuing as new every this many iterations. */
+  /** Also measure each length continuing as new every this many iterations, without and with compaction. */
   perRun?: number;
+  /** `compaction.maxTokens` of the runs with compaction. */
+  compactionTokens: number;
+}
+
+/** The variants measured: continue-as-new only when Temporal suggests it, every `perRun`, and every `perRun` with compaction. */
+interface Variant {
+  perRun?: number;
+  compaction?: boolean;
 }
 
 interface Measured {
   iterations: number;
   perRun?: number;
+  compaction?: boolean;
+  compactions: number;
   temporalRuns: number;
   historyBytes: number;
   historyEvents: number;
@@ -36,23 +47,25 @@ interface Measured {
 }
 
 const MODEL = 'bench-history-model';
+const SUMMARY_MODEL = 'bench-history-summary';
 
-/** One `fetch` call per iteration until `iterations - 1` of them, then an answer. */
+/**
+ * One `fetch_page` call per iteration until `iterations - 1` of them, then an answer. It counts by the
+ * last page it read, not by the messages it sees, which compaction summarises.
+ */
 function fetchingAgent(request: ChatCompletionRequest): ScriptStep {
-  const wanted = Number(/(\d+) times/.exec(String(request.messages.find((message) => message.role === 'user')?.content))?.[1] ?? 1);
-  const done = request.messages.filter((message) => message.role === 'assistant').length;
+  const wanted = Number(/Fetch (\d+) times/.exec(request.messages.map((message) => String(message.content ?? '')).join('\n'))?.[1] ?? 1);
+  const lastPage = [...request.messages].reverse().find((message) => message.role === 'tool');
+  const done = lastPage === undefined ? 0 : Number(/^page (\d+):/.exec(String(lastPage.content))?.[1] ?? -1) + 1;
   if (done + 1 >= wanted) return { content: `Fetched ${done} times.` };
   return { toolCalls: [{ name: 'fetch_page', arguments: { page: done } }] };
 }
 
+/** The whole transcript, across the chain (a hand-over after compaction leaves messages in earlier runs). */
 async function transcriptOf(client: Client, workflowId: string): Promise<ChatMessage[]> {
-  const handle = client.workflow.getHandle(workflowId);
   const messages: ChatMessage[] = [];
-  for (;;) {
-    const page = await handle.query(transcriptQuery, { from: messages.length, limit: 1000 });
-    messages.push(...page.messages);
-    if (page.messages.length === 0 || messages.length >= page.total) return messages;
-  }
+  for await (const message of readAgentTranscript(client, workflowId)) messages.push(message);
+  return messages;
 }
 
 export async function benchHistoryGrowth(options: HistoryGrowthOptions): Promise<void> {
@@ -64,6 +77,7 @@ export async function benchHistoryGrowth(options: HistoryGrowthOptions): Promise
   });
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond(MODEL, fetchingAgent);
+    model.respond(SUMMARY_MODEL, () => ({ content: 'The user asked for pages; every page so far was fetched and read.' }));
     const taskQueue = `bench-history-${randomUUID()}`;
     const worker = await createAgentWorker({
       connection: workerConnection,
@@ -72,23 +86,29 @@ export async function benchHistoryGrowth(options: HistoryGrowthOptions): Promise
       tools: [...createBuiltinTools({ workspace: os.tmpdir() }), fetchPage],
       model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: MODEL },
     });
-    const measure = async (iterations: number, perRun: number | undefined): Promise<Measured> => {
+    const measure = async (iterations: number, { perRun, compaction }: Variant): Promise<Measured> => {
       const started = performance.now();
       const input: AgentInput = {
         model: MODEL,
         tools: ['fetch_page'],
-        message: `Fetch ${iterations} times.`,
+        // In the instructions, which compaction never summarises away.
+        instructions: `Fetch ${iterations} times.`,
+        message: 'Start fetching.',
         maxInvocations: iterations + 1,
         ...(perRun === undefined ? {} : { iterationsPerRun: perRun }),
+        ...(compaction === true ? { compaction: { maxTokens: options.compactionTokens, keepRecentIterations: 2, model: SUMMARY_MODEL } } : {}),
       };
       const handle = await client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: `bench-history-${randomUUID()}`, args: [input] });
       const result = (await handle.result()) as AgentResult;
       const seconds = (performance.now() - started) / 1000;
       const runs = await temporalRunsOf(client, handle.workflowId);
       const transcript = await transcriptOf(client, handle.workflowId);
+      const compactions = await countEvents(client, handle.workflowId, 'compaction');
       return {
         iterations: result.iterations,
         ...(perRun === undefined ? {} : { perRun }),
+        ...(compaction === true ? { compaction } : {}),
+        compactions,
         temporalRuns: runs.length,
         historyBytes: runs.reduce((sum, run) => sum + (run.historySize ?? 0), 0),
         historyEvents: runs.reduce((sum, run) => sum + run.historyLength, 0),
@@ -98,30 +118,48 @@ export async function benchHistoryGrowth(options: HistoryGrowthOptions): Promise
     };
     const rows: Measured[] = [];
     await worker.runUntil(async () => {
-      for (const perRun of [undefined, ...(options.perRun === undefined ? [] : [options.perRun])]) {
+      const variants: Variant[] = [{}, ...(options.perRun === undefined ? [] : [{ perRun: options.perRun }, { perRun: options.perRun, compaction: true }])];
+      for (const variant of variants) {
         for (const length of options.lengths) {
-          const measured = await measure(length, perRun);
+          const measured = await measure(length, variant);
           rows.push(measured);
-          console.log(`  history: ${length} iterations${perRun === undefined ? '' : `, continuing as new every ${perRun}`}: ${kib(measured.historyBytes)} for ${kib(measured.contentBytes)} of content (${measured.seconds.toFixed(1)} s)`);
+          console.log(`  history: ${length} iterations, ${describeVariant(measured)}: ${kib(measured.historyBytes)} for ${kib(measured.contentBytes)} of content (${measured.seconds.toFixed(1)} s)`);
         }
       }
     });
     console.log('');
     console.log(`### History against content (each iteration one tool result of ${options.resultBytes} B)`);
     console.log('');
-    console.log('| iterations | continue-as-new | Temporal runs | events | history | content | history / content | growth exponent |');
-    console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
+    console.log('| iterations | continue-as-new | Temporal runs | compactions | events | history | content | history / content | growth exponent |');
+    console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const [index, row] of rows.entries()) {
       const previous = rows[index - 1];
       const exponent =
-        previous !== undefined && previous.perRun === row.perRun
+        previous !== undefined && describeVariant(previous) === describeVariant(row)
           ? (Math.log(row.historyBytes / previous.historyBytes) / Math.log(row.iterations / previous.iterations)).toFixed(2)
           : '';
       console.log(
-        `| ${row.iterations} | ${row.perRun === undefined ? 'when Temporal suggests it' : `every ${row.perRun}`} | ${row.temporalRuns} | ${row.historyEvents} | ${kib(row.historyBytes)} | ${kib(row.contentBytes)} | ${(row.historyBytes / row.contentBytes).toFixed(2)}× | ${exponent} |`,
+        `| ${row.iterations} | ${describeVariant(row)} | ${row.temporalRuns} | ${row.compactions} | ${row.historyEvents} | ${kib(row.historyBytes)} | ${kib(row.contentBytes)} | ${(row.historyBytes / row.contentBytes).toFixed(2)}× | ${exponent} |`,
       );
     }
   });
+}
+
+function describeVariant({ perRun, compaction }: Variant): string {
+  return `${perRun === undefined ? 'when Temporal suggests it' : `every ${perRun}`}${compaction === true ? ', with compaction' : ''}`;
+}
+
+/** How many events of `type` the run logged (its event log, across its Temporal runs). */
+async function countEvents(client: Client, workflowId: string, type: string): Promise<number> {
+  const handle = client.workflow.getHandle(workflowId);
+  let after = 0;
+  let count = 0;
+  for (;;) {
+    const page = await handle.query(eventsQuery, { after, limit: 500 });
+    count += page.events.filter((event) => event.type === type).length;
+    if (page.events.length === 0) return count;
+    after = page.nextCursor;
+  }
 }
 
 function kib(bytes: number): string {

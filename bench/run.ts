@@ -12,6 +12,7 @@ import { temporalRunsOf } from '../src/temporal/run-chain';
 import { createAgentWorker } from '../src/worker';
 import { comparisonTable, compareLoops } from './anchors/compare-loops';
 import { benchHistoryGrowth } from './history-growth';
+import { benchCompactedLongRun } from './compacted-long-run';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -32,8 +33,11 @@ const options = new Command()
   .option('--anchor-latencies <ms,...>', "the scripted model's latencies in the anchor comparison", (value) => value.split(',').map(Number), [0, 500])
   .option('--history-lengths <n,...>', 'iterations of the runs whose history is measured against their content', (value) => value.split(',').map(Number), [25, 50, 100])
   .option('--history-result-bytes <n>', 'bytes of each tool result in the history runs', (value) => Number(value), 4096)
-  .option('--history-per-run <n>', 'the history runs again, continuing as new every n iterations (0: not)', (value) => Number(value), 10)
-  .option('--only <section>', 'run one section: anchors, history')
+  .option('--history-per-run <n>', 'the history runs again, continuing as new every n iterations, without and with compaction (0: not)', (value) => Number(value), 10)
+  .option('--history-compaction-tokens <n>', 'compaction.maxTokens of the history runs with compaction', (value) => Number(value), 8000)
+  .option('--compacted-long-iterations <n>', 'iterations of the compacted long run (--only compacted-long; about 15 minutes)', (value) => Number(value), 10_000)
+  .option('--compacted-long-tokens <n>', 'compaction.maxTokens of the compacted long run', (value) => Number(value), 2000)
+  .option('--only <section>', 'run one section: anchors, history, compacted-long (only run when named)')
   .parse()
   .opts<{
     runs: number;
@@ -49,6 +53,9 @@ const options = new Command()
     historyLengths: number[];
     historyResultBytes: number;
     historyPerRun: number;
+    historyCompactionTokens: number;
+    compactedLongIterations: number;
+    compactedLongTokens: number;
     only?: string;
   }>();
 
@@ -103,8 +110,10 @@ async function main(): Promise<void> {
       lengths: options.historyLengths,
       resultBytes: options.historyResultBytes,
       ...(options.historyPerRun > 0 ? { perRun: options.historyPerRun } : {}),
+      compactionTokens: options.historyCompactionTokens,
     });
   }
+  if (options.only === 'compacted-long') await benchCompactedLongRun({ iterations: options.compactedLongIterations, maxTokens: options.compactedLongTokens });
   if (options.only !== undefined) return;
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond(MODEL, benchAgent(options.iterations));
