@@ -14,3 +14,4 @@ export * from './conversation';
 export * from './payload-limits';
 export * from './json-depth';
 export * from './failure-catalogue';
+export * from './model-stream-events';
