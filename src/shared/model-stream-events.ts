@@ -80,10 +80,15 @@ export function deltaEvent(source: ModelStreamSource, index: number, delta: Mode
       return { type: 'model-text-delta', ...envelope, text: delta.text };
     case 'reasoning':
       return { type: 'model-reasoning-delta', ...envelope, text: delta.text };
-    case 'tool-call': {
-      const { kind: _kind, ...call } = delta;
-      return { type: 'model-tool-call-delta', ...envelope, ...call };
-    }
+    case 'tool-call':
+      return {
+        type: 'model-tool-call-delta',
+        ...envelope,
+        toolIndex: delta.toolIndex,
+        ...(delta.id === undefined ? {} : { id: delta.id }),
+        ...(delta.name === undefined ? {} : { name: delta.name }),
+        ...(delta.arguments === undefined ? {} : { arguments: delta.arguments }),
+      };
   }
 }
 
