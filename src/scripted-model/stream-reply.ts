@@ -80,7 +80,9 @@ export async function writeStream(
   response.flushHeaders();
   for (const [index, { payload, text }] of chunks.entries()) {
     if (pacing.breakAfterChunks !== undefined && index >= pacing.breakAfterChunks) {
-      // A provider that fails mid-answer: the connection ends with neither `[DONE]` nor a finish reason.
+      // A provider that fails mid-answer: the connection ends with neither `[DONE]` nor a finish reason,
+      // after what was written has left (a destroy would drop it).
+      await new Promise((resolve) => response.write('', resolve));
       response.destroy();
       return;
     }
