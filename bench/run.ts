@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type NativeConnection } from '@temporalio/worker';
 import { Command } from 'commander';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
+import type { ScriptedModelServer } from '../src/scripted-model/server';
 import { WORKFLOW_TYPE, stateQuery, type AgentResult } from '../src/shared';
 import type { Client } from '@temporalio/client';
 import { buildApiServer } from '../src/api/server';
@@ -11,6 +12,7 @@ import { createBuiltinTools } from '../src/tools/builtin';
 import { temporalRunsOf } from '../src/temporal/run-chain';
 import { createAgentWorker } from '../src/worker';
 import { comparisonTable, compareLoops } from './anchors/compare-loops';
+import { benchStreaming } from './streaming';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -29,7 +31,9 @@ const options = new Command()
   .option('--anchor-runs <n>', 'measured runs of each loop in the anchor comparison', (value) => Number(value), 5)
   .option('--anchor-iterations <n>', 'model calls per run in the anchor comparison', (value) => Number(value), 10)
   .option('--anchor-latencies <ms,...>', "the scripted model's latencies in the anchor comparison", (value) => value.split(',').map(Number), [0, 500])
-  .option('--only <section>', 'run one section: anchors')
+  .option('--stream-runs <n>', 'runs per transport in the streaming section', (value) => Number(value), 3)
+  .option('--stream-tokens <n>', 'tokens per streamed answer (one every 20 ms)', (value) => Number(value), 50)
+  .option('--only <section>', 'run one section: anchors, streaming')
   .parse()
   .opts<{
     runs: number;
@@ -42,6 +46,8 @@ const options = new Command()
     anchorRuns: number;
     anchorIterations: number;
     anchorLatencies: number[];
+    streamRuns: number;
+    streamTokens: number;
     only?: string;
   }>();
 
@@ -90,6 +96,12 @@ function megabytes(bytes: number): string {
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const streaming = (stack: { client: Client; workerConnection: NativeConnection; model: ScriptedModelServer }) =>
+    benchStreaming({ ...stack, runs: options.streamRuns, tokens: options.streamTokens, tokenDelayMs: 20, log: (line) => console.log(line) });
+  if (options.only === 'streaming') {
+    await withLocalStack(streaming);
+    return;
+  }
   await benchAnchors();
   if (options.only === 'anchors') return;
   await withLocalStack(async ({ model, client, workerConnection }) => {
@@ -164,6 +176,7 @@ async function main(): Promise<void> {
       await benchChat(client, taskQueue);
       await benchLongRun(client, taskQueue);
     });
+    await streaming({ client, workerConnection, model });
   });
 }
 
