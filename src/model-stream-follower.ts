@@ -35,6 +35,7 @@ export async function* withModelDeltas(
   workflowId: string,
   events: (signal: AbortSignal) => AsyncGenerator<RunEvent>,
   signal?: AbortSignal,
+  resumed = false,
 ): AsyncGenerator<RunEvent | ModelStreamEvent> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -62,14 +63,19 @@ export async function* withModelDeltas(
   };
 
   const followDeltas = async () => {
+    // A follower that resumes after the call's `iteration-start` still finds the call running: look once at the start.
+    // (Not one that reads from the beginning: the call's deltas would come before the events that lead to it.)
+    let first = resumed;
     while (!stop.signal.aborted) {
-      if (!state.modelCallRunning) {
+      if (!state.modelCallRunning && !first) {
         await new Promise<void>((resolve) => (state.wake = resolve));
         continue;
       }
       const generation = state.generation;
       const found = await findModelStream(client, workflowId).catch(() => undefined);
-      if (found !== undefined && !read.has(found.key) && generation === state.generation && state.modelCallRunning) {
+      const looking = state.modelCallRunning || first;
+      first = false;
+      if (found !== undefined && !read.has(found.key) && generation === state.generation && looking) {
         read.add(found.key);
         const current = (push: ModelStreamEvent) => generation === state.generation && queue.push(push);
         state.reading = readStream(found, current, stop.signal);
@@ -77,7 +83,7 @@ export async function* withModelDeltas(
         state.reading = undefined;
         continue;
       }
-      await sleep(MODEL_STREAM_DEFAULTS.discoverPollMs, stop.signal);
+      if (state.modelCallRunning) await sleep(MODEL_STREAM_DEFAULTS.discoverPollMs, stop.signal);
     }
   };
 

@@ -158,7 +158,7 @@ export function followRunEvents(client: Client, workflowId: string, options?: Fo
 export function followRunEvents(client: Client, workflowId: string, options?: FollowOptions): AsyncGenerator<RunEvent | ModelStreamEvent>;
 export function followRunEvents(client: Client, workflowId: string, options: FollowOptions = {}): AsyncGenerator<RunEvent | ModelStreamEvent> {
   if (options.deltas !== true) return followDurableEvents(client, workflowId, options);
-  return withModelDeltas(client, workflowId, (signal) => followDurableEvents(client, workflowId, { ...options, signal }), options.signal);
+  return withModelDeltas(client, workflowId, (signal) => followDurableEvents(client, workflowId, { ...options, signal }), options.signal, (options.after ?? 0) > 0);
 }
 
 async function* followDurableEvents(client: Client, workflowId: string, options: FollowOptions): AsyncGenerator<RunEvent> {

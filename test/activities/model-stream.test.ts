@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
@@ -133,6 +133,21 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
     const model = scripted([{ toolCalls: [{ id: 'call_bad', name: 'calculator', arguments: '{"expression": "1 +' }] }]);
     const result = await run(streamed, input(model));
     expect(result.message.tool_calls).toEqual([{ id: 'call_bad', type: 'function', function: { name: 'calculator', arguments: '{"expression": "1 +' } }]);
+  });
+
+  test('a cancellation mid-stream ends the call as cancelled, promptly, and the stream as failed', async () => {
+    const model = scripted([{ content: Array.from({ length: 50 }, (_, index) => `word${index}`).join(' '), tokenDelayMs: 100 }]);
+    const env = environment();
+    const announced = new Promise<ModelStreamAnnouncement>((resolve) => env.on('heartbeat', (details: unknown) => details !== undefined && resolve(details as ModelStreamAnnouncement)));
+    const started = Date.now();
+    const call = rejectionOf(run(streamed, input(model), env));
+    const { modelStream } = await announced;
+    const follower = fetch(modelStream.url).then((response) => response.text());
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    env.cancel();
+    expect(await call).toBeInstanceOf(CancelledFailure);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect((await follower).trimEnd().split('\n').at(-1)).toBe(JSON.stringify({ end: 'failed' }));
   });
 
   test('the key a provider echoes in a bad chunk is redacted from the failure', async () => {
