@@ -44,14 +44,15 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
     // The turn waits for its run, as long as that takes: reach Temporal within the deadline first, or answer 503 now.
     await probeTemporal(deps.client);
     const settings = turnSettings(fields, deps.defaults);
-    const result = sendChatTurn(
-      deps.client,
-      contextId,
-      { kind, ...extra, settings },
-      { taskQueue: deps.taskQueue, ...(keyParsed?.data === undefined ? {} : { idempotencyKey: keyParsed.data }) },
-    );
-    if (streamed) return streamChatTurn(deps.client, contextId, result, reply, chatResponseBody, settings.model ?? 'agent-runner');
-    return chatResponse(await result, reply);
+    const send = () =>
+      sendChatTurn(
+        deps.client,
+        contextId,
+        { kind, ...extra, settings },
+        { taskQueue: deps.taskQueue, ...(keyParsed?.data === undefined ? {} : { idempotencyKey: keyParsed.data }) },
+      );
+    if (streamed) return streamChatTurn(deps.client, contextId, send, reply, chatResponseBody, settings.model ?? 'agent-runner');
+    return chatResponse(await send(), reply);
   };
 
   app.post('/chat', async (request, reply) => {

@@ -27,21 +27,23 @@ export function wantsEventStream(request: FastifyRequest): boolean {
 /** What a chat response's body is, from a turn's result. */
 export type ChatBody = (result: ChatTurnResult) => Record<string, unknown>;
 
-/** Streams the turn `turn` (the request already sent) on `contextId` to `reply`. */
+/** Sends the turn (`send`) on `contextId` and streams it to `reply`. */
 export async function streamChatTurn(
   client: Client,
   contextId: string,
-  turn: Promise<ChatTurnResult>,
+  send: () => Promise<ChatTurnResult>,
   reply: FastifyReply,
   chatBody: ChatBody,
   model: string,
 ): Promise<FastifyReply> {
-  const settled = turn.then(
+  // A turn already running is not this request's: this one will be refused as busy, and must not stream the other.
+  const running = (await getConversation(client, contextId).catch(() => undefined))?.activeTurn?.runId;
+  const settled = send().then(
     (result) => ({ ok: true as const, result }),
     (error: unknown) => ({ ok: false as const, error }),
   );
   // The turn's run, once the conversation has started it; a turn refused at once never gets one.
-  const runId = await Promise.race([findTurnRun(client, contextId, settled), settled.then(() => undefined)]);
+  const runId = await Promise.race([findTurnRun(client, contextId, settled, running), settled.then(() => undefined)]);
   if (runId === undefined) {
     const outcome = await settled;
     if (!outcome.ok) throw outcome.error;
@@ -81,13 +83,14 @@ export async function streamChatTurn(
   return reply;
 }
 
-/** Polls the conversation until a turn is active; its run id (or undefined once the turn has settled). */
-async function findTurnRun(client: Client, contextId: string, settled: Promise<unknown>): Promise<string | undefined> {
+/** Polls the conversation until a turn other than `running` is active; its run id (or undefined once the turn has settled). */
+async function findTurnRun(client: Client, contextId: string, settled: Promise<unknown>, running: string | undefined): Promise<string | undefined> {
   let done = false;
   void settled.then(() => (done = true));
   while (!done) {
     const conversation = await getConversation(client, contextId).catch(() => undefined);
-    if (conversation?.activeTurn !== undefined) return conversation.activeTurn.runId;
+    const active = conversation?.activeTurn?.runId;
+    if (active !== undefined && active !== running) return active;
     await new Promise((resolve) => setTimeout(resolve, MODEL_STREAM_DEFAULTS.discoverPollMs));
   }
   return undefined;

@@ -181,5 +181,27 @@ describe('chat endpoints, streamed', () => {
     const answer = await postStreamed('/chat/invoke', { context_id: `ctx-${randomUUID().slice(0, 8)}` });
     expect(answer.status).toBe(409);
     expect(answer.contentType).toMatch(/^application\/json/);
+    expect(answer.data).toEqual([]);
   }, 60_000);
+
+  test('a streamed request while another turn runs is refused as busy, without streaming the other turn', async () => {
+    const contextId = `ctx-${randomUUID().slice(0, 8)}`;
+    const slow = env.scenario([{ content: LONG_TEXT, tokenDelayMs: 80 }]);
+    const first = api.post('/chat', { context_id: contextId, message: 'the long one', model: slow });
+    await waitForActiveTurn(contextId);
+    const second = await postStreamed('/chat', { context_id: contextId, message: 'too soon', model: env.scenario([{ content: 'never' }]) });
+    expect(second.status).toBe(409);
+    expect(second.contentType).toMatch(/^application\/json/);
+    expect(second.data).toEqual([]);
+    expect((await first).status).toBe(200);
+  }, 60_000);
+
+  async function waitForActiveTurn(contextId: string): Promise<void> {
+    for (let tries = 0; tries < 200; tries += 1) {
+      const conversation = await api.get(`/conversations/${contextId}`);
+      if (conversation.status === 200 && conversation.body.active_turn !== null) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no turn became active on ${contextId}`);
+  }
 });
