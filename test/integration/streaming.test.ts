@@ -110,6 +110,28 @@ describe('model deltas over Server-Sent Events', () => {
     expect(env.model.requests(model)).toHaveLength(2);
   }, 60_000);
 
+  test('a hostile stream (a garbage chunk after some text) ends the run as today: ModelCall.InvalidResponse after 3 attempts, each shown attempt reset', async () => {
+    const hostile = {
+      rawStream: {
+        chunks: [
+          ...'Some text before the garbage arrives in this stream'.split(' ').map((word) => ({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `${word} ` }, finish_reason: null }] })),
+          '<html>502 Bad Gateway</html>',
+        ],
+        tokenDelayMs: 40,
+      },
+    };
+    const model = env.scenario([hostile, hostile, hostile]);
+    const runId = await startRun({ model, tools: [], message: 'break it' });
+    const events = await followOverSse(runId);
+
+    expect(events.at(-1)).toMatchObject({ data: { outcome: 'failed', error: { type: 'ModelCall.InvalidResponse', message: expect.stringContaining('chunk 10 is not JSON') } } });
+    const resets = events.filter((event) => event.event === 'model-delta-reset').map((event) => event.data.attempt as number);
+    const shownAttempts = [...new Set(events.filter((event) => event.event === 'model-text-delta').map((event) => event.data.attempt as number))];
+    expect(shownAttempts.length).toBeGreaterThan(0);
+    for (const attempt of shownAttempts) expect(resets).toContain(attempt);
+    expect(events.some((event) => event.event === 'model-response')).toBe(false);
+  }, 60_000);
+
   test('a streamed call adds nothing to the history: the same events as the same run not streamed', async () => {
     const model = env.scenario([{ content: LONG_TEXT, tokenDelayMs: 20 }]);
     const runId = await startRun({ model, tools: [], message: 'count my history' });
