@@ -94,8 +94,10 @@ async function printEvents(client: Client, workflowId: string, options: FollowRu
     if (!printing) continue;
     if (output.json) output.jsonLine(event);
     else {
-      // The text was printed as it came: the recorded answer is not printed again.
-      const shown = event.type === 'model-response' && streamed.finish();
+      // The text was printed as it came: the recorded answer is not printed again. Any other event starts a line of its own.
+      let shown = false;
+      if (event.type === 'model-response') shown = streamed.finish();
+      else streamed.breakLine();
       // An event's lines go out in one write, so a reader never sees half of one.
       const lines = shown ? [] : describeEvent(event, workflowId);
       if (lines.length > 0) output.line(lines.join('\n'));

@@ -29,6 +29,11 @@ export class StreamedText {
     }
   }
 
+  /** Ends the streamed line, if one is open, so another event's lines start on their own (a message that came meanwhile). */
+  breakLine(): void {
+    this.endLine();
+  }
+
   /** Ends the streamed line; answers whether this call's text was shown (so its recorded text need not be). */
   finish(): boolean {
     const shown = this.shown;
