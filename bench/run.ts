@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type NativeConnection } from '@temporalio/worker';
 import { Command } from 'commander';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
+import type { ScriptedModelServer } from '../src/scripted-model/server';
 import { WORKFLOW_TYPE, stateQuery, type AgentResult } from '../src/shared';
 import type { Client } from '@temporalio/client';
 import { buildApiServer } from '../src/api/server';
@@ -13,6 +14,7 @@ import { createAgentWorker } from '../src/worker';
 import { comparisonTable, compareLoops } from './anchors/compare-loops';
 import { benchHistoryGrowth } from './history-growth';
 import { benchCompactedLongRun } from './compacted-long-run';
+import { benchStreaming } from './streaming';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -31,13 +33,15 @@ const options = new Command()
   .option('--anchor-runs <n>', 'measured runs of each loop in the anchor comparison', (value) => Number(value), 5)
   .option('--anchor-iterations <n>', 'model calls per run in the anchor comparison', (value) => Number(value), 10)
   .option('--anchor-latencies <ms,...>', "the scripted model's latencies in the anchor comparison", (value) => value.split(',').map(Number), [0, 500])
+  .option('--stream-runs <n>', 'runs per transport in the streaming section', (value) => Number(value), 3)
+  .option('--stream-tokens <n>', 'tokens per streamed answer (one every 20 ms)', (value) => Number(value), 50)
   .option('--history-lengths <n,...>', 'iterations of the runs whose history is measured against their content', (value) => value.split(',').map(Number), [25, 50, 100])
   .option('--history-result-bytes <n>', 'bytes of each tool result in the history runs', (value) => Number(value), 4096)
   .option('--history-per-run <n>', 'the history runs again, continuing as new every n iterations, without and with compaction (0: not)', (value) => Number(value), 10)
   .option('--history-compaction-tokens <n>', 'compaction.maxTokens of the history runs with compaction', (value) => Number(value), 8000)
   .option('--compacted-long-iterations <n>', 'iterations of the compacted long run (--only compacted-long; about 15 minutes)', (value) => Number(value), 10_000)
   .option('--compacted-long-tokens <n>', 'compaction.maxTokens of the compacted long run', (value) => Number(value), 2000)
-  .option('--only <section>', 'run one section: anchors, history, compacted-long (only run when named)')
+  .option('--only <section>', 'run one section: anchors, history, streaming, compacted-long (compacted-long only when named)')
   .parse()
   .opts<{
     runs: number;
@@ -56,6 +60,8 @@ const options = new Command()
     historyCompactionTokens: number;
     compactedLongIterations: number;
     compactedLongTokens: number;
+    streamRuns: number;
+    streamTokens: number;
     only?: string;
   }>();
 
@@ -104,6 +110,12 @@ function megabytes(bytes: number): string {
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const streaming = (stack: { client: Client; workerConnection: NativeConnection; model: ScriptedModelServer }) =>
+    benchStreaming({ ...stack, runs: options.streamRuns, tokens: options.streamTokens, tokenDelayMs: 20, log: (line) => console.log(line) });
+  if (options.only === 'streaming') {
+    await withLocalStack(streaming);
+    return;
+  }
   if (options.only === undefined || options.only === 'anchors') await benchAnchors();
   if (options.only === undefined || options.only === 'history') {
     await benchHistoryGrowth({
@@ -187,6 +199,7 @@ async function main(): Promise<void> {
       await benchChat(client, taskQueue);
       await benchLongRun(client, taskQueue);
     });
+    await streaming({ client, workerConnection, model });
   });
 }
 

@@ -81,6 +81,16 @@ export type {
   ToolMessage,
   Usage,
 } from './shared';
+// What `followRunEvents(..., { deltas: true })` yields besides run events: the model's answer as it is generated.
+export { isModelStreamEvent, MODEL_STREAM_EVENT_TYPES } from './shared';
+export type {
+  ModelDeltaResetEvent,
+  ModelReasoningDeltaEvent,
+  ModelStreamEvent,
+  ModelStreamSource,
+  ModelTextDeltaEvent,
+  ModelToolCallDeltaEvent,
+} from './shared';
 // Signals, queries and updates of `agentWorkflow`, and their arguments and answers.
 export {
   approveSignal,

@@ -21,8 +21,10 @@ import {
   type AgentResult,
   type ApprovalDecision,
   type DecideInput,
+  type ModelStreamEvent,
   type RunEvent,
 } from './shared';
+import { withModelDeltas } from './model-stream-follower';
 import { isWorkflowNotFound } from './temporal/errors';
 import { failureOf } from './temporal/failure-of';
 import { hasRunEnded, isRefusedAsEnded } from './temporal/run-ended';
@@ -136,14 +138,30 @@ export interface FollowOptions {
    * from the oldest one kept.
    */
   onMissed?: (missed: number) => void;
+  /**
+   * Also yield the model's answer as it is generated: `model-text-delta`,
+   * `model-reasoning-delta`, `model-tool-call-delta` and `model-delta-reset`
+   * ({@link ModelStreamEvent}), each call's before its `model-response`.
+   * They are not run events: no `seq`, not in the event log. @default false
+   */
+  deltas?: boolean;
 }
 
 /**
  * The run's events in order, as they happen, from the `events` query: each
  * event once, ending after `run-end` (or when Temporal reports the run
- * closed, for a run terminated or timed out by Temporal itself).
+ * closed, for a run terminated or timed out by Temporal itself). With
+ * `deltas: true`, the model's answers stream in between, as they are generated.
  */
-export async function* followRunEvents(client: Client, workflowId: string, options: FollowOptions = {}): AsyncGenerator<RunEvent> {
+export function followRunEvents(client: Client, workflowId: string, options: FollowOptions & { deltas: true }): AsyncGenerator<RunEvent | ModelStreamEvent>;
+export function followRunEvents(client: Client, workflowId: string, options?: FollowOptions & { deltas?: false }): AsyncGenerator<RunEvent>;
+export function followRunEvents(client: Client, workflowId: string, options?: FollowOptions): AsyncGenerator<RunEvent | ModelStreamEvent>;
+export function followRunEvents(client: Client, workflowId: string, options: FollowOptions = {}): AsyncGenerator<RunEvent | ModelStreamEvent> {
+  if (options.deltas !== true) return followDurableEvents(client, workflowId, options);
+  return withModelDeltas(client, workflowId, (signal) => followDurableEvents(client, workflowId, { ...options, signal }), options.signal, (options.after ?? 0) > 0);
+}
+
+async function* followDurableEvents(client: Client, workflowId: string, options: FollowOptions): AsyncGenerator<RunEvent> {
   const handle = client.workflow.getHandle(workflowId);
   const pollMs = options.pollMs ?? CLIENT_DEFAULTS.followPollMs;
   let cursor = options.after ?? 0;

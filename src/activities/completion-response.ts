@@ -60,6 +60,11 @@ export function parseCompletion(body: string): CompletionParse {
   } catch {
     return { ok: false, problem: 'the body is not JSON' };
   }
+  return readCompletion(json);
+}
+
+/** Reads a chat completion already parsed from JSON (a body, or one assembled from a stream's chunks). */
+export function readCompletion(json: unknown): CompletionParse {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     return { ok: false, problem: 'the body is not a JSON object' };
   }

@@ -7,10 +7,13 @@ import { ACTIVITY_DEFAULTS } from '../shared/constants';
  * cancellation reaches the activity: it does so only in the answer to a
  * heartbeat, so the interval (with the worker's throttle, see
  * createAgentWorker) bounds how long a cancelled call keeps running.
+ * `details`, when given, go with every heartbeat (a model call's stream URL):
+ * a heartbeat without them would clear them on the server.
  */
-export async function keepHeartbeating<T>(context: Context, work: () => Promise<T>): Promise<T> {
-  context.heartbeat();
-  const timer = setInterval(() => context.heartbeat(), ACTIVITY_DEFAULTS.heartbeatIntervalMs);
+export async function keepHeartbeating<T>(context: Context, work: () => Promise<T>, details?: unknown): Promise<T> {
+  const beat = () => (details === undefined ? context.heartbeat() : context.heartbeat(details));
+  beat();
+  const timer = setInterval(beat, ACTIVITY_DEFAULTS.heartbeatIntervalMs);
   try {
     return await work();
   } finally {

@@ -1,13 +1,16 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { createRedactor, redactFailure, urlCredentials, urlCredentialsProblem, type Redactor } from '../redaction';
 import type { ChatMessage, ModelCallInput, ModelCallResult, ToolCall } from '../shared';
 import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
-import { parseCompletion } from './completion-response';
-import { classifyModelError, invalidResponseFailure } from './model-errors';
+import type { ModelStreamAnnouncement } from '../shared/model-stream-events';
+import { parseCompletion, readCompletion, type CompletionParse, type ParsedCompletion } from './completion-response';
+import { DeltaHub, type DeltaChannel } from './delta-hub';
+import { classifyModelError, invalidResponseFailure, streamInterruptedFailure } from './model-errors';
 import { keepHeartbeating } from './heartbeat';
 import { requestMessages } from './model-request';
+import { readStreamedAnswer } from './streamed-answer';
 
 /** How the worker reaches the model. */
 export interface ModelSettings {
@@ -25,6 +28,12 @@ export interface ModelSettings {
    * (`npm run worker` passes its Temporal API key, TLS key and API token).
    */
   secrets?: readonly string[];
+  /**
+   * Ask the provider for a streamed answer and publish its deltas to followers
+   * (see `delta-hub.ts`). The recorded result is the same either way.
+   * @default true
+   */
+  stream?: boolean;
 }
 
 /** The redactor for failures raised with `settings`: its key, URL credentials and `secrets`. */
@@ -35,9 +44,11 @@ export function redactorFor(settings: ModelSettings): Redactor {
 /**
  * The `callModel` activity: one chat-completions request, no client-side
  * retries. Every failure it raises has the configured secrets redacted.
- * Throws at once when `settings.baseURL` carries credentials.
+ * Throws at once when `settings.baseURL` carries credentials. The answer is
+ * streamed (unless `settings.stream` is false) and its deltas published on
+ * `hub` while it comes; the result is the same as a non-streamed answer's.
  */
-export function createModelCall(settings: ModelSettings, registry: ToolRegistry) {
+export function createModelCall(settings: ModelSettings, registry: ToolRegistry, hub: DeltaHub = DeltaHub.forProcess()) {
   const problem = settings.baseURL === undefined ? undefined : urlCredentialsProblem('baseURL', settings.baseURL);
   if (problem !== undefined) throw new Error(problem);
   const redact = redactorFor(settings);
@@ -65,37 +76,68 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry)
       ...conversation.map(toWireMessage),
     ];
 
-    const response = await keepHeartbeating(context, async () => {
-      try {
-        // The raw response: the client's own parse returns an HTML page as a string and throws a bare
-        // SyntaxError on broken JSON; parseCompletion reads every body the same way and names the problem.
-        const raw = await client.chat.completions
-          .create(
-            {
-              model,
-              messages,
-              ...(tools.length > 0 ? { tools, parallel_tool_calls: input.parallelToolCalls } : {}),
-            },
-            { signal: context.cancellationSignal },
-          )
-          .asResponse();
-        return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
-      } catch (error) {
-        // The signal's reason is the SDK's CancelledFailure: rethrown, the call is recorded as cancelled, not failed.
-        if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
-        throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
-      }
-    });
-
-    const parsed = parseCompletion(response.body);
-    if (!parsed.ok) {
-      const failure = invalidResponseFailure(
-        { ...response, body: redact(response.body), problem: parsed.problem },
-        { model, baseURL, attempt: context.info.attempt },
+    const channel: DeltaChannel | undefined = settings.stream === false ? undefined : await openChannel(hub, context);
+    const announcement: ModelStreamAnnouncement | undefined =
+      channel === undefined ? undefined : { modelStream: { url: channel.url, attempt: context.info.attempt } };
+    let outcome: 'completed' | 'failed' = 'failed';
+    try {
+      const response = await keepHeartbeating(
+        context,
+        async (): Promise<AnswerBody> => {
+          try {
+            // The raw response: the client's own parse returns an HTML page as a string and throws a bare
+            // SyntaxError on broken JSON; parseCompletion reads every body the same way and names the problem.
+            const raw = await client.chat.completions
+              .create(
+                {
+                  model,
+                  messages,
+                  ...(tools.length > 0 ? { tools, parallel_tool_calls: input.parallelToolCalls } : {}),
+                  ...(channel === undefined ? {} : { stream: true as const, stream_options: { include_usage: true } }),
+                },
+                { signal: context.cancellationSignal },
+              )
+              .asResponse();
+            const contentType = raw.headers.get('content-type');
+            // A server may answer a streamed request with one JSON body: it is read as a non-streamed answer.
+            if (channel === undefined || raw.body === null || !/^text\/event-stream\b/i.test(contentType ?? '')) {
+              const body = await raw.text();
+              return { status: raw.status, contentType, body, parsed: parseCompletion(body) };
+            }
+            const streamed = await readStreamedAnswer(raw.body, (delta) => channel.publish(delta), context.cancellationSignal);
+            if (streamed.kind === 'broken') throw streamInterruptedFailure(streamed.reason, streamed.chunks, { model, baseURL });
+            if (streamed.kind === 'invalid') return { status: raw.status, contentType, body: streamed.sample, parsed: { ok: false, problem: streamed.problem } };
+            return { status: raw.status, contentType, body: '', parsed: readCompletion(streamed.completion) };
+          } catch (error) {
+            // The signal's reason is the SDK's CancelledFailure: rethrown, the call is recorded as cancelled, not failed.
+            if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
+            if (error instanceof ApplicationFailure) throw redactFailure(error, redact);
+            throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
+          }
+        },
+        announcement,
       );
-      throw redactFailure(failure, redact);
+
+      const { parsed } = response;
+      if (!parsed.ok) {
+        const failure = invalidResponseFailure(
+          { status: response.status, contentType: response.contentType, body: redact(response.body), problem: parsed.problem },
+          { model, baseURL, attempt: context.info.attempt },
+        );
+        throw redactFailure(failure, redact);
+      }
+      const result = toResult(parsed.completion, model);
+      outcome = 'completed';
+      return result;
+    } finally {
+      // Before the result reaches the workflow: a follower sees the stream end before the recorded answer.
+      channel?.end(outcome);
     }
-    const completion = parsed.completion;
+  };
+
+  /** The activity's result for a checked completion: the same whether it came whole or streamed. */
+  function toResult(completion: ParsedCompletion, model: string): ModelCallResult {
+    const context = Context.current();
     const toolCalls: ToolCall[] = completion.toolCalls.map((call, index) => ({
       id: call.id ?? `call_${context.info.activityId}_${index}`,
       type: 'function' as const,
@@ -116,7 +158,29 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry)
         return tool !== undefined && callNeedsApproval(tool, call.function.arguments) ? [call.id] : [];
       }),
     };
-  };
+  }
+}
+
+/**
+ * A channel for this attempt's deltas; none (and an answer asked for whole) when the worker's
+ * delta server cannot listen: followers then see the recorded answer only, but the call goes on.
+ */
+async function openChannel(hub: DeltaHub, context: Context): Promise<DeltaChannel | undefined> {
+  try {
+    return await hub.open();
+  } catch (error) {
+    context.log.warn(`Model deltas are not streamed to followers: the worker's delta server could not start (${error instanceof Error ? error.message : String(error)}).`);
+    return undefined;
+  }
+}
+
+/** A 2xx answer's body as received (quoted in a failure) and what reading it found. */
+interface AnswerBody {
+  status: number;
+  contentType: string | null;
+  /** The whole body; for a stream, the chunk that could not be read ('' when all could). */
+  body: string;
+  parsed: CompletionParse;
 }
 
 /** The message as the provider expects it: runner bookkeeping (`meta`) removed. */

@@ -137,3 +137,21 @@ export function retryAfterMs(headers: Headers | undefined, now: number = Date.no
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+/**
+ * `ModelCall.StreamInterrupted`: a streamed answer broke off before the
+ * provider said it was complete (the connection closed or failed mid-way).
+ * Retryable, under the model call's retry policy, as a connection error is;
+ * the next attempt asks again from the start, and followers are told to
+ * discard what this one streamed.
+ */
+export function streamInterruptedFailure(reason: string, chunks: number, context: ModelCallContext): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.modelCallStreamInterrupted,
+    message:
+      `The streamed answer of model "${context.model}" at ${context.baseURL} broke off after ${chunks} ` +
+      `chunk${chunks === 1 ? '' : 's'}: ${reason.replace(/\.+$/, '')}. Retrying from the start.`,
+    nonRetryable: false,
+    details: [{ chunks, reason }],
+  });
+}

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { withTerminatingTools } from '../agent-defaults';
 import { endConversation, getConversation, sendChatTurn } from '../conversations';
 import { API_DEFAULTS, contextIdSchema, type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared';
+import { streamChatTurn, wantsEventStream } from './chat-stream';
 import { ApiError, parseBody } from './errors';
 import { addAiMessageBody, chatBody, invokeBody, toTerminating, type TerminatingConfigBody } from './schemas';
 import { probeTemporal, withinDeadline } from './temporal-deadline';
@@ -37,17 +38,21 @@ const idempotencyKey = z.string().min(1).max(API_DEFAULTS.idempotencyKeyChars);
  */
 export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): void {
   const turn = async (kind: ChatTurnKind, contextId: string, fields: AgentFields, reply: FastifyReply, extra: { message?: string; prompt?: string }, key: unknown) => {
+    const streamed = wantsEventStream(reply.request);
     const keyParsed = key === undefined ? undefined : idempotencyKey.safeParse(key);
     if (keyParsed !== undefined && !keyParsed.success) throw new ApiError(400, 'invalid_header', `Idempotency-Key: use 1 to ${API_DEFAULTS.idempotencyKeyChars} characters.`);
     // The turn waits for its run, as long as that takes: reach Temporal within the deadline first, or answer 503 now.
     await probeTemporal(deps.client);
-    const result = await sendChatTurn(
-      deps.client,
-      contextId,
-      { kind, ...extra, settings: turnSettings(fields, deps.defaults) },
-      { taskQueue: deps.taskQueue, ...(keyParsed?.data === undefined ? {} : { idempotencyKey: keyParsed.data }) },
-    );
-    return chatResponse(result, reply);
+    const settings = turnSettings(fields, deps.defaults);
+    const send = () =>
+      sendChatTurn(
+        deps.client,
+        contextId,
+        { kind, ...extra, settings },
+        { taskQueue: deps.taskQueue, ...(keyParsed?.data === undefined ? {} : { idempotencyKey: keyParsed.data }) },
+      );
+    if (streamed) return streamChatTurn(deps.client, contextId, send, reply, chatResponseBody, settings.model ?? 'agent-runner');
+    return chatResponse(await send(), reply);
   };
 
   app.post('/chat', async (request, reply) => {
@@ -99,6 +104,11 @@ export function turnSettings(fields: AgentFields, defaults: AgentDefaults): Turn
 /** The chat response; the turn's run id rides in headers, so the body stays exactly the specified format. */
 function chatResponse(result: ChatTurnResult, reply: FastifyReply) {
   void reply.header('agent-run-id', result.runId).header('agent-turn', String(result.turn));
+  return chatResponseBody(result);
+}
+
+/** The chat response's body (streamed, the last chunk's `agent_runner` carries it). */
+function chatResponseBody(result: ChatTurnResult) {
   return {
     response: result.response,
     saved_ai_messages: result.savedAiMessages,

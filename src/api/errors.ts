@@ -84,6 +84,7 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.modelCallConnectionError]: MODEL_CALL_FAILED,
   [FailureType.modelCallUnexpected]: MODEL_CALL_FAILED,
   [FailureType.modelCallInvalidResponse]: MODEL_CALL_FAILED,
+  [FailureType.modelCallStreamInterrupted]: MODEL_CALL_FAILED,
   [FailureType.modelCallTimeout]: MODEL_CALL_FAILED,
   [FailureType.modelCallFailed]: MODEL_CALL_FAILED,
   [FailureType.toolCallRetryable]: RUN_FAILED,

@@ -11,7 +11,7 @@ import {
   type RunOutcome,
   type RunSummary,
 } from '../run-control';
-import { API_DEFAULTS, WORKFLOW_TYPE, eventsQuery, type RunEvent } from '../shared';
+import { API_DEFAULTS, WORKFLOW_TYPE, eventsQuery, isModelStreamEvent, type ModelStreamEvent, type RunEvent } from '../shared';
 import { hasRunEnded } from '../temporal/run-ended';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
 import { approveBody, denyBody, eventsQueryString, listRunsQuery, messageBody, startRunBody, terminateBody, transcriptQueryString } from './schemas';
@@ -150,7 +150,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     try {
       // Not an event of the run (no id): the stream skips ahead, and says by how much.
       const onMissed = (missed: number) => stream.write(`event: events-missed\ndata: ${JSON.stringify({ missed })}\n\n`);
-      for await (const event of followRunEvents(client, runId, { after, signal: closed.signal, onMissed })) {
+      for await (const event of followRunEvents(client, runId, { after, signal: closed.signal, onMissed, deltas: true })) {
         stream.write(eventFrame(event));
       }
       if (!closed.signal.aborted) {
@@ -187,8 +187,12 @@ async function describeAgentRun(client: Client, runId: string): Promise<Workflow
   return description;
 }
 
-/** A run's event as a Server-Sent Event: its `seq` the id (what `Last-Event-ID` resumes after), its `type` the event name. */
-function eventFrame(event: RunEvent): string {
+/**
+ * A run's event as a Server-Sent Event: its `seq` the id (what `Last-Event-ID` resumes after), its `type` the event
+ * name. A model delta has no id: it is not part of the log, and a reconnecting client resumes after the last event.
+ */
+function eventFrame(event: RunEvent | ModelStreamEvent): string {
+  if (isModelStreamEvent(event)) return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 

@@ -67,6 +67,7 @@ export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> =
   [FailureType.modelCallConnectionError]: ExitCode.runFailed,
   [FailureType.modelCallUnexpected]: ExitCode.runFailed,
   [FailureType.modelCallInvalidResponse]: ExitCode.runFailed,
+  [FailureType.modelCallStreamInterrupted]: ExitCode.runFailed,
   [FailureType.modelCallTimeout]: ExitCode.runFailed,
   [FailureType.modelCallFailed]: ExitCode.runFailed,
   [FailureType.toolCallRetryable]: ExitCode.runFailed,

@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { followRunEvents, getRunOutcome, terminateAgentRun } from '../run-control';
-import type { RunEvent } from '../shared';
+import { isModelStreamEvent, type RunEvent } from '../shared';
 import { describeEvent } from './event-lines';
+import { StreamedText } from './streamed-text';
 import { ExitCode, exitCodeForOutcome } from './exit-codes';
 import {
   InterruptController,
@@ -81,17 +82,28 @@ async function printEvents(client: Client, workflowId: string, options: FollowRu
     if (!printing || signal.aborted) return;
     output.notice(`(${missed} earlier event${missed === 1 ? ' is' : 's are'} no longer kept: the run continued as new since; following on from the oldest kept)`);
   };
-  for await (const event of followRunEvents(client, workflowId, { after: options.after ?? 0, signal, onMissed })) {
+  // `--json` stays the durable log, one event a line in seq order: the model's text streams to people only.
+  const streamed = new StreamedText(output);
+  for await (const event of followRunEvents(client, workflowId, { after: options.after ?? 0, signal, onMissed, deltas: !output.json })) {
     if (signal.aborted) return;
+    if (isModelStreamEvent(event)) {
+      if (printing) streamed.take(event);
+      continue;
+    }
     printing ||= printFrom?.(event) === true;
     if (!printing) continue;
     if (output.json) output.jsonLine(event);
     else {
+      // The text was printed as it came: the recorded answer is not printed again. Any other event starts a line of its own.
+      let shown = false;
+      if (event.type === 'model-response') shown = streamed.finish();
+      else streamed.breakLine();
       // An event's lines go out in one write, so a reader never sees half of one.
-      const lines = describeEvent(event, workflowId);
+      const lines = shown ? [] : describeEvent(event, workflowId);
       if (lines.length > 0) output.line(lines.join('\n'));
     }
   }
+  streamed.finish();
 }
 
 function stoppedFollowing(workflowId: string, output: Output, terminationRequested: boolean): ExitCode {

@@ -9,6 +9,8 @@ export interface Output {
   readonly json: boolean;
   /** A line of the command's result. */
   line(text: string): void;
+  /** Part of a line, written as it comes (the model's text while it is generated); no newline is added. */
+  partial(text: string): void;
   /** One JSON value on one line (NDJSON when repeated). */
   jsonLine(value: unknown): void;
   /** A JSON document, indented for reading. */
@@ -32,14 +34,16 @@ export interface OutputStreams {
 /** An {@link Output} on the process's streams (or `streams`). */
 export function createOutput(json: boolean, streams: OutputStreams = process): Output {
   let held: string[] | undefined;
-  const toStdout = (text: string) => {
+  const write = (text: string) => {
     if (held !== undefined) held.push(text);
-    else streams.stdout.write(`${text}\n`);
+    else streams.stdout.write(text);
   };
+  const toStdout = (text: string) => write(`${text}\n`);
   const toStderr = (text: string) => streams.stderr.write(`${text}\n`);
   return {
     json,
     line: toStdout,
+    partial: write,
     jsonLine: (value) => toStdout(JSON.stringify(value)),
     jsonDocument: (value) => toStdout(JSON.stringify(value, null, 2)),
     notice: json ? toStderr : toStdout,
@@ -48,9 +52,9 @@ export function createOutput(json: boolean, streams: OutputStreams = process): O
       held ??= [];
     },
     release: () => {
-      const lines = held ?? [];
+      const texts = held ?? [];
       held = undefined;
-      for (const text of lines) toStdout(text);
+      for (const text of texts) write(text);
     },
   };
 }

@@ -16,6 +16,15 @@ export interface ScriptedReply {
   toolCalls?: ScriptedToolCall[];
   /** Wait this long before answering (to watch a run mid-call). */
   delayMs?: number;
+  /** Reasoning the model shows before its answer: streamed as `reasoning_content` deltas, sent as `reasoning_content`. */
+  reasoning?: string;
+  /** When streamed: the pause before each chunk, in ms (the server's `tokenDelayMs` when absent). */
+  tokenDelayMs?: number;
+  /**
+   * When streamed: cut the connection after this many chunks, without `[DONE]`, as a
+   * provider or proxy that fails mid-answer does. A request that is not streamed is answered whole.
+   */
+  breakAfterChunks?: number;
 }
 
 /** An HTTP error answer, as a provider would send it. */
@@ -52,7 +61,22 @@ export interface ScriptedKeyEcho {
   };
 }
 
-export type ScriptStep = ScriptedReply | ScriptedError | ScriptedRawReply | ScriptedKeyEcho;
+/**
+ * A streamed answer sent exactly as given, to play a provider whose stream is
+ * wrong: each chunk is one `data:` event (a string as it is, any other value
+ * as its JSON text), then `data: [DONE]` unless `done` is false.
+ */
+export interface ScriptedRawStream {
+  rawStream: {
+    chunks: unknown[];
+    /** @default true */
+    done?: boolean;
+    /** The pause before each chunk, in ms. @default 0 */
+    tokenDelayMs?: number;
+  };
+}
+
+export type ScriptStep = ScriptedReply | ScriptedError | ScriptedRawReply | ScriptedKeyEcho | ScriptedRawStream;
 
 /** The request as the server received it. */
 export interface ChatCompletionRequest {
@@ -76,4 +100,8 @@ export function isScriptedRawReply(step: ScriptStep): step is ScriptedRawReply {
 
 export function isScriptedKeyEcho(step: ScriptStep): step is ScriptedKeyEcho {
   return 'echoKey' in step;
+}
+
+export function isScriptedRawStream(step: ScriptStep): step is ScriptedRawStream {
+  return 'rawStream' in step;
 }

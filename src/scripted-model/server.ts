@@ -3,24 +3,31 @@ import {
   isScriptedError,
   isScriptedKeyEcho,
   isScriptedRawReply,
+  isScriptedRawStream,
   type ChatCompletionRequest,
   type Responder,
   type ScriptedReply,
   type ScriptStep,
 } from './script';
+import { answerChunks, writeStream, type SentChunk } from './stream-reply';
 
 /**
  * An OpenAI-compatible HTTP server that answers chat-completions requests
  * from scripts, so tests and the offline demo exercise the real `openai`
  * client over real HTTP. Each model name has its own queue of steps (tests
- * use one model name per scenario) or a responder function.
+ * use one model name per scenario) or a responder function. A request with
+ * `stream: true` is answered as a chat-completions stream (see
+ * `stream-reply.ts`), a token every `tokenDelayMs`.
  */
 export class ScriptedModelServer {
   private readonly queues = new Map<string, ScriptStep[]>();
   private readonly responders = new Map<string, Responder>();
   private readonly received = new Map<string, ChatCompletionRequest[]>();
+  private readonly sent = new Map<string, SentChunk[]>();
   private sequence = 0;
   private listeningAt = '';
+  /** The pause before each streamed chunk, unless a step sets its own. */
+  tokenDelayMs = 0;
 
   private constructor(private readonly app: FastifyInstance) {}
 
@@ -30,14 +37,22 @@ export class ScriptedModelServer {
   }
 
   /** Starts listening on 127.0.0.1 (port 0 picks a free one). */
-  static async start(options: { port?: number } = {}): Promise<ScriptedModelServer> {
+  static async start(options: { port?: number; tokenDelayMs?: number } = {}): Promise<ScriptedModelServer> {
     // forceCloseConnections: close() must not wait for the openai client's idle keep-alive sockets.
     const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024, forceCloseConnections: true });
     const server = new ScriptedModelServer(app);
+    server.tokenDelayMs = options.tokenDelayMs ?? 0;
     app.post('/v1/chat/completions', async (request, reply) => {
       const body = request.body as ChatCompletionRequest;
       const step = server.next(body);
       if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
+      const onSent = (chunk: SentChunk) => server.sent.set(body.model, [...server.sentChunks(body.model), chunk]);
+      if (isScriptedRawStream(step)) {
+        const { chunks, done, tokenDelayMs } = step.rawStream;
+        reply.hijack();
+        await writeStream(reply.raw, chunks.map((payload) => ({ payload, text: '' })), { tokenDelayMs: tokenDelayMs ?? 0, onSent }, done ?? true);
+        return reply;
+      }
       if (isScriptedError(step)) {
         const { status, message, code, headers } = step.error;
         return reply
@@ -58,7 +73,26 @@ export class ScriptedModelServer {
           .code(step.echoKey.status ?? 401)
           .send({ error: { message: `Incorrect API key provided: ${key}.`, type: 'invalid_request_error', code: 'invalid_api_key' } });
       }
-      return server.completion(body, step);
+      const completion = server.completion(body, step);
+      const [choice] = completion.choices;
+      if (body.stream !== true || choice === undefined) return completion;
+      reply.hijack();
+      const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+      const chunks = answerChunks({
+        id: completion.id,
+        model: completion.model,
+        content: choice.message.content,
+        ...(step.reasoning === undefined ? {} : { reasoning: step.reasoning }),
+        toolCalls: (choice.message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
+        finishReason: choice.finish_reason,
+        ...(includeUsage ? { usage: completion.usage } : {}),
+      });
+      await writeStream(reply.raw, chunks, {
+        tokenDelayMs: step.tokenDelayMs ?? server.tokenDelayMs,
+        ...(step.breakAfterChunks === undefined ? {} : { breakAfterChunks: step.breakAfterChunks }),
+        onSent,
+      });
+      return reply;
     });
     app.get('/v1/models', async () => ({
       object: 'list',
@@ -83,6 +117,11 @@ export class ScriptedModelServer {
   /** The requests received for `model`, in order. */
   requests(model: string): ChatCompletionRequest[] {
     return this.received.get(model) ?? [];
+  }
+
+  /** The streamed chunks written for `model`, in order, with when each was written. */
+  sentChunks(model: string): SentChunk[] {
+    return this.sent.get(model) ?? [];
   }
 
   /** Steps queued for `model` and not yet played. */
@@ -130,6 +169,7 @@ export class ScriptedModelServer {
           message: {
             role: 'assistant',
             content: step.content ?? null,
+            ...(step.reasoning === undefined ? {} : { reasoning_content: step.reasoning }),
             ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
           },
           finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',

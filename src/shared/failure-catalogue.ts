@@ -64,6 +64,8 @@ export const FailureType = {
   modelCallUnexpected: 'ModelCall.Unexpected',
   /** The provider answered 2xx with something that is not a chat completion. Retried a few times, quickly. */
   modelCallInvalidResponse: 'ModelCall.InvalidResponse',
+  /** A streamed answer broke off before it was complete (the connection ended, no finish reason). Retried. */
+  modelCallStreamInterrupted: 'ModelCall.StreamInterrupted',
   /** The model-call activity timed out on every attempt (the workflow names it). */
   modelCallTimeout: 'ModelCall.Timeout',
   /** The model-call activity failed for good without a type of its own (the workflow names it). */
@@ -140,6 +142,7 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   'ModelCall.ConnectionError': { raisedBy: 'model call', when: 'the provider could not be reached; retried, the run fails with it after the last attempt' },
   'ModelCall.Unexpected': { raisedBy: 'model call', when: 'the call failed in another way; retried, the run fails with it after the last attempt' },
   'ModelCall.InvalidResponse': { raisedBy: 'model call', when: 'a 2xx answer that is not a chat completion; 3 attempts 1 s apart, then the run fails' },
+  'ModelCall.StreamInterrupted': { raisedBy: 'model call', when: 'a streamed answer broke off mid-way; retried like a connection error, followers told to discard it' },
   'ModelCall.Timeout': { raisedBy: 'run', when: 'the model-call activity timed out on every attempt' },
   'ModelCall.Failed': { raisedBy: 'run', when: 'the model-call activity failed for good without a type of its own' },
   'ToolCall.Retryable': { raisedBy: 'tool call', when: 'a tool threw `RetryableToolError`: Temporal runs the call again; never ends a run' },

@@ -16,3 +16,4 @@ export * from './payload-limits';
 export * from './json-depth';
 export * from './failure-catalogue';
 export * from './transcript';
+export * from './model-stream-events';

@@ -143,6 +143,23 @@ describe('agent-runner run', () => {
     expect(lines.at(-1)).toMatchObject({ outcome: { kind: 'completed', result: { response: 'Two to the tenth is 1024.', iterations: 2 } } });
   }, 90_000);
 
+  test('prints the model\'s text as it is generated, once: the recorded answer is not printed again', async () => {
+    const text = 'Streaming text reaches the terminal token by token, while the model is still writing it.';
+    const model = env.scenario([{ content: text, tokenDelayMs: 60 }]);
+    const run = new RunningCli(['run', 'Tell me', '--model', model, '--tools', 'calculator']);
+    // Part of the answer is on the terminal before the model has finished writing it.
+    await run.waitForOutput('  model: Streaming text');
+    const sentWhenShown = env.model.sentChunks(model).length;
+    expect(run.stdout).not.toContain(text);
+
+    const finished = await run.finished();
+    expect(finished).toMatchObject({ code: 0, stderr: '' });
+    expect(sentWhenShown).toBeLessThan(text.split(' ').length);
+    expect(finished.stdout).toContain(`  model: ${text}\n`);
+    expect(finished.stdout.split('  model: ')).toHaveLength(2);
+    expect(finished.stdout).toContain(`Response: ${text}`);
+  }, 90_000);
+
   test('a run that fails (the model never calls the terminating tool) exits 1 and says why', async () => {
     const model = env.scenario([{ content: 'I think I am done.' }, { content: 'Really done.' }]);
     const finished = await cli(['run', 'Do the task', '--model', model, '--tools', 'calculator', '--terminate-on', 'finish']);

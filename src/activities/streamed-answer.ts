@@ -1,0 +1,53 @@
+import type { ModelDelta } from '../shared/model-stream-events';
+import { CompletionAssembler } from './completion-stream';
+import { sseData } from './sse-data';
+
+/**
+ * Reads a chat-completions stream to its end, handing each delta to
+ * `onDelta` as it arrives, and says how it ended: whole (the assembled
+ * completion, for `readCompletion` to check), wrong (a chunk the runner
+ * cannot read), or broken off (the connection ended or failed before the
+ * provider finished). Errors of the read are returned, not thrown, except
+ * when `signal` was aborted (the caller rethrows the cancellation).
+ */
+
+/** How a stream ended. */
+export type StreamedAnswer =
+  | { kind: 'complete'; completion: unknown; chunks: number }
+  /** `sample` is the offending chunk's text, quoted (redacted) in the failure. */
+  | { kind: 'invalid'; problem: string; sample: string }
+  | { kind: 'broken'; reason: string; chunks: number };
+
+export async function readStreamedAnswer(
+  body: ReadableStream<Uint8Array>,
+  onDelta: (delta: ModelDelta) => void,
+  signal: AbortSignal,
+): Promise<StreamedAnswer> {
+  const assembler = new CompletionAssembler();
+  let sawDone = false;
+  const events = sseData(body);
+  try {
+    for await (const data of events) {
+      if (data.trim() === '[DONE]') {
+        sawDone = true;
+        break;
+      }
+      const reading = assembler.add(data);
+      if (!reading.ok) return { kind: 'invalid', problem: reading.problem, sample: data };
+      for (const delta of reading.deltas) onDelta(delta);
+    }
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const cause = error instanceof Error && error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error instanceof Error ? error.message : String(error);
+    return { kind: 'broken', reason: `the connection failed: ${cause}`, chunks: assembler.chunkCount };
+  } finally {
+    // Closes the connection when the stream was left early (an invalid chunk, `[DONE]` before the body's end).
+    await events.return(undefined).catch(() => undefined);
+    await body.cancel().catch(() => undefined);
+  }
+  // Some servers end the body without `[DONE]`; a finish reason still says the answer is whole.
+  if (!sawDone && !assembler.finished) {
+    return { kind: 'broken', reason: 'the stream ended before the answer was complete (no finish reason, no [DONE])', chunks: assembler.chunkCount };
+  }
+  return { kind: 'complete', completion: assembler.completion(), chunks: assembler.chunkCount };
+}

@@ -1,0 +1,49 @@
+import type { ModelStreamEvent } from '../shared';
+import type { Output } from './output';
+
+/**
+ * The model's text on the terminal as it is generated: `  model: ` and the
+ * text as it comes, under the iteration it belongs to, ended when the call's
+ * `model-response` arrives (which then prints nothing more). A reset (the
+ * attempt failed and is asked again) ends the line and says so, and the next
+ * attempt's text starts a line of its own. Reasoning and tool-call fragments
+ * are not printed: the tool call's line says what it does once it is whole.
+ */
+export class StreamedText {
+  private open = false;
+  private shown = false;
+
+  constructor(private readonly output: Output) {}
+
+  take(event: ModelStreamEvent): void {
+    if (event.type === 'model-text-delta') {
+      if (!this.open) this.output.partial('  model: ');
+      this.open = true;
+      this.shown = true;
+      // Indented like the line it continues, so a multi-line answer stays under its iteration.
+      this.output.partial(event.text.replace(/\r?\n/g, '\n         '));
+    } else if (event.type === 'model-delta-reset' && this.shown) {
+      this.endLine();
+      this.output.line(`  (the answer above broke off: ${event.reason}; discard it)`);
+      this.shown = false;
+    }
+  }
+
+  /** Ends the streamed line, if one is open, so another event's lines start on their own (a message that came meanwhile). */
+  breakLine(): void {
+    this.endLine();
+  }
+
+  /** Ends the streamed line; answers whether this call's text was shown (so its recorded text need not be). */
+  finish(): boolean {
+    const shown = this.shown;
+    this.endLine();
+    this.shown = false;
+    return shown;
+  }
+
+  private endLine(): void {
+    if (this.open) this.output.partial('\n');
+    this.open = false;
+  }
+}

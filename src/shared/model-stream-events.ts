@@ -1,0 +1,101 @@
+/**
+ * What a model call streams while it runs: its text, reasoning and tool-call
+ * fragments as the provider sends them. These are NOT run events: they have
+ * no `seq`, are never written to the run's event log or history, and are not
+ * in the `events` or `state` queries. Followers get them live (SSE on
+ * `GET /runs/:run_id/events`, `followRunEvents(..., { deltas: true })`,
+ * `agent-runner run`/`watch`); someone who follows later gets only the
+ * durable `model-response`. The final message is recorded once, by the
+ * model-call activity's result, as it always was.
+ */
+
+/** One fragment of a model call's answer, as the worker publishes it. */
+export type ModelDelta =
+  | { kind: 'text'; text: string }
+  | { kind: 'reasoning'; text: string }
+  /** A tool call's fragment: `id` and `name` come first (once), then `arguments` in pieces; `toolIndex` says which call. */
+  | { kind: 'tool-call'; toolIndex: number; id?: string; name?: string; arguments?: string };
+
+/** Which attempt of which model call a delta belongs to. */
+export interface ModelStreamSource {
+  /** The model-call activity's id within its Temporal run. */
+  activityId: string;
+  /** The attempt (1, 2, ...): a retried call streams again from the start under the next attempt. */
+  attempt: number;
+}
+
+/** What every delta event carries: its source and its place in the attempt's stream (0, 1, 2, ...). */
+interface DeltaEnvelope extends ModelStreamSource {
+  index: number;
+}
+
+/** Text the model is writing. */
+export interface ModelTextDeltaEvent extends DeltaEnvelope {
+  type: 'model-text-delta';
+  text: string;
+}
+
+/** Reasoning the provider streams (`reasoning_content` or `reasoning`); never part of the recorded message. */
+export interface ModelReasoningDeltaEvent extends DeltaEnvelope {
+  type: 'model-reasoning-delta';
+  text: string;
+}
+
+/** A fragment of a tool call: its id and name first, then its arguments' JSON text in pieces. */
+export interface ModelToolCallDeltaEvent extends DeltaEnvelope {
+  type: 'model-tool-call-delta';
+  toolIndex: number;
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
+
+/**
+ * Discard every delta of this attempt shown so far: the attempt failed (its
+ * stream broke, the provider failed, the worker was lost) and Temporal will
+ * retry the call, or the run will fail. The next attempt streams from the start.
+ */
+export interface ModelDeltaResetEvent extends ModelStreamSource {
+  type: 'model-delta-reset';
+  /** Why, in words: "the attempt failed", "the stream from the worker broke off". */
+  reason: string;
+}
+
+/** An ephemeral event of a streaming model call. */
+export type ModelStreamEvent = ModelTextDeltaEvent | ModelReasoningDeltaEvent | ModelToolCallDeltaEvent | ModelDeltaResetEvent;
+
+/** The `type` of every ephemeral model-stream event. */
+export const MODEL_STREAM_EVENT_TYPES = ['model-text-delta', 'model-reasoning-delta', 'model-tool-call-delta', 'model-delta-reset'] as const;
+
+/** Whether `event` is an ephemeral model-stream event (rather than a durable run event). */
+export function isModelStreamEvent(event: { type: string }): event is ModelStreamEvent {
+  return (MODEL_STREAM_EVENT_TYPES as readonly string[]).includes(event.type);
+}
+
+/** The event a delta of `source` at `index` is delivered as. */
+export function deltaEvent(source: ModelStreamSource, index: number, delta: ModelDelta): ModelStreamEvent {
+  const envelope = { activityId: source.activityId, attempt: source.attempt, index };
+  switch (delta.kind) {
+    case 'text':
+      return { type: 'model-text-delta', ...envelope, text: delta.text };
+    case 'reasoning':
+      return { type: 'model-reasoning-delta', ...envelope, text: delta.text };
+    case 'tool-call':
+      return {
+        type: 'model-tool-call-delta',
+        ...envelope,
+        toolIndex: delta.toolIndex,
+        ...(delta.id === undefined ? {} : { id: delta.id }),
+        ...(delta.name === undefined ? {} : { name: delta.name }),
+        ...(delta.arguments === undefined ? {} : { arguments: delta.arguments }),
+      };
+  }
+}
+
+/**
+ * Where a model call's attempt publishes its deltas: what the activity
+ * heartbeats as its details, so a follower finds it by describing the run.
+ */
+export interface ModelStreamAnnouncement {
+  modelStream: { url: string; attempt: number };
+}
