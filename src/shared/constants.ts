@@ -171,7 +171,23 @@ export const ACTIVITY_DEFAULTS = {
    */
   attemptMarginMs: 1_000,
   attemptMarginShare: 0.1,
+  /**
+   * One execution of a local tool (`local: true`) that declares no `timeout`. Short on purpose: a
+   * local activity holds up its workflow task, and is not watched by heartbeats. @default '10 seconds'
+   */
+  localToolCallTimeout: '10 seconds',
+  /** The longest `timeout` a local tool may declare (`defineTool` checks). @default '30 seconds' */
+  localToolMaxTimeout: '30 seconds',
 } as const;
+
+/**
+ * How far the counters among a running run's search attributes (`AgentIterations`,
+ * `AgentTotalTokens`) may fall behind: they are upserted with every change of status, pending
+ * approvals or termination reason, and otherwise once the run has done this many iterations
+ * since they were last sent. An upsert is a command and a visibility write; sending one per
+ * model call costs every iteration. @default 10
+ */
+export const SEARCH_ATTRIBUTE_COUNTER_STEP = 10;
 
 /**
  * The retry policy of each activity stub (`src/workflows/agent/activities.ts`). A command's

@@ -35,3 +35,14 @@ export const toolActivities = wf.proxyActivities<AgentActivities>({
   heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
   retry: ACTIVITY_RETRY_POLICIES.toolCall,
 });
+
+/**
+ * Tools declared `local: true`, run as local activities: in the worker that runs the workflow,
+ * without a round trip through the task queue. Same retry policy as {@link toolActivities}; no
+ * heartbeat timeout, since a local activity does not heartbeat (a lost one is found when its
+ * workflow task times out, and runs again with it). Each call sets its own timeouts.
+ */
+export const localToolActivities = wf.proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: ACTIVITY_DEFAULTS.localToolCallTimeout,
+  retry: ACTIVITY_RETRY_POLICIES.toolCall,
+});
