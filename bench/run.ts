@@ -10,7 +10,8 @@ import { withLocalStack } from '../scripts/local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { temporalRunsOf } from '../src/temporal/run-chain';
 import { createAgentWorker } from '../src/worker';
-import { comparisonTable, compareLoops } from './anchors/compare-loops';
+import { comparisonTable, compareLoops, defaultComparisonCases } from './anchors/compare-loops';
+import { benchInFlight, inFlightLines } from './inflight/in-flight';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -29,7 +30,10 @@ const options = new Command()
   .option('--anchor-runs <n>', 'measured runs of each loop in the anchor comparison', (value) => Number(value), 5)
   .option('--anchor-iterations <n>', 'model calls per run in the anchor comparison', (value) => Number(value), 10)
   .option('--anchor-latencies <ms,...>', "the scripted model's latencies in the anchor comparison", (value) => value.split(',').map(Number), [0, 500])
-  .option('--only <section>', 'run one section: anchors')
+  .option('--anchor-servers <name,...>', 'the dev servers of the anchor comparison: stock, tuned', (value) => value.split(','), ['stock', 'tuned'])
+  .option('--inflight-runs <n>', 'runs in flight at once on one worker in the inflight section', (value) => Number(value), 1000)
+  .option('--inflight-iterations <n>', 'model calls per run in the inflight section (1 s each)', (value) => Number(value), 3)
+  .option('--only <section>', 'run one section: anchors, or inflight (not run by default)')
   .parse()
   .opts<{
     runs: number;
@@ -42,6 +46,9 @@ const options = new Command()
     anchorRuns: number;
     anchorIterations: number;
     anchorLatencies: number[];
+    anchorServers: string[];
+    inflightRuns: number;
+    inflightIterations: number;
     only?: string;
   }>();
 
@@ -90,6 +97,13 @@ function megabytes(bytes: number): string {
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  if (options.only === 'inflight') {
+    const report = await benchInFlight({ runs: options.inflightRuns, iterations: options.inflightIterations, log: (line) => console.log(line) });
+    console.log('');
+    for (const line of inFlightLines(report, options.inflightIterations)) console.log(line);
+    if (report.failed > 0) process.exitCode = 1;
+    return;
+  }
   await benchAnchors();
   if (options.only === 'anchors') return;
   await withLocalStack(async ({ model, client, workerConnection }) => {
@@ -173,14 +187,10 @@ async function main(): Promise<void> {
  * the project starts it.
  */
 async function benchAnchors(): Promise<void> {
-  const rows = await compareLoops({
-    runs: options.anchorRuns,
-    iterations: options.anchorIterations,
-    latenciesMs: options.anchorLatencies,
-    log: (line) => console.log(line),
-  });
+  const cases = defaultComparisonCases(options.anchorLatencies, options.anchorIterations).filter((entry) => options.anchorServers.includes(entry.server));
+  const rows = await compareLoops({ runs: options.anchorRuns, cases, log: (line) => console.log(line) });
   console.log('');
-  console.log(`the runner against its anchors: ${options.anchorRuns} runs of each loop, interleaved, ${options.anchorIterations} model calls and ${options.anchorIterations - 1} tool calls per run; median ms per iteration`);
+  console.log(`the runner against its anchors: ${options.anchorRuns} runs of each loop, interleaved, n model calls and n - 1 tool calls per run; median ms per iteration`);
   for (const line of comparisonTable(rows)) console.log(line);
 }
 

@@ -7,9 +7,11 @@ import { ACTIVITY_DEFAULTS } from '../shared/constants';
  * cancellation reaches the activity: it does so only in the answer to a
  * heartbeat, so the interval (with the worker's throttle, see
  * createAgentWorker) bounds how long a cancelled call keeps running.
+ * The first heartbeat is due one interval after the start, not at once: most
+ * calls are over before then, and a heartbeat each would be one more request
+ * to the server per call, with nothing to tell it.
  */
 export async function keepHeartbeating<T>(context: Context, work: () => Promise<T>): Promise<T> {
-  context.heartbeat();
   const timer = setInterval(() => context.heartbeat(), ACTIVITY_DEFAULTS.heartbeatIntervalMs);
   try {
     return await work();

@@ -377,6 +377,14 @@ export const WORKER_DEFAULTS = {
   logLevel: 'INFO',
 } as const;
 
+/**
+ * Activities one worker made by `createAgentWorker` runs at once (`maxConcurrentActivityTaskExecutions`;
+ * the SDK's own default is 100). An agent's activities mostly wait on a model provider, so the
+ * slots, not the CPU, would cap the runs in flight: at 100, the 101st model call waits for a
+ * free slot. With a `tuner` in the worker's overrides, the tuner decides. @default 1000
+ */
+export const AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES = 1_000;
+
 // ─── 11. The HTTP API ────────────────────────────────────────────────────────
 
 /** What the HTTP API uses when a variable or option is not set, and the limits it holds requests to. */

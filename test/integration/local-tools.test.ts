@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { approveSignal, denySignal, type AgentResult, type ChatMessage } from '../../src/shared';
 import { defineTool } from '../../src/tools/define-tool';
-import { LOCAL_TOOL_ACTIVITIES_PATCH } from '../../src/workflows/agent/steps/execute-tool-call';
+import { LOCAL_TOOL_ACTIVITIES_PATCH } from '../../src/workflows/agent/activities';
 import { localActivities, patchMarkers, scheduledActivities } from '../helpers/history';
 import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';
@@ -97,13 +97,13 @@ describe('local tools', () => {
     ]);
     const scheduled = await scheduledActivities(env.client, handle.workflowId);
     expect(scheduled.map((activity) => activity.summary)).toEqual([
-      'tool catalog',
       'model call · iteration 1',
       'remote_note {"text":"hello"} · iteration 1',
       'model call · iteration 2',
     ]);
     const local = await localActivities(env.client, handle.workflowId);
     expect(local).toEqual([
+      { type: 'describeTools', summary: 'tool catalog' },
       { type: 'executeTool', summary: 'calculator {"expression":"(2 + 3) * 4"} · iteration 1' },
       { type: 'executeTool', summary: 'calculator {"expression":"1 / 0"} · iteration 1' },
       { type: 'executeTool', summary: 'finish {"note":"all done"} · iteration 2' },
@@ -118,7 +118,7 @@ describe('local tools', () => {
 
     expect(result.response).toBe('it exploded');
     expect(toolMessages(result.messages)).toEqual([{ id: 'call-1-1', content: 'Error: local boom' }]);
-    expect(await localActivities(env.client, handle.workflowId)).toHaveLength(1);
+    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual(['describeTools', 'executeTool']);
     expect((await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'executeTool')).toEqual([]);
   });
 
@@ -145,7 +145,7 @@ describe('local tools', () => {
     const handle = await env.start({ model, tools: ['local_transfer'], message: 'pay', parallelToolCalls: false });
     await waitForState(handle, (state) => state.status === 'waiting_for_approval');
     expect(executions.slice(before)).toEqual([]);
-    expect(await localActivities(env.client, handle.workflowId)).toEqual([]);
+    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual(['describeTools']);
 
     await handle.signal(approveSignal, { callId: 'call-1-1' });
     await waitForState(handle, (state) => state.pendingApprovals.some((pending) => pending.callId === 'call-1-2'));
@@ -157,15 +157,15 @@ describe('local tools', () => {
       { id: 'call-1-1', content: 'transferred 500' },
       { id: 'call-1-2', content: 'Denied: too much' },
     ]);
-    expect(await localActivities(env.client, handle.workflowId)).toHaveLength(1);
+    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual(['describeTools', 'executeTool']);
   });
 
-  test('a run that calls no local tool records no marker for them', async () => {
+  test('a run with regular tools only runs them as activities; its catalog is still loaded locally', async () => {
     const model = env.scenario([{ toolCalls: [{ name: 'remote_note', arguments: { text: 'only' } }] }, { content: 'noted' }]);
     const handle = await env.start({ model, tools: ['remote_note', 'calculator'], message: 'go' });
     await handle.result();
 
-    expect(await patchMarkers(env.client, handle.workflowId)).not.toContain(LOCAL_TOOL_ACTIVITIES_PATCH);
-    expect(await localActivities(env.client, handle.workflowId)).toEqual([]);
+    expect(await localActivities(env.client, handle.workflowId)).toEqual([{ type: 'describeTools', summary: 'tool catalog' }]);
+    expect((await scheduledActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual(['callModel', 'executeTool', 'callModel']);
   });
 });

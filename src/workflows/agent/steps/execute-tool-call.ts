@@ -8,7 +8,7 @@ import {
   type ToolCallResult,
   type ToolDescription,
 } from '../../../shared';
-import { localToolActivities, toolActivities } from '../activities';
+import { LOCAL_TOOL_ACTIVITIES_PATCH, localToolActivities, toolActivities } from '../activities';
 import { awaitApproval } from './await-approval';
 import { needsApproval } from '../../rules/approval-rules';
 import { preview } from '../event-log';
@@ -16,12 +16,6 @@ import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
 import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../tool-results';
 import { withCallArguments } from '../../rules/transcript';
-
-/**
- * Marks runs whose local tools (`local: true`) run as local activities. A run whose history has no
- * marker where its first local tool ran scheduled it as a regular activity, and replays so.
- */
-export const LOCAL_TOOL_ACTIVITIES_PATCH = 'local-tool-activities';
 
 /** One attempt's timeout and the call's deadline, from what the tool declares. */
 function callTimeouts(description: ToolDescription, local: boolean): { startToCloseTimeout: number; scheduleToCloseTimeout: number } {
@@ -36,7 +30,7 @@ function callTimeouts(description: ToolDescription, local: boolean): { startToCl
  * failures (`ActivityFailure`) either way.
  */
 function runToolActivity(description: ToolDescription, summary: string, input: ToolCallInput): Promise<ToolCallResult> {
-  // `patched` only for a local tool: a run that never calls one records no marker.
+  // Known since the catalog was loaded: a run with the marker loaded it as a local activity too.
   const local = description.local === true && wf.patched(LOCAL_TOOL_ACTIVITIES_PATCH);
   const options = { summary, ...callTimeouts(description, local) };
   return local
