@@ -42,6 +42,11 @@ import { createAgentWorker } from '../src/worker';
  * - call-identity.json: a model that reuses one call id (twice in one
  *   answer, again on the next turn), each call approved or denied under
  *   its own runner id (the runner-call-ids marker).
+ * - local-tools.json: the tool catalog, the calculator (a result and an
+ *   error) and `finish` as local activities (the local-tool-activities
+ *   marker), `list_files` as a regular activity, and eleven iterations with
+ *   the search attributes upserted at the start, after ten iterations and at
+ *   the end only (the meaningful-search-attributes marker).
  * `npm run record-history -- call-identity` records that one alone; without
  * arguments every history is recorded.
  * Commit a file anew only when the workflow's behaviour changes on purpose,
@@ -55,6 +60,7 @@ const QUESTION_MODEL = 'recorded-ask-question';
 const CONVERSATION_MODEL = 'recorded-conversation';
 const CONTINUED_MODEL = 'recorded-continue-as-new';
 const CALL_ID_MODEL = 'recorded-call-identity';
+const LOCAL_MODEL = 'recorded-local-tools';
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -98,6 +104,19 @@ async function main(): Promise<void> {
       { toolCalls: [add('1 + 1'), add('2 + 2')] },
       { toolCalls: [add('3 + 3')] },
       { toolCalls: [{ name: 'task_completion', arguments: { result: '2, denied, 10.' }, id: 'call_0' }] },
+    ]);
+    model.script(LOCAL_MODEL, [
+      {
+        toolCalls: [
+          { name: 'calculator', arguments: { expression: '1 + 1' }, id: 'call_sum' },
+          { name: 'calculator', arguments: { expression: '1 / 0' }, id: 'call_error' },
+          { name: 'list_files', arguments: {}, id: 'call_list' },
+        ],
+      },
+      ...Array.from({ length: 9 }, (_, index) => ({
+        toolCalls: [{ name: 'calculator', arguments: { expression: `${index + 2} + ${index + 2}` }, id: `call_${index + 2}` }],
+      })),
+      { toolCalls: [{ name: 'finish', arguments: { note: 'Counted to eighteen.' }, id: 'call_finish' }] },
     ]);
     model.script(CONTROL_MODEL, [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
@@ -145,6 +164,15 @@ async function main(): Promise<void> {
         await calls.executeUpdate(decideUpdate, { args: [{ callId: 'call-2-1', decision: 'approve', arguments: { expression: '5 + 5' } }] });
         await calls.result();
         await save(calls, 'call-identity.json');
+      }
+      if (wanted('local-tools')) {
+        const local = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-local-tools',
+          args: [{ model: LOCAL_MODEL, tools: ['calculator', 'list_files', 'finish'], message: 'Count, one sum a turn.' } satisfies AgentInput],
+        });
+        await local.result();
+        await save(local, 'local-tools.json');
       }
       if (!wanted('agent-loop')) return;
       const loop = await client.workflow.start(WORKFLOW_TYPE, {

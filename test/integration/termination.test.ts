@@ -65,7 +65,10 @@ describe('terminating tools: several tool calls, one terminating', () => {
     // Nothing ran for the third call: `note` as an activity, `task_completion` (a local tool) as a local one, then nothing.
     const tools = (await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'executeTool');
     expect(tools.map((activity) => (activity.input as ToolCallInput).callId)).toEqual(['call-1-1']);
-    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.summary)).toEqual(['task_completion {"result":"done"} · iteration 1']);
+    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.summary)).toEqual([
+      'tool catalog',
+      'task_completion {"result":"done"} · iteration 1',
+    ]);
   });
 });
 
