@@ -173,11 +173,15 @@ export const ACTIVITY_DEFAULTS = {
   attemptMarginShare: 0.1,
   /**
    * One execution of a local tool (`local: true`) that declares no `timeout`. Short on purpose: a
-   * local activity holds up its workflow task, and is not watched by heartbeats. @default '10 seconds'
+   * local activity holds its workflow task open, so the run's signals, updates and queries wait
+   * until it ends, and no heartbeat watches it. @default '5 seconds'
    */
-  localToolCallTimeout: '10 seconds',
-  /** The longest `timeout` a local tool may declare (`defineTool` checks). @default '30 seconds' */
-  localToolMaxTimeout: '30 seconds',
+  localToolCallTimeout: '5 seconds',
+  /**
+   * The longest `timeout` a local tool may declare (`defineTool` checks): about the workflow task's
+   * own timeout (10 s), past which the worker has to extend the task while the tool runs. @default '10 seconds'
+   */
+  localToolMaxTimeout: '10 seconds',
 } as const;
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { approveSignal, denySignal, type AgentResult, type ChatMessage } from '../../src/shared';
+import { approveSignal, denySignal, terminateSignal, type AgentResult, type ChatMessage } from '../../src/shared';
 import { defineTool } from '../../src/tools/define-tool';
 import { LOCAL_TOOL_ACTIVITIES_PATCH } from '../../src/workflows/agent/activities';
 import { localActivities, patchMarkers, scheduledActivities } from '../helpers/history';
 import { TestEnv } from '../helpers/test-env';
-import { waitForState } from '../helpers/wait';
+import { waitFor, waitForState } from '../helpers/wait';
 
 /**
  * Tools declared `local: true` (and the pure built-ins) run as Temporal local
@@ -50,6 +50,20 @@ const localSlow = defineTool({
     return 'finished late';
   },
 });
+const waits: { started: number; finished?: number }[] = [];
+const localWait = defineTool({
+  name: 'local_wait',
+  description: 'Takes three seconds.',
+  parameters: z.object({}),
+  local: true,
+  execute: async () => {
+    const record: { started: number; finished?: number } = { started: Date.now() };
+    waits.push(record);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    record.finished = Date.now();
+    return 'waited';
+  },
+});
 const remoteNote = defineTool({
   name: 'remote_note',
   description: 'A regular tool, run as an ordinary activity.',
@@ -62,7 +76,7 @@ const remoteNote = defineTool({
 
 let env: TestEnv;
 beforeAll(async () => {
-  env = await TestEnv.create({ extraTools: [localExplode, localTransfer, localSlow, remoteNote] });
+  env = await TestEnv.create({ extraTools: [localExplode, localTransfer, localSlow, localWait, remoteNote] });
 });
 afterAll(async () => {
   await env.close();
@@ -167,5 +181,23 @@ describe('local tools', () => {
 
     expect(await localActivities(env.client, handle.workflowId)).toEqual([{ type: 'describeTools', summary: 'tool catalog' }]);
     expect((await scheduledActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual(['callModel', 'executeTool', 'callModel']);
+  });
+
+  test('a signal waits while a local tool runs: a terminate takes effect once the tool has finished', async () => {
+    const model = env.scenario([{ toolCalls: [{ name: 'local_wait', arguments: {} }] }, { content: 'too late', delayMs: 5_000 }]);
+    const before = waits.length;
+    const handle = await env.start({ model, tools: ['local_wait'], message: 'wait' });
+    const run = await waitFor(async () => waits[before], (record) => record !== undefined, 20_000);
+    await handle.signal(terminateSignal, { reason: 'enough' });
+    const result = (await handle.result()) as AgentResult;
+    const endedAt = Date.now();
+
+    // The workflow task that runs the local tool is still open: the signal is taken in after it, never during it.
+    expect(run?.finished).toBeDefined();
+    expect(endedAt).toBeGreaterThanOrEqual(run?.finished ?? Number.POSITIVE_INFINITY);
+    expect(result.terminationReason).toEqual({ type: 'external', via: 'signal', reason: 'enough' });
+    // The tool was not cancelled: its own result is in the transcript, and the terminate stopped what came next.
+    expect(toolMessages(result.messages)).toEqual([{ id: 'call-1-1', content: 'waited' }]);
+    expect(result.response).not.toBe('too late');
   });
 });

@@ -38,13 +38,13 @@ describe('local tools', () => {
     ]);
   });
 
-  test('a local tool must be short: a timeout over 30 s is refused at definition, naming the limit', () => {
+  test('a local tool must be short: a timeout over 10 s is refused at definition, naming the limit', () => {
     const base = { description: 'Slow.', parameters: z.object({}), execute: () => 'ok', local: true };
 
-    expect(() => defineTool({ name: 'too_slow', timeout: '31 seconds', ...base })).toThrow(
-      'Tool "too_slow": a local tool must be short; its timeout is at most 30 seconds (drop `local` for a longer one).',
+    expect(() => defineTool({ name: 'too_slow', timeout: '11 seconds', ...base })).toThrow(
+      'Tool "too_slow": a local tool must be short; its timeout is at most 10 seconds (drop `local` for a longer one).',
     );
-    expect(defineTool({ name: 'just_fits', timeout: '30 seconds', ...base }).timeout).toBe('30 seconds');
+    expect(defineTool({ name: 'just_fits', timeout: '10 seconds', ...base }).timeout).toBe('10 seconds');
     expect(defineTool({ name: 'slow_but_regular', timeout: '1 hour', ...base, local: false }).timeout).toBe('1 hour');
   });
 });
