@@ -22,8 +22,10 @@ export interface InFlightReport {
   runs: number;
   failed: number;
   wallMs: number;
-  /** Runs still in flight when the worker's heap was largest. */
+  /** Runs still in flight when the worker's RSS was largest. */
   inFlightAtPeak: number;
+  /** The largest number of runs in flight at a sample (all of them, until the first ends). */
+  maxInFlight: number;
   baseline: MemorySample;
   peak: MemorySample;
 }
@@ -75,8 +77,9 @@ async function startWorker(environment: InFlightWorkerEnvironment): Promise<{ ch
  * model that answers each call after 1 s, on the dev server as the project
  * starts it. Every run must finish with its iterations; the worker's memory
  * (after a collection) is sampled every second, and its growth over an idle
- * worker that has run one run, at the sample with the largest heap, is
- * divided by the runs in flight then.
+ * worker that has run one run, at the sample with the largest RSS, is divided
+ * by the runs. The heap is the main thread's (activities, connections): the
+ * workflows run in the SDK's workflow thread, whose heap only RSS counts.
  */
 export async function benchInFlight(options: InFlightOptions): Promise<InFlightReport> {
   const model = await ScriptedModelServer.start();
@@ -115,6 +118,7 @@ export async function benchInFlight(options: InFlightOptions): Promise<InFlightR
     const all = Promise.all(runs);
     let peak = baseline;
     let inFlightAtPeak = 0;
+    let maxInFlight = 0;
     let done = false;
     void all.then(() => {
       done = true;
@@ -124,14 +128,15 @@ export async function benchInFlight(options: InFlightOptions): Promise<InFlightR
       if (done) break;
       const inFlight = options.runs - finished;
       const sample = await worker.sample();
-      if (sample.heapUsed > peak.heapUsed) {
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      if (sample.rss > peak.rss) {
         peak = sample;
         inFlightAtPeak = inFlight;
       }
       options.log(`[inflight] ${((performance.now() - started) / 1000).toFixed(0)} s: ${inFlight} in flight, worker RSS ${(sample.rss / MiB).toFixed(0)} MiB, heap ${(sample.heapUsed / MiB).toFixed(0)} MiB`);
     }
     const wallMs = performance.now() - started;
-    return { runs: options.runs, failed, wallMs, inFlightAtPeak, baseline, peak };
+    return { runs: options.runs, failed, wallMs, inFlightAtPeak, maxInFlight, baseline, peak };
   } finally {
     worker.child.disconnect();
     await new Promise((resolve) => worker.child.once('exit', resolve));
@@ -143,10 +148,10 @@ export async function benchInFlight(options: InFlightOptions): Promise<InFlightR
 
 /** The report in words, one line a figure. */
 export function inFlightLines(report: InFlightReport, iterations: number): string[] {
-  const perRun = (bytes: number) => (report.inFlightAtPeak > 0 ? `${(bytes / report.inFlightAtPeak / 1024).toFixed(0)} KiB` : 'n/a');
+  const perRun = (bytes: number) => `${(bytes / report.runs / 1024).toFixed(0)} KiB`;
   return [
-    `${report.runs} runs in flight at once, ${iterations} model calls of 1 s each: ${report.runs - report.failed} finished, ${report.failed} failed, in ${(report.wallMs / 1000).toFixed(1)} s`,
-    `worker memory at its largest heap (${report.inFlightAtPeak} runs in flight): RSS ${(report.peak.rss / MiB).toFixed(0)} MiB (+${((report.peak.rss - report.baseline.rss) / MiB).toFixed(0)}), heap ${(report.peak.heapUsed / MiB).toFixed(0)} MiB (+${((report.peak.heapUsed - report.baseline.heapUsed) / MiB).toFixed(0)})`,
-    `per run in flight: RSS ${perRun(report.peak.rss - report.baseline.rss)}, heap ${perRun(report.peak.heapUsed - report.baseline.heapUsed)}`,
+    `${report.runs} runs started at once (at most ${report.maxInFlight} in flight at a sample), ${iterations} model calls of 1 s each: ${report.runs - report.failed} finished, ${report.failed} failed, in ${(report.wallMs / 1000).toFixed(1)} s`,
+    `worker memory at its largest RSS (${report.inFlightAtPeak} runs in flight): RSS ${(report.peak.rss / MiB).toFixed(0)} MiB (+${((report.peak.rss - report.baseline.rss) / MiB).toFixed(0)}), main-thread heap ${(report.peak.heapUsed / MiB).toFixed(0)} MiB (+${((report.peak.heapUsed - report.baseline.heapUsed) / MiB).toFixed(0)})`,
+    `per run: RSS ${perRun(report.peak.rss - report.baseline.rss)}, main-thread heap ${perRun(report.peak.heapUsed - report.baseline.heapUsed)}`,
   ];
 }
