@@ -85,7 +85,7 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
 
   try {
     const attempt = () => withinAttemptTimeout(context, async (signal) => tool.execute(arguments_, contextFor(signal)));
-    // A local activity (`local: true`) has no heartbeats to send: its worker delivers a cancellation itself.
+    // A local activity (`local: true`) does not heartbeat: the server does not track it; its workflow task stands in.
     const output = await (context.info.isLocal ? attempt() : keepHeartbeating(context, attempt));
     if (output instanceof AttemptTimedOut) {
       return errorResult(`tool "${tool.name}" did not finish within its timeout (${formatSeconds(output.afterMs)}); it was stopped`);
