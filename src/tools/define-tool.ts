@@ -51,9 +51,10 @@ export interface ToolDefinition<Parameters extends z.ZodType = z.ZodType> {
    * round trip through the server's task queue, its result recorded as a marker. Only for tools
    * that are fast and idempotent: a local activity sends no heartbeats (the server cannot tell
    * a lost one, only the workflow task's timeout can), it runs again whenever the workflow task
-   * that ran it fails, and it is bounded by a short timeout (default
-   * `ACTIVITY_DEFAULTS.localToolCallTimeout`, at most `localToolMaxTimeout`). The pure built-ins
-   * are local (`LOCAL_BUILTIN_TOOLS`). @default false
+   * that ran it fails, it holds that task open (signals, updates and queries wait until it ends),
+   * and it is bounded by a short timeout (default `ACTIVITY_DEFAULTS.localToolCallTimeout`, at
+   * most `localToolMaxTimeout`). The pure built-ins (`finish`, `task_completion`, `converse`,
+   * `ask_question`, `calculator`) are local. @default false
    */
   local?: boolean;
 }
