@@ -11,10 +11,11 @@ import { withLocalStack } from '../scripts/local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { temporalRunsOf } from '../src/temporal/run-chain';
 import { createAgentWorker } from '../src/worker';
-import { comparisonTable, compareLoops } from './anchors/compare-loops';
 import { benchHistoryGrowth } from './history-growth';
 import { benchCompactedLongRun } from './compacted-long-run';
 import { benchStreaming } from './streaming';
+import { comparisonTable, compareLoops, defaultComparisonCases } from './anchors/compare-loops';
+import { benchInFlight, inFlightLines } from './inflight/in-flight';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -41,7 +42,10 @@ const options = new Command()
   .option('--history-compaction-tokens <n>', 'compaction.maxTokens of the history runs with compaction', (value) => Number(value), 8000)
   .option('--compacted-long-iterations <n>', 'iterations of the compacted long run (--only compacted-long; about 15 minutes)', (value) => Number(value), 10_000)
   .option('--compacted-long-tokens <n>', 'compaction.maxTokens of the compacted long run', (value) => Number(value), 2000)
-  .option('--only <section>', 'run one section: anchors, history, streaming, compacted-long (compacted-long only when named)')
+  .option('--anchor-servers <name,...>', 'the dev servers of the anchor comparison: stock, tuned', (value) => value.split(','), ['stock', 'tuned'])
+  .option('--inflight-runs <n>', 'runs in flight at once on one worker in the inflight section', (value) => Number(value), 1000)
+  .option('--inflight-iterations <n>', 'model calls per run in the inflight section (1 s each)', (value) => Number(value), 3)
+  .option('--only <section>', 'run one section: anchors, history, streaming, inflight or compacted-long (the last two only when named)')
   .parse()
   .opts<{
     runs: number;
@@ -62,6 +66,9 @@ const options = new Command()
     compactedLongTokens: number;
     streamRuns: number;
     streamTokens: number;
+    anchorServers: string[];
+    inflightRuns: number;
+    inflightIterations: number;
     only?: string;
   }>();
 
@@ -110,6 +117,13 @@ function megabytes(bytes: number): string {
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  if (options.only === 'inflight') {
+    const report = await benchInFlight({ runs: options.inflightRuns, iterations: options.inflightIterations, log: (line) => console.log(line) });
+    console.log('');
+    for (const line of inFlightLines(report, options.inflightIterations)) console.log(line);
+    if (report.failed > 0) process.exitCode = 1;
+    return;
+  }
   const streaming = (stack: { client: Client; workerConnection: NativeConnection; model: ScriptedModelServer }) =>
     benchStreaming({ ...stack, runs: options.streamRuns, tokens: options.streamTokens, tokenDelayMs: 20, log: (line) => console.log(line) });
   if (options.only === 'streaming') {
@@ -209,14 +223,10 @@ async function main(): Promise<void> {
  * the project starts it.
  */
 async function benchAnchors(): Promise<void> {
-  const rows = await compareLoops({
-    runs: options.anchorRuns,
-    iterations: options.anchorIterations,
-    latenciesMs: options.anchorLatencies,
-    log: (line) => console.log(line),
-  });
+  const cases = defaultComparisonCases(options.anchorLatencies, options.anchorIterations).filter((entry) => options.anchorServers.includes(entry.server));
+  const rows = await compareLoops({ runs: options.anchorRuns, cases, log: (line) => console.log(line) });
   console.log('');
-  console.log(`the runner against its anchors: ${options.anchorRuns} runs of each loop, interleaved, ${options.anchorIterations} model calls and ${options.anchorIterations - 1} tool calls per run; median ms per iteration`);
+  console.log(`the runner against its anchors: ${options.anchorRuns} runs of each loop, interleaved, n model calls and n - 1 tool calls per run; median ms per iteration`);
   for (const line of comparisonTable(rows)) console.log(line);
 }
 

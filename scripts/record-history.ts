@@ -49,7 +49,12 @@ import { createAgentWorker } from '../src/worker';
  *   linear-history marker);
  * - compaction.json: a run with `compaction` whose context passes
  *   `maxTokens` before its fourth model call: one `compactConversation`
- *   activity, then the model sees the summary.
+ *   activity, then the model sees the summary;
+ * - local-tools.json: the tool catalog, the calculator (a result and an
+ *   error) and `finish` as local activities (the local-tool-activities
+ *   marker), `list_files` as a regular activity, and eleven iterations with
+ *   the search attributes upserted at the start, after ten iterations and at
+ *   the end only (the meaningful-search-attributes marker).
  * `npm run record-history -- call-identity` records that one alone; without
  * arguments every history is recorded.
  * Commit a file anew only when the workflow's behaviour changes on purpose,
@@ -66,6 +71,7 @@ const CALL_ID_MODEL = 'recorded-call-identity';
 const LINEAR_MODEL = 'recorded-linear-history';
 const COMPACTION_MODEL = 'recorded-compaction';
 const SUMMARY_MODEL = 'recorded-compaction-summary';
+const LOCAL_MODEL = 'recorded-local-tools';
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -126,6 +132,19 @@ async function main(): Promise<void> {
       { toolCalls: [{ name: 'task_completion', arguments: { result: '2, 4, 6 and 8.' }, id: 'call_done' }] },
     ]);
     model.script(SUMMARY_MODEL, [{ content: 'The user asked to double 1 to 4, one at a time; 1 + 1 = 2 and 2 + 2 = 4 so far.' }]);
+    model.script(LOCAL_MODEL, [
+      {
+        toolCalls: [
+          { name: 'calculator', arguments: { expression: '1 + 1' }, id: 'call_sum' },
+          { name: 'calculator', arguments: { expression: '1 / 0' }, id: 'call_error' },
+          { name: 'list_files', arguments: {}, id: 'call_list' },
+        ],
+      },
+      ...Array.from({ length: 9 }, (_, index) => ({
+        toolCalls: [{ name: 'calculator', arguments: { expression: `${index + 2} + ${index + 2}` }, id: `call_${index + 2}` }],
+      })),
+      { toolCalls: [{ name: 'finish', arguments: { note: 'Counted to eighteen.' }, id: 'call_finish' }] },
+    ]);
     model.script(CONTROL_MODEL, [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
       { toolCalls: [{ name: 'calculator', arguments: { expression: '3 * 3' }, id: 'call_second' }] },
@@ -198,6 +217,15 @@ async function main(): Promise<void> {
         });
         await compacted.result();
         await save(compacted, 'compaction.json');
+      }
+      if (wanted('local-tools')) {
+        const local = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-local-tools',
+          args: [{ model: LOCAL_MODEL, tools: ['calculator', 'list_files', 'finish'], message: 'Count, one sum a turn.' } satisfies AgentInput],
+        });
+        await local.result();
+        await save(local, 'local-tools.json');
       }
       if (!wanted('agent-loop')) return;
       const loop = await client.workflow.start(WORKFLOW_TYPE, {

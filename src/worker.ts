@@ -5,7 +5,7 @@ import { AgentRunnerPlugin } from './plugin';
 import { createRedactor } from './redaction';
 import { missingSearchAttributes, registrationCommand } from './temporal/check-search-attributes';
 import { connectClient, connectWorker } from './temporal/connection';
-import { WORKER_DEFAULTS } from './shared';
+import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from './shared';
 import { createBuiltinTools } from './tools/builtin';
 import type { ToolDefinition } from './tools/define-tool';
 import { runnerLogger } from './runner-logger';
@@ -44,7 +44,8 @@ export interface AgentWorkerOptions {
 
 /**
  * A worker that runs only the agent: `agentWorkflow`, `conversationWorkflow` and their activities, with
- * `maxHeartbeatThrottleInterval` at {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} unless `overrides` says otherwise.
+ * `maxHeartbeatThrottleInterval` at {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} and `maxConcurrentActivityTaskExecutions`
+ * at {@link AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES} unless `overrides` says otherwise.
  * It is a worker with an {@link AgentRunnerPlugin}; to add the agent to a worker of your own, use the plugin.
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
@@ -54,6 +55,8 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     ...(options.workflowBundle === undefined ? {} : { workflowBundle: options.workflowBundle }),
+    // Agents' activities mostly wait on the model: slots, not CPU, would cap the runs in flight. A tuner excludes the option.
+    ...(overrides.tuner === undefined ? { maxConcurrentActivityTaskExecutions: AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
     ...overrides,
     plugins: [new AgentRunnerPlugin({ tools: options.tools, model: options.model }), ...plugins],
   });

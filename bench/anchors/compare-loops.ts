@@ -13,21 +13,37 @@ import { createToolRegistry } from '../../src/tools/tool-registry';
 import { createAgentWorker } from '../../src/worker';
 import { inProcessLoop } from './in-process-loop';
 
+/** One measurement: a dev server, a run's length and the model's latency. */
+export interface ComparisonCase {
+  server: 'stock' | 'tuned';
+  /** Model calls per run: one calculator call each but the last, which answers in text. */
+  iterations: number;
+  /** The scripted model's latency per call. */
+  latencyMs: number;
+}
+
 /** How the three loops are compared. */
 export interface ComparisonOptions {
   /** Measured runs of each loop (after one warm-up each), interleaved. */
   runs: number;
-  /** Model calls per run: one calculator call each but the last, which answers in text. */
-  iterations: number;
-  /** The scripted model's latency per call. */
-  latenciesMs: number[];
+  /** What to measure; cases on one server share its dev server and workers. */
+  cases: ComparisonCase[];
   log: (line: string) => void;
 }
 
-/** One server and latency: milliseconds per iteration (median over the runs) of each loop. */
-export interface ComparisonRow {
-  server: 'stock' | 'tuned';
-  latencyMs: number;
+/**
+ * The default comparison: 10-iteration runs at 0 and 500 ms on both servers, and
+ * 20-iteration runs at 0 and 500 ms on the tuned one (where the targets are set).
+ */
+export function defaultComparisonCases(latenciesMs: readonly number[] = [0, 500], iterations = 10): ComparisonCase[] {
+  return [
+    ...(['stock', 'tuned'] as const).flatMap((server) => latenciesMs.map((latencyMs) => ({ server, iterations, latencyMs }))),
+    ...latenciesMs.map((latencyMs) => ({ server: 'tuned' as const, iterations: 20, latencyMs })),
+  ];
+}
+
+/** One case: milliseconds per iteration (median over the runs) of each loop. */
+export interface ComparisonRow extends ComparisonCase {
   inProcess: number;
   bare: number;
   runner: number;
@@ -64,6 +80,8 @@ export async function compareLoops(options: ComparisonOptions): Promise<Comparis
   const openai = new OpenAI({ baseURL: model.baseURL, apiKey: 'unused', maxRetries: 0 });
   try {
     for (const server of ['stock', 'tuned'] as const) {
+      const cases = options.cases.filter((entry) => entry.server === server);
+      if (cases.length === 0) continue;
       const dev = await startDevServer({ port: 0, uiPort: 0, stock: server === 'stock', log: () => undefined });
       const workerConnection = await NativeConnection.connect({ address: dev.address });
       const clientConnection = await Connection.connect({ address: dev.address });
@@ -82,9 +100,9 @@ export async function compareLoops(options: ComparisonOptions): Promise<Comparis
       try {
         await runnerWorker.runUntil(() =>
           bareWorker.runUntil(async () => {
-            for (const latencyMs of options.latenciesMs) {
-              const modelName = `anchor-${server}-${latencyMs}`;
-              model.respond(modelName, anchorAgent(options.iterations, latencyMs));
+            for (const { iterations: expected, latencyMs } of cases) {
+              const modelName = `anchor-${server}-${expected}-${latencyMs}`;
+              model.respond(modelName, anchorAgent(expected, latencyMs));
               const loops = {
                 inProcess: () => inProcessLoop(openai, registry, modelName, 'Double a few numbers.', TOOLS),
                 bare: () =>
@@ -97,12 +115,12 @@ export async function compareLoops(options: ComparisonOptions): Promise<Comparis
                 for (const name of Object.keys(loops) as (keyof typeof loops)[]) {
                   const started = performance.now();
                   const iterations = await loops[name]();
-                  if (iterations !== options.iterations) throw new Error(`the ${name} loop ran ${iterations} iterations, not ${options.iterations}`);
+                  if (iterations !== expected) throw new Error(`the ${name} loop ran ${iterations} iterations, not ${expected}`);
                   if (run >= 0) times[name].push((performance.now() - started) / iterations);
                 }
               }
-              const row = { server, latencyMs, inProcess: median(times.inProcess), bare: median(times.bare), runner: median(times.runner) };
-              options.log(`[anchors] ${server} server, ${latencyMs} ms model: in-process ${row.inProcess.toFixed(1)}, bare ${row.bare.toFixed(1)}, runner ${row.runner.toFixed(1)} ms per iteration`);
+              const row = { server, iterations: expected, latencyMs, inProcess: median(times.inProcess), bare: median(times.bare), runner: median(times.runner) };
+              options.log(`[anchors] ${server} server, ${expected} iterations, ${latencyMs} ms model: in-process ${row.inProcess.toFixed(1)}, bare ${row.bare.toFixed(1)}, runner ${row.runner.toFixed(1)} ms per iteration`);
               rows.push(row);
             }
           }),
@@ -121,11 +139,14 @@ export async function compareLoops(options: ComparisonOptions): Promise<Comparis
 
 /** The comparison as a table: milliseconds per iteration and the runner's ratios to its anchors. */
 export function comparisonTable(rows: ComparisonRow[]): string[] {
-  const lines = ['| dev server | model latency | in-process | bare Temporal loop | runner | runner / bare | runner / in-process |', '| --- | --- | --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| dev server | iterations | model latency | in-process | bare Temporal loop | runner | runner / bare | runner / in-process |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
   for (const row of rows) {
     const server = row.server === 'stock' ? 'stock `start-dev`' : 'as the project starts it';
     lines.push(
-      `| ${server} | ${row.latencyMs} ms | ${row.inProcess.toFixed(1)} ms | ${row.bare.toFixed(1)} ms | ${row.runner.toFixed(1)} ms | ${(row.runner / row.bare).toFixed(2)}× | ${(row.runner / row.inProcess).toFixed(2)}× |`,
+      `| ${server} | ${row.iterations} | ${row.latencyMs} ms | ${row.inProcess.toFixed(1)} ms | ${row.bare.toFixed(1)} ms | ${row.runner.toFixed(1)} ms | ${(row.runner / row.bare).toFixed(2)}× | ${(row.runner / row.inProcess).toFixed(2)}× |`,
     );
   }
   return lines;

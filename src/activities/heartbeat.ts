@@ -8,11 +8,15 @@ import { ACTIVITY_DEFAULTS } from '../shared/constants';
  * heartbeat, so the interval (with the worker's throttle, see
  * createAgentWorker) bounds how long a cancelled call keeps running.
  * `details`, when given, go with every heartbeat (a model call's stream URL):
- * a heartbeat without them would clear them on the server.
+ * a heartbeat without them would clear them on the server. Those are sent at
+ * once, so followers find the stream while the answer comes; otherwise the
+ * first heartbeat is due one interval after the start, not at once: most
+ * calls are over before then, and a heartbeat each would be one more request
+ * to the server per call, with nothing to tell it.
  */
 export async function keepHeartbeating<T>(context: Context, work: () => Promise<T>, details?: unknown): Promise<T> {
   const beat = () => (details === undefined ? context.heartbeat() : context.heartbeat(details));
-  beat();
+  if (details !== undefined) beat();
   const timer = setInterval(beat, ACTIVITY_DEFAULTS.heartbeatIntervalMs);
   try {
     return await work();

@@ -84,9 +84,9 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
   });
 
   try {
-    const output = await keepHeartbeating(context, () =>
-      withinAttemptTimeout(context, async (signal) => tool.execute(arguments_, contextFor(signal))),
-    );
+    const attempt = () => withinAttemptTimeout(context, async (signal) => tool.execute(arguments_, contextFor(signal)));
+    // A local activity (`local: true`) does not heartbeat: the server does not track it; its workflow task stands in.
+    const output = await (context.info.isLocal ? attempt() : keepHeartbeating(context, attempt));
     if (output instanceof AttemptTimedOut) {
       return errorResult(`tool "${tool.name}" did not finish within its timeout (${formatSeconds(output.afterMs)}); it was stopped`);
     }

@@ -20,6 +20,8 @@ export interface ToolDescription {
   timeoutMs?: number;
   /** Schedule-to-close deadline of a call (all its attempts), in milliseconds, when the tool sets one. */
   deadlineMs?: number;
+  /** Calls run as local activities (`defineTool({ local: true })`); absent for a regular tool, and in catalogs from before local tools. */
+  local?: true;
 }
 
 export interface DescribeToolsResult {

@@ -213,7 +213,27 @@ export const ACTIVITY_DEFAULTS = {
    */
   attemptMarginMs: 1_000,
   attemptMarginShare: 0.1,
+  /**
+   * One execution of a local tool (`local: true`) that declares no `timeout`. Short on purpose: a
+   * local activity holds its workflow task open, so the run's signals, updates and queries wait
+   * until it ends, and no heartbeat watches it. @default '5 seconds'
+   */
+  localToolCallTimeout: '5 seconds',
+  /**
+   * The longest `timeout` a local tool may declare (`defineTool` checks): about the workflow task's
+   * own timeout (10 s), past which the worker has to extend the task while the tool runs. @default '10 seconds'
+   */
+  localToolMaxTimeout: '10 seconds',
 } as const;
+
+/**
+ * How far the counters among a running run's search attributes (`AgentIterations`,
+ * `AgentTotalTokens`) may fall behind: they are upserted with every change of status, pending
+ * approvals or termination reason, and otherwise once the run has done this many iterations
+ * since they were last sent. An upsert is a command and a visibility write; sending one per
+ * model call costs every iteration. @default 10
+ */
+export const SEARCH_ATTRIBUTE_COUNTER_STEP = 10;
 
 /**
  * The retry policy of each activity stub (`src/workflows/agent/activities.ts`). A command's
@@ -428,6 +448,14 @@ export const WORKER_DEFAULTS = {
   /** `LOG_LEVEL`: the Temporal SDK's log level. @default 'INFO' */
   logLevel: 'INFO',
 } as const;
+
+/**
+ * Activities one worker made by `createAgentWorker` runs at once (`maxConcurrentActivityTaskExecutions`;
+ * the SDK's own default is 100). An agent's activities mostly wait on a model provider, so the
+ * slots, not the CPU, would cap the runs in flight: at 100, the 101st model call waits for a
+ * free slot. With a `tuner` in the worker's overrides, the tuner decides. @default 1000
+ */
+export const AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES = 1_000;
 
 // ─── 11. The HTTP API ────────────────────────────────────────────────────────
 

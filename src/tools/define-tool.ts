@@ -1,6 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { z } from 'zod';
+import { ACTIVITY_DEFAULTS } from '../shared/constants';
 import type { TerminateResponse } from './terminate-response';
 import type { WaitForInput } from './wait-for-input';
 
@@ -45,6 +46,17 @@ export interface ToolDefinition<Parameters extends z.ZodType = z.ZodType> {
    * model is told the call did not finish. @default three times `timeout`
    */
   deadline?: Duration;
+  /**
+   * Run the tool as a Temporal local activity: in the worker that runs the workflow, with no
+   * round trip through the server's task queue, its result recorded as a marker. Only for tools
+   * that are fast and idempotent: a local activity sends no heartbeats (the server cannot tell
+   * a lost one, only the workflow task's timeout can), it runs again whenever the workflow task
+   * that ran it fails, it holds that task open (signals, updates and queries wait until it ends),
+   * and it is bounded by a short timeout (default `ACTIVITY_DEFAULTS.localToolCallTimeout`, at
+   * most `localToolMaxTimeout`). The pure built-ins (`finish`, `task_completion`, `converse`,
+   * `ask_question`, `calculator`) are local. @default false
+   */
+  local?: boolean;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -68,6 +80,11 @@ export function defineTool<Parameters extends z.ZodType>(
     if (value !== undefined && !(msToNumber(value) > 0)) {
       throw new TypeError(`Tool "${definition.name}": ${name} must be a positive duration such as '30 seconds'.`);
     }
+  }
+  if (definition.local === true && definition.timeout !== undefined && msToNumber(definition.timeout) > msToNumber(ACTIVITY_DEFAULTS.localToolMaxTimeout)) {
+    throw new TypeError(
+      `Tool "${definition.name}": a local tool must be short; its timeout is at most ${ACTIVITY_DEFAULTS.localToolMaxTimeout} (drop \`local\` for a longer one).`,
+    );
   }
   if (definition.timeout !== undefined && definition.deadline !== undefined && msToNumber(definition.deadline) < msToNumber(definition.timeout)) {
     throw new TypeError(`Tool "${definition.name}": its deadline (all attempts) cannot be shorter than its timeout (one attempt).`);

@@ -55,6 +55,8 @@ function describeTool(tool: ToolDefinition): ToolDescription {
       typeof tool.needsApproval === 'function' ? 'dynamic' : tool.needsApproval === true ? 'always' : 'never',
     ...(tool.timeout === undefined ? {} : { timeoutMs: msToNumber(tool.timeout) }),
     ...(tool.deadline === undefined ? {} : { deadlineMs: msToNumber(tool.deadline) }),
+    // Only when set, so a catalog without local tools is what it was before they existed.
+    ...(tool.local === true ? { local: true } : {}),
   };
 }
 

@@ -663,7 +663,8 @@ describe('callModel: secrets stay out of failures', () => {
 
 describe('callModel: liveness', () => {
   test('heartbeats while the request is in flight', async () => {
-    const model = scriptedModel([{ content: 'ok', delayMs: 50 }]);
+    // Past the heartbeat interval: the first heartbeat is due one interval after the start.
+    const model = scriptedModel([{ content: 'ok', delayMs: 1_300 }]);
     const environment = newEnvironment();
     let heartbeats = 0;
     environment.on('heartbeat', () => {

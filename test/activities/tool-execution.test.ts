@@ -477,17 +477,36 @@ describe('executeTool: outputs and tool errors', () => {
     expect(numberResult).toEqual({ content: '42', isError: false, terminate: false });
   });
 
-  test('the activity heartbeats while the tool runs', async () => {
-    const environment = newEnvironment();
+  /** Runs `input` in `environment`, counting the heartbeats it sends. */
+  async function countHeartbeats(input: ToolCallInput, environment: MockActivityEnvironment): Promise<{ result: ToolCallResult; heartbeats: number }> {
     let heartbeats = 0;
     environment.on('heartbeat', () => {
       heartbeats += 1;
     });
+    const result = await executeTool(input, environment);
+    return { result, heartbeats };
+  }
 
-    const result = await executeTool(toolCall('calculator', '{"expression":"1 + 1"}'), environment);
+  test('the activity heartbeats while a tool runs past the heartbeat interval', async () => {
+    // sleepy gives up at 2.25 s: heartbeats are due at 1 s and 2 s.
+    const { result, heartbeats } = await countHeartbeats(toolCall('sleepy', '{}'), newEnvironment({ startToCloseTimeoutMs: 2_500 }));
+
+    expect(result.isError).toBe(true);
+    expect(heartbeats).toBeGreaterThanOrEqual(1);
+  });
+
+  test('a tool that finishes within the interval sends no heartbeat: the first is due one interval after the start', async () => {
+    const { result, heartbeats } = await countHeartbeats(toolCall('calculator', '{"expression":"1 + 1"}'), newEnvironment());
 
     expect(result.content).toBe('2');
-    expect(heartbeats).toBeGreaterThanOrEqual(1);
+    expect(heartbeats).toBe(0);
+  });
+
+  test('a local activity never heartbeats, however long its tool runs', async () => {
+    const { result, heartbeats } = await countHeartbeats(toolCall('sleepy', '{}'), newEnvironment({ startToCloseTimeoutMs: 2_500, isLocal: true }));
+
+    expect(result.content).toMatch(/^Error: tool "sleepy" did not finish within its timeout/);
+    expect(heartbeats).toBe(0);
   });
 });
 

@@ -9,7 +9,7 @@ import {
 } from '../../src/shared';
 import { defineTool } from '../../src/tools/define-tool';
 import { TerminateResponse } from '../../src/tools/terminate-response';
-import { scheduledActivities } from '../helpers/history';
+import { localActivities, scheduledActivities } from '../helpers/history';
 import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';
 
@@ -62,9 +62,13 @@ describe('terminating tools: several tool calls, one terminating', () => {
     expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'task_completion', callId: 'call-1-2' });
     const assistant = result.messages[1];
     expect(assistant?.role === 'assistant' && assistant.tool_calls?.map((call) => call.id)).toEqual(['call-1-1', 'call-1-2']);
-    // No activity was scheduled for the third call.
+    // Nothing ran for the third call: `note` as an activity, `task_completion` (a local tool) as a local one, then nothing.
     const tools = (await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'executeTool');
-    expect(tools.map((activity) => (activity.input as ToolCallInput).callId)).toEqual(['call-1-1', 'call-1-2']);
+    expect(tools.map((activity) => (activity.input as ToolCallInput).callId)).toEqual(['call-1-1']);
+    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.summary)).toEqual([
+      'tool catalog',
+      'task_completion {"result":"done"} · iteration 1',
+    ]);
   });
 });
 
@@ -264,11 +268,11 @@ describe('visible everywhere', () => {
     const handle = await env.start({ model, tools: ['note', 'finish'], message: 'go' });
     await handle.result();
     expect((await scheduledActivities(env.client, handle.workflowId)).map((activity) => activity.summary)).toEqual([
-      'tool catalog',
       'model call · iteration 1',
       'note {"text":"hello"} · iteration 1',
       'model call · iteration 2',
-      'finish {} · iteration 2',
     ]);
+    // The catalog and `finish` (a local tool) are local activities, each with its summary on its marker.
+    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.summary)).toEqual(['tool catalog', 'finish {} · iteration 2']);
   });
 });

@@ -23,7 +23,7 @@ async function loadHistory() {
 const HISTORY_FILES = readdirSync(path.join(__dirname, 'histories')).filter((file) => file.endsWith('.json'));
 
 test('there are committed histories to replay', () => {
-  expect(HISTORY_FILES).toEqual(['agent-loop.json', 'ask-question.json', 'call-identity.json', 'compaction.json', 'continue-as-new-start.json', 'continue-as-new.json', 'control-plane.json', 'conversation.json', 'linear-history.json']);
+  expect(HISTORY_FILES).toEqual(['agent-loop.json', 'ask-question.json', 'call-identity.json', 'compaction.json', 'continue-as-new-start.json', 'continue-as-new.json', 'control-plane.json', 'conversation.json', 'linear-history.json', 'local-tools.json']);
 });
 
 test.each(HISTORY_FILES)('%s replays against the current workflow code', async (file) => {

@@ -8,8 +8,21 @@ import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES, type AgentActivities } from
  * changes what running workflows replay against.
  */
 
-/** The tool catalog, loaded once at the start of each Temporal run. */
+/**
+ * Marks runs that load their tool catalog, and run their local tools (`local: true`), as local
+ * activities. A run whose history has no marker scheduled them as regular activities, and
+ * replays so.
+ */
+export const LOCAL_TOOL_ACTIVITIES_PATCH = 'local-tool-activities';
+
+/** The tool catalog, loaded once at the start of each Temporal run (runs from before local activities). */
 export const catalogActivities = wf.proxyActivities<AgentActivities>({
+  startToCloseTimeout: ACTIVITY_DEFAULTS.catalogTimeout,
+  retry: ACTIVITY_RETRY_POLICIES.catalog,
+});
+
+/** The tool catalog as a local activity: the worker that runs the workflow describes its own tools. */
+export const localCatalogActivities = wf.proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: ACTIVITY_DEFAULTS.catalogTimeout,
   retry: ACTIVITY_RETRY_POLICIES.catalog,
 });
@@ -33,5 +46,16 @@ export const modelActivities = wf.proxyActivities<AgentActivities>({
 export const toolActivities = wf.proxyActivities<AgentActivities>({
   startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout,
   heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
+  retry: ACTIVITY_RETRY_POLICIES.toolCall,
+});
+
+/**
+ * Tools declared `local: true`, run as local activities: in the worker that runs the workflow,
+ * without a round trip through the task queue. Same retry policy as {@link toolActivities}; no
+ * heartbeat timeout, since a local activity does not heartbeat (a lost one is found when its
+ * workflow task times out, and runs again with it). Each call sets its own timeouts.
+ */
+export const localToolActivities = wf.proxyLocalActivities<AgentActivities>({
+  startToCloseTimeout: ACTIVITY_DEFAULTS.localToolCallTimeout,
   retry: ACTIVITY_RETRY_POLICIES.toolCall,
 });

@@ -24,6 +24,7 @@ import { EventLog } from './event-log';
 import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
 import type { ConversationCompaction } from '../rules/model-context';
 import { transcriptTotal, type TranscriptSegment } from '../rules/transcript-segment';
+import { isMeaningfulChange, type SearchAttributeValues } from '../rules/search-attribute-updates';
 
 /** The batch of tool calls being executed, kept so a stop can close it with valid tool messages. */
 export interface OpenBatch {
@@ -122,36 +123,54 @@ export function describeActivity(run: RunRecord, activity: string): void {
   wf.setCurrentDetails(activity.charAt(0).toUpperCase() + activity.slice(1));
 }
 
-/** The search attributes as they stand; `publish` sends only what changed. */
-export function createSearchAttributePublisher() {
-  const published = new Map<string, string | number>();
-  return function publish(run: RunRecord): void {
-    const current: [string, string | number][] = [
-      [AgentStatusKey.name, run.status],
-      [AgentIterationsKey.name, run.iteration],
-      [AgentTotalTokensKey.name, run.usage.totalTokens],
-      [AgentPendingApprovalsKey.name, run.pendingApprovals.length],
-      [AgentTerminationReasonKey.name, run.terminationReason?.type ?? (run.status === 'failed' ? `failed:${run.error?.type ?? FailureType.untyped}` : '')],
-    ];
-    const changed = current.filter(([name, value]) => published.get(name) !== value);
-    if (changed.length === 0) return;
-    for (const [name, value] of changed) published.set(name, value);
-    const pairs: SearchAttributeUpdatePair[] = changed.flatMap(([name, value]): SearchAttributeUpdatePair[] => {
-      switch (name) {
-        case AgentStatusKey.name:
-          return [{ key: AgentStatusKey, value: String(value) }];
-        case AgentIterationsKey.name:
-          return [{ key: AgentIterationsKey, value: Number(value) }];
-        case AgentTotalTokensKey.name:
-          return [{ key: AgentTotalTokensKey, value: Number(value) }];
-        case AgentPendingApprovalsKey.name:
-          return [{ key: AgentPendingApprovalsKey, value: Number(value) }];
-        default:
-          return value === '' ? [] : [{ key: AgentTerminationReasonKey, value: String(value) }];
-      }
-    });
-    if (pairs.length > 0) wf.upsertSearchAttributes(pairs);
+/**
+ * Marks runs that upsert their search attributes only on a meaningful change
+ * (`isMeaningfulChange`). A run started before upserted on every change, and
+ * replays so where its history has no marker.
+ */
+export const MEANINGFUL_SEARCH_ATTRIBUTES_PATCH = 'meaningful-search-attributes';
+
+/** The run's search attributes as plain values. */
+function searchAttributeValues(run: RunRecord): SearchAttributeValues {
+  return {
+    status: run.status,
+    iterations: run.iteration,
+    totalTokens: run.usage.totalTokens,
+    pendingApprovals: run.pendingApprovals.length,
+    terminationReason: run.terminationReason?.type ?? (run.status === 'failed' ? `failed:${run.error?.type ?? FailureType.untyped}` : ''),
   };
+}
+
+/**
+ * The search attributes as they stand; `publish` upserts those that changed,
+ * when the change is meaningful for a visibility query (`isMeaningfulChange`):
+ * a status, pending approvals or a termination reason at once, the counters
+ * with them or every few iterations.
+ */
+export function createSearchAttributePublisher() {
+  let published: SearchAttributeValues | undefined;
+  return function publish(run: RunRecord): void {
+    const current = searchAttributeValues(run);
+    const pairs = changedPairs(published, current);
+    if (pairs.length === 0) return;
+    // `patched` only where a publish is skipped: where the history of an older run has an upsert, it has no marker.
+    if (!isMeaningfulChange(published, current) && wf.patched(MEANINGFUL_SEARCH_ATTRIBUTES_PATCH)) return;
+    published = current;
+    wf.upsertSearchAttributes(pairs);
+  };
+}
+
+/** The pairs to upsert: every value that differs from what was sent; the termination reason only once there is one. */
+function changedPairs(published: SearchAttributeValues | undefined, current: SearchAttributeValues): SearchAttributeUpdatePair[] {
+  const pairs: SearchAttributeUpdatePair[] = [];
+  if (current.status !== published?.status) pairs.push({ key: AgentStatusKey, value: current.status });
+  if (current.iterations !== published?.iterations) pairs.push({ key: AgentIterationsKey, value: current.iterations });
+  if (current.totalTokens !== published?.totalTokens) pairs.push({ key: AgentTotalTokensKey, value: current.totalTokens });
+  if (current.pendingApprovals !== published?.pendingApprovals) pairs.push({ key: AgentPendingApprovalsKey, value: current.pendingApprovals });
+  if (current.terminationReason !== (published?.terminationReason ?? '') && current.terminationReason !== '') {
+    pairs.push({ key: AgentTerminationReasonKey, value: current.terminationReason });
+  }
+  return pairs;
 }
 
 export function snapshot(run: RunRecord): AgentState {

@@ -4,10 +4,11 @@ import {
   ACTIVITY_DEFAULTS,
   type AssistantMessage,
   type ToolCall,
+  type ToolCallInput,
   type ToolCallResult,
   type ToolDescription,
 } from '../../../shared';
-import { toolActivities } from '../activities';
+import { LOCAL_TOOL_ACTIVITIES_PATCH, localToolActivities, toolActivities } from '../activities';
 import { awaitApproval } from './await-approval';
 import { needsApproval } from '../../rules/approval-rules';
 import { preview } from '../event-log';
@@ -17,10 +18,24 @@ import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../to
 import { withCallArguments } from '../../rules/transcript';
 
 /** One attempt's timeout and the call's deadline, from what the tool declares. */
-function callTimeouts(description: ToolDescription): wf.ActivityOptions {
-  const timeoutMs = description.timeoutMs ?? msToNumber(ACTIVITY_DEFAULTS.toolCallTimeout);
+function callTimeouts(description: ToolDescription, local: boolean): { startToCloseTimeout: number; scheduleToCloseTimeout: number } {
+  const timeoutMs = description.timeoutMs ?? msToNumber(local ? ACTIVITY_DEFAULTS.localToolCallTimeout : ACTIVITY_DEFAULTS.toolCallTimeout);
   const deadlineMs = description.deadlineMs ?? timeoutMs * ACTIVITY_DEFAULTS.toolCallDeadlineFactor;
   return { startToCloseTimeout: timeoutMs, scheduleToCloseTimeout: Math.max(deadlineMs, timeoutMs) };
+}
+
+/**
+ * Runs the call's activity: a local one for a local tool (in runs that have the patch's marker, so
+ * runs started before keep regular ones), a regular one otherwise. Same input, same result, same
+ * failures (`ActivityFailure`) either way.
+ */
+function runToolActivity(description: ToolDescription, summary: string, input: ToolCallInput): Promise<ToolCallResult> {
+  // Known since the catalog was loaded: a run with the marker loaded it as a local activity too.
+  const local = description.local === true && wf.patched(LOCAL_TOOL_ACTIVITIES_PATCH);
+  const options = { summary, ...callTimeouts(description, local) };
+  return local
+    ? localToolActivities.executeTool.executeWithOptions(options, [input])
+    : toolActivities.executeTool.executeWithOptions(options, [input]);
 }
 
 /**
@@ -77,12 +92,10 @@ export async function executeToolCall(
   run.turn.executedTools.push(call.function.name);
   let result: ToolCallResult;
   try {
-    result = await toolActivities.executeTool.executeWithOptions(
-      {
-        summary: summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
-        ...callTimeouts(description),
-      },
-      [{ toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) }],
+    result = await runToolActivity(
+      description,
+      summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
+      { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) },
     );
   } catch (error) {
     // Only a failed activity is the call's outcome; anything else is a bug of the workflow, not the tool's.
