@@ -137,9 +137,10 @@ describe('model deltas over Server-Sent Events', () => {
     const runId = await startRun({ model, tools: [], message: 'count my history' });
     await followOverSse(runId);
     const history = (await env.client.workflow.getHandle(runId).fetchHistory()).events ?? [];
-    // One describeTools and one callModel, each scheduled, started and completed once; heartbeats and deltas are nowhere.
-    expect(history.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [])).toEqual(['describeTools', 'callModel']);
-    expect(history.filter((event) => event.activityTaskCompletedEventAttributes)).toHaveLength(2);
+    // The catalog (a local activity, one marker) and one callModel, scheduled, started and completed once; heartbeats and deltas are nowhere.
+    expect(history.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [])).toEqual(['callModel']);
+    expect(history.filter((event) => event.activityTaskCompletedEventAttributes)).toHaveLength(1);
+    expect(history.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
     expect(history.some((event) => event.workflowExecutionSignaledEventAttributes || event.workflowExecutionUpdateAcceptedEventAttributes)).toBe(false);
   }, 60_000);
 });
