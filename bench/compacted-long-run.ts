@@ -1,12 +1,12 @@
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { withLocalStack } from '../scripts/local-stack';
-import { readAgentTranscript } from '../src/client';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
-import { WORKFLOW_TYPE, eventsQuery, jsonBytes, type AgentInput, type AgentResult, type ChatMessage } from '../src/shared';
+import { WORKFLOW_TYPE, jsonBytes, type AgentInput, type AgentResult } from '../src/shared';
 import { temporalRunsOf } from '../src/temporal/run-chain';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { createAgentWorker } from '../src/worker';
+import { countEvents, transcriptOf } from './run-measures';
 
 /**
  * One very long run (10,000 iterations by default) with tiny tool results and
@@ -67,15 +67,8 @@ export async function benchCompactedLongRun(options: { iterations: number; maxTo
       }
       const seconds = (performance.now() - started) / 1000;
       const runs = await temporalRunsOf(client, handle.workflowId);
-      const transcript: ChatMessage[] = [];
-      for await (const message of readAgentTranscript(client, handle.workflowId)) transcript.push(message);
-      let compactions = 0;
-      for (let after = 0; ; ) {
-        const page = await handle.query(eventsQuery, { after, limit: 500 });
-        compactions += page.events.filter((event) => event.type === 'compaction').length;
-        if (page.events.length === 0) break;
-        after = page.nextCursor;
-      }
+      const transcript = await transcriptOf(client, handle.workflowId);
+      const compactions = await countEvents(client, handle.workflowId, 'compaction');
       const history = runs.reduce((sum, run) => sum + (run.historySize ?? 0), 0);
       const content = jsonBytes(transcript);
       const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;

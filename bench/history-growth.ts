@@ -1,15 +1,14 @@
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
 import { z } from 'zod';
 import { withLocalStack } from '../scripts/local-stack';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
-import { readAgentTranscript } from '../src/client';
-import { WORKFLOW_TYPE, eventsQuery, jsonBytes, type AgentInput, type AgentResult, type ChatMessage } from '../src/shared';
+import { WORKFLOW_TYPE, jsonBytes, type AgentInput, type AgentResult } from '../src/shared';
 import { temporalRunsOf } from '../src/temporal/run-chain';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { defineTool } from '../src/tools/define-tool';
 import { createAgentWorker } from '../src/worker';
+import { countEvents, transcriptOf } from './run-measures';
 
 /**
  * How history grows with a run: runs of growing length, each iteration one
@@ -59,13 +58,6 @@ function fetchingAgent(request: ChatCompletionRequest): ScriptStep {
   const done = lastPage === undefined ? 0 : Number(/^page (\d+):/.exec(String(lastPage.content))?.[1] ?? -1) + 1;
   if (done + 1 >= wanted) return { content: `Fetched ${done} times.` };
   return { toolCalls: [{ name: 'fetch_page', arguments: { page: done } }] };
-}
-
-/** The whole transcript, across the chain (a hand-over after compaction leaves messages in earlier runs). */
-async function transcriptOf(client: Client, workflowId: string): Promise<ChatMessage[]> {
-  const messages: ChatMessage[] = [];
-  for await (const message of readAgentTranscript(client, workflowId)) messages.push(message);
-  return messages;
 }
 
 export async function benchHistoryGrowth(options: HistoryGrowthOptions): Promise<void> {
@@ -147,19 +139,6 @@ export async function benchHistoryGrowth(options: HistoryGrowthOptions): Promise
 
 function describeVariant({ perRun, compaction }: Variant): string {
   return `${perRun === undefined ? 'when Temporal suggests it' : `every ${perRun}`}${compaction === true ? ', with compaction' : ''}`;
-}
-
-/** How many events of `type` the run logged (its event log, across its Temporal runs). */
-async function countEvents(client: Client, workflowId: string, type: string): Promise<number> {
-  const handle = client.workflow.getHandle(workflowId);
-  let after = 0;
-  let count = 0;
-  for (;;) {
-    const page = await handle.query(eventsQuery, { after, limit: 500 });
-    count += page.events.filter((event) => event.type === type).length;
-    if (page.events.length === 0) return count;
-    after = page.nextCursor;
-  }
 }
 
 function kib(bytes: number): string {
