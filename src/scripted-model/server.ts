@@ -46,7 +46,7 @@ export class ScriptedModelServer {
       const body = request.body as ChatCompletionRequest;
       const step = server.next(body);
       if (step.delayMs) await new Promise((resolve) => setTimeout(resolve, step.delayMs));
-      const onSent = (chunk: SentChunk) => server.sent.set(body.model, [...server.sentChunks(body.model), chunk]);
+      const onSent = (chunk: SentChunk) => appendTo(server.sent, body.model, chunk);
       if (isScriptedRawStream(step)) {
         const { chunks, done, tokenDelayMs } = step.rawStream;
         reply.hijack();
@@ -116,12 +116,12 @@ export class ScriptedModelServer {
 
   /** The requests received for `model`, in order. */
   requests(model: string): ChatCompletionRequest[] {
-    return this.received.get(model) ?? [];
+    return [...(this.received.get(model) ?? [])];
   }
 
   /** The streamed chunks written for `model`, in order, with when each was written. */
   sentChunks(model: string): SentChunk[] {
-    return this.sent.get(model) ?? [];
+    return [...(this.sent.get(model) ?? [])];
   }
 
   /** Steps queued for `model` and not yet played. */
@@ -138,7 +138,7 @@ export class ScriptedModelServer {
   }
 
   private next(body: ChatCompletionRequest): ScriptStep & { delayMs?: number } {
-    this.received.set(body.model, [...this.requests(body.model), body]);
+    appendTo(this.received, body.model, body);
     const responder = this.responders.get(body.model);
     if (responder !== undefined) return responder(body);
     const step = this.queues.get(body.model)?.shift();
@@ -183,4 +183,14 @@ export class ScriptedModelServer {
 /** About four characters a token, as providers' own rough guides say. */
 function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
+}
+
+/**
+ * Adds `value` to `key`'s list in place: a long bench sends thousands of requests and chunks to one model, and
+ * copying its list at each one made the server slower with every call.
+ */
+function appendTo<T>(lists: Map<string, T[]>, key: string, value: T): void {
+  const list = lists.get(key);
+  if (list === undefined) lists.set(key, [value]);
+  else list.push(value);
 }
