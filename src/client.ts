@@ -4,6 +4,7 @@ import { loadTemporalConfig, type TemporalConfig } from './config';
 import {
   CLIENT_DEFAULTS,
   DEFAULT_TASK_QUEUE,
+  MESSAGE_PAGES,
   WORKFLOW_TYPE,
   parseAgentInput,
   stateQuery,
@@ -262,14 +263,38 @@ export async function getAgentTranscript(client: Client, workflowId: string, pag
   }
 }
 
-/** Every message of the run's conversation from `from`, read a page at a time. */
+/**
+ * Every message of the run's conversation from `from`, read a page at a time.
+ * Across a chain of Temporal runs it walks back once to the run that holds
+ * `from`, then forward run by run: a closed run answers a query by replaying
+ * its history, so each is asked as few times as its pages need.
+ */
 export async function* readAgentTranscript(client: Client, workflowId: string, from = 0): AsyncGenerator<ChatMessage> {
+  /** The Temporal runs met so far, newest first; `undefined` is the latest. */
+  const chain: (string | undefined)[] = [undefined];
+  let at = 0;
   let next = from;
-  for (;;) {
-    const page = await getAgentTranscript(client, workflowId, { from: next, limit: 1000 });
-    yield* page.messages;
-    next = page.from + page.messages.length;
-    if (page.messages.length === 0 || next >= page.total) return;
+  try {
+    for (let hops = 0; hops <= CLIENT_DEFAULTS.maxTranscriptHops; ) {
+      const page = await client.workflow.getHandle(workflowId, chain[at]).query(transcriptQuery, { from: next, limit: MESSAGE_PAGES.maxLimit });
+      if (page.earlierRunId !== undefined) {
+        if (at === chain.length - 1) chain.push(page.earlierRunId);
+        at += 1;
+        hops += 1;
+        continue;
+      }
+      yield* page.messages;
+      next = page.from + page.messages.length;
+      // The latest run knows the whole transcript's length; an earlier one only where its own messages end.
+      if (next >= page.total || page.messages.length === 0) {
+        if (at === 0) return;
+        at -= 1;
+      }
+    }
+    throw new Error(`The transcript of ${workflowId} from message ${next} is more than ${CLIENT_DEFAULTS.maxTranscriptHops} Temporal runs back.`);
+  } catch (error) {
+    if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
+    throw error;
   }
 }
 
