@@ -2,7 +2,7 @@ import { PAYLOAD_BUDGET_BYTES, jsonBytes } from '../../shared';
 import { EventLog, type CarriedEvents } from './event-log';
 import { createRunRecord, type RunRecord } from './run-record';
 import { RUN_CONTINUATION_VERSION } from './run-continuation-schema';
-import { leaveSummarisedBehind } from '../rules/transcript-segment';
+import { hasSummarisedToLeave, leaveSummarisedBehind } from '../rules/transcript-segment';
 import type { RunContext } from './run-context';
 
 /** The fields of the run record a hand-over carries as they are: everything the loop counts, and the conversation. */
@@ -101,8 +101,7 @@ export function fitHandOver(input: unknown, continuation: RunContinuation): { co
  * Temporal run still holds.
  */
 export function canLeaveSummarisedBehind({ run, input, linearHistory }: Pick<RunContext, 'run' | 'input' | 'linearHistory'>): boolean {
-  if (!linearHistory || input.resultMessages === 'all' || run.compaction === undefined) return false;
-  return run.compaction.throughIndex + 1 > (run.segment?.pinned ?? 0);
+  return linearHistory && input.resultMessages !== 'all' && hasSummarisedToLeave(run);
 }
 
 /**

@@ -6,7 +6,7 @@ import { MESSAGE_PAGES, jsonBytes, type ChatMessage, type MessagePage } from '..
  */
 
 /** A whole number from a caller's query argument, or `fallback` when it is none. */
-function wholeNumber(value: unknown, fallback: number): number {
+export function wholeNumber(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.floor(value)) : fallback;
 }
 

@@ -1,5 +1,5 @@
 import type { ChatMessage, MessagePage } from '../../shared';
-import { messagePage } from './message-pages';
+import { messagePage, wholeNumber } from './message-pages';
 import { isPinned, type ConversationCompaction } from './model-context';
 
 /**
@@ -44,7 +44,7 @@ export function segmentPage(
 ): MessagePage {
   if (segment === undefined || (segment.base === 0 && segment.pinned === 0)) return messagePage(messages, from, limit);
   const total = transcriptTotal(messages, segment);
-  const start = typeof from === 'number' && Number.isFinite(from) ? Math.max(0, Math.floor(from)) : 0;
+  const start = wholeNumber(from, 0);
   if (start < segment.base && earlierRunId !== undefined) return { total, from: start, messages: [], earlierRunId };
   const own = messagePage(messages.slice(segment.pinned), Math.max(0, start - segment.base), limit);
   return { total, from: segment.base + own.from, messages: own.messages };
@@ -59,6 +59,12 @@ export interface SegmentFields {
   segment?: TranscriptSegment;
 }
 
+/** Whether a compaction summarised messages these fields still hold (beyond the kept copies): what a hand-over can leave behind. */
+export function hasSummarisedToLeave({ messages, compaction, segment }: Pick<SegmentFields, 'messages' | 'compaction' | 'segment'>): boolean {
+  if (compaction === undefined) return false;
+  return Math.min(compaction.throughIndex + 1, messages.length) > (segment ?? WHOLE_TRANSCRIPT).pinned;
+}
+
 /**
  * The fields with the summarised messages left behind: the caller's system
  * messages among them are kept (copies, `segment.pinned`), then everything
@@ -71,9 +77,8 @@ export interface SegmentFields {
 export function leaveSummarisedBehind<T extends SegmentFields>(fields: T): T {
   const { messages, compaction } = fields;
   const segment = fields.segment ?? WHOLE_TRANSCRIPT;
-  if (compaction === undefined) return fields;
+  if (compaction === undefined || !hasSummarisedToLeave(fields)) return fields;
   const cut = Math.min(compaction.throughIndex + 1, messages.length);
-  if (cut <= segment.pinned) return fields;
   const pinned = messages.slice(0, cut).filter((message, index) => isPinned(message, index, fields.inputMessageCount));
   const kept = [...pinned, ...messages.slice(cut)];
   const shift = (index: number) => (index >= cut ? index - cut + pinned.length : pinned.length);
