@@ -1,7 +1,8 @@
 import { SimplePlugin } from '@temporalio/plugin';
-import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import type { InjectedSinks, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ModelSettings } from './activities';
-import { ACTIVITY_DEFAULTS } from './shared';
+import { ModelRequestCache, modelRequestKey } from './activities/model-request-cache';
+import { ACTIVITY_DEFAULTS, type ModelRequestSinks } from './shared';
 import type { ToolDefinition } from './tools/define-tool';
 import { createToolRegistry } from './tools/tool-registry';
 
@@ -63,13 +64,27 @@ export class AgentRunnerPlugin extends SimplePlugin {
       ...options,
       ...defaultWorkflows(options),
       maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
+      sinks: { ...options.sinks, ...modelRequestSinks() },
     });
   }
 
   /** A replay worker with no workflows of its own replays the agent's. */
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
-    return super.configureReplayWorker({ ...options, ...defaultWorkflows(options) });
+    return super.configureReplayWorker({ ...options, ...defaultWorkflows(options), sinks: { ...options.sinks, ...modelRequestSinks() } });
   }
+}
+
+/** The sink the agent's workflows hand large conversations to: into this process's cache, for its next `callModel`. */
+function modelRequestSinks(): InjectedSinks<ModelRequestSinks> {
+  const cache = ModelRequestCache.forProcess();
+  return {
+    agentRunnerModelRequests: {
+      offer: {
+        fn: (info, iteration, messages, bytes) => cache.offer(modelRequestKey(info.workflowId, info.runId, iteration), messages, bytes),
+        callDuringReplay: false,
+      },
+    },
+  };
 }
 
 function defaultWorkflows(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>): Pick<WorkerOptions, 'workflowsPath'> {

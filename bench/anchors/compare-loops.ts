@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import OpenAI from 'openai';
@@ -20,6 +22,13 @@ export interface ComparisonCase {
   iterations: number;
   /** The scripted model's latency per call. */
   latencyMs: number;
+  /**
+   * Bytes of each tool result: past 0, each call reads a file of this size
+   * (`read_file`) instead of calling the calculator, so the conversation
+   * soon passes what a model call carries inline and the runner's calls read
+   * it by query, while the bare loop carries it whole. @default 0
+   */
+  resultBytes?: number;
 }
 
 /** How the three loops are compared. */
@@ -32,13 +41,16 @@ export interface ComparisonOptions {
 }
 
 /**
- * The default comparison: 10-iteration runs at 0 and 500 ms on both servers, and
- * 20-iteration runs at 0 and 500 ms on the tuned one (where the targets are set).
+ * The default comparison: 10-iteration runs at 0 and 500 ms on both servers,
+ * 20-iteration runs at 0 and 500 ms on the tuned one (where the targets are
+ * set), and there a 20-iteration run at 0 ms with 4 KB tool results (what a
+ * model call that reads its conversation by query costs).
  */
 export function defaultComparisonCases(latenciesMs: readonly number[] = [0, 500], iterations = 10): ComparisonCase[] {
   return [
     ...(['stock', 'tuned'] as const).flatMap((server) => latenciesMs.map((latencyMs) => ({ server, iterations, latencyMs }))),
     ...latenciesMs.map((latencyMs) => ({ server: 'tuned' as const, iterations: 20, latencyMs })),
+    { server: 'tuned', iterations: 20, latencyMs: 0, resultBytes: LARGE_RESULT_BYTES },
   ];
 }
 
@@ -49,15 +61,28 @@ export interface ComparisonRow extends ComparisonCase {
   runner: number;
 }
 
-const TOOLS = ['calculator'];
+/** The large tool results' size in the default comparison: 20 of them pass 8 KiB many times over. */
+const LARGE_RESULT_BYTES = 4096;
 
-/** One calculator call per model call until `iterations - 1` of them, then an answer; each call takes `delayMs`. */
-function anchorAgent(iterations: number, delayMs: number) {
+/**
+ * One tool call per model call until `iterations - 1` of them, then an answer;
+ * each call takes `delayMs`. The tool is the calculator, or `read_file` of
+ * `file` when the case has large results.
+ */
+function anchorAgent(iterations: number, delayMs: number, file: string | undefined) {
   return (request: ChatCompletionRequest): ScriptStep => {
     const done = request.messages.filter((message) => message.role === 'assistant').length;
     if (done + 1 >= iterations) return { content: `Finished after ${done} tool calls.`, delayMs };
-    return { toolCalls: [{ name: 'calculator', arguments: { expression: `${done} * 2` } }], delayMs };
+    const call = file === undefined ? { name: 'calculator', arguments: { expression: `${done} * 2` } } : { name: 'read_file', arguments: { path: file } };
+    return { toolCalls: [call], delayMs };
   };
+}
+
+/** Writes a file of `bytes` bytes in the tools' workspace (the temporary directory) and returns its name there. */
+function writeResultFile(bytes: number): string {
+  const name = `agent-runner-anchor-${bytes}-${process.pid}.txt`;
+  writeFileSync(path.join(os.tmpdir(), name), 'All work and no play. '.repeat(Math.ceil(bytes / 22)).slice(0, bytes));
+  return name;
 }
 
 function median(values: number[]): number {
@@ -100,15 +125,17 @@ export async function compareLoops(options: ComparisonOptions): Promise<Comparis
       try {
         await runnerWorker.runUntil(() =>
           bareWorker.runUntil(async () => {
-            for (const { iterations: expected, latencyMs } of cases) {
-              const modelName = `anchor-${server}-${expected}-${latencyMs}`;
-              model.respond(modelName, anchorAgent(expected, latencyMs));
+            for (const { iterations: expected, latencyMs, resultBytes = 0 } of cases) {
+              const modelName = `anchor-${server}-${expected}-${latencyMs}-${resultBytes}`;
+              const file = resultBytes > 0 ? writeResultFile(resultBytes) : undefined;
+              const tools = file === undefined ? ['calculator'] : ['read_file'];
+              model.respond(modelName, anchorAgent(expected, latencyMs, file));
               const loops = {
-                inProcess: () => inProcessLoop(openai, registry, modelName, 'Double a few numbers.', TOOLS),
+                inProcess: () => inProcessLoop(openai, registry, modelName, 'Double a few numbers.', tools),
                 bare: () =>
-                  client.workflow.execute('bareLoopWorkflow', { taskQueue: bareQueue, workflowId: `anchor-bare-${randomUUID()}`, args: [{ model: modelName, message: 'Double a few numbers.', tools: TOOLS }] }) as Promise<number>,
+                  client.workflow.execute('bareLoopWorkflow', { taskQueue: bareQueue, workflowId: `anchor-bare-${randomUUID()}`, args: [{ model: modelName, message: 'Double a few numbers.', tools }] }) as Promise<number>,
                 runner: async () =>
-                  ((await client.workflow.execute(WORKFLOW_TYPE, { taskQueue: runnerQueue, workflowId: `anchor-runner-${randomUUID()}`, args: [{ model: modelName, tools: TOOLS, message: 'Double a few numbers.' }] })) as AgentResult).iterations,
+                  ((await client.workflow.execute(WORKFLOW_TYPE, { taskQueue: runnerQueue, workflowId: `anchor-runner-${randomUUID()}`, args: [{ model: modelName, tools, message: 'Double a few numbers.' }] })) as AgentResult).iterations,
               };
               const times: Record<keyof typeof loops, number[]> = { inProcess: [], bare: [], runner: [] };
               for (let run = -1; run < options.runs; run += 1) {
@@ -119,8 +146,9 @@ export async function compareLoops(options: ComparisonOptions): Promise<Comparis
                   if (run >= 0) times[name].push((performance.now() - started) / iterations);
                 }
               }
-              const row = { server, iterations: expected, latencyMs, inProcess: median(times.inProcess), bare: median(times.bare), runner: median(times.runner) };
-              options.log(`[anchors] ${server} server, ${expected} iterations, ${latencyMs} ms model: in-process ${row.inProcess.toFixed(1)}, bare ${row.bare.toFixed(1)}, runner ${row.runner.toFixed(1)} ms per iteration`);
+              const row = { server, iterations: expected, latencyMs, resultBytes, inProcess: median(times.inProcess), bare: median(times.bare), runner: median(times.runner) };
+              const results = resultBytes > 0 ? `, ${resultBytes}-byte tool results` : '';
+              options.log(`[anchors] ${server} server, ${expected} iterations, ${latencyMs} ms model${results}: in-process ${row.inProcess.toFixed(1)}, bare ${row.bare.toFixed(1)}, runner ${row.runner.toFixed(1)} ms per iteration`);
               rows.push(row);
             }
           }),
@@ -140,13 +168,13 @@ export async function compareLoops(options: ComparisonOptions): Promise<Comparis
 /** The comparison as a table: milliseconds per iteration and the runner's ratios to its anchors. */
 export function comparisonTable(rows: ComparisonRow[]): string[] {
   const lines = [
-    '| dev server | iterations | model latency | in-process | bare Temporal loop | runner | runner / bare | runner / in-process |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| dev server | iterations | model latency | tool results | in-process | bare Temporal loop | runner | runner / bare | runner / in-process |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const row of rows) {
     const server = row.server === 'stock' ? 'stock `start-dev`' : 'as the project starts it';
     lines.push(
-      `| ${server} | ${row.iterations} | ${row.latencyMs} ms | ${row.inProcess.toFixed(1)} ms | ${row.bare.toFixed(1)} ms | ${row.runner.toFixed(1)} ms | ${(row.runner / row.bare).toFixed(2)}× | ${(row.runner / row.inProcess).toFixed(2)}× |`,
+      `| ${server} | ${row.iterations} | ${row.latencyMs} ms | ${row.resultBytes ? `${row.resultBytes} B` : 'calculator'} | ${row.inProcess.toFixed(1)} ms | ${row.bare.toFixed(1)} ms | ${row.runner.toFixed(1)} ms | ${(row.runner / row.bare).toFixed(2)}× | ${(row.runner / row.inProcess).toFixed(2)}× |`,
     );
   }
   return lines;

@@ -15,8 +15,8 @@ export function chaosTask(label: string, iterations: number): string {
  * gets the same answer (and the same tool call ids) as the first attempt.
  * Iteration k (the number of assistant messages so far) calls `chaos_step`
  * once, or twice in parallel when k is odd, and quotes the results it was
- * given, so a tool result that differs shows in the model's text too; the
- * last iteration calls `finish`.
+ * given (each one's first line and length), so a tool result that differs
+ * shows in the model's text too; the last iteration calls `finish`.
  */
 export function chaosAgent(request: ChatCompletionRequest): ScriptStep {
   const task = request.messages.find((message) => message.role === 'user')?.content ?? '';
@@ -42,7 +42,9 @@ function lastToolResults(request: ChatCompletionRequest): string[] {
   const results: string[] = [];
   for (const message of [...request.messages].reverse()) {
     if (message.role !== 'tool') break;
-    results.unshift(message.content ?? '');
+    // The first line and the length: a padded result that differs still shows, and the model's text stays short.
+    const content = message.content ?? '';
+    results.unshift(`${content.split('\n')[0] ?? ''} (${content.length} chars)`);
   }
   return results;
 }

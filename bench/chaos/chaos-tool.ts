@@ -25,9 +25,12 @@ export interface SideEffectRecord {
  * synchronously, so it is on disk before anything else can happen), keeps
  * working for `workMs` — the window in which a killed worker loses a call
  * whose side effect already happened — and returns a result derived from its
- * arguments alone, so every execution of a call answers the same.
+ * arguments alone, so every execution of a call answers the same. With
+ * `resultBytes`, the answer carries that many bytes of padding, also derived
+ * from the arguments alone: a few such results make the conversation larger
+ * than a model call carries inline, so later model calls read it by query.
  */
-export function chaosTool(options: { logFile: string; workMs: number }): ToolDefinition {
+export function chaosTool(options: { logFile: string; workMs: number; resultBytes?: number }): ToolDefinition {
   return defineTool({
     name: CHAOS_TOOL,
     description: 'One step of a chaos run: records a side effect, works a while, answers from its arguments.',
@@ -44,7 +47,10 @@ export function chaosTool(options: { logFile: string; workMs: number }): ToolDef
       };
       appendFileSync(options.logFile, `${JSON.stringify(record)}\n`);
       await sleep(options.workMs, undefined, { signal: context.signal });
-      return `step ${step}.${part} of ${run} done: ${checksum(`${run}/${step}/${part}`)}`;
+      const digest = checksum(`${run}/${step}/${part}`);
+      const answer = `step ${step}.${part} of ${run} done: ${digest}`;
+      const padding = options.resultBytes ?? 0;
+      return padding > 0 ? `${answer}\n${`${digest} `.repeat(Math.ceil(padding / 9)).slice(0, padding)}` : answer;
     },
   });
 }

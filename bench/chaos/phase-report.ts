@@ -9,6 +9,8 @@ export interface PhaseResult {
   sideEffects: SideEffectSummary;
   /** Phase-specific lines (kills, restarts). */
   notes: string[];
+  /** Problems the phase found beyond the runs' outcomes (a path it was meant to test and did not). */
+  problems?: string[];
   elapsedMs: number;
 }
 
@@ -45,6 +47,7 @@ export function reportPhase(phase: PhaseResult): { lines: string[]; problems: st
     ...(stuck.length > 0 ? [`${stuck.length} run(s) stuck`] : []),
     ...(failed.length > 0 ? [`${failed.length} run(s) failed`] : []),
     ...(sideEffects.keyMismatches > 0 ? [`${sideEffects.keyMismatches} repeated side effect(s) with different keys`] : []),
+    ...(phase.problems ?? []),
     ...compared
       .filter((run) => run.reference.status !== 'completed')
       .slice(0, 1)

@@ -11,6 +11,7 @@ import { reportPhase, type PhaseResult } from './phase-report';
 import { RestartableServer } from './restartable-server';
 import { startRunBatch, type RunBatch } from './run-batch';
 import type { RunOutcome } from './run-comparison';
+import { countModelCallsByReference } from './model-calls-by-reference';
 import { seededRandom } from './seeded-random';
 import { readSideEffects, summarizeSideEffects } from './side-effects';
 import { WorkerSupervisor } from './worker-supervisor';
@@ -31,13 +32,14 @@ const command = new Command()
   .option('--kill-max <s>', 'most time a worker lives after it is ready, in seconds', Number, 6)
   .option('--server-runs <n>', 'runs across a server kill and restart', Number, 20)
   .option('--tool-work <ms>', 'how long the chaos tool works after its side effect', Number, 1_000)
+  .option('--result-bytes <n>', "bytes of padding in each chaos tool result: past 8 KiB of conversation a model call takes it by reference", Number, 4_096)
   .option('--deadline <s>', 'seconds each phase may take before its unfinished runs count as stuck', Number, 1_200)
   .option('--seed <n>', 'seed of the random kill times', Number, 1)
   .option('--short', 'the short form CI runs: 8 runs of 4 iterations, 4 runs across a server restart')
   .parse();
 const options = command.opts<{
   runs: number; iterations: number; killMin: number; killMax: number; serverRuns: number;
-  toolWork: number; deadline: number; seed: number; short?: boolean;
+  toolWork: number; resultBytes: number; deadline: number; seed: number; short?: boolean;
 }>();
 if (options.short) {
   // Explicit options still win over the short form's sizes.
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
       CHAOS_MODEL_URL: model.baseURL,
       CHAOS_SIDE_EFFECT_LOG: sideEffectLog,
       CHAOS_TOOL_WORK_MS: String(options.toolWork),
+      CHAOS_RESULT_BYTES: String(options.resultBytes),
     },
     path.join(directory, 'worker.log'),
   );
@@ -95,11 +98,14 @@ async function main(): Promise<void> {
     const references = new Map((await referenceBatch.outcomes).map((outcome, index) => [[...killLabels, ...serverLabels][index] ?? '', outcome]));
 
     const phases: PhaseResult[] = [];
-    if (killLabels.length > 0) phases.push(await workerKillPhase(supervisor, killLabels, references, batch, sideEffectLog));
+    if (killLabels.length > 0) phases.push(await workerKillPhase(client, supervisor, killLabels, references, batch, sideEffectLog));
     if (serverLabels.length > 0) phases.push(await serverKillPhase(server, supervisor, serverLabels, references, batch, sideEffectLog));
 
     console.log('');
-    console.log(`agent-runner chaos: seed ${options.seed}, ${options.iterations} model calls per run, the chaos tool works ${options.toolWork} ms after its side effect; ${os.cpus().length} cores, node ${process.version}`);
+    console.log(
+      `agent-runner chaos: seed ${options.seed}, ${options.iterations} model calls per run, the chaos tool works ${options.toolWork} ms after its side effect ` +
+        `and answers ${options.resultBytes} bytes of padding; ${os.cpus().length} cores, node ${process.version}`,
+    );
     const problems: string[] = [];
     for (const phase of phases) {
       const report = reportPhase(phase);
@@ -124,6 +130,7 @@ async function main(): Promise<void> {
 
 /** Worker crashes: SIGKILL the worker at random moments and start another at once, until every run has ended. */
 async function workerKillPhase(
+  client: Client,
   supervisor: WorkerSupervisor,
   runLabels: string[],
   references: Map<string, RunOutcome>,
@@ -138,6 +145,7 @@ async function workerKillPhase(
   supervisor.stopKilling();
   const outcomes = await runs.outcomes;
   const startTimes = [...supervisor.startTimes].sort((left, right) => left - right);
+  const modelCalls = await countModelCallsByReference(client, runs.workflowIds);
   return {
     title: `worker kills: ${runLabels.length} runs, worker SIGKILLed ${options.killMin}-${options.killMax} s after each start`,
     runs: runLabels.map((label, index) => ({
@@ -149,8 +157,11 @@ async function workerKillPhase(
     sideEffects: summarizeSideEffects(readSideEffects(sideEffectLog), new Set(runs.workflowIds)),
     notes: [
       `kills:                    ${supervisor.kills} (worker start p50 ${seconds(startTimes[Math.floor(startTimes.length / 2)])}, max ${seconds(startTimes.at(-1))})`,
+      `model calls by reference: ${modelCalls.byReference} of ${modelCalls.all} (conversation past 8 KiB, out of the input); ${modelCalls.byReferenceRetried} retried after a kill, reading it with the modelRequest query`,
       ...(supervisor.unexpectedExits > 0 ? [`worker exits not caused by a kill: ${supervisor.unexpectedExits}`] : []),
     ],
+    // Large results must put some model calls' conversations out of their input, or the kills never test that path.
+    ...(options.resultBytes >= 4_096 && modelCalls.byReference === 0 ? { problems: ['no model call took its conversation by reference'] } : {}),
     elapsedMs: performance.now() - started,
   };
 }

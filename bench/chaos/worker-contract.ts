@@ -18,4 +18,6 @@ export interface ChaosWorkerEnvironment {
   CHAOS_SIDE_EFFECT_LOG: string;
   /** How long the chaos tool works after its side effect, in ms. */
   CHAOS_TOOL_WORK_MS: string;
+  /** Bytes of padding in each chaos tool result, so conversations pass the size past which the model reads them by query. */
+  CHAOS_RESULT_BYTES: string;
 }

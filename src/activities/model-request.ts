@@ -1,5 +1,6 @@
 import { ApplicationFailure, type Context } from '@temporalio/activity';
 import { modelRequestQuery, type ChatMessage, type ModelCallInput } from '../shared';
+import { ModelRequestCache, modelRequestKey } from './model-request-cache';
 
 /** The failure type of a conversation the activity could not read from its workflow; retried like a lost connection. */
 export const MODEL_REQUEST_UNAVAILABLE = 'ModelRequestUnavailable';
@@ -12,8 +13,11 @@ export const MODEL_REQUEST_UNAVAILABLE = 'ModelRequestUnavailable';
  * another worker, after a restart — reads the same messages; queries are not
  * recorded, so the conversation is not written to history again.
  * A read that fails is retryable: the workflow's worker may be restarting.
+ * When this worker's workflow handed the messages over in memory (`cache`,
+ * filled by the `ModelRequestSinks` sink), the first attempt takes them from
+ * there and asks nothing.
  */
-export async function requestMessages(context: Context, input: ModelCallInput): Promise<ChatMessage[]> {
+export async function requestMessages(context: Context, input: ModelCallInput, cache = ModelRequestCache.forProcess()): Promise<ChatMessage[]> {
   if (input.messages !== undefined) return input.messages;
   const reference = input.conversation;
   if (reference === undefined) {
@@ -24,6 +28,8 @@ export async function requestMessages(context: Context, input: ModelCallInput): 
     throw ApplicationFailure.nonRetryable('The model call refers to its workflow for its conversation, but runs outside of one.', 'InvalidModelCallInput');
   }
   const { workflowId, runId } = execution;
+  const handedOver = cache.take(modelRequestKey(workflowId, runId, reference.iteration), reference.count);
+  if (handedOver !== undefined) return handedOver;
   const handle = context.client.workflow.getHandle(workflowId, runId);
   const messages: ChatMessage[] = [];
   while (messages.length < reference.count) {

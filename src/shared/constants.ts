@@ -333,6 +333,18 @@ export const MODEL_INPUT_INLINE_BYTES = 8 * 1024;
  */
 export const RESULT_MESSAGES_INLINE_BYTES = 32 * 1024;
 
+/**
+ * The worker's in-memory hand-off of large conversations from a run to its next model call
+ * (`ModelRequestSinks`), which spares the call the `modelRequest` query when it runs on the same
+ * worker. Past either bound the oldest conversations go, and their calls use the query.
+ */
+export const MODEL_REQUEST_CACHE = {
+  /** What the conversations held at once weigh at most, as JSON. @default 64 MiB */
+  maxBytes: 64 * 1024 * 1024,
+  /** How long a conversation waits for its call. @default 60 s */
+  maxAgeMs: 60_000,
+} as const;
+
 /** Pages of a conversation (the `transcript` and `modelRequest` queries): messages and bytes per page. */
 export const MESSAGE_PAGES = {
   /** Messages in a transcript page when the caller names no limit. @default 100 */

@@ -3,6 +3,7 @@ import { MODEL_INPUT_INLINE_BYTES, RESULT_MESSAGES_INLINE_BYTES, jsonBytes, stat
 import path from 'node:path';
 import { getAgentTranscript, readAgentTranscript } from '../../src/client';
 import { RunNotFoundError } from '../../src/run-control';
+import { ModelRequestCache } from '../../src/activities/model-request-cache';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestApi } from '../helpers/api';
 import { scheduledActivities } from '../helpers/history';
@@ -55,9 +56,14 @@ async function readTranscript(workflowId: string, limit: number): Promise<ChatMe
 describe('linear history', () => {
   test('a large conversation is read by the activity, not written to history at every call; the model still sees all of it', async () => {
     const model = env.scenario([...bulkyCalls(20), { content: 'done' }]);
+    const handedOver = { ...ModelRequestCache.forProcess().stats };
     const handle = await env.start({ model, tools: ['bulky'], message: 'fetch twenty times' });
     const result = (await handle.result()) as AgentResult;
     expect(result).toMatchObject({ response: 'done', iterations: 21 });
+    // The test's worker runs each call it scheduled: every call by reference took its conversation from
+    // the worker's memory (the workflow's sink), none had to ask the workflow with the query.
+    expect(ModelRequestCache.forProcess().stats.taken - handedOver.taken).toBeGreaterThanOrEqual(18);
+    expect(ModelRequestCache.forProcess().stats.missed - handedOver.missed).toBe(0);
 
     // The model saw the whole conversation at every call, tool results included.
     const requests = env.model.requests(model);
@@ -113,9 +119,12 @@ describe('linear history', () => {
     const model = env.scenario([...steps, { content: 'done' }]);
     const handle = await env.start({ model, tools: ['bulky'], message: 'fetch six times' });
     await waitFor(async () => env.model.requests(model).length, (count) => count >= 5);
+    const missedBefore = ModelRequestCache.forProcess().stats.missed;
     await env.restartWorker();
     const result = (await handle.result()) as AgentResult;
     expect(result).toMatchObject({ response: 'done' });
+    // The first attempt took the conversation from memory; the retry found none there and used the query.
+    expect(ModelRequestCache.forProcess().stats.missed - missedBefore).toBeGreaterThanOrEqual(1);
 
     const requests = env.model.requests(model);
     const fifth = requests.filter((request) => request.messages.length === 9);

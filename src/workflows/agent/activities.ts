@@ -1,5 +1,5 @@
 import * as wf from '@temporalio/workflow';
-import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES, type AgentActivities } from '../../shared';
+import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES, type AgentActivities, type ModelRequestSinks } from '../../shared';
 
 /**
  * The agent's activity stubs, one per kind of call, with options built only
@@ -26,6 +26,9 @@ export const localCatalogActivities = wf.proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: ACTIVITY_DEFAULTS.catalogTimeout,
   retry: ACTIVITY_RETRY_POLICIES.catalog,
 });
+
+/** Hands a large conversation to the next model call in the worker's memory; not recorded in history. */
+export const modelRequestSinks = wf.proxySinks<ModelRequestSinks>();
 
 /** Model calls: retried with backoff on the provider's retryable failures. */
 export const modelActivities = wf.proxyActivities<AgentActivities>({

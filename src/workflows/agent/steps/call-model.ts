@@ -1,3 +1,4 @@
+import * as wf from '@temporalio/workflow';
 import {
   MODEL_INPUT_INLINE_BYTES,
   addUsage,
@@ -6,7 +7,7 @@ import {
   type ChatMessage,
   type ModelCallResult,
 } from '../../../shared';
-import { modelActivities } from '../activities';
+import { modelActivities, modelRequestSinks } from '../activities';
 import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
 import { preview } from '../event-log';
 import { modelContext, type ModelContext } from '../../rules/model-context';
@@ -50,8 +51,12 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
   const sent = context.runnerCallIds ? messagesForModel(messages) : messages;
   // A large conversation stays out of the input, which history records at every call: the activity
   // reads it from this run with the `modelRequest` query, which history does not record.
-  const byReference = context.linearHistory && jsonBytes(sent) > MODEL_INPUT_INLINE_BYTES;
+  const bytes = context.linearHistory ? jsonBytes(sent) : 0;
+  const byReference = bytes > MODEL_INPUT_INLINE_BYTES;
   run.modelRequest = byReference ? { iteration: run.iteration, messages: sent } : undefined;
+  // The worker that runs the call next can take it from memory and skip the query. Not on replay:
+  // the call was made long ago, and copying every conversation again would only cost the replay.
+  if (byReference && !wf.workflowInfo().unsafe.isReplaying) modelRequestSinks.agentRunnerModelRequests.offer(run.iteration, sent, bytes);
   return modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
     {
       model: input.model,
