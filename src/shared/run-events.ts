@@ -133,7 +133,9 @@ export const runEventSchema = z.discriminatedUnion('type', [
     originalArguments: z.unknown().optional(),
     reason: z.string().optional(),
     decidedAt: z.string(),
-    via: z.enum(['signal', 'update', 'timeout']),
+    via: z.enum(['signal', 'update', 'timeout', 'policy']),
+    /** The approval policy that decided, when `via` is `policy`. */
+    policy: z.string().optional(),
   }),
   /** A decision sent by signal was refused; `input` is what came, as JSON cut to 500 characters. */
   z.object({ ...envelope('decision-rejection'), via: z.literal('signal'), problem: z.string(), input: z.string() }),
