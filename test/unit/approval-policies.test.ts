@@ -130,7 +130,6 @@ describe('applyApprovalPolicy', () => {
     ).toEqual({ decision: 'deny', reason: 'approval policy "p" failed: it threw RangeError: limit missing' });
     expect(
       apply(() => {
-        // eslint-disable-next-line @typescript-eslint/only-throw-error -- what a careless policy may do
         throw 'nope';
       }),
     ).toEqual({ decision: 'deny', reason: 'approval policy "p" failed: it threw "nope"' });
@@ -140,7 +139,6 @@ describe('applyApprovalPolicy', () => {
     const hostile = { toString: () => { throw new Error('no'); } };
     expect(
       apply(() => {
-        // eslint-disable-next-line @typescript-eslint/only-throw-error -- what a careless policy may do
         throw hostile;
       }),
     ).toEqual({ decision: 'deny', reason: 'approval policy "p" failed: it threw a value that cannot be described' });
