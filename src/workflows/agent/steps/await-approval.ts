@@ -33,9 +33,11 @@ export interface DecisionToRecord {
 /**
  * Decides a call that needs approval: the run's approval policy first, when it names one (seed 002's
  * `on_tool_call`), then a human when there is no policy or it answers `ask`. A policy's decision is
- * recorded as a human's is (`via: 'policy'`); being workflow code, replay makes it again.
+ * recorded as a human's is (`via: 'policy'`); being workflow code, replay makes it again. Not `async`
+ * on purpose: without a policy the caller awaits `awaitApproval`'s own promise, so a run without one
+ * resumes in the same order as before policies existed.
  */
-export async function decideCall(
+export function decideCall(
   context: RunContext,
   call: ToolCall,
   description: ToolDescription,
@@ -54,7 +56,7 @@ export async function decideCall(
   );
   if (outcome.decision === 'ask') return awaitApproval(context, call);
   const { decision, reason } = outcome;
-  return recordDecision(
+  const recorded = recordDecision(
     run,
     {
       callId: call.id,
@@ -66,6 +68,7 @@ export async function decideCall(
     'policy',
     { toolName: call.function.name, arguments: requested },
   );
+  return Promise.resolve(recorded);
 }
 
 /** Waits, on a durable timer when the run sets a timeout, for a decision on `call`. */
