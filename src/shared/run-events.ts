@@ -121,8 +121,15 @@ export const runEventSchema = z.discriminatedUnion('type', [
   injectionEvent('loop-warning-injection'),
   /** An error context (`requireToolCall`: the answer called no tool) was added to the conversation. */
   injectionEvent('error-context-injection'),
-  /** A tool call waits for a decision. */
-  z.object({ ...envelope('approval-request'), callId: z.string(), toolName: z.string(), arguments: z.unknown() }),
+  /** A tool call waits for a decision; `policy` and its `reason` when an approval policy asked a person to decide. */
+  z.object({
+    ...envelope('approval-request'),
+    callId: z.string(),
+    toolName: z.string(),
+    arguments: z.unknown(),
+    policy: z.string().optional(),
+    reason: z.string().optional(),
+  }),
   /** A decision was recorded (`ApprovalDecision`). */
   z.object({
     ...envelope('approval-decision'),

@@ -132,7 +132,9 @@ describe('approval policies (seed 002 on_tool_call)', () => {
     expect(result.response).toBe('done');
     expect(transfers).toContainEqual({ amount: 500, to: 'ask-me' });
     const { events } = await handle.query(eventsQuery, { after: 0 });
-    expect(events.filter((event) => event.type === 'approval-request')).toHaveLength(1);
+    expect(events.filter((event) => event.type === 'approval-request')).toEqual([
+      expect.objectContaining({ callId, toolName: 'transfer', policy: 'transfer-limits', reason: 'a person decides mid-sized transfers' }),
+    ]);
     expect(await decisionsOf(handle)).toEqual([expect.objectContaining({ callId, via: 'update' })]);
   });
 

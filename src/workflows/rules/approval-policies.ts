@@ -35,7 +35,7 @@ export interface ApprovalPolicyCall {
   toolAsksForApproval: boolean;
 }
 
-/** What a policy decides; `reason` is recorded with the decision and, for a denial, sent to the model. */
+/** What a policy decides; `reason` is recorded with the decision (with `ask`, in the `approval-request` event) and, for a denial, sent to the model. */
 export type ApprovalPolicyDecision =
   | { decision: 'approve'; reason?: string }
   | { decision: 'deny'; reason?: string }

@@ -54,7 +54,7 @@ export function decideCall(
     input.approval?.params ?? {},
     description.parameters,
   );
-  if (outcome.decision === 'ask') return awaitApproval(context, call);
+  if (outcome.decision === 'ask') return awaitApproval(context, call, { policy, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
   const { decision, reason } = outcome;
   const recorded = recordDecision(
     run,
@@ -71,8 +71,11 @@ export function decideCall(
   return Promise.resolve(recorded);
 }
 
-/** Waits, on a durable timer when the run sets a timeout, for a decision on `call`. */
-export async function awaitApproval(context: RunContext, call: ToolCall): Promise<ApprovalDecision> {
+/**
+ * Waits, on a durable timer when the run sets a timeout, for a decision on `call`. `askedBy` is the
+ * approval policy that handed the call to a person, and why; the request's event names it.
+ */
+export async function awaitApproval(context: RunContext, call: ToolCall, askedBy?: { policy: string; reason?: string }): Promise<ApprovalDecision> {
   const { run, input, publish, fail, partial } = context;
   const requested = parseArgumentsLeniently(call.function.arguments);
   run.pendingApprovals.push({
@@ -81,7 +84,7 @@ export async function awaitApproval(context: RunContext, call: ToolCall): Promis
     arguments: requested,
     requestedAt: new Date().toISOString(),
   });
-  run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: requested });
+  run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: requested, ...askedBy });
   refreshStatus(run);
   describeActivity(run, `iteration ${run.iteration}: waiting for approval of ${call.function.name} (${call.id})`);
   publish(run);
