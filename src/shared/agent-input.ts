@@ -11,15 +11,38 @@ import { inputChatMessageSchema, type ChatMessage } from './messages';
 /** A tool's name as the input gives it. */
 const toolName = z.string().min(1).max(INPUT_BOUNDS.nameChars);
 
-/** Which tool calls wait for a human decision, and what a missing decision means. */
-export const approvalConfigSchema = z.strictObject({
-  /** Tools whose calls need approval, or "all". Tools declaring `needsApproval` need it regardless. @default [] */
-  tools: z.union([z.literal('all'), z.array(toolName).max(INPUT_BOUNDS.tools)]).default(() => [...INPUT_DEFAULTS.approval.tools]),
-  /** How long a call waits for a decision, on a durable timer. @default no limit */
-  timeout: durationSchema.optional(),
-  /** What a timeout means: deny the call (the model hears it), or fail the run (`ApprovalTimedOut`). @default 'deny' */
-  onTimeout: z.enum(['deny', 'fail']).default(INPUT_DEFAULTS.approval.onTimeout),
-});
+/**
+ * Which tool calls need approval, who decides them (an approval policy, then a human), and what a missing
+ * decision means.
+ */
+export const approvalConfigSchema = z
+  .strictObject({
+    /**
+     * Tools whose calls need approval, or "all". Tools declaring `needsApproval` need it regardless.
+     * @default [] without a `policy`; "all" with one (the policy sees every call, as seed 002's `on_tool_call`)
+     */
+    tools: z.union([z.literal('all'), z.array(toolName).max(INPUT_BOUNDS.tools)]).optional(),
+    /**
+     * An approval policy registered in workflow code (`registerApprovalPolicy`) that decides the calls needing
+     * approval before a human does: approve, deny, modify the arguments, or ask a human. @default none: a human decides
+     */
+    policy: toolName.optional(),
+    /** What the policy receives as its second argument. Only with `policy`. @default {} */
+    params: z.record(z.string(), z.unknown()).optional(),
+    /** How long a call waits for a human decision, on a durable timer. @default no limit */
+    timeout: durationSchema.optional(),
+    /** What a timeout means: deny the call (the model hears it), or fail the run (`ApprovalTimedOut`). @default 'deny' */
+    onTimeout: z.enum(['deny', 'fail']).default(INPUT_DEFAULTS.approval.onTimeout),
+  })
+  .refine((config) => config.params === undefined || config.policy !== undefined, {
+    path: ['params'],
+    message: 'params are for an approval policy; give `policy` too',
+  })
+  // The default of `tools` depends on `policy`, so it is applied here rather than on the field.
+  .transform(({ tools, ...config }) => ({
+    ...config,
+    tools: tools ?? (config.policy === undefined ? [...INPUT_DEFAULTS.approval.tools] : ('all' as const)),
+  }));
 export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
 
 /**
@@ -87,7 +110,7 @@ export const agentInputSchema = z
     requireToolCall: z.boolean().default(INPUT_DEFAULTS.requireToolCall),
     /** Restricted output: require a tool call before the model may finish. */
     restrictOutput: restrictOutputSchema.optional(),
-    /** Human approval of tool calls before they run. */
+    /** Approval of tool calls before they run: by a registered policy, by a human, or by a policy that asks a human. */
     approval: approvalConfigSchema.optional(),
     /** Token budgets; reaching one fails the run with `TokenBudgetExhausted`. */
     tokenBudget: tokenBudgetSchema.optional(),

@@ -90,6 +90,9 @@ export const INPUT_DEFAULTS = {
 /** Longest reason (of a `stop` or `terminate` request) a run keeps; a longer one is cut. @default 1000 */
 export const STOP_REASON_CHARS = 1_000;
 
+/** Longest reason of an approval policy's decision the run keeps; a longer one is cut. @default 1000 */
+export const APPROVAL_POLICY_REASON_CHARS = 1_000;
+
 // ─── 3. Loop guards and context control ──────────────────────────────────────
 
 /** Loop detection: consecutive identical tool calls that count as a loop. @default 3 */

@@ -54,7 +54,10 @@ export interface ApprovalDecision {
   originalArguments?: unknown;
   reason?: string;
   decidedAt: string;
-  via: 'signal' | 'update' | 'timeout';
+  /** How it came: from a human (`signal`, `update`), a timeout, or the run's approval policy (`policy`). */
+  via: 'signal' | 'update' | 'timeout' | 'policy';
+  /** The approval policy that decided, when `via` is `policy`. */
+  policy?: string;
 }
 
 /** Signal `terminate`: stop now, gracefully. */

@@ -12,7 +12,7 @@
 /** Failure types by the name code uses; the value is the `ApplicationFailure`'s `type` on the wire. */
 export const FailureType = {
   // The run's own failures: the agent workflow fails with these, non-retryable.
-  /** The run's input failed its schema, names a tool the worker does not register, or came as more than one argument. */
+  /** The run's input failed its schema, names a tool, custom stop condition or approval policy the worker does not register, or came as more than one argument. */
   invalidInput: 'InvalidAgentInput',
   /** The run made `maxInvocations` model calls without ending. */
   maxInvocationsExceeded: 'MaxInvocationsExceeded',
@@ -118,7 +118,7 @@ export interface FailureEntry {
  * table is checked against this by a unit test, so the two cannot drift.
  */
 export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> = {
-  InvalidAgentInput: { raisedBy: 'run', when: 'the input fails its schema, names a tool the worker does not register, or comes as more than one argument' },
+  InvalidAgentInput: { raisedBy: 'run', when: 'the input fails its schema, names a tool, custom stop condition or approval policy the worker does not register, or comes as more than one argument' },
   MaxInvocationsExceeded: { raisedBy: 'run', when: '`maxInvocations` model calls were made and the run has not ended' },
   MaxConsecutiveNudgesExceeded: { raisedBy: 'run', when: 'the model answered without a tool call more times in a row than the nudge rule allows' },
   TokenBudgetExhausted: { raisedBy: 'run', when: 'a `tokenBudget` limit was reached' },

@@ -121,8 +121,15 @@ export const runEventSchema = z.discriminatedUnion('type', [
   injectionEvent('loop-warning-injection'),
   /** An error context (`requireToolCall`: the answer called no tool) was added to the conversation. */
   injectionEvent('error-context-injection'),
-  /** A tool call waits for a decision. */
-  z.object({ ...envelope('approval-request'), callId: z.string(), toolName: z.string(), arguments: z.unknown() }),
+  /** A tool call waits for a decision; `policy` and its `reason` when an approval policy asked a person to decide. */
+  z.object({
+    ...envelope('approval-request'),
+    callId: z.string(),
+    toolName: z.string(),
+    arguments: z.unknown(),
+    policy: z.string().optional(),
+    reason: z.string().optional(),
+  }),
   /** A decision was recorded (`ApprovalDecision`). */
   z.object({
     ...envelope('approval-decision'),
@@ -133,7 +140,9 @@ export const runEventSchema = z.discriminatedUnion('type', [
     originalArguments: z.unknown().optional(),
     reason: z.string().optional(),
     decidedAt: z.string(),
-    via: z.enum(['signal', 'update', 'timeout']),
+    via: z.enum(['signal', 'update', 'timeout', 'policy']),
+    /** The approval policy that decided, when `via` is `policy`. */
+    policy: z.string().optional(),
   }),
   /** A decision sent by signal was refused; `input` is what came, as JSON cut to 500 characters. */
   z.object({ ...envelope('decision-rejection'), via: z.literal('signal'), problem: z.string(), input: z.string() }),

@@ -83,7 +83,7 @@ describe('the package through its exports map', () => {
         'createAgentWorker', 'AgentRunnerPlugin', 'defineTool', 'createBuiltinTools', 'TerminateResponse', 'WaitForInput', 'RetryableToolError',
       ]),
     );
-    expect(entries['agent-runner/workflow']).toEqual(['agentWorkflow', 'conversationWorkflow', 'registerStopCondition']);
+    expect(entries['agent-runner/workflow']).toEqual(['agentWorkflow', 'conversationWorkflow', 'registerApprovalPolicy', 'registerStopCondition']);
     expect(entries['agent-runner/testing']).toEqual(['ScriptedModelServer', 'startDevServer']);
     expect(deepImport).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   }, 60_000);
@@ -210,7 +210,14 @@ import {
   type TerminationReason,
 } from 'agent-runner';
 import { AgentRunnerPlugin, createAgentWorker, createBuiltinTools, defineTool, RetryableToolError, type ModelSettings } from 'agent-runner/worker';
-import { agentWorkflow, conversationWorkflow, registerStopCondition, type CustomStopCondition } from 'agent-runner/workflow';
+import {
+  agentWorkflow,
+  conversationWorkflow,
+  registerApprovalPolicy,
+  registerStopCondition,
+  type ApprovalPolicy,
+  type CustomStopCondition,
+} from 'agent-runner/workflow';
 import { ScriptedModelServer, startDevServer, type ScriptStep } from 'agent-runner/testing';
 // @ts-expect-error the input bounds are the runner's internals, not the client's
 import { INPUT_BOUNDS } from 'agent-runner';
@@ -253,5 +260,10 @@ export async function useEverything(): Promise<void> {
   void [asResult, reason, state, viaQuery, failed, started, WORKFLOW_TYPE, conversationWorkflow, worker, server];
   const condition: CustomStopCondition = (context) => ({ stop: context.executedTools.length > 2 });
   registerStopCondition('three-tools', condition);
+  const policy: ApprovalPolicy = (call, params) =>
+    call.toolName === 'lookup_order' && call.iteration <= Number(params.upTo) ? { decision: 'approve' } : { decision: 'ask', reason: call.callId };
+  registerApprovalPolicy('early-lookups', policy);
+  // @ts-expect-error a policy decides approve, deny, modify or ask
+  registerApprovalPolicy('wrong', () => ({ decision: 'maybe' }));
 }
 `;

@@ -11,9 +11,9 @@ import { decideInputSchema } from '../../shared';
 import { messageTooDeep } from './message-bounds';
 
 /**
- * Whether a call waits for a human: the run's `approval.tools` names its tool
- * (or says "all"), the tool always needs approval, or its `needsApproval`
- * function asked for it for these arguments (`flaggedByWorker`).
+ * Whether a call needs approval (from the run's policy, else a human): the run's `approval.tools` names
+ * its tool (or says "all", as it does by default with a policy), or the tool asks for it
+ * ({@link toolAsksForApproval}).
  */
 export function needsApproval(
   call: ToolCall,
@@ -22,7 +22,15 @@ export function needsApproval(
   flaggedByWorker: ReadonlySet<string>,
 ): boolean {
   const listed = approval !== undefined && (approval.tools === 'all' || approval.tools.includes(call.function.name));
-  return listed || tool.needsApproval === 'always' || flaggedByWorker.has(call.id);
+  return listed || toolAsksForApproval(call, tool, flaggedByWorker);
+}
+
+/**
+ * Whether the tool itself asks for approval of this call: it always needs approval, or its
+ * `needsApproval` function asked for it for these arguments (`flaggedByWorker`).
+ */
+export function toolAsksForApproval(call: ToolCall, tool: ToolDescription, flaggedByWorker: ReadonlySet<string>): boolean {
+  return tool.needsApproval === 'always' || flaggedByWorker.has(call.id);
 }
 
 /** The checks a decision must pass; `undefined` when it may be recorded. */
@@ -67,7 +75,7 @@ export function checkDecision(
 }
 
 /** Checks replacement arguments against the tool's JSON Schema; a problem in words, or undefined. */
-function checkArguments(args: Record<string, unknown>, parameters: Record<string, unknown> | undefined): string | undefined {
+export function checkArguments(args: Record<string, unknown>, parameters: Record<string, unknown> | undefined): string | undefined {
   if (parameters === undefined) return undefined;
   const schema = z.fromJSONSchema(parameters as Parameters<typeof z.fromJSONSchema>[0]);
   const validated = schema.safeParse(args);

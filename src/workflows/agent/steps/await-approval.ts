@@ -1,6 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
-import type { ApprovalDecision, ToolCall } from '../../../shared';
+import type { ApprovalDecision, ToolCall, ToolDescription } from '../../../shared';
+import { approvalPolicyRegistry, applyApprovalPolicy } from '../../rules/approval-policies';
 import { checkDecision } from '../../rules/approval-rules';
 import { approvalTimedOut } from '../failures';
 import type { RunContext } from '../run-context';
@@ -9,25 +10,72 @@ import { previewJson } from '../event-log';
 import { parseArgumentsLeniently } from '../../rules/tool-arguments';
 
 /**
- * Human approval of tool calls, as the workflow runs it: waiting for a
- * decision, and recording the decisions that arrive by signal, update or
- * timeout. Which calls need approval and whether a decision is valid are the
- * pure rules of `approval-rules.ts`.
+ * Approval of tool calls, as the workflow runs it: the run's approval policy,
+ * waiting for a human decision, and recording the decisions that come from
+ * the policy or arrive by signal, update or timeout. Which calls need
+ * approval, whether a decision is valid and what a policy's answer means are
+ * the pure rules of `approval-rules.ts` and `approval-policies.ts`.
  */
 
 /** A tool's JSON Schema of arguments by name; `undefined` until the catalog is loaded or for unknown tools. */
 export type ToolSchemaLookup = (toolName: string) => Record<string, unknown> | undefined;
 
-/** A decision that passed `checkDecision`, or one the run makes itself (a timeout's denial). */
+/** A decision that passed `checkDecision`, or one the run makes itself (a timeout's denial, a policy's decision). */
 export interface DecisionToRecord {
   callId: string;
   decision: 'approve' | 'deny';
   arguments?: Record<string, unknown>;
   reason?: string;
+  /** The approval policy that decided (`via: 'policy'`). */
+  policy?: string;
 }
 
-/** Waits, on a durable timer when the run sets a timeout, for a decision on `call`. */
-export async function awaitApproval(context: RunContext, call: ToolCall): Promise<ApprovalDecision> {
+/**
+ * Decides a call that needs approval: the run's approval policy first, when it names one (seed 002's
+ * `on_tool_call`), then a human when there is no policy or it answers `ask`. A policy's decision is
+ * recorded as a human's is (`via: 'policy'`); being workflow code, replay makes it again. Not `async`
+ * on purpose: without a policy the caller awaits `awaitApproval`'s own promise, so a run without one
+ * resumes in the same order as before policies existed.
+ */
+export function decideCall(
+  context: RunContext,
+  call: ToolCall,
+  description: ToolDescription,
+  toolAsksForApproval: boolean,
+): Promise<ApprovalDecision> {
+  const { run, input } = context;
+  const policy = input.approval?.policy;
+  if (policy === undefined) return awaitApproval(context, call);
+  const requested = parseArgumentsLeniently(call.function.arguments);
+  const outcome = applyApprovalPolicy(
+    policy,
+    approvalPolicyRegistry,
+    { toolName: call.function.name, arguments: requested, callId: call.id, iteration: run.iteration, toolAsksForApproval },
+    input.approval?.params ?? {},
+    description.parameters,
+  );
+  if (outcome.decision === 'ask') return awaitApproval(context, call, { policy, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
+  const { decision, reason } = outcome;
+  const recorded = recordDecision(
+    run,
+    {
+      callId: call.id,
+      decision: decision === 'deny' ? 'deny' : 'approve',
+      ...(outcome.decision === 'modify' ? { arguments: outcome.arguments } : {}),
+      ...(reason === undefined ? {} : { reason }),
+      policy,
+    },
+    'policy',
+    { toolName: call.function.name, arguments: requested },
+  );
+  return Promise.resolve(recorded);
+}
+
+/**
+ * Waits, on a durable timer when the run sets a timeout, for a decision on `call`. `askedBy` is the
+ * approval policy that handed the call to a person, and why; the request's event names it.
+ */
+export async function awaitApproval(context: RunContext, call: ToolCall, askedBy?: { policy: string; reason?: string }): Promise<ApprovalDecision> {
   const { run, input, publish, fail, partial } = context;
   const requested = parseArgumentsLeniently(call.function.arguments);
   run.pendingApprovals.push({
@@ -36,7 +84,7 @@ export async function awaitApproval(context: RunContext, call: ToolCall): Promis
     arguments: requested,
     requestedAt: new Date().toISOString(),
   });
-  run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: requested });
+  run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: requested, ...askedBy });
   refreshStatus(run);
   describeActivity(run, `iteration ${run.iteration}: waiting for approval of ${call.function.name} (${call.id})`);
   publish(run);
@@ -70,9 +118,17 @@ export function decideFromSignal(run: RunRecord, toolSchemaFor: ToolSchemaLookup
   recordDecision(run, checked.input, 'signal');
 }
 
-/** Records a checked decision in the run and its event log; returns it. */
-export function recordDecision(run: RunRecord, decision: DecisionToRecord, via: ApprovalDecision['via']): ApprovalDecision {
-  const pending = run.pendingApprovals.find((approval) => approval.callId === decision.callId);
+/**
+ * Records a checked decision in the run and its event log; returns it. The call is the pending one
+ * of `decision.callId`, or `requested` for a call decided without waiting (by a policy).
+ */
+export function recordDecision(
+  run: RunRecord,
+  decision: DecisionToRecord,
+  via: ApprovalDecision['via'],
+  requested?: { toolName: string; arguments: unknown },
+): ApprovalDecision {
+  const pending = requested ?? run.pendingApprovals.find((approval) => approval.callId === decision.callId);
   const recorded: ApprovalDecision = {
     callId: decision.callId,
     toolName: pending?.toolName ?? '',
@@ -82,6 +138,7 @@ export function recordDecision(run: RunRecord, decision: DecisionToRecord, via: 
     ...(decision.reason === undefined ? {} : { reason: decision.reason }),
     decidedAt: new Date().toISOString(),
     via,
+    ...(decision.policy === undefined ? {} : { policy: decision.policy }),
   };
   run.decisions.set(decision.callId, recorded);
   run.events.append('approval-decision', { ...recorded });

@@ -9,8 +9,8 @@ import {
   type ToolDescription,
 } from '../../../shared';
 import { LOCAL_TOOL_ACTIVITIES_PATCH, localToolActivities, toolActivities } from '../activities';
-import { awaitApproval } from './await-approval';
-import { needsApproval } from '../../rules/approval-rules';
+import { decideCall } from './await-approval';
+import { needsApproval, toolAsksForApproval } from '../../rules/approval-rules';
 import { preview } from '../event-log';
 import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
@@ -52,7 +52,8 @@ function idempotencyKeyOf(context: RunContext, call: ToolCall): { idempotencyKey
 
 /**
  * Executes one tool call: an unknown tool is answered with an error, a call
- * that needs approval waits for it (and runs with the approver's arguments),
+ * that needs approval is decided by the run's approval policy or waits for a
+ * human (and runs with the approver's arguments),
  * and a failure after the activity's retries goes back to the model as a tool
  * error. Events mark the start and end of the execution.
  */
@@ -68,7 +69,7 @@ export async function executeToolCall(
 
   let argumentsText = call.function.arguments;
   if (needsApproval(call, description, input.approval, flagged)) {
-    const decision = await awaitApproval(context, call);
+    const decision = await decideCall(context, call, description, toolAsksForApproval(call, description, flagged));
     if (decision.decision === 'deny') {
       return { content: `Denied: ${decision.reason ?? 'the call was not approved'}`, isError: true, terminate: false };
     }

@@ -1,5 +1,6 @@
 import * as wf from '@temporalio/workflow';
 import type { DescribeToolsResult } from '../../../shared';
+import { approvalPolicyRegistry, validateApprovalPolicy } from '../../rules/approval-policies';
 import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { selectRunTools, type RunTools } from '../../rules/run-setup';
 import { validateStopCondition } from '../../rules/stop-conditions';
@@ -24,7 +25,8 @@ export function loadToolCatalog(context: RunContext): Promise<DescribeToolsResul
 
 /**
  * The run's tools from the catalog. A tool the input names that the worker
- * lacks, or a `stopWhen` that names what does not exist, fails the run.
+ * lacks, or a `stopWhen` or `approval.policy` that names what does not exist,
+ * fails the run.
  */
 export function chooseRunTools(
   context: RunContext,
@@ -37,5 +39,7 @@ export function chooseRunTools(
     const problems = validateStopCondition(input.stopWhen, stopConditionRegistry, { tools: input.tools });
     if (problems.length > 0) return { kind: 'fail', failure: invalidAgentInput(problems) };
   }
+  const policyProblem = validateApprovalPolicy(input.approval?.policy, approvalPolicyRegistry);
+  if (policyProblem !== undefined) return { kind: 'fail', failure: invalidAgentInput([policyProblem]) };
   return { kind: 'loaded', tools: selected.tools };
 }
