@@ -138,15 +138,15 @@ describe('chaosAgent', () => {
     });
   });
 
-  test('odd steps call the tool twice, quoting the results it was given; the last iteration calls finish', () => {
-    const afterStep0 = [task, { role: 'assistant', content: 'Starting chaos run k01.' }, { role: 'tool', tool_call_id: 'call_0_0', content: 'r0' }];
+  test('odd steps call the tool twice, quoting the results it was given (first line and length); the last iteration calls finish', () => {
+    const afterStep0 = [task, { role: 'assistant', content: 'Starting chaos run k01.' }, { role: 'tool', tool_call_id: 'call_0_0', content: 'r0\npadding' }];
     expect(chaosAgent(request(afterStep0))).toEqual({
-      content: 'Step 1; I was told: r0',
+      content: 'Step 1; I was told: r0 (10 chars)',
       toolCalls: [0, 1].map((part) => ({ id: `call_1_${part}`, name: 'chaos_step', arguments: { run: 'k01', step: 1, part } })),
     });
     const afterStep1 = [...afterStep0, { role: 'assistant', content: '...' }, { role: 'tool', tool_call_id: 'call_1_0', content: 'r1' }, { role: 'tool', tool_call_id: 'call_1_1', content: 'Error: lost' }];
     expect(chaosAgent(request(afterStep1))).toEqual({
-      content: 'Step 2; I was told: r1 | Error: lost',
+      content: 'Step 2; I was told: r1 (2 chars) | Error: lost (11 chars)',
       toolCalls: [{ id: 'call_2_finish', name: 'finish', arguments: { note: 'Run k01 done after 2 steps.' } }],
     });
   });
