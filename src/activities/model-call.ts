@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { createRedactor, redactFailure, urlCredentials, urlCredentialsProblem, type Redactor } from '../redaction';
-import type { ChatMessage, ModelCallInput, ModelCallResult, ToolCall } from '../shared';
+import type { ChatMessage, ModelCallInput, ModelCallResult, ToolCall, ToolDescription } from '../shared';
 import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
 import type { ModelStreamAnnouncement } from '../shared/model-stream-events';
 import { parseCompletion, readCompletion, type CompletionParse, type ParsedCompletion } from './completion-response';
@@ -66,6 +66,8 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
     const tools: ChatCompletionTool[] = registry
       .describe()
       .filter((tool) => input.toolNames.includes(tool.name))
+      .map((tool): Pick<ToolDescription, 'name' | 'description' | 'parameters'> => tool)
+      .concat(input.workflowTools ?? [])
       .map((tool) => ({
         type: 'function',
         function: { name: tool.name, description: tool.description, parameters: tool.parameters },

@@ -42,6 +42,8 @@ export interface ModelCallInput {
   conversation?: ModelRequestReference;
   /** Names of the tools offered to the model. */
   toolNames: string[];
+  /** Tools the workflow answers itself (`context_release`), offered after the worker's; absent when there are none. */
+  workflowTools?: { name: string; description: string; parameters: Record<string, unknown> }[];
   parallelToolCalls: boolean;
 }
 

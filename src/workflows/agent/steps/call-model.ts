@@ -11,6 +11,7 @@ import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
 import { preview } from '../event-log';
 import { modelContext, type ModelContext } from '../../rules/model-context';
 import type { RunContext } from '../run-context';
+import { workflowTools } from './context-release';
 
 /**
  * What the model would see if called now (`rules/model-context.ts`): the
@@ -21,7 +22,8 @@ import type { RunContext } from '../run-context';
  */
 export function modelContextOf({ run, input }: RunContext): ModelContext {
   // Results of the last `keepIterations` iterations that produced them stay: the newest is the previous one.
-  const masking = input.masking === undefined ? undefined : { config: input.masking, currentIteration: run.iteration - 1 };
+  const masking =
+    input.masking === undefined ? undefined : { config: input.masking, currentIteration: run.iteration - 1, released: run.releasedIterations };
   return modelContext(run.messages, run.inputMessageCount, run.compaction, masking);
 }
 
@@ -52,6 +54,7 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
   // reads it from this run with the `modelRequest` query, which history does not record.
   const byReference = context.linearHistory && jsonBytes(sent) > MODEL_INPUT_INLINE_BYTES;
   run.modelRequest = byReference ? { iteration: run.iteration, messages: sent } : undefined;
+  const offered = workflowTools(context);
   return modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
     {
       model: input.model,
@@ -59,6 +62,8 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
       ...(byReference ? { conversation: { iteration: run.iteration, count: sent.length } } : { messages: sent }),
       toolNames: input.tools,
       parallelToolCalls: input.parallelToolCalls,
+      // Absent unless offered, so the input of a run without them stays as it was.
+      ...(offered.length === 0 ? {} : { workflowTools: offered.map(({ name, description, parameters }) => ({ name, description, parameters })) }),
     },
   ]);
 }
