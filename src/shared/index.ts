@@ -17,3 +17,4 @@ export * from './json-depth';
 export * from './failure-catalogue';
 export * from './transcript';
 export * from './model-stream-events';
+export * from './prices';

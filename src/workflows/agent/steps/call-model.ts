@@ -62,6 +62,7 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
       ...(byReference ? { conversation: { iteration: run.iteration, count: sent.length } } : { messages: sent }),
       toolNames: input.tools,
       parallelToolCalls: input.parallelToolCalls,
+      ...(input.costBudget === undefined ? {} : { requirePrice: true as const }),
       // Absent unless offered, so the input of a run without them stays as it was.
       ...(offered.length === 0 ? {} : { workflowTools: offered.map(({ name, description, parameters }) => ({ name, description, parameters })) }),
     },
