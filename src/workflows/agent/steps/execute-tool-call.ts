@@ -100,10 +100,10 @@ export async function executeToolCall(
       description === workflowTool
         ? answerContextRelease(context, call, argumentsText)
         : await runToolActivity(
-      description,
-      summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
-      { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) },
-    );
+            description,
+            summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
+            { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) },
+          );
   } catch (error) {
     // Only a failed activity is the call's outcome; anything else is a bug of the workflow, not the tool's.
     if (wf.isCancellation(error) || !(error instanceof wf.ActivityFailure)) throw error;
