@@ -101,11 +101,8 @@ const compactionFields = {
 const stopContextFields = {
   /** Tool calls executed so far, across turns. */
   toolCallsExecuted: count.default(0),
-  /** The latest batch's results as stop conditions see them. */
-  lastToolResults: z
-    .array(z.object({ toolName: z.string(), callId: z.string(), contentPreview: z.string(), isError: z.boolean() }))
-    .max(INPUT_BOUNDS.toolCallsPerMessage)
-    .default([]),
+  /** The latest batch's results as stop conditions see them (as many as the model's answer had calls: not bounded here). */
+  lastToolResults: z.array(z.object({ toolName: z.string(), callId: z.string(), contentPreview: z.string(), isError: z.boolean() })).default([]),
   /** Iterations released with `context_release`. */
   releasedIterations: z.array(count).max(CONTEXT_RELEASE_LIMITS.maxReleased).default([]),
 };
