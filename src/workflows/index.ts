@@ -2,4 +2,5 @@
 export { agentWorkflow } from './agent/agent-workflow';
 export { registerStopCondition } from './rules/custom-stop-conditions';
 export type { CustomStopCondition, StopContext } from './rules/stop-conditions';
+export type { StopToolResult } from './rules/stop-conditions';
 export { conversationWorkflow } from './conversation/conversation-workflow';
