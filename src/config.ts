@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { maskUrlCredentials, urlCredentials, urlCredentialsProblem } from './redaction';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, WORKER_DEFAULTS } from './shared';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, WORKER_DEFAULTS, priceTableSchema, type PriceTable } from './shared';
 
 /**
  * Configuration from the environment, checked once at start so a typo fails
@@ -30,6 +30,19 @@ const modelSchema = z.object({
     .optional(),
   OPENAI_MODEL: z.string().min(1).default(WORKER_DEFAULTS.model),
   AGENT_WORKSPACE: z.string().min(1).default(WORKER_DEFAULTS.workspace),
+  /** JSON: `{"gpt-4o": {"inputPerMTok": 2.5, "outputPerMTok": 10}}`, US dollars per million tokens by model. */
+  AGENT_MODEL_PRICES: z
+    .string()
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'expected JSON: {"<model>": {"inputPerMTok": <dollars>, "outputPerMTok": <dollars>}}' });
+        return z.NEVER;
+      }
+    })
+    .pipe(priceTableSchema)
+    .optional(),
 });
 
 const logLevelSchema = z.object({
@@ -55,6 +68,8 @@ export type ModelConfig = {
   baseURL?: string;
   defaultModel: string;
   workspace: string;
+  /** `AGENT_MODEL_PRICES`: what each model costs, for `usage.costUsd` and `costBudget`. */
+  prices?: PriceTable;
 };
 
 /** A configuration problem, with every bad variable named. */
@@ -130,6 +145,7 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
     ...(values.OPENAI_BASE_URL === undefined ? {} : { baseURL: values.OPENAI_BASE_URL }),
     defaultModel: values.OPENAI_MODEL,
     workspace: path.resolve(values.AGENT_WORKSPACE),
+    ...(values.AGENT_MODEL_PRICES === undefined ? {} : { prices: values.AGENT_MODEL_PRICES }),
   };
 }
 

@@ -7,6 +7,8 @@ import { parseCompletion } from './completion-response';
 import { keepHeartbeating } from './heartbeat';
 import { redactorFor, type ModelSettings } from './model-call';
 import { classifyModelError, invalidResponseFailure } from './model-errors';
+import { priceUnknownFailure, pricedUsage } from './model-cost';
+import { priceOf } from '../shared/prices';
 
 /**
  * The `compactConversation` activity: one non-streaming chat-completions
@@ -26,6 +28,7 @@ export function createConversationCompaction(settings: ModelSettings) {
   return async function compactConversation(input: CompactionInput): Promise<CompactionResult> {
     const context = Context.current();
     const model = input.model ?? settings.defaultModel;
+    if (input.requirePrice === true && priceOf(settings.prices, model) === undefined) throw priceUnknownFailure(model, settings.prices);
     const messages = [
       { role: 'system' as const, content: input.instructions },
       { role: 'user' as const, content: compactionTranscript(input.messages) },
@@ -52,7 +55,7 @@ export function createConversationCompaction(settings: ModelSettings) {
     const { promptTokens = 0, completionTokens = 0, totalTokens = promptTokens + completionTokens } = completion.usage;
     // Tool calls are ignored: none were offered, and only the text can stand for the messages.
     const { summary, cut } = withinLength((completion.content ?? '').trim(), input.maxSummaryChars);
-    return { summary, cut, usage: { promptTokens, completionTokens, totalTokens }, model: completion.model ?? model };
+    return { summary, cut, usage: pricedUsage({ promptTokens, completionTokens, totalTokens }, settings.prices, model, completion.model), model: completion.model ?? model };
   }
 }
 

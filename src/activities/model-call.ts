@@ -2,7 +2,9 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { createRedactor, redactFailure, urlCredentials, urlCredentialsProblem, type Redactor } from '../redaction';
-import type { ChatMessage, ModelCallInput, ModelCallResult, ToolCall } from '../shared';
+import type { ChatMessage, ModelCallInput, ModelCallResult, PriceTable, ToolCall, ToolDescription } from '../shared';
+import { priceOf } from '../shared/prices';
+import { priceUnknownFailure, pricedUsage } from './model-cost';
 import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
 import type { ModelStreamAnnouncement } from '../shared/model-stream-events';
 import { parseCompletion, readCompletion, type CompletionParse, type ParsedCompletion } from './completion-response';
@@ -28,6 +30,12 @@ export interface ModelSettings {
    * (`npm run worker` passes its Temporal API key, TLS key and API token).
    */
   secrets?: readonly string[];
+  /**
+   * What each model costs, in US dollars per million tokens: a call whose model is here reports
+   * `usage.costUsd`, and a run with a `costBudget` may call only models that are here
+   * (`ModelCall.PriceUnknown` otherwise). @default no prices: no call is priced
+   */
+  prices?: PriceTable;
   /**
    * Ask the provider for a streamed answer and publish its deltas to followers
    * (see `delta-hub.ts`). The recorded result is the same either way.
@@ -63,9 +71,13 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
   return async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
     const context = Context.current();
     const model = input.model ?? settings.defaultModel;
+    // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
+    if (input.requirePrice === true && priceOf(settings.prices, model) === undefined) throw priceUnknownFailure(model, settings.prices);
     const tools: ChatCompletionTool[] = registry
       .describe()
       .filter((tool) => input.toolNames.includes(tool.name))
+      .map((tool): Pick<ToolDescription, 'name' | 'description' | 'parameters'> => tool)
+      .concat(input.workflowTools ?? [])
       .map((tool) => ({
         type: 'function',
         function: { name: tool.name, description: tool.description, parameters: tool.parameters },
@@ -150,7 +162,7 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
         content: completion.content,
         ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
       },
-      usage: { promptTokens, completionTokens, totalTokens },
+      usage: pricedUsage({ promptTokens, completionTokens, totalTokens }, settings.prices, model, completion.model),
       model: completion.model ?? model,
       finishReason: completion.finishReason,
       approvalRequired: toolCalls.flatMap((call) => {

@@ -58,6 +58,8 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return [`  stop condition met: ${event.condition} (${oneLine(event.detail)})`];
     case 'observation-masking':
       return [`  old tool results masked, ${event.tokensSaved} tokens saved`];
+    case 'context-release':
+      return [`  the model released iterations ${event.released.join(', ') || 'none'} for masking${event.ignored > 0 ? ` (${event.ignored} ignored)` : ''}`];
     case 'compaction':
       return [`  conversation compacted: ${event.messagesSummarised} messages summarised, about ${event.tokensBefore} → ${event.tokensAfter} tokens`];
     case 'run-timeout':

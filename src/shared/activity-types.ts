@@ -42,7 +42,11 @@ export interface ModelCallInput {
   conversation?: ModelRequestReference;
   /** Names of the tools offered to the model. */
   toolNames: string[];
+  /** Tools the workflow answers itself (`context_release`), offered after the worker's; absent when there are none. */
+  workflowTools?: { name: string; description: string; parameters: Record<string, unknown> }[];
   parallelToolCalls: boolean;
+  /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
+  requirePrice?: true;
 }
 
 export interface ModelCallResult {
@@ -68,6 +72,8 @@ export interface CompactionInput {
   messages: ChatMessage[];
   /** Longest summary returned, in characters; a longer one is cut, with a note. */
   maxSummaryChars: number;
+  /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
+  requirePrice?: true;
 }
 
 /** A summary written by the model. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, INPUT_DEFAULTS } from './constants';
 import { tokenBudgetSchema } from './control';
+import { costBudgetSchema } from './prices';
 import { durationSchema } from './duration';
 import { stopConditionSchema } from './stop-conditions-schema';
 import { compactionSchema } from './compaction-schema';
@@ -114,6 +115,8 @@ export const agentInputSchema = z
     approval: approvalConfigSchema.optional(),
     /** Token budgets; reaching one fails the run with `TokenBudgetExhausted`. */
     tokenBudget: tokenBudgetSchema.optional(),
+    /** A cost budget in US dollars, priced by the worker's price table; reaching it fails the run with `CostBudgetExceeded`. */
+    costBudget: costBudgetSchema.optional(),
     /**
      * Timeout: the wall-clock limit of the run, on a durable timer. When it fires,
      * in-flight calls are cancelled and the run ends gracefully (`timeout`).

@@ -110,6 +110,15 @@ export const DEFAULT_MASK_KEEP_ITERATIONS = 2;
 /** Observation masking: the smallest tool result, in estimated tokens, that is masked. @default 500 */
 export const DEFAULT_MASK_MIN_TOKENS = 500;
 
+/**
+ * `context_release`, the built-in tool offered while masking is on: the model names earlier iterations
+ * whose tool results masking may hide now, whatever their age. Answered in the workflow.
+ */
+export const CONTEXT_RELEASE_TOOL = 'context_release';
+
+/** Bounds of `context_release`: iterations one call may name, and iterations a run may release in all. @default 256 and 100,000 */
+export const CONTEXT_RELEASE_LIMITS = { maxPerCall: 256, maxReleased: 100_000 } as const;
+
 /** How masking estimates tokens: one per this many characters, rounded up. @default 4 */
 export const CHARS_PER_TOKEN_ESTIMATE = 4;
 

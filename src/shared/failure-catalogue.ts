@@ -20,6 +20,8 @@ export const FailureType = {
   maxConsecutiveNudgesExceeded: 'MaxConsecutiveNudgesExceeded',
   /** One of `tokenBudget`'s limits (total, prompt or completion tokens) was reached. */
   tokenBudgetExhausted: 'TokenBudgetExhausted',
+  /** The run's `costBudget` was reached: its model calls cost `maxUsd` or more. */
+  costBudgetExceeded: 'CostBudgetExceeded',
   /** A call waiting for approval got no decision within `approval.timeout`, and `onTimeout` is `fail`. */
   approvalTimedOut: 'ApprovalTimedOut',
   /** The conversation, the result or the hand-over to a new Temporal run would pass Temporal's payload limit. */
@@ -66,6 +68,8 @@ export const FailureType = {
   modelCallInvalidResponse: 'ModelCall.InvalidResponse',
   /** A streamed answer broke off before it was complete (the connection ended, no finish reason). Retried. */
   modelCallStreamInterrupted: 'ModelCall.StreamInterrupted',
+  /** The run has a `costBudget` and the worker's price table has no price for the model: the call is not sent. Not retried. */
+  modelCallPriceUnknown: 'ModelCall.PriceUnknown',
   /** The model-call activity timed out on every attempt (the workflow names it). */
   modelCallTimeout: 'ModelCall.Timeout',
   /** The model-call activity failed for good without a type of its own (the workflow names it). */
@@ -122,6 +126,7 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   MaxInvocationsExceeded: { raisedBy: 'run', when: '`maxInvocations` model calls were made and the run has not ended' },
   MaxConsecutiveNudgesExceeded: { raisedBy: 'run', when: 'the model answered without a tool call more times in a row than the nudge rule allows' },
   TokenBudgetExhausted: { raisedBy: 'run', when: 'a `tokenBudget` limit was reached' },
+  CostBudgetExceeded: { raisedBy: 'run', when: "the run's model calls cost `costBudget.maxUsd` or more (checked before each call)" },
   ApprovalTimedOut: { raisedBy: 'run', when: 'no decision on a call within `approval.timeout`, with `onTimeout: "fail"`' },
   ContextTooLarge: { raisedBy: 'run', when: "the conversation, the result or the hand-over would pass Temporal's payload limit" },
   HistoryTooLarge: { raisedBy: 'run', when: "a Temporal run's history passed the run's budget before it could hand over" },
@@ -143,6 +148,7 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   'ModelCall.Unexpected': { raisedBy: 'model call', when: 'the call failed in another way; retried, the run fails with it after the last attempt' },
   'ModelCall.InvalidResponse': { raisedBy: 'model call', when: 'a 2xx answer that is not a chat completion; 3 attempts 1 s apart, then the run fails' },
   'ModelCall.StreamInterrupted': { raisedBy: 'model call', when: 'a streamed answer broke off mid-way; retried like a connection error, followers told to discard it' },
+  'ModelCall.PriceUnknown': { raisedBy: 'model call', when: 'a `costBudget` is set and the worker has no price for the model (`AGENT_MODEL_PRICES`); not sent, not retried' },
   'ModelCall.Timeout': { raisedBy: 'run', when: 'the model-call activity timed out on every attempt' },
   'ModelCall.Failed': { raisedBy: 'run', when: 'the model-call activity failed for good without a type of its own' },
   'ToolCall.Retryable': { raisedBy: 'tool call', when: 'a tool threw `RetryableToolError`: Temporal runs the call again; never ends a run' },

@@ -18,3 +18,4 @@ export * from './failure-catalogue';
 export * from './transcript';
 export * from './model-stream-events';
 export * from './model-request-sinks';
+export * from './prices';

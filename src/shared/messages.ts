@@ -80,30 +80,44 @@ export type ChatMessage = z.infer<typeof chatMessageSchema>;
 export type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 export type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
-/** Token counts, summed over every model call of a run. */
+/** Token counts, summed over every model call of a run, and what they cost where the worker knows the price. */
 export const usageSchema = z.object({
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
   totalTokens: z.number().int().nonnegative(),
+  /**
+   * US dollars, from the worker's price table (`src/shared/prices.ts`): present once a call was priced,
+   * summed over the calls that were. Absent when no call was (no table, or the model is not in it).
+   */
+  costUsd: z.number().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof usageSchema>;
 
 export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
-/** Adds two usage records. */
+/** `costUsd` of a sum or difference: absent when neither side has one, so unpriced usage stays as it was. */
+function combinedCost(left: Usage, right: Usage, sign: 1 | -1): { costUsd?: number } {
+  if (left.costUsd === undefined && right.costUsd === undefined) return {};
+  // Rounded to a nano-dollar: sums of binary fractions would otherwise print as 0.30000000000000004.
+  return { costUsd: Math.max(0, Math.round(((left.costUsd ?? 0) + sign * (right.costUsd ?? 0)) * 1e9) / 1e9) };
+}
+
+/** Adds two usage records (their costs too, where either has one). */
 export function addUsage(left: Usage, right: Usage): Usage {
   return {
     promptTokens: left.promptTokens + right.promptTokens,
     completionTokens: left.completionTokens + right.completionTokens,
     totalTokens: left.totalTokens + right.totalTokens,
+    ...combinedCost(left, right, 1),
   };
 }
 
-/** Tokens used since `before`: what a part of a run (its current turn) has spent. */
+/** Tokens (and cost) used since `before`: what a part of a run (its current turn) has spent. */
 export function subtractUsage(total: Usage, before: Usage): Usage {
   return {
     promptTokens: total.promptTokens - before.promptTokens,
     completionTokens: total.completionTokens - before.completionTokens,
     totalTokens: total.totalTokens - before.totalTokens,
+    ...combinedCost(total, before, -1),
   };
 }

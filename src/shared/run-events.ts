@@ -59,6 +59,18 @@ export const runEventSchema = z.discriminatedUnion('type', [
     masked: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), iteration: z.number().int(), tokens: z.number() })),
     tokensSaved: z.number(),
   }),
+  /** The model released earlier iterations with `context_release`: masking hides their large tool results from now on. */
+  z.object({
+    ...envelope('context-release'),
+    iteration: z.number().int(),
+    callId: z.string(),
+    /** Iterations this call released, ascending. */
+    released: z.array(z.number().int()),
+    /** Entries of the call that were ignored (not whole numbers, not earlier iterations, released already). */
+    ignored: z.number().int(),
+    /** Iterations the run has released in all. */
+    totalReleased: z.number().int(),
+  }),
   /**
    * Compaction: the model summarised the older messages before this iteration's model call; from now on it sees the
    * summary in their place (`run.messages` keeps them). Token counts are estimates of what the model sees.

@@ -34,6 +34,8 @@ export type StopCondition =
   | { maxIterations: number }
   /** An external stop was requested for the run. */
   | { external: true }
+  /** The model's latest answer is text with no tool call (AutoGen's `TextMessageTermination`). */
+  | { textMessage: true }
   /** A condition registered by name in workflow code, called with `params` (default `{}`). */
   | { custom: string; params?: Record<string, unknown> }
   /** Stops when any member stops (OR). */
@@ -51,6 +53,7 @@ const CONDITION_KEYS = [
   'handoff',
   'maxIterations',
   'external',
+  'textMessage',
   'custom',
   'any',
   'all',
@@ -97,6 +100,7 @@ function buildFormSchemas(): Record<ConditionKey, z.ZodType<StopCondition>> {
     handoff: z.strictObject({ handoff: name }),
     maxIterations: z.strictObject({ maxIterations: positiveCount }),
     external: z.strictObject({ external: z.literal(true) }),
+    textMessage: z.strictObject({ textMessage: z.literal(true) }),
     custom: z.strictObject({ custom: name, params: paramsSchema.optional() }),
     any: z.strictObject({ any: members }),
     all: z.strictObject({ all: members }),

@@ -21,6 +21,9 @@ export function handOverWith(overrides: Partial<RunContinuation> = {}): RunConti
     breaker: initialBreakerState(),
     turn: { startedAtMs: 0, messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
     externalStopRequested: false,
+    toolCallsExecuted: 0,
+    lastToolResults: [],
+    releasedIterations: [],
     events: { nextSeq: 4, recent: [] },
     ...overrides,
   };

@@ -7,7 +7,7 @@ import { NativeConnection, bundleWorkflowCode, type Worker } from '@temporalio/w
 import { randomUUID } from 'node:crypto';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ScriptStep } from '../../src/scripted-model/script';
-import { WORKFLOW_TYPE, type AgentInput, type AgentResult } from '../../src/shared';
+import { WORKFLOW_TYPE, type AgentInput, type AgentResult, type PriceTable } from '../../src/shared';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker } from '../../src/worker';
@@ -41,8 +41,9 @@ export class TestEnv {
 
   /**
    * @param options.workflowsPath a workflows module of the test's own (bundled here, once) instead of the suite's bundle
+   * @param options.prices the worker's price table (`model.prices`)
    */
-  static async create(options: { extraTools?: ToolDefinition[]; workflowsPath?: string } = {}): Promise<TestEnv> {
+  static async create(options: { extraTools?: ToolDefinition[]; workflowsPath?: string; prices?: PriceTable } = {}): Promise<TestEnv> {
     installQuietRuntime();
     const address = testServerAddress();
     const bundlePath = process.env.AGENT_TEST_WORKFLOW_BUNDLE;
@@ -65,7 +66,7 @@ export class TestEnv {
         namespace: 'default',
         taskQueue,
         tools: [...createBuiltinTools({ workspace }), ...(options.extraTools ?? [])],
-        model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default' },
+        model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default', ...(options.prices === undefined ? {} : { prices: options.prices }) },
         workflowBundle: ownBundle ?? { codePath: bundlePath },
       });
     const worker = await createWorker();

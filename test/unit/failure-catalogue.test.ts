@@ -17,6 +17,7 @@ const ANSWERS_BEFORE_THE_CATALOGUE = {
   MaxInvocationsExceeded: { status: 422, code: 'max_invocations_exceeded' },
   MaxConsecutiveNudgesExceeded: { status: 422, code: 'max_consecutive_nudges_exceeded' },
   TokenBudgetExhausted: { status: 422, code: 'token_budget_exhausted' },
+  CostBudgetExceeded: { status: 422, code: 'cost_budget_exceeded' },
   ApprovalTimedOut: { status: 422, code: 'approval_timed_out' },
   ContextTooLarge: { status: 422, code: 'context_too_large' },
   HistoryTooLarge: { status: 422, code: 'history_too_large' },
@@ -34,7 +35,7 @@ describe('the failure catalogue', () => {
     expect(new Set(FAILURE_TYPES).size).toBe(FAILURE_TYPES.length);
     expect(Object.keys(FAILURE_CATALOGUE)).toEqual([...FAILURE_TYPES]);
     for (const type of FAILURE_TYPES) expect(FAILURE_CATALOGUE[type].when).not.toBe('');
-    expect(FAILURE_TYPES).toHaveLength(37);
+    expect(FAILURE_TYPES).toHaveLength(39);
   });
 
   test('holds the types the runner raises, spelled as on the wire', () => {
@@ -43,7 +44,7 @@ describe('the failure catalogue', () => {
         'InvalidAgentInput', 'MaxInvocationsExceeded', 'MaxConsecutiveNudgesExceeded', 'TokenBudgetExhausted', 'ApprovalTimedOut',
         'ContextTooLarge', 'HistoryTooLarge', 'InvalidDecision', 'InvalidLimits', 'ModelCall.RateLimited', 'ModelCall.Unauthorized',
         'ModelCall.InvalidResponse', 'ModelCall.StreamInterrupted', 'ModelCall.Timeout', 'ModelCall.Failed', 'ToolCall.Retryable', 'ConversationBusy', 'TurnFailed',
-        'WorkflowTimedOut', 'Error', 'CompactionFailed',
+        'WorkflowTimedOut', 'Error', 'CompactionFailed', 'CostBudgetExceeded', 'ModelCall.PriceUnknown',
       ]),
     );
     // The conversation's refusals are the catalogue's.

@@ -53,6 +53,9 @@ function recordedHandOvers(file: string): unknown[] {
   });
 }
 
+/** What a hand-over written before `toolCallsExecuted`, `lastToolResults` and `releasedIterations` is read with. */
+const NONE_YET = { toolCallsExecuted: 0, lastToolResults: [], releasedIterations: [] };
+
 describe('the current version', () => {
   test('is what continuationOf writes, and reads back as itself', () => {
     const run = createRunRecord();
@@ -81,12 +84,23 @@ describe('the current version', () => {
   });
 });
 
+describe('version 3, before the stop context and context_release', () => {
+  test('a hand-over without them reads as a run that had none; with them, they travel', () => {
+    const { toolCallsExecuted, lastToolResults, releasedIterations, ...before } = { schemaVersion: 3, ...versionOne, ...NONE_YET };
+    expect(parseRunContinuation(before)).toEqual({ ok: true, continuation: { ...before, toolCallsExecuted, lastToolResults, releasedIterations } });
+    const carried = { toolCallsExecuted: 4, lastToolResults: [{ toolName: 'big', callId: 'call-2-1', contentPreview: 'y', isError: false }], releasedIterations: [1, 2] };
+    expect(parseRunContinuation({ ...before, ...carried })).toEqual({ ok: true, continuation: { ...before, ...carried } });
+    const wrong = parseRunContinuation({ ...before, releasedIterations: [1.5] });
+    expect(wrong.ok).toBe(false);
+  });
+});
+
 describe('version 2, before compaction', () => {
   test('is read as version 3 without a compaction', () => {
     const versionTwo = { schemaVersion: 2, ...versionOne };
     expect(handOverV2Schema.safeParse(versionTwo).success).toBe(true);
-    expect(parseRunContinuation(versionTwo)).toEqual({ ok: true, continuation: { ...versionOne, schemaVersion: 3 } });
-    expect(upgradeV2(handOverV2Schema.parse(versionTwo))).toEqual({ ...versionOne, schemaVersion: 3 });
+    expect(parseRunContinuation(versionTwo)).toEqual({ ok: true, continuation: { ...versionOne, schemaVersion: 3, ...NONE_YET } });
+    expect(upgradeV2(handOverV2Schema.parse(versionTwo))).toEqual({ ...versionOne, schemaVersion: 3, ...NONE_YET });
     expect(upgradeV2(handOverV2Schema.parse(versionTwo))).not.toHaveProperty('compaction');
   });
 
@@ -99,7 +113,7 @@ describe('version 2, before compaction', () => {
 describe('version 1, before hand-overs had a version', () => {
   test('the exact old shape is read and upgraded: the same fields, now with the current version', () => {
     expect(handOverV1Schema.safeParse(versionOne).success).toBe(true);
-    expect(parseRunContinuation(versionOne)).toEqual({ ok: true, continuation: { schemaVersion: 3, ...versionOne } });
+    expect(parseRunContinuation(versionOne)).toEqual({ ok: true, continuation: { schemaVersion: 3, ...versionOne, ...NONE_YET } });
     expect(upgradeV1(handOverV1Schema.parse(versionOne))).toEqual({ schemaVersion: 2, ...versionOne });
   });
 
@@ -110,7 +124,7 @@ describe('version 1, before hand-overs had a version', () => {
       expect(handOver).not.toHaveProperty('schemaVersion');
       // The same fields, with a version; the events are read as this version writes them (old names renamed).
       const { events, ...rest } = handOver as { events: unknown };
-      expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { schemaVersion: 3, ...rest, events: readCarriedEvents(events) } });
+      expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { schemaVersion: 3, ...rest, ...NONE_YET, events: readCarriedEvents(events) } });
       expect(readCarriedEvents(events).recent.length).toBe((events as { recent: unknown[] }).recent.length);
     }
   });

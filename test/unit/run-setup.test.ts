@@ -1,3 +1,4 @@
+import { toTerminating } from '../../src/api/schemas';
 import {
   DEFAULT_MAX_INVOCATIONS,
   parseAgentInput,
@@ -51,8 +52,16 @@ describe('selectRunTools', () => {
 });
 
 describe('effectiveMaxInvocations', () => {
-  test('the default when neither limit is set', () => {
-    expect(effectiveMaxInvocations(parsed({}))).toBe(DEFAULT_MAX_INVOCATIONS);
+  test('the default when neither limit is set: 64, the seeds\' max_invocations', () => {
+    // The literal, not the constant: a change of the default must fail here.
+    expect(DEFAULT_MAX_INVOCATIONS).toBe(64);
+    expect(effectiveMaxInvocations(parsed({}))).toBe(64);
+  });
+
+  test('the HTTP chat path has no default of its own: terminating_config without max_invocations leaves 64', () => {
+    const terminating = toTerminating({ tool_ids: ['finish'] });
+    expect(terminating).not.toHaveProperty('maxInvocations');
+    expect(effectiveMaxInvocations(parsed({ tools: ['finish'], terminating }))).toBe(64);
   });
 
   test('the smaller of the top-level and the terminating limit', () => {

@@ -23,6 +23,10 @@ function context(overrides: Partial<StopContext> = {}): StopContext {
     turnUsage: ZERO_USAGE,
     executedTools: [],
     externalStopRequested: false,
+    response: undefined,
+    totalUsage: ZERO_USAGE,
+    toolCallsExecuted: 0,
+    lastToolResults: [],
     ...overrides,
   };
 }
@@ -61,7 +65,7 @@ function formatPath(path: readonly PropertyKey[]): string {
   return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`)).join('');
 }
 
-const KEYS = 'maxMessages, textMention, tokenUsage, timeout, functionCall, handoff, maxIterations, external, custom, any, all';
+const KEYS = 'maxMessages, textMention, tokenUsage, timeout, functionCall, handoff, maxIterations, external, textMessage, custom, any, all';
 
 describe('stopConditionSchema accepts', () => {
   const valid: [string, StopCondition][] = [

@@ -118,6 +118,16 @@ export function tokenBudgetExhausted(
   });
 }
 
+/** The run's model calls cost `maxUsd` or more: checked before each call, like the token budget. */
+export function costBudgetExceeded({ spentUsd, maxUsd }: { spentUsd: number; maxUsd: number }, partial: PartialRun): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.costBudgetExceeded,
+    message: `Cost budget exceeded: $${spentUsd.toFixed(6)} spent on model calls, budget $${maxUsd}`,
+    nonRetryable: true,
+    details: [{ spentUsd, maxUsd, ...partial }],
+  });
+}
+
 export function approvalTimedOut(call: ToolCall, timeout: Duration | string, partial: PartialRun): ApplicationFailure {
   return ApplicationFailure.create({
     type: FailureType.approvalTimedOut,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INPUT_BOUNDS, chatMessageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
+import { CONTEXT_RELEASE_LIMITS, INPUT_BOUNDS, chatMessageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
 import { readCarriedEvents, type CarriedEvents } from './event-log';
 import type { RunContinuation } from './run-continuation';
 import { readerFor, upgradingReader, type VersionReader } from '../rules/versioned-reading';
@@ -20,6 +20,10 @@ import { readerFor, upgradingReader, type VersionReader } from '../rules/version
  *   with it `segment` and `turn.leftBehind`: where the carried messages sit
  *   in the transcript once the summarised ones were left behind
  *   (`rules/transcript-segment.ts`; absent while none were).
+ *   Later, still version 3: `toolCallsExecuted` and `lastToolResults` (what
+ *   a custom stop condition sees) and `releasedIterations` (`context_release`),
+ *   each optional with an empty default, so a version 3 hand-over written
+ *   before them reads as a run that had none.
  *
  * To add version 4:
  * 1. Write `handOverV4Schema` (with `schemaVersion: z.literal(4)`) and set
@@ -93,8 +97,18 @@ const compactionFields = {
   turn: turnSchema.extend({ leftBehind: count.optional() }),
 };
 
+/** Added to version 3 later, each optional with an empty default: a hand-over without them is a run that had none. */
+const stopContextFields = {
+  /** Tool calls executed so far, across turns. */
+  toolCallsExecuted: count.default(0),
+  /** The latest batch's results as stop conditions see them (as many as the model's answer had calls: not bounded here). */
+  lastToolResults: z.array(z.object({ toolName: z.string(), callId: z.string(), contentPreview: z.string(), isError: z.boolean() })).default([]),
+  /** Iterations released with `context_release`. */
+  releasedIterations: z.array(count).max(CONTEXT_RELEASE_LIMITS.maxReleased).default([]),
+};
+
 /** Version 3, the current one. */
-export const handOverV3Schema = z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields });
+export const handOverV3Schema = z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields, ...stopContextFields });
 export type HandOverV3 = z.infer<typeof handOverV3Schema>;
 
 /** Version 1 as version 2: the same fields, now with their version. */
@@ -104,7 +118,7 @@ export function upgradeV1(previous: HandOverV1): HandOverV2 {
 
 /** Version 2 as version 3: a run on code before compaction had not compacted. */
 export function upgradeV2(previous: HandOverV2): HandOverV3 {
-  return { ...previous, schemaVersion: 3 };
+  return { ...previous, schemaVersion: 3, toolCallsExecuted: 0, lastToolResults: [], releasedIterations: [] };
 }
 
 /** How each version is read and brought up to the current one. */
@@ -115,7 +129,7 @@ const READERS: Record<number, VersionReader<HandOverV3>> = {
 };
 
 /** What a field's problem says when the field itself is wrong (missing, or of another type). */
-const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFields, string> = {
+const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFields | keyof typeof stopContextFields, string> = {
   inputMessageCount: 'a whole number, 0 or more',
   messages: 'an array',
   inbox: 'an array',
@@ -134,6 +148,9 @@ const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFiel
   deadline: 'a text, if given',
   compaction: '{ throughIndex, summary, iteration, count }, if given',
   segment: 'an object',
+  toolCallsExecuted: 'a whole number, 0 or more, if given',
+  lastToolResults: 'an array of { toolName, callId, contentPreview, isError }, if given',
+  releasedIterations: 'an array of whole numbers, if given',
 };
 
 /** Fields whose inner problems are told as one line: a conversation's message, the event log's frame. */

@@ -22,6 +22,9 @@ const CARRIED = [
   'externalStopRequested',
   'compaction',
   'segment',
+  'toolCallsExecuted',
+  'lastToolResults',
+  'releasedIterations',
 ] as const satisfies readonly (keyof RunRecord)[];
 type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
 

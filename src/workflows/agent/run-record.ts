@@ -11,6 +11,7 @@ import {
   ZERO_USAGE,
   type AgentState,
   type ApprovalDecision,
+  type AssistantMessage,
   type ChatMessage,
   type PendingApproval,
   type RunLimits,
@@ -25,6 +26,7 @@ import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
 import type { ConversationCompaction } from '../rules/model-context';
 import { transcriptTotal, type TranscriptSegment } from '../rules/transcript-segment';
 import { isMeaningfulChange, type SearchAttributeValues } from '../rules/search-attribute-updates';
+import type { StopToolResult } from '../rules/stop-conditions';
 
 /** The batch of tool calls being executed, kept so a stop can close it with valid tool messages. */
 export interface OpenBatch {
@@ -77,6 +79,12 @@ export interface RunRecord {
     /** Messages the turn produced that a hand-over left behind (see `transcript-segment.ts`); counted by `maxMessages`. */
     leftBehind?: number;
   };
+  /** Tool calls executed so far, across turns: a custom stop condition's `toolCallsExecuted`. */
+  toolCallsExecuted: number;
+  /** The latest batch's results, as stop conditions see them (`lastToolResults`). */
+  lastToolResults: StopToolResult[];
+  /** Iterations the model released with `context_release`, sorted: masking hides their tool results whatever their age. */
+  releasedIterations: number[];
   /** Where `messages` sit in the whole transcript, once a hand-over left summarised messages behind; absent while it holds them all. */
   segment?: TranscriptSegment;
   terminationReason?: TerminationReason;
@@ -103,6 +111,9 @@ export function createRunRecord(): RunRecord {
     turn: { startedAtMs: new Date().getTime(), messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
     loopTracker: initialLoopTracker(),
     breaker: initialBreakerState(),
+    toolCallsExecuted: 0,
+    lastToolResults: [],
+    releasedIterations: [],
   };
 }
 
@@ -197,6 +208,15 @@ export function snapshot(run: RunRecord): AgentState {
     ...(run.terminationReason === undefined ? {} : { terminationReason: run.terminationReason }),
     ...(run.error === undefined ? {} : { error: run.error }),
   };
+}
+
+/** The model's latest answer: the last assistant message of the conversation, if there is one. */
+export function lastAssistantMessage(run: RunRecord): AssistantMessage | undefined {
+  for (let index = run.messages.length - 1; index >= 0; index -= 1) {
+    const message = run.messages[index];
+    if (message?.role === 'assistant') return message;
+  }
+  return undefined;
 }
 
 /** The text of the last assistant message that has some: the response of a run stopped before it answered. */

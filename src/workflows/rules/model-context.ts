@@ -53,14 +53,14 @@ export function isPinned(message: ChatMessage, index: number, inputMessageCount:
 /**
  * The run's context for its next model call: the transcript with the
  * compaction's summary in place of what it summarised, then observation
- * masking (`masking`, when on) with `maskThrough` the newest iteration whose
- * results masking counts as recent.
+ * masking (`masking`, when on) with `currentIteration` the newest iteration whose
+ * results masking counts as recent, and `released` the iterations the model released.
  */
 export function modelContext(
   messages: readonly ChatMessage[],
   inputMessageCount: number,
   compaction: ConversationCompaction | undefined,
-  masking: { config: MaskingConfig; currentIteration: number } | undefined,
+  masking: { config: MaskingConfig; currentIteration: number; released?: readonly number[] } | undefined,
 ): ModelContext {
   const tailStart = compaction === undefined ? 0 : Math.min(compaction.throughIndex + 1, messages.length);
   const head =
@@ -70,7 +70,7 @@ export function modelContext(
   const composed = head.length === 0 ? [...messages] : [...head, ...messages.slice(tailStart)];
   if (masking === undefined) return { messages: composed, headLength: head.length, tailStart, masked: [] };
   // Masked on what the model sees, so the event counts only results it would have seen, and names each by its call there.
-  const masked = maskObservations(composed, masking.currentIteration, masking.config, toolNameLookup(composed));
+  const masked = maskObservations(composed, masking.currentIteration, masking.config, toolNameLookup(composed), masking.released);
   return { messages: masked.messages, headLength: head.length, tailStart, masked: masked.masked };
 }
 

@@ -33,8 +33,9 @@ export function maskedObservationText(toolName: string, iteration: number, token
 
 /**
  * A new array for the model's context in which every `tool` message with
- * `meta.iteration <= currentIteration - keepIterations` and at least
- * `minTokens` estimated tokens has its content replaced by
+ * `meta.iteration <= currentIteration - keepIterations`, or with an iteration
+ * the model released (`released`, from `context_release`, whatever its age),
+ * and at least `minTokens` estimated tokens has its content replaced by
  * {@link maskedObservationText}. `currentIteration` counts as one of the kept
  * iterations: it is the newest iteration whose tool results are in `messages`.
  * Tool messages without `meta.iteration` (a caller's prior conversation) are
@@ -46,12 +47,14 @@ export function maskObservations(
   currentIteration: number,
   config: MaskingConfig,
   toolNameOf: (toolCallId: string, index: number) => string | undefined,
+  released: readonly number[] = [],
 ): { messages: ChatMessage[]; masked: MaskedObservation[] } {
   const newestMasked = currentIteration - config.keepIterations;
+  const releasedSet = new Set(released);
   const masked: MaskedObservation[] = [];
   const result = messages.map((message, index): ChatMessage => {
     const iteration = message.meta?.iteration;
-    if (message.role !== 'tool' || iteration === undefined || iteration > newestMasked) return message;
+    if (message.role !== 'tool' || iteration === undefined || (iteration > newestMasked && !releasedSet.has(iteration))) return message;
     const tokens = estimateTokens(message.content);
     if (tokens < config.minTokens) return message;
     const toolName = toolNameOf(message.tool_call_id, index) ?? 'unknown tool';

@@ -1,4 +1,4 @@
-import type { ChatMessage, Usage } from '../../shared';
+import type { AssistantMessage, ChatMessage, Usage } from '../../shared';
 import { durationToMs, type StopCondition } from '../../shared/stop-conditions-schema';
 
 /**
@@ -15,10 +15,35 @@ const TOKEN_MEASURES = [
   { key: 'maxCompletion', measure: 'completion', used: (usage: Usage) => usage.completionTokens },
 ] as const;
 
-/** What the run has done this turn; built by the workflow at each check. */
+/** One result of the latest batch of tool calls, as a stop condition sees it. */
+export interface StopToolResult {
+  toolName: string;
+  callId: string;
+  /** The start of the result's content, at most 500 characters (`EVENT_PREVIEW_CHARS`), marked when cut. */
+  contentPreview: string;
+  /** The call failed, was denied or was unknown: the model got an error. */
+  isError: boolean;
+}
+
+/**
+ * What the run has done, this turn and in all, built by the workflow at each check: seed 002's
+ * `StopContext` (iteration, response, total usage, tool calls executed, last tool results) and what
+ * the turn-based conditions count.
+ */
 export interface StopContext {
-  /** Model calls of the whole run so far, across turns (for custom conditions). */
+  /** Model calls of the whole run so far, across turns (1 after the first response). */
   iteration: number;
+  /**
+   * The model's latest answer: the assistant message of this iteration (after a tool batch, the one
+   * whose calls ran). Undefined only before the first answer.
+   */
+  response: AssistantMessage | undefined;
+  /** Token usage of the whole run so far (every model call, across turns and continue-as-new). */
+  totalUsage: Usage;
+  /** Tool calls the run has executed so far, across turns (denied and unknown calls are not executions). */
+  toolCallsExecuted: number;
+  /** The results of the latest batch of tool calls, in call order; empty until a batch has run. */
+  lastToolResults: StopToolResult[];
   /** Model calls of the current turn so far. */
   turnIteration: number;
   /** Workflow time, in ms since the epoch, when the current turn started. */
@@ -170,6 +195,7 @@ export function describeStopCondition(condition: StopCondition): string {
   if ('handoff' in condition) return `handoff(${JSON.stringify(condition.handoff)})`;
   if ('maxIterations' in condition) return `maxIterations(${condition.maxIterations})`;
   if ('external' in condition) return 'external()';
+  if ('textMessage' in condition) return 'textMessage()';
   const params = condition.params === undefined ? '' : `, ${JSON.stringify(condition.params)}`;
   return `custom(${JSON.stringify(condition.custom)}${params})`;
 }
@@ -217,10 +243,21 @@ function checkLeaf(
     return calls >= condition.maxIterations ? `${plural(calls, 'model call')} this turn, limit ${condition.maxIterations}` : undefined;
   }
   if ('external' in condition) return context.externalStopRequested ? 'an external stop was requested' : undefined;
+  if ('textMessage' in condition) return textAnswerDetail(context.response);
   const custom = registry?.get(condition.custom);
   if (custom === undefined) return undefined;
   const result = custom(context, condition.params ?? {});
   return result.stop ? (result.detail ?? `custom stop condition ${JSON.stringify(condition.custom)} fired`) : undefined;
+}
+
+/**
+ * Why `textMessage` holds: the latest answer has text and calls no tool. An empty or blank answer is no
+ * text message, and after a tool batch the latest answer is the one that called the tools.
+ */
+function textAnswerDetail(response: AssistantMessage | undefined): string | undefined {
+  if (response === undefined || (response.tool_calls ?? []).length > 0) return undefined;
+  const text = response.content ?? '';
+  return text.trim() === '' ? undefined : `the model answered with text and no tool call (${plural(text.length, 'character')})`;
 }
 
 /** AutoGen's handoff convention: handing off to `target` is calling `transfer_to_<target>`. */

@@ -2,7 +2,8 @@ import * as wf from '@temporalio/workflow';
 import { findLimitBreach } from '../../rules/limit-rules';
 import { findSizeBreach, projectedRunBytes } from '../../rules/size-rules';
 import { userMessage } from '../conversation-messages';
-import { maxInvocationsExceeded, sizeLimitReached, tokenBudgetExhausted } from '../failures';
+import { costBudgetExceeded, maxInvocationsExceeded, sizeLimitReached, tokenBudgetExhausted } from '../failures';
+import { findCostBreach } from '../../rules/cost-budget';
 import type { RunContext } from '../run-context';
 import { canLeaveSummarisedBehind, shouldContinueAsNew } from '../run-continuation';
 import type { RunEnding } from '../step-outcome';
@@ -20,6 +21,8 @@ export function admitIteration(context: RunContext, firstIteration: number): Run
   const breach = findLimitBreach(run.invocations, run.usage, run.limits);
   if (breach?.kind === 'invocations') return { kind: 'fail', failure: maxInvocationsExceeded(breach.limit, partial()) };
   if (breach?.kind === 'tokens') return { kind: 'fail', failure: tokenBudgetExhausted(breach, partial()) };
+  const costBreach = findCostBreach(run.usage, input.costBudget);
+  if (costBreach !== undefined) return { kind: 'fail', failure: costBudgetExceeded(costBreach, partial()) };
   if (!context.guarded) return undefined;
   const iterationsThisRun = run.iteration - firstIteration;
   const info = wf.workflowInfo();

@@ -1,4 +1,5 @@
 import { inject } from '../conversation-messages';
+import { preview } from '../event-log';
 import type { RunContext } from '../run-context';
 import { runAgain, type StepOutcome } from '../step-outcome';
 import { applyCircuitBreaker } from './apply-circuit-breaker';
@@ -14,6 +15,12 @@ import type { ToolBatchResult } from './run-tool-batch';
  */
 export function afterToolBatch(context: RunContext, batch: ToolBatchResult, loopWarnings: readonly string[]): StepOutcome {
   const { run } = context;
+  run.lastToolResults = batch.executed.map(({ call, result }) => ({
+    toolName: call.function.name,
+    callId: call.id,
+    contentPreview: preview(result.content),
+    isError: result.isError,
+  }));
   if (batch.ending !== undefined) return batch.ending;
   for (const warning of loopWarnings) inject(run, 'loop_warning', warning);
   const stopped = applyCircuitBreaker(context, batch.executed) ?? applyStopWhen(context);

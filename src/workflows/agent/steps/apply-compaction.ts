@@ -49,6 +49,7 @@ async function compact(context: RunContext, config: CompactionConfig, plan: Extr
         instructions: config.instructions,
         messages: plan.summarise,
         maxSummaryChars: maxSummaryChars(config.maxTokens),
+        ...(input.costBudget === undefined ? {} : { requirePrice: true as const }),
       },
     ]);
   } catch (error) {

@@ -2,7 +2,7 @@ import { subtractUsage, type ToolCall } from '../../../shared';
 import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { evaluateStopCondition } from '../../rules/stop-conditions';
 import type { RunContext } from '../run-context';
-import { lastAssistantText } from '../run-record';
+import { lastAssistantMessage, lastAssistantText } from '../run-record';
 import type { RunEnding } from '../step-outcome';
 
 /**
@@ -26,6 +26,10 @@ export function applyStopWhen(context: RunContext, unexecuted: readonly ToolCall
       turnUsage: subtractUsage(run.usage, run.turn.usage),
       executedTools: run.turn.executedTools,
       externalStopRequested: run.externalStopRequested,
+      response: lastAssistantMessage(run),
+      totalUsage: run.usage,
+      toolCallsExecuted: run.toolCallsExecuted,
+      lastToolResults: run.lastToolResults,
     },
     stopConditionRegistry,
   );

@@ -12,6 +12,7 @@ import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
 import { preview } from '../event-log';
 import { modelContext, type ModelContext } from '../../rules/model-context';
 import type { RunContext } from '../run-context';
+import { workflowTools } from './context-release';
 
 /**
  * What the model would see if called now (`rules/model-context.ts`): the
@@ -22,7 +23,8 @@ import type { RunContext } from '../run-context';
  */
 export function modelContextOf({ run, input }: RunContext): ModelContext {
   // Results of the last `keepIterations` iterations that produced them stay: the newest is the previous one.
-  const masking = input.masking === undefined ? undefined : { config: input.masking, currentIteration: run.iteration - 1 };
+  const masking =
+    input.masking === undefined ? undefined : { config: input.masking, currentIteration: run.iteration - 1, released: run.releasedIterations };
   return modelContext(run.messages, run.inputMessageCount, run.compaction, masking);
 }
 
@@ -57,6 +59,7 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
   // The worker that runs the call next can take it from memory and skip the query. Not on replay:
   // the call was made long ago, and copying every conversation again would only cost the replay.
   if (byReference && !wf.workflowInfo().unsafe.isReplaying) modelRequestSinks.agentRunnerModelRequests.offer(run.iteration, sent, bytes);
+  const offered = workflowTools(context);
   return modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
     {
       model: input.model,
@@ -64,6 +67,9 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
       ...(byReference ? { conversation: { iteration: run.iteration, count: sent.length } } : { messages: sent }),
       toolNames: input.tools,
       parallelToolCalls: input.parallelToolCalls,
+      ...(input.costBudget === undefined ? {} : { requirePrice: true as const }),
+      // Absent unless offered, so the input of a run without them stays as it was.
+      ...(offered.length === 0 ? {} : { workflowTools: offered.map(({ name, description, parameters }) => ({ name, description, parameters })) }),
     },
   ]);
 }

@@ -10,6 +10,7 @@ import {
 } from '../../../shared';
 import { LOCAL_TOOL_ACTIVITIES_PATCH, localToolActivities, toolActivities } from '../activities';
 import { decideCall } from './await-approval';
+import { answerContextRelease, workflowToolNamed } from './context-release';
 import { needsApproval, toolAsksForApproval } from '../../rules/approval-rules';
 import { preview } from '../event-log';
 import type { RunContext } from '../run-context';
@@ -64,7 +65,8 @@ export async function executeToolCall(
   flagged: ReadonlySet<string>,
 ): Promise<ToolCallResult> {
   const { run, input } = context;
-  const description = runTools.find((tool) => tool.name === call.function.name);
+  const workflowTool = workflowToolNamed(context, call.function.name);
+  const description = runTools.find((tool) => tool.name === call.function.name) ?? workflowTool;
   if (description === undefined) return unknownToolResult(call.function.name, input.tools);
 
   let argumentsText = call.function.arguments;
@@ -91,13 +93,18 @@ export async function executeToolCall(
     arguments: preview(argumentsText),
   });
   run.turn.executedTools.push(call.function.name);
+  run.toolCallsExecuted += 1;
   let result: ToolCallResult;
   try {
-    result = await runToolActivity(
-      description,
-      summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
-      { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) },
-    );
+    // A tool the workflow answers itself runs no activity (`context_release`).
+    result =
+      description === workflowTool
+        ? answerContextRelease(context, call, argumentsText)
+        : await runToolActivity(
+            description,
+            summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
+            { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) },
+          );
   } catch (error) {
     // Only a failed activity is the call's outcome; anything else is a bug of the workflow, not the tool's.
     if (wf.isCancellation(error) || !(error instanceof wf.ActivityFailure)) throw error;

@@ -1,0 +1,28 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { FailureType, costOf, priceOf, type PriceTable, type Usage } from '../shared';
+
+/**
+ * `usage` with its cost, when `prices` has the model (by the name asked for, else the name the
+ * provider answered with); as it was when it has not, so an unpriced call reports no `costUsd`.
+ */
+export function pricedUsage(usage: Usage, prices: PriceTable | undefined, requested: string, answered?: string): Usage {
+  const price = priceOf(prices, requested, answered);
+  return price === undefined ? usage : { ...usage, costUsd: costOf(usage, price) };
+}
+
+/**
+ * A run with a `costBudget` asked for a model the worker has no price for: not sent, not retried (the
+ * worker's configuration will not change between attempts), naming the fix.
+ */
+export function priceUnknownFailure(model: string, prices: PriceTable | undefined): ApplicationFailure {
+  const known = Object.keys(prices ?? {}).sort();
+  return ApplicationFailure.create({
+    type: FailureType.modelCallPriceUnknown,
+    message:
+      `The run has a costBudget, and this worker has no price for model "${model}" ` +
+      `(priced: ${known.length === 0 ? 'none' : known.join(', ')}), so the call was not sent. ` +
+      'Add the model to the worker\'s prices (`model.prices` of createAgentWorker, or AGENT_MODEL_PRICES), or run without costBudget.',
+    nonRetryable: true,
+    details: [{ model, priced: known }],
+  });
+}

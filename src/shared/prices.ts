@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import type { Usage } from './messages';
+
+/**
+ * What model calls cost: the price table a worker is configured with
+ * (`model.prices` of `createAgentWorker`, or `AGENT_MODEL_PRICES` for
+ * `npm run worker`), in US dollars per million tokens, by model name. The
+ * model-call activity prices each call with it (`usage.costUsd`), and a run's
+ * `costBudget` counts what it spent. Pure: imported by workflow code too.
+ */
+
+/** One model's prices, in US dollars per million tokens. */
+export const modelPriceSchema = z.strictObject({
+  /** Dollars per million prompt (input) tokens. */
+  inputPerMTok: z.number().nonnegative().finite(),
+  /** Dollars per million completion (output) tokens. */
+  outputPerMTok: z.number().nonnegative().finite(),
+});
+export type ModelPrice = z.infer<typeof modelPriceSchema>;
+
+/** Prices by model name: the name a run asks for (or the worker's default), else the name the provider answers with. */
+export const priceTableSchema = z.record(z.string().min(1), modelPriceSchema);
+export type PriceTable = z.infer<typeof priceTableSchema>;
+
+/** The price of `model` in `prices`: by the name asked for, else by the name the provider answered with. */
+export function priceOf(prices: PriceTable | undefined, requested: string, answered?: string): ModelPrice | undefined {
+  if (prices === undefined) return undefined;
+  const own = (name: string | undefined) => (name !== undefined && Object.hasOwn(prices, name) ? prices[name] : undefined);
+  return own(requested) ?? own(answered);
+}
+
+/** Dollars `usage` costs at `price`. */
+export function costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, price: ModelPrice): number {
+  return (usage.promptTokens * price.inputPerMTok + usage.completionTokens * price.outputPerMTok) / 1_000_000;
+}
+
+/**
+ * A run's cost budget: before each model call, a run that has spent `maxUsd` or more fails with
+ * `CostBudgetExceeded` (as `tokenBudget` does with `TokenBudgetExhausted`). Each call is priced by the
+ * worker's table; a call whose model has no price fails the run (`ModelCall.PriceUnknown`) before it is sent.
+ */
+export const costBudgetSchema = z.strictObject({
+  /** US dollars the run may spend on model calls. */
+  maxUsd: z.number().positive('maxUsd must be more than 0').finite(),
+});
+export type CostBudget = z.infer<typeof costBudgetSchema>;
