@@ -63,13 +63,12 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
   return async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
     const context = Context.current();
     const model = input.model ?? settings.defaultModel;
-    const tools: ChatCompletionTool[] = registry
-      .describe()
-      .filter((tool) => input.toolNames.includes(tool.name))
-      .map((tool) => ({
-        type: 'function',
-        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-      }));
+    const offered = registry.describe().filter((tool) => input.toolNames.includes(tool.name));
+    // The tools the workflow answers itself are described by the workflow.
+    const tools: ChatCompletionTool[] = [...offered, ...(input.workflowTools ?? [])].map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
     const conversation = await keepHeartbeating(context, () => requestMessages(context, input));
     const messages: ChatCompletionMessageParam[] = [
       ...(input.instructions ? [{ role: 'system' as const, content: input.instructions }] : []),

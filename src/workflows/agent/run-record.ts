@@ -23,6 +23,7 @@ import { initialBreakerState, type BreakerState } from '../rules/circuit-breaker
 import { EventLog } from './event-log';
 import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
 import type { ConversationCompaction } from '../rules/model-context';
+import type { ResultCache } from '../rules/result-cache';
 import { transcriptTotal, type TranscriptSegment } from '../rules/transcript-segment';
 import { isMeaningfulChange, type SearchAttributeValues } from '../rules/search-attribute-updates';
 
@@ -77,6 +78,8 @@ export interface RunRecord {
     /** Messages the turn produced that a hand-over left behind (see `transcript-segment.ts`); counted by `maxMessages`. */
     leftBehind?: number;
   };
+  /** Tool results kept out of the conversation (`resultProcessing.inlineThreshold`), read with `result_cache`; absent until one is. */
+  resultCache?: ResultCache;
   /** Where `messages` sit in the whole transcript, once a hand-over left summarised messages behind; absent while it holds them all. */
   segment?: TranscriptSegment;
   terminationReason?: TerminationReason;

@@ -10,6 +10,7 @@ import { modelActivities } from '../activities';
 import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
 import { preview } from '../event-log';
 import { modelContext, type ModelContext } from '../../rules/model-context';
+import { RESULT_CACHE_TOOL } from '../../rules/result-cache';
 import type { RunContext } from '../run-context';
 
 /**
@@ -58,6 +59,8 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
       instructions: input.instructions,
       ...(byReference ? { conversation: { iteration: run.iteration, count: sent.length } } : { messages: sent }),
       toolNames: input.tools,
+      // Only a run that caches results is offered `result_cache`: any other schedules its calls as before.
+      ...(input.resultProcessing?.inlineThreshold === undefined ? {} : { workflowTools: [RESULT_CACHE_TOOL] }),
       parallelToolCalls: input.parallelToolCalls,
     },
   ]);
