@@ -41,8 +41,8 @@ export function extractionInput(
     toolName,
     content,
     ...(guidance === undefined ? {} : { guidance }),
-    // Never longer than the result: a condensation that is not shorter is no use.
-    maxChars: Math.min(RESULT_EXTRACTION_DEFAULTS.maxChars, content.length - 1),
+    // Not the result's length: an answer longer than the result is refused whole (`unusableExtraction`), never cut to fit.
+    maxChars: RESULT_EXTRACTION_DEFAULTS.maxChars,
   };
 }
 
