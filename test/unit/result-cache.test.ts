@@ -50,8 +50,8 @@ describe('cacheResult', () => {
     expect(dropped).toEqual([[], [], [], ['cache-1']]);
     expect(cache?.entries.map((entry) => entry.ref)).toEqual(['cache-2', 'cache-3', 'cache-4']);
     expect(cachedChars(cache as ResultCache)).toBe(1_000);
-    // One more of 600 pushes out two.
-    expect(cacheResult(cache, result('w'.repeat(600)), 1_000).dropped).toEqual(['cache-2', 'cache-3']);
+    // One more of 400 pushes out two: 300 + 200 + 500 + 400, less 300 and 200, is 900.
+    expect(cacheResult(cache, result('w'.repeat(400)), 1_000).dropped).toEqual(['cache-2', 'cache-3']);
   });
 
   test('a result longer than the bound alone is kept cut to it, and says its length', () => {
