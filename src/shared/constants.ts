@@ -189,9 +189,9 @@ export const RESULT_CACHE_DEFAULTS = {
   /** Longest slice one `result_cache` call returns, in characters; also its default `length`. @default 8000 */
   sliceMaxChars: 8_000,
   /**
-   * Characters the cache holds at most, all entries together (a character weighs up to 3 bytes in the hand-over's
-   * JSON). The cache lives in the workflow's state and travels in every continue-as-new hand-over, where it is
-   * recorded twice (as the old run's last command and the new run's input); past this the oldest entries are
+   * Characters the cache holds at most, all entries together (in the hand-over's JSON a character may weigh
+   * several bytes). The cache lives in the workflow's state and travels in every continue-as-new hand-over, where
+   * it is recorded twice (as the old run's last command and the new run's input); past this the oldest entries are
    * dropped, and reading one answers that it was dropped. @default 262,144 (256 Ki)
    */
   maxChars: 256 * 1024,
