@@ -5,6 +5,7 @@ import {
   RESULT_CACHE_DEFAULTS,
   addUsage,
   approveSignal,
+  terminateSignal,
   eventsQuery,
   ZERO_USAGE,
   type AgentResult,
@@ -116,6 +117,18 @@ describe('the extractor', () => {
         reason: expect.stringContaining('this model cannot condense'),
       }),
     ]);
+  });
+
+  test('a run stopped while the extractor works keeps the result as the processor left it', async () => {
+    const model = env.scenario([readReport(3_000)]);
+    const extractor = env.scenario([{ content: 'too late', delayMs: 20_000 }]);
+    const handle = await env.start({ model, tools: ['read_report'], message: 'go', resultProcessing: { extractThreshold: 1_000, extractModel: extractor } });
+    await waitForState(handle, (state) => state.activity.includes('condensing the result of read_report'));
+    await handle.signal(terminateSignal, { reason: 'enough' });
+    const result = (await handle.result()) as AgentResult;
+
+    expect(result.terminationReason).toMatchObject({ type: 'external', via: 'signal' });
+    expect(result.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call-1-1', content: report(3_000) });
   });
 
   test('the processor cuts first, the extractor condenses what is left, and the cacher takes a result the extractor could not shorten', async () => {

@@ -18,18 +18,33 @@ import { describeActivity } from '../run-record';
  * the cacher take only successful results (an error, or `ask_question`'s
  * question, goes on as it is). A result that ends the run never comes here.
  *
- * Returns the result itself, not a promise, unless the extractor runs: a run
- * without `extractThreshold` awaits nothing here and issues the commands it
- * always did (no `wf.patched` is needed; a run started before the extractor
- * existed has no such input).
+ * Returns the result itself unless the extractor runs: a run without
+ * `extractThreshold` awaits nothing here and issues the commands it always
+ * did (no `wf.patched` is needed; a run started before the extractor existed
+ * has no such input). When the extractor runs, it returns the result as the
+ * processor left it (`interim`: what the conversation keeps if the run is
+ * stopped meanwhile) and the pipeline's end (`final`).
  */
-export function processToolResult(context: RunContext, call: ToolCall, result: ToolCallResult): ToolCallResult | Promise<ToolCallResult> {
+export function processToolResult(context: RunContext, call: ToolCall, result: ToolCallResult): ToolCallResult | PendingToolResult {
   const config = context.input.resultProcessing;
   if (config === undefined) return result;
   const processed = truncate(context, call, result, config);
   if (processed.isError || processed.waitForInput !== undefined) return processed;
   if (!extractionDue(processed.content, config)) return cache(context, call, processed, config);
-  return extract(context, call, processed, config).then((extracted) => cache(context, call, extracted, config));
+  return { interim: processed, final: extract(context, call, processed, config).then((extracted) => cache(context, call, extracted, config)) };
+}
+
+/** A result whose extraction is under way. */
+export interface PendingToolResult {
+  /** The result as the processor left it. */
+  interim: ToolCallResult;
+  /** The result at the end of the pipeline. */
+  final: Promise<ToolCallResult>;
+}
+
+/** Whether {@link processToolResult} handed back a result still in the extractor. */
+export function isPending(result: ToolCallResult | PendingToolResult): result is PendingToolResult {
+  return 'final' in result;
 }
 
 /** The processor: a result longer than its tool's limit is cut, with a marker and an event. */

@@ -4,7 +4,7 @@ import type { StepOutcome } from '../step-outcome';
 import { refreshStatus, type RunRecord } from '../run-record';
 import type { RunTools } from '../../rules/run-setup';
 import { executeToolCall } from './execute-tool-call';
-import { processToolResult } from './process-tool-result';
+import { isPending, processToolResult } from './process-tool-result';
 import { answerResultCacheCall, isResultCacheCall } from './read-result-cache';
 import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
@@ -49,8 +49,14 @@ export async function runToolBatch(
     const raw = await executeToolCall(context, call, tools.descriptions, flagged);
     // A result that ends the run is the response: it is never processed.
     const processing = raw.terminate || call === plan.terminating ? raw : processToolResult(context, call, raw);
-    // Awaited only when the extractor runs: otherwise the batch goes on in the same turn, as it always did.
-    const result = processing instanceof Promise ? await processing : processing;
+    if (!isPending(processing)) {
+      batch.results.set(call.id, processing);
+      return processing;
+    }
+    // Awaited only when the extractor runs (otherwise the batch goes on in the same turn, as it always did); a run
+    // stopped meanwhile keeps the result as the processor left it, not a "cancelled" in place of a call that ran.
+    batch.results.set(call.id, processing.interim);
+    const result = await processing.final;
     batch.results.set(call.id, result);
     return result;
   };
