@@ -32,7 +32,7 @@ export interface AgentRunnerPluginOptions {
  * Adds the agent to a worker you already run:
  * `Worker.create({ ..., plugins: [new AgentRunnerPlugin({ tools, model })] })`.
  *
- * - **Activities**: `callModel`, `compactConversation`, `executeTool` and `describeTools`, bound to `tools` and `model`, are added to the
+ * - **Activities**: `callModel`, `compactConversation`, `extractToolResult`, `executeTool` and `describeTools`, bound to `tools` and `model`, are added to the
  *   worker's own activities. A worker that already has an activity of one of those names is refused (with the
  *   names), rather than one of the two silently replacing the other.
  * - **Workflows**: a worker with no workflows of its own (neither `workflowsPath` nor `workflowBundle`) gets

@@ -1,6 +1,7 @@
 import type { AgentActivities } from '../shared';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { createConversationCompaction } from './compact-conversation';
+import { createToolResultExtraction } from './extract-tool-result';
 import { createModelCall, redactorFor, type ModelSettings } from './model-call';
 import { createToolExecution } from './tool-execution';
 
@@ -19,5 +20,6 @@ export function createActivities({ registry, model }: ActivityDependencies): Age
     callModel: createModelCall(model, registry),
     executeTool: createToolExecution(registry, redactorFor(model)),
     compactConversation: createConversationCompaction(model),
+    extractToolResult: createToolResultExtraction(model),
   };
 }

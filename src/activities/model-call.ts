@@ -73,15 +73,12 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
     const model = input.model ?? settings.defaultModel;
     // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
     if (input.requirePrice === true && priceOf(settings.prices, model) === undefined) throw priceUnknownFailure(model, settings.prices);
-    const tools: ChatCompletionTool[] = registry
-      .describe()
-      .filter((tool) => input.toolNames.includes(tool.name))
-      .map((tool): Pick<ToolDescription, 'name' | 'description' | 'parameters'> => tool)
-      .concat(input.workflowTools ?? [])
-      .map((tool) => ({
-        type: 'function',
-        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-      }));
+    const offered = registry.describe().filter((tool) => input.toolNames.includes(tool.name));
+    // The tools the workflow answers itself (`context_release`, `result_cache`) are described by the workflow.
+    const tools: ChatCompletionTool[] = [...offered, ...(input.workflowTools ?? [])].map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
     const conversation = await keepHeartbeating(context, () => requestMessages(context, input));
     const messages: ChatCompletionMessageParam[] = [
       ...(input.instructions ? [{ role: 'system' as const, content: input.instructions }] : []),

@@ -30,6 +30,12 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return [`  ${event.isError ? '✗' : '←'} ${event.toolName} (${event.durationMs} ms): ${oneLine(event.output)}`];
     case 'tool-result-truncation':
       return [`  (${event.toolName}'s result was cut before the model saw it)`];
+    case 'tool-result-extraction':
+      return [`  (${event.toolName}'s result was condensed for the model: about ${event.originalTokens} → ${event.extractedTokens} tokens)`];
+    case 'tool-result-extraction-failure':
+      return [`  (${event.toolName}'s result could not be condensed and goes to the model whole: ${oneLine(event.reason)})`];
+    case 'tool-result-caching':
+      return [`  (${event.toolName}'s result was cached as ${event.ref}; the model sees a summary)`];
     case 'approval-request':
       return [
         `  ? ${event.toolName} ${oneLine(event.arguments)} needs approval (call ${event.callId}). Decide from another terminal:`,

@@ -42,11 +42,22 @@ export interface ModelCallInput {
   conversation?: ModelRequestReference;
   /** Names of the tools offered to the model. */
   toolNames: string[];
-  /** Tools the workflow answers itself (`context_release`), offered after the worker's; absent when there are none. */
-  workflowTools?: { name: string; description: string; parameters: Record<string, unknown> }[];
+  /**
+   * Tools the workflow answers itself (`context_release`, the result cache's `result_cache`), offered besides
+   * `toolNames`; absent when there are none, so a run without them schedules its calls as before.
+   */
+  workflowTools?: WorkflowToolSpec[];
   parallelToolCalls: boolean;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+}
+
+/** A tool the workflow answers itself, as the model is offered it. */
+export interface WorkflowToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
 }
 
 export interface ModelCallResult {
@@ -87,6 +98,34 @@ export interface CompactionResult {
   model: string;
 }
 
+/** What `extractToolResult` condenses, and how. */
+export interface ExtractionInput {
+  /** Model name; the worker's default when absent. */
+  model?: string;
+  /** The extraction prompt, sent as the system message. */
+  instructions: string;
+  toolName: string;
+  /** The tool result to condense (after the processor). */
+  content: string;
+  /** The last user message of the conversation: what the condensed text must serve. Absent when there is none. */
+  guidance?: string;
+  /** Longest condensed text returned, in characters; a longer one is cut, with a note. */
+  maxChars: number;
+  /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
+  requirePrice?: true;
+}
+
+/** A tool result condensed by the model. */
+export interface ExtractionResult {
+  /** The condensed text, trimmed; empty when the model wrote none. */
+  content: string;
+  /** The text was longer than `maxChars` and was cut. */
+  cut: boolean;
+  usage: Usage;
+  /** The model that answered, as the provider names it. */
+  model: string;
+}
+
 export interface ToolCallInput {
   toolName: string;
   callId: string;
@@ -115,6 +154,7 @@ export interface AgentActivities {
   callModel(input: ModelCallInput): Promise<ModelCallResult>;
   executeTool(input: ToolCallInput): Promise<ToolCallResult>;
   compactConversation(input: CompactionInput): Promise<CompactionResult>;
+  extractToolResult(input: ExtractionInput): Promise<ExtractionResult>;
 }
 
 /** What the model hears when it calls a tool this run may not use (from the workflow, or the activity's own check). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, INPUT_DEFAULTS } from './constants';
+import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, INPUT_DEFAULTS, RESULT_CACHE_DEFAULTS } from './constants';
 import { tokenBudgetSchema } from './control';
 import { costBudgetSchema } from './prices';
 import { durationSchema } from './duration';
@@ -179,6 +179,13 @@ export const agentInputSchema = z
             message: `"${toolName}" is not one of this run's tools (${input.tools.join(', ') || 'none'})`,
           });
         }
+      });
+    }
+    if (input.resultProcessing?.inlineThreshold !== undefined && input.tools.includes(RESULT_CACHE_DEFAULTS.toolName)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['tools'],
+        message: `"${RESULT_CACHE_DEFAULTS.toolName}" is the runner's own tool when resultProcessing.inlineThreshold is set; rename your tool or leave caching off`,
       });
     }
     const unanswered = findUnansweredToolCall(input.messages ?? []);

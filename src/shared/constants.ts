@@ -162,6 +162,53 @@ export const COMPACTION_SUMMARY_HEADING = 'Summary of the earlier part of this c
 /** Compaction: the note that ends a summary cut to its share of `maxTokens`. */
 export const COMPACTION_SUMMARY_CUT_NOTE = '[summary cut: it was longer than the compaction allows]';
 
+/**
+ * The result pipeline's extractor (`resultProcessing.extractThreshold`): a tool result longer than the threshold
+ * is condensed by a model call before the model sees it.
+ */
+export const RESULT_EXTRACTION_DEFAULTS = {
+  /**
+   * Longest condensed text in characters, whatever the result's length: it replaces the result in every later
+   * model call and travels in each hand-over. A longer one is cut there, with a note. @default 32,768 (32 Ki)
+   */
+  maxChars: 32 * 1024,
+  /** Characters of the last user message sent as the extractor's guidance; a longer one is cut. @default 8000 */
+  guidanceChars: 8_000,
+} as const;
+
+/** The extractor's prompt, the system message of the extraction call unless `resultProcessing.extractInstructions` replaces it. */
+export const DEFAULT_EXTRACTION_INSTRUCTIONS =
+  "You condense one tool result for an agent that is working on a user's request. " +
+  'What you write replaces the result in the agent\'s context, so keep everything the request may need, word for word where ' +
+  'exactness matters (numbers, names, paths, identifiers, code, error messages), and drop the rest. ' +
+  'Write plain text without a preamble, and never more than the result itself.';
+
+/** The extractor: the note that ends a condensed text cut to {@link RESULT_EXTRACTION_DEFAULTS.maxChars}. */
+export const EXTRACTION_CUT_NOTE = '[extraction cut: it was longer than the extractor allows]';
+
+/**
+ * The result pipeline's cacher (`resultProcessing.inlineThreshold`): a result longer than the threshold is kept in
+ * the run's result cache, and the model sees its head and a reference it reads with the built-in `result_cache` tool.
+ */
+export const RESULT_CACHE_DEFAULTS = {
+  /** The built-in tool that reads a cached result back, answered by the workflow itself. @default 'result_cache' */
+  toolName: 'result_cache',
+  /**
+   * Characters of a cached result shown to the model with its reference (at most half the `inlineThreshold`, so
+   * the summary stays shorter than what it stands for). @default 1000
+   */
+  headChars: 1_000,
+  /** Longest slice one `result_cache` call returns, in characters; also its default `length`. @default 8000 */
+  sliceMaxChars: 8_000,
+  /**
+   * Characters the cache holds at most, all entries together (in the hand-over's JSON a character may weigh
+   * several bytes). The cache lives in the workflow's state and travels in every continue-as-new hand-over, where
+   * it is recorded twice (as the old run's last command and the new run's input); past this the oldest entries are
+   * dropped, and reading one answers that it was dropped. @default 262,144 (256 Ki)
+   */
+  maxChars: 256 * 1024,
+} as const;
+
 // ─── 4. Conversations ────────────────────────────────────────────────────────
 
 /** How a conversation (`conversationWorkflow`) keeps its own history small, and its answers for retried requests. */

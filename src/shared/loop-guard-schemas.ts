@@ -50,9 +50,13 @@ export type CircuitBreakerConfig = z.infer<typeof circuitBreakerSchema>;
 const characterLimit = z.number().int('a character limit must be a whole number').positive('a character limit must be above 0');
 
 /**
- * Tool-result processing, as a length limit: a longer result is
- * cut to the limit before it enters the conversation. Without either limit
- * results pass through unchanged.
+ * Tool-result processing, a pipeline of three optional stages run in this
+ * order on every result that does not end the run: the processor cuts a result
+ * longer than its limit (`maxResultChars`, `perTool`); the extractor condenses
+ * one still longer than `extractThreshold` with a model call; the cacher keeps
+ * one still longer than `inlineThreshold` in the run's result cache and puts a
+ * summary with a reference in the conversation. Without any of them results
+ * pass through unchanged.
  */
 export const resultProcessingSchema = z.strictObject({
   /** Longest tool result, in characters, for every tool. @default no limit */
@@ -68,6 +72,21 @@ export const resultProcessingSchema = z.strictObject({
       `a tool name must be at most ${INPUT_BOUNDS.nameChars} characters`,
     )
     .optional(),
+  /**
+   * The extractor: a successful result longer than this many characters (after the processor) is condensed by a
+   * model call (`extractToolResult`), guided by the last user message. @default off
+   */
+  extractThreshold: characterLimit.optional(),
+  /** The model that condenses results, typically a cheaper one. @default the run's `model` */
+  extractModel: z.string().min(1).max(INPUT_BOUNDS.modelChars).optional(),
+  /** The extractor's prompt. @default `DEFAULT_EXTRACTION_INSTRUCTIONS` (constants.ts) */
+  extractInstructions: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).optional(),
+  /**
+   * The cacher: a successful result longer than this many characters (after the processor and the extractor) is
+   * kept in the run's result cache; the model sees its head, its size and a reference, and reads any slice with
+   * the built-in `result_cache` tool, offered only when this is set. @default off
+   */
+  inlineThreshold: characterLimit.optional(),
 });
 /** Result processing settings. */
 export type ResultProcessingConfig = z.infer<typeof resultProcessingSchema>;

@@ -121,6 +121,51 @@ export const runEventSchema = z.discriminatedUnion('type', [
   }),
   /** A tool result longer than its limit was cut before the model saw it. */
   z.object({ ...envelope('tool-result-truncation'), callId: z.string(), toolName: z.string(), originalChars: z.number().int(), keptChars: z.number().int() }),
+  /**
+   * The extractor condensed a tool result (`resultProcessing.extractThreshold`): the model sees the condensed text.
+   * Tokens are estimates (about four characters a token); `usage` is the extraction call's, counted in the run's.
+   */
+  z.object({
+    ...envelope('tool-result-extraction'),
+    iteration: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    originalChars: z.number().int(),
+    extractedChars: z.number().int(),
+    originalTokens: z.number().int(),
+    extractedTokens: z.number().int(),
+    /** The condensed text was longer than the extractor allows and was cut. */
+    cut: z.boolean(),
+    usage: usageSchema,
+    model: z.string(),
+  }),
+  /**
+   * The extractor could not condense a tool result: the call failed after its retries (`errorType` is its failure's
+   * type) or its text was empty or no shorter. The result goes on unextracted; the run does not fail.
+   */
+  z.object({
+    ...envelope('tool-result-extraction-failure'),
+    iteration: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    reason: z.string(),
+    errorType: z.string().optional(),
+  }),
+  /**
+   * The cacher kept a tool result in the run's result cache (`resultProcessing.inlineThreshold`): the model sees a
+   * summary with `ref` and reads the rest with `result_cache`. `dropped` are older entries given up to stay bounded.
+   */
+  z.object({
+    ...envelope('tool-result-caching'),
+    iteration: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    ref: z.string(),
+    originalChars: z.number().int(),
+    originalTokens: z.number().int(),
+    summaryTokens: z.number().int(),
+    dropped: z.array(z.string()),
+  }),
   /** The circuit breaker tripped: a tool failed with the same error `count` times in a row. */
   z.object({ ...envelope('circuit-breaker-trip'), iteration: z.number().int(), toolName: z.string(), errorText: z.string(), count: z.number().int() }),
   /** A `stopWhen` condition held; the run ends. */

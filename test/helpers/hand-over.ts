@@ -6,7 +6,7 @@ import { initialLoopTracker } from '../../src/workflows/rules/loop-detection';
 /** A run's hand-over after three iterations, as the current version writes it, with `overrides` in place. */
 export function handOverWith(overrides: Partial<RunContinuation> = {}): RunContinuation {
   return {
-    schemaVersion: 3,
+    schemaVersion: 4,
     continuations: 1,
     inputMessageCount: 0,
     messages: [{ role: 'user', content: 'go' }],

@@ -139,7 +139,7 @@ describe('AgentRunnerPlugin', () => {
     expect(configured.workflowBundle).toBe(bundle);
     expect(configured.workflowsPath).toBeUndefined();
     expect(configured.maxHeartbeatThrottleInterval).toBe('5 seconds');
-    expect(Object.keys(configured.activities ?? {}).sort()).toEqual(['callModel', 'compactConversation', 'describeTools', 'executeTool', 'greet']);
+    expect(Object.keys(configured.activities ?? {}).sort()).toEqual(['callModel', 'compactConversation', 'describeTools', 'executeTool', 'extractToolResult', 'greet']);
   });
 
   test('a worker that already has an activity named like one of the agent\'s is refused, naming it', async () => {

@@ -213,6 +213,13 @@ describe('parseAgentInput cross-field rules', () => {
     ]);
   });
 
+  test('a tool of its own named result_cache is refused while the runner offers its own (caching on), and accepted otherwise', () => {
+    expect(problemsOf({ tools: ['result_cache'], message: 'go', resultProcessing: { inlineThreshold: 100 } })).toEqual([
+      'tools: "result_cache" is the runner\'s own tool when resultProcessing.inlineThreshold is set; rename your tool or leave caching off',
+    ]);
+    expect(parseValid({ tools: ['result_cache'], message: 'go', resultProcessing: { extractThreshold: 100 } }).tools).toEqual(['result_cache']);
+  });
+
   test('several rules broken at once are all reported, in rule order', () => {
     const problems = problemsOf({ tools: ['finish', 'finish'], terminating: { toolIds: ['stop'] } });
 

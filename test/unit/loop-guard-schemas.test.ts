@@ -100,6 +100,20 @@ describe('resultProcessingSchema', () => {
   test('rejects an unknown key (strict)', () => {
     expect(problemsOf(resultProcessingSchema, { maxChars: 10 })[0]).toContain('maxChars');
   });
+
+  test('keeps the extractor and the cacher, each optional', () => {
+    const config = { maxResultChars: 100_000, extractThreshold: 20_000, extractModel: 'cheap', extractInstructions: 'Keep the numbers.', inlineThreshold: 4_000 };
+    expect(resultProcessingSchema.parse(config)).toEqual(config);
+    expect(resultProcessingSchema.parse({ inlineThreshold: 1 })).toEqual({ inlineThreshold: 1 });
+  });
+
+  test('rejects thresholds that are not whole positive numbers, and an empty extractor model', () => {
+    expect(problemsOf(resultProcessingSchema, { extractThreshold: 0, inlineThreshold: 2.5, extractModel: '' })).toEqual([
+      'extractThreshold: a character limit must be above 0',
+      'extractModel: Too small: expected string to have >=1 characters',
+      'inlineThreshold: a character limit must be a whole number',
+    ]);
+  });
 });
 
 describe('maskingSchema', () => {

@@ -10,9 +10,11 @@ import {
   handOverV1Schema,
   handOverV2Schema,
   handOverV3Schema,
+  handOverV4Schema,
   parseRunContinuation,
   upgradeV1,
   upgradeV2,
+  upgradeV3,
 } from '../../src/workflows/agent/run-continuation-schema';
 import { createRunRecord } from '../../src/workflows/agent/run-record';
 
@@ -63,10 +65,25 @@ describe('the current version', () => {
     run.events.append('run-start', { tools: ['calculator'], model: null });
     const written = continuationOf(run, 0, undefined);
     expect(written.schemaVersion).toBe(RUN_CONTINUATION_VERSION);
-    expect(RUN_CONTINUATION_VERSION).toBe(3);
+    expect(RUN_CONTINUATION_VERSION).toBe(4);
     const wire: unknown = JSON.parse(JSON.stringify(written));
     expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
-    expect(handOverV3Schema.safeParse(wire).success).toBe(true);
+    expect(handOverV4Schema.safeParse(wire).success).toBe(true);
+  });
+
+  test("carries the run's result cache, which reads back as it was written", () => {
+    const run = createRunRecord();
+    run.messages = [{ role: 'user', content: 'go' }];
+    run.resultCache = { entries: [{ ref: 'cache-2', toolName: 'read_file', callId: 'call-1-1', iteration: 1, content: 'x'.repeat(50), originalChars: 50 }], nextNumber: 3 };
+    const wire: unknown = JSON.parse(JSON.stringify(continuationOf(run, 0, undefined)));
+    expect(wire).toMatchObject({ schemaVersion: 4, resultCache: run.resultCache });
+    expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
+  });
+
+  test('a malformed result cache is named', () => {
+    const read = parseRunContinuation({ ...versionOne, schemaVersion: 4, resultCache: { entries: [{ ref: 'cache-1' }], nextNumber: 0 } });
+    expect(read.ok ? [] : read.problems).toContain('continuation.resultCache.nextNumber: Too small: expected number to be >=1');
+    expect(read.ok ? [] : read.problems).toContain('continuation.resultCache.entries.0.content: Invalid input: expected string, received undefined');
   });
 
   test("carries the run's compaction, which reads back as it was written", () => {
@@ -74,12 +91,12 @@ describe('the current version', () => {
     run.messages = [{ role: 'user', content: 'go' }];
     run.compaction = { throughIndex: 0, summary: 'the user said go', iteration: 4, count: 1 };
     const wire: unknown = JSON.parse(JSON.stringify(continuationOf(run, 0, undefined)));
-    expect(wire).toMatchObject({ schemaVersion: 3, compaction: run.compaction });
+    expect(wire).toMatchObject({ schemaVersion: 4, compaction: run.compaction });
     expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
   });
 
   test('a malformed compaction is named', () => {
-    const read = parseRunContinuation({ ...versionOne, schemaVersion: 3, compaction: { throughIndex: 'all', summary: 5 } });
+    const read = parseRunContinuation({ ...versionOne, schemaVersion: 4, compaction: { throughIndex: 'all', summary: 5 } });
     expect(read.ok ? [] : read.problems).toContain('continuation.compaction.throughIndex: Invalid input: expected number, received string');
   });
 });
@@ -87,19 +104,33 @@ describe('the current version', () => {
 describe('version 3, before the stop context and context_release', () => {
   test('a hand-over without them reads as a run that had none; with them, they travel', () => {
     const { toolCallsExecuted, lastToolResults, releasedIterations, ...before } = { schemaVersion: 3, ...versionOne, ...NONE_YET };
-    expect(parseRunContinuation(before)).toEqual({ ok: true, continuation: { ...before, toolCallsExecuted, lastToolResults, releasedIterations } });
+    expect(parseRunContinuation(before)).toEqual({ ok: true, continuation: { ...before, schemaVersion: 4, toolCallsExecuted, lastToolResults, releasedIterations } });
     const carried = { toolCallsExecuted: 4, lastToolResults: [{ toolName: 'big', callId: 'call-2-1', contentPreview: 'y', isError: false }], releasedIterations: [1, 2] };
-    expect(parseRunContinuation({ ...before, ...carried })).toEqual({ ok: true, continuation: { ...before, ...carried } });
+    expect(parseRunContinuation({ ...before, ...carried })).toEqual({ ok: true, continuation: { ...before, ...carried, schemaVersion: 4 } });
     const wrong = parseRunContinuation({ ...before, releasedIterations: [1.5] });
     expect(wrong.ok).toBe(false);
   });
 });
 
+describe('version 3, before the result cache', () => {
+  test('is read as version 4 without a result cache', () => {
+    const versionThree = { schemaVersion: 3, ...versionOne, compaction: { throughIndex: 0, summary: 's', iteration: 1, count: 1 } };
+    expect(handOverV3Schema.safeParse(versionThree).success).toBe(true);
+    expect(parseRunContinuation(versionThree)).toEqual({ ok: true, continuation: { ...versionThree, ...NONE_YET, schemaVersion: 4 } });
+    expect(upgradeV3(handOverV3Schema.parse(versionThree))).toEqual({ ...versionThree, ...NONE_YET, schemaVersion: 4 });
+  });
+
+  test('a result cache in a version 3 hand-over is not read: version 3 never carried one', () => {
+    const read = parseRunContinuation({ schemaVersion: 3, ...versionOne, resultCache: { entries: [], nextNumber: 2 } });
+    expect(read.ok && read.continuation).not.toHaveProperty('resultCache');
+  });
+});
+
 describe('version 2, before compaction', () => {
-  test('is read as version 3 without a compaction', () => {
+  test('is read as version 4 without a compaction', () => {
     const versionTwo = { schemaVersion: 2, ...versionOne };
     expect(handOverV2Schema.safeParse(versionTwo).success).toBe(true);
-    expect(parseRunContinuation(versionTwo)).toEqual({ ok: true, continuation: { ...versionOne, schemaVersion: 3, ...NONE_YET } });
+    expect(parseRunContinuation(versionTwo)).toEqual({ ok: true, continuation: { ...versionOne, schemaVersion: 4, ...NONE_YET } });
     expect(upgradeV2(handOverV2Schema.parse(versionTwo))).toEqual({ ...versionOne, schemaVersion: 3, ...NONE_YET });
     expect(upgradeV2(handOverV2Schema.parse(versionTwo))).not.toHaveProperty('compaction');
   });
@@ -113,7 +144,7 @@ describe('version 2, before compaction', () => {
 describe('version 1, before hand-overs had a version', () => {
   test('the exact old shape is read and upgraded: the same fields, now with the current version', () => {
     expect(handOverV1Schema.safeParse(versionOne).success).toBe(true);
-    expect(parseRunContinuation(versionOne)).toEqual({ ok: true, continuation: { schemaVersion: 3, ...versionOne, ...NONE_YET } });
+    expect(parseRunContinuation(versionOne)).toEqual({ ok: true, continuation: { schemaVersion: 4, ...versionOne, ...NONE_YET } });
     expect(upgradeV1(handOverV1Schema.parse(versionOne))).toEqual({ schemaVersion: 2, ...versionOne });
   });
 
@@ -124,7 +155,7 @@ describe('version 1, before hand-overs had a version', () => {
       expect(handOver).not.toHaveProperty('schemaVersion');
       // The same fields, with a version; the events are read as this version writes them (old names renamed).
       const { events, ...rest } = handOver as { events: unknown };
-      expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { schemaVersion: 3, ...rest, ...NONE_YET, events: readCarriedEvents(events) } });
+      expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { schemaVersion: 4, ...rest, ...NONE_YET, events: readCarriedEvents(events) } });
       expect(readCarriedEvents(events).recent.length).toBe((events as { recent: unknown[] }).recent.length);
     }
   });
@@ -132,8 +163,8 @@ describe('version 1, before hand-overs had a version', () => {
 
 describe('a malformed hand-over is a list of problems naming the field, never a throw', () => {
   test.each([
-    ['a version this worker does not know', { ...versionOne, schemaVersion: 4 }, 'continuation.schemaVersion: expected one of 1, 2, 3 (the hand-over versions this worker reads), got 4'],
-    ['a version that is not a number', { ...versionOne, schemaVersion: 'two' }, 'continuation.schemaVersion: expected one of 1, 2, 3 (the hand-over versions this worker reads), got "two"'],
+    ['a version this worker does not know', { ...versionOne, schemaVersion: 5 }, 'continuation.schemaVersion: expected one of 1, 2, 3, 4 (the hand-over versions this worker reads), got 5'],
+    ['a version that is not a number', { ...versionOne, schemaVersion: 'two' }, 'continuation.schemaVersion: expected one of 1, 2, 3, 4 (the hand-over versions this worker reads), got "two"'],
     ['version 2 without a field', { ...versionOne, schemaVersion: 2, usage: undefined }, 'continuation.usage: expected an object'],
     ['a usage that does not count tokens', { ...versionOne, usage: { ...versionOne.usage, totalTokens: 'many' } }, 'continuation.usage.totalTokens: Invalid input: expected number, received string'],
     ['a loop tracker without its count', { ...versionOne, loopTracker: { toolName: null, argumentsKey: null } }, 'continuation.loopTracker.count: Invalid input: expected number, received undefined'],

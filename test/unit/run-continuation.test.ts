@@ -55,6 +55,16 @@ describe('the hand-over input', () => {
     expect(fitted?.bytes).toBeLessThanOrEqual(2 * 1024 * 1024 - 16 * 1024);
   });
 
+  test('one that still does not fit without events gives up result cache entries, oldest first, keeping the numbering', () => {
+    const entry = (number: number) => ({ ref: `cache-${number}`, toolName: 'read_file', callId: `call-${number}-1`, iteration: number, content: 'c'.repeat(200_000), originalChars: 200_000 });
+    const handOver = { ...continuation(1_300_000, 10), resultCache: { entries: [entry(1), entry(2), entry(3), entry(4)], nextNumber: 5 } };
+    const fitted = fitHandOver({ tools: [] }, handOver);
+    expect(fitted?.continuation.events.recent).toEqual([]);
+    // 1.3 MB of conversation leave room for three of the four 200 KB entries.
+    expect(fitted?.continuation.resultCache).toEqual({ entries: [entry(2), entry(3), entry(4)], nextNumber: 5 });
+    expect(fitted?.bytes).toBeLessThanOrEqual(2 * 1024 * 1024 - 16 * 1024);
+  });
+
   test('one whose conversation alone does not fit cannot hand over', () => {
     expect(fitHandOver({ tools: [] }, continuation(2_100_000, 10))).toBeUndefined();
   });

@@ -24,18 +24,20 @@ import { readerFor, upgradingReader, type VersionReader } from '../rules/version
  *   a custom stop condition sees) and `releasedIterations` (`context_release`),
  *   each optional with an empty default, so a version 3 hand-over written
  *   before them reads as a run that had none.
+ * - Version 4 adds `resultCache`, the tool results kept out of the
+ *   conversation (`rules/result-cache.ts`; absent until the run caches one).
  *
- * To add version 4:
- * 1. Write `handOverV4Schema` (with `schemaVersion: z.literal(4)`) and set
- *    {@link RUN_CONTINUATION_VERSION} to 4; change `RunContinuation` and
+ * To add version 5:
+ * 1. Write `handOverV5Schema` (with `schemaVersion: z.literal(5)`) and set
+ *    {@link RUN_CONTINUATION_VERSION} to 5; change `RunContinuation` and
  *    `continuationOf` (which writes it) to match.
- * 2. Write `upgradeV3(previous: HandOverV3): HandOverV4`, and add `4` to
- *    `READERS`, reading version 3 as `upgradingReader(handOverV3Schema, upgradeV3)`
- *    and each older version through its own upgrades, then `upgradeV3`.
+ * 2. Write `upgradeV4(previous: HandOverV4): HandOverV5`, and add `5` to
+ *    `READERS`, reading version 4 as `upgradingReader(handOverV4Schema, upgradeV4)`
+ *    and each older version through its own upgrades, then `upgradeV4`.
  * 3. Keep every older schema: a run that continued as new on old code
  *    reaches the new code with the old version. Drop one only when no run
  *    and no history to replay can still carry it.
- * 4. Test the new schema, the upgrade from version 3, and a version 3
+ * 4. Test the new schema, the upgrade from version 4, and a version 4
  *    hand-over (`test/unit/run-continuation-schema.test.ts`).
  *
  * Nothing here throws on a malformed hand-over: it comes back as problems,
@@ -43,7 +45,7 @@ import { readerFor, upgradingReader, type VersionReader } from '../rules/version
  */
 
 /** The version of the hand-over this code writes. */
-export const RUN_CONTINUATION_VERSION = 3;
+export const RUN_CONTINUATION_VERSION = 4;
 
 /** A counter the loop keeps. */
 const count = z.number().int().nonnegative();
@@ -107,9 +109,25 @@ const stopContextFields = {
   releasedIterations: z.array(count).max(CONTEXT_RELEASE_LIMITS.maxReleased).default([]),
 };
 
-/** Version 3, the current one. */
+/** Version 3: version 2 with the run's compaction (and, later, the stop context and released iterations). */
 export const handOverV3Schema = z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields, ...stopContextFields });
 export type HandOverV3 = z.infer<typeof handOverV3Schema>;
+
+/** What version 4 adds: the run's result cache, once it has cached a result. */
+const resultCacheFields = {
+  resultCache: z
+    .object({
+      entries: z.array(
+        z.object({ ref: z.string(), toolName: z.string(), callId: z.string(), iteration: count, content: z.string(), originalChars: count }),
+      ),
+      nextNumber: z.number().int().min(1),
+    })
+    .optional(),
+};
+
+/** Version 4, the current one. */
+export const handOverV4Schema = z.object({ schemaVersion: z.literal(4), ...handOverFields, ...compactionFields, ...stopContextFields, ...resultCacheFields });
+export type HandOverV4 = z.infer<typeof handOverV4Schema>;
 
 /** Version 1 as version 2: the same fields, now with their version. */
 export function upgradeV1(previous: HandOverV1): HandOverV2 {
@@ -121,15 +139,21 @@ export function upgradeV2(previous: HandOverV2): HandOverV3 {
   return { ...previous, schemaVersion: 3, toolCallsExecuted: 0, lastToolResults: [], releasedIterations: [] };
 }
 
+/** Version 3 as version 4: a run on code before the result cache had cached nothing. */
+export function upgradeV3(previous: HandOverV3): HandOverV4 {
+  return { ...previous, schemaVersion: 4 };
+}
+
 /** How each version is read and brought up to the current one. */
-const READERS: Record<number, VersionReader<HandOverV3>> = {
-  1: upgradingReader(handOverV1Schema, (v1) => upgradeV2(upgradeV1(v1))),
-  2: upgradingReader(handOverV2Schema, upgradeV2),
-  3: (raw) => handOverV3Schema.safeParse(raw),
+const READERS: Record<number, VersionReader<HandOverV4>> = {
+  1: upgradingReader(handOverV1Schema, (v1) => upgradeV3(upgradeV2(upgradeV1(v1)))),
+  2: upgradingReader(handOverV2Schema, (v2) => upgradeV3(upgradeV2(v2))),
+  3: upgradingReader(handOverV3Schema, upgradeV3),
+  4: (raw) => handOverV4Schema.safeParse(raw),
 };
 
 /** What a field's problem says when the field itself is wrong (missing, or of another type). */
-const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFields | keyof typeof stopContextFields, string> = {
+const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFields | keyof typeof stopContextFields | keyof typeof resultCacheFields, string> = {
   inputMessageCount: 'a whole number, 0 or more',
   messages: 'an array',
   inbox: 'an array',
@@ -151,6 +175,7 @@ const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFiel
   toolCallsExecuted: 'a whole number, 0 or more, if given',
   lastToolResults: 'an array of { toolName, callId, contentPreview, isError }, if given',
   releasedIterations: 'an array of whole numbers, if given',
+  resultCache: '{ entries, nextNumber }, if given',
 };
 
 /** Fields whose inner problems are told as one line: a conversation's message, the event log's frame. */
@@ -172,7 +197,7 @@ function problemOf(issue: z.core.$ZodIssue): string {
 }
 
 /** The carried events as this version writes them: old names renamed, unreadable ones dropped (`readCarriedEvents`). */
-function carriedEvents(events: HandOverV3['events']): CarriedEvents {
+function carriedEvents(events: HandOverV4['events']): CarriedEvents {
   return readCarriedEvents(events);
 }
 

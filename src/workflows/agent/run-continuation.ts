@@ -4,6 +4,7 @@ import { createRunRecord, type RunRecord } from './run-record';
 import { RUN_CONTINUATION_VERSION } from './run-continuation-schema';
 import { hasSummarisedToLeave, leaveSummarisedBehind } from '../rules/transcript-segment';
 import type { RunContext } from './run-context';
+import { withoutOldestEntry } from '../rules/result-cache';
 
 /** The fields of the run record a hand-over carries as they are: everything the loop counts, and the conversation. */
 const CARRIED = [
@@ -25,6 +26,7 @@ const CARRIED = [
   'toolCallsExecuted',
   'lastToolResults',
   'releasedIterations',
+  'resultCache',
 ] as const satisfies readonly (keyof RunRecord)[];
 type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
 
@@ -83,8 +85,9 @@ export function inputToValidate(rawInput: unknown): unknown {
 
 /**
  * The hand-over's arguments made to fit in one Temporal payload: events are
- * dropped, oldest first, until they do. Undefined when even without events
- * they do not (then the run cannot continue as new).
+ * dropped, oldest first, until they do; then the result cache's entries,
+ * oldest first (reading one answers that it was dropped). Undefined when even
+ * without either they do not (then the run cannot continue as new).
  */
 export function fitHandOver(input: unknown, continuation: RunContinuation): { continuation: RunContinuation; bytes: number } | undefined {
   let fitted = continuation;
@@ -92,8 +95,13 @@ export function fitHandOver(input: unknown, continuation: RunContinuation): { co
     const bytes = jsonBytes([input, fitted]);
     if (bytes <= PAYLOAD_BUDGET_BYTES) return { continuation: fitted, bytes };
     const recent = fitted.events.recent;
-    if (recent.length === 0) return undefined;
-    fitted = { ...fitted, events: { ...fitted.events, recent: recent.slice(Math.ceil(recent.length / 2)) } };
+    if (recent.length > 0) {
+      fitted = { ...fitted, events: { ...fitted.events, recent: recent.slice(Math.ceil(recent.length / 2)) } };
+    } else if (fitted.resultCache !== undefined && fitted.resultCache.entries.length > 0) {
+      fitted = { ...fitted, resultCache: withoutOldestEntry(fitted.resultCache) };
+    } else {
+      return undefined;
+    }
   }
 }
 

@@ -24,6 +24,7 @@ import { initialBreakerState, type BreakerState } from '../rules/circuit-breaker
 import { EventLog } from './event-log';
 import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
 import type { ConversationCompaction } from '../rules/model-context';
+import type { ResultCache } from '../rules/result-cache';
 import { transcriptTotal, type TranscriptSegment } from '../rules/transcript-segment';
 import { isMeaningfulChange, type SearchAttributeValues } from '../rules/search-attribute-updates';
 import type { StopToolResult } from '../rules/stop-conditions';
@@ -85,6 +86,8 @@ export interface RunRecord {
   lastToolResults: StopToolResult[];
   /** Iterations the model released with `context_release`, sorted: masking hides their tool results whatever their age. */
   releasedIterations: number[];
+  /** Tool results kept out of the conversation (`resultProcessing.inlineThreshold`), read with `result_cache`; absent until one is. */
+  resultCache?: ResultCache;
   /** Where `messages` sit in the whole transcript, once a hand-over left summarised messages behind; absent while it holds them all. */
   segment?: TranscriptSegment;
   terminationReason?: TerminationReason;

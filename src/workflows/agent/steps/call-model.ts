@@ -11,6 +11,7 @@ import { modelActivities, modelRequestSinks } from '../activities';
 import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
 import { preview } from '../event-log';
 import { modelContext, type ModelContext } from '../../rules/model-context';
+import { RESULT_CACHE_TOOL } from '../../rules/result-cache';
 import type { RunContext } from '../run-context';
 import { workflowTools } from './context-release';
 
@@ -59,7 +60,11 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
   // The worker that runs the call next can take it from memory and skip the query. Not on replay:
   // the call was made long ago, and copying every conversation again would only cost the replay.
   if (byReference && !wf.workflowInfo().unsafe.isReplaying) modelRequestSinks.agentRunnerModelRequests.offer(run.iteration, sent, bytes);
-  const offered = workflowTools(context);
+  // Tools the workflow answers itself: `result_cache` while the run caches results, `context_release` while it masks.
+  const offered = [
+    ...(input.resultProcessing?.inlineThreshold === undefined ? [] : [RESULT_CACHE_TOOL]),
+    ...workflowTools(context).map(({ name, description, parameters }) => ({ name, description, parameters })),
+  ];
   return modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
     {
       model: input.model,
@@ -69,7 +74,7 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
       parallelToolCalls: input.parallelToolCalls,
       ...(input.costBudget === undefined ? {} : { requirePrice: true as const }),
       // Absent unless offered, so the input of a run without them stays as it was.
-      ...(offered.length === 0 ? {} : { workflowTools: offered.map(({ name, description, parameters }) => ({ name, description, parameters })) }),
+      ...(offered.length === 0 ? {} : { workflowTools: offered }),
     },
   ]);
 }

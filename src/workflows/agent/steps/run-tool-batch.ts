@@ -1,10 +1,11 @@
 import type { AssistantMessage, ToolCall, ToolCallResult } from '../../../shared';
-import { processToolResult } from '../../rules/result-processing';
 import type { RunContext } from '../run-context';
 import type { StepOutcome } from '../step-outcome';
 import { refreshStatus, type RunRecord } from '../run-record';
 import type { RunTools } from '../../rules/run-setup';
 import { executeToolCall } from './execute-tool-call';
+import { isPending, processToolResult } from './process-tool-result';
+import { answerResultCacheCall, isResultCacheCall } from './read-result-cache';
 import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
 
@@ -40,9 +41,22 @@ export async function runToolBatch(
   run.openBatch = batch;
 
   const execute = async (call: ToolCall): Promise<ToolCallResult> => {
+    if (isResultCacheCall(context, call)) {
+      const answer = answerResultCacheCall(context, call);
+      batch.results.set(call.id, answer);
+      return answer;
+    }
     const raw = await executeToolCall(context, call, tools.descriptions, flagged);
-    // A result that ends the run is the response: it is never cut.
-    const result = raw.terminate || call === plan.terminating ? raw : processResult(context, call, raw);
+    // A result that ends the run is the response: it is never processed.
+    const processing = raw.terminate || call === plan.terminating ? raw : processToolResult(context, call, raw);
+    if (!isPending(processing)) {
+      batch.results.set(call.id, processing);
+      return processing;
+    }
+    // Awaited only when the extractor runs (otherwise the batch goes on in the same turn, as it always did); a run
+    // stopped meanwhile keeps the result as the processor left it, not a "cancelled" in place of a call that ran.
+    batch.results.set(call.id, processing.interim);
+    const result = await processing.final;
     batch.results.set(call.id, result);
     return result;
   };
@@ -102,14 +116,4 @@ export function closeOpenBatch(run: RunRecord): void {
     run.events.append('approval-abandonment', { callId: approval.callId, toolName: approval.toolName });
   }
   refreshStatus(run);
-}
-
-/** Tool-result processing: long results are cut, with a marker and an event. */
-function processResult(context: RunContext, call: ToolCall, result: ToolCallResult): ToolCallResult {
-  const { run, input } = context;
-  if (input.resultProcessing === undefined) return result;
-  const processed = processToolResult(call.function.name, result.content, input.resultProcessing);
-  if (processed.truncated === undefined) return result;
-  run.events.append('tool-result-truncation', { callId: call.id, toolName: call.function.name, ...processed.truncated });
-  return { ...result, content: processed.content };
 }

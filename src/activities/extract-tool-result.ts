@@ -1,0 +1,31 @@
+import { EXTRACTION_CUT_NOTE, type ExtractionInput, type ExtractionResult } from '../shared';
+import type { ModelSettings } from './model-call';
+import { createTextRequest, withinLength } from './text-completion';
+
+/**
+ * The `extractToolResult` activity, the result pipeline's extractor: one
+ * non-streaming chat-completions request without tools that condenses a tool
+ * result for the request the user made (`text-completion.ts`: set up,
+ * classified and redacted as `callModel`, so a failure is a `ModelCall.*` one
+ * and retried as a model call). Throws at once when `settings.baseURL`
+ * carries credentials.
+ */
+export function createToolResultExtraction(settings: ModelSettings) {
+  const requestText = createTextRequest(settings);
+
+  return async function extractToolResult(input: ExtractionInput): Promise<ExtractionResult> {
+    const answer = await requestText({ model: input.model, system: input.instructions, user: extractionRequest(input), requirePrice: input.requirePrice });
+    const { text: content, cut } = withinLength(answer.text, input.maxChars, EXTRACTION_CUT_NOTE);
+    return { content, cut, usage: answer.usage, model: answer.model };
+  };
+}
+
+/**
+ * The extraction call's user message: the user's request first, as the
+ * guidance, then the result as a quoted text, so the model condenses it
+ * rather than taking it up as its own task.
+ */
+export function extractionRequest(input: Pick<ExtractionInput, 'toolName' | 'content' | 'guidance'>): string {
+  const guidance = input.guidance === undefined ? 'The user\'s request is not known: keep what any next step may need.' : `The user's request:\n${input.guidance}`;
+  return `${guidance}\n\nThe result of the tool ${input.toolName} to condense (${input.content.length} characters):\n\n${input.content}`;
+}

@@ -1,0 +1,86 @@
+import { Context } from '@temporalio/activity';
+import OpenAI from 'openai';
+import { redactFailure, urlCredentialsProblem } from '../redaction';
+import type { Usage } from '../shared';
+import { parseCompletion } from './completion-response';
+import { keepHeartbeating } from './heartbeat';
+import { redactorFor, type ModelSettings } from './model-call';
+import { classifyModelError, invalidResponseFailure } from './model-errors';
+import { priceUnknownFailure, pricedUsage } from './model-cost';
+import { priceOf } from '../shared/prices';
+
+/** One text the model wrote for a side task (a compaction's summary, an extraction). */
+export interface CompletedText {
+  /** The answer's text, trimmed; empty when the model wrote none. Tool calls are ignored: none were offered. */
+  text: string;
+  usage: Usage;
+  /** The model that answered, as the provider names it. */
+  model: string;
+}
+
+/** A system prompt and one user message, sent to `model` (the worker's default when absent). */
+export type TextRequest = (request: { model?: string; system: string; user: string; requirePrice?: true }) => Promise<CompletedText>;
+
+/**
+ * A non-streaming chat-completions request without tools, for the activities
+ * that ask the model for one text on the side (`compactConversation`,
+ * `extractToolResult`). The client is set up as `callModel`'s (no client-side
+ * retries: Temporal owns retry), and its failures are classified and redacted
+ * the same way (`ModelCall.*` types, `nextRetryDelay` from `Retry-After`).
+ * Usage is priced from the worker's price table, and with `requirePrice` a
+ * model it has no price for fails before anything is sent.
+ * Runs inside an activity, heartbeating. Throws at once when
+ * `settings.baseURL` carries credentials.
+ */
+export function createTextRequest(settings: ModelSettings): TextRequest {
+  const problem = settings.baseURL === undefined ? undefined : urlCredentialsProblem('baseURL', settings.baseURL);
+  if (problem !== undefined) throw new Error(problem);
+  const redact = redactorFor(settings);
+  const client = new OpenAI({ apiKey: settings.apiKey ?? 'unused', baseURL: settings.baseURL, maxRetries: 0 });
+  const baseURL = client.baseURL;
+
+  return async function requestText({ model: requested, system, user, requirePrice }) {
+    const context = Context.current();
+    const model = requested ?? settings.defaultModel;
+    // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
+    if (requirePrice === true && priceOf(settings.prices, model) === undefined) throw priceUnknownFailure(model, settings.prices);
+    const messages = [
+      { role: 'system' as const, content: system },
+      { role: 'user' as const, content: user },
+    ];
+    const response = await keepHeartbeating(context, async () => {
+      try {
+        const raw = await client.chat.completions.create({ model, messages }, { signal: context.cancellationSignal }).asResponse();
+        return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
+      } catch (error) {
+        if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
+        throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
+      }
+    });
+
+    const parsed = parseCompletion(response.body);
+    if (!parsed.ok) {
+      const failure = invalidResponseFailure(
+        { ...response, body: redact(response.body), problem: parsed.problem },
+        { model, baseURL, attempt: context.info.attempt },
+      );
+      throw redactFailure(failure, redact);
+    }
+    const completion = parsed.completion;
+    const { promptTokens = 0, completionTokens = 0, totalTokens = promptTokens + completionTokens } = completion.usage;
+    const usage = pricedUsage({ promptTokens, completionTokens, totalTokens }, settings.prices, model, completion.model);
+    return { text: (completion.content ?? '').trim(), usage, model: completion.model ?? model };
+  };
+}
+
+/**
+ * `text` in at most `maxChars` characters (code points), ending with `\n<note>`
+ * when it had to be cut: the note counts in the length.
+ */
+export function withinLength(text: string, maxChars: number, note: string): { text: string; cut: boolean } {
+  if (text.length <= maxChars) return { text, cut: false };
+  const characters = Array.from(text);
+  if (characters.length <= maxChars) return { text, cut: false };
+  const ending = `\n${note}`;
+  return { text: `${characters.slice(0, Math.max(0, maxChars - ending.length)).join('').trimEnd()}${ending}`, cut: true };
+}

@@ -1,0 +1,131 @@
+import * as wf from '@temporalio/workflow';
+import { addUsage, type ResultProcessingConfig, type ToolCall, type ToolCallResult } from '../../../shared';
+import { modelActivities } from '../activities';
+import { modelCallFailed } from '../failures';
+import { estimateTokens } from '../../rules/observation-masking';
+import { cacheResult, cacheSummary, cachingDue } from '../../rules/result-cache';
+import { extractionDue, extractionInput, unusableExtraction } from '../../rules/result-extraction';
+import { processToolResult as truncateToolResult } from '../../rules/result-processing';
+import type { RunContext } from '../run-context';
+import { describeActivity } from '../run-record';
+
+/**
+ * The result pipeline, after a tool ran and before its result enters the
+ * conversation: the processor (a length limit), then the extractor (a model
+ * call that condenses a long result), then the cacher (a long result kept in
+ * the run's result cache, a summary in the conversation). Each stage is
+ * optional and works on what the stage before handed on; the extractor and
+ * the cacher take only successful results (an error, or `ask_question`'s
+ * question, goes on as it is). A result that ends the run never comes here.
+ *
+ * Returns the result itself unless the extractor runs: a run without
+ * `extractThreshold` awaits nothing here and issues the commands it always
+ * did (no `wf.patched` is needed; a run started before the extractor existed
+ * has no such input). When the extractor runs, it returns the result as the
+ * processor left it (`interim`: what the conversation keeps if the run is
+ * stopped meanwhile) and the pipeline's end (`final`).
+ */
+export function processToolResult(context: RunContext, call: ToolCall, result: ToolCallResult): ToolCallResult | PendingToolResult {
+  const config = context.input.resultProcessing;
+  if (config === undefined) return result;
+  const processed = truncate(context, call, result, config);
+  if (processed.isError || processed.waitForInput !== undefined) return processed;
+  if (!extractionDue(processed.content, config)) return cache(context, call, processed, config);
+  return { interim: processed, final: extract(context, call, processed, config).then((extracted) => cache(context, call, extracted, config)) };
+}
+
+/** A result whose extraction is under way. */
+export interface PendingToolResult {
+  /** The result as the processor left it. */
+  interim: ToolCallResult;
+  /** The result at the end of the pipeline. */
+  final: Promise<ToolCallResult>;
+}
+
+/** Whether {@link processToolResult} handed back a result still in the extractor. */
+export function isPending(result: ToolCallResult | PendingToolResult): result is PendingToolResult {
+  return 'final' in result;
+}
+
+/** The processor: a result longer than its tool's limit is cut, with a marker and an event. */
+function truncate(context: RunContext, call: ToolCall, result: ToolCallResult, config: ResultProcessingConfig): ToolCallResult {
+  const processed = truncateToolResult(call.function.name, result.content, config);
+  if (processed.truncated === undefined) return result;
+  context.run.events.append('tool-result-truncation', { callId: call.id, toolName: call.function.name, ...processed.truncated });
+  return { ...result, content: processed.content };
+}
+
+/**
+ * The extractor: the `extractToolResult` activity condenses the result. Its
+ * tokens count in the run's usage (and so in its token budget, checked before
+ * the next iteration). A call that fails after its retries, or an answer that
+ * is empty or no shorter, leaves the result as it was, with an event: the run
+ * goes on.
+ */
+async function extract(context: RunContext, call: ToolCall, result: ToolCallResult, config: ResultProcessingConfig): Promise<ToolCallResult> {
+  const { run, input, publish } = context;
+  const toolName = call.function.name;
+  const iteration = run.iteration;
+  describeActivity(run, `iteration ${iteration}: condensing the result of ${toolName}`);
+  const request = {
+    ...extractionInput(toolName, result.content, run.messages, config, input.model),
+    // Under a cost budget an unpriced model is not called (`ModelCall.PriceUnknown`): the result stays as it was.
+    ...(input.costBudget === undefined ? {} : { requirePrice: true as const }),
+  };
+  let extracted;
+  try {
+    extracted = await modelActivities.extractToolResult.executeWithOptions({ summary: `extraction · ${toolName} · iteration ${iteration}` }, [request]);
+  } catch (error) {
+    if (wf.isCancellation(error)) throw error;
+    const failure = modelCallFailed(error, context.partial());
+    run.events.append('tool-result-extraction-failure', {
+      iteration,
+      callId: call.id,
+      toolName,
+      reason: `the extraction call failed: ${failure.message}`.slice(0, 1_000),
+      ...(typeof failure.type === 'string' ? { errorType: failure.type } : {}),
+    });
+    return result;
+  }
+  run.usage = addUsage(run.usage, extracted.usage);
+  publish(run);
+  const unusable = unusableExtraction(result.content, extracted);
+  if (unusable !== undefined) {
+    run.events.append('tool-result-extraction-failure', { iteration, callId: call.id, toolName, reason: unusable });
+    return result;
+  }
+  run.events.append('tool-result-extraction', {
+    iteration,
+    callId: call.id,
+    toolName,
+    originalChars: result.content.length,
+    extractedChars: extracted.content.length,
+    originalTokens: estimateTokens(result.content),
+    extractedTokens: estimateTokens(extracted.content),
+    cut: extracted.cut,
+    usage: extracted.usage,
+    model: extracted.model,
+  });
+  return { ...result, content: extracted.content };
+}
+
+/** The cacher: a result longer than `inlineThreshold` goes into the run's result cache, its summary into the conversation. */
+function cache(context: RunContext, call: ToolCall, result: ToolCallResult, config: ResultProcessingConfig): ToolCallResult {
+  const threshold = config.inlineThreshold;
+  if (!cachingDue(result.content, threshold)) return result;
+  const { run } = context;
+  const cached = cacheResult(run.resultCache, { toolName: call.function.name, callId: call.id, iteration: run.iteration, content: result.content });
+  run.resultCache = cached.cache;
+  const summary = cacheSummary(cached.entry, threshold);
+  run.events.append('tool-result-caching', {
+    iteration: run.iteration,
+    callId: call.id,
+    toolName: call.function.name,
+    ref: cached.entry.ref,
+    originalChars: result.content.length,
+    originalTokens: estimateTokens(result.content),
+    summaryTokens: estimateTokens(summary),
+    dropped: cached.dropped,
+  });
+  return { ...result, content: summary };
+}

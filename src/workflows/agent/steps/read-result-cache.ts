@@ -1,0 +1,32 @@
+import { RESULT_CACHE_DEFAULTS, type ToolCall, type ToolCallResult } from '../../../shared';
+import { preview } from '../event-log';
+import { readResultCache } from '../../rules/result-cache';
+import type { RunContext } from '../run-context';
+
+/** Whether `call` is one of the built-in `result_cache`, which the run offers when it caches results. */
+export function isResultCacheCall({ input }: RunContext, call: ToolCall): boolean {
+  return input.resultProcessing?.inlineThreshold !== undefined && call.function.name === RESULT_CACHE_DEFAULTS.toolName;
+}
+
+/**
+ * Answers a `result_cache` call in the workflow, from the run's result cache:
+ * a pure read of the run's own state, so no activity, no approval, and
+ * nothing for the result pipeline (a slice is short, and caching it again
+ * would hand the model a reference to a reference). Logged like any call.
+ */
+export function answerResultCacheCall(context: RunContext, call: ToolCall): ToolCallResult {
+  const { run } = context;
+  const toolName = call.function.name;
+  run.events.append('tool-call-start', { iteration: run.iteration, callId: call.id, toolName, arguments: preview(call.function.arguments) });
+  run.turn.executedTools.push(toolName);
+  const reading = readResultCache(run.resultCache, call.function.arguments);
+  run.events.append('tool-call-end', {
+    iteration: run.iteration,
+    callId: call.id,
+    toolName,
+    durationMs: 0,
+    isError: reading.isError,
+    output: preview(reading.content),
+  });
+  return { content: reading.content, isError: reading.isError, terminate: false };
+}
