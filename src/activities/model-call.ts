@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { createRedactor, redactFailure, urlCredentials, urlCredentialsProblem, type Redactor } from '../redaction';
-import type { ChatMessage, ModelCallInput, ModelCallResult, PriceTable, ToolCall, ToolDescription } from '../shared';
+import type { ChatMessage, ModelCallInput, ModelCallResult, PriceTable, ToolCall } from '../shared';
 import { priceOf } from '../shared/prices';
 import { priceUnknownFailure, pricedUsage } from './model-cost';
 import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
