@@ -107,6 +107,32 @@ export const runEventSchema = z.discriminatedUnion('type', [
     isError: z.boolean(),
     output: z.string(),
   }),
+  /** A nested agent (`defineAgentTool`) started as a child workflow: its Temporal ids and the depth it runs at. */
+  z.object({
+    ...envelope('nested-agent-start'),
+    iteration: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    workflowId: z.string(),
+    runId: z.string(),
+    depth: z.number().int(),
+  }),
+  /**
+   * A nested agent ended: `completed` (with its termination reason's type), `failed` (with its failure), or
+   * `cancelled` (this run stopped, and the child with it). `usage` is its whole tree's, counted in this run's.
+   */
+  z.object({
+    ...envelope('nested-agent-end'),
+    iteration: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    workflowId: z.string(),
+    runId: z.string(),
+    outcome: z.enum(['completed', 'failed', 'cancelled']),
+    terminationReason: z.string().optional(),
+    error: z.object({ type: z.string(), message: z.string() }).optional(),
+    usage: usageSchema,
+  }),
   /** A tool result longer than its limit was cut before the model saw it. */
   z.object({ ...envelope('tool-result-truncation'), callId: z.string(), toolName: z.string(), originalChars: z.number().int(), keptChars: z.number().int() }),
   /** The circuit breaker tripped: a tool failed with the same error `count` times in a row. */

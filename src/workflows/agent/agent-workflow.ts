@@ -11,6 +11,7 @@ import type { RunContext } from './run-context';
 import { canLeaveSummarisedBehind, continuationOf, fitHandOver, inputToValidate, inputWithoutConversation, resumedRunRecord, type RunContinuation } from './run-continuation';
 import { readHandOver } from './run-arguments';
 import { transcriptTotal } from '../rules/transcript-segment';
+import { treeUsage } from '../rules/nested-agents';
 import { registerRunHandlers } from './run-handlers';
 import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, lastAssistantText, type RunRecord } from './run-record';
 import type { RunEnding, StepOutcome } from './step-outcome';
@@ -87,18 +88,19 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     publish(run);
     throw failure;
   };
-  const partial = (): PartialRun => partialRun(run.messages, run.usage, run.iteration);
+  const partial = (): PartialRun => partialRun(run.messages, treeUsage(run.usage, run.nested), run.iteration);
 
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;
-  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds, linearHistory };
+  // Workflow time stands still within an activation: reading it before the context is reading it where it was.
+  const startedAt = new Date().getTime();
+  const deadline =
+    continuation?.deadline ?? (input.timeout === undefined ? undefined : new Date(startedAt + msToNumber(input.timeout as Duration)).toISOString());
+  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds, linearHistory, deadline };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   else run.events.append('run-take-over', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
 
-  const startedAt = new Date().getTime();
-  const deadline =
-    continuation?.deadline ?? (input.timeout === undefined ? undefined : new Date(startedAt + msToNumber(input.timeout as Duration)).toISOString());
   if (input.timeout !== undefined) {
     const limit = input.timeout;
     // A durable timer outside the loop's scope: when it fires, the loop is cancelled like a terminate.

@@ -93,8 +93,24 @@ const compactionFields = {
   turn: turnSchema.extend({ leftBehind: count.optional() }),
 };
 
+/**
+ * Optional in version 3, so a version 3 hand-over from before them reads as it is: nested agents' usage, once
+ * the run started one (bounded: the list is capped, the rest counted and summed), and the turn's answers of
+ * nested agents (`sourceMatch`, `stopMessage`).
+ */
+const nestedFields = {
+  nested: z
+    .object({
+      children: z.array(z.object({ runId: z.string(), toolName: z.string(), usage: usageSchema })),
+      omitted: count,
+      total: usageSchema,
+    })
+    .optional(),
+  turn: compactionFields.turn.extend({ agentAnswers: z.array(z.object({ toolName: z.string(), stopMessage: z.boolean() })).optional() }),
+};
+
 /** Version 3, the current one. */
-export const handOverV3Schema = z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields });
+export const handOverV3Schema = z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields, ...nestedFields });
 export type HandOverV3 = z.infer<typeof handOverV3Schema>;
 
 /** Version 1 as version 2: the same fields, now with their version. */
@@ -115,7 +131,7 @@ const READERS: Record<number, VersionReader<HandOverV3>> = {
 };
 
 /** What a field's problem says when the field itself is wrong (missing, or of another type). */
-const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFields, string> = {
+const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFields | keyof typeof nestedFields, string> = {
   inputMessageCount: 'a whole number, 0 or more',
   messages: 'an array',
   inbox: 'an array',
@@ -134,6 +150,7 @@ const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFiel
   deadline: 'a text, if given',
   compaction: '{ throughIndex, summary, iteration, count }, if given',
   segment: 'an object',
+  nested: '{ children, omitted, total }, if given',
 };
 
 /** Fields whose inner problems are told as one line: a conversation's message, the event log's frame. */

@@ -22,6 +22,7 @@ const CARRIED = [
   'externalStopRequested',
   'compaction',
   'segment',
+  'nested',
 ] as const satisfies readonly (keyof RunRecord)[];
 type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
 

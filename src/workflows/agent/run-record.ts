@@ -24,6 +24,7 @@ import { EventLog } from './event-log';
 import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
 import type { ConversationCompaction } from '../rules/model-context';
 import { transcriptTotal, type TranscriptSegment } from '../rules/transcript-segment';
+import { treeUsage, type AgentAnswer, type NestedUsage } from '../rules/nested-agents';
 import { isMeaningfulChange, type SearchAttributeValues } from '../rules/search-attribute-updates';
 
 /** The batch of tool calls being executed, kept so a stop can close it with valid tool messages. */
@@ -45,7 +46,10 @@ export interface RunRecord {
   inputMessageCount: number;
   /** The summary the model sees in place of the older messages (`compaction` input); `messages` stay whole. */
   compaction?: ConversationCompaction;
+  /** Tokens of this run's own model calls; its nested agents' are in `nested`. */
   usage: Usage;
+  /** The nested agents this run started, once it started one (`rules/nested-agents.ts`). */
+  nested?: NestedUsage;
   activity: string;
   limits: RunLimits;
   pendingApprovals: PendingApproval[];
@@ -76,6 +80,8 @@ export interface RunRecord {
     executedTools: string[];
     /** Messages the turn produced that a hand-over left behind (see `transcript-segment.ts`); counted by `maxMessages`. */
     leftBehind?: number;
+    /** Nested agents that answered this turn, for `sourceMatch` and `stopMessage`; absent until one does. */
+    agentAnswers?: AgentAnswer[];
   };
   /** Where `messages` sit in the whole transcript, once a hand-over left summarised messages behind; absent while it holds them all. */
   segment?: TranscriptSegment;
@@ -135,7 +141,7 @@ function searchAttributeValues(run: RunRecord): SearchAttributeValues {
   return {
     status: run.status,
     iterations: run.iteration,
-    totalTokens: run.usage.totalTokens,
+    totalTokens: treeUsage(run.usage, run.nested).totalTokens,
     pendingApprovals: run.pendingApprovals.length,
     terminationReason: run.terminationReason?.type ?? (run.status === 'failed' ? `failed:${run.error?.type ?? FailureType.untyped}` : ''),
   };
@@ -184,7 +190,7 @@ export function snapshot(run: RunRecord): AgentState {
     restrictionInjections: run.restrictionInjections,
     messages: run.messages,
     ...(run.segment === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: run.segment.base, pinned: run.segment.pinned } }),
-    usage: run.usage,
+    usage: treeUsage(run.usage, run.nested),
     activity: run.activity,
     pendingApprovals: run.pendingApprovals,
     ...(run.pendingApprovals.length > 0

@@ -1,5 +1,6 @@
 import * as wf from '@temporalio/workflow';
 import { findLimitBreach } from '../../rules/limit-rules';
+import { treeUsage } from '../../rules/nested-agents';
 import { findSizeBreach, projectedRunBytes } from '../../rules/size-rules';
 import { userMessage } from '../conversation-messages';
 import { maxInvocationsExceeded, sizeLimitReached, tokenBudgetExhausted } from '../failures';
@@ -17,7 +18,8 @@ import type { RunEnding } from '../step-outcome';
 export function admitIteration(context: RunContext, firstIteration: number): RunEnding | undefined {
   const { run, input, partial } = context;
   for (const content of run.inbox.splice(0)) run.messages.push(userMessage(content));
-  const breach = findLimitBreach(run.invocations, run.usage, run.limits);
+  // Nested agents' tokens count against the run's budget: the budget is the tree's.
+  const breach = findLimitBreach(run.invocations, treeUsage(run.usage, run.nested), run.limits);
   if (breach?.kind === 'invocations') return { kind: 'fail', failure: maxInvocationsExceeded(breach.limit, partial()) };
   if (breach?.kind === 'tokens') return { kind: 'fail', failure: tokenBudgetExhausted(breach, partial()) };
   if (!context.guarded) return undefined;

@@ -26,6 +26,7 @@ export function applyStopWhen(context: RunContext, unexecuted: readonly ToolCall
       turnUsage: subtractUsage(run.usage, run.turn.usage),
       executedTools: run.turn.executedTools,
       externalStopRequested: run.externalStopRequested,
+      agentAnswers: run.turn.agentAnswers ?? [],
     },
     stopConditionRegistry,
   );

@@ -10,6 +10,7 @@ import {
 } from '../../../shared';
 import { LOCAL_TOOL_ACTIVITIES_PATCH, localToolActivities, toolActivities } from '../activities';
 import { awaitApproval } from './await-approval';
+import { runAgentTool } from './run-agent-tool';
 import { needsApproval } from '../../rules/approval-rules';
 import { preview } from '../event-log';
 import type { RunContext } from '../run-context';
@@ -92,7 +93,8 @@ export async function executeToolCall(
   run.turn.executedTools.push(call.function.name);
   let result: ToolCallResult;
   try {
-    result = await runToolActivity(
+    // A nested agent runs as a child workflow, not an activity (`run-agent-tool.ts`).
+    result = description.agent !== undefined ? await runAgentTool(context, call, description.agent, argumentsText) : await runToolActivity(
       description,
       summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
       { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) },
