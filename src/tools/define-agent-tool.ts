@@ -32,7 +32,7 @@ export interface AgentToolDefinition {
 }
 
 /** A tool definition that is a nested agent: `agent` is what the workflow starts it with. */
-export type AgentToolDefinitionOf = ToolDefinition<typeof agentTaskParameters> & { agent: AgentToolSpec };
+export type AgentToolDefinitionOf = ToolDefinition & { agent: AgentToolSpec };
 
 /**
  * Declares a nested agent: a tool whose call runs another `agentWorkflow` as a Temporal child workflow, with
@@ -68,5 +68,6 @@ export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefin
     needsApproval: definition.needsApproval ?? false,
     execute: () => `Error: "${definition.name}" is a nested agent, which the workflow runs as a child workflow; this call reached a tool activity instead.`,
   });
-  return { ...tool, agent };
+  // Registered beside tools of any parameters: a registry holds `ToolDefinition`s of the general type.
+  return { ...(tool as unknown as ToolDefinition), agent };
 }
