@@ -46,6 +46,8 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return [describeDecision(event)];
     case 'approval-abandonment':
       return [`  approval of ${event.toolName} (call ${event.callId}) abandoned: the run is stopping`];
+    case 'nested-approval-forward':
+      return [`  decision (${event.decision}) on ${event.callId} forwarded to the nested agent ${event.workflowId}`];
     case 'decision-rejection':
       return [`  a decision sent by ${event.via} was rejected: ${event.problem}`];
     case 'nudge-injection':

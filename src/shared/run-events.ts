@@ -161,6 +161,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     decidedAt: z.string(),
     via: z.enum(['signal', 'update', 'timeout']),
   }),
+  /** A decision on a call a nested agent waits on was forwarded to that agent's run (`workflowId`), which records it. */
+  z.object({ ...envelope('nested-approval-forward'), callId: z.string(), workflowId: z.string(), decision: z.enum(['approve', 'deny']) }),
   /** A decision sent by signal was refused; `input` is what came, as JSON cut to 500 characters. */
   z.object({ ...envelope('decision-rejection'), via: z.literal('signal'), problem: z.string(), input: z.string() }),
   /** A call still waiting for a decision when the run stopped. */

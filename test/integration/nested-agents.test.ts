@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { z } from 'zod';
-import { addUsage, eventsQuery, terminateSignal, type AgentResult, type RunEvent } from '../../src/shared';
+import { addUsage, approveSignal, decideUpdate, eventsQuery, stateQuery, terminateSignal, type AgentResult, type RunEvent } from '../../src/shared';
 import { defineAgentTool } from '../../src/tools/define-agent-tool';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';
@@ -19,12 +19,14 @@ const researcher = defineAgentTool({ name: 'researcher', description: 'Researche
 const closer = defineAgentTool({ name: 'closer', description: 'Closes a task.', instructions: 'Finish the task.', tools: ['finish'] });
 /** A nested agent that may call itself: each call one level deeper. */
 const delegate = defineAgentTool({ name: 'delegate', description: 'Hands the task down.', instructions: 'Delegate or answer.', tools: ['delegate'] });
+/** A nested agent whose pings wait for a person's approval. */
+const guarded = defineAgentTool({ name: 'guarded', description: 'Pings, with approval.', instructions: 'Ping.', tools: ['ping'], approvalTools: ['ping'] });
 /** A nested agent whose input names a tool the worker lacks: the child fails with `InvalidAgentInput`. */
 const broken = defineAgentTool({ name: 'broken', description: 'Never works.', instructions: 'x', tools: ['no_such_tool'] });
 
 let env: TestEnv;
 beforeAll(async () => {
-  env = await TestEnv.create({ extraTools: [pingTool, researcher, closer, delegate, broken] });
+  env = await TestEnv.create({ extraTools: [pingTool, researcher, closer, delegate, broken, guarded] });
 });
 afterAll(async () => {
   await env.close();
@@ -223,5 +225,52 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     );
     await handle.terminate('operator');
     expect((await childResult(childId)).terminationReason).toEqual({ type: 'external', via: 'cancel' });
+  });
+
+  test("a child's pending approval is listed in the parent's state, naming the child's run, and an approval sent to the parent reaches it", async () => {
+    const model = env.scenario([
+      call('guarded', 'ping a'),
+      { toolCalls: [{ name: 'ping', arguments: { host: 'a' } }] }, // the child: waits for approval
+      { content: 'a answered' }, // the child, after the approved ping
+      { content: 'all good' }, // the parent
+    ]);
+    const handle = await env.start({ model, tools: ['guarded'], message: 'go' });
+    const childId = `${handle.workflowId}/call-1-1`;
+    const state = await waitForState(handle, (current) => current.pendingApprovals.length === 1);
+    expect(state.pendingApprovals[0]).toMatchObject({
+      callId: 'call-1-1/call-1-1',
+      toolName: 'ping',
+      arguments: { host: 'a' },
+      run: { workflowId: childId, toolName: 'guarded' },
+    });
+    expect(state.waitingFor).toBe('approval');
+    await handle.signal(approveSignal, { callId: 'call-1-1/call-1-1' });
+    const result = (await handle.result()) as AgentResult;
+    expect(result.response).toBe('all good');
+    const child = await childResult(childId);
+    expect(child.messages.find((message) => message.role === 'tool')?.content).toBe('pong a');
+    expect((await events(childId)).find((event) => event.type === 'approval-decision')).toMatchObject({ callId: 'call-1-1', decision: 'approve', via: 'signal' });
+    expect((await events(handle.workflowId)).find((event) => event.type === 'nested-approval-forward')).toMatchObject({
+      callId: 'call-1-1/call-1-1',
+      workflowId: childId,
+      decision: 'approve',
+    });
+    expect((await handle.query(stateQuery)).pendingApprovals).toEqual([]);
+  });
+
+  test('the decide update on the parent denies a call its child waits on; the child hears the reason', async () => {
+    const model = env.scenario([
+      call('guarded', 'ping b'),
+      { toolCalls: [{ name: 'ping', arguments: { host: 'b' } }] },
+      { content: 'b was refused' },
+      { content: 'refused, then' },
+    ]);
+    const handle = await env.start({ model, tools: ['guarded'], message: 'go' });
+    await waitForState(handle, (current) => current.pendingApprovals.length === 1);
+    const decision = await handle.executeUpdate(decideUpdate, { args: [{ callId: 'call-1-1/call-1-1', decision: 'deny', reason: 'not b' }] });
+    expect(decision).toMatchObject({ callId: 'call-1-1/call-1-1', toolName: 'ping', decision: 'deny', reason: 'not b', via: 'update' });
+    await handle.result();
+    const child = await childResult(`${handle.workflowId}/call-1-1`);
+    expect(child.messages.find((message) => message.role === 'tool')?.content).toBe('Denied: not b');
   });
 });

@@ -25,6 +25,7 @@ import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
 import type { ConversationCompaction } from '../rules/model-context';
 import { transcriptTotal, type TranscriptSegment } from '../rules/transcript-segment';
 import { treeUsage, type AgentAnswer, type NestedUsage } from '../rules/nested-agents';
+import { listedNestedApprovals, type NestedRun } from '../rules/nested-approvals';
 import { isMeaningfulChange, type SearchAttributeValues } from '../rules/search-attribute-updates';
 
 /** The batch of tool calls being executed, kept so a stop can close it with valid tool messages. */
@@ -53,6 +54,8 @@ export interface RunRecord {
   activity: string;
   limits: RunLimits;
   pendingApprovals: PendingApproval[];
+  /** Nested agents running now, by workflow id, with what they wait on; never handed over (nothing runs between iterations). */
+  nestedRuns: Map<string, NestedRun>;
   decisions: Map<string, ApprovalDecision>;
   events: EventLog;
   loopTracker: LoopTracker;
@@ -102,6 +105,7 @@ export function createRunRecord(): RunRecord {
     activity: 'validating input',
     limits: { maxInvocations: 0, tokenBudget: {} },
     pendingApprovals: [],
+    nestedRuns: new Map(),
     decisions: new Map(),
     events: new EventLog(),
     externalStopRequested: false,
@@ -179,8 +183,14 @@ function changedPairs(published: SearchAttributeValues | undefined, current: Sea
   return pairs;
 }
 
+/** The calls waiting for a decision: the run's own, then those its running nested agents wait on (`nested-approvals.ts`). */
+export function allPendingApprovals(run: RunRecord): PendingApproval[] {
+  return run.nestedRuns.size === 0 ? run.pendingApprovals : [...run.pendingApprovals, ...listedNestedApprovals(run.nestedRuns)];
+}
+
 export function snapshot(run: RunRecord): AgentState {
   const lastEvent = run.events.last();
+  const pendingApprovals = allPendingApprovals(run);
   return {
     schemaVersion: SCHEMA_VERSION,
     status: run.status,
@@ -192,8 +202,8 @@ export function snapshot(run: RunRecord): AgentState {
     ...(run.segment === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: run.segment.base, pinned: run.segment.pinned } }),
     usage: treeUsage(run.usage, run.nested),
     activity: run.activity,
-    pendingApprovals: run.pendingApprovals,
-    ...(run.pendingApprovals.length > 0
+    pendingApprovals,
+    ...(pendingApprovals.length > 0
       ? { waitingFor: 'approval' as const }
       : run.pendingQuestion !== undefined
         ? { waitingFor: 'input' as const, question: run.pendingQuestion }

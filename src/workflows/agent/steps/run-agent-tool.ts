@@ -70,6 +70,8 @@ export async function runAgentTool(context: RunContext, call: ToolCall, spec: Ag
   const runId = handle.firstExecutionRunId;
   const ids = { iteration: run.iteration, callId: call.id, toolName, workflowId, runId };
   run.events.append('nested-agent-start', { ...ids, depth: tree.depth + 1 });
+  // While it runs, the calls it waits on are listed in this run's state and decided from here (`nested-approvals.ts`).
+  run.nestedRuns.set(workflowId, { callId: call.id, toolName, approvals: [] });
 
   try {
     const result = await handle.result();
@@ -98,6 +100,8 @@ export async function runAgentTool(context: RunContext, call: ToolCall, spec: Ag
     // The parent's own stop: it ends now, and closing its batch says the call was cancelled.
     if (cancelled) throw error;
     return errorResult(failedChildContent(toolName, type, message));
+  } finally {
+    if (run.nestedRuns.delete(workflowId)) context.publish(run);
   }
 }
 
