@@ -273,4 +273,14 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     const child = await childResult(`${handle.workflowId}/call-1-1`);
     expect(child.messages.find((message) => message.role === 'tool')?.content).toBe('Denied: not b');
   });
+
+  test("a hand-over (continue-as-new) carries the children's usage: the result still counts and lists them", async () => {
+    const model = env.scenario([call('researcher', 'look'), { content: 'found' }, { content: 'summed up' }]);
+    const handle = await env.start({ model, tools: ['researcher'], message: 'go', iterationsPerRun: 1 });
+    const result = (await handle.result()) as AgentResult;
+    expect((await events(handle.workflowId)).some((event) => event.type === 'run-take-over')).toBe(true);
+    const child = await childResult(`${handle.workflowId}/call-1-1`);
+    expect(result.children).toEqual([expect.objectContaining({ toolName: 'researcher', usage: child.usage })]);
+    expect(result.usage).toEqual(addUsage(result.ownUsage ?? child.usage, child.usage));
+  });
 });
