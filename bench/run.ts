@@ -16,6 +16,7 @@ import { benchCompactedLongRun } from './compacted-long-run';
 import { benchStreaming } from './streaming';
 import { comparisonTable, compareLoops, defaultComparisonCases } from './anchors/compare-loops';
 import { benchInFlight, inFlightLines } from './inflight/in-flight';
+import { benchNestedOverhead } from './nested-overhead';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -45,7 +46,7 @@ const options = new Command()
   .option('--anchor-servers <name,...>', 'the dev servers of the anchor comparison: stock, tuned', (value) => value.split(','), ['stock', 'tuned'])
   .option('--inflight-runs <n>', 'runs in flight at once on one worker in the inflight section', (value) => Number(value), 1000)
   .option('--inflight-iterations <n>', 'model calls per run in the inflight section (1 s each)', (value) => Number(value), 3)
-  .option('--only <section>', 'run one section: anchors, history, streaming, inflight or compacted-long (the last two only when named)')
+  .option('--only <section>', 'run one section: anchors, history, streaming, inflight, compacted-long or nested (the last three only when named)')
   .parse()
   .opts<{
     runs: number;
@@ -117,6 +118,10 @@ function megabytes(bytes: number): string {
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  if (options.only === 'nested') {
+    await benchNestedOverhead({ log: (line) => console.log(line) });
+    return;
+  }
   if (options.only === 'inflight') {
     const report = await benchInFlight({ runs: options.inflightRuns, iterations: options.inflightIterations, log: (line) => console.log(line) });
     console.log('');

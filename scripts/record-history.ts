@@ -18,6 +18,7 @@ import {
 import { sendChatTurn } from '../src/conversations';
 import { withLocalStack } from './local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
+import { defineAgentTool } from '../src/tools/define-agent-tool';
 import { createAgentWorker } from '../src/worker';
 
 /**
@@ -55,6 +56,10 @@ import { createAgentWorker } from '../src/worker';
  *   marker), `list_files` as a regular activity, and eleven iterations with
  *   the search attributes upserted at the start, after ten iterations and at
  *   the end only (the meaningful-search-attributes marker).
+ * - nested-agents.json and nested-agents-child.json: a run that calls a
+ *   nested agent (`defineAgentTool`): the child workflow started, its
+ *   pending approval reported to the parent and approved there (forwarded
+ *   by signal), its answer the tool result; the child's own history beside.
  * `npm run record-history -- call-identity` records that one alone; without
  * arguments every history is recorded.
  * Commit a file anew only when the workflow's behaviour changes on purpose,
@@ -72,6 +77,7 @@ const LINEAR_MODEL = 'recorded-linear-history';
 const COMPACTION_MODEL = 'recorded-compaction';
 const SUMMARY_MODEL = 'recorded-compaction-summary';
 const LOCAL_MODEL = 'recorded-local-tools';
+const NESTED_MODEL = 'recorded-nested-agents';
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -145,6 +151,12 @@ async function main(): Promise<void> {
       })),
       { toolCalls: [{ name: 'finish', arguments: { note: 'Counted to eighteen.' }, id: 'call_finish' }] },
     ]);
+    model.script(NESTED_MODEL, [
+      { toolCalls: [{ name: 'adder', arguments: { task: 'Add 2 and 3.' }, id: 'call_adder' }] },
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 3' }, id: 'call_sum' }] }, // the child
+      { content: '2 + 3 = 5.' }, // the child's answer
+      { content: 'The adder says 5.' },
+    ]);
     model.script(CONTROL_MODEL, [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
       { toolCalls: [{ name: 'calculator', arguments: { expression: '3 * 3' }, id: 'call_second' }] },
@@ -153,7 +165,10 @@ async function main(): Promise<void> {
       connection: workerConnection,
       namespace: 'default',
       taskQueue: 'record-history',
-      tools: createBuiltinTools({ workspace: os.tmpdir() }),
+      tools: [
+        ...createBuiltinTools({ workspace: os.tmpdir() }),
+        defineAgentTool({ name: 'adder', description: 'Adds numbers.', instructions: 'Add with the calculator.', tools: ['calculator'], approvalTools: ['calculator'] }),
+      ],
       model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: MODEL },
     });
     const input: AgentInput = {
@@ -217,6 +232,18 @@ async function main(): Promise<void> {
         });
         await compacted.result();
         await save(compacted, 'compaction.json');
+      }
+      if (wanted('nested-agents')) {
+        const nested = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-nested-agents',
+          args: [{ model: NESTED_MODEL, tools: ['adder'], message: 'Ask the adder for 2 + 3.' } satisfies AgentInput],
+        });
+        await waitForPending(nested, 'call-1-1/call-1-1');
+        await nested.signal(approveSignal, { callId: 'call-1-1/call-1-1' });
+        await nested.result();
+        await save(nested, 'nested-agents.json');
+        await save(client.workflow.getHandle('recorded-nested-agents/call-1-1'), 'nested-agents-child.json');
       }
       if (wanted('local-tools')) {
         const local = await client.workflow.start(WORKFLOW_TYPE, {

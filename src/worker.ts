@@ -15,6 +15,7 @@ import { runnerLogger } from './runner-logger';
  * instead, backend services `agent-runner`.
  */
 export { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool';
+export { defineAgentTool, type AgentToolDefinition } from './tools/define-agent-tool';
 export { TerminateResponse } from './tools/terminate-response';
 export { WaitForInput } from './tools/wait-for-input';
 export { RetryableToolError } from './tools/retryable-tool-error';

@@ -90,6 +90,7 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.modelCallTimeout]: MODEL_CALL_FAILED,
   [FailureType.modelCallFailed]: MODEL_CALL_FAILED,
   [FailureType.toolCallRetryable]: RUN_FAILED,
+  [FailureType.maxDepthExceeded]: RUN_FAILED,
   [FailureType.conversationBusy]: { status: 409, code: 'conversation_busy' },
   [FailureType.conversationEmpty]: { status: 409, code: 'conversation_empty' },
   [FailureType.conversationEnded]: { status: 409, code: 'conversation_ending' },

@@ -28,6 +28,12 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return [`  → ${event.toolName} ${oneLine(event.arguments)}`];
     case 'tool-call-end':
       return [`  ${event.isError ? '✗' : '←'} ${event.toolName} (${event.durationMs} ms): ${oneLine(event.output)}`];
+    case 'nested-agent-start':
+      return [`  ⤷ nested agent ${event.toolName} started at depth ${event.depth}: workflow ${event.workflowId}`];
+    case 'nested-agent-end':
+      return [
+        `  ⤶ nested agent ${event.toolName} ${event.outcome}${event.error === undefined ? '' : ` (${event.error.type})`}, ${event.usage.totalTokens} tokens`,
+      ];
     case 'tool-result-truncation':
       return [`  (${event.toolName}'s result was cut before the model saw it)`];
     case 'tool-result-extraction':
@@ -46,6 +52,8 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return [describeDecision(event)];
     case 'approval-abandonment':
       return [`  approval of ${event.toolName} (call ${event.callId}) abandoned: the run is stopping`];
+    case 'nested-approval-forward':
+      return [`  decision (${event.decision}) on ${event.callId} forwarded to the nested agent ${event.workflowId}`];
     case 'decision-rejection':
       return [`  a decision sent by ${event.via} was rejected: ${event.problem}`];
     case 'nudge-injection':

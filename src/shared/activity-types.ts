@@ -22,6 +22,27 @@ export interface ToolDescription {
   deadlineMs?: number;
   /** Calls run as local activities (`defineTool({ local: true })`); absent for a regular tool, and in catalogs from before local tools. */
   local?: true;
+  /** A nested agent (`defineAgentTool`): the workflow runs it as a child `agentWorkflow`, never as an activity. Absent for any other tool. */
+  agent?: AgentToolSpec;
+}
+
+/**
+ * What the workflow needs to start a nested agent: the child run's input, but for the task (the model's
+ * `{ task }` argument) and what the parent hands down (depth, what is left of its budgets).
+ */
+export interface AgentToolSpec {
+  kind: 'agent';
+  instructions: string;
+  /** The child run's tools. */
+  tools: string[];
+  /** The child's model; the parent's when absent. */
+  model?: string;
+  /** Model calls the child may make. @default the run's default, 64 */
+  maxInvocations?: number;
+  /** Tools whose call ends the child run (its `terminating.toolIds`). */
+  terminatingToolIds?: string[];
+  /** Tools of the child whose calls wait for approval (its `approval.tools`). */
+  approvalTools?: string[];
 }
 
 export interface DescribeToolsResult {

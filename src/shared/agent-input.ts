@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, INPUT_DEFAULTS, RESULT_CACHE_DEFAULTS } from './constants';
+import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, INPUT_DEFAULTS, NESTED_AGENT_DEFAULTS, RESULT_CACHE_DEFAULTS } from './constants';
 import { tokenBudgetSchema } from './control';
 import { costBudgetSchema } from './prices';
 import { durationSchema } from './duration';
@@ -142,6 +142,16 @@ export const agentInputSchema = z
     resultMessages: z.enum(['recent', 'all']).default(INPUT_DEFAULTS.resultMessages),
     /** Compaction: summarise older messages when what the model sees passes `maxTokens`. Off unless given. */
     compaction: compactionSchema.optional(),
+    /**
+     * Where this run sits in a tree of nested agents (`defineAgentTool`): 0 for a run a caller starts, one more for
+     * each level below. The runner sets it when it starts a nested agent; a caller has no need to. @default 0
+     */
+    depth: z.number().int().nonnegative().optional(),
+    /**
+     * Levels of runs the tree may have: a run at `depth` may start a nested agent only when `depth + 1 < maxDepth`
+     * (a deeper call gets a `MaxDepthExceeded` tool error). Nested agents inherit it. @default 3
+     */
+    maxDepth: z.number().int().positive().optional(),
   })
   .superRefine((input, context) => {
     if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {
@@ -188,6 +198,14 @@ export const agentInputSchema = z
         message: `"${RESULT_CACHE_DEFAULTS.toolName}" is the runner's own tool when resultProcessing.inlineThreshold is set; rename your tool or leave caching off`,
       });
     }
+    const tree = treePosition(input);
+    if (tree.depth >= tree.maxDepth) {
+      context.addIssue({
+        code: 'custom',
+        path: ['depth'],
+        message: `depth ${tree.depth} is not below maxDepth ${tree.maxDepth}; a run must sit above the tree's deepest level (leave depth out: the runner sets it)`,
+      });
+    }
     const unanswered = findUnansweredToolCall(input.messages ?? []);
     if (unanswered !== undefined) {
       context.addIssue({
@@ -197,6 +215,11 @@ export const agentInputSchema = z
       });
     }
   });
+
+/** Where a run sits in a tree of nested agents, its defaults applied: depth 0, `maxDepth` {@link NESTED_AGENT_DEFAULTS}. */
+export function treePosition(input: { depth?: number | undefined; maxDepth?: number | undefined }): { depth: number; maxDepth: number } {
+  return { depth: input.depth ?? 0, maxDepth: input.maxDepth ?? NESTED_AGENT_DEFAULTS.maxDepth };
+}
 
 /** What callers write (defaults optional). */
 export type AgentInput = z.input<typeof agentInputSchema>;

@@ -63,7 +63,17 @@ export const agentResultSchema = z.object({
   /** Loop iterations run (one model call each). */
   iterations: z.number().int(),
   ...countersShape(),
+  /** Tokens of the whole tree: this run's model calls and those of every nested agent it started. */
   usage: usageSchema,
+  /** Present once the run started a nested agent: the tokens of this run's own model calls. */
+  ownUsage: usageSchema.optional(),
+  /**
+   * Present once the run started a nested agent: each one (its first Temporal run id, its tool name and its
+   * tree's usage), in the order they ended; past 100, only `childrenOmitted` counts them (their usage is still in `usage`).
+   */
+  children: z.array(z.object({ runId: z.string(), toolName: z.string(), usage: usageSchema })).optional(),
+  /** Nested agents not listed in `children`, when there were more than it holds. */
+  childrenOmitted: z.number().int().optional(),
   /** The whole conversation: the input's `messages`, then everything this run added. */
   messages: z.array(chatMessageSchema),
   /** What this run added, in the chat response format (of the messages in `messages`, when `transcript` is set). */

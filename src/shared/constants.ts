@@ -44,6 +44,18 @@ export const SCHEMA_VERSION = 1;
 /** Model calls allowed in one run unless the input says otherwise (the terminating tools' default). @default 64 */
 export const DEFAULT_MAX_INVOCATIONS = 64;
 
+/**
+ * Nested agents (`defineAgentTool`): how deep a tree of runs may grow, and how much of it a result lists. A run
+ * at depth `d` may start a nested agent only when `d + 1 < maxDepth`: with 3, a run, the agent it calls, and one
+ * more level below that.
+ */
+export const NESTED_AGENT_DEFAULTS = {
+  /** Levels of runs a tree may have (the top run is depth 0). @default 3 */
+  maxDepth: 3,
+  /** Nested agents a result names one by one in `children`; past that they are only counted and summed. @default 100 */
+  listedChildren: 100,
+} as const;
+
 /** Terminating tools: content-only answers tolerated in a row before the run fails. @default 1 */
 export const DEFAULT_CONSECUTIVE_NUDGES = 1;
 

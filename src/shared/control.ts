@@ -41,6 +41,18 @@ export interface PendingApproval {
   arguments: unknown;
   /** Workflow time, ISO 8601. */
   requestedAt: string;
+  /**
+   * Set when a nested agent's run waits for it, not this run: that run's workflow id and the agent tool that
+   * started it. Decide it here, with this `callId`: the decision is forwarded to that run.
+   */
+  run?: { workflowId: string; toolName: string };
+}
+
+/** Signal `nestedApprovals`: a nested agent's run tells its parent every call it (and its own children) waits on. Internal to the runner. */
+export interface NestedApprovalsInput {
+  /** The nested agent's workflow id. */
+  workflowId: string;
+  approvals: PendingApproval[];
 }
 
 /** A decision as the run recorded it. */

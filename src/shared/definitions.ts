@@ -6,6 +6,7 @@ import type {
   DecideInput,
   DenyInput,
   EventsQueryInput,
+  NestedApprovalsInput,
   RunLimits,
   SetLimitsInput,
   TerminateInput,
@@ -45,6 +46,12 @@ export const denySignal = defineSignal<[DenyInput]>('deny');
 export const stopSignal = defineSignal<[{ reason?: string }?]>('stop');
 /** Stop the run now, gracefully: in-flight calls are cancelled and the run returns. */
 export const terminateSignal = defineSignal<[TerminateInput?]>('terminate');
+
+/**
+ * A nested agent's pending approvals, sent by its run to its parent each time they change, so the parent's
+ * `state` lists them and a decision sent to the parent reaches the run that waits. Internal to the runner.
+ */
+export const nestedApprovalsSignal = defineSignal<[NestedApprovalsInput]>('nestedApprovals');
 
 /** Decide a pending call; rejected at once when unknown, already decided or malformed. */
 export const decideUpdate = defineUpdate<ApprovalDecision, [DecideInput]>('decide');

@@ -78,6 +78,8 @@ export const FailureType = {
   // The tool-call activity's failure.
   /** A tool threw `RetryableToolError` before its last attempt: Temporal runs the call again. Never ends a run. */
   toolCallRetryable: 'ToolCall.Retryable',
+  /** A nested agent (`defineAgentTool`) would run deeper than `maxDepth`: the call is refused with a tool error. Never ends a run. */
+  maxDepthExceeded: 'MaxDepthExceeded',
 
   // The conversation workflow: refusals of the `chat` update, before a turn starts, and failures of a turn's run.
   /** A turn of the conversation is still running. */
@@ -152,6 +154,7 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   'ModelCall.Timeout': { raisedBy: 'run', when: 'the model-call activity timed out on every attempt' },
   'ModelCall.Failed': { raisedBy: 'run', when: 'the model-call activity failed for good without a type of its own' },
   'ToolCall.Retryable': { raisedBy: 'tool call', when: 'a tool threw `RetryableToolError`: Temporal runs the call again; never ends a run' },
+  MaxDepthExceeded: { raisedBy: 'tool call', when: 'a nested agent would run at `maxDepth` or deeper: the model gets the refusal as a tool error; never ends a run' },
   ConversationBusy: { raisedBy: 'conversation', when: "a turn is still running on the conversation" },
   ConversationEmpty: { raisedBy: 'conversation', when: '`invoke` or `add-ai-message` (without a prompt) on a conversation with no history, or none at all' },
   ConversationEnded: { raisedBy: 'conversation', when: 'the conversation has ended' },

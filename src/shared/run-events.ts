@@ -119,6 +119,32 @@ export const runEventSchema = z.discriminatedUnion('type', [
     isError: z.boolean(),
     output: z.string(),
   }),
+  /** A nested agent (`defineAgentTool`) started as a child workflow: its Temporal ids and the depth it runs at. */
+  z.object({
+    ...envelope('nested-agent-start'),
+    iteration: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    workflowId: z.string(),
+    runId: z.string(),
+    depth: z.number().int(),
+  }),
+  /**
+   * A nested agent ended: `completed` (with its termination reason's type), `failed` (with its failure), or
+   * `cancelled` (this run stopped, and the child with it). `usage` is its whole tree's, counted in this run's.
+   */
+  z.object({
+    ...envelope('nested-agent-end'),
+    iteration: z.number().int(),
+    callId: z.string(),
+    toolName: z.string(),
+    workflowId: z.string(),
+    runId: z.string(),
+    outcome: z.enum(['completed', 'failed', 'cancelled']),
+    terminationReason: z.string().optional(),
+    error: z.object({ type: z.string(), message: z.string() }).optional(),
+    usage: usageSchema,
+  }),
   /** A tool result longer than its limit was cut before the model saw it. */
   z.object({ ...envelope('tool-result-truncation'), callId: z.string(), toolName: z.string(), originalChars: z.number().int(), keptChars: z.number().int() }),
   /**
@@ -201,6 +227,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     /** The approval policy that decided, when `via` is `policy`. */
     policy: z.string().optional(),
   }),
+  /** A decision on a call a nested agent waits on was forwarded to that agent's run (`workflowId`), which records it. */
+  z.object({ ...envelope('nested-approval-forward'), callId: z.string(), workflowId: z.string(), decision: z.enum(['approve', 'deny']) }),
   /** A decision sent by signal was refused; `input` is what came, as JSON cut to 500 characters. */
   z.object({ ...envelope('decision-rejection'), via: z.literal('signal'), problem: z.string(), input: z.string() }),
   /** A call still waiting for a decision when the run stopped. */

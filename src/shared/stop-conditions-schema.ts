@@ -7,8 +7,8 @@ import { jsonBytes } from './payload-limits';
 
 /**
  * `stopWhen`: when a run should stop early, as a JSON condition tree (the
- * termination conditions of AutoGen, without `sourceMatch`: a run has one
- * agent, so every message has the same source). Each node is an object with
+ * termination conditions of AutoGen; a message's source is a nested agent,
+ * `defineAgentTool`, for `sourceMatch` and `stopMessage`). Each node is an object with
  * exactly one condition key; `any` and `all` combine nodes and nest freely.
  * Evaluation lives in `src/workflows/stop-conditions.ts`.
  */
@@ -36,6 +36,10 @@ export type StopCondition =
   | { external: true }
   /** The model's latest answer is text with no tool call (AutoGen's `TextMessageTermination`). */
   | { textMessage: true }
+  /** A nested agent (`defineAgentTool`) ended its work this turn through a terminating tool or a `TerminateResponse`. */
+  | { stopMessage: true }
+  /** One of the named nested agents (agent tool names) answered this turn. */
+  | { sourceMatch: string[] }
   /** A condition registered by name in workflow code, called with `params` (default `{}`). */
   | { custom: string; params?: Record<string, unknown> }
   /** Stops when any member stops (OR). */
@@ -54,6 +58,8 @@ const CONDITION_KEYS = [
   'maxIterations',
   'external',
   'textMessage',
+  'stopMessage',
+  'sourceMatch',
   'custom',
   'any',
   'all',
@@ -101,6 +107,8 @@ function buildFormSchemas(): Record<ConditionKey, z.ZodType<StopCondition>> {
     maxIterations: z.strictObject({ maxIterations: positiveCount }),
     external: z.strictObject({ external: z.literal(true) }),
     textMessage: z.strictObject({ textMessage: z.literal(true) }),
+    stopMessage: z.strictObject({ stopMessage: z.literal(true) }),
+    sourceMatch: z.strictObject({ sourceMatch: z.array(name).min(1, 'name at least one agent tool').max(INPUT_BOUNDS.tools) }),
     custom: z.strictObject({ custom: name, params: paramsSchema.optional() }),
     any: z.strictObject({ any: members }),
     all: z.strictObject({ all: members }),
@@ -125,9 +133,7 @@ export const stopConditionSchema: z.ZodType<StopCondition, StopCondition> = z.la
     if (key === undefined) {
       context.addIssue({
         code: 'custom',
-        message: given.includes('sourceMatch')
-          ? 'sourceMatch is not supported: a run has one agent, so every message has the same source'
-          : `expected one of: ${CONDITION_KEYS.join(', ')}; got ${given.length === 0 ? 'an empty object' : given.map((name) => JSON.stringify(name)).join(', ')}`,
+        message: `expected one of: ${CONDITION_KEYS.join(', ')}; got ${given.length === 0 ? 'an empty object' : given.map((name) => JSON.stringify(name)).join(', ')}`,
       });
       return;
     }

@@ -1,6 +1,6 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
-import type { ToolDescription } from '../shared';
+import type { AgentToolSpec, ToolDescription } from '../shared';
 import type { ToolDefinition } from './define-tool';
 
 /** The tools a worker offers, by name. */
@@ -57,7 +57,15 @@ function describeTool(tool: ToolDefinition): ToolDescription {
     ...(tool.deadline === undefined ? {} : { deadlineMs: msToNumber(tool.deadline) }),
     // Only when set, so a catalog without local tools is what it was before they existed.
     ...(tool.local === true ? { local: true } : {}),
+    // A nested agent carries what the workflow starts it with; other tools' descriptions are as they were.
+    ...(isAgentTool(tool) ? { agent: tool.agent } : {}),
   };
+}
+
+/** Whether `tool` came from `defineAgentTool`. */
+function isAgentTool(tool: ToolDefinition): tool is ToolDefinition & { agent: AgentToolSpec } {
+  const agent = (tool as { agent?: AgentToolSpec }).agent;
+  return agent !== undefined && agent.kind === 'agent';
 }
 
 /** The JSON Schema of the arguments as the model should fill them in (defaults optional). */

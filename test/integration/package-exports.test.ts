@@ -80,7 +80,7 @@ describe('the package through its exports map', () => {
     }
     expect(entries['agent-runner/worker']).toEqual(
       expect.arrayContaining([
-        'createAgentWorker', 'AgentRunnerPlugin', 'defineTool', 'createBuiltinTools', 'TerminateResponse', 'WaitForInput', 'RetryableToolError',
+        'createAgentWorker', 'AgentRunnerPlugin', 'defineTool', 'defineAgentTool', 'createBuiltinTools', 'TerminateResponse', 'WaitForInput', 'RetryableToolError',
       ]),
     );
     expect(entries['agent-runner/workflow']).toEqual(['agentWorkflow', 'conversationWorkflow', 'registerApprovalPolicy', 'registerStopCondition']);

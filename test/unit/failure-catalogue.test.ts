@@ -35,7 +35,7 @@ describe('the failure catalogue', () => {
     expect(new Set(FAILURE_TYPES).size).toBe(FAILURE_TYPES.length);
     expect(Object.keys(FAILURE_CATALOGUE)).toEqual([...FAILURE_TYPES]);
     for (const type of FAILURE_TYPES) expect(FAILURE_CATALOGUE[type].when).not.toBe('');
-    expect(FAILURE_TYPES).toHaveLength(39);
+    expect(FAILURE_TYPES).toHaveLength(40);
   });
 
   test('holds the types the runner raises, spelled as on the wire', () => {
@@ -43,7 +43,7 @@ describe('the failure catalogue', () => {
       expect.arrayContaining([
         'InvalidAgentInput', 'MaxInvocationsExceeded', 'MaxConsecutiveNudgesExceeded', 'TokenBudgetExhausted', 'ApprovalTimedOut',
         'ContextTooLarge', 'HistoryTooLarge', 'InvalidDecision', 'InvalidLimits', 'ModelCall.RateLimited', 'ModelCall.Unauthorized',
-        'ModelCall.InvalidResponse', 'ModelCall.StreamInterrupted', 'ModelCall.Timeout', 'ModelCall.Failed', 'ToolCall.Retryable', 'ConversationBusy', 'TurnFailed',
+        'ModelCall.InvalidResponse', 'ModelCall.StreamInterrupted', 'ModelCall.Timeout', 'ModelCall.Failed', 'ToolCall.Retryable', 'MaxDepthExceeded', 'ConversationBusy', 'TurnFailed',
         'WorkflowTimedOut', 'Error', 'CompactionFailed', 'CostBudgetExceeded', 'ModelCall.PriceUnknown',
       ]),
     );

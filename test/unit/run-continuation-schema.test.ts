@@ -95,6 +95,19 @@ describe('the current version', () => {
     expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
   });
 
+  test("carries the nested agents' usage and the turn's agent answers; a version 3 hand-over without them reads as before", () => {
+    const run = createRunRecord();
+    run.nested = { children: [{ runId: 'r1', toolName: 'researcher', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 } }], omitted: 2, total: { promptTokens: 30, completionTokens: 40, totalTokens: 70 } };
+    run.turn = { ...run.turn, agentAnswers: [{ toolName: 'researcher', stopMessage: false }] };
+    const wire: unknown = JSON.parse(JSON.stringify(continuationOf(run, 0, undefined)));
+    expect(wire).toMatchObject({ nested: run.nested, turn: { agentAnswers: run.turn.agentAnswers } });
+    expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
+    const before = parseRunContinuation({ ...versionOne, schemaVersion: 3 });
+    expect(before.ok && before.continuation.nested).toBeUndefined();
+    const malformed = parseRunContinuation({ ...versionOne, schemaVersion: 3, nested: { children: 'many' } });
+    expect(malformed.ok ? [] : malformed.problems[0]).toMatch(/^continuation\.nested/);
+  });
+
   test('a malformed compaction is named', () => {
     const read = parseRunContinuation({ ...versionOne, schemaVersion: 4, compaction: { throughIndex: 'all', summary: 5 } });
     expect(read.ok ? [] : read.problems).toContain('continuation.compaction.throughIndex: Invalid input: expected number, received string');

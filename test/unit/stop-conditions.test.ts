@@ -65,7 +65,7 @@ function formatPath(path: readonly PropertyKey[]): string {
   return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`)).join('');
 }
 
-const KEYS = 'maxMessages, textMention, tokenUsage, timeout, functionCall, handoff, maxIterations, external, textMessage, custom, any, all';
+const KEYS = 'maxMessages, textMention, tokenUsage, timeout, functionCall, handoff, maxIterations, external, textMessage, stopMessage, sourceMatch, custom, any, all';
 
 describe('stopConditionSchema accepts', () => {
   const valid: [string, StopCondition][] = [
@@ -107,7 +107,9 @@ describe('stopConditionSchema rejects, naming the field', () => {
   const invalid: [string, unknown, string[]][] = [
     ['an unknown key', { foo: 1 }, [`input: expected one of: ${KEYS}; got "foo"`]],
     ['an empty object', {}, [`input: expected one of: ${KEYS}; got an empty object`]],
-    ['sourceMatch, with the reason', { sourceMatch: 'critic' }, ['input: sourceMatch is not supported: a run has one agent, so every message has the same source']],
+    ['sourceMatch that is not a list', { sourceMatch: 'critic' }, ['sourceMatch: Invalid input: expected array, received string']],
+    ['an empty sourceMatch', { sourceMatch: [] }, ['sourceMatch: name at least one agent tool']],
+    ['stopMessage other than true', { stopMessage: false }, ['stopMessage: Invalid input: expected true']],
     ['an unknown key beside a condition', { maxMessages: 3, foo: 1 }, ['input: Unrecognized key: "foo"']],
     ['params on a condition other than custom', { functionCall: 'finish', params: {} }, ['input: Unrecognized key: "params"']],
     [
@@ -714,6 +716,37 @@ describe('validateStopCondition', () => {
   test('the path prefix can be changed', () => {
     expect(validateStopCondition({ custom: 'x' }, registry, { path: 'input.stopWhen' })).toEqual([
       'input.stopWhen.custom: no stop condition named "x" is registered (registered: a, b)',
+    ]);
+  });
+});
+
+describe('nested agents as sources: stopMessage and sourceMatch', () => {
+  const answered = (toolName: string, stopMessage: boolean) => ({ toolName, stopMessage });
+
+  test('stopMessage holds once a nested agent ended its work with a stop message this turn, not before', () => {
+    expect(evaluateStopCondition({ stopMessage: true }, context())).toEqual({ stop: false });
+    expect(evaluateStopCondition({ stopMessage: true }, context({ agentAnswers: [answered('researcher', false)] }))).toEqual({ stop: false });
+    expect(evaluateStopCondition({ stopMessage: true }, context({ agentAnswers: [answered('researcher', false), answered('writer', true)] }))).toEqual({
+      stop: true,
+      condition: 'stopMessage()',
+      detail: 'nested agent "writer" ended its work with a stop message this turn',
+    });
+  });
+
+  test('sourceMatch holds after one of the named nested agents answered, whatever way it ended', () => {
+    const condition: StopCondition = { sourceMatch: ['critic', 'editor'] };
+    expect(evaluateStopCondition(condition, context({ agentAnswers: [answered('researcher', true)] }))).toEqual({ stop: false });
+    expect(evaluateStopCondition(condition, context({ agentAnswers: [answered('researcher', true), answered('editor', false)] }))).toEqual({
+      stop: true,
+      condition: 'sourceMatch("critic", "editor")',
+      detail: 'nested agent "editor" answered this turn',
+    });
+  });
+
+  test('the schema accepts both, and validation names a sourceMatch that is not among the run\'s tools', () => {
+    expect(stopConditionSchema.parse({ any: [{ stopMessage: true }, { sourceMatch: ['critic'] }] })).toEqual({ any: [{ stopMessage: true }, { sourceMatch: ['critic'] }] });
+    expect(validateStopCondition({ any: [{ sourceMatch: ['critic', 'ghost'] }] }, createStopConditionRegistry(), { tools: ['critic'] })).toEqual([
+      'stopWhen.any[0].sourceMatch[1]: "ghost" is not one of this run\'s tools (critic); name an agent tool of the run',
     ]);
   });
 });

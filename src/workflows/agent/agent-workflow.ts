@@ -1,7 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
-import { FailureType, jsonBytes, parseAgentInput, type AgentResult, type ModelCallResult } from '../../shared';
+import { FailureType, jsonBytes, parseAgentInput, treePosition, type AgentResult, type ModelCallResult } from '../../shared';
 import { flaggedCalls } from '../rules/call-identity';
 import { turnPolicyFor } from '../rules/model-turn';
 import { effectiveMaxInvocations } from '../rules/run-setup';
@@ -11,6 +11,7 @@ import type { RunContext } from './run-context';
 import { canLeaveSummarisedBehind, continuationOf, fitHandOver, inputToValidate, inputWithoutConversation, resumedRunRecord, type RunContinuation } from './run-continuation';
 import { readHandOver } from './run-arguments';
 import { transcriptTotal } from '../rules/transcript-segment';
+import { treeUsage } from '../rules/nested-agents';
 import { registerRunHandlers } from './run-handlers';
 import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, lastAssistantText, type RunRecord } from './run-record';
 import type { RunEnding, StepOutcome } from './step-outcome';
@@ -20,6 +21,7 @@ import { applyCompaction } from './steps/apply-compaction';
 import { applyLoopDetection } from './steps/apply-loop-detection';
 import { awaitAnswer } from './steps/await-answer';
 import { callModel, contextForModel, recordModelResponse } from './steps/call-model';
+import { createApprovalReporter } from './steps/nested-approvals';
 import { cancellationReason, finishRun, runResult } from './steps/finish-run';
 import { chooseRunTools, loadToolCatalog } from './steps/load-tools';
 import { closeOpenBatch, runToolBatch } from './steps/run-tool-batch';
@@ -56,7 +58,13 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   const handOver = readHandOver(afterInput, wf.workflowInfo().continuedFromExecutionRunId !== undefined);
   const continuation: RunContinuation | undefined = handOver.ok ? handOver.continuation : undefined;
   const run: RunRecord = continuation === undefined ? createRunRecord() : resumedRunRecord(continuation);
-  const publish = createSearchAttributePublisher();
+  const publishAttributes = createSearchAttributePublisher();
+  /** Set once the input says the run is a nested agent: it then reports its pending approvals to its parent. */
+  let reportApprovals: ((run: RunRecord) => void) | undefined;
+  const publish = (record: RunRecord): void => {
+    publishAttributes(record);
+    reportApprovals?.(record);
+  };
   const loopScope = new wf.CancellationScope();
   /** Tool schemas by name, once the catalog is loaded; decisions are checked against them. */
   let toolSchemas = new Map<string, Record<string, unknown>>();
@@ -74,7 +82,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   }
 
   // Every handler is set before the first await, so no message is ever dropped.
-  registerRunHandlers(run, loopScope, (name) => toolSchemas.get(name));
+  registerRunHandlers(run, loopScope, (name) => toolSchemas.get(name), () => publish(run));
 
   /** Records the run as failed (state, event, search attributes) and fails the workflow with `failure`. */
   const fail = (failure: wf.ApplicationFailure): never => {
@@ -87,18 +95,22 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     publish(run);
     throw failure;
   };
-  const partial = (): PartialRun => partialRun(run.messages, run.usage, run.iteration);
+  const partial = (): PartialRun => partialRun(run.messages, treeUsage(run.usage, run.nested), run.iteration);
 
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;
-  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds, linearHistory };
+  // Only a nested agent (depth 1 or more, started by a parent run) reports: other runs issue the commands they always did.
+  const parentRun = wf.workflowInfo().parent;
+  if (parentRun !== undefined && treePosition(input).depth > 0) reportApprovals = createApprovalReporter(parentRun.workflowId);
+  // Workflow time stands still within an activation: reading it before the context is reading it where it was.
+  const startedAt = new Date().getTime();
+  const deadline =
+    continuation?.deadline ?? (input.timeout === undefined ? undefined : new Date(startedAt + msToNumber(input.timeout as Duration)).toISOString());
+  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds, linearHistory, deadline };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   else run.events.append('run-take-over', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
 
-  const startedAt = new Date().getTime();
-  const deadline =
-    continuation?.deadline ?? (input.timeout === undefined ? undefined : new Date(startedAt + msToNumber(input.timeout as Duration)).toISOString());
   if (input.timeout !== undefined) {
     const limit = input.timeout;
     // A durable timer outside the loop's scope: when it fires, the loop is cancelled like a terminate.

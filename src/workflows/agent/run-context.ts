@@ -41,4 +41,6 @@ export interface RunContext {
    * replaying a run started before, whose calls carried it inline.
    */
   readonly linearHistory: boolean;
+  /** When the run's `timeout` passes (an ISO time), if it has one: nested agents get what is left of it. */
+  readonly deadline?: string;
 }

@@ -109,8 +109,24 @@ const stopContextFields = {
   releasedIterations: z.array(count).max(CONTEXT_RELEASE_LIMITS.maxReleased).default([]),
 };
 
-/** Version 3: version 2 with the run's compaction (and, later, the stop context and released iterations). */
-export const handOverV3Schema = z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields, ...stopContextFields });
+/**
+ * Optional in version 3, so a version 3 hand-over from before them reads as it is: nested agents' usage, once
+ * the run started one (bounded: the list is capped, the rest counted and summed), and the turn's answers of
+ * nested agents (`sourceMatch`, `stopMessage`).
+ */
+const nestedFields = {
+  nested: z
+    .object({
+      children: z.array(z.object({ runId: z.string(), toolName: z.string(), usage: usageSchema })),
+      omitted: count,
+      total: usageSchema,
+    })
+    .optional(),
+  turn: compactionFields.turn.extend({ agentAnswers: z.array(z.object({ toolName: z.string(), stopMessage: z.boolean() })).optional() }),
+};
+
+/** Version 3: version 2 with the run's compaction (and, later, optional: the stop context, released iterations and nested agents). */
+export const handOverV3Schema = z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields, ...stopContextFields, ...nestedFields });
 export type HandOverV3 = z.infer<typeof handOverV3Schema>;
 
 /** What version 4 adds: the run's result cache, once it has cached a result. */
@@ -126,7 +142,14 @@ const resultCacheFields = {
 };
 
 /** Version 4, the current one. */
-export const handOverV4Schema = z.object({ schemaVersion: z.literal(4), ...handOverFields, ...compactionFields, ...stopContextFields, ...resultCacheFields });
+export const handOverV4Schema = z.object({
+  schemaVersion: z.literal(4),
+  ...handOverFields,
+  ...compactionFields,
+  ...stopContextFields,
+  ...nestedFields,
+  ...resultCacheFields,
+});
 export type HandOverV4 = z.infer<typeof handOverV4Schema>;
 
 /** Version 1 as version 2: the same fields, now with their version. */
@@ -153,7 +176,10 @@ const READERS: Record<number, VersionReader<HandOverV4>> = {
 };
 
 /** What a field's problem says when the field itself is wrong (missing, or of another type). */
-const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFields | keyof typeof stopContextFields | keyof typeof resultCacheFields, string> = {
+const EXPECTED: Record<
+  keyof typeof handOverFields | keyof typeof compactionFields | keyof typeof stopContextFields | keyof typeof nestedFields | keyof typeof resultCacheFields,
+  string
+> = {
   inputMessageCount: 'a whole number, 0 or more',
   messages: 'an array',
   inbox: 'an array',
@@ -176,6 +202,7 @@ const EXPECTED: Record<keyof typeof handOverFields | keyof typeof compactionFiel
   lastToolResults: 'an array of { toolName, callId, contentPreview, isError }, if given',
   releasedIterations: 'an array of whole numbers, if given',
   resultCache: '{ entries, nextNumber }, if given',
+  nested: '{ children, omitted, total }, if given',
 };
 
 /** Fields whose inner problems are told as one line: a conversation's message, the event log's frame. */

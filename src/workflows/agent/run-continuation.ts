@@ -27,6 +27,7 @@ const CARRIED = [
   'lastToolResults',
   'releasedIterations',
   'resultCache',
+  'nested',
 ] as const satisfies readonly (keyof RunRecord)[];
 type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
 

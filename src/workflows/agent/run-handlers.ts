@@ -2,10 +2,12 @@ import * as wf from '@temporalio/workflow';
 import {
   FailureType,
   approveSignal,
+  decideInputSchema,
   decideUpdate,
   denySignal,
   eventsQuery,
   modelRequestQuery,
+  nestedApprovalsSignal,
   setLimitsUpdate,
   stateQuery,
   stopSignal,
@@ -18,6 +20,8 @@ import { messagePage } from '../rules/message-pages';
 import { segmentPage } from '../rules/transcript-segment';
 import { checkDecision } from '../rules/approval-rules';
 import { decideFromSignal, recordDecision, type ToolSchemaLookup } from './steps/await-approval';
+import { forwardDecision } from './steps/nested-approvals';
+import { readNestedApprovals, routeDecision } from '../rules/nested-approvals';
 import { applyLimitChange } from '../rules/limit-rules';
 import { messageTooDeep, reasonOf } from '../rules/message-bounds';
 import { isFinished, snapshot, type RunRecord } from './run-record';
@@ -27,7 +31,13 @@ import { isFinished, snapshot, type RunRecord } from './run-record';
  * workflow's first await, so no message is ever dropped. Every handler is
  * synchronous: it only changes `run` (and cancels `loopScope` on terminate).
  */
-export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationScope, toolSchemaFor: ToolSchemaLookup): void {
+export function registerRunHandlers(
+  run: RunRecord,
+  loopScope: wf.CancellationScope,
+  toolSchemaFor: ToolSchemaLookup,
+  /** Called when what the run's nested agents wait on changed: the run publishes it (and reports it up, if nested). */
+  nestedApprovalsChanged: () => void = () => undefined,
+): void {
   wf.setHandler(stateQuery, () => snapshot(run));
   wf.setHandler(eventsQuery, (query) => run.events.page(query?.after, query?.limit));
   wf.setHandler(transcriptQuery, (query) =>
@@ -40,14 +50,30 @@ export function registerRunHandlers(run: RunRecord, loopScope: wf.CancellationSc
     }
     return messagePage(request.messages, query.from, MESSAGE_PAGES.maxLimit);
   });
-  wf.setHandler(approveSignal, (input) =>
-    decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'approve', arguments: input?.arguments }),
-  );
-  wf.setHandler(denySignal, (input) =>
-    decideFromSignal(run, toolSchemaFor, { callId: input?.callId, decision: 'deny', reason: input?.reason }),
-  );
-  wf.setHandler(decideUpdate, (input) => recordDecision(run, input, 'update'), {
+  // A call a nested agent waits on is decided by forwarding the decision to it; any other, here.
+  wf.setHandler(approveSignal, (input) => {
+    const decision = { callId: input?.callId, decision: 'approve' as const, arguments: input?.arguments };
+    if (forwardDecision(run, decision, 'signal') === undefined) decideFromSignal(run, toolSchemaFor, decision);
+  });
+  wf.setHandler(denySignal, (input) => {
+    const decision = { callId: input?.callId, decision: 'deny' as const, reason: input?.reason };
+    if (forwardDecision(run, decision, 'signal') === undefined) decideFromSignal(run, toolSchemaFor, decision);
+  });
+  wf.setHandler(nestedApprovalsSignal, (input) => {
+    const report = readNestedApprovals(input, run.nestedRuns);
+    const nested = report === undefined ? undefined : run.nestedRuns.get(report.workflowId);
+    if (report === undefined || nested === undefined) return;
+    nested.approvals = report.approvals;
+    nestedApprovalsChanged();
+  });
+  wf.setHandler(decideUpdate, (input) => forwardDecision(run, input, 'update') ?? recordDecision(run, input, 'update'), {
     validator: (input) => {
+      if (routeDecision(input?.callId, run.nestedRuns) !== undefined) {
+        // The nested agent's run checks the decision against its tool; here only its shape.
+        const problem = messageTooDeep(input) ?? (decideInputSchema.safeParse(input).success ? undefined : 'expected { callId, decision: "approve" | "deny", arguments?, reason? }');
+        if (problem !== undefined) throw wf.ApplicationFailure.create({ type: FailureType.invalidDecision, message: problem, nonRetryable: true });
+        return;
+      }
       const checked = checkDecision(input, run.pendingApprovals, run.decisions, toolSchemaFor);
       if (!checked.ok) throw wf.ApplicationFailure.create({ type: FailureType.invalidDecision, message: checked.problem, nonRetryable: true });
     },

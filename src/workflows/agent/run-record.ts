@@ -26,6 +26,8 @@ import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
 import type { ConversationCompaction } from '../rules/model-context';
 import type { ResultCache } from '../rules/result-cache';
 import { transcriptTotal, type TranscriptSegment } from '../rules/transcript-segment';
+import { treeUsage, type AgentAnswer, type NestedUsage } from '../rules/nested-agents';
+import { listedNestedApprovals, type NestedRun } from '../rules/nested-approvals';
 import { isMeaningfulChange, type SearchAttributeValues } from '../rules/search-attribute-updates';
 import type { StopToolResult } from '../rules/stop-conditions';
 
@@ -48,10 +50,15 @@ export interface RunRecord {
   inputMessageCount: number;
   /** The summary the model sees in place of the older messages (`compaction` input); `messages` stay whole. */
   compaction?: ConversationCompaction;
+  /** Tokens of this run's own model calls; its nested agents' are in `nested`. */
   usage: Usage;
+  /** The nested agents this run started, once it started one (`rules/nested-agents.ts`). */
+  nested?: NestedUsage;
   activity: string;
   limits: RunLimits;
   pendingApprovals: PendingApproval[];
+  /** Nested agents running now, by workflow id, with what they wait on; never handed over (nothing runs between iterations). */
+  nestedRuns: Map<string, NestedRun>;
   decisions: Map<string, ApprovalDecision>;
   events: EventLog;
   loopTracker: LoopTracker;
@@ -79,6 +86,8 @@ export interface RunRecord {
     executedTools: string[];
     /** Messages the turn produced that a hand-over left behind (see `transcript-segment.ts`); counted by `maxMessages`. */
     leftBehind?: number;
+    /** Nested agents that answered this turn, for `sourceMatch` and `stopMessage`; absent until one does. */
+    agentAnswers?: AgentAnswer[];
   };
   /** Tool calls executed so far, across turns: a custom stop condition's `toolCallsExecuted`. */
   toolCallsExecuted: number;
@@ -107,6 +116,7 @@ export function createRunRecord(): RunRecord {
     activity: 'validating input',
     limits: { maxInvocations: 0, tokenBudget: {} },
     pendingApprovals: [],
+    nestedRuns: new Map(),
     decisions: new Map(),
     events: new EventLog(),
     externalStopRequested: false,
@@ -149,7 +159,7 @@ function searchAttributeValues(run: RunRecord): SearchAttributeValues {
   return {
     status: run.status,
     iterations: run.iteration,
-    totalTokens: run.usage.totalTokens,
+    totalTokens: treeUsage(run.usage, run.nested).totalTokens,
     pendingApprovals: run.pendingApprovals.length,
     terminationReason: run.terminationReason?.type ?? (run.status === 'failed' ? `failed:${run.error?.type ?? FailureType.untyped}` : ''),
   };
@@ -187,8 +197,14 @@ function changedPairs(published: SearchAttributeValues | undefined, current: Sea
   return pairs;
 }
 
+/** The calls waiting for a decision: the run's own, then those its running nested agents wait on (`nested-approvals.ts`). */
+export function allPendingApprovals(run: RunRecord): PendingApproval[] {
+  return run.nestedRuns.size === 0 ? run.pendingApprovals : [...run.pendingApprovals, ...listedNestedApprovals(run.nestedRuns)];
+}
+
 export function snapshot(run: RunRecord): AgentState {
   const lastEvent = run.events.last();
+  const pendingApprovals = allPendingApprovals(run);
   return {
     schemaVersion: SCHEMA_VERSION,
     status: run.status,
@@ -198,10 +214,10 @@ export function snapshot(run: RunRecord): AgentState {
     restrictionInjections: run.restrictionInjections,
     messages: run.messages,
     ...(run.segment === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: run.segment.base, pinned: run.segment.pinned } }),
-    usage: run.usage,
+    usage: treeUsage(run.usage, run.nested),
     activity: run.activity,
-    pendingApprovals: run.pendingApprovals,
-    ...(run.pendingApprovals.length > 0
+    pendingApprovals,
+    ...(pendingApprovals.length > 0
       ? { waitingFor: 'approval' as const }
       : run.pendingQuestion !== undefined
         ? { waitingFor: 'input' as const, question: run.pendingQuestion }

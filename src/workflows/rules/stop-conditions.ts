@@ -66,6 +66,11 @@ export interface StopContext {
   executedTools: string[];
   /** Whether an external stop was requested for the run. */
   externalStopRequested: boolean;
+  /**
+   * Nested agents (`defineAgentTool`) that answered this turn, in order, and whether each ended its work through
+   * a terminating tool or a `TerminateResponse` (its stop message). @default none
+   */
+  agentAnswers?: readonly { toolName: string; stopMessage: boolean }[];
 }
 
 /**
@@ -140,6 +145,10 @@ export function validateStopCondition(
   if ('functionCall' in condition && tools !== undefined && !tools.includes(condition.functionCall)) {
     return [`${path}.functionCall: "${condition.functionCall}" is not one of this run's tools (${toolList}); add it to \`tools\``];
   }
+  if ('sourceMatch' in condition && tools !== undefined) {
+    const index = condition.sourceMatch.findIndex((source) => !tools.includes(source));
+    if (index !== -1) return [`${path}.sourceMatch[${index}]: "${condition.sourceMatch[index]}" is not one of this run's tools (${toolList}); name an agent tool of the run`];
+  }
   if ('handoff' in condition && tools !== undefined && !tools.includes(handoffToolName(condition.handoff))) {
     return [
       `${path}.handoff: a handoff to "${condition.handoff}" needs the tool "${handoffToolName(condition.handoff)}", which is not one of this run's tools (${toolList})`,
@@ -196,6 +205,8 @@ export function describeStopCondition(condition: StopCondition): string {
   if ('maxIterations' in condition) return `maxIterations(${condition.maxIterations})`;
   if ('external' in condition) return 'external()';
   if ('textMessage' in condition) return 'textMessage()';
+  if ('stopMessage' in condition) return 'stopMessage()';
+  if ('sourceMatch' in condition) return `sourceMatch(${condition.sourceMatch.map((source) => JSON.stringify(source)).join(', ')})`;
   const params = condition.params === undefined ? '' : `, ${JSON.stringify(condition.params)}`;
   return `custom(${JSON.stringify(condition.custom)}${params})`;
 }
@@ -244,6 +255,14 @@ function checkLeaf(
   }
   if ('external' in condition) return context.externalStopRequested ? 'an external stop was requested' : undefined;
   if ('textMessage' in condition) return textAnswerDetail(context.response);
+  if ('stopMessage' in condition) {
+    const stopped = context.agentAnswers?.find((answer) => answer.stopMessage);
+    return stopped === undefined ? undefined : `nested agent ${JSON.stringify(stopped.toolName)} ended its work with a stop message this turn`;
+  }
+  if ('sourceMatch' in condition) {
+    const matched = context.agentAnswers?.find((answer) => condition.sourceMatch.includes(answer.toolName));
+    return matched === undefined ? undefined : `nested agent ${JSON.stringify(matched.toolName)} answered this turn`;
+  }
   const custom = registry?.get(condition.custom);
   if (custom === undefined) return undefined;
   const result = custom(context, condition.params ?? {});

@@ -1,5 +1,6 @@
 import * as wf from '@temporalio/workflow';
 import { findLimitBreach } from '../../rules/limit-rules';
+import { treeUsage } from '../../rules/nested-agents';
 import { findSizeBreach, projectedRunBytes } from '../../rules/size-rules';
 import { userMessage } from '../conversation-messages';
 import { costBudgetExceeded, maxInvocationsExceeded, sizeLimitReached, tokenBudgetExhausted } from '../failures';
@@ -18,10 +19,13 @@ import type { RunEnding } from '../step-outcome';
 export function admitIteration(context: RunContext, firstIteration: number): RunEnding | undefined {
   const { run, input, partial } = context;
   for (const content of run.inbox.splice(0)) run.messages.push(userMessage(content));
-  const breach = findLimitBreach(run.invocations, run.usage, run.limits);
+  // Nested agents' tokens count against the run's budget: the budget is the tree's.
+  const usage = treeUsage(run.usage, run.nested);
+  const breach = findLimitBreach(run.invocations, usage, run.limits);
   if (breach?.kind === 'invocations') return { kind: 'fail', failure: maxInvocationsExceeded(breach.limit, partial()) };
   if (breach?.kind === 'tokens') return { kind: 'fail', failure: tokenBudgetExhausted(breach, partial()) };
-  const costBreach = findCostBreach(run.usage, input.costBudget);
+  // Both budgets count the nested agents' spending too.
+  const costBreach = findCostBreach(usage, input.costBudget);
   if (costBreach !== undefined) return { kind: 'fail', failure: costBudgetExceeded(costBreach, partial()) };
   if (!context.guarded) return undefined;
   const iterationsThisRun = run.iteration - firstIteration;

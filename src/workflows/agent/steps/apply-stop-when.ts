@@ -1,3 +1,4 @@
+import { treeUsage } from '../../rules/nested-agents';
 import { subtractUsage, type ToolCall } from '../../../shared';
 import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { evaluateStopCondition } from '../../rules/stop-conditions';
@@ -27,9 +28,10 @@ export function applyStopWhen(context: RunContext, unexecuted: readonly ToolCall
       executedTools: run.turn.executedTools,
       externalStopRequested: run.externalStopRequested,
       response: lastAssistantMessage(run),
-      totalUsage: run.usage,
+      totalUsage: treeUsage(run.usage, run.nested),
       toolCallsExecuted: run.toolCallsExecuted,
       lastToolResults: run.lastToolResults,
+      agentAnswers: run.turn.agentAnswers ?? [],
     },
     stopConditionRegistry,
   );

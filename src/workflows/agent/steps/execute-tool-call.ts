@@ -12,6 +12,7 @@ import { LOCAL_TOOL_ACTIVITIES_PATCH, localToolActivities, toolActivities } from
 import { decideCall } from './await-approval';
 import { answerContextRelease, workflowToolNamed } from './context-release';
 import { needsApproval, toolAsksForApproval } from '../../rules/approval-rules';
+import { runAgentTool } from './run-agent-tool';
 import { preview } from '../event-log';
 import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
@@ -96,15 +97,16 @@ export async function executeToolCall(
   run.toolCallsExecuted += 1;
   let result: ToolCallResult;
   try {
-    // A tool the workflow answers itself runs no activity (`context_release`).
-    result =
-      description === workflowTool
-        ? answerContextRelease(context, call, argumentsText)
-        : await runToolActivity(
-            description,
-            summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
-            { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) },
-          );
+    // Tools the workflow answers itself run no activity: `context_release`, and a nested agent, which runs
+    // as a child workflow (`run-agent-tool.ts`).
+    if (description === workflowTool) result = answerContextRelease(context, call, argumentsText);
+    else if (description.agent !== undefined) result = await runAgentTool(context, call, description.agent, argumentsText);
+    else
+      result = await runToolActivity(
+        description,
+        summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
+        { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) },
+      );
   } catch (error) {
     // Only a failed activity is the call's outcome; anything else is a bug of the workflow, not the tool's.
     if (wf.isCancellation(error) || !(error instanceof wf.ActivityFailure)) throw error;

@@ -5,6 +5,7 @@ import { transcriptIndexOf, transcriptTotal } from '../../rules/transcript-segme
 import { toGeneratedMessages } from '../../rules/generated-messages';
 import { oversizedResult } from '../../rules/size-rules';
 import { toolMessagesFor } from '../../rules/transcript';
+import { treeUsage } from '../../rules/nested-agents';
 import { resultTooLarge } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity, type RunRecord } from '../run-record';
@@ -35,7 +36,8 @@ export function runResult(
     invocations: run.invocations,
     consecutiveNudges: run.consecutiveNudges,
     restrictionInjections: run.restrictionInjections,
-    usage: run.usage,
+    usage: treeUsage(run.usage, run.nested),
+    ...nestedFields(run),
     messages: from === undefined ? run.messages : run.messages.slice(from),
     generatedMessages: toGeneratedMessages(run.messages.slice(Math.max(run.inputMessageCount, from ?? 0))),
     ...(from === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: transcriptIndexOf(from, run.segment) } }),
@@ -44,6 +46,13 @@ export function runResult(
   const oversized = context.guarded ? oversizedResult(result) : undefined;
   if (oversized !== undefined) return { kind: 'fail', failure: resultTooLarge(oversized, reason, response, context.partial()) };
   return { kind: 'finished', result };
+}
+
+/** The result's account of nested agents, once the run started one: its own usage and each child's. */
+function nestedFields(run: RunRecord): Pick<AgentResult, 'ownUsage' | 'children' | 'childrenOmitted'> {
+  const nested = run.nested;
+  if (nested === undefined) return {};
+  return { ownUsage: run.usage, children: nested.children, ...(nested.omitted === 0 ? {} : { childrenOmitted: nested.omitted }) };
 }
 
 /**

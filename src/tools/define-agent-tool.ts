@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { INPUT_BOUNDS, type AgentToolSpec } from '../shared';
+import { defineTool, type ToolDefinition } from './define-tool';
+
+/** The arguments the model gives a nested agent: the task, in words. */
+export const agentTaskParameters = z.object({
+  task: z.string().min(1).max(INPUT_BOUNDS.textChars).describe('What the agent should do, with everything it needs to know.'),
+});
+
+/** What {@link defineAgentTool} takes. */
+export interface AgentToolDefinition {
+  /** The name the model calls; letters, digits, `_` and `-`, at most 64 characters. */
+  name: string;
+  /** Tells the model what the agent does and when to hand it a task. */
+  description: string;
+  /** The nested agent's system prompt. */
+  instructions: string;
+  /** The nested agent's tools, registered on the same worker (agent tools included, up to `maxDepth`). */
+  tools: string[];
+  /** The nested agent's model. @default the calling run's model */
+  model?: string;
+  /** Calling the agent ends the calling run, its response the run's response (as `defineTool`'s `terminating`). @default false */
+  terminating?: boolean;
+  /** Model calls the nested agent may make. @default 64 */
+  maxInvocations?: number;
+  /** The nested agent's terminating tools (its input's `terminating.toolIds`): it ends when it calls one. @default none */
+  terminatingToolIds?: string[];
+  /** Tools of the nested agent whose calls wait for a person's approval (its input's `approval.tools`). @default none */
+  approvalTools?: string[];
+  /** Whether a call of the agent itself waits for approval, as `defineTool`'s. @default false */
+  needsApproval?: boolean;
+}
+
+/** A tool definition that is a nested agent: `agent` is what the workflow starts it with. */
+export type AgentToolDefinitionOf = ToolDefinition & { agent: AgentToolSpec };
+
+/**
+ * Declares a nested agent: a tool whose call runs another `agentWorkflow` as a Temporal child workflow, with
+ * `{ task }` as its message, and returns the child's response as the tool's result. Register it on the worker
+ * beside the other tools. The child runs one level deeper than its caller, inherits its `maxDepth`, and gets
+ * what is left of its caller's token budget and timeout. It never runs as an activity: `execute` only answers
+ * a worker too old to know agent tools.
+ */
+export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefinitionOf {
+  if (definition.tools.length > INPUT_BOUNDS.tools) throw new TypeError(`Agent tool "${definition.name}": at most ${INPUT_BOUNDS.tools} tools.`);
+  if (definition.instructions.length > INPUT_BOUNDS.textChars) throw new TypeError(`Agent tool "${definition.name}": its instructions are too long.`);
+  if (definition.maxInvocations !== undefined && !(Number.isInteger(definition.maxInvocations) && definition.maxInvocations > 0)) {
+    throw new TypeError(`Agent tool "${definition.name}": maxInvocations must be a positive whole number.`);
+  }
+  for (const [field, names] of [['terminatingToolIds', definition.terminatingToolIds], ['approvalTools', definition.approvalTools]] as const) {
+    const stray = (names ?? []).filter((name) => !definition.tools.includes(name));
+    if (stray.length > 0) throw new TypeError(`Agent tool "${definition.name}": ${field} names ${stray.join(', ')}, which are not among its tools.`);
+  }
+  const agent: AgentToolSpec = {
+    kind: 'agent',
+    instructions: definition.instructions,
+    tools: [...definition.tools],
+    ...(definition.model === undefined ? {} : { model: definition.model }),
+    ...(definition.maxInvocations === undefined ? {} : { maxInvocations: definition.maxInvocations }),
+    ...(definition.terminatingToolIds === undefined ? {} : { terminatingToolIds: [...definition.terminatingToolIds] }),
+    ...(definition.approvalTools === undefined ? {} : { approvalTools: [...definition.approvalTools] }),
+  };
+  const tool = defineTool({
+    name: definition.name,
+    description: definition.description,
+    parameters: agentTaskParameters,
+    terminating: definition.terminating ?? false,
+    needsApproval: definition.needsApproval ?? false,
+    execute: () => `Error: "${definition.name}" is a nested agent, which the workflow runs as a child workflow; this call reached a tool activity instead.`,
+  });
+  // Registered beside tools of any parameters: a registry holds `ToolDefinition`s of the general type.
+  return { ...(tool as unknown as ToolDefinition), agent };
+}
