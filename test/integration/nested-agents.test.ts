@@ -24,9 +24,12 @@ const guarded = defineAgentTool({ name: 'guarded', description: 'Pings, with app
 /** A nested agent whose input names a tool the worker lacks: the child fails with `InvalidAgentInput`. */
 const broken = defineAgentTool({ name: 'broken', description: 'Never works.', instructions: 'x', tools: ['no_such_tool'] });
 
+/** A model the worker prices at a dollar a thousand tokens, for the cost budget over the tree. */
+const PRICED_MODEL = 'nested-priced';
+
 let env: TestEnv;
 beforeAll(async () => {
-  env = await TestEnv.create({ extraTools: [pingTool, researcher, closer, delegate, broken, guarded] });
+  env = await TestEnv.create({ extraTools: [pingTool, researcher, closer, delegate, broken, guarded], prices: { [PRICED_MODEL]: { inputPerMTok: 1_000, outputPerMTok: 1_000 } } });
 });
 afterAll(async () => {
   await env.close();
@@ -151,6 +154,30 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     const parentFirstCall = (await events(handle.workflowId)).find((event) => event.type === 'model-response');
     const parentSpent = parentFirstCall?.type === 'model-response' ? parentFirstCall.usage.totalTokens : NaN;
     expect(await startInput(childId)).toMatchObject({ tokenBudget: { maxTotal: 1_500 - parentSpent } });
+  });
+
+  test("the children's cost counts against the parent's costBudget; a child runs under what is left", async () => {
+    env.model.script(PRICED_MODEL, [
+      call('researcher', 'write a lot'),
+      { content: 'x'.repeat(8_000) }, // the child: about 2,000 completion tokens, about $2
+      { content: 'never asked' },
+    ]);
+    const handle = await env.start({ model: PRICED_MODEL, tools: ['researcher'], message: 'go', costBudget: { maxUsd: 1.5 } });
+    const failure = await handle.result().then(
+      () => undefined,
+      (error: unknown) => (error instanceof WorkflowFailedError ? error.cause : error),
+    );
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect((failure as ApplicationFailure).type).toBe('CostBudgetExceeded');
+    expect(env.model.requests(PRICED_MODEL)).toHaveLength(2);
+    const childId = `${handle.workflowId}/call-1-1`;
+    const child = await childResult(childId);
+    expect(child.usage.costUsd).toBeGreaterThan(1.5);
+    const parentFirstCall = (await events(handle.workflowId)).find((event) => event.type === 'model-response');
+    const parentSpent = parentFirstCall?.type === 'model-response' ? (parentFirstCall.usage.costUsd ?? NaN) : NaN;
+    expect(parentSpent).toBeGreaterThan(0);
+    const childBudget = (await startInput(childId)).costBudget as { maxUsd: number };
+    expect(childBudget.maxUsd).toBeCloseTo(1.5 - parentSpent, 9);
   });
 
   test("a child gets what is left of the parent's timeout as its own", async () => {
