@@ -15,6 +15,7 @@ import {
   type ChatMessage,
   type MessagePage,
   type TranscriptQueryInput,
+  type TranscriptRun,
 } from './shared';
 import { RunNotFoundError } from './run-control';
 import { connectClient } from './temporal/connection';
@@ -265,37 +266,51 @@ export async function getAgentTranscript(client: Client, workflowId: string, pag
 
 /**
  * Every message of the run's conversation from `from`, read a page at a time.
- * Across a chain of Temporal runs it walks back once to the run that holds
- * `from`, then forward run by run: a closed run answers a query by replaying
- * its history, so each is asked as few times as its pages need.
+ * Across a chain of Temporal runs it goes to the run that holds `from` (the
+ * latest names it, with the runs before it), reads that run's pages, then
+ * goes on to the run that holds the next message: a closed run answers a
+ * query by replaying its history, so each is asked as few times as its pages
+ * need. A hand-over from before runs were listed names only the previous
+ * run; the walk back then takes one hop per run.
  */
 export async function* readAgentTranscript(client: Client, workflowId: string, from = 0): AsyncGenerator<ChatMessage> {
-  /** The Temporal runs met so far, newest first; `undefined` is the latest. */
-  const chain: (string | undefined)[] = [undefined];
-  let at = 0;
+  /** The earlier Temporal runs that hold messages left behind, oldest first, as the runs met so far listed them. */
+  let runs: TranscriptRun[] = [];
+  /** The Temporal run to ask next; `undefined` is the latest. */
+  let target: string | undefined;
   let next = from;
   try {
-    for (let hops = 0; hops <= CLIENT_DEFAULTS.maxTranscriptHops; ) {
-      const page = await client.workflow.getHandle(workflowId, chain[at]).query(transcriptQuery, { from: next, limit: MESSAGE_PAGES.maxLimit });
+    for (let hops = 0; ; ) {
+      const page = await client.workflow.getHandle(workflowId, target).query(transcriptQuery, { from: next, limit: MESSAGE_PAGES.maxLimit });
       if (page.earlierRunId !== undefined) {
-        if (at === chain.length - 1) chain.push(page.earlierRunId);
-        at += 1;
         hops += 1;
+        if (hops > CLIENT_DEFAULTS.maxTranscriptHops) throw new Error(`The transcript of ${workflowId} from message ${next} is more than ${CLIENT_DEFAULTS.maxTranscriptHops} Temporal runs back.`);
+        if (page.runs !== undefined) runs = mergeRuns(runs, page.runs);
+        target = page.earlierRunId;
         continue;
       }
       yield* page.messages;
       next = page.from + page.messages.length;
       // The latest run knows the whole transcript's length; an earlier one only where its own messages end.
-      if (next >= page.total || page.messages.length === 0) {
-        if (at === 0) return;
-        at -= 1;
+      const exhausted = next >= page.total || page.messages.length === 0;
+      if (target === undefined) {
+        if (exhausted) return;
+      } else if (exhausted) {
+        // The listed run that holds the next message, if it is a later one; else the latest, which points on.
+        const holder = runs.findLast((run) => run.from <= next);
+        target = holder !== undefined && holder.runId !== target ? holder.runId : undefined;
       }
     }
-    throw new Error(`The transcript of ${workflowId} from message ${next} is more than ${CLIENT_DEFAULTS.maxTranscriptHops} Temporal runs back.`);
   } catch (error) {
     if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
     throw error;
   }
+}
+
+/** The runs two pages listed, as one list in transcript order (a run listed by both once). */
+function mergeRuns(known: readonly TranscriptRun[], listed: readonly TranscriptRun[]): TranscriptRun[] {
+  const byId = new Map([...known, ...listed].map((run) => [run.runId, run]));
+  return [...byId.values()].sort((left, right) => left.from - right.from);
 }
 
 /** Starts a run and waits for its result. */

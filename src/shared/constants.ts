@@ -424,6 +424,11 @@ export const MESSAGE_PAGES = {
   maxLimit: 1_000,
   /** What one page weighs at most (it always holds at least one message). @default 1 MiB */
   maxBytes: 1024 * 1024,
+  /**
+   * Earlier Temporal runs a hand-over lists, with where their messages start, so a page is read
+   * in one hop; past it the oldest go, and a page before the oldest listed hops on from there. @default 1,000
+   */
+  maxListedRuns: 1_000,
 } as const;
 
 /** Largest conversation a failure's details carry; a failure must fit in one of Temporal's payloads too. @default 1 MiB */

@@ -17,6 +17,19 @@ export interface MessagePage {
    * run, queried with the same page, answers them. The client follows it.
    */
   earlierRunId?: string;
+  /**
+   * With `earlierRunId`: the earlier Temporal runs that hold messages left
+   * behind, oldest first, each with the transcript index its messages start
+   * at. A reader goes straight to the run that holds a message, and from one
+   * run to the next, without walking the chain back one run at a time.
+   */
+  runs?: TranscriptRun[];
+}
+
+/** An earlier Temporal run of a run, which holds the transcript's messages from `from` on (up to where the next one's start, at least). */
+export interface TranscriptRun {
+  runId: string;
+  from: number;
 }
 
 /** The `transcript` query's argument: a page from `from` (default 0), at most `limit` messages. */

@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporalRunsOf } from '../../src/temporal/run-chain';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
-import { COMPACTION_SUMMARY_HEADING, DEFAULT_COMPACTION_INSTRUCTIONS, addUsage, eventsQuery, stateQuery, ZERO_USAGE, type AgentResult, type ChatMessage, type RunEventOf } from '../../src/shared';
+import { COMPACTION_SUMMARY_HEADING, DEFAULT_COMPACTION_INSTRUCTIONS, addUsage, eventsQuery, stateQuery, transcriptQuery, ZERO_USAGE, type AgentResult, type ChatMessage, type RunEventOf } from '../../src/shared';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { getAgentTranscript, readAgentTranscript } from '../../src/client';
 import { TestEnv } from '../helpers/test-env';
@@ -150,8 +150,11 @@ describe('compaction', () => {
     );
     expect(carried.map((handOver) => [handOver?.messages.length, handOver?.segment])).toEqual([
       [5, undefined],
-      [4, { base: 5, pinned: 0 }],
+      [4, { base: 5, pinned: 0, runs: [{ runId: runs[1]?.runId, from: 0 }] }],
     ]);
+    // The latest names the Temporal run that holds a message left behind, and lists the runs it knows: one hop.
+    const page = await handedOver.handle.query(transcriptQuery, { from: 1, limit: 3 });
+    expect(page).toEqual({ total: 12, from: 1, messages: [], earlierRunId: runs[1]?.runId, runs: [{ runId: runs[1]?.runId, from: 0 }] });
     const state = await handedOver.handle.query(stateQuery);
     expect(state.transcript).toEqual({ total: 12, from: 5, pinned: 0 });
   });

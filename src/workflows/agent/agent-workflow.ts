@@ -220,7 +220,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     await wf.condition(wf.allHandlersFinished);
     run.events.append('run-hand-over', { iteration: run.iteration, historyBytes: wf.workflowInfo().historySize });
     const nextInput = inputWithoutConversation(rawInput);
-    const handOver = continuationOf(run, continuation?.continuations ?? 0, deadline, canLeaveSummarisedBehind(context));
+    const handOver = continuationOf(run, continuation?.continuations ?? 0, deadline, canLeaveSummarisedBehind(context) ? wf.workflowInfo().runId : undefined);
     const fitted = fitHandOver(nextInput, handOver);
     if (fitted === undefined) return fail(handOverTooLarge(jsonBytes([nextInput, { ...handOver, events: { ...handOver.events, recent: [] } }]), partial()));
     return wf.continueAsNew<typeof agentWorkflow>(nextInput, fitted.continuation);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTEXT_RELEASE_LIMITS, INPUT_BOUNDS, chatMessageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
+import { CONTEXT_RELEASE_LIMITS, INPUT_BOUNDS, MESSAGE_PAGES, chatMessageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
 import { readCarriedEvents, type CarriedEvents } from './event-log';
 import type { RunContinuation } from './run-continuation';
 import { readerFor, upgradingReader, type VersionReader } from '../rules/versioned-reading';
@@ -23,7 +23,9 @@ import { readerFor, upgradingReader, type VersionReader } from '../rules/version
  *   Later, still version 3: `toolCallsExecuted` and `lastToolResults` (what
  *   a custom stop condition sees) and `releasedIterations` (`context_release`),
  *   each optional with an empty default, so a version 3 hand-over written
- *   before them reads as a run that had none.
+ *   before them reads as a run that had none; and `segment.runs`, the
+ *   earlier Temporal runs that hold messages left behind (optional: without
+ *   it a transcript page walks back one run at a time, as it did).
  * - Version 4 adds `resultCache`, the tool results kept out of the
  *   conversation (`rules/result-cache.ts`; absent until the run caches one).
  *
@@ -94,7 +96,9 @@ const compactionFields = {
     .object({ throughIndex: z.number().int().min(-1), summary: z.string(), iteration: count, count })
     .optional(),
   /** Where `messages` sit in the transcript, once summarised messages were left behind. */
-  segment: z.object({ base: count, pinned: count }).optional(),
+  segment: z
+    .object({ base: count, pinned: count, runs: z.array(z.object({ runId: z.string(), from: count })).max(MESSAGE_PAGES.maxListedRuns).optional() })
+    .optional(),
   /** The turn, with how many messages it produced were left behind. */
   turn: turnSchema.extend({ leftBehind: count.optional() }),
 };

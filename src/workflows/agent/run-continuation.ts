@@ -118,16 +118,16 @@ export function canLeaveSummarisedBehind({ run, input, linearHistory }: Pick<Run
 
 /**
  * The run as its next Temporal run needs it. Only called between iterations,
- * when nothing waits for a decision or an answer. With `leaveBehind`, the
- * messages a compaction summarised stay in this Temporal run, which the
- * transcript points back to, and the hand-over carries what the model still
- * sees (`transcript-segment.ts`).
+ * when nothing waits for a decision or an answer. With `leaveBehindIn`, this
+ * Temporal run's id, the messages a compaction summarised stay in this
+ * Temporal run, which the transcript points back to, and the hand-over
+ * carries what the model still sees (`transcript-segment.ts`).
  */
-export function continuationOf(run: RunRecord, continuations: number, deadline: string | undefined, leaveBehind = false): RunContinuation {
+export function continuationOf(run: RunRecord, continuations: number, deadline: string | undefined, leaveBehindIn?: string): RunContinuation {
   const fields = carried(run);
   return {
     schemaVersion: RUN_CONTINUATION_VERSION,
-    ...(leaveBehind ? leaveSummarisedBehind(fields) : fields),
+    ...(leaveBehindIn === undefined ? fields : leaveSummarisedBehind(fields, leaveBehindIn)),
     continuations: continuations + 1,
     events: run.events.carry(),
     ...(deadline === undefined ? {} : { deadline }),

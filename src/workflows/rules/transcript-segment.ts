@@ -1,4 +1,4 @@
-import type { ChatMessage, MessagePage } from '../../shared';
+import { MESSAGE_PAGES, type ChatMessage, type MessagePage, type TranscriptRun } from '../../shared';
 import { messagePage, wholeNumber } from './message-pages';
 import { isPinned, type ConversationCompaction } from './model-context';
 
@@ -15,6 +15,11 @@ export interface TranscriptSegment {
   base: number;
   /** How many of `messages`, at their start, are copies of the caller's system messages, kept for the model. */
   pinned: number;
+  /**
+   * The earlier Temporal runs that hold messages left behind, oldest first, each with the transcript index its
+   * own messages start at (the newest `MESSAGE_PAGES.maxListedRuns`). Absent in hand-overs from before the list.
+   */
+  runs?: TranscriptRun[];
 }
 
 /** The segment of a run that holds its whole transcript. */
@@ -33,21 +38,37 @@ export function transcriptIndexOf(index: number, segment: TranscriptSegment = WH
 /**
  * A page of the whole transcript from what this Temporal run holds. A page
  * that starts before `segment.base` is in an earlier Temporal run: the answer
- * names it (`earlierRunId`) and holds no messages.
+ * names it (`earlierRunId`: the listed run that holds the page's first
+ * message, else the oldest listed, else `previousRunId`), lists the runs it
+ * knows, and holds no messages.
  */
 export function segmentPage(
   messages: readonly ChatMessage[],
   segment: TranscriptSegment | undefined,
   from: unknown,
   limit: unknown,
-  earlierRunId: string | undefined,
+  previousRunId: string | undefined,
 ): MessagePage {
   if (segment === undefined || (segment.base === 0 && segment.pinned === 0)) return messagePage(messages, from, limit);
   const total = transcriptTotal(messages, segment);
   const start = wholeNumber(from, 0);
-  if (start < segment.base && earlierRunId !== undefined) return { total, from: start, messages: [], earlierRunId };
+  if (start < segment.base) {
+    const runs = segment.runs ?? [];
+    const earlierRunId = (runHolding(runs, start) ?? runs[0])?.runId ?? previousRunId;
+    if (earlierRunId !== undefined) return { total, from: start, messages: [], earlierRunId, ...(runs.length === 0 ? {} : { runs }) };
+  }
   const own = messagePage(messages.slice(segment.pinned), Math.max(0, start - segment.base), limit);
   return { total, from: segment.base + own.from, messages: own.messages };
+}
+
+/** The newest of `runs` (oldest first) whose messages start at or before `index`: the one that holds it. */
+export function runHolding(runs: readonly TranscriptRun[], index: number): TranscriptRun | undefined {
+  return runs.findLast((run) => run.from <= index);
+}
+
+/** `runs` (oldest first) with `run` after them, the oldest dropped past `MESSAGE_PAGES.maxListedRuns`. */
+export function withListedRun(runs: readonly TranscriptRun[] | undefined, run: TranscriptRun): TranscriptRun[] {
+  return [...(runs ?? []), run].slice(-MESSAGE_PAGES.maxListedRuns);
 }
 
 /** What a hand-over carries that indexes into the messages. */
@@ -71,10 +92,11 @@ export function hasSummarisedToLeave({ messages, compaction, segment }: Pick<Seg
  * after the summary, and every index moves with them. The summary stands for
  * what was left, so the model's context is the same before and after. What a
  * turn had produced and left behind is counted in `turn.leftBehind`, for the
- * stop conditions that count a turn's messages. Unchanged when nothing was
- * summarised.
+ * stop conditions that count a turn's messages. The Temporal run `runId`
+ * that keeps them is listed in the segment's `runs`. Unchanged when nothing
+ * was summarised.
  */
-export function leaveSummarisedBehind<T extends SegmentFields>(fields: T): T {
+export function leaveSummarisedBehind<T extends SegmentFields>(fields: T, runId: string): T {
   const { messages, compaction } = fields;
   const segment = fields.segment ?? WHOLE_TRANSCRIPT;
   if (compaction === undefined || !hasSummarisedToLeave(fields)) return fields;
@@ -90,6 +112,6 @@ export function leaveSummarisedBehind<T extends SegmentFields>(fields: T): T {
     inputMessageCount: pinned.length + Math.max(0, fields.inputMessageCount - cut),
     compaction: { ...compaction, throughIndex: pinned.length - 1 },
     turn: { ...fields.turn, messageIndex: shift(turnStart), leftBehind: (fields.turn.leftBehind ?? 0) + producedLeftBehind },
-    segment: { base: transcriptIndexOf(cut, segment), pinned: pinned.length },
+    segment: { base: transcriptIndexOf(cut, segment), pinned: pinned.length, runs: withListedRun(segment.runs, { runId, from: segment.base }) },
   };
 }
