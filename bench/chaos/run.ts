@@ -32,6 +32,7 @@ const command = new Command()
   .option('--kill-max <s>', 'most time a worker lives after it is ready, in seconds', Number, 6)
   .option('--server-runs <n>', 'runs across a server kill and restart', Number, 20)
   .option('--tool-work <ms>', 'how long the chaos tool works after its side effect', Number, 1_000)
+  .option('--model-work <ms>', 'how long the chaos model takes to answer, so some kills land in a model call', Number, 500)
   .option('--result-bytes <n>', "bytes of padding in each chaos tool result: past 8 KiB of conversation a model call takes it by reference", Number, 4_096)
   .option('--deadline <s>', 'seconds each phase may take before its unfinished runs count as stuck', Number, 1_200)
   .option('--seed <n>', 'seed of the random kill times', Number, 1)
@@ -39,13 +40,14 @@ const command = new Command()
   .parse();
 const options = command.opts<{
   runs: number; iterations: number; killMin: number; killMax: number; serverRuns: number;
-  toolWork: number; resultBytes: number; deadline: number; seed: number; short?: boolean;
+  toolWork: number; modelWork: number; resultBytes: number; deadline: number; seed: number; short?: boolean;
 }>();
 if (options.short) {
   // Explicit options still win over the short form's sizes.
-  // A lost activity waits out its 30 s heartbeat timeout, so an unlucky run under kills can take minutes: the
-  // deadline is a bound on a hung run, not the expected time (about 100 s in all on this machine).
-  const shortForm = { runs: 8, iterations: 4, serverRuns: 4, deadline: 360 };
+  // A lost activity waits out its 10 s heartbeat timeout, so an unlucky run under kills can take minutes: the
+  // deadline is a bound on a hung run, not the expected time (about 100 s in all on this machine). Kills come
+  // 1-4 s apart: on a quiet machine the 8 runs end about 4 s after they start, before a kill 2-6 s away would land.
+  const shortForm = { runs: 8, iterations: 4, serverRuns: 4, deadline: 360, killMin: 1, killMax: 4 };
   for (const [name, value] of Object.entries(shortForm)) {
     if (command.getOptionValueSource(name) === 'default') Object.assign(options, { [name]: value });
   }
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
   say(`working in ${directory} (worker log, side-effect log, SQLite file)`);
   const server = await RestartableServer.start(directory, say);
   const model = await ScriptedModelServer.start();
-  model.respond(CHAOS_MODEL, chaosAgent);
+  model.respond(CHAOS_MODEL, (request) => ({ ...chaosAgent(request), delayMs: options.modelWork }));
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../src/workflows'),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message) => say(message), log() {} },
@@ -103,7 +105,7 @@ async function main(): Promise<void> {
 
     console.log('');
     console.log(
-      `agent-runner chaos: seed ${options.seed}, ${options.iterations} model calls per run, the chaos tool works ${options.toolWork} ms after its side effect ` +
+      `agent-runner chaos: seed ${options.seed}, ${options.iterations} model calls per run of ${options.modelWork} ms each, the chaos tool works ${options.toolWork} ms after its side effect ` +
         `and answers ${options.resultBytes} bytes of padding; ${os.cpus().length} cores, node ${process.version}`,
     );
     const problems: string[] = [];
@@ -160,8 +162,11 @@ async function workerKillPhase(
       `model calls by reference: ${modelCalls.byReference} of ${modelCalls.all} (conversation past 8 KiB, out of the input); ${modelCalls.byReferenceRetried} retried after a kill, reading it with the modelRequest query`,
       ...(supervisor.unexpectedExits > 0 ? [`worker exits not caused by a kill: ${supervisor.unexpectedExits}`] : []),
     ],
-    // Large results must put some model calls' conversations out of their input, or the kills never test that path.
-    ...(options.resultBytes >= 4_096 && modelCalls.byReference === 0 ? { problems: ['no model call took its conversation by reference'] } : {}),
+    // A phase whose runs all ended before a kill, or whose calls never went by reference, tested nothing of either.
+    problems: [
+      ...(supervisor.kills === 0 ? ['no worker was killed while the runs were in flight'] : []),
+      ...(options.resultBytes >= 4_096 && modelCalls.byReference === 0 ? ['no model call took its conversation by reference'] : []),
+    ],
     elapsedMs: performance.now() - started,
   };
 }
