@@ -1,3 +1,6 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowFailedError } from '@temporalio/client';
+
 /** What `promise` rejected with; fails the test if it resolved. */
 export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -15,4 +18,15 @@ export async function waitUntil(condition: () => boolean, timeoutMs = 10_000): P
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The failure a run's result rejected with (`WorkflowFailedError`'s `ApplicationFailure` cause); throws on anything else or if it completed. */
+export async function runFailureOf(result: Promise<unknown>): Promise<ApplicationFailure> {
+  try {
+    await result;
+  } catch (error) {
+    if (error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure) return error.cause;
+    throw error;
+  }
+  throw new Error('the run completed; a failure was expected');
 }

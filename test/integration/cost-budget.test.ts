@@ -1,6 +1,5 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { WorkflowFailedError } from '@temporalio/client';
 import { costOf, eventsQuery, stateQuery, type AgentResult, type PriceTable } from '../../src/shared';
+import { runFailureOf } from '../helpers/promises';
 import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';
 import type { ScriptStep } from '../../src/scripted-model/script';
@@ -33,16 +32,6 @@ function scripted(name: string, steps: ScriptStep[]): string {
 }
 const calc = { toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] };
 
-async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure) return error.cause;
-    throw error;
-  }
-  throw new Error('the run completed; a failure was expected');
-}
-
 describe('cost', () => {
   test('each call is priced; the result, the state and the events report usage.costUsd', async () => {
     const model = scripted('priced-report', [calc, { content: 'two' }]);
@@ -59,7 +48,7 @@ describe('cost', () => {
 
   test('costBudget: a run that has spent it fails with CostBudgetExceeded before its next call', async () => {
     const model = scripted('priced-budget', [calc, calc, { content: 'never' }]);
-    const failure = await failureOf(env.run({ model, tools: ['calculator'], message: 'add', costBudget: { maxUsd: 0.01 } }));
+    const failure = await runFailureOf(env.run({ model, tools: ['calculator'], message: 'add', costBudget: { maxUsd: 0.01 } }));
     expect(failure.type).toBe('CostBudgetExceeded');
     expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toMatch(/^Cost budget exceeded: \$\d+\.\d{6} spent on model calls, budget \$0\.01$/);
@@ -72,7 +61,7 @@ describe('cost', () => {
 
   test('a model without a price under a budget fails with ModelCall.PriceUnknown, and nothing is sent', async () => {
     const model = env.scenario([{ content: 'never sent' }]);
-    const failure = await failureOf(env.run({ model, tools: [], message: 'hi', costBudget: { maxUsd: 1 } }));
+    const failure = await runFailureOf(env.run({ model, tools: [], message: 'hi', costBudget: { maxUsd: 1 } }));
     expect(failure.type).toBe('ModelCall.PriceUnknown');
     expect(failure.message).toContain(`no price for model "${model}" (priced: priced-budget, priced-no-budget, priced-report)`);
     expect(env.model.requests(model)).toHaveLength(0);

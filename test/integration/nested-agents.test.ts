@@ -1,9 +1,9 @@
-import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { z } from 'zod';
 import { addUsage, approveSignal, decideUpdate, eventsQuery, stateQuery, terminateSignal, type AgentResult, type RunEvent } from '../../src/shared';
 import { defineAgentTool } from '../../src/tools/define-agent-tool';
 import { defineTool } from '../../src/tools/define-tool';
+import { runFailureOf } from '../helpers/promises';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';
 
@@ -140,10 +140,7 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
       { content: 'never asked' },
     ]);
     const handle = await env.start({ model, tools: ['researcher'], message: 'go', tokenBudget: { maxTotal: 1_500 } });
-    const failure = await handle.result().then(
-      () => undefined,
-      (error: unknown) => (error instanceof WorkflowFailedError ? error.cause : error),
-    );
+    const failure = await runFailureOf(handle.result());
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect((failure as ApplicationFailure).type).toBe('TokenBudgetExhausted');
     expect(env.model.requests(model)).toHaveLength(2);
@@ -163,10 +160,7 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
       { content: 'never asked' },
     ]);
     const handle = await env.start({ model: PRICED_MODEL, tools: ['researcher'], message: 'go', costBudget: { maxUsd: 1.5 } });
-    const failure = await handle.result().then(
-      () => undefined,
-      (error: unknown) => (error instanceof WorkflowFailedError ? error.cause : error),
-    );
+    const failure = await runFailureOf(handle.result());
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect((failure as ApplicationFailure).type).toBe('CostBudgetExceeded');
     expect(env.model.requests(PRICED_MODEL)).toHaveLength(2);

@@ -1,3 +1,4 @@
+import { createNamedRegistry, type NamedRegistry } from './named-registry';
 import { z } from 'zod';
 import { APPROVAL_POLICY_REASON_CHARS, INPUT_BOUNDS } from '../../shared';
 import { checkArguments } from './approval-rules';
@@ -48,29 +49,17 @@ export type ApprovalPolicyDecision =
 export type ApprovalPolicy = (call: ApprovalPolicyCall, params: Record<string, unknown>) => ApprovalPolicyDecision;
 
 /** The approval policies a workflow knows, by name. */
-export interface ApprovalPolicyRegistry {
-  /** Adds `policy` as `name`; throws when the name is empty or already taken (a programming error). */
-  register(name: string, policy: ApprovalPolicy): void;
-  /** The policy registered as `name`, if any. */
-  get(name: string): ApprovalPolicy | undefined;
-  /** Every registered name, sorted. */
-  names(): string[];
-}
+export type ApprovalPolicyRegistry = NamedRegistry<ApprovalPolicy>;
 
 /** A registry holding `entries`, to which more can be registered. @default no entries */
 export function createApprovalPolicyRegistry(entries: Record<string, ApprovalPolicy> = {}): ApprovalPolicyRegistry {
-  const policies = new Map<string, ApprovalPolicy>();
-  const registry: ApprovalPolicyRegistry = {
-    register(name, policy) {
-      if (name.length === 0) throw new Error('an approval policy needs a non-empty name');
-      if (policies.has(name)) throw new Error(`an approval policy named "${name}" is already registered; register each name once`);
-      policies.set(name, policy);
+  return createNamedRegistry(
+    {
+      emptyName: 'an approval policy needs a non-empty name',
+      taken: (name) => `an approval policy named "${name}" is already registered; register each name once`,
     },
-    get: (name) => policies.get(name),
-    names: () => [...policies.keys()].sort(),
-  };
-  for (const [name, policy] of Object.entries(entries)) registry.register(name, policy);
-  return registry;
+    entries,
+  );
 }
 
 /** The workflow bundle's policies; `registerApprovalPolicy` adds to it. */

@@ -1,3 +1,4 @@
+import { createNamedRegistry, type NamedRegistry } from './named-registry';
 import type { AssistantMessage, ChatMessage, Usage } from '../../shared';
 import { durationToMs, type StopCondition } from '../../shared/stop-conditions-schema';
 
@@ -88,31 +89,17 @@ export type StopVerdict = { stop: true; condition: string; detail: string } | { 
 export type CustomStopCondition = (context: StopContext, params: Record<string, unknown>) => { stop: boolean; detail?: string };
 
 /** The custom conditions a workflow knows, by name. */
-export interface StopConditionRegistry {
-  /** Adds `condition` as `name`; throws when the name is empty or already taken (a programming error). */
-  register(name: string, condition: CustomStopCondition): void;
-  /** The condition registered as `name`, if any. */
-  get(name: string): CustomStopCondition | undefined;
-  /** Every registered name, sorted. */
-  names(): string[];
-}
+export type StopConditionRegistry = NamedRegistry<CustomStopCondition>;
 
 /** A registry holding `entries`, to which more can be registered. @default no entries */
 export function createStopConditionRegistry(entries: Record<string, CustomStopCondition> = {}): StopConditionRegistry {
-  const conditions = new Map<string, CustomStopCondition>();
-  const registry: StopConditionRegistry = {
-    register(name, condition) {
-      if (name.length === 0) throw new Error('a custom stop condition needs a non-empty name');
-      if (conditions.has(name)) {
-        throw new Error(`a stop condition named "${name}" is already registered; register each name once`);
-      }
-      conditions.set(name, condition);
+  return createNamedRegistry(
+    {
+      emptyName: 'a custom stop condition needs a non-empty name',
+      taken: (name) => `a stop condition named "${name}" is already registered; register each name once`,
     },
-    get: (name) => conditions.get(name),
-    names: () => [...conditions.keys()].sort(),
-  };
-  for (const [name, condition] of Object.entries(entries)) registry.register(name, condition);
-  return registry;
+    entries,
+  );
 }
 
 /** Options of `validateStopCondition`. */
