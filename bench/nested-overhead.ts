@@ -1,3 +1,4 @@
+import { percentile } from './statistics';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { withLocalStack } from '../scripts/local-stack';
@@ -41,9 +42,6 @@ function nestedAgent(request: ChatCompletionRequest): ScriptStep {
   return { toolCalls: [{ name: tool, arguments: tool === 'lookup' ? { question: 'what?' } : { task: 'what?' } }] };
 }
 
-function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
 
 /** `npm run bench -- --only nested`: the overhead of a nested agent, per child. */
 export async function benchNestedOverhead(options: NestedOverheadOptions): Promise<void> {

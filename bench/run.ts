@@ -1,3 +1,4 @@
+import { percentile } from './statistics';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { DefaultLogger, Runtime, type NativeConnection } from '@temporalio/worker';
@@ -108,9 +109,6 @@ function longAgent(iterations: number) {
   };
 }
 
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -164,8 +164,8 @@ async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<Ch
   }
 }
 
-/** `work`, or nothing after `ms`. */
-async function within(work: Promise<unknown>, ms: number): Promise<void> {
+/** Waits for `work`, for `ms` at most; the timer is cleared either way. */
+export async function within(work: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);

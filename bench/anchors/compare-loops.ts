@@ -1,3 +1,4 @@
+import { median } from '../statistics';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -85,10 +86,6 @@ function writeResultFile(bytes: number): string {
   return name;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 /**
  * The runner against its anchors, side by side: the in-process loop (same

@@ -1,3 +1,4 @@
+import { median } from '../statistics';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Context } from '@temporalio/activity';
@@ -19,10 +20,6 @@ import { createToolRegistry } from '../../src/tools/tool-registry';
 const RUNS = 30;
 const ITERATIONS = 10;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 function agent(request: ChatCompletionRequest): ScriptStep {
   const done = request.messages.filter((message) => message.role === 'assistant').length;

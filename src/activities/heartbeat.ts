@@ -15,7 +15,7 @@ import { ACTIVITY_DEFAULTS } from '../shared/constants';
  * to the server per call, with nothing to tell it.
  */
 export async function keepHeartbeating<T>(context: Context, work: () => Promise<T>, details?: unknown): Promise<T> {
-  const beat = () => (details === undefined ? context.heartbeat() : context.heartbeat(details));
+  const beat = () => context.heartbeat(details);
   if (details !== undefined) beat();
   const timer = setInterval(beat, ACTIVITY_DEFAULTS.heartbeatIntervalMs);
   try {

@@ -1,6 +1,8 @@
+import { EVENT_STREAM_HEADERS } from './event-stream-headers';
 import type { Client } from '@temporalio/client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getConversation } from '../conversations';
+import { within } from '../model-stream-follower';
 import { RunNotFoundError, followRunEvents } from '../run-control';
 import { MODEL_STREAM_DEFAULTS, type ChatTurnResult } from '../shared';
 import { errorBody, toApiError } from './errors';
@@ -51,7 +53,7 @@ export async function streamChatTurn(
 
   reply.hijack();
   const stream = reply.raw;
-  stream.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  stream.writeHead(200, EVENT_STREAM_HEADERS);
   const id = `chatcmpl-${(runId ?? contextId).slice(-24)}`;
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finishReason: string | null, extra: Record<string, unknown> = {}) =>
@@ -66,7 +68,7 @@ export async function streamChatTurn(
       );
       // The run ends before its turn's answer comes back: the last deltas are in by then, or soon after.
       await settled;
-      await Promise.race([following, new Promise((resolve) => setTimeout(resolve, MODEL_STREAM_DEFAULTS.drainWaitMs))]);
+      await within(following, MODEL_STREAM_DEFAULTS.drainWaitMs);
       closed.abort();
       await following;
     }

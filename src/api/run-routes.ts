@@ -1,3 +1,4 @@
+import { EVENT_STREAM_HEADERS } from './event-stream-headers';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
@@ -137,12 +138,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     // From here on the answer is a stream: errors become an `error` event, not a status code.
     reply.hijack();
     const stream = reply.raw;
-    stream.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    stream.writeHead(200, EVENT_STREAM_HEADERS);
     const closed = new AbortController();
     streams.add(closed);
     stream.on('close', () => closed.abort());

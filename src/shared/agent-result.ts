@@ -55,6 +55,10 @@ function countersShape() {
 }
 
 /** What `agentWorkflow` returns. */
+/** One nested agent in its parent's result: its first Temporal run id, its tool name, its whole tree's usage. */
+export const childUsageSchema = z.object({ runId: z.string(), toolName: z.string(), usage: usageSchema });
+export type ChildUsage = z.infer<typeof childUsageSchema>;
+
 export const agentResultSchema = z.object({
   schemaVersion: z.literal(1),
   /** The final text: the model's answer, or the terminating tool's output. */
@@ -71,7 +75,7 @@ export const agentResultSchema = z.object({
    * Present once the run started a nested agent: each one (its first Temporal run id, its tool name and its
    * tree's usage), in the order they ended; past 100, only `childrenOmitted` counts them (their usage is still in `usage`).
    */
-  children: z.array(z.object({ runId: z.string(), toolName: z.string(), usage: usageSchema })).optional(),
+  children: z.array(childUsageSchema).optional(),
   /** Nested agents not listed in `children`, when there were more than it holds. */
   childrenOmitted: z.number().int().optional(),
   /** The whole conversation: the input's `messages`, then everything this run added. */

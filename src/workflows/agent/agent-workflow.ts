@@ -11,9 +11,8 @@ import type { RunContext } from './run-context';
 import { canLeaveSummarisedBehind, continuationOf, fitHandOver, inputToValidate, inputWithoutConversation, resumedRunRecord, type RunContinuation } from './run-continuation';
 import { readHandOver } from './run-arguments';
 import { transcriptTotal } from '../rules/transcript-segment';
-import { treeUsage } from '../rules/nested-agents';
 import { registerRunHandlers } from './run-handlers';
-import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, lastAssistantText, type RunRecord } from './run-record';
+import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, lastAssistantText, type RunRecord, runUsage } from './run-record';
 import type { RunEnding, StepOutcome } from './step-outcome';
 import { admitIteration } from './steps/admit-iteration';
 import { afterToolBatch } from './steps/after-tool-batch';
@@ -95,7 +94,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     publish(run);
     throw failure;
   };
-  const partial = (): PartialRun => partialRun(run.messages, treeUsage(run.usage, run.nested), run.iteration);
+  const partial = (): PartialRun => partialRun(run.messages, runUsage(run), run.iteration);
 
   if (!parsed.ok) return fail(invalidAgentInput(parsed.problems));
   const input = parsed.input;

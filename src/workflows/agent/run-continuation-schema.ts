@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTEXT_RELEASE_LIMITS, INPUT_BOUNDS, MESSAGE_PAGES, chatMessageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
+import { CONTEXT_RELEASE_LIMITS, INPUT_BOUNDS, MESSAGE_PAGES, chatMessageSchema, childUsageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
 import { readCarriedEvents, type CarriedEvents } from './event-log';
 import type { RunContinuation } from './run-continuation';
 import { readerFor, upgradingReader, type VersionReader } from '../rules/versioned-reading';
@@ -121,7 +121,7 @@ const stopContextFields = {
 const nestedFields = {
   nested: z
     .object({
-      children: z.array(z.object({ runId: z.string(), toolName: z.string(), usage: usageSchema })),
+      children: z.array(childUsageSchema),
       omitted: count,
       total: usageSchema,
     })

@@ -130,6 +130,11 @@ export function createRunRecord(): RunRecord {
   };
 }
 
+/** What the run has spent: its own model calls and its nested agents' trees. */
+export function runUsage(run: Pick<RunRecord, 'usage' | 'nested'>): Usage {
+  return treeUsage(run.usage, run.nested);
+}
+
 export function isFinished(run: RunRecord): boolean {
   return run.status === 'completed' || run.status === 'failed' || run.status === 'terminated';
 }
@@ -159,7 +164,7 @@ function searchAttributeValues(run: RunRecord): SearchAttributeValues {
   return {
     status: run.status,
     iterations: run.iteration,
-    totalTokens: treeUsage(run.usage, run.nested).totalTokens,
+    totalTokens: runUsage(run).totalTokens,
     pendingApprovals: run.pendingApprovals.length,
     terminationReason: run.terminationReason?.type ?? (run.status === 'failed' ? `failed:${run.error?.type ?? FailureType.untyped}` : ''),
   };
@@ -214,7 +219,7 @@ export function snapshot(run: RunRecord): AgentState {
     restrictionInjections: run.restrictionInjections,
     messages: run.messages,
     ...(run.segment === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: run.segment.base, pinned: run.segment.pinned } }),
-    usage: treeUsage(run.usage, run.nested),
+    usage: runUsage(run),
     activity: run.activity,
     pendingApprovals,
     ...(pendingApprovals.length > 0

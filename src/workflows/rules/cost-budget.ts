@@ -13,3 +13,8 @@ export function findCostBreach(usage: Usage, budget: CostBudget | undefined): { 
   const spentUsd = usage.costUsd ?? 0;
   return spentUsd >= budget.maxUsd ? { spentUsd, maxUsd: budget.maxUsd } : undefined;
 }
+
+/** What a model call's input says under a cost budget: every call must be priced (`ModelCall.PriceUnknown` before it is sent). */
+export function priceRequirement(input: { costBudget?: CostBudget }): { requirePrice?: true } {
+  return input.costBudget === undefined ? {} : { requirePrice: true };
+}

@@ -9,16 +9,20 @@ export type LimitBreach =
 /** Checked before every model call: the invocation cap, then each token budget. */
 export function findLimitBreach(invocations: number, usage: Usage, limits: RunLimits): LimitBreach | undefined {
   if (invocations >= limits.maxInvocations) return { kind: 'invocations', limit: limits.maxInvocations };
-  const budgets: [keyof TokenBudget, 'total' | 'prompt' | 'completion', number][] = [
-    ['maxTotal', 'total', usage.totalTokens],
-    ['maxPrompt', 'prompt', usage.promptTokens],
-    ['maxCompletion', 'completion', usage.completionTokens],
-  ];
-  for (const [key, measure, used] of budgets) {
+  for (const [key, measure, used] of tokenMeasures(usage)) {
     const limit = limits.tokenBudget[key];
     if (limit !== undefined && used >= limit) return { kind: 'tokens', measure, used, limit };
   }
   return undefined;
+}
+
+/** Each token budget's key, its measure, and what `usage` spent of it. */
+export function tokenMeasures(usage: Usage): [keyof TokenBudget, 'total' | 'prompt' | 'completion', number][] {
+  return [
+    ['maxTotal', 'total', usage.totalTokens],
+    ['maxPrompt', 'prompt', usage.promptTokens],
+    ['maxCompletion', 'completion', usage.completionTokens],
+  ];
 }
 
 /** Validates `setLimits` against what the run has already spent; the new limits, or the problem. */

@@ -6,12 +6,15 @@ import {
   treePosition,
   type AgentInput,
   type AgentToolSpec,
+  type ChildUsage,
   type CostBudget,
   type ParsedAgentInput,
   type TerminationReason,
   type TokenBudget,
   type Usage,
 } from '../../shared';
+import { findCostBreach } from './cost-budget';
+import { tokenMeasures } from './limit-rules';
 
 /**
  * Nested agents (`defineAgentTool`), as pure rules: what a call's arguments
@@ -20,14 +23,7 @@ import {
  * `steps/run-agent-tool.ts` applies them with a child workflow.
  */
 
-/** One nested agent in the parent's result. */
-export interface ChildUsage {
-  /** The child's first Temporal run id. */
-  runId: string;
-  toolName: string;
-  /** The child's whole tree's usage. */
-  usage: Usage;
-}
+export type { ChildUsage } from '../../shared';
 
 /** The nested agents a run started: the newest listed, all of them counted and summed. Plain JSON: it is handed over. */
 export interface NestedUsage {
@@ -98,28 +94,21 @@ export function childLimits(
   costBudget?: CostBudget,
 ): { ok: true; tokenBudget?: TokenBudget; timeoutMs?: number; costBudget?: CostBudget } | { ok: false; spent: string } {
   const tokenBudget: TokenBudget = {};
-  const measures = [
-    ['maxTotal', used.totalTokens],
-    ['maxPrompt', used.promptTokens],
-    ['maxCompletion', used.completionTokens],
-  ] as const;
-  for (const [key, spent] of measures) {
+  for (const [key, , spent] of tokenMeasures(used)) {
     const limit = budget[key];
     if (limit === undefined) continue;
     if (spent >= limit) return { ok: false, spent: `the token budget (${key} ${limit}, ${spent} used)` };
     tokenBudget[key] = limit - spent;
   }
-  const spentUsd = used.costUsd ?? 0;
-  if (costBudget !== undefined && spentUsd >= costBudget.maxUsd) {
-    return { ok: false, spent: `the cost budget (maxUsd ${costBudget.maxUsd}, ${spentUsd} spent)` };
-  }
+  const costBreach = findCostBreach(used, costBudget);
+  if (costBreach !== undefined) return { ok: false, spent: `the cost budget (maxUsd ${costBreach.maxUsd}, ${costBreach.spentUsd} spent)` };
   const timeoutMs = deadlineMs === undefined ? undefined : deadlineMs - nowMs;
   if (timeoutMs !== undefined && timeoutMs <= 0) return { ok: false, spent: 'the run’s timeout' };
   return {
     ok: true,
     ...(Object.keys(tokenBudget).length === 0 ? {} : { tokenBudget }),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(costBudget === undefined ? {} : { costBudget: { maxUsd: costBudget.maxUsd - spentUsd } }),
+    ...(costBudget === undefined ? {} : { costBudget: { maxUsd: costBudget.maxUsd - (used.costUsd ?? 0) } }),
   };
 }
 

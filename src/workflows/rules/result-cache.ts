@@ -1,4 +1,5 @@
 import { RESULT_CACHE_DEFAULTS } from '../../shared/constants';
+import { cutAt, isHighSurrogate } from './result-processing';
 import type { WorkflowToolSpec } from '../../shared/activity-types';
 
 /**
@@ -51,7 +52,11 @@ export function cachingDue(content: string, inlineThreshold: number | undefined)
 
 /** The characters all of `cache`'s entries hold. */
 export function cachedChars(cache: ResultCache): number {
-  return cache.entries.reduce((sum, entry) => sum + entry.content.length, 0);
+  return charsOf(cache.entries);
+}
+
+function charsOf(entries: readonly ResultCacheEntry[]): number {
+  return entries.reduce((sum, entry) => sum + entry.content.length, 0);
 }
 
 /**
@@ -75,7 +80,7 @@ export function cacheResult(
     originalChars: result.content.length,
   };
   const kept = [...(cache?.entries ?? []), entry];
-  let total = kept.reduce((sum, each) => sum + each.content.length, 0);
+  let total = charsOf(kept);
   const dropped: string[] = [];
   while (total > maxChars && kept.length > 1) {
     const oldest = kept.shift() as ResultCacheEntry;
@@ -194,13 +199,3 @@ function short(value: unknown): string {
   return (JSON.stringify(value) ?? String(value)).slice(0, 40);
 }
 
-/** `text` cut to at most `maxChars`, never inside a surrogate pair. */
-function cutAt(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const end = maxChars > 0 && isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars;
-  return text.slice(0, end);
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}

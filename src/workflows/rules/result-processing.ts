@@ -32,8 +32,7 @@ export function resultLimitFor(toolName: string, config: ResultProcessingConfig)
 export function processToolResult(toolName: string, content: string, config: ResultProcessingConfig): ProcessedToolResult {
   const limit = resultLimitFor(toolName, config);
   if (limit === undefined || content.length <= limit) return { content };
-  const end = isHighSurrogate(content.charCodeAt(limit - 1)) ? limit - 1 : limit;
-  const kept = content.slice(0, end);
+  const kept = cutAt(content, limit);
   return {
     content: `${kept}\n${truncationMarker(kept.length, content.length)}`,
     truncated: { originalChars: content.length, keptChars: kept.length },
@@ -45,6 +44,14 @@ export function truncationMarker(keptChars: number, originalChars: number): stri
   return `[truncated: kept ${keptChars} of ${originalChars} characters]`;
 }
 
-function isHighSurrogate(code: number): boolean {
+/** `text` in at most `maxChars` UTF-16 units, one less when the cut would split a surrogate pair. */
+export function cutAt(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const end = maxChars > 0 && isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars;
+  return text.slice(0, end);
+}
+
+/** Whether `code` is the first half of a surrogate pair. */
+export function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }

@@ -1,6 +1,6 @@
+import { runUsage } from '../run-record';
 import * as wf from '@temporalio/workflow';
 import { findLimitBreach } from '../../rules/limit-rules';
-import { treeUsage } from '../../rules/nested-agents';
 import { findSizeBreach, projectedRunBytes } from '../../rules/size-rules';
 import { userMessage } from '../conversation-messages';
 import { costBudgetExceeded, maxInvocationsExceeded, sizeLimitReached, tokenBudgetExhausted } from '../failures';
@@ -20,7 +20,7 @@ export function admitIteration(context: RunContext, firstIteration: number): Run
   const { run, input, partial } = context;
   for (const content of run.inbox.splice(0)) run.messages.push(userMessage(content));
   // Nested agents' tokens count against the run's budget: the budget is the tree's.
-  const usage = treeUsage(run.usage, run.nested);
+  const usage = runUsage(run);
   const breach = findLimitBreach(run.invocations, usage, run.limits);
   if (breach?.kind === 'invocations') return { kind: 'fail', failure: maxInvocationsExceeded(breach.limit, partial()) };
   if (breach?.kind === 'tokens') return { kind: 'fail', failure: tokenBudgetExhausted(breach, partial()) };

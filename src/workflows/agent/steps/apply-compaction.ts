@@ -1,3 +1,4 @@
+import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
 import { addUsage, type CompactionConfig, type CompactionResult } from '../../../shared';
 import { maxSummaryChars, planCompaction, type CompactionPlan } from '../../rules/compaction-rule';
@@ -49,7 +50,7 @@ async function compact(context: RunContext, config: CompactionConfig, plan: Extr
         instructions: config.instructions,
         messages: plan.summarise,
         maxSummaryChars: maxSummaryChars(config.maxTokens),
-        ...(input.costBudget === undefined ? {} : { requirePrice: true as const }),
+        ...priceRequirement(input),
       },
     ]);
   } catch (error) {

@@ -1,9 +1,8 @@
-import { treeUsage } from '../../rules/nested-agents';
 import { subtractUsage, type ToolCall } from '../../../shared';
 import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { evaluateStopCondition } from '../../rules/stop-conditions';
 import type { RunContext } from '../run-context';
-import { lastAssistantMessage, lastAssistantText } from '../run-record';
+import { lastAssistantMessage, lastAssistantText, runUsage } from '../run-record';
 import type { RunEnding } from '../step-outcome';
 
 /**
@@ -28,7 +27,7 @@ export function applyStopWhen(context: RunContext, unexecuted: readonly ToolCall
       executedTools: run.turn.executedTools,
       externalStopRequested: run.externalStopRequested,
       response: lastAssistantMessage(run),
-      totalUsage: treeUsage(run.usage, run.nested),
+      totalUsage: runUsage(run),
       toolCallsExecuted: run.toolCallsExecuted,
       lastToolResults: run.lastToolResults,
       agentAnswers: run.turn.agentAnswers ?? [],

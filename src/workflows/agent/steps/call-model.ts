@@ -1,3 +1,4 @@
+import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
 import {
   MODEL_INPUT_INLINE_BYTES,
@@ -72,7 +73,7 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
       ...(byReference ? { conversation: { iteration: run.iteration, count: sent.length } } : { messages: sent }),
       toolNames: input.tools,
       parallelToolCalls: input.parallelToolCalls,
-      ...(input.costBudget === undefined ? {} : { requirePrice: true as const }),
+      ...priceRequirement(input),
       // Absent unless offered, so the input of a run without them stays as it was.
       ...(offered.length === 0 ? {} : { workflowTools: offered }),
     },

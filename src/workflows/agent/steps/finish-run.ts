@@ -5,10 +5,9 @@ import { transcriptIndexOf, transcriptTotal } from '../../rules/transcript-segme
 import { toGeneratedMessages } from '../../rules/generated-messages';
 import { oversizedResult } from '../../rules/size-rules';
 import { toolMessagesFor } from '../../rules/transcript';
-import { treeUsage } from '../../rules/nested-agents';
 import { resultTooLarge } from '../failures';
 import type { RunContext } from '../run-context';
-import { describeActivity, type RunRecord } from '../run-record';
+import { describeActivity, type RunRecord, runUsage } from '../run-record';
 import type { StepOutcome } from '../step-outcome';
 
 /** The result of a call not executed because the run stopped before it (loop detection, `stopWhen`). */
@@ -36,7 +35,7 @@ export function runResult(
     invocations: run.invocations,
     consecutiveNudges: run.consecutiveNudges,
     restrictionInjections: run.restrictionInjections,
-    usage: treeUsage(run.usage, run.nested),
+    usage: runUsage(run),
     ...nestedFields(run),
     messages: from === undefined ? run.messages : run.messages.slice(from),
     generatedMessages: toGeneratedMessages(run.messages.slice(Math.max(run.inputMessageCount, from ?? 0))),

@@ -1,3 +1,4 @@
+import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
 import { addUsage, type ResultProcessingConfig, type ToolCall, type ToolCallResult } from '../../../shared';
 import { modelActivities } from '../activities';
@@ -70,7 +71,7 @@ async function extract(context: RunContext, call: ToolCall, result: ToolCallResu
   const request = {
     ...extractionInput(toolName, result.content, run.messages, config, input.model),
     // Under a cost budget an unpriced model is not called (`ModelCall.PriceUnknown`): the result stays as it was.
-    ...(input.costBudget === undefined ? {} : { requirePrice: true as const }),
+    ...priceRequirement(input),
   };
   let extracted;
   try {

@@ -1,3 +1,4 @@
+import { runUsage } from '../run-record';
 import * as wf from '@temporalio/workflow';
 import {
   FailureType,
@@ -22,7 +23,6 @@ import {
   isStopMessage,
   readAgentTask,
   recordChildUsage,
-  treeUsage,
 } from '../../rules/nested-agents';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
@@ -50,7 +50,7 @@ export async function runAgentTool(context: RunContext, call: ToolCall, spec: Ag
   const task = readAgentTask(argumentsText, INPUT_BOUNDS.textChars);
   if (!task.ok) return errorResult(`Error: the nested agent "${toolName}" needs {"task": "..."}: ${task.problem}`);
   const deadlineMs = context.deadline === undefined ? undefined : Date.parse(context.deadline);
-  const limits = childLimits(run.limits.tokenBudget, treeUsage(run.usage, run.nested), deadlineMs, new Date().getTime(), input.costBudget);
+  const limits = childLimits(run.limits.tokenBudget, runUsage(run), deadlineMs, new Date().getTime(), input.costBudget);
   if (!limits.ok) return errorResult(`Error: the nested agent "${toolName}" was not started: ${limits.spent} is spent.`);
 
   const workflowId = childWorkflowId(wf.workflowInfo().workflowId, call.id);
