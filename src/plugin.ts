@@ -14,6 +14,14 @@ import { createToolRegistry } from './tools/tool-registry';
 export const AGENT_WORKFLOWS_PATH: string = require.resolve('./workflows');
 
 /**
+ * Modules the agent's workflow bundle preloads: evaluated once per worker thread and shared by the runs on it
+ * (Temporal's `bundlerOptions.preloadModules`), so each run does not build the schemas again
+ * (`src/shared/built-once.ts`). The plugin adds them to every worker it bundles workflows for; a prebuilt
+ * `workflowBundle` gets the same from `bundleWorkflowCode({ ..., preloadModules: [...AGENT_PRELOADED_MODULES] })`.
+ */
+export const AGENT_PRELOADED_MODULES: readonly string[] = [require.resolve('./shared/built-once')];
+
+/**
  * How often at most a heartbeat of the agent's activities reaches the server. A cancellation (a terminated run,
  * a timed-out tool) reaches a running tool only in the answer to a heartbeat, and by default heartbeats are
  * throttled to 80% of the heartbeat timeout, which would let a cancelled tool run on for seconds.
@@ -36,7 +44,7 @@ export interface AgentRunnerPluginOptions {
  *   worker's own activities. A worker that already has an activity of one of those names is refused (with the
  *   names), rather than one of the two silently replacing the other.
  * - **Workflows**: a worker with no workflows of its own (neither `workflowsPath` nor `workflowBundle`) gets
- *   {@link AGENT_WORKFLOWS_PATH}. A worker with its own workflows keeps them untouched: Temporal bundles one
+ *   {@link AGENT_WORKFLOWS_PATH}. Any worker whose workflows Temporal bundles preloads {@link AGENT_PRELOADED_MODULES}. A worker with its own workflows keeps them untouched: Temporal bundles one
  *   workflows module per worker and `SimplePlugin` can only replace a `workflowsPath`, not merge two. Such a
  *   worker re-exports the agent's workflows from its own module — `export * from 'agent-runner/workflow';` — and
  *   the same goes for a prebuilt `workflowBundle`, which must be bundled from a module that does so.
@@ -57,7 +65,7 @@ export class AgentRunnerPlugin extends SimplePlugin {
     this.activityNames = Object.keys(activities);
   }
 
-  /** Adds the agent's activities, its workflows when the worker has none, and the heartbeat throttle. */
+  /** Adds the agent's activities, its workflows when the worker has none, the preloaded modules and the heartbeat throttle. */
   override configureWorker(options: WorkerOptions): WorkerOptions {
     refuseActivityClashes(options.activities, this.activityNames);
     return super.configureWorker({
@@ -87,8 +95,19 @@ function modelRequestSinks(): InjectedSinks<ModelRequestSinks> {
   };
 }
 
-function defaultWorkflows(options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>): Pick<WorkerOptions, 'workflowsPath'> {
-  return options.workflowsPath === undefined && options.workflowBundle === undefined ? { workflowsPath: AGENT_WORKFLOWS_PATH } : {};
+/**
+ * The agent's workflows for a worker with none of its own, and for any worker Temporal bundles for (no prebuilt
+ * `workflowBundle`) the preloaded modules, which cost nothing in a bundle without the agent's workflows.
+ */
+function defaultWorkflows(
+  options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'bundlerOptions'>,
+): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
+  if (options.workflowBundle !== undefined) return {};
+  const preloadModules = [...new Set([...(options.bundlerOptions?.preloadModules ?? []), ...AGENT_PRELOADED_MODULES])];
+  return {
+    ...(options.workflowsPath === undefined ? { workflowsPath: AGENT_WORKFLOWS_PATH } : {}),
+    bundlerOptions: { ...options.bundlerOptions, preloadModules },
+  };
 }
 
 function refuseActivityClashes(activities: object | undefined, agentActivityNames: readonly string[]): void {

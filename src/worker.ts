@@ -22,6 +22,7 @@ export { RetryableToolError } from './tools/retryable-tool-error';
 export { createBuiltinTools } from './tools/builtin';
 export {
   AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
+  AGENT_PRELOADED_MODULES,
   AGENT_WORKFLOWS_PATH,
   AgentRunnerPlugin,
   type AgentRunnerPluginOptions,

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { AGENT_PRELOADED_MODULES } from '../src/plugin';
 import { startDevServer } from '../src/temporal/dev-server';
 
 /**
@@ -24,6 +25,8 @@ export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('../src/workflows'),
+    // As the plugin bundles them: the schemas are built by a thread's first run and shared by the rest.
+    preloadModules: [...AGENT_PRELOADED_MODULES],
     logger: { trace() {}, debug() {}, info() {}, warn: (message) => log(message), error: (message) => log(message), log() {} },
   });
   const bundlePath = path.join(os.tmpdir(), `agent-runner-workflows-${process.pid}.js`);

@@ -45,13 +45,16 @@ export interface ComparisonOptions {
  * The default comparison: 10-iteration runs at 0 and 500 ms on both servers,
  * 20-iteration runs at 0 and 500 ms on the tuned one (where the targets are
  * set), and there a 20-iteration run at 0 ms with 4 KB tool results (what a
- * model call that reads its conversation by query costs).
+ * model call that reads its conversation by query costs) and a run of one
+ * model call that answers at once (what starting and ending a run costs: a
+ * chat turn, a nested agent).
  */
 export function defaultComparisonCases(latenciesMs: readonly number[] = [0, 500], iterations = 10): ComparisonCase[] {
   return [
     ...(['stock', 'tuned'] as const).flatMap((server) => latenciesMs.map((latencyMs) => ({ server, iterations, latencyMs }))),
     ...latenciesMs.map((latencyMs) => ({ server: 'tuned' as const, iterations: 20, latencyMs })),
     { server: 'tuned', iterations: 20, latencyMs: 0, resultBytes: LARGE_RESULT_BYTES },
+    { server: 'tuned', iterations: 1, latencyMs: 0 },
   ];
 }
 

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Command } from 'commander';
+import { AGENT_PRELOADED_MODULES } from '../../src/plugin';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { CHAOS_MODEL, chaosAgent } from './chaos-agent';
 import { reportPhase, type PhaseResult } from './phase-report';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
   model.respond(CHAOS_MODEL, (request) => ({ ...chaosAgent(request), delayMs: options.modelWork }));
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../src/workflows'),
+    preloadModules: [...AGENT_PRELOADED_MODULES],
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message) => say(message), log() {} },
   });
   const bundleFile = path.join(directory, 'workflows.js');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from './built-once';
 import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, INPUT_DEFAULTS, NESTED_AGENT_DEFAULTS, RESULT_CACHE_DEFAULTS } from './constants';
 import { tokenBudgetSchema } from './control';
 import { costBudgetSchema } from './prices';
@@ -10,59 +11,63 @@ import { findTooDeep } from './json-depth';
 import { inputChatMessageSchema, type ChatMessage } from './messages';
 
 /** A tool's name as the input gives it. */
-const toolName = z.string().min(1).max(INPUT_BOUNDS.nameChars);
+const toolName = builtOnce('agentInput.toolName', () => z.string().min(1).max(INPUT_BOUNDS.nameChars));
 
 /**
  * Which tool calls need approval, who decides them (an approval policy, then a human), and what a missing
  * decision means.
  */
-export const approvalConfigSchema = z
-  .strictObject({
-    /**
-     * Tools whose calls need approval, or "all". Tools declaring `needsApproval` need it regardless.
-     * @default [] without a `policy`; "all" with one (the policy sees every call, as seed 002's `on_tool_call`)
-     */
-    tools: z.union([z.literal('all'), z.array(toolName).max(INPUT_BOUNDS.tools)]).optional(),
-    /**
-     * An approval policy registered in workflow code (`registerApprovalPolicy`) that decides the calls needing
-     * approval before a human does: approve, deny, modify the arguments, or ask a human. @default none: a human decides
-     */
-    policy: toolName.optional(),
-    /** What the policy receives as its second argument. Only with `policy`. @default {} */
-    params: z.record(z.string(), z.unknown()).optional(),
-    /** How long a call waits for a human decision, on a durable timer. @default no limit */
-    timeout: durationSchema.optional(),
-    /** What a timeout means: deny the call (the model hears it), or fail the run (`ApprovalTimedOut`). @default 'deny' */
-    onTimeout: z.enum(['deny', 'fail']).default(INPUT_DEFAULTS.approval.onTimeout),
-  })
-  .refine((config) => config.params === undefined || config.policy !== undefined, {
-    path: ['params'],
-    message: 'params are for an approval policy; give `policy` too',
-  })
-  // The default of `tools` depends on `policy`, so it is applied here rather than on the field.
-  .transform(({ tools, ...config }) => ({
-    ...config,
-    tools: tools ?? (config.policy === undefined ? [...INPUT_DEFAULTS.approval.tools] : ('all' as const)),
-  }));
+export const approvalConfigSchema = builtOnce('agentInput.approvalConfig', () =>
+  z
+    .strictObject({
+      /**
+       * Tools whose calls need approval, or "all". Tools declaring `needsApproval` need it regardless.
+       * @default [] without a `policy`; "all" with one (the policy sees every call, as seed 002's `on_tool_call`)
+       */
+      tools: z.union([z.literal('all'), z.array(toolName).max(INPUT_BOUNDS.tools)]).optional(),
+      /**
+       * An approval policy registered in workflow code (`registerApprovalPolicy`) that decides the calls needing
+       * approval before a human does: approve, deny, modify the arguments, or ask a human. @default none: a human decides
+       */
+      policy: toolName.optional(),
+      /** What the policy receives as its second argument. Only with `policy`. @default {} */
+      params: z.record(z.string(), z.unknown()).optional(),
+      /** How long a call waits for a human decision, on a durable timer. @default no limit */
+      timeout: durationSchema.optional(),
+      /** What a timeout means: deny the call (the model hears it), or fail the run (`ApprovalTimedOut`). @default 'deny' */
+      onTimeout: z.enum(['deny', 'fail']).default(INPUT_DEFAULTS.approval.onTimeout),
+    })
+    .refine((config) => config.params === undefined || config.policy !== undefined, {
+      path: ['params'],
+      message: 'params are for an approval policy; give `policy` too',
+    })
+    // The default of `tools` depends on `policy`, so it is applied here rather than on the field.
+    .transform(({ tools, ...config }) => ({
+      ...config,
+      tools: tools ?? (config.policy === undefined ? [...INPUT_DEFAULTS.approval.tools] : ('all' as const)),
+    })),
+);
 export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
 
 /**
  * Terminating tools: the chat API's `terminating_config`, camel-cased. A run with this block is
  * autonomous: it ends when the model calls one of `toolIds`.
  */
-export const terminatingConfigSchema = z.strictObject({
-  /** Tools whose call ends the run; their output becomes the response. */
-  toolIds: z.array(toolName).min(1, 'give at least one tool id').max(INPUT_BOUNDS.tools),
-  /** Content-only answers in a row that are answered with a nudge. @default 1 */
-  consecutiveNudges: z.number().int().nonnegative().default(DEFAULT_CONSECUTIVE_NUDGES),
-  /** The injected system message. @default {@link DEFAULT_NUDGE_MESSAGE} */
-  nudgeMessage: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).default(DEFAULT_NUDGE_MESSAGE),
-  /**
-   * Model calls allowed in the run; with the top-level `maxInvocations` too,
-   * the smaller applies. @default 64
-   */
-  maxInvocations: z.number().int().positive().optional(),
-});
+export const terminatingConfigSchema = builtOnce('agentInput.terminatingConfig', () =>
+  z.strictObject({
+    /** Tools whose call ends the run; their output becomes the response. */
+    toolIds: z.array(toolName).min(1, 'give at least one tool id').max(INPUT_BOUNDS.tools),
+    /** Content-only answers in a row that are answered with a nudge. @default 1 */
+    consecutiveNudges: z.number().int().nonnegative().default(DEFAULT_CONSECUTIVE_NUDGES),
+    /** The injected system message. @default {@link DEFAULT_NUDGE_MESSAGE} */
+    nudgeMessage: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).default(DEFAULT_NUDGE_MESSAGE),
+    /**
+     * Model calls allowed in the run; with the top-level `maxInvocations` too,
+     * the smaller applies. @default 64
+     */
+    maxInvocations: z.number().int().positive().optional(),
+  }),
+);
 export type TerminatingConfig = z.infer<typeof terminatingConfigSchema>;
 
 /**
@@ -70,151 +75,155 @@ export type TerminatingConfig = z.infer<typeof terminatingConfigSchema>;
  * finish. When the injections of a turn are spent, a text answer ends the run
  * normally (or, in an autonomous run, meets the nudge rule).
  */
-export const restrictOutputSchema = z.strictObject({
-  /** @default false */
-  enabled: z.boolean().default(INPUT_DEFAULTS.restrictOutput.enabled),
-  /** The injected system message. @default {@link DEFAULT_RESTRICTION_MESSAGE} */
-  message: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).default(DEFAULT_RESTRICTION_MESSAGE),
-  /** Injections per turn; 0 means unlimited (bounded by the invocation cap). @default 0 */
-  maxInjections: z.number().int().nonnegative().default(INPUT_DEFAULTS.restrictOutput.maxInjections),
-});
+export const restrictOutputSchema = builtOnce('agentInput.restrictOutput', () =>
+  z.strictObject({
+    /** @default false */
+    enabled: z.boolean().default(INPUT_DEFAULTS.restrictOutput.enabled),
+    /** The injected system message. @default {@link DEFAULT_RESTRICTION_MESSAGE} */
+    message: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).default(DEFAULT_RESTRICTION_MESSAGE),
+    /** Injections per turn; 0 means unlimited (bounded by the invocation cap). @default 0 */
+    maxInjections: z.number().int().nonnegative().default(INPUT_DEFAULTS.restrictOutput.maxInjections),
+  }),
+);
 export type RestrictOutputConfig = z.infer<typeof restrictOutputSchema>;
 
 /** The one argument of `agentWorkflow`. */
-export const agentInputSchema = z
-  .strictObject({
-    /** Model name sent to the provider. @default the worker's `OPENAI_MODEL` */
-    model: z.string().min(1).max(INPUT_BOUNDS.modelChars).optional(),
-    /** System prompt, sent first on every model call; not stored in `messages`. */
-    instructions: z.string().max(INPUT_BOUNDS.textChars).optional(),
-    /** Names of registered tools this run may use. */
-    tools: z.array(toolName).max(INPUT_BOUNDS.tools),
-    /** The human message appended to `messages`. */
-    message: z.string().min(1).max(INPUT_BOUNDS.textChars).optional(),
-    /** Prior conversation in OpenAI chat format. */
-    messages: z.array(inputChatMessageSchema).max(INPUT_BOUNDS.messages).optional(),
-    /** Let the model ask for several tools at once and run them concurrently. @default true */
-    parallelToolCalls: z.boolean().default(INPUT_DEFAULTS.parallelToolCalls),
-    /** Model calls allowed in the run when `terminating` does not set its own. @default 64 */
-    maxInvocations: z.number().int().positive().optional(),
-    /**
-     * Iterations one Temporal run takes before the run continues as new, carrying everything it counts; Temporal's
-     * own suggestion (history past 4 MiB or 4,096 events) does the same. @default only when Temporal suggests it
-     */
-    iterationsPerRun: z.number().int().positive().optional(),
-    /** Terminating tools: end the run on a terminating tool call. */
-    terminating: terminatingConfigSchema.optional(),
-    /**
-     * Loop-breaking mode: every answer must call a tool. A text answer gets an error context and another model call,
-     * counted like nudges (up to `circuitBreaker.threshold`, 5, in a row). @default false
-     */
-    requireToolCall: z.boolean().default(INPUT_DEFAULTS.requireToolCall),
-    /** Restricted output: require a tool call before the model may finish. */
-    restrictOutput: restrictOutputSchema.optional(),
-    /** Approval of tool calls before they run: by a registered policy, by a human, or by a policy that asks a human. */
-    approval: approvalConfigSchema.optional(),
-    /** Token budgets; reaching one fails the run with `TokenBudgetExhausted`. */
-    tokenBudget: tokenBudgetSchema.optional(),
-    /** A cost budget in US dollars, priced by the worker's price table; reaching it fails the run with `CostBudgetExceeded`. */
-    costBudget: costBudgetSchema.optional(),
-    /**
-     * Timeout: the wall-clock limit of the run, on a durable timer. When it fires,
-     * in-flight calls are cancelled and the run ends gracefully (`timeout`).
-     */
-    timeout: durationSchema.optional(),
-    /** How long `ask_question` waits for an answer before the run ends (`input_timeout`). @default no limit */
-    inputTimeout: durationSchema.optional(),
-    /** Stop conditions: a JSON condition tree; when it holds the run ends gracefully (`stop_condition`). */
-    stopWhen: stopConditionSchema.optional(),
-    /** Loop detection: consecutive identical tool calls. Off unless given. */
-    loopDetection: loopDetectionSchema.optional(),
-    /** Circuit breaker: identical consecutive tool errors end the run. @default { threshold: 5 } */
-    circuitBreaker: circuitBreakerSchema.optional(),
-    /** Tool-result processing: cut long tool results before the model sees them. */
-    resultProcessing: resultProcessingSchema.optional(),
-    /** Observation masking: replace old, large tool results in the model's context with placeholders. */
-    masking: maskingSchema.optional(),
-    /**
-     * What the result's `messages` hold: `recent`, the whole conversation while it weighs at most 32 KiB and past
-     * that the newest messages that fit (the result's `transcript` says where they start; the rest is read with
-     * `GET /runs/:run_id/messages`); `all`, always the whole conversation. @default 'recent'
-     */
-    resultMessages: z.enum(['recent', 'all']).default(INPUT_DEFAULTS.resultMessages),
-    /** Compaction: summarise older messages when what the model sees passes `maxTokens`. Off unless given. */
-    compaction: compactionSchema.optional(),
-    /**
-     * Where this run sits in a tree of nested agents (`defineAgentTool`): 0 for a run a caller starts, one more for
-     * each level below. The runner sets it when it starts a nested agent; a caller has no need to. @default 0
-     */
-    depth: z.number().int().nonnegative().optional(),
-    /**
-     * Levels of runs the tree may have: a run at `depth` may start a nested agent only when `depth + 1 < maxDepth`
-     * (a deeper call gets a `MaxDepthExceeded` tool error). Nested agents inherit it. @default 3
-     */
-    maxDepth: z.number().int().positive().optional(),
-  })
-  .superRefine((input, context) => {
-    if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['message'],
-        message: 'give `message`, or a non-empty `messages` to continue a conversation',
-      });
-    }
-    const seen = new Set<string>();
-    const duplicate = input.tools.find((name) => {
-      if (seen.has(name)) return true;
-      seen.add(name);
-      return false;
-    });
-    if (duplicate !== undefined) {
-      context.addIssue({ code: 'custom', path: ['tools'], message: `tool "${duplicate}" is listed twice` });
-    }
-    input.terminating?.toolIds.forEach((toolId, index) => {
-      if (!input.tools.includes(toolId)) {
+export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
+  z
+    .strictObject({
+      /** Model name sent to the provider. @default the worker's `OPENAI_MODEL` */
+      model: z.string().min(1).max(INPUT_BOUNDS.modelChars).optional(),
+      /** System prompt, sent first on every model call; not stored in `messages`. */
+      instructions: z.string().max(INPUT_BOUNDS.textChars).optional(),
+      /** Names of registered tools this run may use. */
+      tools: z.array(toolName).max(INPUT_BOUNDS.tools),
+      /** The human message appended to `messages`. */
+      message: z.string().min(1).max(INPUT_BOUNDS.textChars).optional(),
+      /** Prior conversation in OpenAI chat format. */
+      messages: z.array(inputChatMessageSchema).max(INPUT_BOUNDS.messages).optional(),
+      /** Let the model ask for several tools at once and run them concurrently. @default true */
+      parallelToolCalls: z.boolean().default(INPUT_DEFAULTS.parallelToolCalls),
+      /** Model calls allowed in the run when `terminating` does not set its own. @default 64 */
+      maxInvocations: z.number().int().positive().optional(),
+      /**
+       * Iterations one Temporal run takes before the run continues as new, carrying everything it counts; Temporal's
+       * own suggestion (history past 4 MiB or 4,096 events) does the same. @default only when Temporal suggests it
+       */
+      iterationsPerRun: z.number().int().positive().optional(),
+      /** Terminating tools: end the run on a terminating tool call. */
+      terminating: terminatingConfigSchema.optional(),
+      /**
+       * Loop-breaking mode: every answer must call a tool. A text answer gets an error context and another model call,
+       * counted like nudges (up to `circuitBreaker.threshold`, 5, in a row). @default false
+       */
+      requireToolCall: z.boolean().default(INPUT_DEFAULTS.requireToolCall),
+      /** Restricted output: require a tool call before the model may finish. */
+      restrictOutput: restrictOutputSchema.optional(),
+      /** Approval of tool calls before they run: by a registered policy, by a human, or by a policy that asks a human. */
+      approval: approvalConfigSchema.optional(),
+      /** Token budgets; reaching one fails the run with `TokenBudgetExhausted`. */
+      tokenBudget: tokenBudgetSchema.optional(),
+      /** A cost budget in US dollars, priced by the worker's price table; reaching it fails the run with `CostBudgetExceeded`. */
+      costBudget: costBudgetSchema.optional(),
+      /**
+       * Timeout: the wall-clock limit of the run, on a durable timer. When it fires,
+       * in-flight calls are cancelled and the run ends gracefully (`timeout`).
+       */
+      timeout: durationSchema.optional(),
+      /** How long `ask_question` waits for an answer before the run ends (`input_timeout`). @default no limit */
+      inputTimeout: durationSchema.optional(),
+      /** Stop conditions: a JSON condition tree; when it holds the run ends gracefully (`stop_condition`). */
+      stopWhen: stopConditionSchema.optional(),
+      /** Loop detection: consecutive identical tool calls. Off unless given. */
+      loopDetection: loopDetectionSchema.optional(),
+      /** Circuit breaker: identical consecutive tool errors end the run. @default { threshold: 5 } */
+      circuitBreaker: circuitBreakerSchema.optional(),
+      /** Tool-result processing: cut long tool results before the model sees them. */
+      resultProcessing: resultProcessingSchema.optional(),
+      /** Observation masking: replace old, large tool results in the model's context with placeholders. */
+      masking: maskingSchema.optional(),
+      /**
+       * What the result's `messages` hold: `recent`, the whole conversation while it weighs at most 32 KiB and past
+       * that the newest messages that fit (the result's `transcript` says where they start; the rest is read with
+       * `GET /runs/:run_id/messages`); `all`, always the whole conversation. @default 'recent'
+       */
+      resultMessages: z.enum(['recent', 'all']).default(INPUT_DEFAULTS.resultMessages),
+      /** Compaction: summarise older messages when what the model sees passes `maxTokens`. Off unless given. */
+      compaction: compactionSchema.optional(),
+      /**
+       * Where this run sits in a tree of nested agents (`defineAgentTool`): 0 for a run a caller starts, one more for
+       * each level below. The runner sets it when it starts a nested agent; a caller has no need to. @default 0
+       */
+      depth: z.number().int().nonnegative().optional(),
+      /**
+       * Levels of runs the tree may have: a run at `depth` may start a nested agent only when `depth + 1 < maxDepth`
+       * (a deeper call gets a `MaxDepthExceeded` tool error). Nested agents inherit it. @default 3
+       */
+      maxDepth: z.number().int().positive().optional(),
+    })
+    .superRefine((input, context) => {
+      if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {
         context.addIssue({
           code: 'custom',
-          path: ['terminating', 'toolIds', index],
-          message: `"${toolId}" is not one of this run's tools (${input.tools.join(', ') || 'none'}); add it to \`tools\``,
+          path: ['message'],
+          message: 'give `message`, or a non-empty `messages` to continue a conversation',
         });
       }
-    });
-    const approvalTools = input.approval?.tools;
-    if (Array.isArray(approvalTools)) {
-      approvalTools.forEach((toolName, index) => {
-        if (!input.tools.includes(toolName)) {
+      const seen = new Set<string>();
+      const duplicate = input.tools.find((name) => {
+        if (seen.has(name)) return true;
+        seen.add(name);
+        return false;
+      });
+      if (duplicate !== undefined) {
+        context.addIssue({ code: 'custom', path: ['tools'], message: `tool "${duplicate}" is listed twice` });
+      }
+      input.terminating?.toolIds.forEach((toolId, index) => {
+        if (!input.tools.includes(toolId)) {
           context.addIssue({
             code: 'custom',
-            path: ['approval', 'tools', index],
-            message: `"${toolName}" is not one of this run's tools (${input.tools.join(', ') || 'none'})`,
+            path: ['terminating', 'toolIds', index],
+            message: `"${toolId}" is not one of this run's tools (${input.tools.join(', ') || 'none'}); add it to \`tools\``,
           });
         }
       });
-    }
-    if (input.resultProcessing?.inlineThreshold !== undefined && input.tools.includes(RESULT_CACHE_DEFAULTS.toolName)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['tools'],
-        message: `"${RESULT_CACHE_DEFAULTS.toolName}" is the runner's own tool when resultProcessing.inlineThreshold is set; rename your tool or leave caching off`,
-      });
-    }
-    const tree = treePosition(input);
-    if (tree.depth >= tree.maxDepth) {
-      context.addIssue({
-        code: 'custom',
-        path: ['depth'],
-        message: `depth ${tree.depth} is not below maxDepth ${tree.maxDepth}; a run must sit above the tree's deepest level (leave depth out: the runner sets it)`,
-      });
-    }
-    const unanswered = findUnansweredToolCall(input.messages ?? []);
-    if (unanswered !== undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['messages', unanswered.index],
-        message: `tool call "${unanswered.callId}" has no tool message answering it; the provider would reject this conversation`,
-      });
-    }
-  });
+      const approvalTools = input.approval?.tools;
+      if (Array.isArray(approvalTools)) {
+        approvalTools.forEach((toolName, index) => {
+          if (!input.tools.includes(toolName)) {
+            context.addIssue({
+              code: 'custom',
+              path: ['approval', 'tools', index],
+              message: `"${toolName}" is not one of this run's tools (${input.tools.join(', ') || 'none'})`,
+            });
+          }
+        });
+      }
+      if (input.resultProcessing?.inlineThreshold !== undefined && input.tools.includes(RESULT_CACHE_DEFAULTS.toolName)) {
+        context.addIssue({
+          code: 'custom',
+          path: ['tools'],
+          message: `"${RESULT_CACHE_DEFAULTS.toolName}" is the runner's own tool when resultProcessing.inlineThreshold is set; rename your tool or leave caching off`,
+        });
+      }
+      const tree = treePosition(input);
+      if (tree.depth >= tree.maxDepth) {
+        context.addIssue({
+          code: 'custom',
+          path: ['depth'],
+          message: `depth ${tree.depth} is not below maxDepth ${tree.maxDepth}; a run must sit above the tree's deepest level (leave depth out: the runner sets it)`,
+        });
+      }
+      const unanswered = findUnansweredToolCall(input.messages ?? []);
+      if (unanswered !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['messages', unanswered.index],
+          message: `tool call "${unanswered.callId}" has no tool message answering it; the provider would reject this conversation`,
+        });
+      }
+    }),
+);
 
 /** Where a run sits in a tree of nested agents, its defaults applied: depth 0, `maxDepth` {@link NESTED_AGENT_DEFAULTS}. */
 export function treePosition(input: { depth?: number | undefined; maxDepth?: number | undefined }): { depth: number; maxDepth: number } {

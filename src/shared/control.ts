@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from './built-once';
 
 /**
  * What callers send to a running run — approvals, termination, limits — and
@@ -6,31 +7,37 @@ import { z } from 'zod';
  */
 
 /** Arguments an approver puts in place of the model's: a JSON object. */
-const replacementArguments = z.record(z.string(), z.unknown());
+const replacementArguments = builtOnce('control.replacementArguments', () => z.record(z.string(), z.unknown()));
 
 /** Signal `approve`. */
-export const approveInputSchema = z.strictObject({
-  callId: z.string().min(1),
-  /** Replaces the model's arguments; checked against the tool's schema. */
-  arguments: replacementArguments.optional(),
-});
+export const approveInputSchema = builtOnce('control.approveInput', () =>
+  z.strictObject({
+    callId: z.string().min(1),
+    /** Replaces the model's arguments; checked against the tool's schema. */
+    arguments: replacementArguments.optional(),
+  }),
+);
 export type ApproveInput = z.infer<typeof approveInputSchema>;
 
 /** Signal `deny`. */
-export const denyInputSchema = z.strictObject({
-  callId: z.string().min(1),
-  /** Sent to the model as `Denied: <reason>`. */
-  reason: z.string().optional(),
-});
+export const denyInputSchema = builtOnce('control.denyInput', () =>
+  z.strictObject({
+    callId: z.string().min(1),
+    /** Sent to the model as `Denied: <reason>`. */
+    reason: z.string().optional(),
+  }),
+);
 export type DenyInput = z.infer<typeof denyInputSchema>;
 
 /** Update `decide`: either decision, answered with the decision as recorded. */
-export const decideInputSchema = z.strictObject({
-  callId: z.string().min(1),
-  decision: z.enum(['approve', 'deny']),
-  arguments: replacementArguments.optional(),
-  reason: z.string().optional(),
-});
+export const decideInputSchema = builtOnce('control.decideInput', () =>
+  z.strictObject({
+    callId: z.string().min(1),
+    decision: z.enum(['approve', 'deny']),
+    arguments: replacementArguments.optional(),
+    reason: z.string().optional(),
+  }),
+);
 export type DecideInput = z.infer<typeof decideInputSchema>;
 
 /** A call waiting for a decision. */
@@ -73,26 +80,30 @@ export interface ApprovalDecision {
 }
 
 /** Signal `terminate`: stop now, gracefully. */
-export const terminateInputSchema = z.strictObject({ reason: z.string().optional() });
+export const terminateInputSchema = builtOnce('control.terminateInput', () => z.strictObject({ reason: z.string().optional() }));
 export type TerminateInput = z.infer<typeof terminateInputSchema>;
 
 /** Token budgets of a run; reaching one fails the run with `TokenBudgetExhausted`. */
-export const tokenBudgetSchema = z.strictObject({
-  maxTotal: z.number().int().positive().optional(),
-  maxPrompt: z.number().int().positive().optional(),
-  maxCompletion: z.number().int().positive().optional(),
-});
+export const tokenBudgetSchema = builtOnce('control.tokenBudget', () =>
+  z.strictObject({
+    maxTotal: z.number().int().positive().optional(),
+    maxPrompt: z.number().int().positive().optional(),
+    maxCompletion: z.number().int().positive().optional(),
+  }),
+);
 export type TokenBudget = z.infer<typeof tokenBudgetSchema>;
 
 /** Update `setLimits`: raise or lower the limits of a running run. */
-export const setLimitsInputSchema = z
-  .strictObject({
-    maxInvocations: z.number().int().positive().optional(),
-    tokenBudget: tokenBudgetSchema.optional(),
-  })
-  .refine((input) => input.maxInvocations !== undefined || input.tokenBudget !== undefined, {
-    message: 'give maxInvocations, tokenBudget or both',
-  });
+export const setLimitsInputSchema = builtOnce('control.setLimitsInput', () =>
+  z
+    .strictObject({
+      maxInvocations: z.number().int().positive().optional(),
+      tokenBudget: tokenBudgetSchema.optional(),
+    })
+    .refine((input) => input.maxInvocations !== undefined || input.tokenBudget !== undefined, {
+      message: 'give maxInvocations, tokenBudget or both',
+    }),
+);
 export type SetLimitsInput = z.infer<typeof setLimitsInputSchema>;
 
 /** The limits in force; what `setLimits` answers. */

@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
+import { builtOnce } from './built-once';
 import type { AgentInput } from './agent-input';
 import type { GeneratedMessage, TerminationReason } from './agent-result';
 import type { ChatMessage, Usage } from './messages';
@@ -17,9 +18,11 @@ import { FailureType } from './failure-catalogue';
 export const CONVERSATION_WORKFLOW_TYPE = 'conversationWorkflow';
 
 /** Letters, digits and `. _ : @ -`, 1 to 200 of them: safe in workflow ids and URL paths alike. */
-export const identifierSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._:@-]{1,200}$/, 'use 1 to 200 letters, digits or . _ : @ -');
+export const identifierSchema = builtOnce('conversation.identifier', () =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9._:@-]{1,200}$/, 'use 1 to 200 letters, digits or . _ : @ -'),
+);
 
 /** The chat API's `context_id`: which conversation a turn belongs to. */
 export const contextIdSchema = identifierSchema;

@@ -1,18 +1,21 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
+import { builtOnce } from './built-once';
 import { INPUT_BOUNDS } from './constants';
 
 /** A Temporal duration: milliseconds, or text such as "30s", "5 minutes", "1h". */
-export const durationSchema = z.union([
-  z.number().int().positive(),
-  z.string().max(INPUT_BOUNDS.durationChars).refine((text) => {
-    try {
-      return msToNumber(text as Parameters<typeof msToNumber>[0]) > 0;
-    } catch {
-      return false;
-    }
-  }, 'expected a duration such as "30s", "5 minutes" or "1h"'),
-]);
+export const durationSchema = builtOnce('duration.duration', () =>
+  z.union([
+    z.number().int().positive(),
+    z.string().max(INPUT_BOUNDS.durationChars).refine((text) => {
+      try {
+        return msToNumber(text as Parameters<typeof msToNumber>[0]) > 0;
+      } catch {
+        return false;
+      }
+    }, 'expected a duration such as "30s", "5 minutes" or "1h"'),
+  ]),
+);
 
 /** A duration in milliseconds as seconds for a message: `1.8 s`, `300 s`. */
 export function formatSeconds(ms: number): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from './built-once';
 import { INPUT_BOUNDS } from './constants';
 
 /**
@@ -38,25 +39,26 @@ function buildToolCallSchema(bounds: MessageBounds) {
 }
 
 /** A function call requested by the model. `arguments` is the raw JSON text the model produced. */
-export const toolCallSchema = buildToolCallSchema(UNBOUNDED);
+export const toolCallSchema = builtOnce('messages.toolCall', () => buildToolCallSchema(UNBOUNDED));
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
 /** Why the runner (not the caller or the model) added a message. */
-export const messageMetaSchema = z.object({
-  injected: z.enum(['nudge', 'restriction', 'loop_warning', 'error_context']).optional(),
-  iteration: z.number().int().optional(),
-  /**
-   * On an assistant message: the model's own id of each call, by the runner's id the
-   * transcript uses. Kept only to show the model its calls under the ids it gave them.
-   */
-  modelCallIds: z.record(z.string(), z.string()).optional(),
-});
+export const messageMetaSchema = builtOnce('messages.meta', () =>
+  z.object({
+    injected: z.enum(['nudge', 'restriction', 'loop_warning', 'error_context']).optional(),
+    iteration: z.number().int().optional(),
+    /**
+     * On an assistant message: the model's own id of each call, by the runner's id the
+     * transcript uses. Kept only to show the model its calls under the ids it gave them.
+     */
+    modelCallIds: z.record(z.string(), z.string()).optional(),
+  }),
+);
 export type MessageMeta = z.infer<typeof messageMetaSchema>;
-
-const meta = { meta: messageMetaSchema.optional() };
 
 function buildChatMessageSchema(bounds: MessageBounds) {
   const text = upTo(bounds.textChars);
+  const meta = { meta: messageMetaSchema.optional() };
   return z.discriminatedUnion('role', [
     z.object({ role: z.literal('system'), content: text, ...meta }),
     z.object({ role: z.literal('developer'), content: text, ...meta }),
@@ -72,25 +74,27 @@ function buildChatMessageSchema(bounds: MessageBounds) {
 }
 
 /** One message of a conversation, any length (what a run produced; its size is the size guards' business). */
-export const chatMessageSchema = buildChatMessageSchema(UNBOUNDED);
+export const chatMessageSchema = builtOnce('messages.chatMessage', () => buildChatMessageSchema(UNBOUNDED));
 
 /** One message of a run's input conversation, held to {@link INPUT_BOUNDS}. */
-export const inputChatMessageSchema = buildChatMessageSchema(INPUT_BOUNDS);
+export const inputChatMessageSchema = builtOnce('messages.inputChatMessage', () => buildChatMessageSchema(INPUT_BOUNDS));
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 export type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 export type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
 /** Token counts, summed over every model call of a run, and what they cost where the worker knows the price. */
-export const usageSchema = z.object({
-  promptTokens: z.number().int().nonnegative(),
-  completionTokens: z.number().int().nonnegative(),
-  totalTokens: z.number().int().nonnegative(),
-  /**
-   * US dollars, from the worker's price table (`src/shared/prices.ts`): present once a call was priced,
-   * summed over the calls that were. Absent when no call was (no table, or the model is not in it).
-   */
-  costUsd: z.number().nonnegative().optional(),
-});
+export const usageSchema = builtOnce('messages.usage', () =>
+  z.object({
+    promptTokens: z.number().int().nonnegative(),
+    completionTokens: z.number().int().nonnegative(),
+    totalTokens: z.number().int().nonnegative(),
+    /**
+     * US dollars, from the worker's price table (`src/shared/prices.ts`): present once a call was priced,
+     * summed over the calls that were. Absent when no call was (no table, or the model is not in it).
+     */
+    costUsd: z.number().nonnegative().optional(),
+  }),
+);
 export type Usage = z.infer<typeof usageSchema>;
 
 export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from './built-once';
 import type { Usage } from './messages';
 
 /**
@@ -10,16 +11,18 @@ import type { Usage } from './messages';
  */
 
 /** One model's prices, in US dollars per million tokens. */
-export const modelPriceSchema = z.strictObject({
-  /** Dollars per million prompt (input) tokens. */
-  inputPerMTok: z.number().nonnegative().finite(),
-  /** Dollars per million completion (output) tokens. */
-  outputPerMTok: z.number().nonnegative().finite(),
-});
+export const modelPriceSchema = builtOnce('prices.modelPrice', () =>
+  z.strictObject({
+    /** Dollars per million prompt (input) tokens. */
+    inputPerMTok: z.number().nonnegative().finite(),
+    /** Dollars per million completion (output) tokens. */
+    outputPerMTok: z.number().nonnegative().finite(),
+  }),
+);
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 
 /** Prices by model name: the name a run asks for (or the worker's default), else the name the provider answers with. */
-export const priceTableSchema = z.record(z.string().min(1), modelPriceSchema);
+export const priceTableSchema = builtOnce('prices.priceTable', () => z.record(z.string().min(1), modelPriceSchema));
 export type PriceTable = z.infer<typeof priceTableSchema>;
 
 /** The price of `model` in `prices`: by the name asked for, else by the name the provider answered with. */
@@ -39,8 +42,10 @@ export function costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, 
  * `CostBudgetExceeded` (as `tokenBudget` does with `TokenBudgetExhausted`). Each call is priced by the
  * worker's table; a call whose model has no price fails the run (`ModelCall.PriceUnknown`) before it is sent.
  */
-export const costBudgetSchema = z.strictObject({
-  /** US dollars the run may spend on model calls. */
-  maxUsd: z.number().positive('maxUsd must be more than 0').finite(),
-});
+export const costBudgetSchema = builtOnce('prices.costBudget', () =>
+  z.strictObject({
+    /** US dollars the run may spend on model calls. */
+    maxUsd: z.number().positive('maxUsd must be more than 0').finite(),
+  }),
+);
 export type CostBudget = z.infer<typeof costBudgetSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from './built-once';
 import { terminationReasonSchema } from './agent-result';
 import { tokenBudgetSchema } from './control';
 import { loopDetectionSchema } from './loop-guard-schemas';
@@ -28,10 +29,12 @@ function envelope<Type extends string>(type: Type) {
 }
 
 /** A Temporal duration as the input gave it: milliseconds, or text such as "5m". */
-const durationValue = z.union([z.number(), z.string()]);
+const durationValue = builtOnce('runEvents.durationValue', () => z.union([z.number(), z.string()]));
 
 /** The limits in force, as `setLimits` answers them. */
-const limitsValue = z.object({ maxInvocations: z.number().int(), tokenBudget: tokenBudgetSchema });
+const limitsValue = builtOnce('runEvents.limitsValue', () =>
+  z.object({ maxInvocations: z.number().int(), tokenBudget: tokenBudgetSchema }),
+);
 
 /** The counters an injected system message leaves behind. */
 function injectionEvent<Type extends string>(type: Type) {
@@ -39,220 +42,224 @@ function injectionEvent<Type extends string>(type: Type) {
 }
 
 /** The run ended: completed or terminated with a reason, or failed with an error. */
-const runEndEventSchema = z.discriminatedUnion('status', [
-  z.object({ ...envelope('run-end'), status: z.enum(['completed', 'terminated']), terminationReason: terminationReasonSchema }),
-  z.object({ ...envelope('run-end'), status: z.literal('failed'), error: z.object({ type: z.string(), message: z.string() }) }),
-]);
+const runEndEventSchema = builtOnce('runEvents.runEndEvent', () =>
+  z.discriminatedUnion('status', [
+    z.object({ ...envelope('run-end'), status: z.enum(['completed', 'terminated']), terminationReason: terminationReasonSchema }),
+    z.object({ ...envelope('run-end'), status: z.literal('failed'), error: z.object({ type: z.string(), message: z.string() }) }),
+  ]),
+);
 
 /** One entry of the run's event log, any type; in the order of a run. */
-export const runEventSchema = z.discriminatedUnion('type', [
-  /** The run began (not a continued Temporal run: that is `run-take-over`). */
-  z.object({ ...envelope('run-start'), tools: z.array(z.string()), model: z.string().nullable() }),
-  /** A new Temporal run took the run over after a continue-as-new; `temporalRuns` counts this one. */
-  z.object({ ...envelope('run-take-over'), iteration: z.number().int(), temporalRuns: z.number().int() }),
-  /** An iteration began: the model is about to be called on `messages` messages. */
-  z.object({ ...envelope('iteration-start'), iteration: z.number().int(), messages: z.number().int() }),
-  /** Old, large tool results were replaced in the model's context by placeholders. */
-  z.object({
-    ...envelope('observation-masking'),
-    iteration: z.number().int(),
-    masked: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), iteration: z.number().int(), tokens: z.number() })),
-    tokensSaved: z.number(),
-  }),
-  /** The model released earlier iterations with `context_release`: masking hides their large tool results from now on. */
-  z.object({
-    ...envelope('context-release'),
-    iteration: z.number().int(),
-    callId: z.string(),
-    /** Iterations this call released, ascending. */
-    released: z.array(z.number().int()),
-    /** Entries of the call that were ignored (not whole numbers, not earlier iterations, released already). */
-    ignored: z.number().int(),
-    /** Iterations the run has released in all. */
-    totalReleased: z.number().int(),
-  }),
-  /**
-   * Compaction: the model summarised the older messages before this iteration's model call; from now on it sees the
-   * summary in their place (`run.messages` keeps them). Token counts are estimates of what the model sees.
-   */
-  z.object({
-    ...envelope('compaction'),
-    iteration: z.number().int(),
-    /** The transcript index of the last message the summary stands for. */
-    throughIndex: z.number().int(),
-    /** Messages summarised for the first time; the previous summary, when there is one, was summarised again with them. */
-    messagesSummarised: z.number().int(),
-    tokensBefore: z.number(),
-    tokensAfter: z.number(),
-    /** The summary was longer than its share of `maxTokens` and was cut. */
-    summaryCut: z.boolean(),
-    /** The compaction call's tokens, counted in the run's usage and token budget. */
-    usage: usageSchema,
-    model: z.string(),
-  }),
-  /** The model answered: the names of the tools it called, whether it wrote text, the text cut to 500 characters. */
-  z.object({
-    ...envelope('model-response'),
-    iteration: z.number().int(),
-    toolCalls: z.array(z.string()),
-    text: z.boolean(),
-    content: z.string().optional(),
-    usage: usageSchema,
-  }),
-  /** Loop detection counted `count` identical calls of a tool in a row; `action` is what follows. */
-  z.object({
-    ...envelope('loop-detection'),
-    iteration: z.number().int(),
-    toolName: z.string(),
-    count: z.number().int(),
-    action: loopDetectionSchema.shape.action.unwrap(),
-  }),
-  /** A tool call began; `arguments` is the JSON text it runs with, cut to 500 characters. */
-  z.object({ ...envelope('tool-call-start'), iteration: z.number().int(), callId: z.string(), toolName: z.string(), arguments: z.string() }),
-  /** A tool call ended; `output` is its result, cut to 500 characters. */
-  z.object({
-    ...envelope('tool-call-end'),
-    iteration: z.number().int(),
-    callId: z.string(),
-    toolName: z.string(),
-    durationMs: z.number(),
-    isError: z.boolean(),
-    output: z.string(),
-  }),
-  /** A nested agent (`defineAgentTool`) started as a child workflow: its Temporal ids and the depth it runs at. */
-  z.object({
-    ...envelope('nested-agent-start'),
-    iteration: z.number().int(),
-    callId: z.string(),
-    toolName: z.string(),
-    workflowId: z.string(),
-    runId: z.string(),
-    depth: z.number().int(),
-  }),
-  /**
-   * A nested agent ended: `completed` (with its termination reason's type), `failed` (with its failure), or
-   * `cancelled` (this run stopped, and the child with it). `usage` is its whole tree's, counted in this run's.
-   */
-  z.object({
-    ...envelope('nested-agent-end'),
-    iteration: z.number().int(),
-    callId: z.string(),
-    toolName: z.string(),
-    workflowId: z.string(),
-    runId: z.string(),
-    outcome: z.enum(['completed', 'failed', 'cancelled']),
-    terminationReason: z.string().optional(),
-    error: z.object({ type: z.string(), message: z.string() }).optional(),
-    usage: usageSchema,
-  }),
-  /** A tool result longer than its limit was cut before the model saw it. */
-  z.object({ ...envelope('tool-result-truncation'), callId: z.string(), toolName: z.string(), originalChars: z.number().int(), keptChars: z.number().int() }),
-  /**
-   * The extractor condensed a tool result (`resultProcessing.extractThreshold`): the model sees the condensed text.
-   * Tokens are estimates (about four characters a token); `usage` is the extraction call's, counted in the run's.
-   */
-  z.object({
-    ...envelope('tool-result-extraction'),
-    iteration: z.number().int(),
-    callId: z.string(),
-    toolName: z.string(),
-    originalChars: z.number().int(),
-    extractedChars: z.number().int(),
-    originalTokens: z.number().int(),
-    extractedTokens: z.number().int(),
-    /** The condensed text was longer than the extractor allows and was cut. */
-    cut: z.boolean(),
-    usage: usageSchema,
-    model: z.string(),
-  }),
-  /**
-   * The extractor could not condense a tool result: the call failed after its retries (`errorType` is its failure's
-   * type) or its text was empty or no shorter. The result goes on unextracted; the run does not fail.
-   */
-  z.object({
-    ...envelope('tool-result-extraction-failure'),
-    iteration: z.number().int(),
-    callId: z.string(),
-    toolName: z.string(),
-    reason: z.string(),
-    errorType: z.string().optional(),
-  }),
-  /**
-   * The cacher kept a tool result in the run's result cache (`resultProcessing.inlineThreshold`): the model sees a
-   * summary with `ref` and reads the rest with `result_cache`. `dropped` are older entries given up to stay bounded.
-   */
-  z.object({
-    ...envelope('tool-result-caching'),
-    iteration: z.number().int(),
-    callId: z.string(),
-    toolName: z.string(),
-    ref: z.string(),
-    originalChars: z.number().int(),
-    originalTokens: z.number().int(),
-    summaryTokens: z.number().int(),
-    dropped: z.array(z.string()),
-  }),
-  /** The circuit breaker tripped: a tool failed with the same error `count` times in a row. */
-  z.object({ ...envelope('circuit-breaker-trip'), iteration: z.number().int(), toolName: z.string(), errorText: z.string(), count: z.number().int() }),
-  /** A `stopWhen` condition held; the run ends. */
-  z.object({ ...envelope('stop-condition-match'), condition: z.string(), detail: z.string() }),
-  /** A nudge (the model answered without calling a terminating tool) was added to the conversation. */
-  injectionEvent('nudge-injection'),
-  /** A restriction (the model must call a tool before it may finish) was added to the conversation. */
-  injectionEvent('restriction-injection'),
-  /** A loop warning was added to the conversation. */
-  injectionEvent('loop-warning-injection'),
-  /** An error context (`requireToolCall`: the answer called no tool) was added to the conversation. */
-  injectionEvent('error-context-injection'),
-  /** A tool call waits for a decision; `policy` and its `reason` when an approval policy asked a person to decide. */
-  z.object({
-    ...envelope('approval-request'),
-    callId: z.string(),
-    toolName: z.string(),
-    arguments: z.unknown(),
-    policy: z.string().optional(),
-    reason: z.string().optional(),
-  }),
-  /** A decision was recorded (`ApprovalDecision`). */
-  z.object({
-    ...envelope('approval-decision'),
-    callId: z.string(),
-    toolName: z.string(),
-    decision: z.enum(['approve', 'deny']),
-    arguments: z.unknown(),
-    originalArguments: z.unknown().optional(),
-    reason: z.string().optional(),
-    decidedAt: z.string(),
-    via: z.enum(['signal', 'update', 'timeout', 'policy']),
-    /** The approval policy that decided, when `via` is `policy`. */
-    policy: z.string().optional(),
-  }),
-  /** A decision on a call a nested agent waits on was forwarded to that agent's run (`workflowId`), which records it. */
-  z.object({ ...envelope('nested-approval-forward'), callId: z.string(), workflowId: z.string(), decision: z.enum(['approve', 'deny']) }),
-  /** A decision sent by signal was refused; `input` is what came, as JSON cut to 500 characters. */
-  z.object({ ...envelope('decision-rejection'), via: z.literal('signal'), problem: z.string(), input: z.string() }),
-  /** A call still waiting for a decision when the run stopped. */
-  z.object({ ...envelope('approval-abandonment'), callId: z.string(), toolName: z.string() }),
-  /** `ask_question` asked the user; the run waits for the `userMessage` signal. */
-  z.object({ ...envelope('input-request'), callId: z.string(), question: z.string() }),
-  /** No answer came within `inputTimeout`. */
-  z.object({ ...envelope('input-timeout'), callId: z.string(), limit: durationValue }),
-  /** A person's message arrived (signal `userMessage`). */
-  z.object({ ...envelope('user-message'), content: z.string() }),
-  /** A person's message was refused: empty, or the run had ended. */
-  z.object({ ...envelope('user-message-rejection'), reason: z.string() }),
-  /** The `stop` signal arrived: `{ external: true }` stop conditions hold from now on. */
-  z.object({ ...envelope('stop-request'), reason: z.string().nullable() }),
-  /** The `terminate` signal arrived: the run stops now. */
-  z.object({ ...envelope('terminate-request'), reason: z.string().nullable() }),
-  /** `setLimits` changed the limits. */
-  z.object({ ...envelope('limits-change'), before: limitsValue, after: limitsValue }),
-  /** The run's `timeout` passed: the run stops. */
-  z.object({ ...envelope('run-timeout'), limit: durationValue }),
-  /** The run hands over to a new Temporal run (continue-as-new); `run-take-over` follows there. */
-  z.object({ ...envelope('run-hand-over'), iteration: z.number().int(), historyBytes: z.number().int() }),
-  runEndEventSchema,
-]);
+export const runEventSchema = builtOnce('runEvents.runEvent', () =>
+  z.discriminatedUnion('type', [
+    /** The run began (not a continued Temporal run: that is `run-take-over`). */
+    z.object({ ...envelope('run-start'), tools: z.array(z.string()), model: z.string().nullable() }),
+    /** A new Temporal run took the run over after a continue-as-new; `temporalRuns` counts this one. */
+    z.object({ ...envelope('run-take-over'), iteration: z.number().int(), temporalRuns: z.number().int() }),
+    /** An iteration began: the model is about to be called on `messages` messages. */
+    z.object({ ...envelope('iteration-start'), iteration: z.number().int(), messages: z.number().int() }),
+    /** Old, large tool results were replaced in the model's context by placeholders. */
+    z.object({
+      ...envelope('observation-masking'),
+      iteration: z.number().int(),
+      masked: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), iteration: z.number().int(), tokens: z.number() })),
+      tokensSaved: z.number(),
+    }),
+    /** The model released earlier iterations with `context_release`: masking hides their large tool results from now on. */
+    z.object({
+      ...envelope('context-release'),
+      iteration: z.number().int(),
+      callId: z.string(),
+      /** Iterations this call released, ascending. */
+      released: z.array(z.number().int()),
+      /** Entries of the call that were ignored (not whole numbers, not earlier iterations, released already). */
+      ignored: z.number().int(),
+      /** Iterations the run has released in all. */
+      totalReleased: z.number().int(),
+    }),
+    /**
+     * Compaction: the model summarised the older messages before this iteration's model call; from now on it sees the
+     * summary in their place (`run.messages` keeps them). Token counts are estimates of what the model sees.
+     */
+    z.object({
+      ...envelope('compaction'),
+      iteration: z.number().int(),
+      /** The transcript index of the last message the summary stands for. */
+      throughIndex: z.number().int(),
+      /** Messages summarised for the first time; the previous summary, when there is one, was summarised again with them. */
+      messagesSummarised: z.number().int(),
+      tokensBefore: z.number(),
+      tokensAfter: z.number(),
+      /** The summary was longer than its share of `maxTokens` and was cut. */
+      summaryCut: z.boolean(),
+      /** The compaction call's tokens, counted in the run's usage and token budget. */
+      usage: usageSchema,
+      model: z.string(),
+    }),
+    /** The model answered: the names of the tools it called, whether it wrote text, the text cut to 500 characters. */
+    z.object({
+      ...envelope('model-response'),
+      iteration: z.number().int(),
+      toolCalls: z.array(z.string()),
+      text: z.boolean(),
+      content: z.string().optional(),
+      usage: usageSchema,
+    }),
+    /** Loop detection counted `count` identical calls of a tool in a row; `action` is what follows. */
+    z.object({
+      ...envelope('loop-detection'),
+      iteration: z.number().int(),
+      toolName: z.string(),
+      count: z.number().int(),
+      action: loopDetectionSchema.shape.action.unwrap(),
+    }),
+    /** A tool call began; `arguments` is the JSON text it runs with, cut to 500 characters. */
+    z.object({ ...envelope('tool-call-start'), iteration: z.number().int(), callId: z.string(), toolName: z.string(), arguments: z.string() }),
+    /** A tool call ended; `output` is its result, cut to 500 characters. */
+    z.object({
+      ...envelope('tool-call-end'),
+      iteration: z.number().int(),
+      callId: z.string(),
+      toolName: z.string(),
+      durationMs: z.number(),
+      isError: z.boolean(),
+      output: z.string(),
+    }),
+    /** A nested agent (`defineAgentTool`) started as a child workflow: its Temporal ids and the depth it runs at. */
+    z.object({
+      ...envelope('nested-agent-start'),
+      iteration: z.number().int(),
+      callId: z.string(),
+      toolName: z.string(),
+      workflowId: z.string(),
+      runId: z.string(),
+      depth: z.number().int(),
+    }),
+    /**
+     * A nested agent ended: `completed` (with its termination reason's type), `failed` (with its failure), or
+     * `cancelled` (this run stopped, and the child with it). `usage` is its whole tree's, counted in this run's.
+     */
+    z.object({
+      ...envelope('nested-agent-end'),
+      iteration: z.number().int(),
+      callId: z.string(),
+      toolName: z.string(),
+      workflowId: z.string(),
+      runId: z.string(),
+      outcome: z.enum(['completed', 'failed', 'cancelled']),
+      terminationReason: z.string().optional(),
+      error: z.object({ type: z.string(), message: z.string() }).optional(),
+      usage: usageSchema,
+    }),
+    /** A tool result longer than its limit was cut before the model saw it. */
+    z.object({ ...envelope('tool-result-truncation'), callId: z.string(), toolName: z.string(), originalChars: z.number().int(), keptChars: z.number().int() }),
+    /**
+     * The extractor condensed a tool result (`resultProcessing.extractThreshold`): the model sees the condensed text.
+     * Tokens are estimates (about four characters a token); `usage` is the extraction call's, counted in the run's.
+     */
+    z.object({
+      ...envelope('tool-result-extraction'),
+      iteration: z.number().int(),
+      callId: z.string(),
+      toolName: z.string(),
+      originalChars: z.number().int(),
+      extractedChars: z.number().int(),
+      originalTokens: z.number().int(),
+      extractedTokens: z.number().int(),
+      /** The condensed text was longer than the extractor allows and was cut. */
+      cut: z.boolean(),
+      usage: usageSchema,
+      model: z.string(),
+    }),
+    /**
+     * The extractor could not condense a tool result: the call failed after its retries (`errorType` is its failure's
+     * type) or its text was empty or no shorter. The result goes on unextracted; the run does not fail.
+     */
+    z.object({
+      ...envelope('tool-result-extraction-failure'),
+      iteration: z.number().int(),
+      callId: z.string(),
+      toolName: z.string(),
+      reason: z.string(),
+      errorType: z.string().optional(),
+    }),
+    /**
+     * The cacher kept a tool result in the run's result cache (`resultProcessing.inlineThreshold`): the model sees a
+     * summary with `ref` and reads the rest with `result_cache`. `dropped` are older entries given up to stay bounded.
+     */
+    z.object({
+      ...envelope('tool-result-caching'),
+      iteration: z.number().int(),
+      callId: z.string(),
+      toolName: z.string(),
+      ref: z.string(),
+      originalChars: z.number().int(),
+      originalTokens: z.number().int(),
+      summaryTokens: z.number().int(),
+      dropped: z.array(z.string()),
+    }),
+    /** The circuit breaker tripped: a tool failed with the same error `count` times in a row. */
+    z.object({ ...envelope('circuit-breaker-trip'), iteration: z.number().int(), toolName: z.string(), errorText: z.string(), count: z.number().int() }),
+    /** A `stopWhen` condition held; the run ends. */
+    z.object({ ...envelope('stop-condition-match'), condition: z.string(), detail: z.string() }),
+    /** A nudge (the model answered without calling a terminating tool) was added to the conversation. */
+    injectionEvent('nudge-injection'),
+    /** A restriction (the model must call a tool before it may finish) was added to the conversation. */
+    injectionEvent('restriction-injection'),
+    /** A loop warning was added to the conversation. */
+    injectionEvent('loop-warning-injection'),
+    /** An error context (`requireToolCall`: the answer called no tool) was added to the conversation. */
+    injectionEvent('error-context-injection'),
+    /** A tool call waits for a decision; `policy` and its `reason` when an approval policy asked a person to decide. */
+    z.object({
+      ...envelope('approval-request'),
+      callId: z.string(),
+      toolName: z.string(),
+      arguments: z.unknown(),
+      policy: z.string().optional(),
+      reason: z.string().optional(),
+    }),
+    /** A decision was recorded (`ApprovalDecision`). */
+    z.object({
+      ...envelope('approval-decision'),
+      callId: z.string(),
+      toolName: z.string(),
+      decision: z.enum(['approve', 'deny']),
+      arguments: z.unknown(),
+      originalArguments: z.unknown().optional(),
+      reason: z.string().optional(),
+      decidedAt: z.string(),
+      via: z.enum(['signal', 'update', 'timeout', 'policy']),
+      /** The approval policy that decided, when `via` is `policy`. */
+      policy: z.string().optional(),
+    }),
+    /** A decision on a call a nested agent waits on was forwarded to that agent's run (`workflowId`), which records it. */
+    z.object({ ...envelope('nested-approval-forward'), callId: z.string(), workflowId: z.string(), decision: z.enum(['approve', 'deny']) }),
+    /** A decision sent by signal was refused; `input` is what came, as JSON cut to 500 characters. */
+    z.object({ ...envelope('decision-rejection'), via: z.literal('signal'), problem: z.string(), input: z.string() }),
+    /** A call still waiting for a decision when the run stopped. */
+    z.object({ ...envelope('approval-abandonment'), callId: z.string(), toolName: z.string() }),
+    /** `ask_question` asked the user; the run waits for the `userMessage` signal. */
+    z.object({ ...envelope('input-request'), callId: z.string(), question: z.string() }),
+    /** No answer came within `inputTimeout`. */
+    z.object({ ...envelope('input-timeout'), callId: z.string(), limit: durationValue }),
+    /** A person's message arrived (signal `userMessage`). */
+    z.object({ ...envelope('user-message'), content: z.string() }),
+    /** A person's message was refused: empty, or the run had ended. */
+    z.object({ ...envelope('user-message-rejection'), reason: z.string() }),
+    /** The `stop` signal arrived: `{ external: true }` stop conditions hold from now on. */
+    z.object({ ...envelope('stop-request'), reason: z.string().nullable() }),
+    /** The `terminate` signal arrived: the run stops now. */
+    z.object({ ...envelope('terminate-request'), reason: z.string().nullable() }),
+    /** `setLimits` changed the limits. */
+    z.object({ ...envelope('limits-change'), before: limitsValue, after: limitsValue }),
+    /** The run's `timeout` passed: the run stops. */
+    z.object({ ...envelope('run-timeout'), limit: durationValue }),
+    /** The run hands over to a new Temporal run (continue-as-new); `run-take-over` follows there. */
+    z.object({ ...envelope('run-hand-over'), iteration: z.number().int(), historyBytes: z.number().int() }),
+    runEndEventSchema,
+  ]),
+);
 
 /** One entry of the run's event log. */
 export type RunEvent = z.infer<typeof runEventSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from './built-once';
 import { msToNumber } from '@temporalio/common/lib/time';
 import { durationSchema } from './duration';
 import { tokenBudgetSchema, type TokenBudget } from './control';
@@ -67,14 +68,16 @@ const CONDITION_KEYS = [
 
 type ConditionKey = (typeof CONDITION_KEYS)[number];
 
-const positiveCount = z.number().int().positive();
-const name = z.string().min(1).max(INPUT_BOUNDS.nameChars);
-const mentionText = z.string().min(1).max(INPUT_BOUNDS.shortTextChars);
+const positiveCount = builtOnce('stopConditions.positiveCount', () => z.number().int().positive());
+const name = builtOnce('stopConditions.name', () => z.string().min(1).max(INPUT_BOUNDS.nameChars));
+const mentionText = builtOnce('stopConditions.mentionText', () => z.string().min(1).max(INPUT_BOUNDS.shortTextChars));
 
 /** Params of a custom condition: a JSON object small enough to render into a termination reason. */
-const paramsSchema = z
-  .record(z.string(), z.unknown())
-  .refine((params) => paramsBytes(params) <= INPUT_BOUNDS.paramsBytes, `params must be at most ${INPUT_BOUNDS.paramsBytes} bytes of JSON`);
+const paramsSchema = builtOnce('stopConditions.params', () =>
+  z
+    .record(z.string(), z.unknown())
+    .refine((params) => paramsBytes(params) <= INPUT_BOUNDS.paramsBytes, `params must be at most ${INPUT_BOUNDS.paramsBytes} bytes of JSON`),
+);
 
 /** The JSON size of `params`; past any limit when they cannot be written as JSON at all. */
 function paramsBytes(params: Record<string, unknown>): number {
@@ -120,36 +123,38 @@ function buildFormSchemas(): Record<ConditionKey, z.ZodType<StopCondition>> {
  * schema it is checked against, so errors point at the field that is wrong
  * (`any[1].maxMessages: Too small…`) rather than at a whole failed union.
  */
-export const stopConditionSchema: z.ZodType<StopCondition, StopCondition> = z.lazy(() => {
-  const forms = buildFormSchemas();
-  return z.custom<StopCondition>().superRefine((value, context) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      context.addIssue({ code: 'custom', message: `expected an object with one of: ${CONDITION_KEYS.join(', ')}` });
-      return;
-    }
-    const given = Object.keys(value);
-    const keys = CONDITION_KEYS.filter((key) => given.includes(key));
-    const [key] = keys;
-    if (key === undefined) {
-      context.addIssue({
-        code: 'custom',
-        message: `expected one of: ${CONDITION_KEYS.join(', ')}; got ${given.length === 0 ? 'an empty object' : given.map((name) => JSON.stringify(name)).join(', ')}`,
-      });
-      return;
-    }
-    if (keys.length > 1) {
-      context.addIssue({
-        code: 'custom',
-        message: `one condition per object, got ${listed(keys)}; combine conditions with { any: [...] } or { all: [...] }`,
-      });
-      return;
-    }
-    const checked = forms[key].safeParse(value);
-    if (!checked.success) {
-      for (const issue of checked.error.issues) context.addIssue({ ...issue });
-    }
-  });
-});
+export const stopConditionSchema: z.ZodType<StopCondition, StopCondition> = builtOnce('stopConditions.stopCondition', () =>
+  z.lazy(() => {
+    const forms = buildFormSchemas();
+    return z.custom<StopCondition>().superRefine((value, context) => {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        context.addIssue({ code: 'custom', message: `expected an object with one of: ${CONDITION_KEYS.join(', ')}` });
+        return;
+      }
+      const given = Object.keys(value);
+      const keys = CONDITION_KEYS.filter((key) => given.includes(key));
+      const [key] = keys;
+      if (key === undefined) {
+        context.addIssue({
+          code: 'custom',
+          message: `expected one of: ${CONDITION_KEYS.join(', ')}; got ${given.length === 0 ? 'an empty object' : given.map((name) => JSON.stringify(name)).join(', ')}`,
+        });
+        return;
+      }
+      if (keys.length > 1) {
+        context.addIssue({
+          code: 'custom',
+          message: `one condition per object, got ${listed(keys)}; combine conditions with { any: [...] } or { all: [...] }`,
+        });
+        return;
+      }
+      const checked = forms[key].safeParse(value);
+      if (!checked.success) {
+        for (const issue of checked.error.issues) context.addIssue({ ...issue });
+      }
+    });
+  }),
+);
 
 /** `a`, `a and b`, `a, b and c`. */
 function listed(words: readonly string[]): string {

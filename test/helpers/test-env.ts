@@ -10,6 +10,7 @@ import type { ScriptStep } from '../../src/scripted-model/script';
 import { WORKFLOW_TYPE, type AgentInput, type AgentResult, type PriceTable } from '../../src/shared';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import type { ToolDefinition } from '../../src/tools/define-tool';
+import { AGENT_PRELOADED_MODULES } from '../../src/plugin';
 import { createAgentWorker } from '../../src/worker';
 import { installQuietRuntime } from './quiet-runtime';
 
@@ -58,6 +59,7 @@ export class TestEnv {
         ? undefined
         : await bundleWorkflowCode({
             workflowsPath: options.workflowsPath,
+            preloadModules: [...AGENT_PRELOADED_MODULES],
             logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
           });
     const createWorker = () =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from '../../shared/built-once';
 import { CONTEXT_RELEASE_LIMITS, INPUT_BOUNDS, MESSAGE_PAGES, chatMessageSchema, childUsageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
 import { readCarriedEvents, type CarriedEvents } from './event-log';
 import type { RunContinuation } from './run-continuation';
@@ -50,16 +51,18 @@ import { readerFor, upgradingReader, type VersionReader } from '../rules/version
 export const RUN_CONTINUATION_VERSION = 4;
 
 /** A counter the loop keeps. */
-const count = z.number().int().nonnegative();
+const count = builtOnce('handOver.count', () => z.number().int().nonnegative());
 
 /** Identical calls or errors in a row: the loop detector's and the circuit breaker's state. */
-const streakFields = { toolName: z.string().nullable(), count };
+const streakFields = builtOnce('handOver.streakFields', () => ({ toolName: z.string().nullable(), count }));
 
 /** Where the current turn began, for the stop conditions. */
-const turnSchema = z.object({ startedAtMs: z.number(), messageIndex: count, iteration: count, usage: usageSchema, executedTools: z.array(z.string()) });
+const turnSchema = builtOnce('handOver.turn', () =>
+  z.object({ startedAtMs: z.number(), messageIndex: count, iteration: count, usage: usageSchema, executedTools: z.array(z.string()) }),
+);
 
 /** The fields every version so far carries; version 2 adds only its `schemaVersion`. */
-const handOverFields = {
+const handOverFields = builtOnce('handOver.handOverFields', () => ({
   inputMessageCount: count,
   messages: z.array(chatMessageSchema),
   inbox: z.array(z.string()),
@@ -79,18 +82,20 @@ const handOverFields = {
   events: z.object({ nextSeq: count, recent: z.array(z.unknown()) }),
   /** When the run's `timeout` passes, an ISO time. */
   deadline: z.string().optional(),
-};
+}));
 
 /** Version 1: the hand-over as written before it had a version. */
-export const handOverV1Schema = z.object(handOverFields);
+export const handOverV1Schema = builtOnce('handOver.handOverV1', () => z.object(handOverFields));
 export type HandOverV1 = z.infer<typeof handOverV1Schema>;
 
 /** Version 2: version 1 with its version. */
-export const handOverV2Schema = z.object({ schemaVersion: z.literal(2), ...handOverFields });
+export const handOverV2Schema = builtOnce('handOver.handOverV2', () =>
+  z.object({ schemaVersion: z.literal(2), ...handOverFields }),
+);
 export type HandOverV2 = z.infer<typeof handOverV2Schema>;
 
 /** What version 3 adds: the run's compaction, when it has compacted. */
-const compactionFields = {
+const compactionFields = builtOnce('handOver.compactionFields', () => ({
   /** The summary and the last transcript index it stands for (`rules/model-context.ts`). */
   compaction: z
     .object({ throughIndex: z.number().int().min(-1), summary: z.string(), iteration: count, count })
@@ -101,24 +106,24 @@ const compactionFields = {
     .optional(),
   /** The turn, with how many messages it produced were left behind. */
   turn: turnSchema.extend({ leftBehind: count.optional() }),
-};
+}));
 
 /** Added to version 3 later, each optional with an empty default: a hand-over without them is a run that had none. */
-const stopContextFields = {
+const stopContextFields = builtOnce('handOver.stopContextFields', () => ({
   /** Tool calls executed so far, across turns. */
   toolCallsExecuted: count.default(0),
   /** The latest batch's results as stop conditions see them (as many as the model's answer had calls: not bounded here). */
   lastToolResults: z.array(z.object({ toolName: z.string(), callId: z.string(), contentPreview: z.string(), isError: z.boolean() })).default([]),
   /** Iterations released with `context_release`. */
   releasedIterations: z.array(count).max(CONTEXT_RELEASE_LIMITS.maxReleased).default([]),
-};
+}));
 
 /**
  * Optional in version 3, so a version 3 hand-over from before them reads as it is: nested agents' usage, once
  * the run started one (bounded: the list is capped, the rest counted and summed), and the turn's answers of
  * nested agents (`sourceMatch`, `stopMessage`).
  */
-const nestedFields = {
+const nestedFields = builtOnce('handOver.nestedFields', () => ({
   nested: z
     .object({
       children: z.array(childUsageSchema),
@@ -127,14 +132,16 @@ const nestedFields = {
     })
     .optional(),
   turn: compactionFields.turn.extend({ agentAnswers: z.array(z.object({ toolName: z.string(), stopMessage: z.boolean() })).optional() }),
-};
+}));
 
 /** Version 3: version 2 with the run's compaction (and, later, optional: the stop context, released iterations and nested agents). */
-export const handOverV3Schema = z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields, ...stopContextFields, ...nestedFields });
+export const handOverV3Schema = builtOnce('handOver.handOverV3', () =>
+  z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields, ...stopContextFields, ...nestedFields }),
+);
 export type HandOverV3 = z.infer<typeof handOverV3Schema>;
 
 /** What version 4 adds: the run's result cache, once it has cached a result. */
-const resultCacheFields = {
+const resultCacheFields = builtOnce('handOver.resultCacheFields', () => ({
   resultCache: z
     .object({
       entries: z.array(
@@ -143,17 +150,19 @@ const resultCacheFields = {
       nextNumber: z.number().int().min(1),
     })
     .optional(),
-};
+}));
 
 /** Version 4, the current one. */
-export const handOverV4Schema = z.object({
-  schemaVersion: z.literal(4),
-  ...handOverFields,
-  ...compactionFields,
-  ...stopContextFields,
-  ...nestedFields,
-  ...resultCacheFields,
-});
+export const handOverV4Schema = builtOnce('handOver.handOverV4', () =>
+  z.object({
+    schemaVersion: z.literal(4),
+    ...handOverFields,
+    ...compactionFields,
+    ...stopContextFields,
+    ...nestedFields,
+    ...resultCacheFields,
+  }),
+);
 export type HandOverV4 = z.infer<typeof handOverV4Schema>;
 
 /** Version 1 as version 2: the same fields, now with their version. */

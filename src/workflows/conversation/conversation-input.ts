@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { builtOnce } from '../../shared/built-once';
 import {
   INPUT_BOUNDS,
   chatMessageSchema,
@@ -45,56 +46,64 @@ import { readerFor, upgradingReader, type VersionReader } from '../rules/version
  * partly written by the model, and each turn's run checks its own input.
  */
 
-const count = z.number().int().nonnegative();
+const count = builtOnce('conversationInput.count', () => z.number().int().nonnegative());
 
 /** A turn's answer as a remembered turn keeps it: without its generated messages, which the history holds. */
-const turnAnswerSchema = z.object({
-  response: z.string(),
-  savedAiMessages: z.boolean(),
-  turn: count,
-  runId: z.string(),
-  terminationReason: terminationReasonSchema,
-  usage: usageSchema,
-});
+const turnAnswerSchema = builtOnce('conversationInput.turnAnswer', () =>
+  z.object({
+    response: z.string(),
+    savedAiMessages: z.boolean(),
+    turn: count,
+    runId: z.string(),
+    terminationReason: terminationReasonSchema,
+    usage: usageSchema,
+  }),
+);
 
 /** A turn's whole answer, generated messages included (`ChatTurnResult`). */
-const turnResultSchema = turnAnswerSchema.extend({ generatedMessages: z.array(generatedMessageSchema) });
+const turnResultSchema = builtOnce('conversationInput.turnResult', () =>
+  turnAnswerSchema.extend({ generatedMessages: z.array(generatedMessageSchema) }),
+);
 
 /** A turn's answer, and where its messages are in the history (`from` up to `to`), from which its generated messages are rebuilt. */
-const messageRangeFields = { updateId: z.string(), answer: turnAnswerSchema, messages: z.object({ from: count, to: count }) };
+const messageRangeFields = builtOnce('conversationInput.messageRangeFields', () => ({ updateId: z.string(), answer: turnAnswerSchema, messages: z.object({ from: count, to: count }) }));
 
 /** A turn remembered whole, as conversations did before they kept message ranges. */
-const wholeResultFields = { updateId: z.string(), result: turnResultSchema };
+const wholeResultFields = builtOnce('conversationInput.wholeResultFields', () => ({ updateId: z.string(), result: turnResultSchema }));
 
 /** What every version so far has, apart from its remembered turns. */
-const inputFields = {
+const inputFields = builtOnce('conversationInput.inputFields', () => ({
   contextId: identifierSchema,
   messages: z.array(chatMessageSchema).optional(),
   turns: count.optional(),
   turnsPerRun: z.number().int().positive().optional(),
   generation: identifierSchema.optional(),
-};
+}));
 
 /** Version 1: no version; remembered turns told apart by their shape, the only way this version allows. */
-export const conversationInputV1Schema = z.object({
-  ...inputFields,
-  recentTurns: z.array(z.union([z.object(messageRangeFields), z.object(wholeResultFields)])).optional(),
-});
+export const conversationInputV1Schema = builtOnce('conversationInput.conversationInputV1', () =>
+  z.object({
+    ...inputFields,
+    recentTurns: z.array(z.union([z.object(messageRangeFields), z.object(wholeResultFields)])).optional(),
+  }),
+);
 export type ConversationInputV1 = z.infer<typeof conversationInputV1Schema>;
 
 /** Version 2, the current one: remembered turns say which kind they are. */
-export const conversationInputV2Schema = z.object({
-  schemaVersion: z.literal(2),
-  ...inputFields,
-  recentTurns: z
-    .array(
-      z.discriminatedUnion('kind', [
-        z.object({ kind: z.literal('messageRange'), ...messageRangeFields }),
-        z.object({ kind: z.literal('wholeResult'), ...wholeResultFields }),
-      ]),
-    )
-    .optional(),
-});
+export const conversationInputV2Schema = builtOnce('conversationInput.conversationInputV2', () =>
+  z.object({
+    schemaVersion: z.literal(2),
+    ...inputFields,
+    recentTurns: z
+      .array(
+        z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('messageRange'), ...messageRangeFields }),
+          z.object({ kind: z.literal('wholeResult'), ...wholeResultFields }),
+        ]),
+      )
+      .optional(),
+  }),
+);
 export type ConversationInputV2 = z.infer<typeof conversationInputV2Schema>;
 
 /** Version 1 as version 2: the version named, and each remembered turn tagged with the kind its shape is. */

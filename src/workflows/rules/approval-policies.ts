@@ -1,5 +1,6 @@
 import { createNamedRegistry, type NamedRegistry } from './named-registry';
 import { z } from 'zod';
+import { builtOnce } from '../../shared/built-once';
 import { APPROVAL_POLICY_REASON_CHARS, INPUT_BOUNDS } from '../../shared';
 import { checkArguments } from './approval-rules';
 import { messageTooDeep } from './message-bounds';
@@ -87,15 +88,17 @@ export type PolicyOutcome =
   | { decision: 'deny'; reason: string }
   | { decision: 'ask'; reason?: string };
 
-const reasonText = z.string().optional();
+const reasonText = builtOnce('approvalPolicies.reasonText', () => z.string().optional());
 
 /** A policy's decision as it must look; strict, so a misspelt field (`args`) is a problem, not silently ignored. */
-const policyDecisionSchema = z.discriminatedUnion('decision', [
-  z.strictObject({ decision: z.literal('approve'), reason: reasonText }),
-  z.strictObject({ decision: z.literal('deny'), reason: reasonText }),
-  z.strictObject({ decision: z.literal('modify'), arguments: z.record(z.string(), z.unknown()), reason: reasonText }),
-  z.strictObject({ decision: z.literal('ask'), reason: reasonText }),
-]);
+const policyDecisionSchema = builtOnce('approvalPolicies.policyDecision', () =>
+  z.discriminatedUnion('decision', [
+    z.strictObject({ decision: z.literal('approve'), reason: reasonText }),
+    z.strictObject({ decision: z.literal('deny'), reason: reasonText }),
+    z.strictObject({ decision: z.literal('modify'), arguments: z.record(z.string(), z.unknown()), reason: reasonText }),
+    z.strictObject({ decision: z.literal('ask'), reason: reasonText }),
+  ]),
+);
 
 /**
  * Runs the policy `name` on `call` and checks what it returns. Never throws: a missing policy, a
