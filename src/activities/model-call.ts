@@ -1,10 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { createRedactor, redactFailure, urlCredentials, urlCredentialsProblem, type Redactor } from '../redaction';
+import { redactFailure } from '../redaction';
 import type { ChatMessage, ModelCallInput, ModelCallResult, PriceTable, ToolCall } from '../shared';
 import { priceOf } from '../shared/prices';
-import { priceUnknownFailure, pricedUsage } from './model-cost';
+import { completionUsage, priceUnknownFailure } from './model-cost';
+import { createModelClient } from './model-client';
 import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
 import type { ModelStreamAnnouncement } from '../shared/model-stream-events';
 import { parseCompletion, readCompletion, type CompletionParse, type ParsedCompletion } from './completion-response';
@@ -44,11 +44,6 @@ export interface ModelSettings {
   stream?: boolean;
 }
 
-/** The redactor for failures raised with `settings`: its key, URL credentials and `secrets`. */
-export function redactorFor(settings: ModelSettings): Redactor {
-  return createRedactor([settings.apiKey, ...urlCredentials(settings.baseURL ?? ''), ...(settings.secrets ?? [])]);
-}
-
 /**
  * The `callModel` activity: one chat-completions request, no client-side
  * retries. Every failure it raises has the configured secrets redacted.
@@ -57,16 +52,7 @@ export function redactorFor(settings: ModelSettings): Redactor {
  * `hub` while it comes; the result is the same as a non-streamed answer's.
  */
 export function createModelCall(settings: ModelSettings, registry: ToolRegistry, hub: DeltaHub = DeltaHub.forProcess()) {
-  const problem = settings.baseURL === undefined ? undefined : urlCredentialsProblem('baseURL', settings.baseURL);
-  if (problem !== undefined) throw new Error(problem);
-  const redact = redactorFor(settings);
-  const client = new OpenAI({
-    apiKey: settings.apiKey ?? 'unused',
-    baseURL: settings.baseURL,
-    // Temporal owns retry: a retry here would hide failures from the history and the retry policy.
-    maxRetries: 0,
-  });
-  const baseURL = client.baseURL;
+  const { client, baseURL, redact } = createModelClient(settings);
 
   return async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
     const context = Context.current();
@@ -152,14 +138,13 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
       type: 'function' as const,
       function: { name: call.name, arguments: call.arguments },
     }));
-    const { promptTokens = 0, completionTokens = 0, totalTokens = promptTokens + completionTokens } = completion.usage;
     return {
       message: {
         role: 'assistant',
         content: completion.content,
         ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
       },
-      usage: pricedUsage({ promptTokens, completionTokens, totalTokens }, settings.prices, model, completion.model),
+      usage: completionUsage(completion, settings.prices, model),
       model: completion.model ?? model,
       finishReason: completion.finishReason,
       approvalRequired: toolCalls.flatMap((call) => {
