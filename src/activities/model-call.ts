@@ -1,4 +1,4 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { Context } from '@temporalio/activity';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { redactFailure } from '../redaction';
 import type { ChatMessage, ModelCallInput, ModelCallResult, PriceTable, ToolCall } from '../shared';
@@ -12,7 +12,8 @@ import { DeltaHub, type DeltaChannel } from './delta-hub';
 import { classifyModelError, invalidResponseFailure, streamInterruptedFailure } from './model-errors';
 import { keepHeartbeating } from './heartbeat';
 import { requestMessages } from './model-request';
-import { readStreamedAnswer } from './streamed-answer';
+import { readStreamedAnswer, type StreamedAnswer } from './streamed-answer';
+import { throwIfCancelled } from './cancellation';
 
 /** How the worker reaches the model. */
 export interface ModelSettings {
@@ -78,7 +79,7 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
     try {
       const response = await keepHeartbeating(
         context,
-        async (): Promise<AnswerBody> => {
+        async (): Promise<AnswerBody | BrokenStream> => {
           try {
             // The raw response: the client's own parse returns an HTML page as a string and throws a bare
             // SyntaxError on broken JSON; parseCompletion reads every body the same way and names the problem.
@@ -100,19 +101,24 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
               return { status: raw.status, contentType, body, parsed: parseCompletion(body) };
             }
             const streamed = await readStreamedAnswer(raw.body, (delta) => channel.publish(delta), context.cancellationSignal);
-            if (streamed.kind === 'broken') throw streamInterruptedFailure(streamed.reason, streamed.chunks, { model, baseURL });
+            // Returned, not thrown: this catch is for the request's own errors, which a broken stream is not.
+            if (streamed.kind === 'broken') return streamed;
             if (streamed.kind === 'invalid') return { status: raw.status, contentType, body: streamed.sample, parsed: { ok: false, problem: streamed.problem } };
             return { status: raw.status, contentType, body: '', parsed: readCompletion(streamed.completion) };
           } catch (error) {
-            // The signal's reason is the SDK's CancelledFailure: rethrown, the call is recorded as cancelled, not failed.
-            if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
-            if (error instanceof ApplicationFailure) throw redactFailure(error, redact);
+            throwIfCancelled(context, error);
             throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
           }
         },
         announcement,
       );
 
+      if ('kind' in response) {
+        const interrupted = streamInterruptedFailure(response.reason, response.chunks, { model, baseURL });
+        // As for a failed request: a stream that broke off as the call was cancelled is the cancellation.
+        throwIfCancelled(context, interrupted);
+        throw redactFailure(interrupted, redact);
+      }
       const { parsed } = response;
       if (!parsed.ok) {
         const failure = invalidResponseFailure(
@@ -176,6 +182,9 @@ interface AnswerBody {
   body: string;
   parsed: CompletionParse;
 }
+
+/** A streamed answer that broke off before the provider said it was complete. */
+type BrokenStream = Extract<StreamedAnswer, { kind: 'broken' }>;
 
 /** The message as the provider expects it: runner bookkeeping (`meta`) removed. */
 function toWireMessage(message: ChatMessage): ChatCompletionMessageParam {

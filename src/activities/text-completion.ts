@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { redactFailure } from '../redaction';
 import type { Usage } from '../shared';
 import { parseCompletion } from './completion-response';
+import { throwIfCancelled } from './cancellation';
 import { keepHeartbeating } from './heartbeat';
 import type { ModelSettings } from './model-call';
 import { createModelClient } from './model-client';
@@ -50,7 +51,7 @@ export function createTextRequest(settings: ModelSettings): TextRequest {
         const raw = await client.chat.completions.create({ model, messages }, { signal: context.cancellationSignal }).asResponse();
         return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
       } catch (error) {
-        if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
+        throwIfCancelled(context, error);
         throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
       }
     });
