@@ -44,9 +44,9 @@ export function decideCall(
   toolAsksForApproval: boolean,
 ): Promise<ApprovalDecision> {
   const { run, input } = context;
-  const policy = input.approval?.policy;
-  if (policy === undefined) return awaitApproval(context, call);
   const requested = parseArgumentsLeniently(call.function.arguments);
+  const policy = input.approval?.policy;
+  if (policy === undefined) return awaitApproval(context, call, requested);
   const outcome = applyApprovalPolicy(
     policy,
     approvalPolicyRegistry,
@@ -54,7 +54,7 @@ export function decideCall(
     input.approval?.params ?? {},
     description.parameters,
   );
-  if (outcome.decision === 'ask') return awaitApproval(context, call, { policy, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
+  if (outcome.decision === 'ask') return awaitApproval(context, call, requested, { policy, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
   const { decision, reason } = outcome;
   const recorded = recordDecision(
     run,
@@ -72,12 +72,17 @@ export function decideCall(
 }
 
 /**
- * Waits, on a durable timer when the run sets a timeout, for a decision on `call`. `askedBy` is the
- * approval policy that handed the call to a person, and why; the request's event names it.
+ * Waits, on a durable timer when the run sets a timeout, for a decision on `call`, whose arguments
+ * are `requested` (parsed leniently). `askedBy` is the approval policy that handed the call to a
+ * person, and why; the request's event names it.
  */
-export async function awaitApproval(context: RunContext, call: ToolCall, askedBy?: { policy: string; reason?: string }): Promise<ApprovalDecision> {
+export async function awaitApproval(
+  context: RunContext,
+  call: ToolCall,
+  requested: unknown,
+  askedBy?: { policy: string; reason?: string },
+): Promise<ApprovalDecision> {
   const { run, input, publish, fail, partial } = context;
-  const requested = parseArgumentsLeniently(call.function.arguments);
   run.pendingApprovals.push({
     callId: call.id,
     toolName: call.function.name,
