@@ -134,18 +134,32 @@ export function recordDecision(
   requested?: { toolName: string; arguments: unknown },
 ): ApprovalDecision {
   const pending = requested ?? run.pendingApprovals.find((approval) => approval.callId === decision.callId);
-  const recorded: ApprovalDecision = {
+  const recorded = approvalDecisionOf(decision, pending, via);
+  run.decisions.set(decision.callId, recorded);
+  run.events.append('approval-decision', { ...recorded });
+  return recorded;
+}
+
+/**
+ * The decision as the run reports it, at workflow time, on the call `requested` (its tool and the
+ * model's arguments; unknown: no name, no arguments): with the approver's arguments, if any, and
+ * the model's beside them as `originalArguments`. Also what a decision forwarded to a nested agent
+ * answers (`forwardDecision`), so both read alike.
+ */
+export function approvalDecisionOf(
+  decision: DecisionToRecord,
+  requested: { toolName: string; arguments: unknown } | undefined,
+  via: ApprovalDecision['via'],
+): ApprovalDecision {
+  return {
     callId: decision.callId,
-    toolName: pending?.toolName ?? '',
+    toolName: requested?.toolName ?? '',
     decision: decision.decision,
-    arguments: decision.arguments ?? pending?.arguments,
-    ...(decision.arguments === undefined ? {} : { originalArguments: pending?.arguments }),
+    arguments: decision.arguments ?? requested?.arguments,
+    ...(decision.arguments === undefined ? {} : { originalArguments: requested?.arguments }),
     ...(decision.reason === undefined ? {} : { reason: decision.reason }),
     decidedAt: new Date().toISOString(),
     via,
     ...(decision.policy === undefined ? {} : { policy: decision.policy }),
   };
-  run.decisions.set(decision.callId, recorded);
-  run.events.append('approval-decision', { ...recorded });
-  return recorded;
 }
