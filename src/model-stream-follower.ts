@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { ChannelLine } from './activities/delta-hub';
+import { sleep } from './abortable-sleep';
 import { AsyncQueue } from './async-queue';
 import {
   MODEL_STREAM_DEFAULTS,
@@ -169,16 +170,4 @@ export async function within(work: Promise<unknown>, ms: number): Promise<void> 
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -24,6 +24,7 @@ import {
   type ModelStreamEvent,
   type RunEvent,
 } from './shared';
+import { sleep } from './abortable-sleep';
 import { withModelDeltas } from './model-stream-follower';
 import { isWorkflowNotFound } from './temporal/errors';
 import { failureOf } from './temporal/failure-of';
@@ -288,16 +289,4 @@ function notFoundOr(error: unknown, workflowId: string): unknown {
   // Signals and updates to a closed run come back as not-found too, but say why.
   if (isRefusedAsEnded(error)) return new RunEndedError(workflowId);
   return isWorkflowNotFound(error) ? new RunNotFoundError(workflowId) : error;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

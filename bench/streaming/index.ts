@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { Worker, type NativeConnection } from '@temporalio/worker';
+import { sseData } from '../../src/activities/sse-data';
 import { buildApiServer } from '../../src/api/server';
 import type { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared';
@@ -144,19 +145,10 @@ export async function benchStreaming(options: StreamingBenchOptions): Promise<vo
 async function followSse(url: string, received: Received): Promise<void> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
   if (response.body === null) throw new Error(`the event stream answered ${response.status} without a body`);
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
-    const at = now();
-    buffer += decoder.decode(bytes, { stream: true });
-    let boundary: number;
-    while ((boundary = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, boundary);
-      buffer = buffer.slice(boundary + 2);
-      if (!block.includes('event: model-text-delta')) continue;
-      const data = JSON.parse(block.slice(block.indexOf('data: ') + 6)) as { index: number };
-      received.set(data.index, at);
-    }
+  // Every frame's data is its event as JSON, `type` included: the text deltas are told apart by it.
+  for await (const data of sseData(response.body)) {
+    const event = JSON.parse(data) as { type?: unknown; index?: unknown };
+    if (event.type === 'model-text-delta' && typeof event.index === 'number') received.set(event.index, now());
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issuePath } from './issue-path';
 
 /**
  * Reads a chat-completions response body. Everything in it comes from the
@@ -115,8 +116,5 @@ function describeIssue(issues: readonly z.core.$ZodIssue[], prefix: readonly Pro
   const [issue] = issues;
   if (issue === undefined) return 'it is not a chat completion';
   if (issue.path.length === 1 && issue.path[0] === 'choices' && issue.code === 'too_small') return issue.message;
-  const path = [...prefix, ...issue.path]
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
-    .join('');
-  return `${path}: ${issue.message}`;
+  return `${issuePath([...prefix, ...issue.path])}: ${issue.message}`;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ModelDelta } from '../shared/model-stream-events';
+import { issuePath } from './issue-path';
 
 /**
  * Assembles a chat completion from the chunks of a streamed answer, and
@@ -154,8 +155,6 @@ export class CompletionAssembler {
 function describe(issues: readonly z.core.$ZodIssue[]): string {
   const [issue] = issues;
   if (issue === undefined) return 'it is not a chat-completion chunk';
-  const path = issue.path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
-    .join('');
+  const path = issuePath(issue.path);
   return path === '' ? issue.message : `${path}: ${issue.message}`;
 }

@@ -2,7 +2,8 @@ import type { AgentActivities } from '../shared';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { createConversationCompaction } from './compact-conversation';
 import { createToolResultExtraction } from './extract-tool-result';
-import { createModelCall, redactorFor, type ModelSettings } from './model-call';
+import { createModelCall, type ModelSettings } from './model-call';
+import { redactorFor } from './model-client';
 import { createToolExecution } from './tool-execution';
 
 export type { ModelSettings } from './model-call';

@@ -1,10 +1,10 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import OpenAI from 'openai';
+import { Context } from '@temporalio/activity';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { createRedactor, redactFailure, urlCredentials, urlCredentialsProblem, type Redactor } from '../redaction';
+import { redactFailure } from '../redaction';
 import type { ChatMessage, ModelCallInput, ModelCallResult, PriceTable, ToolCall } from '../shared';
 import { priceOf } from '../shared/prices';
-import { priceUnknownFailure, pricedUsage } from './model-cost';
+import { completionUsage, priceUnknownFailure } from './model-cost';
+import { createModelClient } from './model-client';
 import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
 import type { ModelStreamAnnouncement } from '../shared/model-stream-events';
 import { parseCompletion, readCompletion, type CompletionParse, type ParsedCompletion } from './completion-response';
@@ -12,7 +12,8 @@ import { DeltaHub, type DeltaChannel } from './delta-hub';
 import { classifyModelError, invalidResponseFailure, streamInterruptedFailure } from './model-errors';
 import { keepHeartbeating } from './heartbeat';
 import { requestMessages } from './model-request';
-import { readStreamedAnswer } from './streamed-answer';
+import { readStreamedAnswer, type StreamedAnswer } from './streamed-answer';
+import { throwIfCancelled } from './cancellation';
 
 /** How the worker reaches the model. */
 export interface ModelSettings {
@@ -44,11 +45,6 @@ export interface ModelSettings {
   stream?: boolean;
 }
 
-/** The redactor for failures raised with `settings`: its key, URL credentials and `secrets`. */
-export function redactorFor(settings: ModelSettings): Redactor {
-  return createRedactor([settings.apiKey, ...urlCredentials(settings.baseURL ?? ''), ...(settings.secrets ?? [])]);
-}
-
 /**
  * The `callModel` activity: one chat-completions request, no client-side
  * retries. Every failure it raises has the configured secrets redacted.
@@ -57,16 +53,7 @@ export function redactorFor(settings: ModelSettings): Redactor {
  * `hub` while it comes; the result is the same as a non-streamed answer's.
  */
 export function createModelCall(settings: ModelSettings, registry: ToolRegistry, hub: DeltaHub = DeltaHub.forProcess()) {
-  const problem = settings.baseURL === undefined ? undefined : urlCredentialsProblem('baseURL', settings.baseURL);
-  if (problem !== undefined) throw new Error(problem);
-  const redact = redactorFor(settings);
-  const client = new OpenAI({
-    apiKey: settings.apiKey ?? 'unused',
-    baseURL: settings.baseURL,
-    // Temporal owns retry: a retry here would hide failures from the history and the retry policy.
-    maxRetries: 0,
-  });
-  const baseURL = client.baseURL;
+  const { client, baseURL, redact } = createModelClient(settings);
 
   return async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
     const context = Context.current();
@@ -92,7 +79,7 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
     try {
       const response = await keepHeartbeating(
         context,
-        async (): Promise<AnswerBody> => {
+        async (): Promise<AnswerBody | BrokenStream> => {
           try {
             // The raw response: the client's own parse returns an HTML page as a string and throws a bare
             // SyntaxError on broken JSON; parseCompletion reads every body the same way and names the problem.
@@ -114,19 +101,24 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
               return { status: raw.status, contentType, body, parsed: parseCompletion(body) };
             }
             const streamed = await readStreamedAnswer(raw.body, (delta) => channel.publish(delta), context.cancellationSignal);
-            if (streamed.kind === 'broken') throw streamInterruptedFailure(streamed.reason, streamed.chunks, { model, baseURL });
+            // Returned, not thrown: this catch is for the request's own errors, which a broken stream is not.
+            if (streamed.kind === 'broken') return streamed;
             if (streamed.kind === 'invalid') return { status: raw.status, contentType, body: streamed.sample, parsed: { ok: false, problem: streamed.problem } };
             return { status: raw.status, contentType, body: '', parsed: readCompletion(streamed.completion) };
           } catch (error) {
-            // The signal's reason is the SDK's CancelledFailure: rethrown, the call is recorded as cancelled, not failed.
-            if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
-            if (error instanceof ApplicationFailure) throw redactFailure(error, redact);
+            throwIfCancelled(context, error);
             throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
           }
         },
         announcement,
       );
 
+      if ('kind' in response) {
+        const interrupted = streamInterruptedFailure(response.reason, response.chunks, { model, baseURL });
+        // As for a failed request: a stream that broke off as the call was cancelled is the cancellation.
+        throwIfCancelled(context, interrupted);
+        throw redactFailure(interrupted, redact);
+      }
       const { parsed } = response;
       if (!parsed.ok) {
         const failure = invalidResponseFailure(
@@ -152,14 +144,13 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
       type: 'function' as const,
       function: { name: call.name, arguments: call.arguments },
     }));
-    const { promptTokens = 0, completionTokens = 0, totalTokens = promptTokens + completionTokens } = completion.usage;
     return {
       message: {
         role: 'assistant',
         content: completion.content,
         ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
       },
-      usage: pricedUsage({ promptTokens, completionTokens, totalTokens }, settings.prices, model, completion.model),
+      usage: completionUsage(completion, settings.prices, model),
       model: completion.model ?? model,
       finishReason: completion.finishReason,
       approvalRequired: toolCalls.flatMap((call) => {
@@ -191,6 +182,9 @@ interface AnswerBody {
   body: string;
   parsed: CompletionParse;
 }
+
+/** A streamed answer that broke off before the provider said it was complete. */
+type BrokenStream = Extract<StreamedAnswer, { kind: 'broken' }>;
 
 /** The message as the provider expects it: runner bookkeeping (`meta`) removed. */
 function toWireMessage(message: ChatMessage): ChatCompletionMessageParam {

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { FailureType, costOf, priceOf, type PriceTable, type Usage } from '../shared';
+import type { ParsedCompletion } from './completion-response';
 
 /**
  * `usage` with its cost, when `prices` has the model (by the name asked for, else the name the
@@ -8,6 +9,15 @@ import { FailureType, costOf, priceOf, type PriceTable, type Usage } from '../sh
 export function pricedUsage(usage: Usage, prices: PriceTable | undefined, requested: string, answered?: string): Usage {
   const price = priceOf(prices, requested, answered);
   return price === undefined ? usage : { ...usage, costUsd: costOf(usage, price) };
+}
+
+/**
+ * A checked completion's usage: a count the provider left out is 0, the total
+ * the sum of the others; priced as {@link pricedUsage} prices it.
+ */
+export function completionUsage(completion: ParsedCompletion, prices: PriceTable | undefined, requested: string): Usage {
+  const { promptTokens = 0, completionTokens = 0, totalTokens = promptTokens + completionTokens } = completion.usage;
+  return pricedUsage({ promptTokens, completionTokens, totalTokens }, prices, requested, completion.model);
 }
 
 /**

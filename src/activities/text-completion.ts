@@ -1,12 +1,13 @@
 import { Context } from '@temporalio/activity';
-import OpenAI from 'openai';
-import { redactFailure, urlCredentialsProblem } from '../redaction';
+import { redactFailure } from '../redaction';
 import type { Usage } from '../shared';
 import { parseCompletion } from './completion-response';
+import { throwIfCancelled } from './cancellation';
 import { keepHeartbeating } from './heartbeat';
-import { redactorFor, type ModelSettings } from './model-call';
+import type { ModelSettings } from './model-call';
+import { createModelClient } from './model-client';
 import { classifyModelError, invalidResponseFailure } from './model-errors';
-import { priceUnknownFailure, pricedUsage } from './model-cost';
+import { completionUsage, priceUnknownFailure } from './model-cost';
 import { priceOf } from '../shared/prices';
 
 /** One text the model wrote for a side task (a compaction's summary, an extraction). */
@@ -24,20 +25,17 @@ export type TextRequest = (request: { model?: string; system: string; user: stri
 /**
  * A non-streaming chat-completions request without tools, for the activities
  * that ask the model for one text on the side (`compactConversation`,
- * `extractToolResult`). The client is set up as `callModel`'s (no client-side
- * retries: Temporal owns retry), and its failures are classified and redacted
- * the same way (`ModelCall.*` types, `nextRetryDelay` from `Retry-After`).
+ * `extractToolResult`). The client is `callModel`'s (`createModelClient`:
+ * no client-side retries, Temporal owns retry), and its failures are
+ * classified and redacted the same way (`ModelCall.*` types,
+ * `nextRetryDelay` from `Retry-After`).
  * Usage is priced from the worker's price table, and with `requirePrice` a
  * model it has no price for fails before anything is sent.
  * Runs inside an activity, heartbeating. Throws at once when
  * `settings.baseURL` carries credentials.
  */
 export function createTextRequest(settings: ModelSettings): TextRequest {
-  const problem = settings.baseURL === undefined ? undefined : urlCredentialsProblem('baseURL', settings.baseURL);
-  if (problem !== undefined) throw new Error(problem);
-  const redact = redactorFor(settings);
-  const client = new OpenAI({ apiKey: settings.apiKey ?? 'unused', baseURL: settings.baseURL, maxRetries: 0 });
-  const baseURL = client.baseURL;
+  const { client, baseURL, redact } = createModelClient(settings);
 
   return async function requestText({ model: requested, system, user, requirePrice }) {
     const context = Context.current();
@@ -53,7 +51,7 @@ export function createTextRequest(settings: ModelSettings): TextRequest {
         const raw = await client.chat.completions.create({ model, messages }, { signal: context.cancellationSignal }).asResponse();
         return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
       } catch (error) {
-        if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
+        throwIfCancelled(context, error);
         throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
       }
     });
@@ -67,8 +65,7 @@ export function createTextRequest(settings: ModelSettings): TextRequest {
       throw redactFailure(failure, redact);
     }
     const completion = parsed.completion;
-    const { promptTokens = 0, completionTokens = 0, totalTokens = promptTokens + completionTokens } = completion.usage;
-    const usage = pricedUsage({ promptTokens, completionTokens, totalTokens }, settings.prices, model, completion.model);
+    const usage = completionUsage(completion, settings.prices, model);
     return { text: (completion.content ?? '').trim(), usage, model: completion.model ?? model };
   };
 }

@@ -1,13 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
-import { createActivities } from '../../src/activities';
-import type { ScriptStep } from '../../src/scripted-model/script';
-import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { COMPACTION_SUMMARY_CUT_NOTE, type AgentActivities, type ChatMessage, type CompactionInput, type CompactionResult } from '../../src/shared';
-import { createToolRegistry } from '../../src/tools/tool-registry';
-import { rejectionOf } from '../helpers/promises';
+import { COMPACTION_SUMMARY_CUT_NOTE, type ChatMessage, type CompactionInput, type CompactionResult } from '../../src/shared';
+import { quietEnvironment, useModelActivities } from '../helpers/model-activities';
+import { applicationFailureOf } from '../helpers/promises';
 
 /**
  * The `compactConversation` activity against the scripted OpenAI-compatible
@@ -18,26 +11,7 @@ import { rejectionOf } from '../helpers/promises';
 const DEFAULT_MODEL = 'default-model-for-compaction-tests';
 const API_KEY = 'sk-compaction-test-key-0123456789';
 
-let server: ScriptedModelServer;
-let activities: AgentActivities;
-let modelCount = 0;
-
-beforeAll(async () => {
-  server = await ScriptedModelServer.start();
-  activities = createActivities({
-    registry: createToolRegistry([]),
-    model: { baseURL: server.baseURL, apiKey: API_KEY, defaultModel: DEFAULT_MODEL },
-  });
-});
-afterAll(async () => {
-  await server.close();
-});
-
-function scriptedModel(steps: ScriptStep[]): string {
-  const model = `compaction-${++modelCount}-${randomUUID().slice(0, 8)}`;
-  server.script(model, steps);
-  return model;
-}
+const models = useModelActivities('compaction', { apiKey: API_KEY, defaultModel: DEFAULT_MODEL });
 
 const transcript: ChatMessage[] = [
   { role: 'user', content: 'Sum the numbers in a.txt.' },
@@ -47,25 +21,19 @@ const transcript: ChatMessage[] = [
 
 function compact(overrides: Partial<CompactionInput>): Promise<CompactionResult> {
   const input: CompactionInput = { instructions: 'Summarise.', messages: transcript, maxSummaryChars: 1_000, ...overrides };
-  return new MockActivityEnvironment(undefined, { logger: new DefaultLogger('ERROR') }).run(activities.compactConversation, input);
-}
-
-async function applicationFailureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  const error = await rejectionOf(promise);
-  if (!(error instanceof ApplicationFailure)) throw new Error(`expected an ApplicationFailure, got ${String(error)}`);
-  return error;
+  return quietEnvironment().run(models.activities.compactConversation, input);
 }
 
 describe('compactConversation', () => {
   test('sends the instructions and the messages as one transcript, without tools, and returns the summary and usage', async () => {
-    const model = scriptedModel([{ content: '  The user wants a.txt summed; it holds 1 2 3.\n' }]);
+    const model = models.script([{ content: '  The user wants a.txt summed; it holds 1 2 3.\n' }]);
 
     const result = await compact({ model });
 
     expect(result).toMatchObject({ summary: 'The user wants a.txt summed; it holds 1 2 3.', cut: false, model });
     expect(result.usage.totalTokens).toBe(result.usage.promptTokens + result.usage.completionTokens);
     expect(result.usage.promptTokens).toBeGreaterThan(0);
-    const [request] = server.requests(model);
+    const [request] = models.server.requests(model);
     expect(request?.tools).toBeUndefined();
     expect(request?.stream).toBeUndefined();
     expect(request?.messages).toEqual([
@@ -80,12 +48,12 @@ describe('compactConversation', () => {
   });
 
   test("uses the worker's default model when the input names none", async () => {
-    server.script(DEFAULT_MODEL, [{ content: 'summary' }]);
+    models.server.script(DEFAULT_MODEL, [{ content: 'summary' }]);
     expect((await compact({})).model).toBe(DEFAULT_MODEL);
   });
 
   test('a summary longer than maxSummaryChars is cut there, with a note, and says so', async () => {
-    const model = scriptedModel([{ content: 'y'.repeat(5_000) }]);
+    const model = models.script([{ content: 'y'.repeat(5_000) }]);
 
     const result = await compact({ model, maxSummaryChars: 600 });
 
@@ -95,12 +63,12 @@ describe('compactConversation', () => {
   });
 
   test('an answer without text (tool calls only) is an empty summary, for the workflow to refuse', async () => {
-    const model = scriptedModel([{ toolCalls: [{ name: 'finish', arguments: {} }] }]);
+    const model = models.script([{ toolCalls: [{ name: 'finish', arguments: {} }] }]);
     expect(await compact({ model })).toMatchObject({ summary: '', cut: false });
   });
 
   test("the provider's failures are classified as callModel's, with the key redacted", async () => {
-    const model = scriptedModel([{ echoKey: {} }]);
+    const model = models.script([{ echoKey: {} }]);
 
     const failure = await applicationFailureOf(compact({ model }));
 
@@ -110,7 +78,7 @@ describe('compactConversation', () => {
   });
 
   test('a 2xx answer that is not a chat completion is ModelCall.InvalidResponse', async () => {
-    const model = scriptedModel([{ raw: { body: '<html>proxy</html>', contentType: 'text/html' } }]);
+    const model = models.script([{ raw: { body: '<html>proxy</html>', contentType: 'text/html' } }]);
     expect(await applicationFailureOf(compact({ model }))).toMatchObject({ type: 'ModelCall.InvalidResponse', nonRetryable: false });
   });
 });

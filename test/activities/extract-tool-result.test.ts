@@ -1,12 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
-import { createActivities } from '../../src/activities';
-import type { ScriptStep } from '../../src/scripted-model/script';
-import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { EXTRACTION_CUT_NOTE, type AgentActivities, type ExtractionInput, type ExtractionResult } from '../../src/shared';
-import { createToolRegistry } from '../../src/tools/tool-registry';
+import { EXTRACTION_CUT_NOTE, type ExtractionInput, type ExtractionResult } from '../../src/shared';
+import { quietEnvironment, useModelActivities } from '../helpers/model-activities';
 import { rejectionOf } from '../helpers/promises';
 
 /**
@@ -19,43 +13,24 @@ import { rejectionOf } from '../helpers/promises';
 const DEFAULT_MODEL = 'default-model-for-extraction-tests';
 const API_KEY = 'sk-extraction-test-key-0123456789';
 
-let server: ScriptedModelServer;
-let activities: AgentActivities;
-let modelCount = 0;
-
-beforeAll(async () => {
-  server = await ScriptedModelServer.start();
-  activities = createActivities({
-    registry: createToolRegistry([]),
-    model: { baseURL: server.baseURL, apiKey: API_KEY, defaultModel: DEFAULT_MODEL },
-  });
-});
-afterAll(async () => {
-  await server.close();
-});
-
-function scriptedModel(steps: ScriptStep[]): string {
-  const model = `extraction-${++modelCount}-${randomUUID().slice(0, 8)}`;
-  server.script(model, steps);
-  return model;
-}
+const models = useModelActivities('extraction', { apiKey: API_KEY, defaultModel: DEFAULT_MODEL });
 
 const LOG = 'INFO start\nINFO step\nERROR disk full on /var\nINFO done';
 
 function extract(overrides: Partial<ExtractionInput>): Promise<ExtractionResult> {
   const input: ExtractionInput = { instructions: 'Condense.', toolName: 'read_file', content: LOG, guidance: 'Why did the job fail?', maxChars: 1_000, ...overrides };
-  return new MockActivityEnvironment(undefined, { logger: new DefaultLogger('ERROR') }).run(activities.extractToolResult, input);
+  return quietEnvironment().run(models.activities.extractToolResult, input);
 }
 
 describe('extractToolResult', () => {
   test('sends the instructions, the user request and the result, without tools, and returns the condensed text and usage', async () => {
-    const model = scriptedModel([{ content: ' ERROR disk full on /var \n' }]);
+    const model = models.script([{ content: ' ERROR disk full on /var \n' }]);
 
     const result = await extract({ model });
 
     expect(result).toMatchObject({ content: 'ERROR disk full on /var', cut: false, model });
     expect(result.usage.promptTokens).toBeGreaterThan(0);
-    const [request] = server.requests(model);
+    const [request] = models.server.requests(model);
     expect(request?.tools).toBeUndefined();
     expect(request?.messages).toEqual([
       { role: 'system', content: 'Condense.' },
@@ -64,14 +39,14 @@ describe('extractToolResult', () => {
   });
 
   test("without guidance it says the request is not known; the worker's default model when none is named", async () => {
-    server.script(DEFAULT_MODEL, [{ content: 'short' }]);
+    models.server.script(DEFAULT_MODEL, [{ content: 'short' }]);
     const result = await extract({ guidance: undefined });
     expect(result.model).toBe(DEFAULT_MODEL);
-    expect(server.requests(DEFAULT_MODEL).at(-1)?.messages[1]?.content).toMatch(/^The user's request is not known/);
+    expect(models.server.requests(DEFAULT_MODEL).at(-1)?.messages[1]?.content).toMatch(/^The user's request is not known/);
   });
 
   test('a text longer than maxChars is cut there, with a note', async () => {
-    const model = scriptedModel([{ content: 'y'.repeat(5_000) }]);
+    const model = models.script([{ content: 'y'.repeat(5_000) }]);
     const result = await extract({ model, maxChars: 200 });
     expect(result.cut).toBe(true);
     expect(result.content.length).toBeLessThanOrEqual(200);
@@ -79,7 +54,7 @@ describe('extractToolResult', () => {
   });
 
   test("the provider's failures are classified as callModel's, with the key redacted", async () => {
-    const model = scriptedModel([{ echoKey: {} }]);
+    const model = models.script([{ echoKey: {} }]);
     const error = await rejectionOf(extract({ model }));
     expect(error).toBeInstanceOf(ApplicationFailure);
     expect(error).toMatchObject({ type: 'ModelCall.Unauthorized', nonRetryable: true });

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
+import type { MockActivityEnvironment } from '@temporalio/testing';
 import { z } from 'zod';
 import { createActivities } from '../../src/activities';
 import type { ScriptStep } from '../../src/scripted-model/script';
@@ -10,7 +9,8 @@ import type { AgentActivities, ModelCallInput, ModelCallResult } from '../../src
 import { calculatorTool, finishTool } from '../../src/tools/builtin';
 import { defineTool } from '../../src/tools/define-tool';
 import { createToolRegistry, type ToolRegistry } from '../../src/tools/tool-registry';
-import { rejectionOf, waitUntil } from '../helpers/promises';
+import { quietEnvironment, scriptModel, startModelActivities } from '../helpers/model-activities';
+import { applicationFailureOf, rejectionOf, waitUntil } from '../helpers/promises';
 
 /**
  * The `callModel` activity against a real OpenAI-compatible HTTP server (the
@@ -33,7 +33,6 @@ const lookupOrderTool = defineTool({
 let server: ScriptedModelServer;
 let registry: ToolRegistry;
 let activities: AgentActivities;
-let modelCount = 0;
 /**
  * When the server's delayed answer to a cancelled request is due. The server
  * keeps waiting after the client has gone; afterAll waits for it so no timer
@@ -42,12 +41,8 @@ let modelCount = 0;
 let abandonedReplyDueAt = 0;
 
 beforeAll(async () => {
-  server = await ScriptedModelServer.start();
   registry = createToolRegistry([calculatorTool, finishTool, lookupOrderTool]);
-  activities = createActivities({
-    registry,
-    model: { baseURL: server.baseURL, apiKey: 'test', defaultModel: DEFAULT_MODEL },
-  });
+  ({ server, activities } = await startModelActivities({ apiKey: 'test', defaultModel: DEFAULT_MODEL }, registry));
 });
 
 afterAll(async () => {
@@ -58,16 +53,7 @@ afterAll(async () => {
 });
 
 /** A model name of its own for one test, with its script queued. */
-function scriptedModel(steps: ScriptStep[]): string {
-  const model = `model-call-${++modelCount}-${randomUUID().slice(0, 8)}`;
-  server.script(model, steps);
-  return model;
-}
-
-/** A fresh environment per test: a cancelled environment stays cancelled. Warnings of failed activities are muted. */
-function newEnvironment(info?: { attempt: number }): MockActivityEnvironment {
-  return new MockActivityEnvironment(info, { logger: new DefaultLogger('ERROR') });
-}
+const scriptedModel = (steps: ScriptStep[]): string => scriptModel(server, 'model-call', steps);
 
 function modelInput(overrides: Partial<ModelCallInput> = {}): ModelCallInput {
   return {
@@ -80,20 +66,12 @@ function modelInput(overrides: Partial<ModelCallInput> = {}): ModelCallInput {
 
 function callModel(
   input: ModelCallInput,
-  environment: MockActivityEnvironment = newEnvironment(),
+  environment: MockActivityEnvironment = quietEnvironment(),
   boundActivities: AgentActivities = activities,
 ): Promise<ModelCallResult> {
   return environment.run(boundActivities.callModel, input);
 }
 
-
-async function applicationFailureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  const error = await rejectionOf(promise);
-  if (!(error instanceof ApplicationFailure)) {
-    throw new Error(`expected an ApplicationFailure, got ${String(error)}`);
-  }
-  return error;
-}
 
 /** The only request the server received for `model`. */
 function onlyRequest(model: string) {
@@ -318,7 +296,7 @@ describe('callModel: the request sent', () => {
       model: { baseURL: server.baseURL, apiKey: 'test', defaultModel },
     });
 
-    const result = await callModel(modelInput(), newEnvironment(), withDefault);
+    const result = await callModel(modelInput(), quietEnvironment(), withDefault);
 
     expect(result.message.content).toBe('from the default model');
     expect(result.model).toBe(defaultModel);
@@ -467,7 +445,7 @@ describe('callModel: provider errors become typed ApplicationFailures', () => {
       model: { baseURL: closedBaseURL, apiKey: 'test', defaultModel: 'unreachable-model' },
     });
 
-    const failure = await applicationFailureOf(callModel(modelInput(), newEnvironment(), unreachable));
+    const failure = await applicationFailureOf(callModel(modelInput(), quietEnvironment(), unreachable));
 
     expect(closedBaseURL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(failure.type).toBe('ModelCall.ConnectionError');
@@ -482,7 +460,7 @@ describe('callModel: answers that are not chat completions are ModelCall.Invalid
 
   async function invalidResponseOf(steps: ScriptStep[], attempt = 1): Promise<ApplicationFailure> {
     const model = scriptedModel(steps);
-    const failure = await applicationFailureOf(callModel(modelInput({ model, toolNames: ['calculator'] }), newEnvironment({ attempt })));
+    const failure = await applicationFailureOf(callModel(modelInput({ model, toolNames: ['calculator'] }), quietEnvironment({ attempt })));
     expect(failure.type).toBe('ModelCall.InvalidResponse');
     expect(server.requests(model)).toHaveLength(1);
     return failure;
@@ -556,7 +534,7 @@ describe('callModel: answers that are not chat completions are ModelCall.Invalid
     const withKey = createActivities({ registry, model: { baseURL: server.baseURL, apiKey, defaultModel: DEFAULT_MODEL } });
     const model = scriptedModel([{ raw: { body: `<html>Bad key ${apiKey}</html>`, contentType: 'text/html' } }]);
 
-    const failure = await applicationFailureOf(callModel(modelInput({ model }), newEnvironment(), withKey));
+    const failure = await applicationFailureOf(callModel(modelInput({ model }), quietEnvironment(), withKey));
 
     expect(failure.type).toBe('ModelCall.InvalidResponse');
     expect(failure.message).toContain('It began: "<html>Bad key [redacted]</html>"');
@@ -628,7 +606,7 @@ describe('callModel: secrets stay out of failures', () => {
     });
     const model = scriptedModel([{ echoKey: {} }]);
 
-    const failure = await applicationFailureOf(callModel(modelInput({ model }), newEnvironment(), withKey));
+    const failure = await applicationFailureOf(callModel(modelInput({ model }), quietEnvironment(), withKey));
 
     expect(failure.type).toBe('ModelCall.Unauthorized');
     expect(failure.nonRetryable).toBe(true);
@@ -645,7 +623,7 @@ describe('callModel: secrets stay out of failures', () => {
     });
     const model = scriptedModel([{ error: { status: 500, message: `upstream said ${temporalKey}` } }]);
 
-    const failure = await applicationFailureOf(callModel(modelInput({ model }), newEnvironment(), withSecrets));
+    const failure = await applicationFailureOf(callModel(modelInput({ model }), quietEnvironment(), withSecrets));
 
     expect(failure.type).toBe('ModelCall.ServerError');
     expect(failure.message).toContain('upstream said [redacted]');
@@ -665,7 +643,7 @@ describe('callModel: liveness', () => {
   test('heartbeats while the request is in flight', async () => {
     // Past the heartbeat interval: the first heartbeat is due one interval after the start.
     const model = scriptedModel([{ content: 'ok', delayMs: 1_300 }]);
-    const environment = newEnvironment();
+    const environment = quietEnvironment();
     let heartbeats = 0;
     environment.on('heartbeat', () => {
       heartbeats += 1;
@@ -679,7 +657,7 @@ describe('callModel: liveness', () => {
 
   test('a cancellation aborts the HTTP request promptly instead of waiting for the reply', async () => {
     const model = scriptedModel([{ content: 'too late', delayMs: 5_000 }]);
-    const environment = newEnvironment();
+    const environment = quietEnvironment();
     const startedAt = Date.now();
     const outcome = rejectionOf(callModel(modelInput({ model }), environment));
 

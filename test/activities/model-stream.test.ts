@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
-import { DefaultLogger } from '@temporalio/worker';
+import { CancelledFailure } from '@temporalio/common';
+import type { MockActivityEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../src/activities';
 import { createModelCall } from '../../src/activities/model-call';
 import { DeltaHub, type ChannelLine } from '../../src/activities/delta-hub';
@@ -10,7 +8,8 @@ import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { FailureType, type AgentActivities, type ModelCallInput, type ModelCallResult, type ModelStreamAnnouncement } from '../../src/shared';
 import { calculatorTool, finishTool } from '../../src/tools/builtin';
 import { createToolRegistry } from '../../src/tools/tool-registry';
-import { rejectionOf } from '../helpers/promises';
+import { quietEnvironment, scriptModel } from '../helpers/model-activities';
+import { applicationFailureOf, rejectionOf } from '../helpers/promises';
 
 /**
  * `callModel` asking for a streamed answer, against the scripted model's
@@ -37,11 +36,7 @@ afterAll(async () => {
   await server.close();
 });
 
-function scripted(steps: ScriptStep[]): string {
-  const model = `stream-${randomUUID().slice(0, 8)}`;
-  server.script(model, steps);
-  return model;
-}
+const scripted = (steps: ScriptStep[]): string => scriptModel(server, 'stream', steps);
 
 function input(model: string): ModelCallInput {
   return { model, messages: [{ role: 'user', content: 'Hello.' }], toolNames: ['calculator', 'finish'], parallelToolCalls: true };
@@ -52,13 +47,7 @@ function run(activities: AgentActivities, modelInput: ModelCallInput, env: MockA
 }
 
 function environment(attempt = 1): MockActivityEnvironment {
-  return new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR') });
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  const error = await rejectionOf(promise);
-  if (!(error instanceof ApplicationFailure)) throw new Error(`expected an ApplicationFailure, got ${String(error)}`);
-  return error;
+  return quietEnvironment({ attempt });
 }
 
 /** A chunk of a streamed answer, as a provider writes it. */
@@ -99,7 +88,7 @@ describe('callModel streamed: the result is the same as a whole answer', () => {
 describe('callModel streamed: a stream that is wrong or breaks ends in a named failure', () => {
   test('a stream cut mid-way is ModelCall.StreamInterrupted, retryable, and says after how many chunks', async () => {
     const model = scripted([{ content: 'one two three four five six seven eight', breakAfterChunks: 4 }]);
-    const failure = await failureOf(run(streamed, input(model)));
+    const failure = await applicationFailureOf(run(streamed, input(model)));
     expect(failure.type).toBe(FailureType.modelCallStreamInterrupted);
     expect(failure.nonRetryable).toBe(false);
     expect(failure.message).toMatch(new RegExp(`The streamed answer of model "${model}" at .* broke off after 4 chunks: .*Retrying from the start\\.`));
@@ -107,7 +96,7 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
 
   test('a stream that ends without a finish reason or [DONE] is interrupted too', async () => {
     const model = scripted([{ rawStream: { chunks: [chunk({ content: 'Half an ans' })], done: false } }]);
-    const failure = await failureOf(run(streamed, input(model)));
+    const failure = await applicationFailureOf(run(streamed, input(model)));
     expect(failure.type).toBe(FailureType.modelCallStreamInterrupted);
     expect(failure.message).toContain('the stream ended before the answer was complete');
   });
@@ -123,7 +112,7 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
   ];
   test.each(hostile)('%s is ModelCall.InvalidResponse, as a body would be', async (_name, chunks, problem) => {
     const model = scripted([{ rawStream: { chunks } }]);
-    const failure = await failureOf(run(streamed, input(model)));
+    const failure = await applicationFailureOf(run(streamed, input(model)));
     expect(failure.type).toBe(FailureType.modelCallInvalidResponse);
     expect(failure.message).toMatch(problem);
     expect(failure.message).toContain('Attempt 1 of 3; retrying.');
@@ -152,7 +141,7 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
 
   test('the key a provider echoes in a bad chunk is redacted from the failure', async () => {
     const model = scripted([{ rawStream: { chunks: ['not json: Bearer sk-stream-secret-key'] } }]);
-    const failure = await failureOf(run(streamed, input(model)));
+    const failure = await applicationFailureOf(run(streamed, input(model)));
     expect(failure.message).not.toContain('sk-stream-secret-key');
     expect(failure.message).toContain('chunk 1 is not JSON');
   });

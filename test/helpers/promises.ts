@@ -30,3 +30,10 @@ export async function runFailureOf(result: Promise<unknown>): Promise<Applicatio
   }
   throw new Error('the run completed; a failure was expected');
 }
+
+/** What `promise` rejected with, which must be an `ApplicationFailure`; fails the test on anything else, or if it resolved. */
+export async function applicationFailureOf(promise: Promise<unknown>): Promise<ApplicationFailure> {
+  const error = await rejectionOf(promise);
+  if (!(error instanceof ApplicationFailure)) throw new Error(`expected an ApplicationFailure, got ${String(error)}`);
+  return error;
+}

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { builtOnce } from '../../shared/built-once';
 import { APPROVAL_POLICY_REASON_CHARS, INPUT_BOUNDS } from '../../shared';
 import { checkArguments } from './approval-rules';
-import { messageTooDeep } from './message-bounds';
+import { cutReason, messageTooDeep } from './message-bounds';
 
 /**
  * Approval policies (seed 002's `on_tool_call`): functions registered by name in workflow code that
@@ -199,5 +199,5 @@ function describeThrown(error: unknown): string {
 }
 
 function cut(text: string): string {
-  return text.length > APPROVAL_POLICY_REASON_CHARS ? `${text.slice(0, APPROVAL_POLICY_REASON_CHARS)}…` : text;
+  return cutReason(text, APPROVAL_POLICY_REASON_CHARS);
 }

@@ -18,5 +18,10 @@ export function messageTooDeep(message: unknown): string | undefined {
 export function reasonOf(message: { reason?: unknown } | undefined): string | undefined {
   const reason = message?.reason;
   if (typeof reason !== 'string') return undefined;
-  return reason.length > STOP_REASON_CHARS ? `${reason.slice(0, STOP_REASON_CHARS)}…` : reason;
+  return cutReason(reason, STOP_REASON_CHARS);
+}
+
+/** A reason the run keeps, cut to `maxChars` UTF-16 units and `…` when longer. */
+export function cutReason(reason: string, maxChars: number): string {
+  return reason.length > maxChars ? `${reason.slice(0, maxChars)}…` : reason;
 }

@@ -44,9 +44,9 @@ export function decideCall(
   toolAsksForApproval: boolean,
 ): Promise<ApprovalDecision> {
   const { run, input } = context;
-  const policy = input.approval?.policy;
-  if (policy === undefined) return awaitApproval(context, call);
   const requested = parseArgumentsLeniently(call.function.arguments);
+  const policy = input.approval?.policy;
+  if (policy === undefined) return awaitApproval(context, call, requested);
   const outcome = applyApprovalPolicy(
     policy,
     approvalPolicyRegistry,
@@ -54,7 +54,7 @@ export function decideCall(
     input.approval?.params ?? {},
     description.parameters,
   );
-  if (outcome.decision === 'ask') return awaitApproval(context, call, { policy, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
+  if (outcome.decision === 'ask') return awaitApproval(context, call, requested, { policy, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
   const { decision, reason } = outcome;
   const recorded = recordDecision(
     run,
@@ -72,12 +72,17 @@ export function decideCall(
 }
 
 /**
- * Waits, on a durable timer when the run sets a timeout, for a decision on `call`. `askedBy` is the
- * approval policy that handed the call to a person, and why; the request's event names it.
+ * Waits, on a durable timer when the run sets a timeout, for a decision on `call`, whose arguments
+ * are `requested` (parsed leniently). `askedBy` is the approval policy that handed the call to a
+ * person, and why; the request's event names it.
  */
-export async function awaitApproval(context: RunContext, call: ToolCall, askedBy?: { policy: string; reason?: string }): Promise<ApprovalDecision> {
+export async function awaitApproval(
+  context: RunContext,
+  call: ToolCall,
+  requested: unknown,
+  askedBy?: { policy: string; reason?: string },
+): Promise<ApprovalDecision> {
   const { run, input, publish, fail, partial } = context;
-  const requested = parseArgumentsLeniently(call.function.arguments);
   run.pendingApprovals.push({
     callId: call.id,
     toolName: call.function.name,
@@ -129,18 +134,32 @@ export function recordDecision(
   requested?: { toolName: string; arguments: unknown },
 ): ApprovalDecision {
   const pending = requested ?? run.pendingApprovals.find((approval) => approval.callId === decision.callId);
-  const recorded: ApprovalDecision = {
+  const recorded = approvalDecisionOf(decision, pending, via);
+  run.decisions.set(decision.callId, recorded);
+  run.events.append('approval-decision', { ...recorded });
+  return recorded;
+}
+
+/**
+ * The decision as the run reports it, at workflow time, on the call `requested` (its tool and the
+ * model's arguments; unknown: no name, no arguments): with the approver's arguments, if any, and
+ * the model's beside them as `originalArguments`. Also what a decision forwarded to a nested agent
+ * answers (`forwardDecision`), so both read alike.
+ */
+export function approvalDecisionOf(
+  decision: DecisionToRecord,
+  requested: { toolName: string; arguments: unknown } | undefined,
+  via: ApprovalDecision['via'],
+): ApprovalDecision {
+  return {
     callId: decision.callId,
-    toolName: pending?.toolName ?? '',
+    toolName: requested?.toolName ?? '',
     decision: decision.decision,
-    arguments: decision.arguments ?? pending?.arguments,
-    ...(decision.arguments === undefined ? {} : { originalArguments: pending?.arguments }),
+    arguments: decision.arguments ?? requested?.arguments,
+    ...(decision.arguments === undefined ? {} : { originalArguments: requested?.arguments }),
     ...(decision.reason === undefined ? {} : { reason: decision.reason }),
     decidedAt: new Date().toISOString(),
     via,
     ...(decision.policy === undefined ? {} : { policy: decision.policy }),
   };
-  run.decisions.set(decision.callId, recorded);
-  run.events.append('approval-decision', { ...recorded });
-  return recorded;
 }

@@ -13,9 +13,9 @@ import { decideCall } from './await-approval';
 import { answerContextRelease, workflowToolNamed } from './context-release';
 import { needsApproval, toolAsksForApproval } from '../../rules/approval-rules';
 import { runAgentTool } from './run-agent-tool';
-import { preview } from '../event-log';
 import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
+import { appendToolCallEnd, appendToolCallStart } from '../tool-call-events';
 import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../tool-results';
 import { withCallArguments } from '../../rules/transcript';
 
@@ -87,13 +87,7 @@ export async function executeToolCall(
 
   describeActivity(run, `iteration ${run.iteration}: running ${call.function.name}`);
   const startedAt = new Date().getTime();
-  run.events.append('tool-call-start', {
-    iteration: run.iteration,
-    callId: call.id,
-    toolName: call.function.name,
-    arguments: preview(argumentsText),
-  });
-  run.turn.executedTools.push(call.function.name);
+  appendToolCallStart(run, call, argumentsText);
   run.toolCallsExecuted += 1;
   let result: ToolCallResult;
   try {
@@ -113,13 +107,6 @@ export async function executeToolCall(
     // The call's deadline passed without a finished attempt: the model hears of it as a tool error.
     result = { content: `Error: ${describeToolFailure(call.function.name, error)}`, isError: true, terminate: false };
   }
-  run.events.append('tool-call-end', {
-    iteration: run.iteration,
-    callId: call.id,
-    toolName: call.function.name,
-    durationMs: new Date().getTime() - startedAt,
-    isError: result.isError,
-    output: preview(result.content),
-  });
+  appendToolCallEnd(run, call, new Date().getTime() - startedAt, result);
   return result;
 }

@@ -2,6 +2,7 @@ import * as wf from '@temporalio/workflow';
 import { approveSignal, denySignal, nestedApprovalsSignal, type ApprovalDecision, type DecideInput } from '../../../shared';
 import { approvalsKey, routeDecision } from '../../rules/nested-approvals';
 import { allPendingApprovals, type RunRecord } from '../run-record';
+import { approvalDecisionOf } from './await-approval';
 
 /**
  * Nested agents' approvals, decided from the top: a nested agent's run tells
@@ -44,15 +45,8 @@ export function forwardDecision(run: RunRecord, input: Partial<DecideInput> | un
       : child.signal(denySignal, { callId: route.callId, ...(input.reason === undefined ? {} : { reason: input.reason }) });
   // The child may have ended meanwhile: its call is then decided already, and there is nothing to forward to.
   sent.catch(() => undefined);
-  run.events.append('nested-approval-forward', { callId: input.callId ?? '', workflowId: route.workflowId, decision: input.decision });
-  return {
-    callId: input.callId ?? '',
-    toolName: route.approval.toolName,
-    decision: input.decision,
-    arguments: input.arguments ?? route.approval.arguments,
-    ...(input.arguments === undefined ? {} : { originalArguments: route.approval.arguments }),
-    ...(input.reason === undefined ? {} : { reason: input.reason }),
-    decidedAt: new Date().toISOString(),
-    via,
-  };
+  const callId = input.callId ?? '';
+  run.events.append('nested-approval-forward', { callId, workflowId: route.workflowId, decision: input.decision });
+  // As forwarded, unchecked: the nested agent checks it and records it or logs why it refused it.
+  return approvalDecisionOf({ callId, decision: input.decision, arguments: input.arguments, reason: input.reason }, route.approval, via);
 }

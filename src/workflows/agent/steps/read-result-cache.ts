@@ -1,5 +1,5 @@
 import { RESULT_CACHE_DEFAULTS, type ToolCall, type ToolCallResult } from '../../../shared';
-import { preview } from '../event-log';
+import { appendToolCallEnd, appendToolCallStart } from '../tool-call-events';
 import { readResultCache } from '../../rules/result-cache';
 import type { RunContext } from '../run-context';
 
@@ -16,17 +16,9 @@ export function isResultCacheCall({ input }: RunContext, call: ToolCall): boolea
  */
 export function answerResultCacheCall(context: RunContext, call: ToolCall): ToolCallResult {
   const { run } = context;
-  const toolName = call.function.name;
-  run.events.append('tool-call-start', { iteration: run.iteration, callId: call.id, toolName, arguments: preview(call.function.arguments) });
-  run.turn.executedTools.push(toolName);
+  appendToolCallStart(run, call, call.function.arguments);
   const reading = readResultCache(run.resultCache, call.function.arguments);
-  run.events.append('tool-call-end', {
-    iteration: run.iteration,
-    callId: call.id,
-    toolName,
-    durationMs: 0,
-    isError: reading.isError,
-    output: preview(reading.content),
-  });
-  return { content: reading.content, isError: reading.isError, terminate: false };
+  const result: ToolCallResult = { content: reading.content, isError: reading.isError, terminate: false };
+  appendToolCallEnd(run, call, 0, result);
+  return result;
 }
