@@ -20,6 +20,7 @@ import { WaitForInput } from '../tools/wait-for-input';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { createRedactor, redactFailure, type Redactor } from '../redaction';
 import { AttemptTimedOut, withinAttemptTimeout } from './attempt-timeout';
+import { throwIfCancelled } from './cancellation';
 import { describeThrown } from './describe-thrown';
 import { keepHeartbeating } from './heartbeat';
 
@@ -94,7 +95,7 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
     // not an activity failure that would run a tool with side effects again.
     return toResult(output);
   } catch (error) {
-    if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason ?? error;
+    throwIfCancelled(context, error);
     if (isRetryableToolError(error)) {
       // Retries of infrastructure failures are unlimited within the call's deadline, so the tool's own
       // requests for a retry are counted here: the last allowed attempt answers the model instead.
