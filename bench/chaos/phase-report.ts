@@ -47,7 +47,7 @@ export function reportPhase(phase: PhaseResult): { lines: string[]; problems: st
     ...(differing.length > 0
       ? [
           `${differing.length} run(s) differ from crash-free` +
-            (onlyCacheRefs.length > 0 ? ` (${onlyCacheRefs.length} only in which cache-N a cached result got: results of parallel calls are numbered in the order they complete)` : ''),
+            (onlyCacheRefs.length > 0 ? ` (${onlyCacheRefs.length} only in which cache-N a cached result got)` : ''),
         ]
       : []),
     ...(stuck.length > 0 ? [`${stuck.length} run(s) stuck`] : []),

@@ -56,8 +56,9 @@ export function compareOutcomes(reference: RunOutcome, observed: RunOutcome): Co
   }
   const difference = outcomeDifference(reference, observed, (value) => value);
   if (difference === undefined) return { identical: true };
-  // Told apart because its cause is known: the cacher numbers results in the order they complete, and parallel
-  // calls complete in any order, crash or no crash. It still counts: the run's transcript is not its input's alone.
+  // Told apart because the chaos runs once found exactly this: the cacher numbered a parallel batch's results in the
+  // order they completed, which a crash (or mere timing) turns round. It still counts: a run's transcript must be
+  // its input's alone.
   if (outcomeDifference(reference, observed, renumberCacheRefs) === undefined) {
     return { identical: false, difference: `${difference} (equal but for the numbering of cached results)`, onlyCacheRefs: true };
   }

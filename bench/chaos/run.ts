@@ -22,10 +22,14 @@ import { WorkerSupervisor } from './worker-supervisor';
  * `npm run chaos`: do runs survive crashes unchanged? Runs chaos runs while
  * their worker is SIGKILLed and restarted at random moments, then others
  * while the (SQLite-backed) Temporal server is SIGKILLed and restarted, and
- * compares every run with the same run on a worker that never crashed. The
- * chaos tool logs each side effect with its idempotency key, so the report
- * says which side effects ran more than once and whether their keys agreed.
- * Exits 1 if any run differs, is stuck or failed, or a repeat had another key.
+ * compares every run, and the nested agent runs under it, with the same run
+ * on a worker that never crashed. The runs cache long tool results and read
+ * them back with `result_cache`, and hand a task to a nested agent. The chaos
+ * tool logs each side effect with its idempotency key, so the report says
+ * which side effects ran more than once and whether their keys agreed.
+ * Exits 1 if any run differs, is stuck or failed, or a repeat had another
+ * key, or if the kill phase killed no worker or ran no nested agent or no
+ * `result_cache` read.
  */
 const command = new Command()
   .option('--runs <n>', 'runs while the worker is killed', Number, 50)
