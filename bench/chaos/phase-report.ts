@@ -21,13 +21,14 @@ export function reportPhase(phase: PhaseResult): { lines: string[]; problems: st
   const stuck = compared.filter((run) => run.observed.status === 'stuck');
   const failed = compared.filter((run) => run.observed.status === 'failed');
   const differing = compared.filter((run) => !run.comparison.identical && run.observed.status === 'completed');
+  const onlyCacheRefs = differing.filter((run) => !run.comparison.identical && run.comparison.onlyCacheRefs === true);
   const { sideEffects } = phase;
   const mostRepeats = Math.max(0, ...sideEffects.repeated.map((entry) => entry.times));
   const lines = [
     phase.title,
     `  runs started:             ${phase.runs.length}`,
     `  identical to crash-free:  ${identical.length}/${phase.runs.length}`,
-    `  differing:                ${differing.length}`,
+    `  differing:                ${differing.length}${onlyCacheRefs.length > 0 ? ` (${onlyCacheRefs.length} only in the numbering of cached results)` : ''}`,
     `  stuck:                    ${stuck.length}`,
     `  failed:                   ${failed.length}`,
     `  side effects:             ${sideEffects.executions} executions of ${sideEffects.distinct}; ` +
@@ -43,7 +44,12 @@ export function reportPhase(phase: PhaseResult): { lines: string[]; problems: st
   }
   if (problemRuns.length > 10) lines.push(`  ... and ${problemRuns.length - 10} more`);
   const problems = [
-    ...(differing.length > 0 ? [`${differing.length} run(s) differ from crash-free`] : []),
+    ...(differing.length > 0
+      ? [
+          `${differing.length} run(s) differ from crash-free` +
+            (onlyCacheRefs.length > 0 ? ` (${onlyCacheRefs.length} only in which cache-N a cached result got)` : ''),
+        ]
+      : []),
     ...(stuck.length > 0 ? [`${stuck.length} run(s) stuck`] : []),
     ...(failed.length > 0 ? [`${failed.length} run(s) failed`] : []),
     ...(sideEffects.keyMismatches > 0 ? [`${sideEffects.keyMismatches} repeated side effect(s) with different keys`] : []),

@@ -1,9 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ApplicationFailure } from '@temporalio/common';
-import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { WORKFLOW_TYPE, type AgentResult } from '../../src/shared';
+import type { Client } from '@temporalio/client';
+import { WORKFLOW_TYPE, type AgentInput } from '../../src/shared';
 import { CHAOS_TOOL } from './chaos-tool';
 import { chaosTask } from './chaos-agent';
+import { CHAOS_DELEGATE } from './chaos-delegate';
+import { withChildRuns } from './child-runs';
+import { followRun } from './follow-run';
 import type { RunOutcome } from './run-comparison';
 
 /** A batch of chaos runs in flight and how many have ended. */
@@ -20,7 +21,10 @@ export interface RunBatch {
  * Starts one run per label (workflow id `<prefix>-<label>`) and follows each
  * to its end. A run not ended at `deadline` (a `performance.now()` time) is
  * stuck. Reading a result survives the server going away: a failed read is
- * retried until the deadline.
+ * retried until the deadline. Each run may hand tasks to `chaos_delegate`
+ * (a nested agent) and caches results longer than `inlineThreshold`, so the
+ * chaos agent reads slices back with `result_cache`; a completed run's
+ * outcome lists its child runs.
  */
 export async function startRunBatch(options: {
   client: Client;
@@ -28,22 +32,30 @@ export async function startRunBatch(options: {
   prefix: string;
   labels: readonly string[];
   iterations: number;
+  /** Tool results longer than this many characters are kept in the run's result cache. */
+  inlineThreshold: number;
   deadline: number;
 }): Promise<RunBatch> {
-  const { client, taskQueue, prefix, labels, iterations, deadline } = options;
+  const { client, taskQueue, prefix, labels, iterations, inlineThreshold, deadline } = options;
   let ended = 0;
   const handles = await Promise.all(
     labels.map((label) =>
       client.workflow.start(WORKFLOW_TYPE, {
         taskQueue,
         workflowId: `${prefix}-${label}`,
-        args: [{ tools: [CHAOS_TOOL, 'finish'], message: chaosTask(label, iterations) }],
+        args: [
+          {
+            tools: [CHAOS_TOOL, CHAOS_DELEGATE, 'finish'],
+            message: chaosTask(label, iterations),
+            resultProcessing: { inlineThreshold },
+          } satisfies AgentInput,
+        ],
       }),
     ),
   );
   const outcomes = Promise.all(
     handles.map(async (handle) => {
-      const outcome = await followRun(handle, deadline);
+      const outcome = await withChildRuns(client, handle.workflowId, await followRun(handle, deadline), deadline);
       ended += 1;
       return outcome;
     }),
@@ -60,32 +72,4 @@ export async function startRunBatch(options: {
     );
   };
   return { workflowIds: handles.map((handle) => handle.workflowId), outcomes, ended: () => ended, terminateUnfinished };
-}
-
-async function followRun(handle: WorkflowHandle, deadline: number): Promise<RunOutcome> {
-  while (performance.now() < deadline) {
-    const remaining = deadline - performance.now();
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), remaining);
-    });
-    try {
-      const result = await Promise.race([handle.result() as Promise<AgentResult>, timedOut]);
-      if (result === 'timeout') break;
-      return { status: 'completed', result };
-    } catch (error) {
-      if (error instanceof WorkflowFailedError) return { status: 'failed', failure: describeFailure(error) };
-      // The server is down or restarting: ask again shortly.
-      await sleep(Math.min(1_000, Math.max(0, deadline - performance.now())));
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-  return { status: 'stuck' };
-}
-
-function describeFailure(error: WorkflowFailedError): string {
-  const cause = error.cause;
-  if (cause instanceof ApplicationFailure) return `${cause.type ?? 'ApplicationFailure'}: ${cause.message}`;
-  return cause === undefined ? error.message : `${cause.name}: ${cause.message}`;
 }

@@ -2,23 +2,46 @@ import type { AgentResult } from '../../src/shared';
 
 /** How one run ended, as the chaos harness saw it. */
 export type RunOutcome =
-  | { status: 'completed'; result: AgentResult }
+  /** `children`: the nested agents the run started, when the harness read them (`child-runs.ts`). */
+  | { status: 'completed'; result: AgentResult; children?: ChildRun[] }
   /** The workflow failed, was terminated or timed out; `failure` is its type and message. */
   | { status: 'failed'; failure: string }
   /** Still running at the harness's deadline. */
   | { status: 'stuck' };
 
-/** The verdict on one run against its crash-free reference. */
-export type Comparison = { identical: true } | { identical: false; difference: string };
+/** A nested agent's run, as the harness found it under the run that started it. */
+export interface ChildRun {
+  /** The parent's call that started it: the child's workflow id is `<parent workflow id>/<callId>`. */
+  callId: string;
+  /** Every Temporal run the child's workflow id had, oldest first: one, unless the child was started again. */
+  runIds: string[];
+  /** A kill landed in it: a workflow task timed out or failed, or an activity completed on a later attempt. Not compared. */
+  interrupted: boolean;
+  outcome: RunOutcome;
+}
+
+/**
+ * The verdict on one run against its crash-free reference. `onlyCacheRefs`:
+ * the two are equal once each result-cache reference (`cache-N`) is renamed
+ * by where it first appears, so they differ only in which number a cached
+ * result got; still a difference (see {@link compareOutcomes}).
+ */
+export type Comparison = { identical: true } | { identical: false; difference: string; onlyCacheRefs?: true };
 
 /**
  * Compares a run that went through crashes with the same run on a worker
  * that never crashed. Both must have completed, with results equal field for
  * field: `response`, `terminationReason`, the counters, `usage`, every
- * message (tool results included) and `generatedMessages`.
+ * message (tool results and `result_cache` slices included) and
+ * `generatedMessages`; and so must their nested agents, child by child
+ * (`children`): the call that started it, how many Temporal runs it had, and
+ * its own outcome, compared the same way.
  *
- * No field of the result is ignored, on purpose: the result holds no
- * timestamps, durations, attempt numbers or Temporal ids (those live in the
+ * One field is not compared as it is, on purpose: a child's Temporal run id
+ * (`usage`'s `children[].runId`), new in every run. It is compared as the
+ * call whose child had that run, so a parent that names a run none of its
+ * children had still differs. Nothing else is left out: the result holds no
+ * timestamps, durations, attempt numbers or workflow ids (those live in the
  * event log and the history, which are not compared), and the chaos model
  * and tool answer from their input alone, so any difference is a run that
  * went differently. A stuck or failed run never counts as identical, even if
@@ -31,8 +54,72 @@ export function compareOutcomes(reference: RunOutcome, observed: RunOutcome): Co
   if (observed.status !== 'completed') {
     return { identical: false, difference: `the run ${describeOutcome(observed)}; crash-free it completed` };
   }
-  const difference = firstDifference(reference.result, observed.result, 'result');
-  return difference === undefined ? { identical: true } : { identical: false, difference };
+  const difference = outcomeDifference(reference, observed, (value) => value);
+  if (difference === undefined) return { identical: true };
+  // Told apart because the chaos runs once found exactly this: the cacher numbered a parallel batch's results in the
+  // order they completed, which a crash (or mere timing) turns round. It still counts: a run's transcript must be
+  // its input's alone.
+  if (outcomeDifference(reference, observed, renumberCacheRefs) === undefined) {
+    return { identical: false, difference: `${difference} (equal but for the numbering of cached results)`, onlyCacheRefs: true };
+  }
+  return { identical: false, difference };
+}
+
+function outcomeDifference(
+  reference: Extract<RunOutcome, { status: 'completed' }>,
+  observed: Extract<RunOutcome, { status: 'completed' }>,
+  view: <Value>(value: Value) => Value,
+): string | undefined {
+  return (
+    firstDifference(view(comparableResult(reference)), view(comparableResult(observed)), 'result') ??
+    firstDifference(view(comparableChildren(reference)), view(comparableChildren(observed)), 'children')
+  );
+}
+
+/**
+ * `value` with every result-cache reference (`cache-N`, in the summaries,
+ * the `result_cache` calls and their slices) renamed `cache-1`, `cache-2`,
+ * ... in the order the references first appear in its JSON text, so two runs
+ * that cached the same results under other numbers read alike, and a read
+ * that got another result's slice still differs in the slice.
+ */
+export function renumberCacheRefs<Value>(value: Value): Value {
+  const text = JSON.stringify(value);
+  if (text === undefined) return value;
+  const renamed = new Map<string, string>();
+  return JSON.parse(
+    text.replace(/\bcache-\d+\b/g, (ref) => {
+      const name = renamed.get(ref) ?? `cache-${renamed.size + 1}`;
+      renamed.set(ref, name);
+      return name;
+    }),
+  ) as Value;
+}
+
+/** A completed run's result with each child's run id replaced by the call whose child had that run. */
+function comparableResult(outcome: Extract<RunOutcome, { status: 'completed' }>): AgentResult {
+  const { result } = outcome;
+  if (result.children === undefined) return result;
+  const callOfRun = new Map((outcome.children ?? []).flatMap((child) => child.runIds.map((runId) => [runId, child.callId] as const)));
+  return {
+    ...result,
+    children: result.children.map((child) => {
+      const callId = callOfRun.get(child.runId);
+      return { ...child, runId: callId === undefined ? `${child.runId} (a run of none of its children)` : `the child of ${callId}` };
+    }),
+  };
+}
+
+/** What is compared of a run's nested agents: per child, its call, its number of Temporal runs, and its outcome. */
+function comparableChildren(outcome: Extract<RunOutcome, { status: 'completed' }>): unknown[] {
+  return (outcome.children ?? []).map((child) => ({
+    callId: child.callId,
+    temporalRuns: child.runIds.length,
+    outcome:
+      child.outcome.status === 'completed'
+        ? { status: 'completed', result: comparableResult(child.outcome), children: comparableChildren(child.outcome) }
+        : child.outcome,
+  }));
 }
 
 /** A few words on how a run ended, for the report. */

@@ -8,6 +8,8 @@ import { Command } from 'commander';
 import { AGENT_PRELOADED_MODULES } from '../../src/plugin';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { CHAOS_MODEL, chaosAgent } from './chaos-agent';
+import { CHAOS_DELEGATE } from './chaos-delegate';
+import { countFeatureCoverage, type FeatureCoverage } from './feature-coverage';
 import { reportPhase, type PhaseResult } from './phase-report';
 import { RestartableServer } from './restartable-server';
 import { startRunBatch, type RunBatch } from './run-batch';
@@ -21,10 +23,14 @@ import { WorkerSupervisor } from './worker-supervisor';
  * `npm run chaos`: do runs survive crashes unchanged? Runs chaos runs while
  * their worker is SIGKILLed and restarted at random moments, then others
  * while the (SQLite-backed) Temporal server is SIGKILLed and restarted, and
- * compares every run with the same run on a worker that never crashed. The
- * chaos tool logs each side effect with its idempotency key, so the report
- * says which side effects ran more than once and whether their keys agreed.
- * Exits 1 if any run differs, is stuck or failed, or a repeat had another key.
+ * compares every run, and the nested agent runs under it, with the same run
+ * on a worker that never crashed. The runs cache long tool results and read
+ * them back with `result_cache`, and hand a task to a nested agent. The chaos
+ * tool logs each side effect with its idempotency key, so the report says
+ * which side effects ran more than once and whether their keys agreed.
+ * Exits 1 if any run differs, is stuck or failed, or a repeat had another
+ * key, or if the kill phase killed no worker or ran no nested agent or no
+ * `result_cache` read.
  */
 const command = new Command()
   .option('--runs <n>', 'runs while the worker is killed', Number, 50)
@@ -35,20 +41,22 @@ const command = new Command()
   .option('--tool-work <ms>', 'how long the chaos tool works after its side effect', Number, 1_000)
   .option('--model-work <ms>', 'how long the chaos model takes to answer, so some kills land in a model call', Number, 500)
   .option('--result-bytes <n>', "bytes of padding in each chaos tool result: past 8 KiB of conversation a model call takes it by reference", Number, 4_096)
+  .option('--inline-threshold <n>', 'tool results longer than this many characters go to the result cache (resultProcessing.inlineThreshold)', Number, 2_048)
   .option('--deadline <s>', 'seconds each phase may take before its unfinished runs count as stuck', Number, 1_200)
   .option('--seed <n>', 'seed of the random kill times', Number, 1)
-  .option('--short', 'the short form CI runs: 8 runs of 4 iterations, 4 runs across a server restart')
+  .option('--short', 'the short form CI runs: 8 runs of 5 iterations, 4 runs across a server restart')
   .parse();
 const options = command.opts<{
   runs: number; iterations: number; killMin: number; killMax: number; serverRuns: number;
-  toolWork: number; modelWork: number; resultBytes: number; deadline: number; seed: number; short?: boolean;
+  toolWork: number; modelWork: number; resultBytes: number; inlineThreshold: number; deadline: number; seed: number; short?: boolean;
 }>();
 if (options.short) {
   // Explicit options still win over the short form's sizes.
   // A lost activity waits out its 10 s heartbeat timeout, so an unlucky run under kills can take minutes: the
   // deadline is a bound on a hung run, not the expected time (about 100 s in all on this machine). Kills come
   // 1-4 s apart: on a quiet machine the 8 runs end about 4 s after they start, before a kill 2-6 s away would land.
-  const shortForm = { runs: 8, iterations: 4, serverRuns: 4, deadline: 360, killMin: 1, killMax: 4 };
+  // Five model calls: room for a step, two in parallel, the result_cache reads and the nested agent (chaos-agent.ts).
+  const shortForm = { runs: 8, iterations: 5, serverRuns: 4, deadline: 360, killMin: 1, killMax: 4 };
   for (const [name, value] of Object.entries(shortForm)) {
     if (command.getOptionValueSource(name) === 'default') Object.assign(options, { [name]: value });
   }
@@ -94,7 +102,15 @@ async function main(): Promise<void> {
     const killLabels = labels('k', options.runs);
     const serverLabels = labels('s', options.serverRuns);
     const batch = (prefix: string, runLabels: string[]) =>
-      startRunBatch({ client, taskQueue, prefix: `chaos-${process.pid}-${prefix}`, labels: runLabels, iterations: options.iterations, deadline: performance.now() + options.deadline * 1_000 });
+      startRunBatch({
+        client,
+        taskQueue,
+        prefix: `chaos-${process.pid}-${prefix}`,
+        labels: runLabels,
+        iterations: options.iterations,
+        inlineThreshold: options.inlineThreshold,
+        deadline: performance.now() + options.deadline * 1_000,
+      });
 
     say(`crash-free reference: ${killLabels.length + serverLabels.length} runs on a worker that is never killed`);
     const referenceBatch = await batch('reference', [...killLabels, ...serverLabels]);
@@ -108,7 +124,7 @@ async function main(): Promise<void> {
     console.log('');
     console.log(
       `agent-runner chaos: seed ${options.seed}, ${options.iterations} model calls per run of ${options.modelWork} ms each, the chaos tool works ${options.toolWork} ms after its side effect ` +
-        `and answers ${options.resultBytes} bytes of padding; ${os.cpus().length} cores, node ${process.version}`,
+        `and answers ${options.resultBytes} bytes of padding, cached past ${options.inlineThreshold} characters; ${os.cpus().length} cores, node ${process.version}`,
     );
     const problems: string[] = [];
     for (const phase of phases) {
@@ -150,6 +166,7 @@ async function workerKillPhase(
   const outcomes = await runs.outcomes;
   const startTimes = [...supervisor.startTimes].sort((left, right) => left - right);
   const modelCalls = await countModelCallsByReference(client, runs.workflowIds);
+  const coverage = countFeatureCoverage(outcomes);
   return {
     title: `worker kills: ${runLabels.length} runs, worker SIGKILLed ${options.killMin}-${options.killMax} s after each start`,
     runs: runLabels.map((label, index) => ({
@@ -162,12 +179,18 @@ async function workerKillPhase(
     notes: [
       `kills:                    ${supervisor.kills} (worker start p50 ${seconds(startTimes[Math.floor(startTimes.length / 2)])}, max ${seconds(startTimes.at(-1))})`,
       `model calls by reference: ${modelCalls.byReference} of ${modelCalls.all} (conversation past 8 KiB, out of the input); ${modelCalls.byReferenceRetried} retried after a kill, reading it with the modelRequest query`,
+      ...coverageNotes(coverage),
       ...(supervisor.unexpectedExits > 0 ? [`worker exits not caused by a kill: ${supervisor.unexpectedExits}`] : []),
     ],
-    // A phase whose runs all ended before a kill, or whose calls never went by reference, tested nothing of either.
+    // A phase whose runs all ended before a kill, or whose calls never went by reference, never started a nested
+    // agent or never read the result cache, tested nothing of it.
     problems: [
       ...(supervisor.kills === 0 ? ['no worker was killed while the runs were in flight'] : []),
       ...(options.resultBytes >= 4_096 && modelCalls.byReference === 0 ? ['no model call took its conversation by reference'] : []),
+      ...(coverage.childRuns === 0 ? [`no nested agent (${CHAOS_DELEGATE}) ran`] : []),
+      ...(coverage.cacheReads === 0
+        ? [`no result_cache read was answered (results of ${options.resultBytes} bytes of padding, cached past ${options.inlineThreshold} characters)`]
+        : []),
     ],
     elapsedMs: performance.now() - started,
   };
@@ -209,6 +232,7 @@ async function serverKillPhase(
     sideEffects: summarizeSideEffects(readSideEffects(sideEffectLog), ids),
     notes: [
       `server down:              ${seconds(downFor)} (killed after ${effectsBefore} side effects of this phase)`,
+      ...coverageNotes(countFeatureCoverage(outcomes)),
       ...(supervisor.unexpectedExits > 0 ? [`worker exits not caused by a kill: ${supervisor.unexpectedExits}`] : []),
     ],
     elapsedMs: performance.now() - started,
@@ -229,6 +253,14 @@ async function followProgress(batch: RunBatch, extra: () => string): Promise<voi
     say(`terminating the ${stuck} stuck run(s)`);
     await batch.terminateUnfinished();
   }
+}
+
+/** The report's lines on nested agents and the result cache. */
+function coverageNotes(coverage: FeatureCoverage): string[] {
+  return [
+    `nested agents:            ${coverage.childRuns} child runs (${coverage.childRunsInterrupted} with a lost workflow task or a retried activity)`,
+    `result cache:             ${coverage.cachedResults} results cached, ${coverage.cacheReads} slices read back with result_cache`,
+  ];
 }
 
 function labels(prefix: string, count: number): string[] {

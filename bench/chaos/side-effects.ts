@@ -32,15 +32,16 @@ export function readSideEffects(file: string): SideEffectRecord[] {
 }
 
 /**
- * Groups the executions of the given runs by the side effect they performed
- * (the run and the tool's arguments, not the key), so a repeat is found even
- * if it came with a different idempotency key, which is what a downstream
- * API relying on the key could not deduplicate.
+ * Groups the executions of the given runs, and of the nested agents under
+ * them (workflow ids `<run>/<call id>`, at any depth), by the side effect they
+ * performed (the workflow and the tool's arguments, not the key), so a repeat
+ * is found even if it came with a different idempotency key, which is what a
+ * downstream API relying on the key could not deduplicate.
  */
 export function summarizeSideEffects(records: readonly SideEffectRecord[], workflowIds: ReadonlySet<string>): SideEffectSummary {
   const groups = new Map<string, SideEffectRecord[]>();
   for (const record of records) {
-    if (!workflowIds.has(record.workflowId)) continue;
+    if (!workflowIds.has(rootWorkflowId(record.workflowId))) continue;
     const group = `${record.workflowId} ${record.effect}`;
     groups.set(group, [...(groups.get(group) ?? []), record]);
   }
@@ -58,4 +59,9 @@ export function summarizeSideEffects(records: readonly SideEffectRecord[], workf
     repeated,
     keyMismatches: repeated.filter((entry) => entry.keys.length > 1).length,
   };
+}
+
+/** The workflow id of the run at the top of a tree of nested agents: a child's id is its parent's, `/`, a call id. */
+function rootWorkflowId(workflowId: string): string {
+  return workflowId.split('/')[0] ?? workflowId;
 }

@@ -3,6 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import { createAgentWorker } from '../../src/worker';
 import { CHAOS_MODEL } from './chaos-agent';
+import { chaosDelegateTool } from './chaos-delegate';
 import { chaosTool } from './chaos-tool';
 import { READY_LINE, type ChaosWorkerEnvironment } from './worker-contract';
 
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     tools: [
       ...createBuiltinTools({ workspace: os.tmpdir() }),
       chaosTool({ logFile: setting('CHAOS_SIDE_EFFECT_LOG'), workMs: Number(setting('CHAOS_TOOL_WORK_MS')), resultBytes: Number(process.env.CHAOS_RESULT_BYTES ?? 0) }),
+      chaosDelegateTool(),
     ],
     model: { baseURL: setting('CHAOS_MODEL_URL'), apiKey: 'unused', defaultModel: CHAOS_MODEL },
     workflowBundle: { codePath: setting('CHAOS_BUNDLE') },

@@ -39,9 +39,20 @@ const reportTool = defineTool({
   execute: ({ size }) => report(size),
 });
 
+/** The report after `delayMs`: with `read_report` beside it in one batch, the call made first completes last. */
+const slowReportTool = defineTool({
+  name: 'read_report_slowly',
+  description: 'Returns the report, `size` characters long, after `delayMs`.',
+  parameters: z.object({ size: z.number().int().positive(), delayMs: z.number().int().nonnegative() }),
+  execute: async ({ size, delayMs }) => {
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return report(size);
+  },
+});
+
 let env: TestEnv;
 beforeAll(async () => {
-  env = await TestEnv.create({ extraTools: [reportTool] });
+  env = await TestEnv.create({ extraTools: [reportTool, slowReportTool] });
 });
 afterAll(async () => {
   await env.close();
@@ -230,6 +241,25 @@ describe('the cacher and result_cache', () => {
 
     expect(result.response).toBe('done');
     expect(lastToolContent(env.model.requests(model)[3])).toBe(`[cache-1: characters 700 to 749 of 20000; read on with offset 750]\n${report(20_000).slice(700, 750)}`);
+  });
+
+  test('results of parallel calls are numbered in the calls\' order, whichever completes first, so a run\'s transcript is its input\'s alone', async () => {
+    const model = env.scenario([
+      { toolCalls: [{ name: 'read_report_slowly', arguments: { size: 3_000, delayMs: 1_500 } }, { name: 'read_report', arguments: { size: 2_000 } }] },
+      readCache({ ref: 'cache-1', offset: 2_990, length: 10 }),
+      { content: 'done' },
+    ]);
+    const handle = await env.start({ model, tools: ['read_report', 'read_report_slowly'], message: 'go', resultProcessing: { inlineThreshold: 1_000 } });
+    await handle.result();
+
+    const requests = env.model.requests(model);
+    expect(requests[1]?.messages.slice(-2).map((message) => message.content?.split(':')[0])).toEqual(['[Cached as cache-1', '[Cached as cache-2']);
+    expect(lastToolContent(requests[2])).toBe(`[cache-1: characters 2990 to 2999 of 3000; this is the end]\n${report(3_000).slice(2_990)}`);
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events.flatMap((event) => (event.type === 'tool-result-caching' ? [[event.callId, event.ref]] : []))).toEqual([
+      ['call-1-1', 'cache-1'],
+      ['call-1-2', 'cache-2'],
+    ]);
   });
 
   test('past the cache bound the oldest entry is dropped, and reading it says so', async () => {

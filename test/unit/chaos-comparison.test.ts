@@ -1,6 +1,7 @@
 import { CHAOS_MODEL, chaosAgent, chaosTask } from '../../bench/chaos/chaos-agent';
 import type { SideEffectRecord } from '../../bench/chaos/chaos-tool';
-import { compareOutcomes, firstDifference, type RunOutcome } from '../../bench/chaos/run-comparison';
+import { countFeatureCoverage } from '../../bench/chaos/feature-coverage';
+import { compareOutcomes, firstDifference, type ChildRun, type RunOutcome } from '../../bench/chaos/run-comparison';
 import { summarizeSideEffects } from '../../bench/chaos/side-effects';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
 import type { AgentResult } from '../../src/shared';
@@ -25,7 +26,7 @@ function result(): AgentResult {
   };
 }
 
-const completed = (value: AgentResult): RunOutcome => ({ status: 'completed', result: value });
+const completed = (value: AgentResult, children?: ChildRun[]): RunOutcome => ({ status: 'completed', result: value, ...(children === undefined ? {} : { children }) });
 
 describe('compareOutcomes', () => {
   test('equal results are identical, whatever the key order', () => {
@@ -78,6 +79,119 @@ describe('compareOutcomes', () => {
   });
 });
 
+describe('compareOutcomes with nested agents', () => {
+  /** A parent that delegated call-4-1 to a child whose Temporal run is `runId`, and the child's own result. */
+  function withChild(runId: string, childResponse = 'Run k01.3 done after 1 steps.', runIds = [runId]): RunOutcome {
+    const parent = result();
+    parent.children = [{ runId, toolName: 'chaos_delegate', usage: { promptTokens: 20, completionTokens: 4, totalTokens: 24 } }];
+    const child: ChildRun = {
+      callId: 'call-4-1',
+      runIds,
+      interrupted: false,
+      outcome: { status: 'completed', result: { ...result(), response: childResponse } },
+    };
+    return { status: 'completed', result: parent, children: [child] };
+  }
+
+  test("a child's Temporal run id differs in every run, and is compared as the call whose child had it", () => {
+    expect(compareOutcomes(withChild('run-a'), withChild('run-b'))).toEqual({ identical: true });
+  });
+
+  test('a child started again under its workflow id (two Temporal runs) is a difference, even with the same answer', () => {
+    expect(compareOutcomes(withChild('run-a'), withChild('run-c', undefined, ['run-b', 'run-c']))).toEqual({
+      identical: false,
+      difference: 'children[0].temporalRuns: expected 1, found 2',
+    });
+  });
+
+  test("a child that ended otherwise is a difference in the child's own result", () => {
+    expect(compareOutcomes(withChild('run-a'), withChild('run-b', 'Run k01.3 done after 2 steps.'))).toEqual({
+      identical: false,
+      difference: 'children[0].outcome.result.response: expected "Run k01.3 done after 1 steps.", found "Run k01.3 done after 2 steps."',
+    });
+  });
+
+  test('a parent that names a run none of its children had is a difference', () => {
+    const observed = withChild('run-b');
+    if (observed.status === 'completed' && observed.result.children?.[0] !== undefined) observed.result.children[0].runId = 'run-x';
+    expect(compareOutcomes(withChild('run-a'), observed)).toEqual({
+      identical: false,
+      difference: 'result.children[0].runId: expected "the child of call-4-1", found "run-x (a run of none of its children)"',
+    });
+  });
+
+  test('a child missing, or one more, is a difference', () => {
+    const none = withChild('run-b');
+    if (none.status === 'completed') none.children = [];
+    expect(compareOutcomes(withChild('run-a'), none)).toMatchObject({ identical: false, difference: expect.stringMatching(/^result\.children\[0\]\.runId: /) });
+    const twice = withChild('run-b');
+    if (twice.status === 'completed') twice.children = [...(twice.children ?? []), ...(twice.children ?? [])];
+    expect(compareOutcomes(withChild('run-a'), twice)).toEqual({ identical: false, difference: 'children: 1 entries expected, 2 found' });
+  });
+
+  test('a result_cache slice that differs is a difference in the messages', () => {
+    const slice = (text: string): RunOutcome => {
+      const value = result();
+      value.messages.push({ role: 'tool', tool_call_id: 'call-3-1', content: `[cache-1: characters 1000 to 4138 of 4139; this is the end]\n${text}` });
+      return completed(value);
+    };
+    expect(compareOutcomes(slice('a1b2'), slice('a1b3'))).toMatchObject({ identical: false, difference: expect.stringMatching(/^result\.messages\[3\]\.content: /) });
+  });
+});
+
+describe('compareOutcomes on cached results numbered otherwise', () => {
+  /** Two parallel calls' cached summaries, numbered `first` and `second`, and a read of the second one's slice. */
+  function cachedPair(first: string, second: string, slice = 'a1b2'): RunOutcome {
+    const value = result();
+    const summary = (ref: string, step: string) => `[Cached as ${ref}: the result of chaos_step is 4139 characters ... {"ref":"${ref}","offset":1000}]\nstep ${step}`;
+    value.messages.push(
+      { role: 'tool', tool_call_id: 'call-2-1', content: summary(first, '1.0') },
+      { role: 'tool', tool_call_id: 'call-2-2', content: summary(second, '1.1') },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call-3-1', type: 'function', function: { name: 'result_cache', arguments: `{"ref":"${second}","offset":1000}` } }] },
+      { role: 'tool', tool_call_id: 'call-3-1', content: `[${second}: characters 1000 to 4138 of 4139; this is the end]\n${slice}` },
+    );
+    return completed(value);
+  }
+
+  test('a run equal but for which cache-N its results got differs, and says so', () => {
+    expect(compareOutcomes(cachedPair('cache-1', 'cache-2'), cachedPair('cache-2', 'cache-1'))).toEqual({
+      identical: false,
+      difference: expect.stringMatching(/^result\.messages\[3\]\.content: .* \(equal but for the numbering of cached results\)$/),
+      onlyCacheRefs: true,
+    });
+  });
+
+  test('a slice that differs is not a matter of numbering', () => {
+    const comparison = compareOutcomes(cachedPair('cache-1', 'cache-2'), cachedPair('cache-2', 'cache-1', 'ffff'));
+    expect(comparison).toMatchObject({ identical: false });
+    expect(comparison).not.toHaveProperty('onlyCacheRefs');
+  });
+});
+
+describe('countFeatureCoverage', () => {
+  test('counts child runs at any depth, the interrupted ones, cached results and the result_cache reads answered with a slice', () => {
+    const parent = result();
+    parent.messages.push(
+      { role: 'tool', tool_call_id: 'call-1-1', content: '[Cached as cache-1: the result of chaos_step is 4139 characters, ...]\nstep 0.0' },
+      {
+        role: 'assistant',
+        content: 'Step 2',
+        tool_calls: [
+          { id: 'call-2-1', type: 'function', function: { name: 'result_cache', arguments: '{"ref":"cache-1","offset":1000}' } },
+          { id: 'call-2-2', type: 'function', function: { name: 'result_cache', arguments: '{"ref":"cache-9"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call-2-1', content: '[cache-1: characters 1000 to 4138 of 4139; this is the end]\n...' },
+      { role: 'tool', tool_call_id: 'call-2-2', content: 'Error: result_cache: there is no cached result "cache-9"; the cache holds cache-1.' },
+    );
+    const grandchild: ChildRun = { callId: 'call-1-1', runIds: ['g1'], interrupted: true, outcome: completed(result()) };
+    const child: ChildRun = { callId: 'call-3-1', runIds: ['c1', 'c2'], interrupted: false, outcome: completed(result(), [grandchild]) };
+    const outcomes: RunOutcome[] = [completed(parent, [child]), { status: 'stuck' }];
+
+    expect(countFeatureCoverage(outcomes)).toEqual({ childRuns: 3, childRunsInterrupted: 1, cachedResults: 1, cacheReads: 1 });
+  });
+});
+
 describe('firstDifference', () => {
   test('a key holding undefined counts as absent, as it does after JSON', () => {
     expect(firstDifference({ a: 1, b: undefined }, { a: 1 }, 'value')).toBeUndefined();
@@ -125,6 +239,31 @@ describe('summarizeSideEffects', () => {
   });
 });
 
+describe('summarizeSideEffects with nested agents', () => {
+  test("a nested agent's side effects (workflow id `<run>/<call id>`) count under its run, and a repeat of one with another key is caught", () => {
+    const record = (workflowId: string, key: string): SideEffectRecord => ({
+      key,
+      effect: 'k01.3/0.0',
+      workflowId,
+      callId: key.split(':')[1] ?? '',
+      runId: 'run',
+      attempt: 1,
+      at: '2026-11-22T20:00:00.000Z',
+    });
+    const summary = summarizeSideEffects(
+      [record('w1/call-4-1', 'w1/call-4-1:call-1-1'), record('w1/call-4-1', 'w1/call-4-1:call-1-2'), record('w10/call-4-1', 'w10/call-4-1:call-1-1')],
+      new Set(['w1']),
+    );
+
+    expect(summary).toEqual({
+      executions: 2,
+      distinct: 1,
+      repeated: [{ effect: 'k01.3/0.0', workflowId: 'w1/call-4-1', times: 2, keys: ['w1/call-4-1:call-1-1', 'w1/call-4-1:call-1-2'] }],
+      keyMismatches: 1,
+    });
+  });
+});
+
 describe('chaosAgent', () => {
   const request = (messages: ChatCompletionRequest['messages']): ChatCompletionRequest => ({ model: CHAOS_MODEL, messages });
   const task = { role: 'user', content: chaosTask('k01', 3) };
@@ -148,6 +287,51 @@ describe('chaosAgent', () => {
     expect(chaosAgent(request(afterStep1))).toEqual({
       content: 'Step 2; I was told: r1 (2 chars) | Error: lost (11 chars)',
       toolCalls: [{ id: 'call_2_finish', name: 'finish', arguments: { note: 'Run k01 done after 2 steps.' } }],
+    });
+  });
+
+  describe('with a nested agent and the result cache offered', () => {
+    const tools = ['chaos_step', 'chaos_delegate', 'finish', 'result_cache'].map((name) => ({ type: 'function', function: { name } }));
+    const offered = (messages: ChatCompletionRequest['messages']): ChatCompletionRequest => ({ model: CHAOS_MODEL, messages, tools });
+    const summary = (ref: string, offset: number) =>
+      `[Cached as ${ref}: the result of chaos_step is 4139 characters, too long to show whole. Its first ${offset} characters follow. ` +
+      `Read any part with the result_cache tool, e.g. {"ref":"${ref}","offset":${offset},"length":8000} (at most 8000 characters a call).]\nstep 0.0 of k01 done`;
+    const sixSteps = { role: 'user', content: chaosTask('k01', 6) };
+    const turn = (content: string, ...results: string[]) => [
+      { role: 'assistant', content },
+      ...results.map((result, index) => ({ role: 'tool', tool_call_id: `call_${index}`, content: result })),
+    ];
+    const afterStep1 = [sixSteps, ...turn('0', summary('cache-1', 1000)), ...turn('1', summary('cache-2', 1000), summary('cache-3', 1000))];
+
+    test('step 2 reads back, with result_cache, the slices the oldest and the newest summaries offer', () => {
+      expect(chaosAgent(offered(afterStep1))).toMatchObject({
+        toolCalls: [
+          { id: 'call_2_read0', name: 'result_cache', arguments: { ref: 'cache-1', offset: 1000, length: 8000 } },
+          { id: 'call_2_read1', name: 'result_cache', arguments: { ref: 'cache-3', offset: 1000, length: 8000 } },
+        ],
+      });
+    });
+
+    test('step 3 hands a chaos task of its own to chaos_delegate, which the nested agent (the same model) does in one step', () => {
+      const afterStep2 = [...afterStep1, ...turn('2', '[cache-1: characters 1000 to 4138 of 4139; this is the end]\n...')];
+      expect(chaosAgent(offered(afterStep2))).toMatchObject({
+        toolCalls: [{ id: 'call_3_delegate', name: 'chaos_delegate', arguments: { task: 'Chaos run k01.3: 2 iterations.' } }],
+      });
+
+      const childTools = ['chaos_step', 'finish'].map((name) => ({ type: 'function', function: { name } }));
+      const childTask = [{ role: 'system', content: 'You are a nested chaos agent.' }, { role: 'user', content: 'Chaos run k01.3: 2 iterations.' }];
+      expect(chaosAgent({ model: CHAOS_MODEL, messages: childTask, tools: childTools })).toMatchObject({
+        toolCalls: [{ name: 'chaos_step', arguments: { run: 'k01.3', step: 0, part: 0 } }],
+      });
+      expect(chaosAgent({ model: CHAOS_MODEL, messages: [...childTask, ...turn('0', 'step 0.0 of k01.3 done')], tools: childTools })).toMatchObject({
+        toolCalls: [{ name: 'finish', arguments: { note: 'Run k01.3 done after 1 steps.' } }],
+      });
+    });
+
+    test('without a cached result to read, or without the tools, the step calls chaos_step', () => {
+      const uncached = [sixSteps, ...turn('0', 'step 0.0 of k01 done'), ...turn('1', 'a', 'b')];
+      expect(chaosAgent(offered(uncached))).toMatchObject({ toolCalls: [{ name: 'chaos_step', arguments: { step: 2, part: 0 } }] });
+      expect(chaosAgent(request([...afterStep1, ...turn('2', 'x')]))).toMatchObject({ toolCalls: [{ name: 'chaos_step', arguments: { step: 3, part: 0 } }, { name: 'chaos_step' }] });
     });
   });
 

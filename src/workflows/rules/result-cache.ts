@@ -20,7 +20,7 @@ import type { WorkflowToolSpec } from '../../shared/activity-types';
 
 /** One cached result. */
 export interface ResultCacheEntry {
-  /** What the model reads it by: `cache-1`, `cache-2`, ... in the order results were cached. */
+  /** What the model reads it by: `cache-1`, `cache-2`, ... in the order results were cached (a parallel batch's in its calls' order). */
   ref: string;
   toolName: string;
   callId: string;

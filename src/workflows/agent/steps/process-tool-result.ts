@@ -19,20 +19,35 @@ import { describeActivity } from '../run-record';
  * the cacher take only successful results (an error, or `ask_question`'s
  * question, goes on as it is). A result that ends the run never comes here.
  *
- * Returns the result itself unless the extractor runs: a run without
- * `extractThreshold` awaits nothing here and issues the commands it always
- * did (no `wf.patched` is needed; a run started before the extractor existed
- * has no such input). When the extractor runs, it returns the result as the
- * processor left it (`interim`: what the conversation keeps if the run is
- * stopped meanwhile) and the pipeline's end (`final`).
+ * Returns the result itself unless the extractor runs, or the result is to
+ * be cached after `earlierCalls` (the calls before it in a parallel batch,
+ * so `cache-N` follows the calls' order): a run without `extractThreshold`
+ * awaits nothing for the extractor and issues the commands it always did (no
+ * `wf.patched` is needed; a run started before the extractor existed has no
+ * such input). Otherwise it returns the result as the processor left it
+ * (`interim`: what the conversation keeps if the run is stopped meanwhile)
+ * and the pipeline's end (`final`).
  */
-export function processToolResult(context: RunContext, call: ToolCall, result: ToolCallResult): ToolCallResult | PendingToolResult {
+export function processToolResult(
+  context: RunContext,
+  call: ToolCall,
+  result: ToolCallResult,
+  earlierCalls?: Promise<void>,
+): ToolCallResult | PendingToolResult {
   const config = context.input.resultProcessing;
   if (config === undefined) return result;
   const processed = truncate(context, call, result, config);
   if (processed.isError || processed.waitForInput !== undefined) return processed;
-  if (!extractionDue(processed.content, config)) return cache(context, call, processed, config);
-  return { interim: processed, final: extract(context, call, processed, config).then((extracted) => cache(context, call, extracted, config)) };
+  // With `earlierCalls`, a result is cached only once the calls before it in its batch are: `cache-N` follows the
+  // calls' order, not the order parallel calls happen to complete in.
+  if (!extractionDue(processed.content, config)) {
+    if (earlierCalls === undefined || !cachingDue(processed.content, config.inlineThreshold)) return cache(context, call, processed, config);
+    return { interim: processed, final: earlierCalls.then(() => cache(context, call, processed, config)) };
+  }
+  const final = extract(context, call, processed, config).then((extracted) =>
+    earlierCalls === undefined ? cache(context, call, extracted, config) : earlierCalls.then(() => cache(context, call, extracted, config)),
+  );
+  return { interim: processed, final };
 }
 
 /** A result whose extraction is under way. */

@@ -1,3 +1,4 @@
+import * as wf from '@temporalio/workflow';
 import type { AssistantMessage, ToolCall, ToolCallResult } from '../../../shared';
 import type { RunContext } from '../run-context';
 import type { StepOutcome } from '../step-outcome';
@@ -8,6 +9,9 @@ import { isPending, processToolResult } from './process-tool-result';
 import { answerResultCacheCall, isResultCacheCall } from './read-result-cache';
 import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
+
+/** Results of a parallel batch are cached in the calls' order (`cache-N`), not as they complete; runs before it keep the old numbering. */
+export const RESULT_CACHE_CALL_ORDER_PATCH = 'result-cache-call-order';
 
 /** How one batch of tool calls ended the run, if it did: a terminating tool or `TerminateResponse`. */
 export type BatchEnding = Extract<StepOutcome, { kind: 'finish' }> | undefined;
@@ -40,25 +44,42 @@ export async function runToolBatch(
   const batch = { assistantIndex, calls: planned, results: new Map<string, ToolCallResult>() };
   run.openBatch = batch;
 
+  // Parallel calls complete in any order; the cacher takes each result once the calls before it are done, so a
+  // run's `cache-N` numbering is its input's alone, not its tools' timing.
+  const inCallOrder =
+    input.parallelToolCalls && plan.leading.length > 1 && input.resultProcessing?.inlineThreshold !== undefined && wf.patched(RESULT_CACHE_CALL_ORDER_PATCH);
+  let earlierCalls: Promise<void> = Promise.resolve();
   const execute = async (call: ToolCall): Promise<ToolCallResult> => {
-    if (isResultCacheCall(context, call)) {
-      const answer = answerResultCacheCall(context, call);
-      batch.results.set(call.id, answer);
-      return answer;
+    const before = earlierCalls;
+    let done = () => {};
+    earlierCalls = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      if (isResultCacheCall(context, call)) {
+        const answer = answerResultCacheCall(context, call);
+        batch.results.set(call.id, answer);
+        return answer;
+      }
+      const raw = await executeToolCall(context, call, tools.descriptions, flagged);
+      // A result that ends the run is the response: it is never processed.
+      const processing = raw.terminate || call === plan.terminating ? raw : processToolResult(context, call, raw, inCallOrder ? before : undefined);
+      if (!isPending(processing)) {
+        batch.results.set(call.id, processing);
+        return processing;
+      }
+      // Awaited only when the extractor runs or the result waits for earlier calls to be cached (otherwise the batch
+      // goes on in the same turn, as it always did); a run stopped meanwhile keeps the result as the processor left
+      // it, not a "cancelled" in place of a call that ran.
+      batch.results.set(call.id, processing.interim);
+      const result = await processing.final;
+      batch.results.set(call.id, result);
+      return result;
+    } finally {
+      // Done once this call and every one before it are: a call whose result is not cached does not wait, yet the
+      // next call still waits for the ones before this.
+      void before.then(done);
     }
-    const raw = await executeToolCall(context, call, tools.descriptions, flagged);
-    // A result that ends the run is the response: it is never processed.
-    const processing = raw.terminate || call === plan.terminating ? raw : processToolResult(context, call, raw);
-    if (!isPending(processing)) {
-      batch.results.set(call.id, processing);
-      return processing;
-    }
-    // Awaited only when the extractor runs (otherwise the batch goes on in the same turn, as it always did); a run
-    // stopped meanwhile keeps the result as the processor left it, not a "cancelled" in place of a call that ran.
-    batch.results.set(call.id, processing.interim);
-    const result = await processing.final;
-    batch.results.set(call.id, result);
-    return result;
   };
 
   let stoppedEarly = false;
