@@ -27,6 +27,8 @@ const SAMPLES: [string, string][] = [
   ['a lone high surrogate before a two-byte character', 'lone \ud800é'],
   ['a lone low surrogate', 'lone \udc00 low'],
   ['a lone high surrogate at the end', 'ends with \ud83c'],
+  ['the last ASCII character and the first past it', '\u007f and \u0080'],
+  ['a long ASCII text with one emoji at its end', `${'x'.repeat(10_000)}🎉`],
 ];
 
 describe('utf8Bytes', () => {
