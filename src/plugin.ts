@@ -44,7 +44,8 @@ export interface AgentRunnerPluginOptions {
  *   worker's own activities. A worker that already has an activity of one of those names is refused (with the
  *   names), rather than one of the two silently replacing the other.
  * - **Workflows**: a worker with no workflows of its own (neither `workflowsPath` nor `workflowBundle`) gets
- *   {@link AGENT_WORKFLOWS_PATH}. Any worker whose workflows Temporal bundles preloads {@link AGENT_PRELOADED_MODULES}. A worker with its own workflows keeps them untouched: Temporal bundles one
+ *   {@link AGENT_WORKFLOWS_PATH}. Any worker whose workflows Temporal bundles preloads
+ *   {@link AGENT_PRELOADED_MODULES}. A worker with its own workflows keeps them untouched: Temporal bundles one
  *   workflows module per worker and `SimplePlugin` can only replace a `workflowsPath`, not merge two. Such a
  *   worker re-exports the agent's workflows from its own module — `export * from 'agent-runner/workflow';` — and
  *   the same goes for a prebuilt `workflowBundle`, which must be bundled from a module that does so.
