@@ -1,18 +1,11 @@
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
-import { z } from 'zod';
-import { addUsage, approveSignal, decideUpdate, eventsQuery, stateQuery, terminateSignal, type AgentResult, type RunEvent } from '../../src/shared';
+import { addUsage, approveSignal, decideUpdate, eventsQuery, stateQuery, terminateSignal, type AgentResult, type RunEvent, type Usage } from '../../src/shared';
 import { defineAgentTool } from '../../src/tools/define-agent-tool';
-import { defineTool } from '../../src/tools/define-tool';
+import { pingTool } from '../helpers/ping-tool';
 import { runFailureOf } from '../helpers/promises';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';
 
-const pingTool = defineTool({
-  name: 'ping',
-  description: 'Ping a host.',
-  parameters: z.object({ host: z.string() }),
-  execute: ({ host }) => `pong ${host}`,
-});
 /** A nested agent with a plain tool; it runs on its caller's model (the scenario's script). */
 const researcher = defineAgentTool({ name: 'researcher', description: 'Researches a question.', instructions: 'You research.', tools: ['ping'] });
 /** A nested agent that ends its work through `finish` (a `TerminateResponse`): a stop message. */
@@ -47,6 +40,12 @@ async function startInput(workflowId: string): Promise<Record<string, unknown>> 
   const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
   if (!payload) throw new Error(`no input in the history of ${workflowId}`);
   return defaultPayloadConverter.fromPayload(payload);
+}
+
+/** The usage of a run's first model call, from its `model-response` event. */
+async function firstCallUsage(workflowId: string): Promise<Usage | undefined> {
+  const response = (await events(workflowId)).find((event) => event.type === 'model-response');
+  return response?.type === 'model-response' ? response.usage : undefined;
 }
 
 async function childResult(workflowId: string): Promise<AgentResult> {
@@ -148,8 +147,7 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     const childId = `${handle.workflowId}/call-1-1`;
     const child = await childResult(childId);
     expect(child.usage.totalTokens).toBeGreaterThan(1_500);
-    const parentFirstCall = (await events(handle.workflowId)).find((event) => event.type === 'model-response');
-    const parentSpent = parentFirstCall?.type === 'model-response' ? parentFirstCall.usage.totalTokens : NaN;
+    const parentSpent = (await firstCallUsage(handle.workflowId))?.totalTokens ?? NaN;
     expect(await startInput(childId)).toMatchObject({ tokenBudget: { maxTotal: 1_500 - parentSpent } });
   });
 
@@ -167,8 +165,7 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     const childId = `${handle.workflowId}/call-1-1`;
     const child = await childResult(childId);
     expect(child.usage.costUsd).toBeGreaterThan(1.5);
-    const parentFirstCall = (await events(handle.workflowId)).find((event) => event.type === 'model-response');
-    const parentSpent = parentFirstCall?.type === 'model-response' ? (parentFirstCall.usage.costUsd ?? NaN) : NaN;
+    const parentSpent = (await firstCallUsage(handle.workflowId))?.costUsd ?? NaN;
     expect(parentSpent).toBeGreaterThan(0);
     const childBudget = (await startInput(childId)).costBudget as { maxUsd: number };
     expect(childBudget.maxUsd).toBeCloseTo(1.5 - parentSpent, 9);

@@ -2,15 +2,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { stopSignal, type AgentResult } from '../../src/shared';
 import { defineTool } from '../../src/tools/define-tool';
+import { pingTool } from '../helpers/ping-tool';
 import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';
 
-const pingTool = defineTool({
-  name: 'ping',
-  description: 'Ping.',
-  parameters: z.object({ host: z.string() }),
-  execute: ({ host }) => `pong ${host}`,
-});
 const transferTool = defineTool({
   name: 'transfer_to_billing',
   description: 'Hand the conversation to billing.',

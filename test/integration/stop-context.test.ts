@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { addUsage, ZERO_USAGE, eventsQuery, userMessageSignal, type AgentResult } from '../../src/shared';
 import { defineTool } from '../../src/tools/define-tool';
+import { pingTool } from '../helpers/ping-tool';
 import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';
 
@@ -12,12 +13,6 @@ import { waitForState } from '../helpers/wait';
  * reason's `condition` as the README shows it.
  */
 
-const pingTool = defineTool({
-  name: 'ping',
-  description: 'Ping.',
-  parameters: z.object({ host: z.string() }),
-  execute: ({ host }) => `pong ${host}`,
-});
 const boomTool = defineTool({
   name: 'boom',
   description: 'Always fails.',
