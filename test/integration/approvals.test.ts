@@ -35,10 +35,10 @@ afterAll(async () => {
 });
 
 /** A run whose first answer asks to write `file`, then answers "done". */
-async function startWriteRun(file: string, extra: Record<string, unknown> = {}) {
+async function startWriteRun(file: string, extra: Record<string, unknown> = {}, answerDelayMs = 0) {
   const model = env.scenario([
     { toolCalls: [{ name: 'write_file', arguments: { path: file, content: 'from the model' }, id: `call_${file}` }] },
-    { content: 'done' },
+    { content: 'done', delayMs: answerDelayMs },
   ]);
   const handle = await env.start({ model, tools: ['write_file'], message: 'write it', approval: { tools: ['write_file'] }, ...extra });
   const waiting = await waitForState(handle, (state) => state.status === 'waiting_for_approval');
@@ -114,7 +114,9 @@ describe('approvals', () => {
   });
 
   test('the decide update rejects unknown, malformed, schema-breaking and already-decided decisions with a clear message', async () => {
-    const { handle, callId } = await startWriteRun('validated.txt');
+    // The answer after the decision takes 2 s: the run is still open when the second decision arrives (an update sent
+    // as the run closes is aborted with the run, not answered).
+    const { handle, callId } = await startWriteRun('validated.txt', {}, 2_000);
     const rejection = (args: unknown) =>
       handle.executeUpdate(decideUpdate, { args: [args as never] }).then(
         () => 'accepted',
