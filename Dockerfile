@@ -1,4 +1,4 @@
-# The agent-runner worker and HTTP API (dist/worker.js, dist/api/main.js). Built by docker-compose.yml; configure it with the
+# The agent-runner worker and HTTP API (dist/worker/index.js, dist/api/main.js). Built by docker-compose.yml; configure it with the
 # environment variables in the README's configuration table.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -16,4 +16,4 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 RUN mkdir -p /workspace && chown node:node /workspace
 USER node
-CMD ["node", "dist/worker.js"]
+CMD ["node", "dist/worker/index.js"]

@@ -21,8 +21,8 @@ module.exports = tseslint.config(
     },
   },
   {
-    // Workflow code runs in Temporal's deterministic sandbox; shared code is imported by it.
-    files: ['src/workflows/**/*.ts', 'src/shared/**/*.ts'],
+    // Workflow code runs in Temporal's deterministic sandbox; shared and common code is imported by it.
+    files: ['src/workflows/**/*.ts', 'src/shared/**/*.ts', 'src/common/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -47,7 +47,7 @@ module.exports = tseslint.config(
     // Rules are pure functions of plain data, unit-tested without Temporal: nothing durable may come in,
     // neither Temporal itself nor the agent's steps and state, which do. (Listed again: a later block's
     // no-restricted-imports replaces the one above for these files.)
-    files: ['src/workflows/rules/**/*.ts'],
+    files: ['src/workflows/rules/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -59,6 +59,7 @@ module.exports = tseslint.config(
           patterns: [
             { group: ['@temporalio/*', 'openai'], message: 'Rules are pure: no Temporal here. Apply the rule in a step under src/workflows/agent/.' },
             { group: ['../agent', '../agent/*', '../conversation', '../conversation/*'], message: 'Rules are pure: they take plain data, not the run or its steps.' },
+            { group: ['../common/*', '../../common/*'], message: 'Pure code: src/common/ holds the Temporal-dependent definitions.' },
           ],
         },
       ],

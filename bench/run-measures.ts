@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { readAgentTranscript } from '../src/client';
-import { eventsQuery, type ChatMessage } from '../src/shared';
+import { eventsQuery } from '../src/common/definitions';
+import { type ChatMessage } from '../src/shared/messages';
 
 /** The run's whole transcript, across its Temporal runs (a hand-over after compaction leaves messages in earlier ones). */
 export async function transcriptOf(client: Client, workflowId: string): Promise<ChatMessage[]> {

@@ -5,7 +5,9 @@ import { DefaultLogger, Runtime, type NativeConnection } from '@temporalio/worke
 import { Command } from 'commander';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
 import type { ScriptedModelServer } from '../src/scripted-model/server';
-import { WORKFLOW_TYPE, stateQuery, type AgentResult } from '../src/shared';
+import { WORKFLOW_TYPE } from '../src/shared/constants';
+import { stateQuery } from '../src/common/definitions';
+import { type AgentResult } from '../src/shared/agent-result';
 import type { Client } from '@temporalio/client';
 import { buildApiServer } from '../src/api/server';
 import { withLocalStack } from '../scripts/local-stack';

@@ -3,19 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import {
-  WORKFLOW_TYPE,
-  approveSignal,
-  conversationWorkflowId,
-  decideUpdate,
-  endConversationSignal,
-  stateQuery,
-  terminateSignal,
-  userMessageSignal,
-  type AgentInput,
-  type AgentState,
-} from '../src/shared';
-import { sendChatTurn } from '../src/conversations';
+import { WORKFLOW_TYPE } from '../src/shared/constants';
+import { approveSignal, decideUpdate, stateQuery, terminateSignal, userMessageSignal } from '../src/common/definitions';
+import { conversationWorkflowId } from '../src/shared/conversation';
+import { endConversationSignal } from '../src/common/conversation-definitions';
+import { type AgentInput } from '../src/shared/agent-input';
+import { type AgentState } from '../src/shared/agent-result';
+import { sendChatTurn } from '../src/client/conversations';
 import { withLocalStack } from './local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { defineAgentTool } from '../src/tools/define-agent-tool';

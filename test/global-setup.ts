@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { AGENT_PRELOADED_MODULES } from '../src/plugin';
+import { AGENT_PRELOADED_MODULES } from '../src/worker/plugin';
 import { startDevServer } from '../src/temporal/dev-server';
 
 /**
@@ -12,6 +12,8 @@ import { startDevServer } from '../src/temporal/dev-server';
  */
 export default async function globalSetup(): Promise<void> {
   const log = (line: string) => process.stderr.write(`[test setup] ${line}\n`);
+  // Which Node runs the suite: the project brings Node 24 (the `node` devDependency), whatever the system's is.
+  log(`Node ${process.version} at ${process.execPath}`);
   if (process.env.TEMPORAL_TEST_ADDRESS) {
     log(`using the Temporal server at ${process.env.TEMPORAL_TEST_ADDRESS}`);
   } else {

@@ -1,5 +1,6 @@
 import * as wf from '@temporalio/workflow';
-import type { AgentActivities, ChatMessage } from '../../src/shared';
+import type { AgentActivities } from '../../src/shared/activity-types';
+import type { ChatMessage } from '../../src/shared/messages';
 
 const { callModel, executeTool } = wf.proxyActivities<AgentActivities>({ startToCloseTimeout: '1 minute' });
 

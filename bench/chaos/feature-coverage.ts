@@ -1,5 +1,5 @@
 import { RESULT_CACHE_DEFAULTS } from '../../src/shared/constants';
-import type { ChatMessage } from '../../src/shared';
+import type { ChatMessage } from '../../src/shared/messages';
 import type { ChildRun, RunOutcome } from './run-comparison';
 
 /** What of nested agents and the result cache a batch of runs went through. */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import type { AgentResult } from '../../src/shared';
+import type { AgentResult } from '../../src/shared/agent-result';
 import type { RunOutcome } from './run-comparison';
 
 /**

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { WORKFLOW_TYPE, type AgentInput } from '../../src/shared';
+import { WORKFLOW_TYPE } from '../../src/shared/constants';
+import { type AgentInput } from '../../src/shared/agent-input';
 import { CHAOS_TOOL } from './chaos-tool';
 import { chaosTask } from './chaos-agent';
 import { CHAOS_DELEGATE } from './chaos-delegate';

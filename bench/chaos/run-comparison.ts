@@ -1,4 +1,4 @@
-import type { AgentResult } from '../../src/shared';
+import type { AgentResult } from '../../src/shared/agent-result';
 
 /** How one run ended, as the chaos harness saw it. */
 export type RunOutcome =

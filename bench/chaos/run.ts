@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Command } from 'commander';
-import { AGENT_PRELOADED_MODULES } from '../../src/plugin';
+import { AGENT_PRELOADED_MODULES } from '../../src/worker/plugin';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { CHAOS_MODEL, chaosAgent } from './chaos-agent';
 import { CHAOS_DELEGATE } from './chaos-delegate';

@@ -1,4 +1,5 @@
-import { COMPACTION_SUMMARY_CUT_NOTE, type CompactionInput, type CompactionResult } from '../shared';
+import { COMPACTION_SUMMARY_CUT_NOTE } from '../shared/constants';
+import { type CompactionInput, type CompactionResult } from '../shared/activity-types';
 import { compactionTranscript } from './compaction-transcript';
 import type { ModelSettings } from './model-call';
 import { createTextRequest, withinLength } from './text-completion';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../shared';
+import type { ChatMessage } from '../shared/messages';
 
 /**
  * The messages to summarise as one plain text, for the compaction call's

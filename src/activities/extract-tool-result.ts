@@ -1,4 +1,5 @@
-import { EXTRACTION_CUT_NOTE, type ExtractionInput, type ExtractionResult } from '../shared';
+import { EXTRACTION_CUT_NOTE } from '../shared/constants';
+import { type ExtractionInput, type ExtractionResult } from '../shared/activity-types';
 import type { ModelSettings } from './model-call';
 import { createTextRequest, withinLength } from './text-completion';
 

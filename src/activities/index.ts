@@ -1,4 +1,4 @@
-import type { AgentActivities } from '../shared';
+import type { AgentActivities } from '../shared/activity-types';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { createConversationCompaction } from './compact-conversation';
 import { createToolResultExtraction } from './extract-tool-result';

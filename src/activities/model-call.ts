@@ -1,7 +1,9 @@
 import { Context } from '@temporalio/activity';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { redactFailure } from '../redaction';
-import type { ChatMessage, ModelCallInput, ModelCallResult, PriceTable, ToolCall } from '../shared';
+import type { ChatMessage, ToolCall } from '../shared/messages';
+import type { ModelCallInput, ModelCallResult } from '../shared/activity-types';
+import type { PriceTable } from '../shared/prices';
 import { priceOf } from '../shared/prices';
 import { completionUsage, priceUnknownFailure } from './model-cost';
 import { createModelClient } from './model-client';

@@ -1,5 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { FailureType, costOf, priceOf, type PriceTable, type Usage } from '../shared';
+import { FailureType } from '../shared/failure-catalogue';
+import { costOf, priceOf, type PriceTable } from '../shared/prices';
+import { type Usage } from '../shared/messages';
 import type { ParsedCompletion } from './completion-response';
 
 /**

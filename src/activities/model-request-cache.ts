@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../shared';
-import { MODEL_REQUEST_CACHE } from '../shared';
+import type { ChatMessage } from '../shared/messages';
+import { MODEL_REQUEST_CACHE } from '../shared/constants';
 
 interface Entry {
   messages: ChatMessage[];

@@ -1,5 +1,7 @@
 import { ApplicationFailure, type Context } from '@temporalio/activity';
-import { modelRequestQuery, type ChatMessage, type ModelCallInput } from '../shared';
+import { modelRequestQuery } from '../common/definitions';
+import { type ChatMessage } from '../shared/messages';
+import { type ModelCallInput } from '../shared/activity-types';
 import { ModelRequestCache, modelRequestKey } from './model-request-cache';
 
 /** The failure type of a conversation the activity could not read from its workflow; retried like a lost connection. */

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { redactFailure } from '../redaction';
-import type { Usage } from '../shared';
+import type { Usage } from '../shared/messages';
 import { parseCompletion } from './completion-response';
 import { throwIfCancelled } from './cancellation';
 import { keepHeartbeating } from './heartbeat';

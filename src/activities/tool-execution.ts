@@ -1,18 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { z } from 'zod';
-import {
-  ACTIVITY_DEFAULTS,
-  DEFAULT_TERMINATE_MESSAGE,
-  FailureType,
-  TOOL_OUTPUT_LIMIT_BYTES,
-  cutToBytes,
-  formatBytes,
-  formatSeconds,
-  unknownToolMessage,
-  utf8Bytes,
-  type ToolCallInput,
-  type ToolCallResult,
-} from '../shared';
+import { ACTIVITY_DEFAULTS, DEFAULT_TERMINATE_MESSAGE, TOOL_OUTPUT_LIMIT_BYTES } from '../shared/constants';
+import { FailureType } from '../shared/failure-catalogue';
+import { cutToBytes, formatBytes, utf8Bytes } from '../shared/payload-limits';
+import { formatSeconds } from '../shared/duration';
+import { unknownToolMessage, type ToolCallInput, type ToolCallResult } from '../shared/activity-types';
 import type { ToolContext, ToolOutput } from '../tools/define-tool';
 import { RetryableToolError } from '../tools/retryable-tool-error';
 import { TerminateResponse } from '../tools/terminate-response';

@@ -1,9 +1,10 @@
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { withTerminatingTools } from '../agent-defaults';
-import { endConversation, getConversation, sendChatTurn } from '../conversations';
-import { API_DEFAULTS, contextIdSchema, type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared';
+import { withTerminatingTools } from '../config/agent-tools';
+import { endConversation, getConversation, sendChatTurn } from '../client/conversations';
+import { API_DEFAULTS } from '../shared/constants';
+import { contextIdSchema, type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared/conversation';
 import { streamChatTurn, wantsEventStream } from './chat-stream';
 import { ApiError, parseBody } from './errors';
 import { addAiMessageBody, chatBody, invokeBody, toTerminating, type TerminatingConfigBody } from './schemas';

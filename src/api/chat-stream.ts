@@ -1,10 +1,11 @@
 import { EVENT_STREAM_HEADERS } from './event-stream-headers';
 import type { Client } from '@temporalio/client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { getConversation } from '../conversations';
-import { within } from '../model-stream-follower';
-import { RunNotFoundError, followRunEvents } from '../run-control';
-import { MODEL_STREAM_DEFAULTS, type ChatTurnResult } from '../shared';
+import { getConversation } from '../client/conversations';
+import { within } from '../client/model-stream-follower';
+import { RunNotFoundError, followRunEvents } from '../client/run-control';
+import { MODEL_STREAM_DEFAULTS } from '../shared/constants';
+import { type ChatTurnResult } from '../shared/conversation';
 import { errorBody, toApiError } from './errors';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defaultAgentTools } from '../agent-defaults';
+import { defaultAgentTools } from '../config/agent-tools';
 import { ConfigError, loadAll, parseEnvironment } from '../config';
-import { API_DEFAULTS } from '../shared';
+import { API_DEFAULTS } from '../shared/constants';
 import type { ApiAuth } from './auth';
 import type { AgentDefaults } from './chat-routes';
 

@@ -1,9 +1,9 @@
 import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { ChatTurnFailedError } from '../conversations';
-import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../run-control';
-import { FailureType, MODEL_CALL_FAILURE_PREFIX, isFailureType, type FailureTypeName } from '../shared';
+import { ChatTurnFailedError } from '../client/conversations';
+import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../client/run-control';
+import { FailureType, MODEL_CALL_FAILURE_PREFIX, isFailureType, type FailureTypeName } from '../shared/failure-catalogue';
 
 /**
  * Every error the API answers is `{ "error": { "code", "message", "details"? } }`

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { API_DEFAULTS, formatSeconds } from '../shared';
+import { API_DEFAULTS } from '../shared/constants';
+import { formatSeconds } from '../shared/duration';
 import type { ApiConfig } from './config';
 
 /**

@@ -11,8 +11,11 @@ import {
   terminateAgentRun,
   type RunOutcome,
   type RunSummary,
-} from '../run-control';
-import { API_DEFAULTS, WORKFLOW_TYPE, eventsQuery, isModelStreamEvent, type ModelStreamEvent, type RunEvent } from '../shared';
+} from '../client/run-control';
+import { API_DEFAULTS, WORKFLOW_TYPE } from '../shared/constants';
+import { eventsQuery } from '../common/definitions';
+import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-stream-events';
+import { type RunEvent } from '../shared/run-events';
 import { hasRunEnded } from '../temporal/run-ended';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
 import { approveBody, denyBody, eventsQueryString, listRunsQuery, messageBody, startRunBody, terminateBody, transcriptQueryString } from './schemas';

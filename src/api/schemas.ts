@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { API_DEFAULTS, MESSAGE_PAGES, agentInputSchema, agentStatusSchema, contextIdSchema, identifierSchema, type TerminatingConfig } from '../shared';
+import { API_DEFAULTS, MESSAGE_PAGES } from '../shared/constants';
+import { agentInputSchema, type TerminatingConfig } from '../shared/agent-input';
+import { agentStatusSchema } from '../shared/agent-result';
+import { contextIdSchema, identifierSchema } from '../shared/conversation';
 
 /**
  * Request bodies, as the chat endpoints specify them: snake_case, unknown fields

@@ -1,7 +1,7 @@
 import type { Client, WorkflowExecutionStatusName } from '@temporalio/client';
 import { connectAgentClient } from '../client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
-import { RunEndedError, RunNotFoundError } from '../run-control';
+import { RunEndedError, RunNotFoundError } from '../client/run-control';
 import { hasRunEnded } from '../temporal/run-ended';
 import { runEndedError } from './run-ended-error';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { defaultAgentTools, withTerminatingTools } from '../agent-defaults';
+import { defaultAgentTools, withTerminatingTools } from '../config/agent-tools';
 import { InvalidAgentInputError } from '../client';
-import { parseAgentInput, type AgentInput } from '../shared';
+import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { UsageError } from './usage-error';
 
 /**

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { InvalidAgentInputError } from '../client';
 import { ConfigError } from '../config';
-import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../run-control';
+import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../client/run-control';
 import { ExitCode } from './exit-codes';
 import { UsageError } from './usage-error';
 

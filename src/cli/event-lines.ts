@@ -1,5 +1,6 @@
-import { isRunEvent, withCurrentEventName, type ApprovalDecision, type RunEvent, type UnknownRunEvent } from '../shared';
-import { oneLine } from '../one-line';
+import { isRunEvent, withCurrentEventName, type RunEvent, type UnknownRunEvent } from '../shared/run-events';
+import { type ApprovalDecision } from '../shared/control';
+import { oneLine } from './one-line';
 import { answerCommand, approveCommand, denyCommand } from './steering-commands';
 
 /**

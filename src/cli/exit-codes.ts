@@ -1,5 +1,5 @@
-import type { RunOutcome } from '../run-control';
-import { FailureType, isFailureType, type FailureTypeName } from '../shared';
+import type { RunOutcome } from '../client/run-control';
+import { FailureType, isFailureType, type FailureTypeName } from '../shared/failure-catalogue';
 
 /**
  * The command-line tool's exit codes. Scripts branch on them, so each one

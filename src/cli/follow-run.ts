@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { followRunEvents, getRunOutcome, terminateAgentRun } from '../run-control';
-import { isModelStreamEvent, type RunEvent } from '../shared';
+import { followRunEvents, getRunOutcome, terminateAgentRun } from '../client/run-control';
+import { isModelStreamEvent } from '../shared/model-stream-events';
+import { type RunEvent } from '../shared/run-events';
 import { describeEvent } from './event-lines';
 import { StreamedText } from './streamed-text';
 import { ExitCode, exitCodeForOutcome } from './exit-codes';

@@ -1,6 +1,7 @@
-import type { RunOutcome } from '../run-control';
-import type { TerminationReason, Usage } from '../shared';
-import { oneLine } from '../one-line';
+import type { RunOutcome } from '../client/run-control';
+import type { TerminationReason } from '../shared/agent-result';
+import type { Usage } from '../shared/messages';
+import { oneLine } from './one-line';
 
 /**
  * The end of a followed run as a person reads it: the final response in

@@ -1,13 +1,6 @@
 import { Command, Option } from 'commander';
-import {
-  CLIENT_DEFAULTS,
-  DEFAULT_AGENT_TOOLS,
-  DEFAULT_MAX_INVOCATIONS,
-  DEFAULT_NAMESPACE,
-  DEFAULT_TASK_QUEUE,
-  DEFAULT_TEMPORAL_ADDRESS,
-  agentStatusSchema,
-} from '../shared';
+import { CLIENT_DEFAULTS, DEFAULT_AGENT_TOOLS, DEFAULT_MAX_INVOCATIONS, DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from '../shared/constants';
+import { agentStatusSchema } from '../shared/agent-result';
 import { answerCommand } from './commands/answer';
 import { decideCommand } from './commands/decide';
 import { listCommand } from './commands/list';

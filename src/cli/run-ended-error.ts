@@ -1,4 +1,4 @@
-import { RunEndedError } from '../run-control';
+import { RunEndedError } from '../client/run-control';
 import { statusCommand } from './steering-commands';
 
 /**

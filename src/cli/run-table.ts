@@ -1,4 +1,4 @@
-import type { RunSummary } from '../run-control';
+import type { RunSummary } from '../client/run-control';
 
 /**
  * `agent-runner list`: one row per run, columns padded to the widest cell so

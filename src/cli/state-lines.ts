@@ -1,5 +1,6 @@
-import { currentEventType, type AgentState } from '../shared';
-import { oneLine } from '../one-line';
+import { currentEventType } from '../shared/run-events';
+import { type AgentState } from '../shared/agent-result';
+import { oneLine } from './one-line';
 import { describeCost, describeTerminationReason } from './outcome-lines';
 import { answerCommand, approveCommand, denyCommand } from './steering-commands';
 

@@ -1,4 +1,4 @@
-import type { ModelStreamEvent } from '../shared';
+import type { ModelStreamEvent } from '../shared/model-stream-events';
 import type { Output } from './output';
 
 /**

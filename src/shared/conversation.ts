@@ -1,4 +1,3 @@
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import { builtOnce } from './built-once';
 import type { AgentInput } from './agent-input';
@@ -133,8 +132,3 @@ export const ConversationFailure = {
   invalidRequest: FailureType.invalidChatRequest,
   tooLarge: FailureType.conversationTooLarge,
 } as const;
-
-export const chatUpdate = defineUpdate<ChatTurnResult, [ChatTurnRequest]>('chat');
-export const conversationQuery = defineQuery<ConversationState>('conversation');
-/** Ends the conversation once no turn is running; its workflow completes with the history. */
-export const endConversationSignal = defineSignal<[]>('end');

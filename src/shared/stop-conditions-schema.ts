@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import { msToNumber } from '@temporalio/common/lib/time';
-import { durationSchema } from './duration';
+import { durationSchema, msToNumber } from './duration';
 import { tokenBudgetSchema, type TokenBudget } from './control';
 import { INPUT_BOUNDS } from './constants';
 import { jsonBytes } from './payload-limits';
@@ -167,5 +166,5 @@ function listed(words: readonly string[]): string {
  * runtime import; throws `TypeError` on text that is not a duration.
  */
 export function durationToMs(duration: StopDuration): number {
-  return msToNumber(duration as Parameters<typeof msToNumber>[0]);
+  return msToNumber(duration);
 }

@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { LOCAL_SERVER_DEFAULTS } from '../shared';
+import { LOCAL_SERVER_DEFAULTS } from '../shared/constants';
 import { registerMissingSearchAttributes } from './check-search-attributes';
 import { answers, freePort, isAlive, portIsFree, startDevServer, stopProcess } from './dev-server';
 import type { Log } from './temporal-cli';

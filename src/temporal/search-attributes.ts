@@ -1,6 +1,6 @@
-import { AGENT_SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
 
-export { AGENT_SEARCH_ATTRIBUTES } from '../shared/search-attributes';
+export { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
 
 /** `--search-attribute` flags for `temporal server start-dev`. */
 export function searchAttributeFlags(): string[] {

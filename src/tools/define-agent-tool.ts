@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { INPUT_BOUNDS, type AgentToolSpec } from '../shared';
+import { INPUT_BOUNDS } from '../shared/constants';
+import { type AgentToolSpec } from '../shared/activity-types';
 import { defineTool, type ToolDefinition } from './define-tool';
 
 /** The arguments the model gives a nested agent: the task, in words. */

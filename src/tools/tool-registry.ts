@@ -1,6 +1,6 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
-import type { AgentToolSpec, ToolDescription } from '../shared';
+import type { AgentToolSpec, ToolDescription } from '../shared/activity-types';
 import type { ToolDefinition } from './define-tool';
 
 /** The tools a worker offers, by name. */

@@ -1,4 +1,6 @@
-import { COMPACTION_SUMMARY_CUT_NOTE, type ChatMessage, type CompactionInput, type CompactionResult } from '../../src/shared';
+import { COMPACTION_SUMMARY_CUT_NOTE } from '../../src/shared/constants';
+import { type ChatMessage } from '../../src/shared/messages';
+import { type CompactionInput, type CompactionResult } from '../../src/shared/activity-types';
 import { quietEnvironment, useModelActivities } from '../helpers/model-activities';
 import { applicationFailureOf } from '../helpers/promises';
 

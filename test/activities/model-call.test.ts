@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createActivities } from '../../src/activities';
 import type { ScriptStep } from '../../src/scripted-model/script';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import type { AgentActivities, ModelCallInput, ModelCallResult } from '../../src/shared';
+import type { AgentActivities, ModelCallInput, ModelCallResult } from '../../src/shared/activity-types';
 import { calculatorTool, finishTool } from '../../src/tools/builtin';
 import { defineTool } from '../../src/tools/define-tool';
 import { createToolRegistry, type ToolRegistry } from '../../src/tools/tool-registry';

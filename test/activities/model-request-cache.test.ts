@@ -1,5 +1,5 @@
 import { ModelRequestCache, modelRequestKey } from '../../src/activities/model-request-cache';
-import type { ChatMessage } from '../../src/shared';
+import type { ChatMessage } from '../../src/shared/messages';
 
 const conversation = (count: number): ChatMessage[] => Array.from({ length: count }, (_, index) => ({ role: 'user', content: `message ${index}` }));
 

@@ -1,4 +1,4 @@
-import { ZERO_USAGE } from '../../src/shared';
+import { ZERO_USAGE } from '../../src/shared/messages';
 import type { RunContinuation } from '../../src/workflows/agent/run-continuation';
 import { initialBreakerState } from '../../src/workflows/rules/circuit-breaker';
 import { initialLoopTracker } from '../../src/workflows/rules/loop-detection';

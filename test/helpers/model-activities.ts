@@ -5,7 +5,7 @@ import { DefaultLogger } from '@temporalio/worker';
 import { createActivities } from '../../src/activities';
 import type { ScriptStep } from '../../src/scripted-model/script';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import type { AgentActivities } from '../../src/shared';
+import type { AgentActivities } from '../../src/shared/activity-types';
 import { createToolRegistry, type ToolRegistry } from '../../src/tools/tool-registry';
 
 /**

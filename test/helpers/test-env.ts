@@ -7,10 +7,13 @@ import { NativeConnection, bundleWorkflowCode, type Worker } from '@temporalio/w
 import { randomUUID } from 'node:crypto';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ScriptStep } from '../../src/scripted-model/script';
-import { WORKFLOW_TYPE, type AgentInput, type AgentResult, type PriceTable } from '../../src/shared';
+import { WORKFLOW_TYPE } from '../../src/shared/constants';
+import { type AgentInput } from '../../src/shared/agent-input';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type PriceTable } from '../../src/shared/prices';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import type { ToolDefinition } from '../../src/tools/define-tool';
-import { AGENT_PRELOADED_MODULES } from '../../src/plugin';
+import { AGENT_PRELOADED_MODULES } from '../../src/worker/plugin';
 import { createAgentWorker } from '../../src/worker';
 import { installQuietRuntime } from './quiet-runtime';
 

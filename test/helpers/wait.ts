@@ -1,5 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { stateQuery, type AgentState } from '../../src/shared';
+import { stateQuery } from '../../src/common/definitions';
+import { type AgentState } from '../../src/shared/agent-result';
 
 /**
  * Polls `check` every 100 ms until it holds, failing after `timeoutMs` with

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { stateQuery, type AgentState } from '../../src/shared';
+import { stateQuery } from '../../src/common/definitions';
+import { type AgentState } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';
 

@@ -33,7 +33,7 @@ describe('npm start', () => {
     const name = `start-${randomUUID().slice(0, 8)}`;
     model.script(name, [{ content: 'Hello from npm start.' }]);
     const token = randomUUID();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/start.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/processes/start.ts'], {
       cwd: PROJECT_ROOT,
       env: cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
-import { decideUpdate, eventsQuery, FailureType, type AgentResult, type AssistantMessage, type RunEvent } from '../../src/shared';
+import { decideUpdate, eventsQuery } from '../../src/common/definitions';
+import { FailureType } from '../../src/shared/failure-catalogue';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type AssistantMessage } from '../../src/shared/messages';
+import { type RunEvent } from '../../src/shared/run-events';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { FailureType, type AgentResult } from '../../src/shared';
+import { FailureType } from '../../src/shared/failure-catalogue';
+import { type AgentResult } from '../../src/shared/agent-result';
 import { TestEnv } from '../helpers/test-env';
 
 let env: TestEnv;

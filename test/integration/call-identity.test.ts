@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { approveSignal, decideUpdate, denySignal, eventsQuery, type AgentResult, type AssistantMessage } from '../../src/shared';
+import { approveSignal, decideUpdate, denySignal, eventsQuery } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type AssistantMessage } from '../../src/shared/messages';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';

@@ -1,7 +1,11 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporalRunsOf } from '../../src/temporal/run-chain';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
-import { COMPACTION_SUMMARY_HEADING, DEFAULT_COMPACTION_INSTRUCTIONS, addUsage, eventsQuery, stateQuery, transcriptQuery, ZERO_USAGE, type AgentResult, type ChatMessage, type RunEventOf } from '../../src/shared';
+import { COMPACTION_SUMMARY_HEADING, DEFAULT_COMPACTION_INSTRUCTIONS } from '../../src/shared/constants';
+import { addUsage, ZERO_USAGE, type ChatMessage } from '../../src/shared/messages';
+import { eventsQuery, stateQuery, transcriptQuery } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type RunEventOf } from '../../src/shared/run-events';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { getAgentTranscript, readAgentTranscript } from '../../src/client';
 import { TestEnv } from '../helpers/test-env';

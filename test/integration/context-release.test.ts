@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { eventsQuery, type AgentResult, type RunEventOf } from '../../src/shared';
+import { eventsQuery } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type RunEventOf } from '../../src/shared/run-events';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';
 

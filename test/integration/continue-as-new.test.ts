@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
-import { sendChatTurn } from '../../src/conversations';
-import { decideToolCall, followRunEvents, listAgentRuns } from '../../src/run-control';
+import { sendChatTurn } from '../../src/client/conversations';
+import { decideToolCall, followRunEvents, listAgentRuns } from '../../src/client/run-control';
 import { temporalRunsOf } from '../../src/temporal/run-chain';
-import { eventsQuery, stateQuery, type AgentResult, type ChatMessage, type RunEvent } from '../../src/shared';
+import { eventsQuery, stateQuery } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type ChatMessage } from '../../src/shared/messages';
+import { type RunEvent } from '../../src/shared/run-events';
 import { TEST_TOKEN, TestApi, readEventStream } from '../helpers/api';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';

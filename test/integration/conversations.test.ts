@@ -1,5 +1,5 @@
-import { ChatTurnFailedError, getConversation, sendChatTurn } from '../../src/conversations';
-import { CONVERSATION_INPUT_VERSION, CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId, type ConversationInput } from '../../src/shared';
+import { ChatTurnFailedError, getConversation, sendChatTurn } from '../../src/client/conversations';
+import { CONVERSATION_INPUT_VERSION, CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId, type ConversationInput } from '../../src/shared/conversation';
 import type { ConversationInputV1 } from '../../src/workflows/conversation/conversation-input';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';

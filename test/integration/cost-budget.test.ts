@@ -1,4 +1,6 @@
-import { costOf, eventsQuery, stateQuery, type AgentResult, type PriceTable } from '../../src/shared';
+import { costOf, type PriceTable } from '../../src/shared/prices';
+import { eventsQuery, stateQuery } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
 import { runFailureOf } from '../helpers/promises';
 import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';

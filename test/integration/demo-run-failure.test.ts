@@ -26,7 +26,7 @@ describe('npm run demo, a run that fails by its own rules', () => {
   test('prints the failure once, without the worker\'s stack trace', async () => {
     const workspace = await mkdtemp(path.join(os.tmpdir(), 'demo-failing-'));
 
-    const finished = await runScript('src/demo.ts', {
+    const finished = await runScript('src/processes/demo.ts', {
       env: cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),
         OPENAI_BASE_URL: model.baseURL,

@@ -1,14 +1,9 @@
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
-import {
-  WORKFLOW_TYPE,
-  approveSignal,
-  eventsQuery,
-  setLimitsUpdate,
-  terminateSignal,
-  type AgentResult,
-  type ChatMessage,
-} from '../../src/shared';
+import { WORKFLOW_TYPE } from '../../src/shared/constants';
+import { approveSignal, eventsQuery, setLimitsUpdate, terminateSignal } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type ChatMessage } from '../../src/shared/messages';
 import { defineTool } from '../../src/tools/define-tool';
 import { CANCELLED_RESULT } from '../../src/workflows/rules/transcript';
 import { scheduledActivities } from '../helpers/history';

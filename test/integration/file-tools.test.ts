@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AgentResult } from '../../src/shared';
+import type { AgentResult } from '../../src/shared/agent-result';
 import { TestEnv } from '../helpers/test-env';
 
 /**

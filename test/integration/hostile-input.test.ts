@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, RawValue } from '@temporalio/common';
-import { CONVERSATION_WORKFLOW_TYPE, INPUT_BOUNDS, WORKFLOW_TYPE, eventsQuery } from '../../src/shared';
+import { CONVERSATION_WORKFLOW_TYPE } from '../../src/shared/conversation';
+import { INPUT_BOUNDS, WORKFLOW_TYPE } from '../../src/shared/constants';
+import { eventsQuery } from '../../src/common/definitions';
 import { runProcess, temporalCli } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
 

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { MODEL_INPUT_INLINE_BYTES, RESULT_MESSAGES_INLINE_BYTES, jsonBytes, stateQuery, transcriptQuery, type AgentResult, type ChatMessage } from '../../src/shared';
+import { MODEL_INPUT_INLINE_BYTES, RESULT_MESSAGES_INLINE_BYTES } from '../../src/shared/constants';
+import { jsonBytes } from '../../src/shared/payload-limits';
+import { stateQuery, transcriptQuery } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type ChatMessage } from '../../src/shared/messages';
 import path from 'node:path';
 import { getAgentTranscript, readAgentTranscript } from '../../src/client';
-import { RunNotFoundError } from '../../src/run-control';
+import { RunNotFoundError } from '../../src/client/run-control';
 import { ModelRequestCache } from '../../src/activities/model-request-cache';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestApi } from '../helpers/api';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { approveSignal, denySignal, terminateSignal, type AgentResult, type ChatMessage } from '../../src/shared';
+import { approveSignal, denySignal, terminateSignal } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type ChatMessage } from '../../src/shared/messages';
 import { defineTool } from '../../src/tools/define-tool';
 import { LOCAL_TOOL_ACTIVITIES_PATCH } from '../../src/workflows/agent/activities';
 import { localActivities, patchMarkers, scheduledActivities } from '../helpers/history';

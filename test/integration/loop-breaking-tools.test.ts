@@ -1,4 +1,5 @@
-import { eventsQuery, userMessageSignal, type AgentResult } from '../../src/shared';
+import { eventsQuery, userMessageSignal } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
 import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';
 

@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { eventsQuery, type AgentResult, type ChatMessage } from '../../src/shared';
+import { eventsQuery } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type ChatMessage } from '../../src/shared/messages';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';
 

@@ -1,5 +1,8 @@
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
-import { addUsage, approveSignal, decideUpdate, eventsQuery, stateQuery, terminateSignal, type AgentResult, type RunEvent, type Usage } from '../../src/shared';
+import { addUsage, type Usage } from '../../src/shared/messages';
+import { approveSignal, decideUpdate, eventsQuery, stateQuery, terminateSignal } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type RunEvent } from '../../src/shared/run-events';
 import { defineAgentTool } from '../../src/tools/define-agent-tool';
 import { pingTool } from '../helpers/ping-tool';
 import { runFailureOf } from '../helpers/promises';

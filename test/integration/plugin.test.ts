@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import { runAgent } from '../../src/client';
-import { AGENT_WORKFLOWS_PATH, AgentRunnerPlugin } from '../../src/plugin';
+import { AGENT_WORKFLOWS_PATH, AgentRunnerPlugin } from '../../src/worker/plugin';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { defineTool } from '../../src/tools/define-tool';
 import type { UserActivities } from '../fixtures/user-workflows';

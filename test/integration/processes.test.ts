@@ -11,13 +11,13 @@ import { testServerAddress } from '../helpers/test-env';
 /** The environment a fresh shell would have, without anything from this test process's config. */
 describe('npm run worker refuses bad configuration with a clear message', () => {
   test('no model configured', async () => {
-    const finished = await runScript('src/worker.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress() }) });
+    const finished = await runScript('src/worker/index.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress() }) });
     expect(finished.code).toBe(1);
     expect(finished.stderr).toContain('No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL');
   });
 
   test('a malformed TEMPORAL_ADDRESS and OPENAI_BASE_URL, both named', async () => {
-    const finished = await runScript('src/worker.ts', {
+    const finished = await runScript('src/worker/index.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: 'http://localhost', OPENAI_BASE_URL: 'not a url' }),
     });
     expect(finished.code).toBe(1);
@@ -26,7 +26,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
   });
 
   test('an OPENAI_BASE_URL with user:password@ is refused, and the password is printed nowhere', async () => {
-    const finished = await runScript('src/worker.ts', {
+    const finished = await runScript('src/worker/index.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), OPENAI_BASE_URL: 'https://proxy-user:s3cret-pass-word@llm.internal/v1' }),
     });
     expect(finished.code).toBe(1);
@@ -35,7 +35,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
   });
 
   test('a server that is not there', async () => {
-    const finished = await runScript('src/worker.ts', {
+    const finished = await runScript('src/worker/index.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: '127.0.0.1:1', OPENAI_API_KEY: 'sk-test' }),
     });
     expect(finished.code).toBe(1);
@@ -62,7 +62,7 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
     ]);
     const address = testServerAddress();
     const worker = await startScript(
-      'src/worker.ts',
+      'src/worker/index.ts',
       cleanEnv({ TEMPORAL_ADDRESS: address, AGENT_TASK_QUEUE: taskQueue, OPENAI_BASE_URL: model.baseURL, OPENAI_MODEL: modelName }),
       /Worker polling task queue/,
     );
@@ -113,7 +113,7 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
 describe('npm run demo', () => {
   test('runs the offline demo task against the server in TEMPORAL_ADDRESS and prints the result and UI link', async () => {
     const workspace = await mkdtemp(path.join(os.tmpdir(), 'demo-workspace-'));
-    const finished = await runScript('src/demo.ts', {
+    const finished = await runScript('src/processes/demo.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), TEMPORAL_UI_URL: 'http://localhost:8233' }),
       args: ['--workspace', workspace],
       timeoutMs: 120_000,
@@ -140,13 +140,13 @@ describe('a server without the search attributes', () => {
       const address = `127.0.0.1:${port}`;
       await waitForServer(address, 30_000);
 
-      const worker = await runScript('src/worker.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: address, OPENAI_API_KEY: 'sk-test' }) });
+      const worker = await runScript('src/worker/index.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: address, OPENAI_API_KEY: 'sk-test' }) });
       expect(worker.code).toBe(1);
       expect(worker.stderr).toContain('The namespace "default" lacks the search attributes AgentStatus, AgentIterations');
       expect(worker.stderr).toContain('temporal operator search-attribute create --namespace default --name AgentStatus --type Keyword');
 
       const workspace = await mkdtemp(path.join(os.tmpdir(), 'demo-bare-'));
-      const demo = await runScript('src/demo.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: address }), args: ['--workspace', workspace], timeoutMs: 120_000 });
+      const demo = await runScript('src/processes/demo.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: address }), args: ['--workspace', workspace], timeoutMs: 120_000 });
       expect(demo.code).toBe(0);
       expect(demo.stdout).toContain('Registered the search attributes AgentStatus, AgentIterations, AgentTotalTokens, AgentPendingApprovals, AgentTerminationReason');
       expect(demo.stdout).toContain('Response: Summarised 3 files into summary.md.');
@@ -159,7 +159,7 @@ describe('a server without the search attributes', () => {
 describe('npm run worker shutdown', () => {
   test('a SIGINT that arrives twice (the terminal\'s and the one tsx relays) still drains and exits 0', async () => {
     // node itself, no tsx parent: the signals go to the worker process alone.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/index.ts'], {
       cwd: PROJECT_ROOT,
       env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: `shutdown-${randomUUID()}`, OPENAI_API_KEY: 'sk-test' }),
       stdio: ['ignore', 'pipe', 'pipe'],

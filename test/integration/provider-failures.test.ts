@@ -4,7 +4,7 @@ import { ApplicationFailure, type Logger, type LogLevel, type LogMetadata } from
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ScriptStep } from '../../src/scripted-model/script';
-import { WORKFLOW_TYPE } from '../../src/shared';
+import { WORKFLOW_TYPE } from '../../src/shared/constants';
 import { createAgentWorker } from '../../src/worker';
 import { cleanEnv, startScript, stopChild } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
@@ -145,7 +145,7 @@ describe('`npm run worker` against a provider that echoes the key', () => {
     const modelName = `provider-process-${randomUUID().slice(0, 8)}`;
     model.script(modelName, [{ echoKey: {} }]);
     const workerProcess = await startScript(
-      'src/worker.ts',
+      'src/worker/index.ts',
       cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),
         AGENT_TASK_QUEUE: processQueue,

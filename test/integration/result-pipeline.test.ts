@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
-import {
-  DEFAULT_EXTRACTION_INSTRUCTIONS,
-  RESULT_CACHE_DEFAULTS,
-  addUsage,
-  approveSignal,
-  terminateSignal,
-  eventsQuery,
-  ZERO_USAGE,
-  type AgentResult,
-  type RunEventOf,
-} from '../../src/shared';
+import { DEFAULT_EXTRACTION_INSTRUCTIONS, RESULT_CACHE_DEFAULTS } from '../../src/shared/constants';
+import { addUsage, ZERO_USAGE } from '../../src/shared/messages';
+import { approveSignal, terminateSignal, eventsQuery } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type RunEventOf } from '../../src/shared/run-events';
 import { temporalRunsOf } from '../../src/temporal/run-chain';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';

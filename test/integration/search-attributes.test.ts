@@ -1,4 +1,5 @@
-import { SEARCH_ATTRIBUTE_COUNTER_STEP, type AgentResult } from '../../src/shared';
+import { SEARCH_ATTRIBUTE_COUNTER_STEP } from '../../src/shared/constants';
+import { type AgentResult } from '../../src/shared/agent-result';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { eventsQuery, stateQuery, userMessageSignal, type AgentResult } from '../../src/shared';
+import { eventsQuery, stateQuery, userMessageSignal } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { stateQuery, type AgentResult } from '../../src/shared';
+import { stateQuery } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestApi } from '../helpers/api';
 import { TestEnv } from '../helpers/test-env';

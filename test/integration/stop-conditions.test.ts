@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { stopSignal, type AgentResult } from '../../src/shared';
+import { stopSignal } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { pingTool } from '../helpers/ping-tool';
 import { TestEnv } from '../helpers/test-env';

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { addUsage, ZERO_USAGE, eventsQuery, userMessageSignal, type AgentResult } from '../../src/shared';
+import { addUsage, ZERO_USAGE } from '../../src/shared/messages';
+import { eventsQuery, userMessageSignal } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { pingTool } from '../helpers/ping-tool';
 import { TestEnv } from '../helpers/test-env';

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { followRunEvents } from '../../src/client';
-import { isModelStreamEvent, type AgentResult, type ModelStreamEvent, type RunEvent } from '../../src/shared';
+import { isModelStreamEvent, type ModelStreamEvent } from '../../src/shared/model-stream-events';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type RunEvent } from '../../src/shared/run-events';
 import { TEST_TOKEN, TestApi, readEventStream, type SseEvent } from '../helpers/api';
 import { TestEnv } from '../helpers/test-env';
 

@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import {
-  DEFAULT_NUDGE_MESSAGE,
-  DEFAULT_RESTRICTION_MESSAGE,
-  stateQuery,
-  type AgentResult,
-  type ChatMessage,
-  type ToolCallInput,
-} from '../../src/shared';
+import { DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE } from '../../src/shared/constants';
+import { stateQuery } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
+import { type ChatMessage } from '../../src/shared/messages';
+import { type ToolCallInput } from '../../src/shared/activity-types';
 import { defineTool } from '../../src/tools/define-tool';
 import { TerminateResponse } from '../../src/tools/terminate-response';
 import { localActivities, scheduledActivities } from '../helpers/history';

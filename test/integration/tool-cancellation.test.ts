@@ -1,6 +1,8 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
-import { ACTIVITY_DEFAULTS, terminateSignal, type AgentResult } from '../../src/shared';
+import { ACTIVITY_DEFAULTS } from '../../src/shared/constants';
+import { terminateSignal } from '../../src/common/definitions';
+import { type AgentResult } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';

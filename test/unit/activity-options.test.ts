@@ -1,4 +1,4 @@
-import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES } from '../../src/shared';
+import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES } from '../../src/shared/constants';
 
 /**
  * The options of the three activity stubs (`src/workflows/agent/activities.ts`) are part of every

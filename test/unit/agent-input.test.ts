@@ -1,4 +1,6 @@
-import { DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, parseAgentInput, type ChatMessage, type ParsedAgentInput } from '../../src/shared';
+import { DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS } from '../../src/shared/constants';
+import { parseAgentInput, type ParsedAgentInput } from '../../src/shared/agent-input';
+import { type ChatMessage } from '../../src/shared/messages';
 
 /** The parsed input, failing the test with the problems when parsing fails. */
 function parseValid(input: unknown): ParsedAgentInput {

@@ -1,6 +1,6 @@
 import { loadApiConfig } from '../../src/api/config';
 import { turnSettings } from '../../src/api/chat-routes';
-import { defaultAgentTools, withTerminatingTools } from '../../src/agent-defaults';
+import { defaultAgentTools, withTerminatingTools } from '../../src/config/agent-tools';
 
 describe('loadApiConfig', () => {
   test('a token is required, and used when given', () => {

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { APPROVAL_POLICY_REASON_CHARS, INPUT_BOUNDS, parseAgentInput, type ToolCall, type ToolDescription } from '../../src/shared';
+import { APPROVAL_POLICY_REASON_CHARS, INPUT_BOUNDS } from '../../src/shared/constants';
+import { parseAgentInput } from '../../src/shared/agent-input';
+import { type ToolCall } from '../../src/shared/messages';
+import { type ToolDescription } from '../../src/shared/activity-types';
 import {
   applyApprovalPolicy,
   createApprovalPolicyRegistry,

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import type { ApprovalConfig, ApprovalDecision, PendingApproval, ToolCall, ToolDescription } from '../../src/shared';
+import type { ApprovalConfig } from '../../src/shared/agent-input';
+import type { ApprovalDecision, PendingApproval } from '../../src/shared/control';
+import type { ToolCall } from '../../src/shared/messages';
+import type { ToolDescription } from '../../src/shared/activity-types';
 import { checkDecision, needsApproval } from '../../src/workflows/rules/approval-rules';
 
 const toolCall = (id: string, name: string): ToolCall => ({

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ChatMessage } from '../../src/shared';
+import type { AssistantMessage, ChatMessage } from '../../src/shared/messages';
 import { flaggedCalls, messagesForModel, runnerCallId, withRunnerCallIds } from '../../src/workflows/rules/call-identity';
 
 function answer(...ids: string[]): AssistantMessage {

@@ -4,7 +4,7 @@ import { countFeatureCoverage } from '../../bench/chaos/feature-coverage';
 import { compareOutcomes, firstDifference, type ChildRun, type RunOutcome } from '../../bench/chaos/run-comparison';
 import { summarizeSideEffects } from '../../bench/chaos/side-effects';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
-import type { AgentResult } from '../../src/shared';
+import type { AgentResult } from '../../src/shared/agent-result';
 
 /** A finished chaos run: two steps, then finish. */
 function result(): AgentResult {

@@ -4,8 +4,9 @@ import { describeOutcome } from '../../src/cli/outcome-lines';
 import { createOutput } from '../../src/cli/output';
 import { formatRunTable } from '../../src/cli/run-table';
 import { shellWord } from '../../src/cli/steering-commands';
-import type { RunOutcome } from '../../src/run-control';
-import type { AgentResult, RunEvent, RunEventDetails, RunEventType, UnknownRunEvent } from '../../src/shared';
+import type { RunOutcome } from '../../src/client/run-control';
+import type { AgentResult } from '../../src/shared/agent-result';
+import type { RunEvent, RunEventDetails, RunEventType, UnknownRunEvent } from '../../src/shared/run-events';
 
 const AT = '2025-01-01T00:00:00.000Z';
 const event = <Type extends RunEventType>(type: Type, details: RunEventDetails<Type>): RunEvent => ({ seq: 1, at: AT, type, ...(details as object) }) as RunEvent;

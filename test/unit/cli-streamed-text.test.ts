@@ -1,6 +1,6 @@
 import { createOutput } from '../../src/cli/output';
 import { StreamedText } from '../../src/cli/streamed-text';
-import type { ModelStreamEvent } from '../../src/shared';
+import type { ModelStreamEvent } from '../../src/shared/model-stream-events';
 
 /** The model's text on the terminal as it comes, written to a string. */
 function terminal() {

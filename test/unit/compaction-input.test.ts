@@ -1,4 +1,5 @@
-import { COMPACTION_DEFAULTS, DEFAULT_COMPACTION_INSTRUCTIONS, parseAgentInput } from '../../src/shared';
+import { COMPACTION_DEFAULTS, DEFAULT_COMPACTION_INSTRUCTIONS } from '../../src/shared/constants';
+import { parseAgentInput } from '../../src/shared/agent-input';
 
 /** `compaction` in a run's input: its defaults, and every bound named when broken. */
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { CONVERSATION_INPUT_VERSION, type ChatTurnResult, type ConversationInput } from '../../src/shared';
+import { CONVERSATION_INPUT_VERSION, type ChatTurnResult, type ConversationInput } from '../../src/shared/conversation';
 import {
   conversationInputV1Schema,
   conversationInputV2Schema,

@@ -1,5 +1,5 @@
 import { turnInput } from '../../src/workflows/conversation/conversation-workflow';
-import type { ChatMessage } from '../../src/shared';
+import type { ChatMessage } from '../../src/shared/messages';
 
 const history: ChatMessage[] = [
   { role: 'user', content: 'hi' },

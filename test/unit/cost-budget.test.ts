@@ -1,7 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { priceUnknownFailure, pricedUsage } from '../../src/activities/model-cost';
 import { loadModelConfig, ConfigError } from '../../src/config';
-import { addUsage, costOf, parseAgentInput, priceOf, subtractUsage, ZERO_USAGE, type PriceTable } from '../../src/shared';
+import { addUsage, subtractUsage, ZERO_USAGE } from '../../src/shared/messages';
+import { costOf, priceOf, type PriceTable } from '../../src/shared/prices';
+import { parseAgentInput } from '../../src/shared/agent-input';
 import { findCostBreach } from '../../src/workflows/rules/cost-budget';
 
 const prices: PriceTable = { 'gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 }, cheap: { inputPerMTok: 0.1, outputPerMTok: 0.4 } };

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_EVENTS_PER_PAGE, RENAMED_RUN_EVENTS, isRunEvent } from '../../src/shared';
+import { MAX_EVENTS_PER_PAGE } from '../../src/shared/constants';
+import { RENAMED_RUN_EVENTS, isRunEvent } from '../../src/shared/run-events';
 import { EventLog, readCarriedEvents } from '../../src/workflows/agent/event-log';
 
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);

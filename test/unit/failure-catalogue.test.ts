@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HTTP_STATUS_OF, answerForFailure, toApiError } from '../../src/api/errors';
 import { EXIT_CODE_OF_FAILURE, ExitCode, exitCodeForOutcome } from '../../src/cli/exit-codes';
-import { ChatTurnFailedError } from '../../src/conversations';
-import { ConversationFailure, FAILURE_CATALOGUE, FAILURE_TYPES, FailureType, isFailureType } from '../../src/shared';
+import { ChatTurnFailedError } from '../../src/client/conversations';
+import { ConversationFailure } from '../../src/shared/conversation';
+import { FAILURE_CATALOGUE, FAILURE_TYPES, FailureType, isFailureType } from '../../src/shared/failure-catalogue';
 
 /**
  * One catalogue of failure types; every surface that maps them is typed

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../src/shared';
+import type { ChatMessage } from '../../src/shared/messages';
 import { toGeneratedMessages } from '../../src/workflows/rules/generated-messages';
 
 const assistantCall = (id: string, name: string, argumentText: string): ChatMessage => ({

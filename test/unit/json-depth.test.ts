@@ -1,4 +1,4 @@
-import { findTooDeep } from '../../src/shared';
+import { findTooDeep } from '../../src/shared/json-depth';
 
 /** `{ a: { a: ... leaf } }`, `levels` objects deep. */
 function nested(levels: number, leaf: unknown = 1): unknown {

@@ -1,4 +1,5 @@
-import { type RunLimits, type Usage, ZERO_USAGE } from '../../src/shared';
+import { type RunLimits } from '../../src/shared/control';
+import { type Usage, ZERO_USAGE } from '../../src/shared/messages';
 import { applyLimitChange, findLimitBreach } from '../../src/workflows/rules/limit-rules';
 
 const usage = (promptTokens: number, completionTokens: number): Usage => ({

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../src/shared';
+import type { ChatMessage } from '../../src/shared/messages';
 import { messagePage, newestThatFit } from '../../src/workflows/rules/message-pages';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });

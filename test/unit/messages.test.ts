@@ -1,4 +1,4 @@
-import { addUsage, chatMessageSchema, ZERO_USAGE } from '../../src/shared';
+import { addUsage, chatMessageSchema, ZERO_USAGE } from '../../src/shared/messages';
 
 describe('addUsage', () => {
   test('adds each count', () => {

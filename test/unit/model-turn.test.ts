@@ -1,5 +1,6 @@
-import type { AssistantMessage, ToolCall } from '../../src/shared';
-import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD, REQUIRE_TOOL_CALL_MESSAGE, parseAgentInput, type ParsedAgentInput } from '../../src/shared';
+import type { AssistantMessage, ToolCall } from '../../src/shared/messages';
+import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD, REQUIRE_TOOL_CALL_MESSAGE } from '../../src/shared/constants';
+import { parseAgentInput, type ParsedAgentInput } from '../../src/shared/agent-input';
 import { decideModelTurn, turnPolicyFor, type TurnCounters } from '../../src/workflows/rules/model-turn';
 import type { NudgePolicy } from '../../src/workflows/rules/nudge-rule';
 import type { RestrictionPolicy } from '../../src/workflows/rules/restriction-rule';

@@ -1,4 +1,7 @@
-import { NESTED_AGENT_DEFAULTS, ZERO_USAGE, parseAgentInput, treePosition, type AgentToolSpec, type Usage } from '../../src/shared';
+import { NESTED_AGENT_DEFAULTS } from '../../src/shared/constants';
+import { ZERO_USAGE, type Usage } from '../../src/shared/messages';
+import { parseAgentInput, treePosition } from '../../src/shared/agent-input';
+import { type AgentToolSpec } from '../../src/shared/activity-types';
 import {
   childInput,
   childLimits,

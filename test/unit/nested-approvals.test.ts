@@ -1,4 +1,4 @@
-import type { PendingApproval } from '../../src/shared';
+import type { PendingApproval } from '../../src/shared/control';
 import { approvalsKey, listedNestedApprovals, readNestedApprovals, routeDecision, type NestedRun } from '../../src/workflows/rules/nested-approvals';
 
 const pending = (callId: string, extra: Partial<PendingApproval> = {}): PendingApproval => ({

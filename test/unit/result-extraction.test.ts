@@ -1,4 +1,5 @@
-import { DEFAULT_EXTRACTION_INSTRUCTIONS, RESULT_EXTRACTION_DEFAULTS, type ChatMessage } from '../../src/shared';
+import { DEFAULT_EXTRACTION_INSTRUCTIONS, RESULT_EXTRACTION_DEFAULTS } from '../../src/shared/constants';
+import { type ChatMessage } from '../../src/shared/messages';
 import { extractionDue, extractionInput, lastUserMessage, unusableExtraction } from '../../src/workflows/rules/result-extraction';
 
 const conversation: ChatMessage[] = [

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { ZERO_USAGE } from '../../src/shared';
+import { ZERO_USAGE } from '../../src/shared/messages';
 import { readCarriedEvents } from '../../src/workflows/agent/event-log';
 import { continuationOf } from '../../src/workflows/agent/run-continuation';
 import {

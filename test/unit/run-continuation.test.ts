@@ -1,4 +1,5 @@
-import { ZERO_USAGE, parseAgentInput, type ChatMessage } from '../../src/shared';
+import { ZERO_USAGE, type ChatMessage } from '../../src/shared/messages';
+import { parseAgentInput } from '../../src/shared/agent-input';
 import { partialRun } from '../../src/workflows/agent/failures';
 import {
   fitHandOver,

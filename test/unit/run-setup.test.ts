@@ -1,11 +1,7 @@
 import { toTerminating } from '../../src/api/schemas';
-import {
-  DEFAULT_MAX_INVOCATIONS,
-  parseAgentInput,
-  type AgentInput,
-  type ParsedAgentInput,
-  type ToolDescription,
-} from '../../src/shared';
+import { DEFAULT_MAX_INVOCATIONS } from '../../src/shared/constants';
+import { parseAgentInput, type AgentInput, type ParsedAgentInput } from '../../src/shared/agent-input';
+import { type ToolDescription } from '../../src/shared/activity-types';
 import { effectiveMaxInvocations, selectRunTools } from '../../src/workflows/rules/run-setup';
 
 const tool = (name: string, terminating = false): ToolDescription => ({

@@ -1,18 +1,8 @@
 import { capOutput } from '../../src/activities/tool-execution';
-import {
-  CONTEXT_BUDGET_BYTES,
-  HISTORY_BUDGET_BYTES,
-  HISTORY_EVENT_BUDGET,
-  SCHEMA_VERSION,
-  TOOL_OUTPUT_LIMIT_BYTES,
-  ZERO_USAGE,
-  cutToBytes,
-  formatBytes,
-  jsonBytes,
-  utf8Bytes,
-  type AgentResult,
-  type ChatMessage,
-} from '../../src/shared';
+import { CONTEXT_BUDGET_BYTES, HISTORY_BUDGET_BYTES, HISTORY_EVENT_BUDGET, SCHEMA_VERSION, TOOL_OUTPUT_LIMIT_BYTES } from '../../src/shared/constants';
+import { ZERO_USAGE, type ChatMessage } from '../../src/shared/messages';
+import { cutToBytes, formatBytes, jsonBytes, utf8Bytes } from '../../src/shared/payload-limits';
+import { type AgentResult } from '../../src/shared/agent-result';
 import { findSizeBreach, oversizedResult, projectedRunBytes } from '../../src/workflows/rules/size-rules';
 
 const SAMPLES: [string, string][] = [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ChatMessage, type Usage, ZERO_USAGE } from '../../src/shared';
+import { type ChatMessage, type Usage, ZERO_USAGE } from '../../src/shared/messages';
 import { type StopCondition, durationToMs, stopConditionSchema } from '../../src/shared/stop-conditions-schema';
 import {
   type CustomStopCondition,

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolCall } from '../../src/shared';
+import type { AssistantMessage, ToolCall } from '../../src/shared/messages';
 import { keepToolCalls, planToolBatch } from '../../src/workflows/rules/tool-batch';
 
 const toolCall = (id: string, name: string): ToolCall => ({

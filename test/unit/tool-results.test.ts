@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, RetryState, TimeoutFailure } from '@temporalio/common';
-import type { ToolCall } from '../../src/shared';
+import type { ToolCall } from '../../src/shared/messages';
 import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../../src/workflows/agent/tool-results';
 
 const callWithArguments = (argumentText: string): ToolCall => ({

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../src/shared';
+import type { ChatMessage } from '../../src/shared/messages';
 import { modelContext } from '../../src/workflows/rules/model-context';
 import { leaveSummarisedBehind, runHolding, segmentPage, transcriptIndexOf, transcriptTotal, withListedRun, type SegmentFields } from '../../src/workflows/rules/transcript-segment';
 

@@ -1,4 +1,5 @@
-import type { AssistantMessage, ToolCall, ToolCallResult } from '../../src/shared';
+import type { AssistantMessage, ToolCall } from '../../src/shared/messages';
+import type { ToolCallResult } from '../../src/shared/activity-types';
 import { CANCELLED_RESULT, toolMessagesFor, withCallArguments } from '../../src/workflows/rules/transcript';
 
 const toolCall = (id: string, name: string, argumentsText = `{"id":"${id}"}`): ToolCall => ({

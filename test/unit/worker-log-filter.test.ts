@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, RetryState, type LogLevel, type LogMetadata, type Logger } from '@temporalio/common';
 import { FailureType, invalidAgentInput, maxConsecutiveNudgesExceeded, maxInvocationsExceeded, partialRun } from '../../src/workflows/agent/failures';
-import { describeDeliberateFailure, withQuietRunFailures } from '../../src/worker-log-filter';
+import { describeDeliberateFailure, withQuietRunFailures } from '../../src/worker/log-filter';
 
 /**
  * The SDK logs `Workflow failed` at WARN with the error and its stack

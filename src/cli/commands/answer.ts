@@ -1,4 +1,4 @@
-import { RunEndedError, sendUserMessage } from '../../run-control';
+import { RunEndedError, sendUserMessage } from '../../client/run-control';
 import { explainMissingRun, withAgentClient } from '../agent-client';
 import { ExitCode } from '../exit-codes';
 import { createOutput } from '../output';

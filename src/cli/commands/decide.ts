@@ -1,8 +1,8 @@
-import { decideToolCall } from '../../run-control';
-import type { ApprovalDecision, DecideInput } from '../../shared';
+import { decideToolCall } from '../../client/run-control';
+import type { ApprovalDecision, DecideInput } from '../../shared/control';
 import { explainMissingRun, withAgentClient } from '../agent-client';
 import { ExitCode } from '../exit-codes';
-import { oneLine } from '../../one-line';
+import { oneLine } from '../one-line';
 import { createOutput, type Output } from '../output';
 
 /**

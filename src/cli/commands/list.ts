@@ -1,4 +1,4 @@
-import { listAgentRuns, type ListRunsOptions } from '../../run-control';
+import { listAgentRuns, type ListRunsOptions } from '../../client/run-control';
 import { withAgentClient } from '../agent-client';
 import { ExitCode } from '../exit-codes';
 import { createOutput } from '../output';

@@ -1,9 +1,9 @@
 import { getAgentTranscript, readAgentTranscript } from '../../client';
-import type { ChatMessage } from '../../shared';
+import type { ChatMessage } from '../../shared/messages';
 import { withAgentClient } from '../agent-client';
 import { ExitCode } from '../exit-codes';
 import { createOutput } from '../output';
-import { oneLine } from '../../one-line';
+import { oneLine } from '../one-line';
 
 /**
  * `agent-runner messages`: the run's whole conversation, a page at a time

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { startAgentRun, type AgentRun } from '../../client';
 import type { TemporalConfig } from '../../config';
-import type { AgentInput } from '../../shared';
+import type { AgentInput } from '../../shared/agent-input';
 import type { AgentInputOptions } from '../agent-input-options';
 import type { Output } from '../output';
 import { statusCommand, terminateCommand, watchCommand } from '../steering-commands';

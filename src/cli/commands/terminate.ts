@@ -1,4 +1,4 @@
-import { terminateAgentRun } from '../../run-control';
+import { terminateAgentRun } from '../../client/run-control';
 import { explainMissingRun, withAgentClient } from '../agent-client';
 import { ExitCode } from '../exit-codes';
 import { followRun } from '../follow-run';

@@ -1,5 +1,7 @@
 import * as wf from '@temporalio/workflow';
-import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES, type AgentActivities, type ModelRequestSinks } from '../../shared';
+import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES } from '../../shared/constants';
+import { type AgentActivities } from '../../shared/activity-types';
+import { type ModelRequestSinks } from '../../common/model-request-sinks';
 
 /**
  * The agent's activity stubs, one per kind of call, with options built only

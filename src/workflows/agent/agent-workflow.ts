@@ -1,7 +1,11 @@
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
-import { FailureType, jsonBytes, parseAgentInput, treePosition, type AgentResult, type ModelCallResult } from '../../shared';
+import { FailureType } from '../../shared/failure-catalogue';
+import { jsonBytes } from '../../shared/payload-limits';
+import { parseAgentInput, treePosition } from '../../shared/agent-input';
+import { type AgentResult } from '../../shared/agent-result';
+import { type ModelCallResult } from '../../shared/activity-types';
 import { flaggedCalls } from '../rules/call-identity';
 import { turnPolicyFor } from '../rules/model-turn';
 import { effectiveMaxInvocations } from '../rules/run-setup';

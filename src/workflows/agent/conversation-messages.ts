@@ -1,4 +1,5 @@
-import { INJECTION_EVENT_TYPES, type ChatMessage, type InjectionKind } from '../../shared';
+import { INJECTION_EVENT_TYPES, type InjectionKind } from '../../shared/run-events';
+import { type ChatMessage } from '../../shared/messages';
 import type { RunRecord } from './run-record';
 
 /** Adds a runner-authored system message, marked as injected (`meta.injected`), to the conversation, and logs it with the turn counters. */

@@ -1,15 +1,5 @@
-import {
-  CARRIED_EVENTS,
-  EVENT_PREVIEW_CHARS,
-  MAX_EVENTS_PER_PAGE,
-  currentEventType,
-  isRunEvent,
-  type EventPage,
-  type RunEvent,
-  type RunEventDetails,
-  type RunEventOf,
-  type RunEventType,
-} from '../../shared';
+import { CARRIED_EVENTS, EVENT_PREVIEW_CHARS, MAX_EVENTS_PER_PAGE } from '../../shared/constants';
+import { currentEventType, isRunEvent, type EventPage, type RunEvent, type RunEventDetails, type RunEventOf, type RunEventType } from '../../shared/run-events';
 
 /** What a log hands to the run's next Temporal run when it continues as new: its newest events and the next number. */
 export interface CarriedEvents {

@@ -1,5 +1,5 @@
 import type { ApplicationFailure } from '@temporalio/workflow';
-import type { ParsedAgentInput } from '../../shared';
+import type { ParsedAgentInput } from '../../shared/agent-input';
 import type { PartialRun } from './failures';
 import type { RunRecord } from './run-record';
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { builtOnce } from '../../shared/built-once';
-import { CONTEXT_RELEASE_LIMITS, INPUT_BOUNDS, MESSAGE_PAGES, chatMessageSchema, childUsageSchema, tokenBudgetSchema, usageSchema } from '../../shared';
+import { CONTEXT_RELEASE_LIMITS, INPUT_BOUNDS, MESSAGE_PAGES } from '../../shared/constants';
+import { chatMessageSchema, usageSchema } from '../../shared/messages';
+import { childUsageSchema } from '../../shared/agent-result';
+import { tokenBudgetSchema } from '../../shared/control';
 import { readCarriedEvents, type CarriedEvents } from './event-log';
 import type { RunContinuation } from './run-continuation';
 import { readerFor, upgradingReader, type VersionReader } from '../rules/versioned-reading';

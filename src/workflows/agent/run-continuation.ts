@@ -1,4 +1,5 @@
-import { PAYLOAD_BUDGET_BYTES, jsonBytes } from '../../shared';
+import { PAYLOAD_BUDGET_BYTES } from '../../shared/constants';
+import { jsonBytes } from '../../shared/payload-limits';
 import { EventLog, type CarriedEvents } from './event-log';
 import { createRunRecord, type RunRecord } from './run-record';
 import { RUN_CONTINUATION_VERSION } from './run-continuation-schema';

@@ -1,25 +1,12 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
-import {
-  AgentIterationsKey,
-  AgentPendingApprovalsKey,
-  AgentStatusKey,
-  AgentTerminationReasonKey,
-  AgentTotalTokensKey,
-  FailureType,
-  SCHEMA_VERSION,
-  ZERO_USAGE,
-  type AgentState,
-  type ApprovalDecision,
-  type AssistantMessage,
-  type ChatMessage,
-  type PendingApproval,
-  type RunLimits,
-  type TerminationReason,
-  type ToolCall,
-  type ToolCallResult,
-  type Usage,
-} from '../../shared';
+import { AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerminationReasonKey, AgentTotalTokensKey } from '../../common/search-attributes';
+import { FailureType } from '../../shared/failure-catalogue';
+import { SCHEMA_VERSION } from '../../shared/constants';
+import { ZERO_USAGE, type AssistantMessage, type ChatMessage, type ToolCall, type Usage } from '../../shared/messages';
+import { type AgentState, type TerminationReason } from '../../shared/agent-result';
+import { type ApprovalDecision, type PendingApproval, type RunLimits } from '../../shared/control';
+import { type ToolCallResult } from '../../shared/activity-types';
 import { initialBreakerState, type BreakerState } from '../rules/circuit-breaker';
 import { EventLog } from './event-log';
 import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';

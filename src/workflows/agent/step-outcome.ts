@@ -1,5 +1,6 @@
 import type { ApplicationFailure } from '@temporalio/workflow';
-import type { TerminationReason, ToolCall } from '../../shared';
+import type { TerminationReason } from '../../shared/agent-result';
+import type { ToolCall } from '../../shared/messages';
 
 /**
  * What a step decides the run does next: one discriminated union, settled in

@@ -1,4 +1,5 @@
-import type { ToolCall, ToolCallResult } from '../../shared';
+import type { ToolCall } from '../../shared/messages';
+import type { ToolCallResult } from '../../shared/activity-types';
 import { preview } from './event-log';
 import type { RunRecord } from './run-record';
 

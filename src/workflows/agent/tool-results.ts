@@ -1,5 +1,7 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import { ACTIVITY_SUMMARY_ARGUMENT_CHARS, unknownToolMessage, type ToolCall, type ToolCallResult } from '../../shared';
+import { ACTIVITY_SUMMARY_ARGUMENT_CHARS } from '../../shared/constants';
+import { unknownToolMessage, type ToolCallResult } from '../../shared/activity-types';
+import { type ToolCall } from '../../shared/messages';
 
 /** The answer to a call of a tool this run may not use: an error the model can act on. */
 export function unknownToolResult(name: string, allowed: readonly string[]): ToolCallResult {

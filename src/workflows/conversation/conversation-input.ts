@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { builtOnce } from '../../shared/built-once';
-import {
-  INPUT_BOUNDS,
-  chatMessageSchema,
-  findTooDeep,
-  generatedMessageSchema,
-  identifierSchema,
-  terminationReasonSchema,
-  usageSchema,
-  type ConversationInput,
-} from '../../shared';
+import { INPUT_BOUNDS } from '../../shared/constants';
+import { chatMessageSchema, usageSchema } from '../../shared/messages';
+import { findTooDeep } from '../../shared/json-depth';
+import { generatedMessageSchema, terminationReasonSchema } from '../../shared/agent-result';
+import { identifierSchema, type ConversationInput } from '../../shared/conversation';
 import { readerFor, upgradingReader, type VersionReader } from '../rules/versioned-reading';
 
 /**

@@ -1,31 +1,12 @@
 import * as wf from '@temporalio/workflow';
-import {
-  CONTEXT_BUDGET_BYTES,
-  CONVERSATION_DEFAULTS,
-  CONVERSATION_INPUT_VERSION,
-  ConversationFailure,
-  FailureType,
-  PAYLOAD_BUDGET_BYTES,
-  TEMPORAL_PAYLOAD_LIMIT_BYTES,
-  chatUpdate,
-  conversationQuery,
-  conversationWorkflowId,
-  endConversationSignal,
-  formatBytes,
-  jsonBytes,
-  parseAgentInput,
-  turnWorkflowId,
-  type ActiveTurn,
-  type AgentInput,
-  type AgentResult,
-  type ChatMessage,
-  type ChatTurnRequest,
-  type ChatTurnResult,
-  type ConversationInput,
-  type ConversationState,
-  type FailureTypeName,
-  type RememberedTurn,
-} from '../../shared';
+import { CONTEXT_BUDGET_BYTES, CONVERSATION_DEFAULTS, PAYLOAD_BUDGET_BYTES, TEMPORAL_PAYLOAD_LIMIT_BYTES } from '../../shared/constants';
+import { CONVERSATION_INPUT_VERSION, ConversationFailure, conversationWorkflowId, turnWorkflowId, type ActiveTurn, type ChatTurnRequest, type ChatTurnResult, type ConversationInput, type ConversationState, type RememberedTurn } from '../../shared/conversation';
+import { FailureType, type FailureTypeName } from '../../shared/failure-catalogue';
+import { chatUpdate, conversationQuery, endConversationSignal } from '../../common/conversation-definitions';
+import { formatBytes, jsonBytes } from '../../shared/payload-limits';
+import { parseAgentInput, type AgentInput } from '../../shared/agent-input';
+import { type AgentResult } from '../../shared/agent-result';
+import { type ChatMessage } from '../../shared/messages';
 import { agentWorkflow } from '../agent/agent-workflow';
 import { readConversationInput } from './conversation-input';
 import { invalidAgentInput } from '../agent/failures';

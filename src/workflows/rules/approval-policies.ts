@@ -1,7 +1,7 @@
 import { createNamedRegistry, type NamedRegistry } from './named-registry';
 import { z } from 'zod';
 import { builtOnce } from '../../shared/built-once';
-import { APPROVAL_POLICY_REASON_CHARS, INPUT_BOUNDS } from '../../shared';
+import { APPROVAL_POLICY_REASON_CHARS, INPUT_BOUNDS } from '../../shared/constants';
 import { checkArguments } from './approval-rules';
 import { cutReason, messageTooDeep } from './message-bounds';
 

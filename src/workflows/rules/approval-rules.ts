@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import type {
-  ApprovalConfig,
-  ApprovalDecision,
-  DecideInput,
-  PendingApproval,
-  ToolCall,
-  ToolDescription,
-} from '../../shared';
-import { decideInputSchema } from '../../shared';
+import type { ApprovalConfig } from '../../shared/agent-input';
+import type { ApprovalDecision, DecideInput, PendingApproval } from '../../shared/control';
+import type { ToolCall } from '../../shared/messages';
+import type { ToolDescription } from '../../shared/activity-types';
+import { decideInputSchema } from '../../shared/control';
 import { messageTooDeep } from './message-bounds';
 
 /**

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ChatMessage } from '../../shared';
+import type { AssistantMessage, ChatMessage } from '../../shared/messages';
 
 /**
  * The runner owns each tool call's identity. Models reuse ids (`call_0` on

@@ -1,4 +1,5 @@
-import type { ChatMessage, GeneratedMessage } from '../../shared';
+import type { ChatMessage } from '../../shared/messages';
+import type { GeneratedMessage } from '../../shared/agent-result';
 import { parseArgumentsLeniently } from './tool-arguments';
 
 /**

@@ -1,5 +1,6 @@
-import type { RunLimits, SetLimitsInput, TokenBudget, Usage } from '../../shared';
-import { setLimitsInputSchema } from '../../shared';
+import type { RunLimits, SetLimitsInput, TokenBudget } from '../../shared/control';
+import type { Usage } from '../../shared/messages';
+import { setLimitsInputSchema } from '../../shared/control';
 
 /** Which limit stops the next model call, if any. */
 export type LimitBreach =

@@ -1,4 +1,5 @@
-import { INPUT_BOUNDS, STOP_REASON_CHARS, findTooDeep } from '../../shared';
+import { INPUT_BOUNDS, STOP_REASON_CHARS } from '../../shared/constants';
+import { findTooDeep } from '../../shared/json-depth';
 
 /**
  * What a signal or update brings is a caller's input like any other. A value

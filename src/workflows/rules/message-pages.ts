@@ -1,4 +1,7 @@
-import { MESSAGE_PAGES, jsonBytes, type ChatMessage, type MessagePage } from '../../shared';
+import { MESSAGE_PAGES } from '../../shared/constants';
+import { jsonBytes } from '../../shared/payload-limits';
+import { type ChatMessage } from '../../shared/messages';
+import { type MessagePage } from '../../shared/transcript';
 
 /**
  * Pages of a conversation, and the part of it a result keeps. Pure: the

@@ -1,4 +1,5 @@
-import type { AssistantMessage, ParsedAgentInput, ToolCall } from '../../shared';
+import type { AssistantMessage, ToolCall } from '../../shared/messages';
+import type { ParsedAgentInput } from '../../shared/agent-input';
 import { NUDGES_AFTER_TOOL_CALL, decideNudge, nudgePolicyFor, type NudgePolicy } from './nudge-rule';
 import { RESTRICTIONS_AFTER_TOOL_CALL, decideRestriction, restrictionPolicyFor, type RestrictionPolicy } from './restriction-rule';
 

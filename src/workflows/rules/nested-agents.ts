@@ -1,29 +1,15 @@
-import {
-  FailureType,
-  NESTED_AGENT_DEFAULTS,
-  ZERO_USAGE,
-  addUsage,
-  treePosition,
-  type AgentInput,
-  type AgentToolSpec,
-  type ChildUsage,
-  type CostBudget,
-  type ParsedAgentInput,
-  type TerminationReason,
-  type TokenBudget,
-  type Usage,
-} from '../../shared';
+import { FailureType } from '../../shared/failure-catalogue';
+import { NESTED_AGENT_DEFAULTS } from '../../shared/constants';
+import { ZERO_USAGE, addUsage, type Usage } from '../../shared/messages';
+import { treePosition, type AgentInput, type ParsedAgentInput } from '../../shared/agent-input';
+import { type AgentToolSpec } from '../../shared/activity-types';
+import { type ChildUsage, type TerminationReason } from '../../shared/agent-result';
+import { type CostBudget } from '../../shared/prices';
+import { type TokenBudget } from '../../shared/control';
 import { findCostBreach } from './cost-budget';
 import { tokenMeasures } from './limit-rules';
 
-/**
- * Nested agents (`defineAgentTool`), as pure rules: what a call's arguments
- * mean, whether the tree may grow one level deeper, what the child is started
- * with, how its usage joins the parent's, and what the parent's model hears.
- * `steps/run-agent-tool.ts` applies them with a child workflow.
- */
-
-export type { ChildUsage } from '../../shared';
+export type { ChildUsage } from '../../shared/agent-result';
 
 /** The nested agents a run started: the newest listed, all of them counted and summed. Plain JSON: it is handed over. */
 export interface NestedUsage {

@@ -1,4 +1,5 @@
-import { INPUT_BOUNDS, type PendingApproval } from '../../shared';
+import { INPUT_BOUNDS } from '../../shared/constants';
+import { type PendingApproval } from '../../shared/control';
 
 /**
  * Nested agents' approvals, as pure rules: a parent lists the calls its

@@ -1,4 +1,5 @@
-import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD, REQUIRE_TOOL_CALL_MESSAGE, type ParsedAgentInput } from '../../shared';
+import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD, REQUIRE_TOOL_CALL_MESSAGE } from '../../shared/constants';
+import { type ParsedAgentInput } from '../../shared/agent-input';
 
 /**
  * Nudging: a run that must end by calling a tool (an autonomous run, with

@@ -1,4 +1,4 @@
-import type { ParsedAgentInput } from '../../shared';
+import type { ParsedAgentInput } from '../../shared/agent-input';
 
 /**
  * Restricted output: when the model would finish without calling a tool, the

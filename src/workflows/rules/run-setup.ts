@@ -1,4 +1,6 @@
-import { DEFAULT_MAX_INVOCATIONS, type ParsedAgentInput, type ToolDescription } from '../../shared';
+import { DEFAULT_MAX_INVOCATIONS } from '../../shared/constants';
+import { type ParsedAgentInput } from '../../shared/agent-input';
+import { type ToolDescription } from '../../shared/activity-types';
 
 /**
  * What a run derives once from its input and the worker's tool catalog,

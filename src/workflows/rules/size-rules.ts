@@ -1,13 +1,7 @@
-import {
-  CONTEXT_BUDGET_BYTES,
-  HISTORY_BUDGET_BYTES,
-  HISTORY_EVENT_BUDGET,
-  PAYLOAD_BUDGET_BYTES,
-  jsonBytes,
-  utf8Bytes,
-  type AgentResult,
-  type ChatMessage,
-} from '../../shared';
+import { CONTEXT_BUDGET_BYTES, HISTORY_BUDGET_BYTES, HISTORY_EVENT_BUDGET, PAYLOAD_BUDGET_BYTES } from '../../shared/constants';
+import { jsonBytes, utf8Bytes } from '../../shared/payload-limits';
+import { type AgentResult } from '../../shared/agent-result';
+import { type ChatMessage } from '../../shared/messages';
 import { toGeneratedMessages } from './generated-messages';
 
 /**

@@ -1,5 +1,5 @@
 import { createNamedRegistry, type NamedRegistry } from './named-registry';
-import type { AssistantMessage, ChatMessage, Usage } from '../../shared';
+import type { AssistantMessage, ChatMessage, Usage } from '../../shared/messages';
 import { durationToMs, type StopCondition } from '../../shared/stop-conditions-schema';
 
 /**

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolCall } from '../../shared';
+import type { AssistantMessage, ToolCall } from '../../shared/messages';
 
 /**
  * Terminating tools' rule for several tool calls in one response: they run in order,

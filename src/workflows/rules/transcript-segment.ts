@@ -1,4 +1,6 @@
-import { MESSAGE_PAGES, type ChatMessage, type MessagePage, type TranscriptRun } from '../../shared';
+import { MESSAGE_PAGES } from '../../shared/constants';
+import { type ChatMessage } from '../../shared/messages';
+import { type MessagePage, type TranscriptRun } from '../../shared/transcript';
 import { messagePage, wholeNumber } from './message-pages';
 import { isPinned, type ConversationCompaction } from './model-context';
 

@@ -1,4 +1,5 @@
-import type { AssistantMessage, ChatMessage, ToolCall, ToolCallResult } from '../../shared';
+import type { AssistantMessage, ChatMessage, ToolCall } from '../../shared/messages';
+import type { ToolCallResult } from '../../shared/activity-types';
 
 /** The tool message a call gets when the run stops before the call finished. */
 export const CANCELLED_RESULT = 'Cancelled: the run was stopped before this call finished.';

@@ -1,4 +1,4 @@
-import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD } from '../../../shared';
+import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD } from '../../../shared/constants';
 import { trackToolResult } from '../../rules/circuit-breaker';
 import type { RunContext } from '../run-context';
 import type { RunEnding } from '../step-outcome';

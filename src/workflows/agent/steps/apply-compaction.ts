@@ -1,6 +1,8 @@
 import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
-import { addUsage, type CompactionConfig, type CompactionResult } from '../../../shared';
+import { addUsage } from '../../../shared/messages';
+import { type CompactionConfig } from '../../../shared/compaction-schema';
+import { type CompactionResult } from '../../../shared/activity-types';
 import { maxSummaryChars, planCompaction, type CompactionPlan } from '../../rules/compaction-rule';
 import { contextTokens } from '../../rules/model-context';
 import { modelActivities } from '../activities';

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../../../shared';
+import type { ToolCall } from '../../../shared/messages';
 import { loopWarningMessage, trackToolCall } from '../../rules/loop-detection';
 import type { RunContext } from '../run-context';
 import type { RunEnding } from '../step-outcome';

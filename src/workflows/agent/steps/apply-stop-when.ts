@@ -1,4 +1,4 @@
-import { subtractUsage, type ToolCall } from '../../../shared';
+import { subtractUsage, type ToolCall } from '../../../shared/messages';
 import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { evaluateStopCondition } from '../../rules/stop-conditions';
 import type { RunContext } from '../run-context';

@@ -1,6 +1,8 @@
 import type { Duration } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
-import type { ApprovalDecision, ToolCall, ToolDescription } from '../../../shared';
+import type { ApprovalDecision } from '../../../shared/control';
+import type { ToolCall } from '../../../shared/messages';
+import type { ToolDescription } from '../../../shared/activity-types';
 import { approvalPolicyRegistry, applyApprovalPolicy } from '../../rules/approval-policies';
 import { checkDecision } from '../../rules/approval-rules';
 import { approvalTimedOut } from '../failures';

@@ -1,13 +1,9 @@
 import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
-import {
-  MODEL_INPUT_INLINE_BYTES,
-  addUsage,
-  jsonBytes,
-  type AssistantMessage,
-  type ChatMessage,
-  type ModelCallResult,
-} from '../../../shared';
+import { MODEL_INPUT_INLINE_BYTES } from '../../../shared/constants';
+import { addUsage, type AssistantMessage, type ChatMessage } from '../../../shared/messages';
+import { jsonBytes } from '../../../shared/payload-limits';
+import { type ModelCallResult } from '../../../shared/activity-types';
 import { modelActivities, modelRequestSinks } from '../activities';
 import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
 import { preview } from '../event-log';

@@ -1,5 +1,7 @@
 import * as wf from '@temporalio/workflow';
-import { CONTEXT_RELEASE_TOOL, type ToolCall, type ToolCallResult, type ToolDescription } from '../../../shared';
+import { CONTEXT_RELEASE_TOOL } from '../../../shared/constants';
+import { type ToolCall } from '../../../shared/messages';
+import { type ToolCallResult, type ToolDescription } from '../../../shared/activity-types';
 import { CONTEXT_RELEASE_DESCRIPTION, decideContextRelease } from '../../rules/context-release';
 import type { RunContext } from '../run-context';
 

@@ -1,13 +1,8 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
-import {
-  ACTIVITY_DEFAULTS,
-  type AssistantMessage,
-  type ToolCall,
-  type ToolCallInput,
-  type ToolCallResult,
-  type ToolDescription,
-} from '../../../shared';
+import { ACTIVITY_DEFAULTS } from '../../../shared/constants';
+import { type AssistantMessage, type ToolCall } from '../../../shared/messages';
+import { type ToolCallInput, type ToolCallResult, type ToolDescription } from '../../../shared/activity-types';
 import { LOCAL_TOOL_ACTIVITIES_PATCH, localToolActivities, toolActivities } from '../activities';
 import { decideCall } from './await-approval';
 import { answerContextRelease, workflowToolNamed } from './context-release';

@@ -1,5 +1,8 @@
 import * as wf from '@temporalio/workflow';
-import { RESULT_MESSAGES_INLINE_BYTES, SCHEMA_VERSION, jsonBytes, type AgentResult, type ParsedAgentInput, type TerminationReason } from '../../../shared';
+import { RESULT_MESSAGES_INLINE_BYTES, SCHEMA_VERSION } from '../../../shared/constants';
+import { jsonBytes } from '../../../shared/payload-limits';
+import { type AgentResult, type TerminationReason } from '../../../shared/agent-result';
+import { type ParsedAgentInput } from '../../../shared/agent-input';
 import { newestThatFit } from '../../rules/message-pages';
 import { transcriptIndexOf, transcriptTotal } from '../../rules/transcript-segment';
 import { toGeneratedMessages } from '../../rules/generated-messages';

@@ -1,5 +1,5 @@
 import * as wf from '@temporalio/workflow';
-import type { DescribeToolsResult } from '../../../shared';
+import type { DescribeToolsResult } from '../../../shared/activity-types';
 import { approvalPolicyRegistry, validateApprovalPolicy } from '../../rules/approval-policies';
 import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { selectRunTools, type RunTools } from '../../rules/run-setup';

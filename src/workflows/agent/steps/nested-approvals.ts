@@ -1,5 +1,6 @@
 import * as wf from '@temporalio/workflow';
-import { approveSignal, denySignal, nestedApprovalsSignal, type ApprovalDecision, type DecideInput } from '../../../shared';
+import { approveSignal, denySignal, nestedApprovalsSignal } from '../../../common/definitions';
+import { type ApprovalDecision, type DecideInput } from '../../../shared/control';
 import { approvalsKey, routeDecision } from '../../rules/nested-approvals';
 import { allPendingApprovals, type RunRecord } from '../run-record';
 import { approvalDecisionOf } from './await-approval';

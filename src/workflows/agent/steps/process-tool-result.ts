@@ -1,6 +1,8 @@
 import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
-import { addUsage, type ResultProcessingConfig, type ToolCall, type ToolCallResult } from '../../../shared';
+import { addUsage, type ToolCall } from '../../../shared/messages';
+import { type ResultProcessingConfig } from '../../../shared/loop-guard-schemas';
+import { type ToolCallResult } from '../../../shared/activity-types';
 import { modelActivities } from '../activities';
 import { modelCallFailed } from '../failures';
 import { estimateTokens } from '../../rules/observation-masking';

@@ -1,4 +1,6 @@
-import { RESULT_CACHE_DEFAULTS, type ToolCall, type ToolCallResult } from '../../../shared';
+import { RESULT_CACHE_DEFAULTS } from '../../../shared/constants';
+import { type ToolCall } from '../../../shared/messages';
+import { type ToolCallResult } from '../../../shared/activity-types';
 import { appendToolCallEnd, appendToolCallStart } from '../tool-call-events';
 import { readResultCache } from '../../rules/result-cache';
 import type { RunContext } from '../run-context';

@@ -1,18 +1,11 @@
 import { runUsage } from '../run-record';
 import * as wf from '@temporalio/workflow';
-import {
-  FailureType,
-  INPUT_BOUNDS,
-  WORKFLOW_TYPE,
-  ZERO_USAGE,
-  treePosition,
-  usageSchema,
-  type AgentResult,
-  type AgentToolSpec,
-  type ToolCall,
-  type ToolCallResult,
-  type Usage,
-} from '../../../shared';
+import { FailureType } from '../../../shared/failure-catalogue';
+import { INPUT_BOUNDS, WORKFLOW_TYPE } from '../../../shared/constants';
+import { ZERO_USAGE, usageSchema, type ToolCall, type Usage } from '../../../shared/messages';
+import { treePosition } from '../../../shared/agent-input';
+import { type AgentResult } from '../../../shared/agent-result';
+import { type AgentToolSpec, type ToolCallResult } from '../../../shared/activity-types';
 import {
   childInput,
   childLimits,

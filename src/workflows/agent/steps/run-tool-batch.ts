@@ -1,5 +1,6 @@
 import * as wf from '@temporalio/workflow';
-import type { AssistantMessage, ToolCall, ToolCallResult } from '../../../shared';
+import type { AssistantMessage, ToolCall } from '../../../shared/messages';
+import type { ToolCallResult } from '../../../shared/activity-types';
 import type { RunContext } from '../run-context';
 import type { StepOutcome } from '../step-outcome';
 import { refreshStatus, type RunRecord } from '../run-record';

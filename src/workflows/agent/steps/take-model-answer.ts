@@ -1,4 +1,4 @@
-import type { AssistantMessage, ToolCall } from '../../../shared';
+import type { AssistantMessage, ToolCall } from '../../../shared/messages';
 import { decideModelTurn, type TurnPolicy } from '../../rules/model-turn';
 import { inject } from '../conversation-messages';
 import { maxConsecutiveNudgesExceeded } from '../failures';

@@ -1,142 +1,45 @@
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { loadTemporalConfig, type TemporalConfig } from './config';
-import {
-  CLIENT_DEFAULTS,
-  DEFAULT_TASK_QUEUE,
-  MESSAGE_PAGES,
-  WORKFLOW_TYPE,
-  parseAgentInput,
-  stateQuery,
-  transcriptQuery,
-  type AgentInput,
-  type AgentResult,
-  type AgentState,
-  type ChatMessage,
-  type MessagePage,
-  type TranscriptQueryInput,
-  type TranscriptRun,
-} from './shared';
+import { loadTemporalConfig, type TemporalConfig } from '../config';
+import { CLIENT_DEFAULTS, DEFAULT_TASK_QUEUE, MESSAGE_PAGES, WORKFLOW_TYPE } from '../shared/constants';
+import { parseAgentInput, type AgentInput } from '../shared/agent-input';
+import { stateQuery, transcriptQuery } from '../common/definitions';
+import { type AgentResult, type AgentState } from '../shared/agent-result';
+import { type ChatMessage } from '../shared/messages';
+import { type MessagePage, type TranscriptQueryInput, type TranscriptRun } from '../shared/transcript';
 import { RunNotFoundError } from './run-control';
-import { connectClient } from './temporal/connection';
-import { isWorkflowNotFound } from './temporal/errors';
-import { failureOf } from './temporal/failure-of';
+import { connectClient } from '../temporal/connection';
+import { isWorkflowNotFound } from '../temporal/errors';
+import { failureOf } from '../temporal/failure-of';
 
-/**
- * The typed client backend services import (`agent-runner`): start a run, wait for its
- * result, read its live state, steer it, hold conversations. Built on `@temporalio/client`.
- *
- * Only what a caller of a run needs is exported from here, named one by one: the
- * workflow's input and its parts, its result, state and events, the names and argument
- * types of its signals, queries and updates, the error classes and what a failed run
- * carries, the task queue and workflow types. The runner's internals (its activity
- * contract, payload and input bounds, schemas, defaults of the loop) stay internal:
- * code of this repository imports them from `./shared`.
- */
-
-// Names of what a run is started and found by.
-export {
-  CONVERSATION_WORKFLOW_TYPE,
-  DEFAULT_NAMESPACE,
-  DEFAULT_TASK_QUEUE,
-  DEFAULT_TEMPORAL_ADDRESS,
-  SCHEMA_VERSION,
-  WORKFLOW_TYPE,
-  conversationWorkflowId,
-} from './shared';
-export {
-  AGENT_SEARCH_ATTRIBUTE_KEYS,
-  AgentIterationsKey,
-  AgentPendingApprovalsKey,
-  AgentStatusKey,
-  AgentTerminationReasonKey,
-  AgentTotalTokensKey,
-} from './shared';
+export { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId } from '../shared/conversation';
+export { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, SCHEMA_VERSION, WORKFLOW_TYPE } from '../shared/constants';
+export { AGENT_SEARCH_ATTRIBUTE_KEYS, AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerminationReasonKey, AgentTotalTokensKey } from '../common/search-attributes';
 // The input, and the check `startAgentRun` applies to it.
-export { parseAgentInput } from './shared';
-export type {
-  AgentInput,
-  ApprovalConfig,
-  CircuitBreakerConfig,
-  LoopAction,
-  LoopDetectionConfig,
-  MaskingConfig,
-  RestrictOutputConfig,
-  ResultProcessingConfig,
-  StopCondition,
-  StopDuration,
-  TerminatingConfig,
-} from './shared';
+export { parseAgentInput } from '../shared/agent-input';
+export type { AgentInput, ApprovalConfig, RestrictOutputConfig, TerminatingConfig } from '../shared/agent-input';
+export type { CircuitBreakerConfig, LoopAction, LoopDetectionConfig, MaskingConfig, ResultProcessingConfig } from '../shared/loop-guard-schemas';
+export type { StopCondition, StopDuration } from '../shared/stop-conditions-schema';
 // The result, the live state and the event log.
-export type {
-  AgentResult,
-  AgentState,
-  AgentStatus,
-  AssistantMessage,
-  ChatMessage,
-  EventPage,
-  GeneratedMessage,
-  MessageMeta,
-  RunEvent,
-  TerminationReason,
-  ToolCall,
-  ToolMessage,
-  Usage,
-} from './shared';
+export type { AgentResult, AgentState, AgentStatus, GeneratedMessage, TerminationReason } from '../shared/agent-result';
+export type { AssistantMessage, ChatMessage, MessageMeta, ToolCall, ToolMessage, Usage } from '../shared/messages';
+export type { EventPage, RunEvent } from '../shared/run-events';
 // What `followRunEvents(..., { deltas: true })` yields besides run events: the model's answer as it is generated.
-export { isModelStreamEvent, MODEL_STREAM_EVENT_TYPES } from './shared';
-export type {
-  ModelDeltaResetEvent,
-  ModelReasoningDeltaEvent,
-  ModelStreamEvent,
-  ModelStreamSource,
-  ModelTextDeltaEvent,
-  ModelToolCallDeltaEvent,
-} from './shared';
+export { isModelStreamEvent, MODEL_STREAM_EVENT_TYPES } from '../shared/model-stream-events';
+export type { ModelDeltaResetEvent, ModelReasoningDeltaEvent, ModelStreamEvent, ModelStreamSource, ModelTextDeltaEvent, ModelToolCallDeltaEvent } from '../shared/model-stream-events';
 // Signals, queries and updates of `agentWorkflow`, and their arguments and answers.
-export {
-  approveSignal,
-  decideUpdate,
-  denySignal,
-  eventsQuery,
-  setLimitsUpdate,
-  stateQuery,
-  stopSignal,
-  terminateSignal,
-  transcriptQuery,
-  userMessageSignal,
-} from './shared';
-export type { MessagePage, ResultTranscript, TranscriptQueryInput } from './shared';
-export type {
-  ApprovalDecision,
-  ApproveInput,
-  DecideInput,
-  DenyInput,
-  EventsQueryInput,
-  PendingApproval,
-  RunLimits,
-  SetLimitsInput,
-  TerminateInput,
-  TokenBudget,
-} from './shared';
+export { approveSignal, decideUpdate, denySignal, eventsQuery, setLimitsUpdate, stateQuery, stopSignal, terminateSignal, transcriptQuery, userMessageSignal } from '../common/definitions';
+export type { MessagePage, ResultTranscript, TranscriptQueryInput } from '../shared/transcript';
+export type { ApprovalDecision, ApproveInput, DecideInput, DenyInput, EventsQueryInput, PendingApproval, RunLimits, SetLimitsInput, TerminateInput, TokenBudget } from '../shared/control';
 // Conversations: `conversationWorkflow`'s messages and their types.
-export { chatUpdate, conversationQuery, endConversationSignal } from './shared';
-export type {
-  ActiveTurn,
-  ChatTurnKind,
-  ChatTurnRequest,
-  ChatTurnResult,
-  ConversationInput,
-  ConversationState,
-  RememberedTurn,
-  TurnSettings,
-} from './shared';
+export { chatUpdate, conversationQuery, endConversationSignal } from '../common/conversation-definitions';
+export type { ActiveTurn, ChatTurnKind, ChatTurnRequest, ChatTurnResult, ConversationInput, ConversationState, RememberedTurn, TurnSettings } from '../shared/conversation';
 // Failures: the catalogue of every type the runner raises, what a failed run's details carry
 // (`AgentRunFailedError.details[0]`), and the types a chat turn is refused with.
-export { FAILURE_CATALOGUE, FailureType, isFailureType, type FailureEntry, type FailureTypeName } from './shared';
-export type { PartialRun } from './workflows/agent/failures';
-export { ConversationFailure } from './shared';
-export { ConfigError, type TemporalConfig } from './config';
+export { FAILURE_CATALOGUE, FailureType, isFailureType, type FailureEntry, type FailureTypeName } from '../shared/failure-catalogue';
+export type { PartialRun } from '../workflows/agent/failures';
+export { ConversationFailure } from '../shared/conversation';
+export { ConfigError, type TemporalConfig } from '../config';
 
 /** Options of {@link startAgentRun}. */
 export interface StartAgentRunOptions {

@@ -1,25 +1,25 @@
 import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
-import type { ModelSettings } from './activities';
-import { ConfigError, configuredSecrets, loadWorkerConfig } from './config';
+import type { ModelSettings } from '../activities';
+import { ConfigError, configuredSecrets, loadWorkerConfig } from '../config';
 import { AgentRunnerPlugin } from './plugin';
-import { createRedactor } from './redaction';
-import { missingSearchAttributes, registrationCommand } from './temporal/check-search-attributes';
-import { connectClient, connectWorker } from './temporal/connection';
-import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from './shared';
-import { createBuiltinTools } from './tools/builtin';
-import type { ToolDefinition } from './tools/define-tool';
+import { createRedactor } from '../redaction';
+import { missingSearchAttributes, registrationCommand } from '../temporal/check-search-attributes';
+import { connectClient, connectWorker } from '../temporal/connection';
+import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from '../shared/constants';
+import { createBuiltinTools } from '../tools/builtin';
+import type { ToolDefinition } from '../tools/define-tool';
 import { runnerLogger } from './runner-logger';
 
 /*
  * `agent-runner/worker`: what a process that runs agents imports. Workflow code imports `agent-runner/workflow`
  * instead, backend services `agent-runner`.
  */
-export { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from './tools/define-tool';
-export { defineAgentTool, type AgentToolDefinition } from './tools/define-agent-tool';
-export { TerminateResponse } from './tools/terminate-response';
-export { WaitForInput } from './tools/wait-for-input';
-export { RetryableToolError } from './tools/retryable-tool-error';
-export { createBuiltinTools } from './tools/builtin';
+export { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from '../tools/define-tool';
+export { defineAgentTool, type AgentToolDefinition } from '../tools/define-agent-tool';
+export { TerminateResponse } from '../tools/terminate-response';
+export { WaitForInput } from '../tools/wait-for-input';
+export { RetryableToolError } from '../tools/retryable-tool-error';
+export { createBuiltinTools } from '../tools/builtin';
 export {
   AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
   AGENT_PRELOADED_MODULES,
@@ -27,7 +27,7 @@ export {
   AgentRunnerPlugin,
   type AgentRunnerPluginOptions,
 } from './plugin';
-export type { ModelSettings } from './activities';
+export type { ModelSettings } from '../activities';
 
 /** What a worker for `agentWorkflow` needs. */
 export interface AgentWorkerOptions {

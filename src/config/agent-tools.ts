@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigError } from './config';
-import { DEFAULT_AGENT_TOOLS } from './shared';
+import { ConfigError } from './index';
+import { DEFAULT_AGENT_TOOLS } from '../shared/constants';
 
 /**
  * What a run gets when its caller names no tools: the HTTP API's chat

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { maskUrlCredentials, urlCredentials, urlCredentialsProblem } from './redaction';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, WORKER_DEFAULTS, priceTableSchema, type PriceTable } from './shared';
+import { maskUrlCredentials, urlCredentials, urlCredentialsProblem } from '../redaction';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, WORKER_DEFAULTS } from '../shared/constants';
+import { priceTableSchema, type PriceTable } from '../shared/prices';
 
 /**
  * Configuration from the environment, checked once at start so a typo fails

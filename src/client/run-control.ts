@@ -4,31 +4,19 @@ import {
   type Client,
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
-import {
-  AgentIterationsKey,
-  AgentPendingApprovalsKey,
-  AgentStatusKey,
-  AgentTerminationReasonKey,
-  AgentTotalTokensKey,
-  FailureType,
-  CLIENT_DEFAULTS,
-  WORKFLOW_TYPE,
-  decideUpdate,
-  eventsQuery,
-  terminateSignal,
-  userMessageSignal,
-  withCurrentEventName,
-  type AgentResult,
-  type ApprovalDecision,
-  type DecideInput,
-  type ModelStreamEvent,
-  type RunEvent,
-} from './shared';
+import { AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerminationReasonKey, AgentTotalTokensKey } from '../common/search-attributes';
+import { FailureType } from '../shared/failure-catalogue';
+import { CLIENT_DEFAULTS, WORKFLOW_TYPE } from '../shared/constants';
+import { decideUpdate, eventsQuery, terminateSignal, userMessageSignal } from '../common/definitions';
+import { withCurrentEventName, type RunEvent } from '../shared/run-events';
+import { type AgentResult } from '../shared/agent-result';
+import { type ApprovalDecision, type DecideInput } from '../shared/control';
+import { type ModelStreamEvent } from '../shared/model-stream-events';
 import { sleep } from './abortable-sleep';
 import { withModelDeltas } from './model-stream-follower';
-import { isWorkflowNotFound } from './temporal/errors';
-import { failureOf } from './temporal/failure-of';
-import { hasRunEnded, isRefusedAsEnded } from './temporal/run-ended';
+import { isWorkflowNotFound } from '../temporal/errors';
+import { failureOf } from '../temporal/failure-of';
+import { hasRunEnded, isRefusedAsEnded } from '../temporal/run-ended';
 
 /**
  * Steering and following a run from outside: decisions, termination, the

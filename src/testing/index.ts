@@ -12,7 +12,7 @@
  * ```
  */
 
-export { ScriptedModelServer } from './scripted-model/server';
+export { ScriptedModelServer } from '../scripted-model/server';
 export type {
   ChatCompletionRequest,
   Responder,
@@ -22,6 +22,6 @@ export type {
   ScriptedRawReply,
   ScriptedReply,
   ScriptedToolCall,
-} from './scripted-model/script';
-export { startDevServer, type DevServerOptions, type StartedDevServer } from './temporal/dev-server';
-export type { Log } from './temporal/temporal-cli';
+} from '../scripted-model/script';
+export { startDevServer, type DevServerOptions, type StartedDevServer } from '../temporal/dev-server';
+export type { Log } from '../temporal/temporal-cli';

@@ -1,17 +1,18 @@
 import { SimplePlugin } from '@temporalio/plugin';
 import type { InjectedSinks, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
-import { createActivities, type ModelSettings } from './activities';
-import { ModelRequestCache, modelRequestKey } from './activities/model-request-cache';
-import { ACTIVITY_DEFAULTS, type ModelRequestSinks } from './shared';
-import type { ToolDefinition } from './tools/define-tool';
-import { createToolRegistry } from './tools/tool-registry';
+import { createActivities, type ModelSettings } from '../activities';
+import { ModelRequestCache, modelRequestKey } from '../activities/model-request-cache';
+import { ACTIVITY_DEFAULTS } from '../shared/constants';
+import { type ModelRequestSinks } from '../common/model-request-sinks';
+import type { ToolDefinition } from '../tools/define-tool';
+import { createToolRegistry } from '../tools/tool-registry';
 
 /**
  * The module a worker bundles for `agentWorkflow` and `conversationWorkflow`:
  * `src/workflows/index.ts` when run from source, `dist/workflows/index.js` once built
  * (the file behind `agent-runner/workflow`).
  */
-export const AGENT_WORKFLOWS_PATH: string = require.resolve('./workflows');
+export const AGENT_WORKFLOWS_PATH: string = require.resolve('../workflows');
 
 /**
  * Modules the agent's workflow bundle preloads: evaluated once per worker thread and shared by the runs on it
@@ -19,7 +20,7 @@ export const AGENT_WORKFLOWS_PATH: string = require.resolve('./workflows');
  * (`src/shared/built-once.ts`). The plugin adds them to every worker it bundles workflows for; a prebuilt
  * `workflowBundle` gets the same from `bundleWorkflowCode({ ..., preloadModules: [...AGENT_PRELOADED_MODULES] })`.
  */
-export const AGENT_PRELOADED_MODULES: readonly string[] = [require.resolve('./shared/built-once')];
+export const AGENT_PRELOADED_MODULES: readonly string[] = [require.resolve('../shared/built-once')];
 
 /**
  * How often at most a heartbeat of the agent's activities reaches the server. A cancellation (a terminated run,

@@ -1,16 +1,11 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import type { ChannelLine } from './activities/delta-hub';
+import type { ChannelLine } from '../activities/delta-hub';
 import { sleep } from './abortable-sleep';
 import { AsyncQueue } from './async-queue';
-import {
-  MODEL_STREAM_DEFAULTS,
-  deltaEvent,
-  type ModelStreamAnnouncement,
-  type ModelStreamEvent,
-  type ModelStreamSource,
-  type RunEvent,
-} from './shared';
+import { MODEL_STREAM_DEFAULTS } from '../shared/constants';
+import { deltaEvent, type ModelStreamAnnouncement, type ModelStreamEvent, type ModelStreamSource } from '../shared/model-stream-events';
+import { type RunEvent } from '../shared/run-events';
 
 /**
  * Follows a run's model deltas next to its durable events. While a model

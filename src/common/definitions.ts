@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { AgentState } from './agent-result';
+import type { AgentState } from '../shared/agent-result';
 import type {
   ApprovalDecision,
   ApproveInput,
@@ -10,9 +10,9 @@ import type {
   RunLimits,
   SetLimitsInput,
   TerminateInput,
-} from './control';
-import type { EventPage } from './run-events';
-import type { MessagePage, ModelRequestQueryInput, TranscriptQueryInput } from './transcript';
+} from '../shared/control';
+import type { EventPage } from '../shared/run-events';
+import type { MessagePage, ModelRequestQueryInput, TranscriptQueryInput } from '../shared/transcript';
 
 /**
  * Names of the queries, signals and updates of `agentWorkflow`, shared by the

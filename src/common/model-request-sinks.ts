@@ -1,5 +1,5 @@
 import type { Sinks } from '@temporalio/workflow';
-import type { ChatMessage } from './messages';
+import type { ChatMessage } from '../shared/messages';
 
 /**
  * The sink a run hands its next model call's conversation to, in the

@@ -1,6 +1,6 @@
 import { DefaultLogger, type LogLevel } from '@temporalio/worker';
-import { createRedactor, redactingLogger } from './redaction';
-import { withQuietRunFailures } from './worker-log-filter';
+import { createRedactor, redactingLogger } from '../redaction';
+import { withQuietRunFailures } from './log-filter';
 
 /**
  * The logger a process that runs the worker installs: the SDK's own at

@@ -4,22 +4,11 @@ import {
   WorkflowUpdateFailedError,
   type Client,
 } from '@temporalio/client';
-import {
-  CONVERSATION_INPUT_VERSION,
-  CONVERSATION_WORKFLOW_TYPE,
-  ConversationFailure,
-  DEFAULT_TASK_QUEUE,
-  chatUpdate,
-  conversationQuery,
-  conversationWorkflowId,
-  endConversationSignal,
-  type ChatTurnRequest,
-  type ChatTurnResult,
-  type ConversationInput,
-  type ConversationState,
-} from './shared';
-import { isWorkflowNotFound } from './temporal/errors';
-import { failureOf } from './temporal/failure-of';
+import { CONVERSATION_INPUT_VERSION, CONVERSATION_WORKFLOW_TYPE, ConversationFailure, conversationWorkflowId, type ChatTurnRequest, type ChatTurnResult, type ConversationInput, type ConversationState } from '../shared/conversation';
+import { DEFAULT_TASK_QUEUE } from '../shared/constants';
+import { chatUpdate, conversationQuery, endConversationSignal } from '../common/conversation-definitions';
+import { isWorkflowNotFound } from '../temporal/errors';
+import { failureOf } from '../temporal/failure-of';
 
 /**
  * Conversations by `context_id`, for backend services: each request is one

@@ -2,20 +2,21 @@ import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Runtime } from '@temporalio/worker';
 import { Command } from 'commander';
-import { ExitCode } from './cli/exit-codes';
-import { followRun } from './cli/follow-run';
-import { createOutput } from './cli/output';
-import { startAgentRun } from './client';
-import { configuredSecrets, loadModelConfig, type ModelConfig } from './config';
-import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from './scripted-model/demo-agent';
-import { ScriptedModelServer } from './scripted-model/server';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEMO_TASK_QUEUE, WORKER_DEFAULTS, type AgentInput } from './shared';
-import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
-import { createBuiltinTools } from './tools/builtin';
-import { createAgentWorker } from './worker';
-import { runnerLogger } from './runner-logger';
+import { ExitCode } from '../cli/exit-codes';
+import { followRun } from '../cli/follow-run';
+import { createOutput } from '../cli/output';
+import { startAgentRun } from '../client';
+import { configuredSecrets, loadModelConfig, type ModelConfig } from '../config';
+import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from '../scripted-model/demo-agent';
+import { ScriptedModelServer } from '../scripted-model/server';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEMO_TASK_QUEUE, WORKER_DEFAULTS } from '../shared/constants';
+import { type AgentInput } from '../shared/agent-input';
+import { connectToLocalServer, ensureLocalServer } from '../temporal/local-server';
+import { createBuiltinTools } from '../tools/builtin';
+import { createAgentWorker } from '../worker';
+import { runnerLogger } from '../worker/runner-logger';
 
-const EXAMPLES = path.resolve(__dirname, '..', 'examples', 'workspace');
+const EXAMPLES = path.resolve(__dirname, '..', '..', 'examples', 'workspace');
 
 const DEFAULT_TASK =
   `Read every file in the workspace, write a short summary of them to ${SUMMARY_FILE}, ` +

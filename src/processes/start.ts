@@ -1,13 +1,13 @@
 import { Runtime } from '@temporalio/worker';
-import { closeApi, describeAuth, listen, untilSignal } from './api/lifecycle';
-import { loadApiConfig } from './api/config';
-import { buildApiServer } from './api/server';
-import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig } from './config';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from './shared';
-import { connectToLocalServer, ensureLocalServer } from './temporal/local-server';
-import { createBuiltinTools } from './tools/builtin';
-import { createAgentWorker } from './worker';
-import { runnerLogger } from './runner-logger';
+import { closeApi, describeAuth, listen, untilSignal } from '../api/lifecycle';
+import { loadApiConfig } from '../api/config';
+import { buildApiServer } from '../api/server';
+import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig } from '../config';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from '../shared/constants';
+import { connectToLocalServer, ensureLocalServer } from '../temporal/local-server';
+import { createBuiltinTools } from '../tools/builtin';
+import { createAgentWorker } from '../worker';
+import { runnerLogger } from '../worker/runner-logger';
 
 /**
  * `npm start`: everything on one machine — a Temporal dev server (started in
