@@ -1,6 +1,6 @@
 # The agent-runner worker and HTTP API (dist/worker/index.js, dist/api/main.js). Built by docker-compose.yml; configure it with the
 # environment variables in the README's configuration table.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
@@ -8,7 +8,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production AGENT_WORKSPACE=/workspace
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
