@@ -7,7 +7,7 @@ import { TestEnv, testServerAddress } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 
 /**
- * The README's operator commands, run through the real `temporal` binary
+ * The Temporal CLI commands of docs/guide/steering.md, run through the real `temporal` binary
  * against a real worker: start, query, approve and deny by signal and by
  * update, terminate, and list runs by search attribute.
  */

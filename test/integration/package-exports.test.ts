@@ -122,7 +122,7 @@ console.log(JSON.stringify({ entries, deepImport }));
 `;
 
 /**
- * The user's workflows module, as the README shows it: the agent's workflows re-exported from the
+ * The user's workflows module, as docs/guide/plugin.md shows it: the agent's workflows re-exported from the
  * package (the Temporal bundler resolves agent-runner/workflow through the exports map), and one of their own.
  */
 const USER_WORKFLOWS = `export * from 'agent-runner/workflow';

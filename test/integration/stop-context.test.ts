@@ -12,7 +12,7 @@ import { waitForState } from '../helpers/wait';
  * Seed 002's StopContext through a real worker (a custom condition sees the
  * iteration, the response, the run's usage, the tool calls executed and the
  * last tool results), seed 003's `textMessage`, and the `stop_condition`
- * reason's `condition` as the README shows it.
+ * reason's `condition` as docs/guide/stop-conditions.md shows it.
  */
 
 const boomTool = defineTool({
@@ -125,7 +125,7 @@ describe('textMessage (seed 003): the model answered with text and no tool call'
   });
 });
 
-describe("the stop_condition reason names the part of the tree that held (the README's example)", () => {
+describe("the stop_condition reason names the part of the tree that held (the example of docs/guide/stop-conditions.md)", () => {
   test('any(maxMessages(10), textMention("APPROVE")) reports textMention', async () => {
     const model = env.scenario([{ toolCalls: [{ name: 'ping', arguments: { host: 'a' } }] }, { content: 'Looks right to me. APPROVE' }]);
     const result = await env.run({ model, tools: ['ping'], message: 'review', stopWhen: { any: [{ maxMessages: 10 }, { textMention: 'APPROVE' }] } });

@@ -3,15 +3,18 @@ import path from 'node:path';
 import * as constants from '../../src/shared/constants';
 
 /**
- * The README's configuration and defaults tables say what `constants.ts`
- * holds: a default changed in one place and not the other fails here.
+ * The docs' configuration and defaults tables (docs/reference/configuration.md,
+ * docs/reference/defaults.md) say what `constants.ts` holds: a default changed
+ * in one place and not the other fails here.
  */
-const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+const reference = (page: string): string => readFileSync(path.join(__dirname, '..', '..', 'docs', 'reference', page), 'utf8');
+const configurationPage = reference('configuration.md');
+const defaultsPage = reference('defaults.md');
 
-/** The cells of the table row whose first cell is exactly `first`. */
+/** The cells of the configuration table's row whose first cell is exactly `first`. */
 function row(first: string): string[] {
-  const line = readme.split('\n').find((candidate) => candidate.startsWith(`| ${first} |`));
-  if (line === undefined) throw new Error(`README has no table row for ${first}`);
+  const line = configurationPage.split('\n').find((candidate) => candidate.startsWith(`| ${first} |`));
+  if (line === undefined) throw new Error(`docs/reference/configuration.md has no table row for ${first}`);
   return line.split(' | ').map((cell) => cell.replace(/^\| ?| ?\|$/g, '').trim());
 }
 
@@ -21,8 +24,7 @@ function constantAt(dotted: string): unknown {
 }
 
 describe('the defaults table', () => {
-  const rows = readme
-    .slice(readme.indexOf('### Defaults'), readme.indexOf('### Finding a Temporal CLI'))
+  const rows = defaultsPage
     .split('\n')
     .filter((line) => /^\| `[A-Z_]+[\w.]*` \| `/.test(line))
     .map((line) => line.split(' | ').slice(0, 2).map((cell) => cell.replace(/^\| /, '').replace(/^`|`$/g, '')) as [string, string]);
