@@ -108,13 +108,13 @@ export function fitHandOver(input: unknown, continuation: RunContinuation): { co
 }
 
 /**
- * Whether a hand-over would leave summarised messages behind: the run keeps
- * its history linear, its result need not hold the whole conversation
+ * Whether a hand-over would leave summarised messages behind: its result
+ * need not hold the whole conversation
  * (`resultMessages: 'all'`), and a compaction has summarised messages this
  * Temporal run still holds.
  */
-export function canLeaveSummarisedBehind({ run, input, linearHistory }: Pick<RunContext, 'run' | 'input' | 'linearHistory'>): boolean {
-  return linearHistory && input.resultMessages !== 'all' && hasSummarisedToLeave(run);
+export function canLeaveSummarisedBehind({ run, input }: Pick<RunContext, 'run' | 'input'>): boolean {
+  return input.resultMessages !== 'all' && hasSummarisedToLeave(run);
 }
 
 /**
