@@ -1,4 +1,3 @@
-import * as wf from '@temporalio/workflow';
 import type { AssistantMessage, ToolCall } from '../../../shared/messages';
 import type { ToolCallResult } from '../../../shared/activity-types';
 import type { RunContext } from '../run-context';
