@@ -37,11 +37,10 @@ type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
  * as new (the workflow's second argument; callers never pass it). Everything
  * the loop counts goes along, so limits, stop conditions and the result see
  * one run; the event log brings its newest events and keeps numbering.
- * Read on arrival by `parseRunContinuation`, which also reads the versions
- * before this one.
+ * Read on arrival by `parseRunContinuation`, which rejects any other version.
  */
 export type RunContinuation = CarriedFields & {
-  /** The version of this shape ({@link RUN_CONTINUATION_VERSION}); a hand-over without one is version 1. */
+  /** The version of this shape ({@link RUN_CONTINUATION_VERSION}). */
   schemaVersion: typeof RUN_CONTINUATION_VERSION;
   /** Temporal runs this agent run has had before this one. */
   continuations: number;
