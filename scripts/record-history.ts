@@ -29,27 +29,24 @@ import { createAgentWorker } from '../src/worker';
  * - conversation.json: a conversation's two turns (chat, then invoke) as
  *   child runs started from `chat` updates, then the `end` signal;
  * - continue-as-new-start.json: the first Temporal run of a run that
- *   continues as new every two iterations: the size-guards marker, two
- *   iterations, the hand-over;
+ *   continues as new every two iterations: two iterations, the hand-over;
  * - continue-as-new.json: the middle Temporal run of the same run: it takes
  *   up the carried state and the rest of the first run's timeout, runs two
  *   iterations, and hands over again;
  * - call-identity.json: a model that reuses one call id (twice in one
  *   answer, again on the next turn), each call approved or denied under
- *   its own runner id (the runner-call-ids marker);
+ *   its own runner id;
  * - linear-history.json: a run whose conversation outgrows a model call's
  *   input (later calls carry `{ iteration, count }`, and the activity reads
  *   the messages with the `modelRequest` query) and the result's budget
- *   (the result carries the newest messages and `transcript`; the
- *   linear-history marker);
+ *   (the result carries the newest messages and `transcript`);
  * - compaction.json: a run with `compaction` whose context passes
  *   `maxTokens` before its fourth model call: one `compactConversation`
  *   activity, then the model sees the summary;
  * - local-tools.json: the tool catalog, the calculator (a result and an
- *   error) and `finish` as local activities (the local-tool-activities
- *   marker), `list_files` as a regular activity, and eleven iterations with
- *   the search attributes upserted at the start, after ten iterations and at
- *   the end only (the meaningful-search-attributes marker).
+ *   error) and `finish` as local activities, `list_files` as a regular
+ *   activity, and eleven iterations with the search attributes upserted at
+ *   the start, after ten iterations and at the end only.
  * - nested-agents.json and nested-agents-child.json: a run that calls a
  *   nested agent (`defineAgentTool`): the child workflow started, its
  *   pending approval reported to the parent and approved there (forwarded
@@ -268,11 +265,12 @@ async function main(): Promise<void> {
         workflowId: 'recorded-control-plane',
         args: [controlInput],
       });
-      await waitForPending(control, 'call_first');
+      // Approvals name the runner's ids (`call-<iteration>-<n>`), not the model's.
+      await waitForPending(control, 'call-1-1');
       await control.executeUpdate(decideUpdate, {
-        args: [{ callId: 'call_first', decision: 'approve', arguments: { expression: '2 + 3' } }],
+        args: [{ callId: 'call-1-1', decision: 'approve', arguments: { expression: '2 + 3' } }],
       });
-      await waitForPending(control, 'call_second');
+      await waitForPending(control, 'call-2-1');
       await control.signal(terminateSignal, { reason: 'recorded stop' });
       await control.result();
       await save(control, 'control-plane.json');

@@ -67,7 +67,7 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
   const { workflowId, runId } = context.info.workflowExecution ?? { workflowId: context.info.activityId, runId: '' };
   const arguments_ = validated.data;
   const contextFor = (signal: AbortSignal): ToolContext => ({
-    // Chosen by the workflow when it scheduled the call (older runs: workflowId:callId), so it is the same on every attempt.
+    // Chosen by the workflow when it scheduled the call, so it is the same on every attempt; called otherwise: workflowId:callId.
     idempotencyKey: input.idempotencyKey ?? `${workflowId}:${input.callId}`,
     workflowId,
     runId,

@@ -1,4 +1,4 @@
-import { isRunEvent, withCurrentEventName, type RunEvent, type UnknownRunEvent } from '../shared/run-events';
+import { isRunEvent, type RunEvent, type UnknownRunEvent } from '../shared/run-events';
 import { type ApprovalDecision } from '../shared/control';
 import { oneLine } from './one-line';
 import { answerCommand, approveCommand, denyCommand } from './steering-commands';
@@ -8,13 +8,11 @@ import { answerCommand, approveCommand, denyCommand } from './steering-commands'
  * under the iteration they belong to. Approval requests carry the exact
  * commands that decide them, since that is what the operator must do next.
  * `run-end` prints nothing: the outcome summary that follows says it better.
- * An event under an old name is read under its new one; an event this
- * version does not know (a worker of another version wrote it) is printed as
- * its type and its fields.
+ * An event this version does not know (a worker of another version wrote
+ * it) is printed as its type and its fields.
  */
 export function describeEvent(event: RunEvent | UnknownRunEvent, workflowId: string): string[] {
-  const current = withCurrentEventName(event);
-  return isRunEvent(current) ? describeRunEvent(current, workflowId) : describeGenerically(current);
+  return isRunEvent(event) ? describeRunEvent(event, workflowId) : describeGenerically(event);
 }
 
 function describeRunEvent(event: RunEvent, workflowId: string): string[] {

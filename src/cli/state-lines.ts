@@ -1,4 +1,3 @@
-import { currentEventType } from '../shared/run-events';
 import { type AgentState } from '../shared/agent-result';
 import { oneLine } from './one-line';
 import { describeCost, describeTerminationReason } from './outcome-lines';
@@ -14,7 +13,7 @@ export function describeState(state: AgentState, workflowId: string): string[] {
     `  progress:  ${describeCost(state.iteration, state.usage)} · ${state.invocations} of ${state.limits.maxInvocations} model calls used`,
     `  doing:     ${state.activity}`,
   ];
-  if (state.lastEvent !== undefined) lines.push(`  last event: #${state.lastEvent.seq} ${currentEventType(state.lastEvent.type)} at ${state.lastEvent.at}`);
+  if (state.lastEvent !== undefined) lines.push(`  last event: #${state.lastEvent.seq} ${state.lastEvent.type} at ${state.lastEvent.at}`);
   if (state.pendingApprovals.length > 0) {
     lines.push(`  pending approvals (${state.pendingApprovals.length}):`);
     for (const approval of state.pendingApprovals) {

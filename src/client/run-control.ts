@@ -8,7 +8,7 @@ import { AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerm
 import { FailureType } from '../shared/failure-catalogue';
 import { CLIENT_DEFAULTS, WORKFLOW_TYPE } from '../shared/constants';
 import { decideUpdate, eventsQuery, terminateSignal, userMessageSignal } from '../common/definitions';
-import { withCurrentEventName, type RunEvent } from '../shared/run-events';
+import { type RunEvent } from '../shared/run-events';
 import { type AgentResult } from '../shared/agent-result';
 import { type ApprovalDecision, type DecideInput } from '../shared/control';
 import { type ModelStreamEvent } from '../shared/model-stream-events';
@@ -163,8 +163,7 @@ async function* followDurableEvents(client: Client, workflowId: string, options:
       throw notFoundOr(error, workflowId);
     }
     if (page.missed !== undefined && page.events.length > 0) options.onMissed?.(page.missed);
-    // A worker of an older version answers some events under their old names: they come out under the new ones.
-    for (const event of page.events.map(withCurrentEventName)) {
+    for (const event of page.events) {
       if (options.signal?.aborted) return;
       cursor = event.seq;
       yield event;

@@ -150,7 +150,7 @@ export interface ExtractionResult {
 export interface ToolCallInput {
   toolName: string;
   callId: string;
-  /** The key the tool's `idempotencyKey` is, chosen by the workflow; absent in calls scheduled before it did. */
+  /** The key the tool's `idempotencyKey` is, chosen by the workflow; absent when the activity is called otherwise (`workflowId:callId` then). */
   idempotencyKey?: string;
   /** The raw JSON text the model produced. */
   arguments: string;

@@ -41,8 +41,8 @@ export function turnWorkflowId(conversationId: string, turn: number, generation?
 }
 
 /**
- * The version of {@link ConversationInput} this code writes. An input without
- * one is version 1, read and upgraded on arrival
+ * The version of {@link ConversationInput} this code writes; an input of
+ * another version, or of none, fails the conversation with the reason
  * (`src/workflows/conversation/conversation-input.ts` says how to add a version).
  */
 export const CONVERSATION_INPUT_VERSION = 2;
@@ -64,17 +64,18 @@ export interface ConversationInput {
 }
 
 /**
- * A turn's answer kept for a retried request (same update id), by `kind`:
- * - `messageRange`: the answer without its generated messages, which are
- *   rebuilt from the history, where the turn's messages are (`messages.from`
- *   up to `messages.to`), so remembering turns adds next to nothing to the
- *   continue-as-new input. What this code writes.
- * - `wholeResult`: the whole answer, as conversations kept it before they kept
- *   ranges; only the upgrade of an older input writes it.
+ * A turn's answer kept for a retried request (same update id), of `kind`
+ * `messageRange`: the answer without its generated messages, which are
+ * rebuilt from the history, where the turn's messages are (`messages.from`
+ * up to `messages.to`), so remembering turns adds next to nothing to the
+ * continue-as-new input.
  */
-export type RememberedTurn =
-  | { kind: 'messageRange'; updateId: string; answer: Omit<ChatTurnResult, 'generatedMessages'>; messages: { from: number; to: number } }
-  | { kind: 'wholeResult'; updateId: string; result: ChatTurnResult };
+export interface RememberedTurn {
+  kind: 'messageRange';
+  updateId: string;
+  answer: Omit<ChatTurnResult, 'generatedMessages'>;
+  messages: { from: number; to: number };
+}
 
 /** The three chat endpoints: a human message, a bare invocation, or an AI message prompted by the caller. */
 export type ChatTurnKind = 'chat' | 'invoke' | 'add-ai-message';

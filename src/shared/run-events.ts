@@ -13,8 +13,7 @@ import { usageSchema, type MessageMeta } from './messages';
  *
  * An event comes to a reader from a query of a worker that may run another
  * version, so a reader checks what it got ({@link isRunEvent}) and shows
- * anything else generically; events under their names of before are renamed
- * on arrival ({@link withCurrentEventName}).
+ * anything else generically.
  */
 
 /** What every event has: its number, its time and its type. */
@@ -312,42 +311,6 @@ export const INJECTION_EVENT_TYPES = {
   loop_warning: 'loop-warning-injection',
   error_context: 'error-context-injection',
 } as const satisfies Record<InjectionKind, RunEventType>;
-
-/**
- * Events renamed so that every name is noun-first kebab-case (what it is
- * about, then what happened), by old name. A run in flight that continues as
- * new from an older worker carries events under these names; they are
- * renamed on arrival, and readers rename what an older worker answers.
- */
-export const RENAMED_RUN_EVENTS = {
-  nudge: 'nudge-injection',
-  restriction: 'restriction-injection',
-  loop_warning: 'loop-warning-injection',
-  error_context: 'error-context-injection',
-  timeout: 'run-timeout',
-  'loop-detected': 'loop-detection',
-  'continue-as-new': 'run-hand-over',
-  'run-continued': 'run-take-over',
-  'observations-masked': 'observation-masking',
-  'tool-result-processed': 'tool-result-truncation',
-  'circuit-breaker': 'circuit-breaker-trip',
-  'stop-condition': 'stop-condition-match',
-  'decision-rejected': 'decision-rejection',
-  'approval-abandon': 'approval-abandonment',
-  'user-message-rejected': 'user-message-rejection',
-} as const satisfies Record<string, RunEventType>;
-
-/** The current name of an event type: an old name becomes its new one (see {@link RENAMED_RUN_EVENTS}); any other stays. */
-export function currentEventType(type: string): string {
-  // Own keys only: an event named "constructor" must not find Object.prototype's.
-  return Object.hasOwn(RENAMED_RUN_EVENTS, type) ? RENAMED_RUN_EVENTS[type as keyof typeof RENAMED_RUN_EVENTS] : type;
-}
-
-/** `event` under its current name: a renamed copy when it came under an old one, else `event` itself. */
-export function withCurrentEventName<Event extends { type: string }>(event: Event): Event {
-  const type = currentEventType(event.type);
-  return type === event.type ? event : { ...event, type };
-}
 
 /** Whether `value` is an event this version writes, with the fields it writes; extra fields are allowed. */
 export function isRunEvent(value: unknown): value is RunEvent {

@@ -143,9 +143,10 @@ describe('hostile agent input fails the run at once, without a failed workflow t
 
 describe('hostile conversation input', () => {
   test.each([
-    ['null', [null], 'input: Invalid input: expected object, received null'],
-    ['no contextId', [{ messages: [] }], 'contextId'],
-    ['a second argument', [{ contextId: 'c1' }, { garbage: true }], 'arguments: conversationWorkflow takes one argument'],
+    ['null', [null], 'schemaVersion: expected one of 2 (the conversation input versions this worker reads), got none'],
+    ['no version', [{ contextId: 'c1' }], 'schemaVersion: expected one of 2 (the conversation input versions this worker reads), got none'],
+    ['no contextId', [{ schemaVersion: 2, messages: [] }], 'contextId'],
+    ['a second argument', [{ schemaVersion: 2, contextId: 'c1' }, { garbage: true }], 'arguments: conversationWorkflow takes one argument'],
   ])('%s', async (_name, args, expected) => {
     await expectRefused(await start(CONVERSATION_WORKFLOW_TYPE, args), expected);
   });

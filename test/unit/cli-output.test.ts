@@ -143,11 +143,10 @@ describe('event lines', () => {
     });
   });
 
-  test('an event from an older worker under an old name is printed under its new one', () => {
+  test('an event under a name of before the noun-first renames is an unknown event: those names never left development', () => {
     expect(describeEvent(received('loop-detected', { iteration: 3, toolName: 'calculator', count: 3, action: 'stop' }), 'run')).toEqual([
-      '  loop detected: calculator called 3 times in a row (stop)',
+      '  loop-detected {"iteration":3,"toolName":"calculator","count":3,"action":"stop"}',
     ]);
-    expect(describeEvent(received('continue-as-new', { iteration: 2, historyBytes: 10 }), 'run')).toEqual(['  run-hand-over {"iteration":2,"historyBytes":10}']);
   });
 
   test('an event this version does not know, or whose fields it does not know, is printed as its type and fields', () => {

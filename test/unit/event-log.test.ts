@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_EVENTS_PER_PAGE } from '../../src/shared/constants';
-import { RENAMED_RUN_EVENTS, isRunEvent } from '../../src/shared/run-events';
 import { EventLog, readCarriedEvents } from '../../src/workflows/agent/event-log';
 
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);
@@ -338,41 +337,13 @@ describe('EventLog across continue-as-new', () => {
   });
 });
 
-/** What an older worker carried: `details` under the old name `type`, numbered `seq`. */
+/** A carried event: `details` under `type`, numbered `seq`. */
 const carriedEvent = (seq: number, type: string, details: Record<string, unknown>) => ({ ...details, seq, at: secondsAfterStart(seq).toISOString(), type });
 
-/** The event of each old name, as the worker that used the name wrote it. */
-const OLD_EVENTS: Record<keyof typeof RENAMED_RUN_EVENTS, Record<string, unknown>> = {
-  nudge: { iteration: 1, consecutiveNudges: 1, restrictionInjections: 0 },
-  restriction: { iteration: 1, consecutiveNudges: 0, restrictionInjections: 1 },
-  loop_warning: { iteration: 2, consecutiveNudges: 0, restrictionInjections: 0 },
-  error_context: { iteration: 1, consecutiveNudges: 1, restrictionInjections: 0 },
-  timeout: { limit: '5s' },
-  'loop-detected': { iteration: 3, toolName: 'calculator', count: 3, action: 'warn' },
-  'continue-as-new': { iteration: 2, historyBytes: 10_132 },
-  'run-continued': { iteration: 2, temporalRuns: 2 },
-  'observations-masked': { iteration: 4, masked: [{ toolCallId: 'call-1-1', toolName: 'read_file', iteration: 1, tokens: 600 }], tokensSaved: 600 },
-  'tool-result-processed': { callId: 'call-1-1', toolName: 'read_file', originalChars: 900, keptChars: 100 },
-  'circuit-breaker': { iteration: 5, toolName: 'shell', errorText: 'Error: timeout', count: 5 },
-  'stop-condition': { condition: 'maxIterations(3)', detail: '3 iterations' },
-  'decision-rejected': { via: 'signal', problem: 'Malformed decision: callId: expected text', input: '{"callId":1}' },
-  'approval-abandon': { callId: 'call-1-1', toolName: 'write_file' },
-  'user-message-rejected': { reason: 'empty content' },
-};
+/** A nudge as the current version logs it. */
+const NUDGE = { iteration: 1, consecutiveNudges: 1, restrictionInjections: 0 };
 
 describe('readCarriedEvents', () => {
-  test('renames every event carried under an old name, keeping its number, time and fields', () => {
-    const old = Object.entries(OLD_EVENTS).map(([type, details], index) => carriedEvent(index + 1, type, details));
-
-    const read = readCarriedEvents({ nextSeq: old.length + 1, recent: old });
-
-    expect(read).toEqual({
-      nextSeq: old.length + 1,
-      recent: old.map((event) => ({ ...event, type: RENAMED_RUN_EVENTS[event.type as keyof typeof RENAMED_RUN_EVENTS] })),
-    });
-    expect(read.recent.every(isRunEvent)).toBe(true);
-  });
-
   test('events under their current names come through as they are', () => {
     const log = logWith(3);
     log.append('run-hand-over', { iteration: 3, historyBytes: 2_048 }, secondsAfterStart(3));
@@ -381,7 +352,7 @@ describe('readCarriedEvents', () => {
     expect(readCarriedEvents(carried)).toEqual(carried);
   });
 
-  test("the committed history's hand-over, written by a worker of before the renames, is read whole", () => {
+  test("the committed history's hand-over is read whole", () => {
     const history = JSON.parse(readFileSync(path.join(__dirname, '..', 'replay', 'histories', 'continue-as-new.json'), 'utf8'));
     const payloads: { data: string }[] = history.events[0].workflowExecutionStartedEventAttributes.input.payloads;
     const handOver = JSON.parse(Buffer.from(payloads[1]?.data ?? '', 'base64').toString('utf8'));
@@ -390,24 +361,16 @@ describe('readCarriedEvents', () => {
 
     expect(read.nextSeq).toBe(handOver.events.nextSeq);
     expect(read.recent).toHaveLength(handOver.events.recent.length);
-    expect(read.recent.at(-1)).toEqual({ ...handOver.events.recent.at(-1), type: 'run-hand-over' });
+    expect(read.recent).toEqual(handOver.events.recent);
+    expect(read.recent.at(-1)?.type).toBe('run-hand-over');
   });
 
-  test('fields an older worker wrote otherwise are read as they are written now', () => {
-    const read = readCarriedEvents({
-      nextSeq: 4,
-      recent: [
-        carriedEvent(1, 'decision-rejected', { via: 'signal', problem: 'Malformed decision', input: { callId: 7 } }),
-        carriedEvent(2, 'stop-request', { reason: { why: 'not text' } }),
-        carriedEvent(3, 'terminate-request', { reason: 42 }),
-      ],
+  test('an event under a name of before the noun-first renames is not read: those names never left development', () => {
+    expect(readCarriedEvents({ nextSeq: 2, recent: [carriedEvent(1, 'nudge', NUDGE)] })).toEqual({ nextSeq: 2, recent: [] });
+    expect(readCarriedEvents({ nextSeq: 2, recent: [carriedEvent(1, 'loop-detected', { iteration: 3, toolName: 'calculator', count: 3, action: 'warn' })] })).toEqual({
+      nextSeq: 2,
+      recent: [],
     });
-
-    expect(read.recent).toEqual([
-      carriedEvent(1, 'decision-rejection', { via: 'signal', problem: 'Malformed decision', input: '{"callId":7}' }),
-      carriedEvent(2, 'stop-request', { reason: null }),
-      carriedEvent(3, 'terminate-request', { reason: null }),
-    ]);
   });
 
   test.each([
@@ -418,12 +381,12 @@ describe('readCarriedEvents', () => {
     ['fields that do not match', carriedEvent(3, 'tool-call-end', { callId: 'call-1-1', durationMs: 'long' })],
     ['no seq', { at: '2024-05-01T12:00:00.000Z', type: 'user-message', content: 'hi' }],
   ])('an event that does not read (%s) is dropped with the older ones; the newer ones and the numbering are kept', (_, unreadable) => {
-    const newer = [carriedEvent(4, 'user-message', { content: 'four' }), carriedEvent(5, 'nudge', OLD_EVENTS.nudge)];
+    const newer = [carriedEvent(4, 'user-message', { content: 'four' }), carriedEvent(5, 'nudge-injection', NUDGE)];
     const carried = { nextSeq: 6, recent: [carriedEvent(1, 'user-message', { content: 'one' }), carriedEvent(2, 'user-message', { content: 'two' }), unreadable, ...newer] };
 
     const read = readCarriedEvents(carried);
 
-    expect(read).toEqual({ nextSeq: 6, recent: [newer[0], { ...newer[1], type: 'nudge-injection' }] });
+    expect(read).toEqual({ nextSeq: 6, recent: newer });
     // As for events that did not fit in the hand-over: a follower behind them is told how many it missed.
     const log = new EventLog(carried);
     expect(log.page(0)).toMatchObject({ missed: 3, nextCursor: 5 });
@@ -436,7 +399,7 @@ describe('readCarriedEvents', () => {
     expect(read).toEqual({ nextSeq: 4, recent: [carriedEvent(3, 'user-message', { content: 'three' })] });
   });
 
-  test('a carried event under a name of Object.prototype is unknown, not renamed', () => {
+  test('a carried event under a name of Object.prototype is unknown', () => {
     expect(readCarriedEvents({ nextSeq: 2, recent: [carriedEvent(1, 'constructor', {})] })).toEqual({ nextSeq: 2, recent: [] });
   });
 

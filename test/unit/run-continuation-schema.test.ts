@@ -5,24 +5,12 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { ZERO_USAGE } from '../../src/shared/messages';
 import { readCarriedEvents } from '../../src/workflows/agent/event-log';
 import { continuationOf } from '../../src/workflows/agent/run-continuation';
-import {
-  RUN_CONTINUATION_VERSION,
-  handOverV1Schema,
-  handOverV2Schema,
-  handOverV3Schema,
-  handOverV4Schema,
-  parseRunContinuation,
-  upgradeV1,
-  upgradeV2,
-  upgradeV3,
-} from '../../src/workflows/agent/run-continuation-schema';
+import { RUN_CONTINUATION_VERSION, handOverV4Schema, parseRunContinuation } from '../../src/workflows/agent/run-continuation-schema';
 import { createRunRecord } from '../../src/workflows/agent/run-record';
 
-/**
- * A hand-over exactly as the code before versions wrote it (no `schemaVersion`):
- * what a run in flight on that code hands to this code when it continues as new.
- */
-const versionOne = {
+/** A hand-over of the current version after one iteration, without the fields that are optional. */
+const handOver = {
+  schemaVersion: 4,
   continuations: 1,
   inputMessageCount: 0,
   messages: [
@@ -55,7 +43,7 @@ function recordedHandOvers(file: string): unknown[] {
   });
 }
 
-/** What a hand-over written before `toolCallsExecuted`, `lastToolResults` and `releasedIterations` is read with. */
+/** What a hand-over without `toolCallsExecuted`, `lastToolResults` and `releasedIterations` is read with. */
 const NONE_YET = { toolCallsExecuted: 0, lastToolResults: [], releasedIterations: [] };
 
 describe('the current version', () => {
@@ -81,7 +69,7 @@ describe('the current version', () => {
   });
 
   test('a malformed result cache is named', () => {
-    const read = parseRunContinuation({ ...versionOne, schemaVersion: 4, resultCache: { entries: [{ ref: 'cache-1' }], nextNumber: 0 } });
+    const read = parseRunContinuation({ ...handOver, resultCache: { entries: [{ ref: 'cache-1' }], nextNumber: 0 } });
     expect(read.ok ? [] : read.problems).toContain('continuation.resultCache.nextNumber: Too small: expected number to be >=1');
     expect(read.ok ? [] : read.problems).toContain('continuation.resultCache.entries.0.content: Invalid input: expected string, received undefined');
   });
@@ -95,80 +83,44 @@ describe('the current version', () => {
     expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
   });
 
-  test("carries the nested agents' usage and the turn's agent answers; a version 3 hand-over without them reads as before", () => {
+  test("carries the nested agents' usage and the turn's agent answers; a hand-over without them reads without", () => {
     const run = createRunRecord();
     run.nested = { children: [{ runId: 'r1', toolName: 'researcher', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 } }], omitted: 2, total: { promptTokens: 30, completionTokens: 40, totalTokens: 70 } };
     run.turn = { ...run.turn, agentAnswers: [{ toolName: 'researcher', stopMessage: false }] };
     const wire: unknown = JSON.parse(JSON.stringify(continuationOf(run, 0, undefined)));
     expect(wire).toMatchObject({ nested: run.nested, turn: { agentAnswers: run.turn.agentAnswers } });
     expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
-    const before = parseRunContinuation({ ...versionOne, schemaVersion: 3 });
-    expect(before.ok && before.continuation.nested).toBeUndefined();
-    const malformed = parseRunContinuation({ ...versionOne, schemaVersion: 3, nested: { children: 'many' } });
+    const without = parseRunContinuation(handOver);
+    expect(without.ok && without.continuation.nested).toBeUndefined();
+    const malformed = parseRunContinuation({ ...handOver, nested: { children: 'many' } });
     expect(malformed.ok ? [] : malformed.problems[0]).toMatch(/^continuation\.nested/);
   });
 
   test('a malformed compaction is named', () => {
-    const read = parseRunContinuation({ ...versionOne, schemaVersion: 4, compaction: { throughIndex: 'all', summary: 5 } });
+    const read = parseRunContinuation({ ...handOver, compaction: { throughIndex: 'all', summary: 5 } });
     expect(read.ok ? [] : read.problems).toContain('continuation.compaction.throughIndex: Invalid input: expected number, received string');
   });
 });
 
-describe('version 3, before the stop context and context_release', () => {
+describe('the stop context and released iterations', () => {
   test('a hand-over without them reads as a run that had none; with them, they travel', () => {
-    const { toolCallsExecuted, lastToolResults, releasedIterations, ...before } = { schemaVersion: 3, ...versionOne, ...NONE_YET };
-    expect(parseRunContinuation(before)).toEqual({ ok: true, continuation: { ...before, schemaVersion: 4, toolCallsExecuted, lastToolResults, releasedIterations } });
+    expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { ...handOver, ...NONE_YET } });
     const carried = { toolCallsExecuted: 4, lastToolResults: [{ toolName: 'big', callId: 'call-2-1', contentPreview: 'y', isError: false }], releasedIterations: [1, 2] };
-    expect(parseRunContinuation({ ...before, ...carried })).toEqual({ ok: true, continuation: { ...before, ...carried, schemaVersion: 4 } });
-    const wrong = parseRunContinuation({ ...before, releasedIterations: [1.5] });
+    expect(parseRunContinuation({ ...handOver, ...carried })).toEqual({ ok: true, continuation: { ...handOver, ...carried } });
+    const wrong = parseRunContinuation({ ...handOver, releasedIterations: [1.5] });
     expect(wrong.ok).toBe(false);
   });
 });
 
-describe('version 3, before the result cache', () => {
-  test('is read as version 4 without a result cache', () => {
-    const versionThree = { schemaVersion: 3, ...versionOne, compaction: { throughIndex: 0, summary: 's', iteration: 1, count: 1 } };
-    expect(handOverV3Schema.safeParse(versionThree).success).toBe(true);
-    expect(parseRunContinuation(versionThree)).toEqual({ ok: true, continuation: { ...versionThree, ...NONE_YET, schemaVersion: 4 } });
-    expect(upgradeV3(handOverV3Schema.parse(versionThree))).toEqual({ ...versionThree, ...NONE_YET, schemaVersion: 4 });
-  });
-
-  test('a result cache in a version 3 hand-over is not read: version 3 never carried one', () => {
-    const read = parseRunContinuation({ schemaVersion: 3, ...versionOne, resultCache: { entries: [], nextNumber: 2 } });
-    expect(read.ok && read.continuation).not.toHaveProperty('resultCache');
-  });
-});
-
-describe('version 2, before compaction', () => {
-  test('is read as version 4 without a compaction', () => {
-    const versionTwo = { schemaVersion: 2, ...versionOne };
-    expect(handOverV2Schema.safeParse(versionTwo).success).toBe(true);
-    expect(parseRunContinuation(versionTwo)).toEqual({ ok: true, continuation: { ...versionOne, schemaVersion: 4, ...NONE_YET } });
-    expect(upgradeV2(handOverV2Schema.parse(versionTwo))).toEqual({ ...versionOne, schemaVersion: 3, ...NONE_YET });
-    expect(upgradeV2(handOverV2Schema.parse(versionTwo))).not.toHaveProperty('compaction');
-  });
-
-  test('a compaction in a version 2 hand-over is not read: version 2 never carried one', () => {
-    const read = parseRunContinuation({ schemaVersion: 2, ...versionOne, compaction: { throughIndex: 0, summary: 's', iteration: 1, count: 1 } });
-    expect(read.ok && read.continuation).not.toHaveProperty('compaction');
-  });
-});
-
-describe('version 1, before hand-overs had a version', () => {
-  test('the exact old shape is read and upgraded: the same fields, now with the current version', () => {
-    expect(handOverV1Schema.safeParse(versionOne).success).toBe(true);
-    expect(parseRunContinuation(versionOne)).toEqual({ ok: true, continuation: { schemaVersion: 4, ...versionOne, ...NONE_YET } });
-    expect(upgradeV1(handOverV1Schema.parse(versionOne))).toEqual({ schemaVersion: 2, ...versionOne });
-  });
-
-  test.each(['continue-as-new-start.json', 'continue-as-new.json'])('the hand-overs recorded in %s (written before versions) are read', (file) => {
+describe('the recorded histories', () => {
+  test.each(['continue-as-new-start.json', 'continue-as-new.json'])('the hand-overs recorded in %s are of the current version, and read', (file) => {
     const recorded = recordedHandOvers(file);
     expect(recorded.length).toBeGreaterThan(0);
-    for (const handOver of recorded) {
-      expect(handOver).not.toHaveProperty('schemaVersion');
-      // The same fields, with a version; the events are read as this version writes them (old names renamed).
-      const { events, ...rest } = handOver as { events: unknown };
-      expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { schemaVersion: 4, ...rest, ...NONE_YET, events: readCarriedEvents(events) } });
+    for (const carried of recorded) {
+      expect(carried).toHaveProperty('schemaVersion', RUN_CONTINUATION_VERSION);
+      // The same fields; the events are read as this version writes them, every one of them kept.
+      const { events } = carried as { events: unknown };
+      expect(parseRunContinuation(carried)).toEqual({ ok: true, continuation: { ...(carried as object), events: readCarriedEvents(events) } });
       expect(readCarriedEvents(events).recent.length).toBe((events as { recent: unknown[] }).recent.length);
     }
   });
@@ -176,13 +128,15 @@ describe('version 1, before hand-overs had a version', () => {
 
 describe('a malformed hand-over is a list of problems naming the field, never a throw', () => {
   test.each([
-    ['a version this worker does not know', { ...versionOne, schemaVersion: 5 }, 'continuation.schemaVersion: expected one of 1, 2, 3, 4 (the hand-over versions this worker reads), got 5'],
-    ['a version that is not a number', { ...versionOne, schemaVersion: 'two' }, 'continuation.schemaVersion: expected one of 1, 2, 3, 4 (the hand-over versions this worker reads), got "two"'],
-    ['version 2 without a field', { ...versionOne, schemaVersion: 2, usage: undefined }, 'continuation.usage: expected an object'],
-    ['a usage that does not count tokens', { ...versionOne, usage: { ...versionOne.usage, totalTokens: 'many' } }, 'continuation.usage.totalTokens: Invalid input: expected number, received string'],
-    ['a loop tracker without its count', { ...versionOne, loopTracker: { toolName: null, argumentsKey: null } }, 'continuation.loopTracker.count: Invalid input: expected number, received undefined'],
-    ['a negative counter', { ...versionOne, invocations: -1 }, 'continuation.invocations: expected a whole number, 0 or more'],
-    ['an array', [versionOne], 'continuation: expected the object a run hands over when it continues as new'],
+    ['a version this worker does not know', { ...handOver, schemaVersion: 5 }, 'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got 5'],
+    ['an earlier version, never released', { ...handOver, schemaVersion: 3 }, 'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got 3'],
+    ['no version', { ...handOver, schemaVersion: undefined }, 'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got none'],
+    ['a version that is not a number', { ...handOver, schemaVersion: 'two' }, 'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got "two"'],
+    ['a missing field', { ...handOver, usage: undefined }, 'continuation.usage: expected an object'],
+    ['a usage that does not count tokens', { ...handOver, usage: { ...handOver.usage, totalTokens: 'many' } }, 'continuation.usage.totalTokens: Invalid input: expected number, received string'],
+    ['a loop tracker without its count', { ...handOver, loopTracker: { toolName: null, argumentsKey: null } }, 'continuation.loopTracker.count: Invalid input: expected number, received undefined'],
+    ['a negative counter', { ...handOver, invocations: -1 }, 'continuation.invocations: expected a whole number, 0 or more'],
+    ['an array', [handOver], 'continuation: expected the object a run hands over when it continues as new'],
   ])('%s', (_name, handOver, expected) => {
     const read = parseRunContinuation(handOver);
     expect(read.ok).toBe(false);
@@ -190,9 +144,9 @@ describe('a malformed hand-over is a list of problems naming the field, never a 
   });
 
   test('a thousand malformed messages are one problem; every missing field is named', () => {
-    const read = parseRunContinuation({ ...versionOne, messages: Array.from({ length: 1000 }, () => ({ role: 'nobody' })) });
+    const read = parseRunContinuation({ ...handOver, messages: Array.from({ length: 1000 }, () => ({ role: 'nobody' })) });
     expect(read).toEqual({ ok: false, problems: ['continuation.messages: expected chat messages'] });
-    const everything = parseRunContinuation({ schemaVersion: 2 });
+    const everything = parseRunContinuation({ schemaVersion: 4 });
     expect(everything.ok ? [] : everything.problems).toHaveLength(15);
   });
 });

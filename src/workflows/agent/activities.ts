@@ -10,19 +10,6 @@ import { type ModelRequestSinks } from '../../common/model-request-sinks';
  * changes what running workflows replay against.
  */
 
-/**
- * Marks runs that load their tool catalog, and run their local tools (`local: true`), as local
- * activities. A run whose history has no marker scheduled them as regular activities, and
- * replays so.
- */
-export const LOCAL_TOOL_ACTIVITIES_PATCH = 'local-tool-activities';
-
-/** The tool catalog, loaded once at the start of each Temporal run (runs from before local activities). */
-export const catalogActivities = wf.proxyActivities<AgentActivities>({
-  startToCloseTimeout: ACTIVITY_DEFAULTS.catalogTimeout,
-  retry: ACTIVITY_RETRY_POLICIES.catalog,
-});
-
 /** The tool catalog as a local activity: the worker that runs the workflow describes its own tools. */
 export const localCatalogActivities = wf.proxyLocalActivities<AgentActivities>({
   startToCloseTimeout: ACTIVITY_DEFAULTS.catalogTimeout,

@@ -31,22 +31,6 @@ import { closeOpenBatch, runToolBatch } from './steps/run-tool-batch';
 import { takeModelAnswer } from './steps/take-model-answer';
 
 /**
- * Marks runs started with the size guards and continue-as-new. A run started
- * before them replays without them: checking sizes, or handing over, where
- * its history shows a model call would break its replay.
- */
-export const SIZE_GUARDS_PATCH = 'size-guards-and-continue-as-new';
-
-/** Marks runs whose tool calls carry runner ids; a run started before keyed them by the model's ids. */
-export const RUNNER_CALL_IDS_PATCH = 'runner-call-ids';
-
-/**
- * Marks runs whose large conversations stay out of the model call's input
- * and the result; a run started before carried them inline, and replays so.
- */
-export const LINEAR_HISTORY_PATCH = 'linear-history';
-
-/**
  * One agent run: call the model, execute its tool calls, repeat, until the
  * model answers, a terminating tool is called, a limit fails the run, or the
  * run is stopped from outside. Every rule it applies is a pure function in
@@ -73,10 +57,6 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   let toolSchemas = new Map<string, Record<string, unknown>>();
 
   const parsed = handOver.ok ? parseAgentInput(continuation === undefined ? rawInput : inputToValidate(rawInput)) : handOver;
-  // Before any await, as `patched` requires; a continued run is new code by definition.
-  const guarded = continuation !== undefined || wf.patched(SIZE_GUARDS_PATCH);
-  const runnerCallIds = wf.patched(RUNNER_CALL_IDS_PATCH);
-  const linearHistory = wf.patched(LINEAR_HISTORY_PATCH);
   // The input's limits are in place before any handler can run: a setLimits update that arrives
   // with the start is applied in the same activation and must change them, not be overwritten.
   // A continued run keeps the limits it had, changes included.
@@ -109,7 +89,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   const startedAt = new Date().getTime();
   const deadline =
     continuation?.deadline ?? (input.timeout === undefined ? undefined : new Date(startedAt + msToNumber(input.timeout as Duration)).toISOString());
-  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds, linearHistory, deadline };
+  const context: RunContext = { run, input, publish, fail, partial, deadline };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   else run.events.append('run-take-over', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);

@@ -1,5 +1,5 @@
 import { CARRIED_EVENTS, EVENT_PREVIEW_CHARS, MAX_EVENTS_PER_PAGE } from '../../shared/constants';
-import { currentEventType, isRunEvent, type EventPage, type RunEvent, type RunEventDetails, type RunEventOf, type RunEventType } from '../../shared/run-events';
+import { isRunEvent, type EventPage, type RunEvent, type RunEventDetails, type RunEventOf, type RunEventType } from '../../shared/run-events';
 
 /** What a log hands to the run's next Temporal run when it continues as new: its newest events and the next number. */
 export interface CarriedEvents {
@@ -63,10 +63,8 @@ export class EventLog {
 /**
  * The events a hand-over carries, as the next Temporal run reads them. What
  * comes is not trusted to be what this version writes: it may come from an
- * older worker, or be malformed. Events under an old name are renamed (see
- * `RENAMED_RUN_EVENTS`), and fields older versions wrote otherwise are read
- * as this version writes them. The newest events that then read as events
- * of this version, numbered without a gap up to `nextSeq`, are kept; from the
+ * older worker, or be malformed. The newest events that read as events of
+ * this version, numbered without a gap up to `nextSeq`, are kept; from the
  * newest one that does not (not an object, a type this version does not know,
  * fields that do not match) back, events are dropped, exactly like the ones
  * that did not fit in the hand-over: the numbering goes on, and a follower
@@ -91,28 +89,9 @@ export function readCarriedEvents(raw: unknown): CarriedEvents {
   return { nextSeq, recent: kept.reverse() };
 }
 
-/** One carried event under its current name and with its current fields, or undefined when it does not read as one. */
+/** One carried event, or undefined when it does not read as one this version writes. */
 function readCarriedEvent(raw: unknown): RunEvent | undefined {
-  if (!isObject(raw) || typeof raw.type !== 'string') return undefined;
-  const event = upgradeFields({ ...raw, type: currentEventType(raw.type) });
-  return isRunEvent(event) ? event : undefined;
-}
-
-/**
- * Fields that versions before the signals were held to the input's bounds
- * wrote otherwise: a rejected decision's whole input (now a preview of its
- * JSON), and a stop or terminate reason that was not text (now none).
- */
-function upgradeFields(event: Record<string, unknown>): Record<string, unknown> {
-  switch (event.type) {
-    case 'decision-rejection':
-      return typeof event.input === 'string' ? event : { ...event, input: previewJson(event.input) };
-    case 'stop-request':
-    case 'terminate-request':
-      return event.reason === null || typeof event.reason === 'string' ? event : { ...event, reason: null };
-    default:
-      return event;
-  }
+  return isRunEvent(raw) ? raw : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

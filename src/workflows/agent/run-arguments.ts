@@ -39,7 +39,7 @@ export function readHandOver(
   const handOver = afterInput[0];
   if (handOver === undefined) return { ok: true };
   try {
-    // Any version this code reads, brought up to the current one (run-continuation-schema.ts).
+    // The version this code writes; any other comes back as a problem (run-continuation-schema.ts).
     const read = parseRunContinuation(handOver);
     return read.ok ? { ok: true, continuation: read.continuation } : read;
   } catch (error) {

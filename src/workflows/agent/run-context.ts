@@ -24,23 +24,6 @@ export interface RunContext {
   readonly fail: (failure: ApplicationFailure) => never;
   /** What the run has produced so far, attached to a failure's details. */
   readonly partial: () => PartialRun;
-  /**
-   * The size guards and continue-as-new apply. False only while replaying a
-   * run started before they existed, whose history has no marker for them.
-   */
-  readonly guarded: boolean;
-  /**
-   * Tool calls carry runner ids (see `call-identity.ts`). False only while replaying a run
-   * started before them, which keyed its calls by the model's ids.
-   */
-  readonly runnerCallIds: boolean;
-  /**
-   * History grows with what is new: a large conversation stays out of the
-   * model call's input (the activity reads it with the `modelRequest`
-   * query) and out of the result (`resultMessages`). False only while
-   * replaying a run started before, whose calls carried it inline.
-   */
-  readonly linearHistory: boolean;
   /** When the run's `timeout` passes (an ISO time), if it has one: nested agents get what is left of it. */
   readonly deadline?: string;
 }

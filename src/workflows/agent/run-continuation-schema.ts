@@ -6,44 +6,32 @@ import { childUsageSchema } from '../../shared/agent-result';
 import { tokenBudgetSchema } from '../../shared/control';
 import { readCarriedEvents, type CarriedEvents } from './event-log';
 import type { RunContinuation } from './run-continuation';
-import { readerFor, upgradingReader, type VersionReader } from '../rules/versioned-reading';
+import { readerFor, type VersionReader } from '../rules/versioned-reading';
 
 /**
- * The hand-over of continue-as-new ({@link RunContinuation}), version by
- * version: what one Temporal run of an agent run writes and the next one
- * reads, maybe on a newer worker. A schema per version, and an upgrade from
- * each version to the next; {@link parseRunContinuation} reads any version
- * it knows and answers the current one.
+ * The hand-over of continue-as-new ({@link RunContinuation}): what one
+ * Temporal run of an agent run writes and the next one reads, maybe on a
+ * newer worker. It names its version in `schemaVersion`;
+ * {@link parseRunContinuation} reads the version this code writes and
+ * rejects any other (or none) with a problem that names the versions it
+ * reads. Versions before 4 never left development, and are not read.
  *
- * - Version 1 carries no `schemaVersion` (every hand-over written before
- *   versions were): a run in flight on that code continues as new into this
- *   one with it.
- * - Version 2 is version 1 with `schemaVersion: 2`.
- * - Version 3 adds `compaction`, the run's summary of its older messages
- *   (absent until the run compacts; a version 2 hand-over has none), and
- *   with it `segment` and `turn.leftBehind`: where the carried messages sit
- *   in the transcript once the summarised ones were left behind
- *   (`rules/transcript-segment.ts`; absent while none were).
- *   Later, still version 3: `toolCallsExecuted` and `lastToolResults` (what
- *   a custom stop condition sees) and `releasedIterations` (`context_release`),
- *   each optional with an empty default, so a version 3 hand-over written
- *   before them reads as a run that had none; and `segment.runs`, the
- *   earlier Temporal runs that hold messages left behind (optional: without
- *   it a transcript page walks back one run at a time, as it did).
- * - Version 4 adds `resultCache`, the tool results kept out of the
- *   conversation (`rules/result-cache.ts`; absent until the run caches one).
+ * Version 4 carries the run's state (`handOverFields`), its compaction and
+ * where the carried messages sit in the transcript (`compactionFields`),
+ * what a custom stop condition sees and the released iterations
+ * (`stopContextFields`), nested agents' usage (`nestedFields`) and the
+ * result cache (`resultCacheFields`).
  *
  * To add version 5:
  * 1. Write `handOverV5Schema` (with `schemaVersion: z.literal(5)`) and set
  *    {@link RUN_CONTINUATION_VERSION} to 5; change `RunContinuation` and
  *    `continuationOf` (which writes it) to match.
- * 2. Write `upgradeV4(previous: HandOverV4): HandOverV5`, and add `5` to
- *    `READERS`, reading version 4 as `upgradingReader(handOverV4Schema, upgradeV4)`
- *    and each older version through its own upgrades, then `upgradeV4`.
- * 3. Keep every older schema: a run that continued as new on old code
- *    reaches the new code with the old version. Drop one only when no run
- *    and no history to replay can still carry it.
- * 4. Test the new schema, the upgrade from version 4, and a version 4
+ * 2. Add `5` to `READERS`, and read version 4 there through its schema and
+ *    an upgrade to version 5 (`upgradeV4(previous: HandOverV4): HandOverV5`):
+ *    a run that continued as new on the code before reaches the new code
+ *    with version 4. Drop that reader only when no run and no history to
+ *    replay can still carry it.
+ * 3. Test the new schema, the upgrade from version 4, and a version 4
  *    hand-over (`test/unit/run-continuation-schema.test.ts`).
  *
  * Nothing here throws on a malformed hand-over: it comes back as problems,
@@ -64,7 +52,7 @@ const turnSchema = builtOnce('handOver.turn', () =>
   z.object({ startedAtMs: z.number(), messageIndex: count, iteration: count, usage: usageSchema, executedTools: z.array(z.string()) }),
 );
 
-/** The fields every version so far carries; version 2 adds only its `schemaVersion`. */
+/** The run's state: its conversation, counters, limits, guards and turn. */
 const handOverFields = builtOnce('handOver.handOverFields', () => ({
   inputMessageCount: count,
   messages: z.array(chatMessageSchema),
@@ -87,17 +75,7 @@ const handOverFields = builtOnce('handOver.handOverFields', () => ({
   deadline: z.string().optional(),
 }));
 
-/** Version 1: the hand-over as written before it had a version. */
-export const handOverV1Schema = builtOnce('handOver.handOverV1', () => z.object(handOverFields));
-export type HandOverV1 = z.infer<typeof handOverV1Schema>;
-
-/** Version 2: version 1 with its version. */
-export const handOverV2Schema = builtOnce('handOver.handOverV2', () =>
-  z.object({ schemaVersion: z.literal(2), ...handOverFields }),
-);
-export type HandOverV2 = z.infer<typeof handOverV2Schema>;
-
-/** What version 3 adds: the run's compaction, when it has compacted. */
+/** The run's compaction, when it has compacted, and where the carried messages sit in the transcript. */
 const compactionFields = builtOnce('handOver.compactionFields', () => ({
   /** The summary and the last transcript index it stands for (`rules/model-context.ts`). */
   compaction: z
@@ -111,7 +89,7 @@ const compactionFields = builtOnce('handOver.compactionFields', () => ({
   turn: turnSchema.extend({ leftBehind: count.optional() }),
 }));
 
-/** Added to version 3 later, each optional with an empty default: a hand-over without them is a run that had none. */
+/** What a custom stop condition sees, and the released iterations; each optional with an empty default. */
 const stopContextFields = builtOnce('handOver.stopContextFields', () => ({
   /** Tool calls executed so far, across turns. */
   toolCallsExecuted: count.default(0),
@@ -122,9 +100,8 @@ const stopContextFields = builtOnce('handOver.stopContextFields', () => ({
 }));
 
 /**
- * Optional in version 3, so a version 3 hand-over from before them reads as it is: nested agents' usage, once
- * the run started one (bounded: the list is capped, the rest counted and summed), and the turn's answers of
- * nested agents (`sourceMatch`, `stopMessage`).
+ * Nested agents' usage, once the run started one (bounded: the list is capped, the rest counted and summed),
+ * and the turn's answers of nested agents (`sourceMatch`, `stopMessage`).
  */
 const nestedFields = builtOnce('handOver.nestedFields', () => ({
   nested: z
@@ -137,13 +114,7 @@ const nestedFields = builtOnce('handOver.nestedFields', () => ({
   turn: compactionFields.turn.extend({ agentAnswers: z.array(z.object({ toolName: z.string(), stopMessage: z.boolean() })).optional() }),
 }));
 
-/** Version 3: version 2 with the run's compaction (and, later, optional: the stop context, released iterations and nested agents). */
-export const handOverV3Schema = builtOnce('handOver.handOverV3', () =>
-  z.object({ schemaVersion: z.literal(3), ...handOverFields, ...compactionFields, ...stopContextFields, ...nestedFields }),
-);
-export type HandOverV3 = z.infer<typeof handOverV3Schema>;
-
-/** What version 4 adds: the run's result cache, once it has cached a result. */
+/** The run's result cache, once it has cached a result. */
 const resultCacheFields = builtOnce('handOver.resultCacheFields', () => ({
   resultCache: z
     .object({
@@ -168,26 +139,8 @@ export const handOverV4Schema = builtOnce('handOver.handOverV4', () =>
 );
 export type HandOverV4 = z.infer<typeof handOverV4Schema>;
 
-/** Version 1 as version 2: the same fields, now with their version. */
-export function upgradeV1(previous: HandOverV1): HandOverV2 {
-  return { schemaVersion: 2, ...previous };
-}
-
-/** Version 2 as version 3: a run on code before compaction had not compacted. */
-export function upgradeV2(previous: HandOverV2): HandOverV3 {
-  return { ...previous, schemaVersion: 3, toolCallsExecuted: 0, lastToolResults: [], releasedIterations: [] };
-}
-
-/** Version 3 as version 4: a run on code before the result cache had cached nothing. */
-export function upgradeV3(previous: HandOverV3): HandOverV4 {
-  return { ...previous, schemaVersion: 4 };
-}
-
-/** How each version is read and brought up to the current one. */
+/** How each version is read: only the current one. */
 const READERS: Record<number, VersionReader<HandOverV4>> = {
-  1: upgradingReader(handOverV1Schema, (v1) => upgradeV3(upgradeV2(upgradeV1(v1)))),
-  2: upgradingReader(handOverV2Schema, (v2) => upgradeV3(upgradeV2(v2))),
-  3: upgradingReader(handOverV3Schema, upgradeV3),
   4: (raw) => handOverV4Schema.safeParse(raw),
 };
 
@@ -239,14 +192,14 @@ function problemOf(issue: z.core.$ZodIssue): string {
   return `continuation.${[field, ...inner].join('.')}: ${issue.message}`;
 }
 
-/** The carried events as this version writes them: old names renamed, unreadable ones dropped (`readCarriedEvents`). */
+/** The carried events as this version writes them: unreadable ones dropped (`readCarriedEvents`). */
 function carriedEvents(events: HandOverV4['events']): CarriedEvents {
   return readCarriedEvents(events);
 }
 
 /**
- * A hand-over of any version this code knows, parsed and brought up to the
- * current one; or the problems with it, one line per field, never a throw.
+ * A hand-over of the version this code writes, parsed; or the problems with
+ * it, one line per field, never a throw.
  */
 export function parseRunContinuation(raw: unknown): { ok: true; continuation: RunContinuation } | { ok: false; problems: string[] } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {

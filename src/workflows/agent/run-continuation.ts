@@ -37,11 +37,10 @@ type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
  * as new (the workflow's second argument; callers never pass it). Everything
  * the loop counts goes along, so limits, stop conditions and the result see
  * one run; the event log brings its newest events and keeps numbering.
- * Read on arrival by `parseRunContinuation`, which also reads the versions
- * before this one.
+ * Read on arrival by `parseRunContinuation`, which rejects any other version.
  */
 export type RunContinuation = CarriedFields & {
-  /** The version of this shape ({@link RUN_CONTINUATION_VERSION}); a hand-over without one is version 1. */
+  /** The version of this shape ({@link RUN_CONTINUATION_VERSION}). */
   schemaVersion: typeof RUN_CONTINUATION_VERSION;
   /** Temporal runs this agent run has had before this one. */
   continuations: number;
@@ -108,13 +107,13 @@ export function fitHandOver(input: unknown, continuation: RunContinuation): { co
 }
 
 /**
- * Whether a hand-over would leave summarised messages behind: the run keeps
- * its history linear, its result need not hold the whole conversation
+ * Whether a hand-over would leave summarised messages behind: its result
+ * need not hold the whole conversation
  * (`resultMessages: 'all'`), and a compaction has summarised messages this
  * Temporal run still holds.
  */
-export function canLeaveSummarisedBehind({ run, input, linearHistory }: Pick<RunContext, 'run' | 'input' | 'linearHistory'>): boolean {
-  return linearHistory && input.resultMessages !== 'all' && hasSummarisedToLeave(run);
+export function canLeaveSummarisedBehind({ run, input }: Pick<RunContext, 'run' | 'input'>): boolean {
+  return input.resultMessages !== 'all' && hasSummarisedToLeave(run);
 }
 
 /**

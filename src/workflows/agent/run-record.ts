@@ -139,13 +139,6 @@ export function describeActivity(run: RunRecord, activity: string): void {
   wf.setCurrentDetails(activity.charAt(0).toUpperCase() + activity.slice(1));
 }
 
-/**
- * Marks runs that upsert their search attributes only on a meaningful change
- * (`isMeaningfulChange`). A run started before upserted on every change, and
- * replays so where its history has no marker.
- */
-export const MEANINGFUL_SEARCH_ATTRIBUTES_PATCH = 'meaningful-search-attributes';
-
 /** The run's search attributes as plain values. */
 function searchAttributeValues(run: RunRecord): SearchAttributeValues {
   return {
@@ -169,8 +162,7 @@ export function createSearchAttributePublisher() {
     const current = searchAttributeValues(run);
     const pairs = changedPairs(published, current);
     if (pairs.length === 0) return;
-    // `patched` only where a publish is skipped: where the history of an older run has an upsert, it has no marker.
-    if (!isMeaningfulChange(published, current) && wf.patched(MEANINGFUL_SEARCH_ATTRIBUTES_PATCH)) return;
+    if (!isMeaningfulChange(published, current)) return;
     published = current;
     wf.upsertSearchAttributes(pairs);
   };

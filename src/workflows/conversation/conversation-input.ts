@@ -3,35 +3,28 @@ import { builtOnce } from '../../shared/built-once';
 import { INPUT_BOUNDS } from '../../shared/constants';
 import { chatMessageSchema, usageSchema } from '../../shared/messages';
 import { findTooDeep } from '../../shared/json-depth';
-import { generatedMessageSchema, terminationReasonSchema } from '../../shared/agent-result';
+import { terminationReasonSchema } from '../../shared/agent-result';
 import { identifierSchema, type ConversationInput } from '../../shared/conversation';
-import { readerFor, upgradingReader, type VersionReader } from '../rules/versioned-reading';
+import { readerFor, type VersionReader } from '../rules/versioned-reading';
 
 /**
- * The conversation workflow's argument, version by version: what a client
- * starts a conversation with, and what the conversation hands itself when it
- * continues as new (its history and remembered turns), maybe to a newer
- * worker. A schema per version, and an upgrade from each version to the
- * next; {@link readConversationInput} reads any version it knows and answers
- * the current one ({@link ConversationInput}).
- *
- * - Version 1 carries no `schemaVersion` (every input written before versions
- *   were). Its remembered turns come in two shapes: the answer with the range
- *   of its messages in the history, and, from before ranges, the whole result.
- * - Version 2 names its version, and each remembered turn names its `kind`
- *   (`messageRange` or `wholeResult`): the version 1 shapes, tagged.
+ * The conversation workflow's argument: what a client starts a conversation
+ * with, and what the conversation hands itself when it continues as new (its
+ * history and remembered turns), maybe to a newer worker. It names its
+ * version in `schemaVersion`; {@link readConversationInput} reads the
+ * version this code writes ({@link ConversationInput}) and rejects any other
+ * (or none) with a problem that names the versions it reads. Version 1 never
+ * left development, and is not read.
  *
  * To add version 3:
  * 1. Write `conversationInputV3Schema` (with `schemaVersion: z.literal(3)`),
  *    set `CONVERSATION_INPUT_VERSION` (shared/conversation.ts) to 3 and change
  *    `ConversationInput` there to match.
- * 2. Write `upgradeV2(previous: ConversationInputV2): ConversationInputV3`, and
- *    add `3` to `READERS`, reading version 2 as `upgradingReader(...V2Schema,
- *    upgradeV2)` and version 1 as `upgradingReader(...V1Schema, (v1) => upgradeV2(upgradeV1(v1)))`.
- * 3. Keep every older schema: a conversation continued as new on old code
- *    reaches the new code with the old version, and a client on old code
- *    starts conversations with it. Drop one only when none can still arrive.
- * 4. Test the new schema, the upgrade from version 2 and the exact old shape
+ * 2. Add `3` to `READERS`, and read version 2 there through its schema and an
+ *    upgrade to version 3: a conversation continued as new on the code before
+ *    reaches the new code with version 2, and a client on that code starts
+ *    conversations with it. Drop that reader only when none can still arrive.
+ * 3. Test the new schema, the upgrade from version 2 and the exact old shape
  *    (`test/unit/conversation-input.test.ts`).
  *
  * An argument the workflow cannot read fails it with a reason instead of
@@ -55,78 +48,33 @@ const turnAnswerSchema = builtOnce('conversationInput.turnAnswer', () =>
   }),
 );
 
-/** A turn's whole answer, generated messages included (`ChatTurnResult`). */
-const turnResultSchema = builtOnce('conversationInput.turnResult', () =>
-  turnAnswerSchema.extend({ generatedMessages: z.array(generatedMessageSchema) }),
-);
-
 /** A turn's answer, and where its messages are in the history (`from` up to `to`), from which its generated messages are rebuilt. */
-const messageRangeFields = builtOnce('conversationInput.messageRangeFields', () => ({ updateId: z.string(), answer: turnAnswerSchema, messages: z.object({ from: count, to: count }) }));
-
-/** A turn remembered whole, as conversations did before they kept message ranges. */
-const wholeResultFields = builtOnce('conversationInput.wholeResultFields', () => ({ updateId: z.string(), result: turnResultSchema }));
-
-/** What every version so far has, apart from its remembered turns. */
-const inputFields = builtOnce('conversationInput.inputFields', () => ({
-  contextId: identifierSchema,
-  messages: z.array(chatMessageSchema).optional(),
-  turns: count.optional(),
-  turnsPerRun: z.number().int().positive().optional(),
-  generation: identifierSchema.optional(),
-}));
-
-/** Version 1: no version; remembered turns told apart by their shape, the only way this version allows. */
-export const conversationInputV1Schema = builtOnce('conversationInput.conversationInputV1', () =>
-  z.object({
-    ...inputFields,
-    recentTurns: z.array(z.union([z.object(messageRangeFields), z.object(wholeResultFields)])).optional(),
-  }),
+const rememberedTurnSchema = builtOnce('conversationInput.rememberedTurn', () =>
+  z.object({ kind: z.literal('messageRange'), updateId: z.string(), answer: turnAnswerSchema, messages: z.object({ from: count, to: count }) }),
 );
-export type ConversationInputV1 = z.infer<typeof conversationInputV1Schema>;
 
-/** Version 2, the current one: remembered turns say which kind they are. */
-export const conversationInputV2Schema = builtOnce('conversationInput.conversationInputV2', () =>
+/** Version 2, the current one ({@link ConversationInput}). */
+export const conversationInputSchema = builtOnce('conversationInput.conversationInput', () =>
   z.object({
     schemaVersion: z.literal(2),
-    ...inputFields,
-    recentTurns: z
-      .array(
-        z.discriminatedUnion('kind', [
-          z.object({ kind: z.literal('messageRange'), ...messageRangeFields }),
-          z.object({ kind: z.literal('wholeResult'), ...wholeResultFields }),
-        ]),
-      )
-      .optional(),
+    contextId: identifierSchema,
+    messages: z.array(chatMessageSchema).optional(),
+    turns: count.optional(),
+    turnsPerRun: z.number().int().positive().optional(),
+    generation: identifierSchema.optional(),
+    recentTurns: z.array(rememberedTurnSchema).optional(),
   }),
 );
-export type ConversationInputV2 = z.infer<typeof conversationInputV2Schema>;
 
-/** Version 1 as version 2: the version named, and each remembered turn tagged with the kind its shape is. */
-export function upgradeV1(previous: ConversationInputV1): ConversationInputV2 {
-  const { recentTurns, ...rest } = previous;
-  return {
-    schemaVersion: 2,
-    ...rest,
-    ...(recentTurns === undefined
-      ? {}
-      : {
-          recentTurns: recentTurns.map((turn) =>
-            'result' in turn ? { kind: 'wholeResult' as const, ...turn } : { kind: 'messageRange' as const, ...turn },
-          ),
-        }),
-  };
-}
-
-/** How each version is read and brought up to the current one. */
+/** How each version is read: only the current one. */
 const READERS: Record<number, VersionReader<ConversationInput>> = {
-  1: upgradingReader(conversationInputV1Schema, upgradeV1),
-  2: (raw) => conversationInputV2Schema.safeParse(raw),
+  2: (raw) => conversationInputSchema.safeParse(raw),
 };
 
 /**
- * The conversation workflow's arguments, read: its input, of any version this
- * code knows, as the current version; or what is wrong with them, one line
- * per problem naming the field. Never throws.
+ * The conversation workflow's arguments, read: its input, of the version this
+ * code writes; or what is wrong with them, one line per problem naming the
+ * field. Never throws.
  */
 export function readConversationInput(input: unknown, afterInput: readonly unknown[]): { ok: true; input: ConversationInput } | { ok: false; problems: string[] } {
   if (afterInput.some((argument) => argument !== undefined)) {

@@ -36,16 +36,9 @@ export async function conversationWorkflow(rawInput: ConversationInput, ...after
   const earlierAnswer = (): ChatTurnResult | undefined => {
     const updateId = wf.currentUpdateInfo()?.id;
     const remembered = conversation.recent.find((entry) => entry.updateId === updateId);
-    switch (remembered?.kind) {
-      case undefined:
-        return undefined;
-      case 'wholeResult':
-        return remembered.result;
-      case 'messageRange': {
-        const { from, to } = remembered.messages;
-        return { ...remembered.answer, generatedMessages: toGeneratedMessages(conversation.messages.slice(from, to)) };
-      }
-    }
+    if (remembered === undefined) return undefined;
+    const { from, to } = remembered.messages;
+    return { ...remembered.answer, generatedMessages: toGeneratedMessages(conversation.messages.slice(from, to)) };
   };
   let turnsThisRun = 0;
   const snapshot = (): ConversationState => ({

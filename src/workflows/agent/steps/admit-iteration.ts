@@ -27,7 +27,6 @@ export function admitIteration(context: RunContext, firstIteration: number): Run
   // Both budgets count the nested agents' spending too.
   const costBreach = findCostBreach(usage, input.costBudget);
   if (costBreach !== undefined) return { kind: 'fail', failure: costBudgetExceeded(costBreach, partial()) };
-  if (!context.guarded) return undefined;
   const iterationsThisRun = run.iteration - firstIteration;
   const info = wf.workflowInfo();
   const projected = projectedRunBytes(run.messages, run.inputMessageCount, input.instructions);

@@ -48,10 +48,10 @@ export function contextForModel(context: RunContext): ChatMessage[] {
  */
 export function callModel(context: RunContext, messages: ChatMessage[]): Promise<ModelCallResult> {
   const { run, input } = context;
-  const sent = context.runnerCallIds ? messagesForModel(messages) : messages;
+  const sent = messagesForModel(messages);
   // A large conversation stays out of the input, which history records at every call: the activity
   // reads it from this run with the `modelRequest` query, which history does not record.
-  const bytes = context.linearHistory ? jsonBytes(sent) : 0;
+  const bytes = jsonBytes(sent);
   const byReference = bytes > MODEL_INPUT_INLINE_BYTES;
   run.modelRequest = byReference ? { iteration: run.iteration, messages: sent } : undefined;
   // The worker that runs the call next can take it from memory and skip the query. Not on replay:
@@ -83,7 +83,7 @@ export function recordModelResponse(context: RunContext, response: ModelCallResu
   run.invocations += 1;
   run.usage = addUsage(run.usage, response.usage);
   // Before anything else sees the calls: from here on the run knows them by runner ids only.
-  const message = context.runnerCallIds ? withRunnerCallIds(response.message, run.iteration) : response.message;
+  const message = withRunnerCallIds(response.message, run.iteration);
   const assistant: AssistantMessage = { ...message, meta: { ...message.meta, iteration: run.iteration } };
   run.messages.push(assistant);
   run.events.append('model-response', {

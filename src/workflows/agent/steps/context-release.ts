@@ -1,16 +1,8 @@
-import * as wf from '@temporalio/workflow';
 import { CONTEXT_RELEASE_TOOL } from '../../../shared/constants';
 import { type ToolCall } from '../../../shared/messages';
 import { type ToolCallResult, type ToolDescription } from '../../../shared/activity-types';
 import { CONTEXT_RELEASE_DESCRIPTION, decideContextRelease } from '../../rules/context-release';
 import type { RunContext } from '../run-context';
-
-/**
- * Marks runs that offer `context_release` while masking is on. A run with
- * masking started before replays without it: its model calls offered no
- * such tool, and its answers never called one.
- */
-export const CONTEXT_RELEASE_PATCH = 'context-release';
 
 /**
  * The tools the workflow answers itself and offers to the model beside the
@@ -19,8 +11,7 @@ export const CONTEXT_RELEASE_PATCH = 'context-release';
  */
 export function workflowTools({ input }: RunContext): ToolDescription[] {
   if (input.masking === undefined || input.tools.includes(CONTEXT_RELEASE_TOOL)) return [];
-  // Only where it is offered: runs without masking issue no marker and keep their commands.
-  return wf.patched(CONTEXT_RELEASE_PATCH) ? [CONTEXT_RELEASE_DESCRIPTION] : [];
+  return [CONTEXT_RELEASE_DESCRIPTION];
 }
 
 /** The workflow's own tool named `name`, when the run offers one. */

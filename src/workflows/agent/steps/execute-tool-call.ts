@@ -3,7 +3,7 @@ import * as wf from '@temporalio/workflow';
 import { ACTIVITY_DEFAULTS } from '../../../shared/constants';
 import { type AssistantMessage, type ToolCall } from '../../../shared/messages';
 import { type ToolCallInput, type ToolCallResult, type ToolDescription } from '../../../shared/activity-types';
-import { LOCAL_TOOL_ACTIVITIES_PATCH, localToolActivities, toolActivities } from '../activities';
+import { localToolActivities, toolActivities } from '../activities';
 import { decideCall } from './await-approval';
 import { answerContextRelease, workflowToolNamed } from './context-release';
 import { needsApproval, toolAsksForApproval } from '../../rules/approval-rules';
@@ -22,13 +22,11 @@ function callTimeouts(description: ToolDescription, local: boolean): { startToCl
 }
 
 /**
- * Runs the call's activity: a local one for a local tool (in runs that have the patch's marker, so
- * runs started before keep regular ones), a regular one otherwise. Same input, same result, same
- * failures (`ActivityFailure`) either way.
+ * Runs the call's activity: a local one for a local tool, a regular one otherwise. Same input,
+ * same result, same failures (`ActivityFailure`) either way.
  */
 function runToolActivity(description: ToolDescription, summary: string, input: ToolCallInput): Promise<ToolCallResult> {
-  // Known since the catalog was loaded: a run with the marker loaded it as a local activity too.
-  const local = description.local === true && wf.patched(LOCAL_TOOL_ACTIVITIES_PATCH);
+  const local = description.local === true;
   const options = { summary, ...callTimeouts(description, local) };
   return local
     ? localToolActivities.executeTool.executeWithOptions(options, [input])
@@ -38,11 +36,9 @@ function runToolActivity(description: ToolDescription, summary: string, input: T
 /**
  * The call's idempotency key: its workflow, its Temporal run and its runner id. The run id keeps
  * it unique when a reset runs an iteration again (runner ids count the same way twice); a call's
- * attempts never cross a Temporal run, so every attempt has the same key. Runs from before runner
- * ids leave it to the activity (`workflowId:callId`).
+ * attempts never cross a Temporal run, so every attempt has the same key.
  */
-function idempotencyKeyOf(context: RunContext, call: ToolCall): { idempotencyKey?: string } {
-  if (!context.runnerCallIds) return {};
+function idempotencyKeyOf(call: ToolCall): { idempotencyKey: string } {
   const { workflowId, runId } = wf.workflowInfo();
   return { idempotencyKey: `${workflowId}:${runId}:${call.id}` };
 }
@@ -94,7 +90,7 @@ export async function executeToolCall(
       result = await runToolActivity(
         description,
         summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
-        { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(context, call) },
+        { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(call) },
       );
   } catch (error) {
     // Only a failed activity is the call's outcome; anything else is a bug of the workflow, not the tool's.

@@ -45,7 +45,7 @@ export function runResult(
     ...(from === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: transcriptIndexOf(from, run.segment) } }),
   };
   // Temporal would terminate a workflow whose result is over its limit; fail with the reason instead.
-  const oversized = context.guarded ? oversizedResult(result) : undefined;
+  const oversized = oversizedResult(result);
   if (oversized !== undefined) return { kind: 'fail', failure: resultTooLarge(oversized, reason, response, context.partial()) };
   return { kind: 'finished', result };
 }
@@ -59,12 +59,12 @@ function nestedFields(run: RunRecord): Pick<AgentResult, 'ownUsage' | 'children'
 
 /**
  * Where the result's messages start: undefined (the whole conversation) unless the
- * run keeps its history linear, asked for `recent` messages, and the
- * conversation is too large to carry again; then the newest that fit.
+ * run asked for `recent` messages and the conversation is too large to carry
+ * again; then the newest that fit.
  */
 function resultMessagesFrom(context: RunContext): number | undefined {
   const { run, input } = context;
-  if (!context.linearHistory || input.resultMessages === 'all') return undefined;
+  if (input.resultMessages === 'all') return undefined;
   // After a hand-over left messages behind, the result never starts among the kept copies of the caller's system messages.
   const pinned = run.segment?.pinned ?? 0;
   const own = pinned === 0 ? run.messages : run.messages.slice(pinned);

@@ -1,10 +1,9 @@
-import * as wf from '@temporalio/workflow';
 import type { DescribeToolsResult } from '../../../shared/activity-types';
 import { approvalPolicyRegistry, validateApprovalPolicy } from '../../rules/approval-policies';
 import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { selectRunTools, type RunTools } from '../../rules/run-setup';
 import { validateStopCondition } from '../../rules/stop-conditions';
-import { LOCAL_TOOL_ACTIVITIES_PATCH, catalogActivities, localCatalogActivities } from '../activities';
+import { localCatalogActivities } from '../activities';
 import { invalidAgentInput, unknownTools } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
@@ -18,9 +17,7 @@ import type { StepOutcome } from '../step-outcome';
 export function loadToolCatalog(context: RunContext): Promise<DescribeToolsResult> {
   describeActivity(context.run, 'loading the tool catalog');
   // A local activity: the worker that runs the workflow knows its own tools, without a round trip through the task queue.
-  return wf.patched(LOCAL_TOOL_ACTIVITIES_PATCH)
-    ? localCatalogActivities.describeTools.executeWithOptions({ summary: 'tool catalog' }, [])
-    : catalogActivities.describeTools.executeWithOptions({ summary: 'tool catalog' }, []);
+  return localCatalogActivities.describeTools.executeWithOptions({ summary: 'tool catalog' }, []);
 }
 
 /**

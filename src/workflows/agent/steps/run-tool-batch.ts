@@ -1,4 +1,3 @@
-import * as wf from '@temporalio/workflow';
 import type { AssistantMessage, ToolCall } from '../../../shared/messages';
 import type { ToolCallResult } from '../../../shared/activity-types';
 import type { RunContext } from '../run-context';
@@ -10,9 +9,6 @@ import { isPending, processToolResult } from './process-tool-result';
 import { answerResultCacheCall, isResultCacheCall } from './read-result-cache';
 import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
-
-/** Results of a parallel batch are cached in the calls' order (`cache-N`), not as they complete; runs before it keep the old numbering. */
-export const RESULT_CACHE_CALL_ORDER_PATCH = 'result-cache-call-order';
 
 /** How one batch of tool calls ended the run, if it did: a terminating tool or `TerminateResponse`. */
 export type BatchEnding = Extract<StepOutcome, { kind: 'finish' }> | undefined;
@@ -47,8 +43,7 @@ export async function runToolBatch(
 
   // Parallel calls complete in any order; the cacher takes each result once the calls before it are done, so a
   // run's `cache-N` numbering is its input's alone, not its tools' timing.
-  const inCallOrder =
-    input.parallelToolCalls && plan.leading.length > 1 && input.resultProcessing?.inlineThreshold !== undefined && wf.patched(RESULT_CACHE_CALL_ORDER_PATCH);
+  const inCallOrder = input.parallelToolCalls && plan.leading.length > 1 && input.resultProcessing?.inlineThreshold !== undefined;
   let earlierCalls: Promise<void> = Promise.resolve();
   const execute = async (call: ToolCall): Promise<ToolCallResult> => {
     const before = earlierCalls;
