@@ -8,7 +8,7 @@ import { createProgram } from '../src/cli/program';
 import { agentInputSchema } from '../src/shared/agent-input';
 import { FAILURE_CATALOGUE, FAILURE_TYPES } from '../src/shared/failure-catalogue';
 import { MODEL_STREAM_EVENT_TYPES } from '../src/shared/model-stream-events';
-import { RENAMED_RUN_EVENTS, runEventSchema } from '../src/shared/run-events';
+import { runEventSchema } from '../src/shared/run-events';
 
 /**
  * `npm run docs:reference`: writes the reference tables of docs/ from the
@@ -273,12 +273,6 @@ const modelStreamEventsTable: GeneratedTable = {
   },
 };
 
-/** Event types renamed, the old name and the new (from the code). */
-const renamedEventsTable: GeneratedTable = {
-  name: 'renamed-events',
-  render: () => [...head(['before', 'now']), ...Object.entries(RENAMED_RUN_EVENTS).map(([before, now]) => row([code(before), code(now)]))],
-};
-
 /** The commands of `agent-runner`, as the program declares them. */
 function cliCommands(): readonly Command[] {
   return createProgram(() => undefined).commands;
@@ -338,7 +332,7 @@ const cliExitCodesTable: GeneratedTable = {
 export const GENERATED_PAGES: readonly GeneratedPage[] = [
   { page: 'docs/reference/failure-types.md', tables: [failureTypesTable] },
   { page: 'docs/reference/run-input.md', tables: [runInputTable] },
-  { page: 'docs/reference/events.md', tables: [runEventsTable, modelStreamEventsTable, renamedEventsTable] },
+  { page: 'docs/reference/events.md', tables: [runEventsTable, modelStreamEventsTable] },
   { page: 'docs/reference/cli.md', tables: [cliCommandsTable, cliOptionsTable, cliExitCodesTable] },
 ];
 
