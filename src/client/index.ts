@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
-import { CLIENT_DEFAULTS, DEFAULT_TASK_QUEUE, MESSAGE_PAGES, WORKFLOW_TYPE } from '../shared/constants';
+import { loadClientTaskQueue } from '../config/temporal';
+import { CLIENT_DEFAULTS, MESSAGE_PAGES, WORKFLOW_TYPE } from '../shared/constants';
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { stateQuery, transcriptQuery } from '../common/definitions';
 import { type AgentResult, type AgentState } from '../shared/agent-result';
@@ -105,7 +106,7 @@ export async function startAgentRun(
   if (!parsed.ok) throw new InvalidAgentInputError(parsed.problems);
   const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
   const handle = await client.workflow.start(WORKFLOW_TYPE, {
-    taskQueue: options.taskQueue ?? process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
+    taskQueue: options.taskQueue ?? loadClientTaskQueue(),
     workflowId,
     args: [input],
     // A caller's id names one run for good: reusing it must not quietly start a second one over the first.
