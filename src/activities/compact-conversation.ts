@@ -1,4 +1,4 @@
-import { COMPACTION_SUMMARY_CUT_NOTE } from '../shared/constants';
+import { COMPACTION_SUMMARY_CUT_NOTE } from '../shared/defaults/context-control';
 import { type CompactionInput, type CompactionResult } from '../shared/activity-types';
 import { compactionTranscript } from './compaction-transcript';
 import type { ModelSettings } from './model-call';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadModelStreamConfig } from '../config/model-stream';
-import { MODEL_STREAM_DEFAULTS } from '../shared/constants';
+import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import type { ModelDelta } from '../shared/model-stream-events';
 
 /**

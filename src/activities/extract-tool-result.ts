@@ -1,4 +1,4 @@
-import { EXTRACTION_CUT_NOTE } from '../shared/constants';
+import { EXTRACTION_CUT_NOTE } from '../shared/defaults/context-control';
 import { type ExtractionInput, type ExtractionResult } from '../shared/activity-types';
 import type { ModelSettings } from './model-call';
 import { createTextRequest, withinLength } from './text-completion';

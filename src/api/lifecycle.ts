@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { API_DEFAULTS } from '../shared/constants';
+import { API_DEFAULTS } from '../shared/defaults/api';
 import { formatSeconds } from '../shared/duration';
 import type { ApiConfig } from '../config/api';
 

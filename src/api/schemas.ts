@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { API_DEFAULTS, MESSAGE_PAGES } from '../shared/constants';
+import { API_DEFAULTS } from '../shared/defaults/api';
+import { MESSAGE_PAGES } from '../shared/defaults/sizes';
 import { agentInputSchema, type TerminatingConfig } from '../shared/agent-input';
 import { agentStatusSchema } from '../shared/agent-result';
 import { contextIdSchema, identifierSchema } from '../shared/conversation';

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
 import { loadClientTaskQueue } from '../config/temporal';
-import { CLIENT_DEFAULTS, MESSAGE_PAGES, WORKFLOW_TYPE } from '../shared/constants';
+import { CLIENT_DEFAULTS } from '../shared/defaults/client';
+import { MESSAGE_PAGES } from '../shared/defaults/sizes';
+import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { stateQuery, transcriptQuery } from '../common/definitions';
 import { type AgentResult, type AgentState } from '../shared/agent-result';
@@ -14,7 +16,7 @@ import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
 
 export { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId } from '../shared/conversation';
-export { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, SCHEMA_VERSION, WORKFLOW_TYPE } from '../shared/constants';
+export { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, SCHEMA_VERSION, WORKFLOW_TYPE } from '../shared/defaults/names';
 export { AGENT_SEARCH_ATTRIBUTE_KEYS, AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerminationReasonKey, AgentTotalTokensKey } from '../common/search-attributes';
 // The input, and the check `startAgentRun` applies to it.
 export { parseAgentInput } from '../shared/agent-input';

@@ -3,7 +3,7 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import type { ChannelLine } from '../activities/delta-hub';
 import { sleep } from './abortable-sleep';
 import { AsyncQueue } from './async-queue';
-import { MODEL_STREAM_DEFAULTS } from '../shared/constants';
+import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import { deltaEvent, type ModelStreamAnnouncement, type ModelStreamEvent, type ModelStreamSource } from '../shared/model-stream-events';
 import { type RunEvent } from '../shared/run-events';
 

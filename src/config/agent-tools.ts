@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_AGENT_TOOLS } from '../shared/constants';
+import { DEFAULT_AGENT_TOOLS } from '../shared/defaults/tools';
 import { parseEnvironment } from './environment';
 
 /**

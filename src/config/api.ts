@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiAuth } from '../api/auth';
 import type { AgentDefaults } from '../api/chat-routes';
-import { API_DEFAULTS } from '../shared/constants';
+import { API_DEFAULTS } from '../shared/defaults/api';
 import { defaultAgentTools } from './agent-tools';
 import { ConfigError, loadAll, parseEnvironment } from './environment';
 

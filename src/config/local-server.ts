@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from '../shared/constants';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from '../shared/defaults/names';
 import { hostPort, parseEnvironment } from './environment';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WORKER_DEFAULTS } from '../shared/constants';
+import { WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { parseEnvironment } from './environment';
 
 export const logLevelSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MODEL_STREAM_DEFAULTS } from '../shared/constants';
+import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import { parseEnvironment } from './environment';
 
 /** The worker's delta server, which streams a model call's text to followers while the call runs. */

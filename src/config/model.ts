@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { urlCredentialsProblem } from '../redaction/url-credentials';
-import { WORKER_DEFAULTS } from '../shared/constants';
+import { WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { priceTableSchema, type PriceTable } from '../shared/prices';
 import { ConfigError, parseEnvironment } from './environment';
 

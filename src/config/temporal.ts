@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from '../shared/constants';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from '../shared/defaults/names';
 import { ConfigError, hostPort, parseEnvironment } from './environment';
 
 /** The Temporal connection of a process that joins a deployment: the worker, the API alone, the CLI. */

@@ -11,7 +11,8 @@ import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-serve
 import { loadDemoModelChoice } from '../config/model';
 import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from '../scripted-model/demo-agent';
 import { ScriptedModelServer } from '../scripted-model/server';
-import { DEMO_TASK_QUEUE, WORKER_DEFAULTS } from '../shared/constants';
+import { DEMO_TASK_QUEUE } from '../shared/defaults/names';
+import { WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { type AgentInput } from '../shared/agent-input';
 import { connectToLocalServer, ensureLocalServer } from '../temporal/local-server';
 import { createBuiltinTools } from '../tools/builtin';

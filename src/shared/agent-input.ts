@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, INPUT_DEFAULTS, NESTED_AGENT_DEFAULTS, RESULT_CACHE_DEFAULTS } from './constants';
+import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_DEFAULTS, NESTED_AGENT_DEFAULTS } from './defaults/run-input';
+import { INPUT_BOUNDS } from './defaults/input-bounds';
+import { RESULT_CACHE_DEFAULTS } from './defaults/context-control';
 import { tokenBudgetSchema } from './control';
 import { costBudgetSchema } from './prices';
 import { durationSchema } from './duration';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import { INPUT_BOUNDS } from './constants';
+import { INPUT_BOUNDS } from './defaults/input-bounds';
 
 /**
  * The conversation, in OpenAI chat-completions format. What the model sees is

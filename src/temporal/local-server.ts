@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadLocalServerConfig, type LocalServerConfig } from '../config/local-server';
-import { LOCAL_SERVER_DEFAULTS } from '../shared/constants';
+import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
 import { registerMissingSearchAttributes } from './check-search-attributes';
 import { answers, freePort, isAlive, portIsFree, startDevServer, stopProcess } from './dev-server';
 import type { Log } from './temporal-cli';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { loadTemporalCliConfig } from '../config/temporal-cli';
-import { LOCAL_SERVER_DEFAULTS } from '../shared/constants';
+import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
 
 /** The CLI release built from source; the newest whose go.mod has no `replace` directive. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INPUT_BOUNDS } from '../shared/constants';
+import { INPUT_BOUNDS } from '../shared/defaults/input-bounds';
 import { type AgentToolSpec } from '../shared/activity-types';
 import { defineTool, type ToolDefinition } from './define-tool';
 

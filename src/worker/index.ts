@@ -5,7 +5,7 @@ import { AgentRunnerPlugin } from './plugin';
 import { createRedactor } from '../redaction';
 import { missingSearchAttributes, registrationCommand } from '../temporal/check-search-attributes';
 import { connectClient, connectWorker } from '../temporal/connection';
-import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from '../shared/constants';
+import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { createBuiltinTools } from '../tools/builtin';
 import type { ToolDefinition } from '../tools/define-tool';
 import { runnerLogger } from './runner-logger';

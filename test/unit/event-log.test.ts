@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_EVENTS_PER_PAGE } from '../../src/shared/constants';
+import { MAX_EVENTS_PER_PAGE } from '../../src/shared/defaults/event-log';
 import { RENAMED_RUN_EVENTS, isRunEvent } from '../../src/shared/run-events';
 import { EventLog, readCarriedEvents } from '../../src/workflows/agent/event-log';
 

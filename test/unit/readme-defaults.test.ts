@@ -1,11 +1,25 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import * as constants from '../../src/shared/constants';
+import * as activitiesDefaults from '../../src/shared/defaults/activities';
+import * as apiDefaults from '../../src/shared/defaults/api';
+import * as clientDefaults from '../../src/shared/defaults/client';
+import * as contextControlDefaults from '../../src/shared/defaults/context-control';
+import * as conversationsDefaults from '../../src/shared/defaults/conversations';
+import * as eventLogDefaults from '../../src/shared/defaults/event-log';
+import * as inputBoundsDefaults from '../../src/shared/defaults/input-bounds';
+import * as localServerDefaults from '../../src/shared/defaults/local-server';
+import * as modelStreamDefaults from '../../src/shared/defaults/model-stream';
+import * as namesDefaults from '../../src/shared/defaults/names';
+import * as runInputDefaults from '../../src/shared/defaults/run-input';
+import * as sizesDefaults from '../../src/shared/defaults/sizes';
+import * as toolsDefaults from '../../src/shared/defaults/tools';
+import * as workerDefaults from '../../src/shared/defaults/worker';
 
 /**
- * The README's configuration and defaults tables say what `constants.ts`
+ * The README's configuration and defaults tables say what src/shared/defaults/
  * holds: a default changed in one place and not the other fails here.
  */
+const constants = { ...activitiesDefaults, ...apiDefaults, ...clientDefaults, ...contextControlDefaults, ...conversationsDefaults, ...eventLogDefaults, ...inputBoundsDefaults, ...localServerDefaults, ...modelStreamDefaults, ...namesDefaults, ...runInputDefaults, ...sizesDefaults, ...toolsDefaults, ...workerDefaults };
 const readme = readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
 
 /** The cells of the table row whose first cell is exactly `first`. */
@@ -15,7 +29,7 @@ function row(first: string): string[] {
   return line.split(' | ').map((cell) => cell.replace(/^\| ?| ?\|$/g, '').trim());
 }
 
-/** The value at `dotted` (`ACTIVITY_DEFAULTS.modelCallTimeout`) in constants.ts. */
+/** The value at `dotted` (`ACTIVITY_DEFAULTS.modelCallTimeout`) in src/shared/defaults/. */
 function constantAt(dotted: string): unknown {
   return dotted.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], constants);
 }

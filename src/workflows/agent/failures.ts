@@ -1,7 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import { FailureType } from '../../shared/failure-catalogue';
-import { FAILURE_MESSAGES_LIMIT_BYTES, FAILURE_RESPONSE_LIMIT_CHARS, TEMPORAL_HISTORY_EVENT_LIMIT, TEMPORAL_HISTORY_LIMIT_BYTES, TEMPORAL_PAYLOAD_LIMIT_BYTES } from '../../shared/constants';
+import { FAILURE_MESSAGES_LIMIT_BYTES, FAILURE_RESPONSE_LIMIT_CHARS, TEMPORAL_HISTORY_EVENT_LIMIT, TEMPORAL_HISTORY_LIMIT_BYTES, TEMPORAL_PAYLOAD_LIMIT_BYTES } from '../../shared/defaults/sizes';
 import { formatBytes, jsonBytes } from '../../shared/payload-limits';
 import { type ChatMessage, type ToolCall, type Usage } from '../../shared/messages';
 import { type TerminationReason } from '../../shared/agent-result';

@@ -1,7 +1,8 @@
 import { createNamedRegistry, type NamedRegistry } from './named-registry';
 import { z } from 'zod';
 import { builtOnce } from '../../shared/built-once';
-import { APPROVAL_POLICY_REASON_CHARS, INPUT_BOUNDS } from '../../shared/constants';
+import { APPROVAL_POLICY_REASON_CHARS } from '../../shared/defaults/run-input';
+import { INPUT_BOUNDS } from '../../shared/defaults/input-bounds';
 import { checkArguments } from './approval-rules';
 import { cutReason, messageTooDeep } from './message-bounds';
 

@@ -1,4 +1,4 @@
-import { CONTEXT_RELEASE_LIMITS, CONTEXT_RELEASE_TOOL } from '../../shared/constants';
+import { CONTEXT_RELEASE_LIMITS, CONTEXT_RELEASE_TOOL } from '../../shared/defaults/context-control';
 import type { ToolCallResult, ToolDescription } from '../../shared/activity-types';
 
 /**

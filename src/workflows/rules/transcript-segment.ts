@@ -1,4 +1,4 @@
-import { MESSAGE_PAGES } from '../../shared/constants';
+import { MESSAGE_PAGES } from '../../shared/defaults/sizes';
 import { type ChatMessage } from '../../shared/messages';
 import { type MessagePage, type TranscriptRun } from '../../shared/transcript';
 import { messagePage, wholeNumber } from './message-pages';
