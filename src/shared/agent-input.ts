@@ -24,7 +24,7 @@ export const approvalConfigSchema = builtOnce('agentInput.approvalConfig', () =>
     .strictObject({
       /**
        * Tools whose calls need approval, or "all". Tools declaring `needsApproval` need it regardless.
-       * @default [] without a `policy`; "all" with one (the policy sees every call, as seed 002's `on_tool_call`)
+       * @default [] without a `policy`; "all" with one (an approval policy sees every call)
        */
       tools: z.union([z.literal('all'), z.array(toolName).max(INPUT_BOUNDS.tools)]).optional(),
       /**

@@ -7,7 +7,7 @@ import { checkArguments } from './approval-rules';
 import { cutReason, messageTooDeep } from './message-bounds';
 
 /**
- * Approval policies (seed 002's `on_tool_call`): functions registered by name in workflow code that
+ * Approval policies: functions registered by name in workflow code that
  * decide a call needing approval before a human does. Registered like custom stop conditions, in the
  * module the worker bundles as its workflows, before any run starts:
  *
