@@ -3,7 +3,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadModelStreamConfig } from '../config/model-stream';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
-import type { ModelDelta } from '../shared/model-stream-events';
+import type { ChannelLine, ModelDelta } from '../shared/model-stream-events';
 
 /**
  * The worker's side channel for model-call deltas: a small HTTP server, in
@@ -15,9 +15,6 @@ import type { ModelDelta } from '../shared/model-stream-events';
  * "failed"}`. Nothing here is durable: a lost worker loses its channels, and
  * followers are told to discard what they were shown.
  */
-
-/** One line of a channel: a delta, or the attempt's end. */
-export type ChannelLine = { index: number; delta: ModelDelta } | { end: 'completed' | 'failed' };
 
 /** Where one attempt publishes. */
 export interface DeltaChannel {

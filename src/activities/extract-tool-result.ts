@@ -1,6 +1,6 @@
 import { EXTRACTION_CUT_NOTE } from '../shared/defaults/context-control';
 import { type ExtractionInput, type ExtractionResult } from '../shared/activity-types';
-import type { ModelSettings } from './model-call';
+import type { ModelSettings } from '../shared/model-settings';
 import { createTextRequest, withinLength } from './text-completion';
 
 /**

@@ -4,7 +4,7 @@ import type { Usage } from '../shared/messages';
 import { parseCompletion } from './completion-response';
 import { throwIfCancelled } from './cancellation';
 import { keepHeartbeating } from './heartbeat';
-import type { ModelSettings } from './model-call';
+import type { ModelSettings } from '../shared/model-settings';
 import { createModelClient } from './model-client';
 import { classifyModelError, invalidResponseFailure } from './model-errors';
 import { completionUsage, priceUnknownFailure } from './model-cost';

@@ -70,6 +70,9 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   // The summarising model call is a model call: its failure is the provider's, as ModelCall.* are.
   [FailureType.compactionFailed]: MODEL_CALL_FAILED,
   [FailureType.invalidDecision]: RUN_FAILED,
+  // The model-call activity's own faults, not the provider's: as before the catalogue named them, a failed run.
+  [FailureType.invalidModelCallInput]: RUN_FAILED,
+  [FailureType.modelRequestUnavailable]: RUN_FAILED,
   [FailureType.invalidLimits]: RUN_FAILED,
   [FailureType.modelCallBadRequest]: MODEL_CALL_FAILED,
   [FailureType.modelCallUnauthorized]: MODEL_CALL_FAILED,

@@ -40,7 +40,7 @@ export type { ActiveTurn, ChatTurnKind, ChatTurnRequest, ChatTurnResult, Convers
 // Failures: the catalogue of every type the runner raises, what a failed run's details carry
 // (`AgentRunFailedError.details[0]`), and the types a chat turn is refused with.
 export { FAILURE_CATALOGUE, FailureType, isFailureType, type FailureEntry, type FailureTypeName } from '../shared/failure-catalogue';
-export type { PartialRun } from '../workflows/agent/failures';
+export type { PartialRun } from '../shared/failure-catalogue';
 export { ConversationFailure } from '../shared/conversation';
 export { ConfigError, type TemporalConfig } from '../config';
 

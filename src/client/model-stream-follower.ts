@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import type { ChannelLine } from '../activities/delta-hub';
+import type { ChannelLine } from '../shared/model-stream-events';
 import { sleep } from './abortable-sleep';
 import { AsyncQueue } from './async-queue';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';

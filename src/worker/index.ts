@@ -1,5 +1,5 @@
 import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
-import type { ModelSettings } from '../activities';
+import type { ModelSettings } from '../shared/model-settings';
 import { ConfigError, configuredSecrets, loadWorkerConfig } from '../config';
 import { AgentRunnerPlugin } from './plugin';
 import { createRedactor } from '../redaction';
@@ -27,7 +27,7 @@ export {
   AgentRunnerPlugin,
   type AgentRunnerPluginOptions,
 } from './plugin';
-export type { ModelSettings } from '../activities';
+export type { ModelSettings } from '../shared/model-settings';
 
 /** What a worker for `agentWorkflow` needs. */
 export interface AgentWorkerOptions {
