@@ -7,8 +7,6 @@ import type { ModelSettings } from '../shared/model-settings';
 import { redactorFor } from './model-client';
 import { createToolExecution } from './tool-execution';
 
-export type { ModelSettings } from '../shared/model-settings';
-
 /** Everything the activities need from the worker's configuration. */
 export interface ActivityDependencies {
   registry: ToolRegistry;

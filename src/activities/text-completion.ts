@@ -11,7 +11,7 @@ import { completionUsage, priceUnknownFailure } from './model-cost';
 import { priceOf } from '../shared/prices';
 
 /** One text the model wrote for a side task (a compaction's summary, an extraction). */
-export interface CompletedText {
+interface CompletedText {
   /** The answer's text, trimmed; empty when the model wrote none. Tool calls are ignored: none were offered. */
   text: string;
   usage: Usage;

@@ -12,7 +12,7 @@ import { FailureType, MODEL_CALL_FAILURE_PREFIX, isFailureType, type FailureType
  */
 
 /** One problem with a request body: where, and why. */
-export interface FieldProblem {
+interface FieldProblem {
   field: string;
   problem: string;
 }
@@ -116,7 +116,7 @@ export function answerForFailure(type: string): FailureAnswer {
 }
 
 /** The 400 answer for a body that failed its schema: each field and what is wrong with it. */
-export function invalidBody(error: z.ZodError): ApiError {
+function invalidBody(error: z.ZodError): ApiError {
   const details: FieldProblem[] = error.issues.map((issue) => ({
     field: issue.path.length === 0 ? '(body)' : issue.path.map(String).join('.'),
     problem: issue.message,

@@ -98,7 +98,7 @@ export async function* withModelDeltas(
 }
 
 /** The stream of the run's running model call, if it announced one. */
-export async function findModelStream(client: Client, workflowId: string): Promise<FoundStream | undefined> {
+async function findModelStream(client: Client, workflowId: string): Promise<FoundStream | undefined> {
   const description = await client.workflow.getHandle(workflowId).describe();
   for (const activity of description.raw.pendingActivities ?? []) {
     if (activity.activityType?.name !== 'callModel' || !activity.heartbeatDetails?.payloads?.length) continue;

@@ -15,7 +15,7 @@ import { loadTemporalConfig, type TemporalConfig } from './temporal';
  * configuration and re-exports what most processes load.
  */
 
-export { ConfigError, loadAll, parseEnvironment } from './environment';
+export { ConfigError } from './environment';
 export { loadLogLevel, type LogLevel } from './log-level';
 export { loadModelConfig, type ModelConfig } from './model';
 export { loadTemporalConfig, type TemporalConfig } from './temporal';

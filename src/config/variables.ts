@@ -27,7 +27,7 @@ export const PROCESS_KINDS = {
   client: '`AgentClient`, `startAgentRun` and `chatTurn` when their caller names no task queue',
 } as const;
 
-export type ProcessKind = keyof typeof PROCESS_KINDS;
+type ProcessKind = keyof typeof PROCESS_KINDS;
 
 /** One group of variables: the schema a process parses them with, and the processes that do. */
 interface ConfigurationGroup {

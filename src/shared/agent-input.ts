@@ -19,7 +19,7 @@ const toolName = builtOnce('agentInput.toolName', () => z.string().min(1).max(IN
  * Which tool calls need approval, who decides them (an approval policy, then a human), and what a missing
  * decision means.
  */
-export const approvalConfigSchema = builtOnce('agentInput.approvalConfig', () =>
+const approvalConfigSchema = builtOnce('agentInput.approvalConfig', () =>
   z
     .strictObject({
       /**
@@ -55,7 +55,7 @@ export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
  * Terminating tools: the chat API's `terminating_config`, camel-cased. A run with this block is
  * autonomous: it ends when the model calls one of `toolIds`.
  */
-export const terminatingConfigSchema = builtOnce('agentInput.terminatingConfig', () =>
+const terminatingConfigSchema = builtOnce('agentInput.terminatingConfig', () =>
   z.strictObject({
     /** Tools whose call ends the run; their output becomes the response. */
     toolIds: z.array(toolName).min(1, 'give at least one tool id').max(INPUT_BOUNDS.tools),
@@ -77,7 +77,7 @@ export type TerminatingConfig = z.infer<typeof terminatingConfigSchema>;
  * finish. When the injections of a turn are spent, a text answer ends the run
  * normally (or, in an autonomous run, meets the nudge rule).
  */
-export const restrictOutputSchema = builtOnce('agentInput.restrictOutput', () =>
+const restrictOutputSchema = builtOnce('agentInput.restrictOutput', () =>
   z.strictObject({
     /** @default false */
     enabled: z.boolean().default(INPUT_DEFAULTS.restrictOutput.enabled),

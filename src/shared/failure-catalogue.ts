@@ -117,7 +117,7 @@ export const FailureType = {
 export type FailureTypeName = (typeof FailureType)[keyof typeof FailureType];
 
 /** What raises a failure type. */
-export type FailureSource = 'run' | 'update' | 'model call' | 'tool call' | 'conversation' | 'client' | 'any reader';
+type FailureSource = 'run' | 'update' | 'model call' | 'tool call' | 'conversation' | 'client' | 'any reader';
 
 /** A catalogue entry: what raises the type, and when, in the words of the README's failure table. */
 export interface FailureEntry {

@@ -50,7 +50,7 @@ const runEndEventSchema = builtOnce('runEvents.runEndEvent', () =>
 );
 
 /** One entry of the run's event log, any type; in the order of a run. */
-export const runEventSchema = builtOnce('runEvents.runEvent', () =>
+const runEventSchema = builtOnce('runEvents.runEvent', () =>
   z.discriminatedUnion('type', [
     /** The run began (not a continued Temporal run: that is `run-take-over`). */
     z.object({ ...envelope('run-start'), tools: z.array(z.string()), model: z.string().nullable() }),

@@ -145,7 +145,7 @@ async function startWithSdkDownload(options: DevServerOptions & { ip: string }):
 }
 
 /** Where a server's output goes: a file (a detached server), or a buffer of its last output. */
-export type ServerLog = { file: string } | { output: () => string };
+type ServerLog = { file: string } | { output: () => string };
 
 /** What {@link waitForServer} does besides polling. */
 export interface ServerWaitOptions {

@@ -9,7 +9,7 @@ import { answers, freePort, isAlive, portIsFree, startDevServer, stopProcess } f
 import type { Log } from './temporal-cli';
 
 /** Where the demo's persistent dev server keeps its SQLite file, log and process record. */
-export const LOCAL_SERVER_DIRECTORY = path.resolve('.temporal');
+const LOCAL_SERVER_DIRECTORY = path.resolve('.temporal');
 const RECORD_FILE = path.join(LOCAL_SERVER_DIRECTORY, 'server.json');
 
 /** A Temporal server the demo can use. */

@@ -11,7 +11,7 @@ export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
 
 /** Where a Temporal CLI came from, for the progress line. */
-export type CliSource = 'TEMPORAL_CLI_PATH' | 'PATH' | 'cache' | 'go build';
+type CliSource = 'TEMPORAL_CLI_PATH' | 'PATH' | 'cache' | 'go build';
 
 export interface ResolvedCli {
   path: string;

@@ -4,7 +4,7 @@ import { type AgentToolSpec } from '../shared/activity-types';
 import { defineTool, type ToolDefinition } from './define-tool';
 
 /** The arguments the model gives a nested agent: the task, in words. */
-export const agentTaskParameters = z.object({
+const agentTaskParameters = z.object({
   task: z.string().min(1).max(INPUT_BOUNDS.textChars).describe('What the agent should do, with everything it needs to know.'),
 });
 

@@ -36,16 +36,16 @@ import { takeModelAnswer } from './steps/take-model-answer';
  * before them replays without them: checking sizes, or handing over, where
  * its history shows a model call would break its replay.
  */
-export const SIZE_GUARDS_PATCH = 'size-guards-and-continue-as-new';
+const SIZE_GUARDS_PATCH = 'size-guards-and-continue-as-new';
 
 /** Marks runs whose tool calls carry runner ids; a run started before keyed them by the model's ids. */
-export const RUNNER_CALL_IDS_PATCH = 'runner-call-ids';
+const RUNNER_CALL_IDS_PATCH = 'runner-call-ids';
 
 /**
  * Marks runs whose large conversations stay out of the model call's input
  * and the result; a run started before carried them inline, and replays so.
  */
-export const LINEAR_HISTORY_PATCH = 'linear-history';
+const LINEAR_HISTORY_PATCH = 'linear-history';
 
 /**
  * One agent run: call the model, execute its tool calls, repeat, until the

@@ -139,7 +139,7 @@ export async function conversationWorkflow(rawInput: ConversationInput, ...after
  * runs again). The history itself always fits: every turn's run kept it
  * under its own, smaller budget.
  */
-export function fitted(next: ConversationInput): ConversationInput {
+function fitted(next: ConversationInput): ConversationInput {
   let recentTurns = next.recentTurns ?? [];
   while (recentTurns.length > 0 && jsonBytes({ ...next, recentTurns }) > PAYLOAD_BUDGET_BYTES) {
     recentTurns = recentTurns.slice(1);

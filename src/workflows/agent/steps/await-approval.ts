@@ -78,7 +78,7 @@ export function decideCall(
  * are `requested` (parsed leniently). `askedBy` is the approval policy that handed the call to a
  * person, and why; the request's event names it.
  */
-export async function awaitApproval(
+async function awaitApproval(
   context: RunContext,
   call: ToolCall,
   requested: unknown,

@@ -10,7 +10,7 @@ import type { RunContext } from '../run-context';
  * masking started before replays without it: its model calls offered no
  * such tool, and its answers never called one.
  */
-export const CONTEXT_RELEASE_PATCH = 'context-release';
+const CONTEXT_RELEASE_PATCH = 'context-release';
 
 /**
  * The tools the workflow answers itself and offers to the model beside the

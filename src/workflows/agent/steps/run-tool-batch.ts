@@ -12,10 +12,10 @@ import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
 
 /** Results of a parallel batch are cached in the calls' order (`cache-N`), not as they complete; runs before it keep the old numbering. */
-export const RESULT_CACHE_CALL_ORDER_PATCH = 'result-cache-call-order';
+const RESULT_CACHE_CALL_ORDER_PATCH = 'result-cache-call-order';
 
 /** How one batch of tool calls ended the run, if it did: a terminating tool or `TerminateResponse`. */
-export type BatchEnding = Extract<StepOutcome, { kind: 'finish' }> | undefined;
+type BatchEnding = Extract<StepOutcome, { kind: 'finish' }> | undefined;
 
 /** How a batch ended: the ending it decided, if any, and the calls it executed. */
 export interface ToolBatchResult {
