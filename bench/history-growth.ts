@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { withLocalStack } from '../scripts/local-stack';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
-import { WORKFLOW_TYPE } from '../src/shared/constants';
+import { WORKFLOW_TYPE } from '../src/shared/defaults/names';
 import { jsonBytes } from '../src/shared/payload-limits';
 import { type AgentInput } from '../src/shared/agent-input';
 import { type AgentResult } from '../src/shared/agent-result';

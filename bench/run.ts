@@ -5,7 +5,7 @@ import { DefaultLogger, Runtime, type NativeConnection } from '@temporalio/worke
 import { Command } from 'commander';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
 import type { ScriptedModelServer } from '../src/scripted-model/server';
-import { WORKFLOW_TYPE } from '../src/shared/constants';
+import { WORKFLOW_TYPE } from '../src/shared/defaults/names';
 import { stateQuery } from '../src/common/definitions';
 import { type AgentResult } from '../src/shared/agent-result';
 import type { Client } from '@temporalio/client';

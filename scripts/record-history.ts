@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { WORKFLOW_TYPE } from '../src/shared/constants';
+import { WORKFLOW_TYPE } from '../src/shared/defaults/names';
 import { approveSignal, decideUpdate, stateQuery, terminateSignal, userMessageSignal } from '../src/common/definitions';
 import { conversationWorkflowId } from '../src/shared/conversation';
 import { endConversationSignal } from '../src/common/conversation-definitions';

@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import { createActivities } from '../../src/activities';
 import type { ChatCompletionRequest, ScriptStep } from '../../src/scripted-model/script';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { WORKFLOW_TYPE } from '../../src/shared/constants';
+import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { createBuiltinTools } from '../../src/tools/builtin';

@@ -1,4 +1,4 @@
-import { RESULT_CACHE_DEFAULTS } from '../../src/shared/constants';
+import { RESULT_CACHE_DEFAULTS } from '../../src/shared/defaults/context-control';
 import type { ChatCompletionRequest, ScriptStep, ScriptedToolCall } from '../../src/scripted-model/script';
 import { CHAOS_DELEGATE, DELEGATE_ITERATIONS } from './chaos-delegate';
 import { CHAOS_TOOL } from './chaos-tool';

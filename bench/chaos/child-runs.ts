@@ -22,7 +22,7 @@ export async function withChildRuns(client: Client, workflowId: string, outcome:
  * fails (the server restarting) is retried until `deadline`; a child still
  * unread then is listed with no runs and as stuck.
  */
-export async function readChildRuns(client: Client, workflowId: string, deadline: number): Promise<ChildRun[]> {
+async function readChildRuns(client: Client, workflowId: string, deadline: number): Promise<ChildRun[]> {
   const events = (await retried(() => client.workflow.getHandle(workflowId).fetchHistory(), deadline))?.events ?? [];
   const childIds = events.flatMap((event) => {
     const childId = event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;

@@ -1,4 +1,4 @@
-import { RESULT_CACHE_DEFAULTS } from '../../src/shared/constants';
+import { RESULT_CACHE_DEFAULTS } from '../../src/shared/defaults/context-control';
 import type { ChatMessage } from '../../src/shared/messages';
 import type { ChildRun, RunOutcome } from './run-comparison';
 

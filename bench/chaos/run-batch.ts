@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { WORKFLOW_TYPE } from '../../src/shared/constants';
+import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentInput } from '../../src/shared/agent-input';
 import { CHAOS_TOOL } from './chaos-tool';
 import { chaosTask } from './chaos-agent';

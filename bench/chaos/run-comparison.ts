@@ -83,7 +83,7 @@ function outcomeDifference(
  * that cached the same results under other numbers read alike, and a read
  * that got another result's slice still differs in the slice.
  */
-export function renumberCacheRefs<Value>(value: Value): Value {
+function renumberCacheRefs<Value>(value: Value): Value {
   const text = JSON.stringify(value);
   if (text === undefined) return value;
   const renamed = new Map<string, string>();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { ChatCompletionRequest, ScriptStep } from '../../src/scripted-model/script';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { WORKFLOW_TYPE } from '../../src/shared/constants';
+import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { READY_LINE, type InFlightWorkerEnvironment, type MemorySample } from './worker-contract';

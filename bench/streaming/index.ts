@@ -6,7 +6,7 @@ import { Worker, type NativeConnection } from '@temporalio/worker';
 import { sseData } from '../../src/activities/sse-data';
 import { buildApiServer } from '../../src/api/server';
 import type { ScriptedModelServer } from '../../src/scripted-model/server';
-import { WORKFLOW_TYPE } from '../../src/shared/constants';
+import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import { createAgentWorker } from '../../src/worker';
 import { latencies, now, summary, type Received } from './latency';

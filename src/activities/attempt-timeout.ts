@@ -1,5 +1,5 @@
 import type { Context } from '@temporalio/activity';
-import { ACTIVITY_DEFAULTS } from '../shared/constants';
+import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 
 /** A tool that outran its own timeout: the activity answers the model rather than being timed out by the server. */
 export class AttemptTimedOut {

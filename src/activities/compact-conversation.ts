@@ -1,7 +1,7 @@
-import { COMPACTION_SUMMARY_CUT_NOTE } from '../shared/constants';
+import { COMPACTION_SUMMARY_CUT_NOTE } from '../shared/defaults/context-control';
 import { type CompactionInput, type CompactionResult } from '../shared/activity-types';
 import { compactionTranscript } from './compaction-transcript';
-import type { ModelSettings } from './model-call';
+import type { ModelSettings } from '../shared/model-settings';
 import { createTextRequest, withinLength } from './text-completion';
 
 /**

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MODEL_STREAM_DEFAULTS } from '../shared/constants';
-import type { ModelDelta } from '../shared/model-stream-events';
+import { loadModelStreamConfig } from '../config/model-stream';
+import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
+import type { ChannelLine, ModelDelta } from '../shared/model-stream-events';
 
 /**
  * The worker's side channel for model-call deltas: a small HTTP server, in
@@ -14,9 +15,6 @@ import type { ModelDelta } from '../shared/model-stream-events';
  * "failed"}`. Nothing here is durable: a lost worker loses its channels, and
  * followers are told to discard what they were shown.
  */
-
-/** One line of a channel: a delta, or the attempt's end. */
-export type ChannelLine = { index: number; delta: ModelDelta } | { end: 'completed' | 'failed' };
 
 /** Where one attempt publishes. */
 export interface DeltaChannel {
@@ -46,14 +44,11 @@ export class DeltaHub {
 
   /**
    * The process's hub, configured from `AGENT_STREAM_HOST`, `AGENT_STREAM_PORT`
-   * and `AGENT_STREAM_PUBLIC_URL`: one per worker process, shared by its model calls.
+   * and `AGENT_STREAM_PUBLIC_URL` (checked: a bad one throws a `ConfigError`
+   * naming it): one per worker process, shared by its model calls.
    */
   static forProcess(): DeltaHub {
-    DeltaHub.process ??= new DeltaHub({
-      host: process.env.AGENT_STREAM_HOST || MODEL_STREAM_DEFAULTS.host,
-      port: Number(process.env.AGENT_STREAM_PORT || MODEL_STREAM_DEFAULTS.port),
-      ...(process.env.AGENT_STREAM_PUBLIC_URL ? { publicUrl: process.env.AGENT_STREAM_PUBLIC_URL.replace(/\/+$/, '') } : {}),
-    });
+    DeltaHub.process ??= new DeltaHub(loadModelStreamConfig());
     return DeltaHub.process;
   }
 

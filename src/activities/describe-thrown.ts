@@ -1,4 +1,4 @@
-import { TOOL_ERROR_DESCRIPTION_CHARS } from '../shared/constants';
+import { TOOL_ERROR_DESCRIPTION_CHARS } from '../shared/defaults/tools';
 
 /**
  * What a tool threw, in words for the model. A tool may throw anything: an

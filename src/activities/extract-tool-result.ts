@@ -1,6 +1,6 @@
-import { EXTRACTION_CUT_NOTE } from '../shared/constants';
+import { EXTRACTION_CUT_NOTE } from '../shared/defaults/context-control';
 import { type ExtractionInput, type ExtractionResult } from '../shared/activity-types';
-import type { ModelSettings } from './model-call';
+import type { ModelSettings } from '../shared/model-settings';
 import { createTextRequest, withinLength } from './text-completion';
 
 /**
@@ -26,7 +26,7 @@ export function createToolResultExtraction(settings: ModelSettings) {
  * guidance, then the result as a quoted text, so the model condenses it
  * rather than taking it up as its own task.
  */
-export function extractionRequest(input: Pick<ExtractionInput, 'toolName' | 'content' | 'guidance'>): string {
+function extractionRequest(input: Pick<ExtractionInput, 'toolName' | 'content' | 'guidance'>): string {
   const guidance = input.guidance === undefined ? 'The user\'s request is not known: keep what any next step may need.' : `The user's request:\n${input.guidance}`;
   return `${guidance}\n\nThe result of the tool ${input.toolName} to condense (${input.content.length} characters):\n\n${input.content}`;
 }

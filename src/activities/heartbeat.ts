@@ -1,5 +1,5 @@
 import type { Context } from '@temporalio/activity';
-import { ACTIVITY_DEFAULTS } from '../shared/constants';
+import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 
 /**
  * Runs `work` while heartbeating (every `ACTIVITY_DEFAULTS.heartbeatIntervalMs`),

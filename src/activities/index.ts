@@ -2,11 +2,10 @@ import type { AgentActivities } from '../shared/activity-types';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { createConversationCompaction } from './compact-conversation';
 import { createToolResultExtraction } from './extract-tool-result';
-import { createModelCall, type ModelSettings } from './model-call';
+import { createModelCall } from './model-call';
+import type { ModelSettings } from '../shared/model-settings';
 import { redactorFor } from './model-client';
 import { createToolExecution } from './tool-execution';
-
-export type { ModelSettings } from './model-call';
 
 /** Everything the activities need from the worker's configuration. */
 export interface ActivityDependencies {

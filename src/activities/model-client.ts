@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { createRedactor, urlCredentials, urlCredentialsProblem, type Redactor } from '../redaction';
-import type { ModelSettings } from './model-call';
+import type { ModelSettings } from '../shared/model-settings';
 
 /** What a model activity reaches the provider with, and what keeps its secrets out of failures. */
 export interface ModelClient {

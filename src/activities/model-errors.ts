@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { INVALID_RESPONSE_RETRY } from '../shared/constants';
+import { INVALID_RESPONSE_RETRY } from '../shared/defaults/activities';
 import { FailureType, type FailureTypeName } from '../shared/failure-catalogue';
 
 /**

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../shared/messages';
-import { MODEL_REQUEST_CACHE } from '../shared/constants';
+import { MODEL_REQUEST_CACHE } from '../shared/defaults/sizes';
 
 interface Entry {
   messages: ChatMessage[];

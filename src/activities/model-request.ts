@@ -1,11 +1,9 @@
 import { ApplicationFailure, type Context } from '@temporalio/activity';
 import { modelRequestQuery } from '../common/definitions';
+import { FailureType } from '../shared/failure-catalogue';
 import { type ChatMessage } from '../shared/messages';
 import { type ModelCallInput } from '../shared/activity-types';
 import { ModelRequestCache, modelRequestKey } from './model-request-cache';
-
-/** The failure type of a conversation the activity could not read from its workflow; retried like a lost connection. */
-export const MODEL_REQUEST_UNAVAILABLE = 'ModelRequestUnavailable';
 
 /**
  * The conversation a model call sends: from its input when it travelled
@@ -23,11 +21,11 @@ export async function requestMessages(context: Context, input: ModelCallInput, c
   if (input.messages !== undefined) return input.messages;
   const reference = input.conversation;
   if (reference === undefined) {
-    throw ApplicationFailure.nonRetryable('The model call has neither `messages` nor a `conversation` to read.', 'InvalidModelCallInput');
+    throw ApplicationFailure.nonRetryable('The model call has neither `messages` nor a `conversation` to read.', FailureType.invalidModelCallInput);
   }
   const execution = context.info.workflowExecution;
   if (execution === undefined) {
-    throw ApplicationFailure.nonRetryable('The model call refers to its workflow for its conversation, but runs outside of one.', 'InvalidModelCallInput');
+    throw ApplicationFailure.nonRetryable('The model call refers to its workflow for its conversation, but runs outside of one.', FailureType.invalidModelCallInput);
   }
   const { workflowId, runId } = execution;
   const handedOver = cache.take(modelRequestKey(workflowId, runId, reference.iteration), reference.count);
@@ -41,13 +39,13 @@ export async function requestMessages(context: Context, input: ModelCallInput, c
     } catch (error) {
       throw ApplicationFailure.retryable(
         `Could not read the conversation of iteration ${reference.iteration} from workflow ${workflowId}: ${error instanceof Error ? error.message : String(error)}`,
-        MODEL_REQUEST_UNAVAILABLE,
+        FailureType.modelRequestUnavailable,
       );
     }
     if (page.total !== reference.count || page.from !== messages.length || page.messages.length === 0) {
       throw ApplicationFailure.retryable(
         `The workflow answered ${page.messages.length} message(s) from ${page.from} of ${page.total} for iteration ${reference.iteration}; the call expects ${reference.count} from ${messages.length}.`,
-        MODEL_REQUEST_UNAVAILABLE,
+        FailureType.modelRequestUnavailable,
       );
     }
     messages.push(...page.messages);

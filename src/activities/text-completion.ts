@@ -4,14 +4,14 @@ import type { Usage } from '../shared/messages';
 import { parseCompletion } from './completion-response';
 import { throwIfCancelled } from './cancellation';
 import { keepHeartbeating } from './heartbeat';
-import type { ModelSettings } from './model-call';
+import type { ModelSettings } from '../shared/model-settings';
 import { createModelClient } from './model-client';
 import { classifyModelError, invalidResponseFailure } from './model-errors';
 import { completionUsage, priceUnknownFailure } from './model-cost';
 import { priceOf } from '../shared/prices';
 
 /** One text the model wrote for a side task (a compaction's summary, an extraction). */
-export interface CompletedText {
+interface CompletedText {
   /** The answer's text, trimmed; empty when the model wrote none. Tool calls are ignored: none were offered. */
   text: string;
   usage: Usage;

@@ -1,6 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { z } from 'zod';
-import { ACTIVITY_DEFAULTS, DEFAULT_TERMINATE_MESSAGE, TOOL_OUTPUT_LIMIT_BYTES } from '../shared/constants';
+import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
+import { DEFAULT_TERMINATE_MESSAGE } from '../shared/defaults/run-input';
+import { TOOL_OUTPUT_LIMIT_BYTES } from '../shared/defaults/sizes';
 import { FailureType } from '../shared/failure-catalogue';
 import { cutToBytes, formatBytes, utf8Bytes } from '../shared/payload-limits';
 import { formatSeconds } from '../shared/duration';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { withTerminatingTools } from '../config/agent-tools';
 import { endConversation, getConversation, sendChatTurn } from '../client/conversations';
-import { API_DEFAULTS } from '../shared/constants';
+import { API_DEFAULTS } from '../shared/defaults/api';
 import { contextIdSchema, type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared/conversation';
 import { streamChatTurn, wantsEventStream } from './chat-stream';
 import { ApiError, parseBody } from './errors';

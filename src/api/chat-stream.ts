@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getConversation } from '../client/conversations';
 import { within } from '../client/model-stream-follower';
 import { RunNotFoundError, followRunEvents } from '../client/run-control';
-import { MODEL_STREAM_DEFAULTS } from '../shared/constants';
+import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import { type ChatTurnResult } from '../shared/conversation';
 import { errorBody, toApiError } from './errors';
 

@@ -12,7 +12,7 @@ import { FailureType, MODEL_CALL_FAILURE_PREFIX, isFailureType, type FailureType
  */
 
 /** One problem with a request body: where, and why. */
-export interface FieldProblem {
+interface FieldProblem {
   field: string;
   problem: string;
 }
@@ -70,6 +70,9 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   // The summarising model call is a model call: its failure is the provider's, as ModelCall.* are.
   [FailureType.compactionFailed]: MODEL_CALL_FAILED,
   [FailureType.invalidDecision]: RUN_FAILED,
+  // The model-call activity's own faults, not the provider's: as before the catalogue named them, a failed run.
+  [FailureType.invalidModelCallInput]: RUN_FAILED,
+  [FailureType.modelRequestUnavailable]: RUN_FAILED,
   [FailureType.invalidLimits]: RUN_FAILED,
   [FailureType.modelCallBadRequest]: MODEL_CALL_FAILED,
   [FailureType.modelCallUnauthorized]: MODEL_CALL_FAILED,
@@ -113,7 +116,7 @@ export function answerForFailure(type: string): FailureAnswer {
 }
 
 /** The 400 answer for a body that failed its schema: each field and what is wrong with it. */
-export function invalidBody(error: z.ZodError): ApiError {
+function invalidBody(error: z.ZodError): ApiError {
   const details: FieldProblem[] = error.issues.map((issue) => ({
     field: issue.path.length === 0 ? '(body)' : issue.path.map(String).join('.'),
     problem: issue.message,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { API_MAX_JSON_DEPTH } from '../shared/constants';
+import { API_MAX_JSON_DEPTH } from '../shared/defaults/api';
 import { ApiError } from './errors';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { API_DEFAULTS } from '../shared/constants';
+import { API_DEFAULTS } from '../shared/defaults/api';
 import { formatSeconds } from '../shared/duration';
-import type { ApiConfig } from './config';
+import type { ApiConfig } from '../config/api';
 
 /**
  * Starting and stopping the API process, shared by `npm run api` and

@@ -1,6 +1,6 @@
 import { connectAgentClient } from '../client';
 import { ConfigError, loadLogLevel, loadTemporalConfig } from '../config';
-import { loadApiConfig } from './config';
+import { loadApiConfig } from '../config/api';
 import { closeApi, describeAuth, listen, untilSignal } from './lifecycle';
 import { buildApiServer } from './server';
 

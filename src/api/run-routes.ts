@@ -12,7 +12,8 @@ import {
   type RunOutcome,
   type RunSummary,
 } from '../client/run-control';
-import { API_DEFAULTS, WORKFLOW_TYPE } from '../shared/constants';
+import { API_DEFAULTS } from '../shared/defaults/api';
+import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { eventsQuery } from '../common/definitions';
 import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-stream-events';
 import { type RunEvent } from '../shared/run-events';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { API_DEFAULTS, MESSAGE_PAGES } from '../shared/constants';
+import { API_DEFAULTS } from '../shared/defaults/api';
+import { MESSAGE_PAGES } from '../shared/defaults/sizes';
 import { agentInputSchema, type TerminatingConfig } from '../shared/agent-input';
 import { agentStatusSchema } from '../shared/agent-result';
 import { contextIdSchema, identifierSchema } from '../shared/conversation';
@@ -10,7 +11,7 @@ import { contextIdSchema, identifierSchema } from '../shared/conversation';
  */
 
 /** `terminating_config`: the terminating tools of a chat turn. */
-export const terminatingConfigBody = z.strictObject({
+const terminatingConfigBody = z.strictObject({
   tool_ids: z.array(z.string().min(1)).min(1, 'give at least one tool id'),
   consecutive_nudges: z.number().int().nonnegative().optional(),
   nudge_message: z.string().min(1).optional(),
@@ -53,10 +54,6 @@ export const addAiMessageBody = z.strictObject({
   terminating_config: optionalTerminatingConfig,
   ...agentFields,
 });
-
-export type ChatBody = z.infer<typeof chatBody>;
-export type InvokeBody = z.infer<typeof invokeBody>;
-export type AddAiMessageBody = z.infer<typeof addAiMessageBody>;
 
 /** The snake_case `terminating_config` as the run's `terminating` block. */
 export function toTerminating(config: TerminatingConfigBody): Omit<TerminatingConfig, 'consecutiveNudges' | 'nudgeMessage'> &

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { API_DEFAULTS } from '../shared/constants';
+import { API_DEFAULTS } from '../shared/defaults/api';
 import { bearerAuth, isAuthorized, type ApiAuth } from './auth';
 import { registerChatRoutes, type AgentDefaults } from './chat-routes';
 import { answerClientError } from './client-errors';

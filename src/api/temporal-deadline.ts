@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { API_TEMPORAL_DEADLINE_MS } from '../shared/constants';
+import { API_TEMPORAL_DEADLINE_MS } from '../shared/defaults/api';
 import { ApiError, temporalUnavailable } from './errors';
 
 /**

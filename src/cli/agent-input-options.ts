@@ -70,7 +70,7 @@ export function buildAgentInput(
 }
 
 /** `-` is stdin; anything else a file path. */
-export async function readInputSource(source: string): Promise<string> {
+async function readInputSource(source: string): Promise<string> {
   if (source !== '-') return readFile(source, 'utf8');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));

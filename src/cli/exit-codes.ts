@@ -53,6 +53,8 @@ export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> =
   [FailureType.historyTooLarge]: ExitCode.runFailed,
   [FailureType.compactionFailed]: ExitCode.runFailed,
   [FailureType.invalidDecision]: ExitCode.runFailed,
+  [FailureType.invalidModelCallInput]: ExitCode.runFailed,
+  [FailureType.modelRequestUnavailable]: ExitCode.runFailed,
   [FailureType.invalidLimits]: ExitCode.runFailed,
   [FailureType.modelCallBadRequest]: ExitCode.runFailed,
   [FailureType.modelCallUnauthorized]: ExitCode.runFailed,

@@ -18,7 +18,7 @@ import type { Output } from './output';
 import { terminateCommand, watchCommand } from './steering-commands';
 
 /** The reason a Ctrl-C'd `run` gives the run, so its history says who stopped it. */
-export const INTERRUPT_REASON = 'interrupted from agent-runner (Ctrl-C)';
+const INTERRUPT_REASON = 'interrupted from agent-runner (Ctrl-C)';
 
 /** Options of {@link followRun}. */
 export interface FollowRunOptions {

@@ -1,5 +1,5 @@
 /** Longest argument or result text printed on one line. */
-export const MAX_LINE_TEXT = 160;
+const MAX_LINE_TEXT = 160;
 
 /** `value` as one short line: whitespace collapsed, cut with `…`; non-strings as compact JSON. */
 export function oneLine(value: unknown, max: number = MAX_LINE_TEXT): string {

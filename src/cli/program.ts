@@ -1,5 +1,8 @@
 import { Command, Option } from 'commander';
-import { CLIENT_DEFAULTS, DEFAULT_AGENT_TOOLS, DEFAULT_MAX_INVOCATIONS, DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from '../shared/constants';
+import { CLIENT_DEFAULTS } from '../shared/defaults/client';
+import { DEFAULT_AGENT_TOOLS } from '../shared/defaults/tools';
+import { DEFAULT_MAX_INVOCATIONS } from '../shared/defaults/run-input';
+import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from '../shared/defaults/names';
 import { agentStatusSchema } from '../shared/agent-result';
 import { answerCommand } from './commands/answer';
 import { decideCommand } from './commands/decide';

@@ -17,7 +17,7 @@ export function shellWord(text: string): string {
 }
 
 /** `agent-runner <words...>`, each word quoted as needed. */
-export function cliCommand(...words: string[]): string {
+function cliCommand(...words: string[]): string {
   return [CLI_NAME, ...words.map(shellWord)].join(' ');
 }
 

@@ -5,7 +5,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { CONVERSATION_INPUT_VERSION, CONVERSATION_WORKFLOW_TYPE, ConversationFailure, conversationWorkflowId, type ChatTurnRequest, type ChatTurnResult, type ConversationInput, type ConversationState } from '../shared/conversation';
-import { DEFAULT_TASK_QUEUE } from '../shared/constants';
+import { loadClientTaskQueue } from '../config/temporal';
 import { chatUpdate, conversationQuery, endConversationSignal } from '../common/conversation-definitions';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
@@ -58,7 +58,7 @@ export async function sendChatTurn(
     }
     const start = new WithStartWorkflowOperation(CONVERSATION_WORKFLOW_TYPE, {
       workflowId: conversationWorkflowId(contextId),
-      taskQueue: options.taskQueue ?? process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
+      taskQueue: options.taskQueue ?? loadClientTaskQueue(),
       args: [{ schemaVersion: CONVERSATION_INPUT_VERSION, contextId, generation: randomUUID().slice(0, 8) } satisfies ConversationInput],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });

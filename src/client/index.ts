@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
-import { CLIENT_DEFAULTS, DEFAULT_TASK_QUEUE, MESSAGE_PAGES, WORKFLOW_TYPE } from '../shared/constants';
+import { loadClientTaskQueue } from '../config/temporal';
+import { CLIENT_DEFAULTS } from '../shared/defaults/client';
+import { MESSAGE_PAGES } from '../shared/defaults/sizes';
+import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { stateQuery, transcriptQuery } from '../common/definitions';
 import { type AgentResult, type AgentState } from '../shared/agent-result';
@@ -13,7 +16,7 @@ import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
 
 export { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId } from '../shared/conversation';
-export { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, SCHEMA_VERSION, WORKFLOW_TYPE } from '../shared/constants';
+export { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, SCHEMA_VERSION, WORKFLOW_TYPE } from '../shared/defaults/names';
 export { AGENT_SEARCH_ATTRIBUTE_KEYS, AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerminationReasonKey, AgentTotalTokensKey } from '../common/search-attributes';
 // The input, and the check `startAgentRun` applies to it.
 export { parseAgentInput } from '../shared/agent-input';
@@ -37,7 +40,7 @@ export type { ActiveTurn, ChatTurnKind, ChatTurnRequest, ChatTurnResult, Convers
 // Failures: the catalogue of every type the runner raises, what a failed run's details carry
 // (`AgentRunFailedError.details[0]`), and the types a chat turn is refused with.
 export { FAILURE_CATALOGUE, FailureType, isFailureType, type FailureEntry, type FailureTypeName } from '../shared/failure-catalogue';
-export type { PartialRun } from '../workflows/agent/failures';
+export type { PartialRun } from '../shared/failure-catalogue';
 export { ConversationFailure } from '../shared/conversation';
 export { ConfigError, type TemporalConfig } from '../config';
 
@@ -105,7 +108,7 @@ export async function startAgentRun(
   if (!parsed.ok) throw new InvalidAgentInputError(parsed.problems);
   const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
   const handle = await client.workflow.start(WORKFLOW_TYPE, {
-    taskQueue: options.taskQueue ?? process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
+    taskQueue: options.taskQueue ?? loadClientTaskQueue(),
     workflowId,
     args: [input],
     // A caller's id names one run for good: reusing it must not quietly start a second one over the first.

@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import type { ChannelLine } from '../activities/delta-hub';
+import type { ChannelLine } from '../shared/model-stream-events';
 import { sleep } from './abortable-sleep';
 import { AsyncQueue } from './async-queue';
-import { MODEL_STREAM_DEFAULTS } from '../shared/constants';
+import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import { deltaEvent, type ModelStreamAnnouncement, type ModelStreamEvent, type ModelStreamSource } from '../shared/model-stream-events';
 import { type RunEvent } from '../shared/run-events';
 
@@ -98,7 +98,7 @@ export async function* withModelDeltas(
 }
 
 /** The stream of the run's running model call, if it announced one. */
-export async function findModelStream(client: Client, workflowId: string): Promise<FoundStream | undefined> {
+async function findModelStream(client: Client, workflowId: string): Promise<FoundStream | undefined> {
   const description = await client.workflow.getHandle(workflowId).describe();
   for (const activity of description.raw.pendingActivities ?? []) {
     if (activity.activityType?.name !== 'callModel' || !activity.heartbeatDetails?.payloads?.length) continue;

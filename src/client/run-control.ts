@@ -6,7 +6,8 @@ import {
 } from '@temporalio/client';
 import { AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerminationReasonKey, AgentTotalTokensKey } from '../common/search-attributes';
 import { FailureType } from '../shared/failure-catalogue';
-import { CLIENT_DEFAULTS, WORKFLOW_TYPE } from '../shared/constants';
+import { CLIENT_DEFAULTS } from '../shared/defaults/client';
+import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { decideUpdate, eventsQuery, terminateSignal, userMessageSignal } from '../common/definitions';
 import { type RunEvent } from '../shared/run-events';
 import { type AgentResult } from '../shared/agent-result';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigError } from './index';
-import { DEFAULT_AGENT_TOOLS } from '../shared/constants';
+import { DEFAULT_AGENT_TOOLS } from '../shared/defaults/tools';
+import { parseEnvironment } from './environment';
 
 /**
  * What a run gets when its caller names no tools: the HTTP API's chat
@@ -12,13 +12,17 @@ const toolList = z
   .transform((value) => value.split(',').map((name) => name.trim()).filter((name) => name !== ''))
   .pipe(z.array(z.string()).min(1, 'name at least one tool'));
 
+export const agentToolsSchema = z.object({
+  AGENT_TOOLS: toolList
+    .default([...DEFAULT_AGENT_TOOLS])
+    .describe('Comma-separated tool names a run gets when its caller names none; checked by the worker, which knows its tools.'),
+});
+
 /** `AGENT_TOOLS` (comma-separated), else {@link DEFAULT_AGENT_TOOLS}. Names are checked by the worker, which knows its tools. */
 export function defaultAgentTools(env: NodeJS.ProcessEnv = process.env): string[] {
+  // Blank counts as unset, as for every variable.
   const raw = env.AGENT_TOOLS;
-  if (raw === undefined || raw.trim() === '') return [...DEFAULT_AGENT_TOOLS];
-  const parsed = toolList.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`Bad configuration: AGENT_TOOLS=${JSON.stringify(raw)}: ${parsed.error.issues[0]?.message}`);
-  return [...new Set(parsed.data)];
+  return [...new Set(parseEnvironment(agentToolsSchema, raw === undefined || raw.trim() === '' ? {} : { AGENT_TOOLS: raw }).AGENT_TOOLS)];
 }
 
 /** `tools` plus any terminating tool not already in it, so `terminating.toolIds` alone is enough to name a finishing tool. */

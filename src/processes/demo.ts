@@ -7,9 +7,12 @@ import { followRun } from '../cli/follow-run';
 import { createOutput } from '../cli/output';
 import { startAgentRun } from '../client';
 import { configuredSecrets, loadModelConfig, type ModelConfig } from '../config';
+import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-server';
+import { loadDemoModelChoice } from '../config/model';
 import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from '../scripted-model/demo-agent';
 import { ScriptedModelServer } from '../scripted-model/server';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEMO_TASK_QUEUE, WORKER_DEFAULTS } from '../shared/constants';
+import { DEMO_TASK_QUEUE } from '../shared/defaults/names';
+import { WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { type AgentInput } from '../shared/agent-input';
 import { connectToLocalServer, ensureLocalServer } from '../temporal/local-server';
 import { createBuiltinTools } from '../tools/builtin';
@@ -32,12 +35,15 @@ const INSTRUCTIONS =
  * run in the web UI.
  */
 async function main(): Promise<number> {
+  const choice = loadDemoModelChoice();
+  const localServer = loadLocalServerConfig();
+  const localRun = loadLocalRunConfig();
   const options = new Command()
     .name('demo')
     .description('Run one agent task as a durable Temporal workflow and follow it live.')
     .option('-m, --message <text>', 'the task for the agent', DEFAULT_TASK)
     .option('--model <name>', 'model name (with OPENAI_API_KEY or OPENAI_BASE_URL)')
-    .option('-w, --workspace <dir>', 'directory the file tools are confined to', process.env.AGENT_WORKSPACE ?? WORKER_DEFAULTS.workspace)
+    .option('-w, --workspace <dir>', 'directory the file tools are confined to', choice.workspace)
     .parse()
     .opts<{ message: string; model?: string; workspace: string }>();
 
@@ -46,7 +52,7 @@ async function main(): Promise<number> {
   const say = (line: string) => console.log(line);
   const workspace = path.resolve(options.workspace);
 
-  const online = Boolean(process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL);
+  const online = choice.modelConfigured;
   let scripted: ScriptedModelServer | undefined;
   let model: ModelConfig;
   if (online) {
@@ -62,13 +68,13 @@ async function main(): Promise<number> {
     );
   }
 
-  const server = await ensureLocalServer(say);
+  const server = await ensureLocalServer(say, localServer);
   say(`Temporal: ${server.address} (${server.description}).`);
   await prepareWorkspace(workspace, say);
 
-  const namespace = process.env.TEMPORAL_NAMESPACE ?? DEFAULT_NAMESPACE;
+  const namespace = localRun.namespace;
   // The offline model must not meet workers of a real deployment, so it gets a task queue of its own.
-  const taskQueue = online ? (process.env.AGENT_TASK_QUEUE ?? DEFAULT_TASK_QUEUE) : DEMO_TASK_QUEUE;
+  const taskQueue = online ? localRun.taskQueue : DEMO_TASK_QUEUE;
   const { client, clientConnection, workerConnection } = await connectToLocalServer(server, namespace, say);
   const worker = await createAgentWorker({
     connection: workerConnection,
@@ -106,7 +112,7 @@ async function main(): Promise<number> {
     await scripted?.close();
     if (server.stop !== undefined) {
       await server.stop();
-    } else if (!process.env.TEMPORAL_ADDRESS) {
+    } else if (localServer.address === undefined) {
       say('The dev server keeps running so you can browse the run; `npm run server:stop` stops it.');
     }
   }

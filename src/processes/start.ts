@@ -1,9 +1,9 @@
 import { Runtime } from '@temporalio/worker';
 import { closeApi, describeAuth, listen, untilSignal } from '../api/lifecycle';
-import { loadApiConfig } from '../api/config';
+import { loadApiConfig } from '../config/api';
 import { buildApiServer } from '../api/server';
 import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig } from '../config';
-import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from '../shared/constants';
+import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-server';
 import { connectToLocalServer, ensureLocalServer } from '../temporal/local-server';
 import { createBuiltinTools } from '../tools/builtin';
 import { createAgentWorker } from '../worker';
@@ -20,14 +20,14 @@ async function main(): Promise<number> {
   const api = loadApiConfig();
   const model = loadModelConfig();
   const logLevel = loadLogLevel();
+  const localServer = loadLocalServerConfig();
+  const { namespace, taskQueue } = loadLocalRunConfig();
   const secrets = configuredSecrets();
   const logger = runnerLogger(logLevel === 'INFO' ? 'WARN' : logLevel, secrets);
   Runtime.install({ logger, shutdownSignals: [] });
   const stop = untilSignal();
 
-  const server = await ensureLocalServer(say);
-  const namespace = process.env.TEMPORAL_NAMESPACE || DEFAULT_NAMESPACE;
-  const taskQueue = process.env.AGENT_TASK_QUEUE || DEFAULT_TASK_QUEUE;
+  const server = await ensureLocalServer(say, localServer);
   const { client, clientConnection, workerConnection } = await connectToLocalServer(server, namespace, say);
   const worker = await createAgentWorker({
     connection: workerConnection,
@@ -56,7 +56,7 @@ async function main(): Promise<number> {
   await clientConnection.close();
   await workerConnection.close();
   if (server.stop !== undefined) await server.stop();
-  else if (!process.env.TEMPORAL_ADDRESS) say('The dev server keeps running with its runs; `npm run server:stop` stops it.');
+  else if (localServer.address === undefined) say('The dev server keeps running with its runs; `npm run server:stop` stops it.');
   return ending.failed ? 1 : 0;
 }
 

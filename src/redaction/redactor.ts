@@ -1,4 +1,4 @@
-import { REDACTION } from '../shared/constants';
+import { REDACTION } from '../shared/defaults/activities';
 
 /**
  * Replaces every configured secret in a text with `[redacted]`. Pure: it

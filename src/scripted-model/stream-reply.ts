@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { MODEL_STREAM_DEFAULTS } from '../shared/constants';
+import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 
 /**
  * A scripted answer as a chat-completions stream: `chat.completion.chunk`

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS, INPUT_DEFAULTS, NESTED_AGENT_DEFAULTS, RESULT_CACHE_DEFAULTS } from './constants';
+import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_DEFAULTS, NESTED_AGENT_DEFAULTS } from './defaults/run-input';
+import { INPUT_BOUNDS } from './defaults/input-bounds';
+import { RESULT_CACHE_DEFAULTS } from './defaults/context-control';
 import { tokenBudgetSchema } from './control';
 import { costBudgetSchema } from './prices';
 import { durationSchema } from './duration';
@@ -17,12 +19,12 @@ const toolName = builtOnce('agentInput.toolName', () => z.string().min(1).max(IN
  * Which tool calls need approval, who decides them (an approval policy, then a human), and what a missing
  * decision means.
  */
-export const approvalConfigSchema = builtOnce('agentInput.approvalConfig', () =>
+const approvalConfigSchema = builtOnce('agentInput.approvalConfig', () =>
   z
     .strictObject({
       /**
        * Tools whose calls need approval, or "all". Tools declaring `needsApproval` need it regardless.
-       * @default [] without a `policy`; "all" with one (the policy sees every call, as seed 002's `on_tool_call`)
+       * @default [] without a `policy`; "all" with one (an approval policy sees every call)
        */
       tools: z.union([z.literal('all'), z.array(toolName).max(INPUT_BOUNDS.tools)]).optional(),
       /**
@@ -53,7 +55,7 @@ export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
  * Terminating tools: the chat API's `terminating_config`, camel-cased. A run with this block is
  * autonomous: it ends when the model calls one of `toolIds`.
  */
-export const terminatingConfigSchema = builtOnce('agentInput.terminatingConfig', () =>
+const terminatingConfigSchema = builtOnce('agentInput.terminatingConfig', () =>
   z.strictObject({
     /** Tools whose call ends the run; their output becomes the response. */
     toolIds: z.array(toolName).min(1, 'give at least one tool id').max(INPUT_BOUNDS.tools),
@@ -75,7 +77,7 @@ export type TerminatingConfig = z.infer<typeof terminatingConfigSchema>;
  * finish. When the injections of a turn are spent, a text answer ends the run
  * normally (or, in an autonomous run, meets the nudge rule).
  */
-export const restrictOutputSchema = builtOnce('agentInput.restrictOutput', () =>
+const restrictOutputSchema = builtOnce('agentInput.restrictOutput', () =>
   z.strictObject({
     /** @default false */
     enabled: z.boolean().default(INPUT_DEFAULTS.restrictOutput.enabled),

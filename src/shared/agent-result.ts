@@ -59,13 +59,13 @@ function countersShape() {
   };
 }
 
-/** What `agentWorkflow` returns. */
 /** One nested agent in its parent's result: its first Temporal run id, its tool name, its whole tree's usage. */
 export const childUsageSchema = builtOnce('agentResult.childUsage', () =>
   z.object({ runId: z.string(), toolName: z.string(), usage: usageSchema }),
 );
 export type ChildUsage = z.infer<typeof childUsageSchema>;
 
+/** What `agentWorkflow` returns. Exported for whoever documents or validates the shape. @public */
 export const agentResultSchema = builtOnce('agentResult.agentResult', () =>
   z.object({
     schemaVersion: z.literal(1),
@@ -112,7 +112,7 @@ export const agentStatusSchema = builtOnce('agentResult.agentStatus', () =>
 );
 export type AgentStatus = z.infer<typeof agentStatusSchema>;
 
-/** What the `state` query answers, at any moment of a run. */
+/** What the `state` query answers, at any moment of a run. Exported for whoever documents or validates the shape. @public */
 export const agentStateSchema = builtOnce('agentResult.agentState', () =>
   z.object({
     schemaVersion: z.literal(1),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import { COMPACTION_DEFAULTS, DEFAULT_COMPACTION_INSTRUCTIONS, INPUT_BOUNDS } from './constants';
+import { COMPACTION_DEFAULTS, DEFAULT_COMPACTION_INSTRUCTIONS } from './defaults/context-control';
+import { INPUT_BOUNDS } from './defaults/input-bounds';
 
 /**
  * Compaction: before a model call whose conversation passes `maxTokens`

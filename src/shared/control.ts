@@ -9,7 +9,7 @@ import { builtOnce } from './built-once';
 /** Arguments an approver puts in place of the model's: a JSON object. */
 const replacementArguments = builtOnce('control.replacementArguments', () => z.record(z.string(), z.unknown()));
 
-/** Signal `approve`. */
+/** Signal `approve`. Exported for whoever documents or validates the shape. @public */
 export const approveInputSchema = builtOnce('control.approveInput', () =>
   z.strictObject({
     callId: z.string().min(1),
@@ -19,7 +19,7 @@ export const approveInputSchema = builtOnce('control.approveInput', () =>
 );
 export type ApproveInput = z.infer<typeof approveInputSchema>;
 
-/** Signal `deny`. */
+/** Signal `deny`. Exported for whoever documents or validates the shape. @public */
 export const denyInputSchema = builtOnce('control.denyInput', () =>
   z.strictObject({
     callId: z.string().min(1),
@@ -79,7 +79,7 @@ export interface ApprovalDecision {
   policy?: string;
 }
 
-/** Signal `terminate`: stop now, gracefully. */
+/** Signal `terminate`: stop now, gracefully. Exported for whoever documents or validates the shape. @public */
 export const terminateInputSchema = builtOnce('control.terminateInput', () => z.strictObject({ reason: z.string().optional() }));
 export type TerminateInput = z.infer<typeof terminateInputSchema>;
 

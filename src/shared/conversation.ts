@@ -23,7 +23,7 @@ export const identifierSchema = builtOnce('conversation.identifier', () =>
     .regex(/^[A-Za-z0-9._:@-]{1,200}$/, 'use 1 to 200 letters, digits or . _ : @ -'),
 );
 
-/** The chat API's `context_id`: which conversation a turn belongs to. */
+/** The chat API's `context_id`: which conversation a turn belongs to. @alias */
 export const contextIdSchema = identifierSchema;
 
 /** The conversation workflow's id for a `context_id`. */

@@ -1,7 +1,7 @@
 import ms, { type StringValue } from 'ms';
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import { INPUT_BOUNDS } from './constants';
+import { INPUT_BOUNDS } from './defaults/input-bounds';
 
 /** A Temporal duration: milliseconds, or text such as "30s", "5 minutes", "1h". */
 export const durationSchema = builtOnce('duration.duration', () =>

@@ -9,6 +9,8 @@
  * what it means. Pure: imported by workflow code too.
  */
 
+import type { ChatMessage, Usage } from './messages';
+
 /** Failure types by the name code uses; the value is the `ApplicationFailure`'s `type` on the wire. */
 export const FailureType = {
   // The run's own failures: the agent workflow fails with these, non-retryable.
@@ -74,6 +76,10 @@ export const FailureType = {
   modelCallTimeout: 'ModelCall.Timeout',
   /** The model-call activity failed for good without a type of its own (the workflow names it). */
   modelCallFailed: 'ModelCall.Failed',
+  /** The model-call activity got neither messages nor a reference to its workflow's conversation: a bug in the runner. Not retried. */
+  invalidModelCallInput: 'InvalidModelCallInput',
+  /** The model-call activity could not read its conversation from the workflow (the `modelRequest` query failed or answered short). Retried. */
+  modelRequestUnavailable: 'ModelRequestUnavailable',
 
   // The tool-call activity's failure.
   /** A tool threw `RetryableToolError` before its last attempt: Temporal runs the call again. Never ends a run. */
@@ -111,7 +117,7 @@ export const FailureType = {
 export type FailureTypeName = (typeof FailureType)[keyof typeof FailureType];
 
 /** What raises a failure type. */
-export type FailureSource = 'run' | 'update' | 'model call' | 'tool call' | 'conversation' | 'client' | 'any reader';
+type FailureSource = 'run' | 'update' | 'model call' | 'tool call' | 'conversation' | 'client' | 'any reader';
 
 /** A catalogue entry: what raises the type, and when, in the words of the README's failure table. */
 export interface FailureEntry {
@@ -153,6 +159,8 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   'ModelCall.PriceUnknown': { raisedBy: 'model call', when: 'a `costBudget` is set and the worker has no price for the model (`AGENT_MODEL_PRICES`); not sent, not retried' },
   'ModelCall.Timeout': { raisedBy: 'run', when: 'the model-call activity timed out on every attempt' },
   'ModelCall.Failed': { raisedBy: 'run', when: 'the model-call activity failed for good without a type of its own' },
+  InvalidModelCallInput: { raisedBy: 'model call', when: "the call got neither messages nor a reference to its workflow's conversation (a bug in the runner); not retried" },
+  ModelRequestUnavailable: { raisedBy: 'model call', when: "the call could not read its conversation from the workflow; retried, the run fails with it after the last attempt" },
   'ToolCall.Retryable': { raisedBy: 'tool call', when: 'a tool threw `RetryableToolError`: Temporal runs the call again; never ends a run' },
   MaxDepthExceeded: { raisedBy: 'tool call', when: 'a nested agent would run at `maxDepth` or deeper: the model gets the refusal as a tool error; never ends a run' },
   ConversationBusy: { raisedBy: 'conversation', when: "a turn is still running on the conversation" },
@@ -165,6 +173,19 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   WorkflowTimedOut: { raisedBy: 'client', when: 'the run passed its Temporal execution timeout' },
   Error: { raisedBy: 'any reader', when: 'a failure without a type: an `ApplicationFailure` thrown without one, or a Temporal failure without a name' },
 };
+
+/**
+ * What a failed run had produced, in the details of the run's own failures
+ * (`MaxInvocationsExceeded`, `ContextTooLarge`, a `ModelCall.*` that ended the
+ * run, ...). The messages are left out when they are too large to travel in
+ * the failure (over `FAILURE_MESSAGES_LIMIT_BYTES`); `messageCount` is always there.
+ */
+export interface PartialRun {
+  messages?: ChatMessage[];
+  messageCount: number;
+  usage: Usage;
+  iterations: number;
+}
 
 /** Every failure type in the catalogue, in its order. */
 export const FAILURE_TYPES = Object.values(FailureType) as readonly FailureTypeName[];

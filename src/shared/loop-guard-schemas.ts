@@ -1,19 +1,13 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import {
-  DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
-  DEFAULT_LOOP_ACTION,
-  DEFAULT_LOOP_THRESHOLD,
-  DEFAULT_MASK_KEEP_ITERATIONS,
-  DEFAULT_MASK_MIN_TOKENS,
-  INPUT_BOUNDS,
-} from './constants';
+import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD, DEFAULT_LOOP_ACTION, DEFAULT_LOOP_THRESHOLD, DEFAULT_MASK_KEEP_ITERATIONS, DEFAULT_MASK_MIN_TOKENS } from './defaults/context-control';
+import { INPUT_BOUNDS } from './defaults/input-bounds';
 
 /**
  * Configuration of the loop's guards: loop detection and tool-result
  * processing and observation masking, and the circuit breaker on
  * repeated identical errors. Plain JSON, strict objects, defaults
- * applied on parse; the defaults are in `constants.ts`.
+ * applied on parse; the defaults are in `defaults/context-control.ts`.
  */
 
 /** Loop detection: the same tool called with JSON-equal arguments several times in a row. */
@@ -87,7 +81,7 @@ export const resultProcessingSchema = builtOnce('loopGuards.resultProcessing', (
     extractThreshold: characterLimit.optional(),
     /** The model that condenses results, typically a cheaper one. @default the run's `model` */
     extractModel: z.string().min(1).max(INPUT_BOUNDS.modelChars).optional(),
-    /** The extractor's prompt. @default `DEFAULT_EXTRACTION_INSTRUCTIONS` (constants.ts) */
+    /** The extractor's prompt. @default `DEFAULT_EXTRACTION_INSTRUCTIONS` (defaults/context-control.ts) */
     extractInstructions: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).optional(),
     /**
      * The cacher: a successful result longer than this many characters (after the processor and the extractor) is

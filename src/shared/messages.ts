@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import { INPUT_BOUNDS } from './constants';
+import { INPUT_BOUNDS } from './defaults/input-bounds';
 
 /**
  * The conversation, in OpenAI chat-completions format. What the model sees is
@@ -38,12 +38,12 @@ function buildToolCallSchema(bounds: MessageBounds) {
   });
 }
 
-/** A function call requested by the model. `arguments` is the raw JSON text the model produced. */
+/** A function call requested by the model. `arguments` is the raw JSON text the model produced. Exported for whoever documents or validates the shape. @public */
 export const toolCallSchema = builtOnce('messages.toolCall', () => buildToolCallSchema(UNBOUNDED));
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
 /** Why the runner (not the caller or the model) added a message. */
-export const messageMetaSchema = builtOnce('messages.meta', () =>
+const messageMetaSchema = builtOnce('messages.meta', () =>
   z.object({
     injected: z.enum(['nudge', 'restriction', 'loop_warning', 'error_context']).optional(),
     iteration: z.number().int().optional(),

@@ -16,6 +16,12 @@ export type ModelDelta =
   /** A tool call's fragment: `id` and `name` come first (once), then `arguments` in pieces; `toolIndex` says which call. */
   | { kind: 'tool-call'; toolIndex: number; id?: string; name?: string; arguments?: string };
 
+/**
+ * One line of an attempt's delta channel, as the worker serves it and a
+ * follower reads it (newline-delimited JSON): a delta, or the attempt's end.
+ */
+export type ChannelLine = { index: number; delta: ModelDelta } | { end: 'completed' | 'failed' };
+
 /** Which attempt of which model call a delta belongs to. */
 export interface ModelStreamSource {
   /** The model-call activity's id within its Temporal run. */

@@ -1,7 +1,7 @@
 /**
  * Measuring sizes as Temporal counts them, for the size guards. Temporal's
- * limits and the budgets the runner keeps under them are in `constants.ts`
- * (section 6). Pure functions: imported by workflow code.
+ * limits and the budgets the runner keeps under them are in
+ * `defaults/sizes.ts`. Pure functions: imported by workflow code.
  */
 
 /** A UTF-16 code unit past ASCII: text without one is one byte a character. */

@@ -11,7 +11,7 @@ import type { Usage } from './messages';
  */
 
 /** One model's prices, in US dollars per million tokens. */
-export const modelPriceSchema = builtOnce('prices.modelPrice', () =>
+const modelPriceSchema = builtOnce('prices.modelPrice', () =>
   z.strictObject({
     /** Dollars per million prompt (input) tokens. */
     inputPerMTok: z.number().nonnegative().finite(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { builtOnce } from './built-once';
 import { durationSchema, msToNumber } from './duration';
 import { tokenBudgetSchema, type TokenBudget } from './control';
-import { INPUT_BOUNDS } from './constants';
+import { INPUT_BOUNDS } from './defaults/input-bounds';
 import { jsonBytes } from './payload-limits';
 
 /**

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AGENT_SEARCH_ATTRIBUTE_KEYS } from '../common/search-attributes';
-import { DEFAULT_NAMESPACE, LOCAL_SERVER_DEFAULTS } from '../shared/constants';
+import { DEFAULT_NAMESPACE } from '../shared/defaults/names';
+import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
 import { formatSeconds } from '../shared/duration';
 import { lastLines, readLogTail } from './log-tail';
 import { searchAttributeFlags } from './search-attributes';
@@ -144,7 +145,7 @@ async function startWithSdkDownload(options: DevServerOptions & { ip: string }):
 }
 
 /** Where a server's output goes: a file (a detached server), or a buffer of its last output. */
-export type ServerLog = { file: string } | { output: () => string };
+type ServerLog = { file: string } | { output: () => string };
 
 /** What {@link waitForServer} does besides polling. */
 export interface ServerWaitOptions {

@@ -8,7 +8,7 @@ import { FailureType, type FailureTypeName } from '../shared/failure-catalogue';
  * failure); `terminated` and `timed-out` are Temporal ending the execution;
  * `other` is anything else (a cancellation, a failure without a cause).
  */
-export type FailureKind = 'application' | 'terminated' | 'timed-out' | 'other';
+type FailureKind = 'application' | 'terminated' | 'timed-out' | 'other';
 
 /** A failure as data: what callers branch on and show. */
 export interface Failure {

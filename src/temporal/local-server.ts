@@ -2,13 +2,14 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { LOCAL_SERVER_DEFAULTS } from '../shared/constants';
+import { loadLocalServerConfig, type LocalServerConfig } from '../config/local-server';
+import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
 import { registerMissingSearchAttributes } from './check-search-attributes';
 import { answers, freePort, isAlive, portIsFree, startDevServer, stopProcess } from './dev-server';
 import type { Log } from './temporal-cli';
 
 /** Where the demo's persistent dev server keeps its SQLite file, log and process record. */
-export const LOCAL_SERVER_DIRECTORY = path.resolve('.temporal');
+const LOCAL_SERVER_DIRECTORY = path.resolve('.temporal');
 const RECORD_FILE = path.join(LOCAL_SERVER_DIRECTORY, 'server.json');
 
 /** A Temporal server the demo can use. */
@@ -34,10 +35,9 @@ interface ServerRecord {
  * else a new one, started in the background on SQLite so runs survive a
  * restart and the web UI stays up after the demo exits.
  */
-export async function ensureLocalServer(log: Log): Promise<LocalServer> {
-  const configured = process.env.TEMPORAL_ADDRESS;
-  if (configured) {
-    return { address: configured, ...(process.env.TEMPORAL_UI_URL ? { uiUrl: process.env.TEMPORAL_UI_URL } : {}), description: `TEMPORAL_ADDRESS=${configured}` };
+export async function ensureLocalServer(log: Log, configured: LocalServerConfig = loadLocalServerConfig()): Promise<LocalServer> {
+  if (configured.address !== undefined) {
+    return { address: configured.address, ...(configured.uiUrl === undefined ? {} : { uiUrl: configured.uiUrl }), description: `TEMPORAL_ADDRESS=${configured.address}` };
   }
   const record = await readRecord();
   if (record !== undefined && isAlive(record.pid) && (await answers(record.address))) {

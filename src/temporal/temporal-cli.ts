@@ -3,14 +3,15 @@ import { access, constants, mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { LOCAL_SERVER_DEFAULTS } from '../shared/constants';
+import { loadTemporalCliConfig } from '../config/temporal-cli';
+import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
 
 /** The CLI release built from source; the newest whose go.mod has no `replace` directive. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
 
 /** Where a Temporal CLI came from, for the progress line. */
-export type CliSource = 'TEMPORAL_CLI_PATH' | 'PATH' | 'cache' | 'go build';
+type CliSource = 'TEMPORAL_CLI_PATH' | 'PATH' | 'cache' | 'go build';
 
 export interface ResolvedCli {
   path: string;
@@ -22,13 +23,14 @@ export type Log = (line: string) => void;
 
 /** The per-user cache directory holding the built CLI, outside any clone so every clone and CI run reuses it. */
 export function cliCacheDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  const config = loadTemporalCliConfig(env);
   const base =
-    env.AGENT_RUNNER_CACHE_DIR ??
+    config.AGENT_RUNNER_CACHE_DIR ??
     (process.platform === 'darwin'
       ? path.join(os.homedir(), 'Library', 'Caches')
       : process.platform === 'win32'
-        ? (env.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local'))
-        : (env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache')));
+        ? (config.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local'))
+        : (config.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache')));
   return path.join(base, 'agent-runner', 'temporal-cli', TEMPORAL_CLI_VERSION);
 }
 
@@ -41,11 +43,12 @@ const EXECUTABLE = process.platform === 'win32' ? 'temporal.exe' : 'temporal';
  * own download.
  */
 export async function resolveTemporalCli(log: Log, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedCli | undefined> {
-  if (env.TEMPORAL_CLI_PATH) {
-    if (!(await isExecutable(env.TEMPORAL_CLI_PATH))) {
-      throw new Error(`TEMPORAL_CLI_PATH=${env.TEMPORAL_CLI_PATH} is not an executable file.`);
+  const explicit = loadTemporalCliConfig(env).TEMPORAL_CLI_PATH;
+  if (explicit !== undefined) {
+    if (!(await isExecutable(explicit))) {
+      throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not an executable file.`);
     }
-    return { path: env.TEMPORAL_CLI_PATH, source: 'TEMPORAL_CLI_PATH' };
+    return { path: explicit, source: 'TEMPORAL_CLI_PATH' };
   }
   const onPath = await findOnPath(EXECUTABLE, env);
   if (onPath !== undefined) return { path: onPath, source: 'PATH' };

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { INPUT_BOUNDS } from '../shared/constants';
+import { INPUT_BOUNDS } from '../shared/defaults/input-bounds';
 import { type AgentToolSpec } from '../shared/activity-types';
 import { defineTool, type ToolDefinition } from './define-tool';
 
 /** The arguments the model gives a nested agent: the task, in words. */
-export const agentTaskParameters = z.object({
+const agentTaskParameters = z.object({
   task: z.string().min(1).max(INPUT_BOUNDS.textChars).describe('What the agent should do, with everything it needs to know.'),
 });
 

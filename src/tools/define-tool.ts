@@ -1,7 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { z } from 'zod';
-import { ACTIVITY_DEFAULTS } from '../shared/constants';
+import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 import type { TerminateResponse } from './terminate-response';
 import type { WaitForInput } from './wait-for-input';
 

@@ -1,11 +1,11 @@
 import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
-import type { ModelSettings } from '../activities';
+import type { ModelSettings } from '../shared/model-settings';
 import { ConfigError, configuredSecrets, loadWorkerConfig } from '../config';
 import { AgentRunnerPlugin } from './plugin';
 import { createRedactor } from '../redaction';
 import { missingSearchAttributes, registrationCommand } from '../temporal/check-search-attributes';
 import { connectClient, connectWorker } from '../temporal/connection';
-import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from '../shared/constants';
+import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { createBuiltinTools } from '../tools/builtin';
 import type { ToolDefinition } from '../tools/define-tool';
 import { runnerLogger } from './runner-logger';
@@ -27,7 +27,7 @@ export {
   AgentRunnerPlugin,
   type AgentRunnerPluginOptions,
 } from './plugin';
-export type { ModelSettings } from '../activities';
+export type { ModelSettings } from '../shared/model-settings';
 
 /** What a worker for `agentWorkflow` needs. */
 export interface AgentWorkerOptions {

@@ -1,8 +1,9 @@
 import { SimplePlugin } from '@temporalio/plugin';
 import type { InjectedSinks, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
-import { createActivities, type ModelSettings } from '../activities';
+import { createActivities } from '../activities';
+import type { ModelSettings } from '../shared/model-settings';
 import { ModelRequestCache, modelRequestKey } from '../activities/model-request-cache';
-import { ACTIVITY_DEFAULTS } from '../shared/constants';
+import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 import { type ModelRequestSinks } from '../common/model-request-sinks';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';

@@ -1,4 +1,4 @@
-import { COMPACTION_SUMMARY_CUT_NOTE } from '../../src/shared/constants';
+import { COMPACTION_SUMMARY_CUT_NOTE } from '../../src/shared/defaults/context-control';
 import { type ChatMessage } from '../../src/shared/messages';
 import { type CompactionInput, type CompactionResult } from '../../src/shared/activity-types';
 import { quietEnvironment, useModelActivities } from '../helpers/model-activities';

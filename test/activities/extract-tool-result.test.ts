@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { EXTRACTION_CUT_NOTE } from '../../src/shared/constants';
+import { EXTRACTION_CUT_NOTE } from '../../src/shared/defaults/context-control';
 import { type ExtractionInput, type ExtractionResult } from '../../src/shared/activity-types';
 import { quietEnvironment, useModelActivities } from '../helpers/model-activities';
 import { rejectionOf } from '../helpers/promises';

@@ -8,7 +8,7 @@ import { DefaultLogger } from '@temporalio/worker';
 import { z } from 'zod';
 import { createActivities } from '../../src/activities';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { DEFAULT_TERMINATE_MESSAGE } from '../../src/shared/constants';
+import { DEFAULT_TERMINATE_MESSAGE } from '../../src/shared/defaults/run-input';
 import { type AgentActivities, type ToolCallInput, type ToolCallResult } from '../../src/shared/activity-types';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import { defineTool, type ToolContext } from '../../src/tools/define-tool';

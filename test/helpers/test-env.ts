@@ -7,7 +7,7 @@ import { NativeConnection, bundleWorkflowCode, type Worker } from '@temporalio/w
 import { randomUUID } from 'node:crypto';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ScriptStep } from '../../src/scripted-model/script';
-import { WORKFLOW_TYPE } from '../../src/shared/constants';
+import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentInput } from '../../src/shared/agent-input';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type PriceTable } from '../../src/shared/prices';

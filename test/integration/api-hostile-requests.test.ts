@@ -1,4 +1,4 @@
-import { API_MAX_JSON_DEPTH } from '../../src/shared/constants';
+import { API_MAX_JSON_DEPTH } from '../../src/shared/defaults/api';
 import { TEST_TOKEN, TestApi } from '../helpers/api';
 import { rawRequest } from '../helpers/raw-http';
 import { TestEnv } from '../helpers/test-env';

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildApiServer } from '../../src/api/server';
-import { API_TEMPORAL_DEADLINE_MS } from '../../src/shared/constants';
+import { API_TEMPORAL_DEADLINE_MS } from '../../src/shared/defaults/api';
 import { startDevServer, type StartedDevServer } from '../../src/temporal/dev-server';
 import { TEST_TOKEN } from '../helpers/api';
 import { waitFor } from '../helpers/wait';

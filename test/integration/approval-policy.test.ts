@@ -51,7 +51,7 @@ async function decisionsOf(handle: WorkflowHandle) {
   return events.filter((event): event is Extract<RunEvent, { type: 'approval-decision' }> => event.type === 'approval-decision');
 }
 
-describe('approval policies (seed 002 on_tool_call)', () => {
+describe('approval policies: a function in workflow code decides each call', () => {
   test('approve: the call runs without waiting, and the decision is recorded as the policy\'s', async () => {
     const { handle, callId } = await startTransfer('approve-me', 40, LIMITS);
     const result = (await handle.result()) as AgentResult;

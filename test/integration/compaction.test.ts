@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporalRunsOf } from '../../src/temporal/run-chain';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
-import { COMPACTION_SUMMARY_HEADING, DEFAULT_COMPACTION_INSTRUCTIONS } from '../../src/shared/constants';
+import { COMPACTION_SUMMARY_HEADING, DEFAULT_COMPACTION_INSTRUCTIONS } from '../../src/shared/defaults/context-control';
 import { addUsage, ZERO_USAGE, type ChatMessage } from '../../src/shared/messages';
 import { eventsQuery, stateQuery, transcriptQuery } from '../../src/common/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';

@@ -6,7 +6,7 @@ import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';
 
 /**
- * `context_release` (seed 002's force_mask_iterations) through a real worker:
+ * `context_release` (the model asks to mask the tool results of iterations it names) through a real worker:
  * offered while masking is on, answered in the workflow, honoured by masking
  * whatever the released iteration's age, and carried across continue-as-new.
  */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { WORKFLOW_TYPE } from '../../src/shared/constants';
+import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { cleanEnv, startScript } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MODEL_INPUT_INLINE_BYTES, RESULT_MESSAGES_INLINE_BYTES } from '../../src/shared/constants';
+import { MODEL_INPUT_INLINE_BYTES, RESULT_MESSAGES_INLINE_BYTES } from '../../src/shared/defaults/sizes';
 import { jsonBytes } from '../../src/shared/payload-limits';
 import { stateQuery, transcriptQuery } from '../../src/common/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';

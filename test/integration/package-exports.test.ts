@@ -114,7 +114,7 @@ for (const name of ['agent-runner', 'agent-runner/worker', 'agent-runner/workflo
 }
 let deepImport = 'resolved';
 try {
-  require('agent-runner/dist/shared/constants');
+  require('agent-runner/dist/shared/defaults/names');
 } catch (error) {
   deepImport = error.code;
 }
@@ -222,7 +222,7 @@ import { ScriptedModelServer, startDevServer, type ScriptStep } from 'agent-runn
 // @ts-expect-error the input bounds are the runner's internals, not the client's
 import { INPUT_BOUNDS } from 'agent-runner';
 // @ts-expect-error a path outside the exports map does not resolve
-import { DEFAULT_TASK_QUEUE } from 'agent-runner/dist/shared/constants';
+import { DEFAULT_TASK_QUEUE } from 'agent-runner/dist/shared/defaults/names';
 
 export async function useEverything(): Promise<void> {
   void INPUT_BOUNDS;

@@ -4,7 +4,7 @@ import { ApplicationFailure, type Logger, type LogLevel, type LogMetadata } from
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ScriptStep } from '../../src/scripted-model/script';
-import { WORKFLOW_TYPE } from '../../src/shared/constants';
+import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { createAgentWorker } from '../../src/worker';
 import { cleanEnv, startScript, stopChild } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
-import { DEFAULT_EXTRACTION_INSTRUCTIONS, RESULT_CACHE_DEFAULTS } from '../../src/shared/constants';
+import { DEFAULT_EXTRACTION_INSTRUCTIONS, RESULT_CACHE_DEFAULTS } from '../../src/shared/defaults/context-control';
 import { addUsage, ZERO_USAGE } from '../../src/shared/messages';
 import { approveSignal, terminateSignal, eventsQuery } from '../../src/common/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';

@@ -1,4 +1,4 @@
-import { SEARCH_ATTRIBUTE_COUNTER_STEP } from '../../src/shared/constants';
+import { SEARCH_ATTRIBUTE_COUNTER_STEP } from '../../src/shared/defaults/activities';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';

@@ -9,9 +9,9 @@ import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';
 
 /**
- * Seed 002's StopContext through a real worker (a custom condition sees the
+ * A custom stop condition's StopContext through a real worker (it sees the
  * iteration, the response, the run's usage, the tool calls executed and the
- * last tool results), seed 003's `textMessage`, and the `stop_condition`
+ * last tool results), the `textMessage` stop condition, and the `stop_condition`
  * reason's `condition` as docs/guide/stop-conditions.md shows it.
  */
 
@@ -37,7 +37,7 @@ afterAll(async () => {
 
 const ask = (question: string) => ({ toolCalls: [{ name: 'ask_question', arguments: { question } }] });
 
-describe("a custom stop condition receives seed 002's StopContext", () => {
+describe('a custom stop condition receives its StopContext', () => {
   test('iteration, response, the run\'s usage (not the turn\'s), tool calls executed and the last tool results', async () => {
     const model = env.scenario([
       { toolCalls: [{ name: 'ping', arguments: { host: 'a' } }, { name: 'boom', arguments: {} }] },
@@ -89,7 +89,7 @@ describe("a custom stop condition receives seed 002's StopContext", () => {
   });
 });
 
-describe('textMessage (seed 003): the model answered with text and no tool call', () => {
+describe('textMessage: the model answered with text and no tool call', () => {
   test('ends the run before a nudge would answer the text', async () => {
     const model = env.scenario([{ toolCalls: [{ name: 'ping', arguments: { host: 'a' } }] }, { content: 'Here is my answer.' }]);
     const result = await env.run({

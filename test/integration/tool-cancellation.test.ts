@@ -1,6 +1,6 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
-import { ACTIVITY_DEFAULTS } from '../../src/shared/constants';
+import { ACTIVITY_DEFAULTS } from '../../src/shared/defaults/activities';
 import { terminateSignal } from '../../src/common/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';

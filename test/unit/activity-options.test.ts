@@ -1,4 +1,4 @@
-import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES } from '../../src/shared/constants';
+import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES } from '../../src/shared/defaults/activities';
 
 /**
  * The options of the three activity stubs (`src/workflows/agent/activities.ts`) are part of every

@@ -1,4 +1,5 @@
-import { DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_BOUNDS } from '../../src/shared/constants';
+import { DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE } from '../../src/shared/defaults/run-input';
+import { INPUT_BOUNDS } from '../../src/shared/defaults/input-bounds';
 import { parseAgentInput, type ParsedAgentInput } from '../../src/shared/agent-input';
 import { type ChatMessage } from '../../src/shared/messages';
 

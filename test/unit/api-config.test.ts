@@ -1,4 +1,4 @@
-import { loadApiConfig } from '../../src/api/config';
+import { loadApiConfig } from '../../src/config/api';
 import { turnSettings } from '../../src/api/chat-routes';
 import { defaultAgentTools, withTerminatingTools } from '../../src/config/agent-tools';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { APPROVAL_POLICY_REASON_CHARS, INPUT_BOUNDS } from '../../src/shared/constants';
+import { APPROVAL_POLICY_REASON_CHARS } from '../../src/shared/defaults/run-input';
+import { INPUT_BOUNDS } from '../../src/shared/defaults/input-bounds';
 import { parseAgentInput } from '../../src/shared/agent-input';
 import { type ToolCall } from '../../src/shared/messages';
 import { type ToolDescription } from '../../src/shared/activity-types';

@@ -1,4 +1,4 @@
-import { COMPACTION_DEFAULTS, DEFAULT_COMPACTION_INSTRUCTIONS } from '../../src/shared/constants';
+import { COMPACTION_DEFAULTS, DEFAULT_COMPACTION_INSTRUCTIONS } from '../../src/shared/defaults/context-control';
 import { parseAgentInput } from '../../src/shared/agent-input';
 
 /** `compaction` in a run's input: its defaults, and every bound named when broken. */

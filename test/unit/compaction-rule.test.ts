@@ -1,4 +1,4 @@
-import { COMPACTION_SUMMARY_HEADING } from '../../src/shared/constants';
+import { COMPACTION_SUMMARY_HEADING } from '../../src/shared/defaults/context-control';
 import type { ChatMessage } from '../../src/shared/messages';
 import { keptFrom, maxSummaryChars, planCompaction, type CompactionSubject } from '../../src/workflows/rules/compaction-rule';
 import { contextTokens, modelContext, summaryMessage, type ConversationCompaction } from '../../src/workflows/rules/model-context';

@@ -2,6 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig, loadTemporalConfig, loadWorkerConfig } from '../../src/config';
+import { loadLocalRunConfig, loadLocalServerConfig } from '../../src/config/local-server';
+import { loadModelStreamConfig } from '../../src/config/model-stream';
+import { loadClientTaskQueue } from '../../src/config/temporal';
+import { loadTemporalCliConfig } from '../../src/config/temporal-cli';
 
 const NO_MODEL_MESSAGE =
   'No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server ' +
@@ -252,5 +256,59 @@ describe('configuredSecrets', () => {
 
   test('a key file that cannot be read is not an error here: the connection reports it', () => {
     expect(configuredSecrets({ TEMPORAL_TLS_KEY: '/nonexistent/client.key' })).toEqual([]);
+  });
+});
+
+describe('loadModelStreamConfig', () => {
+  test('an empty environment gives the defaults', () => {
+    expect(loadModelStreamConfig({})).toEqual({ host: '127.0.0.1', port: 0 });
+  });
+
+  test('reads the variables, trimming the public URL of trailing slashes', () => {
+    expect(loadModelStreamConfig({ AGENT_STREAM_HOST: '0.0.0.0', AGENT_STREAM_PORT: '7300', AGENT_STREAM_PUBLIC_URL: 'http://worker-1:7300//' })).toEqual({
+      host: '0.0.0.0',
+      port: 7300,
+      publicUrl: 'http://worker-1:7300',
+    });
+  });
+
+  test('names every bad variable and what it expected', () => {
+    const error = configErrorOf(() => loadModelStreamConfig({ AGENT_STREAM_PORT: 'eighty', AGENT_STREAM_PUBLIC_URL: 'worker-1:7300' }));
+
+    expect(error.message).toContain('AGENT_STREAM_PORT="eighty": expected a port number, 0 to 65535');
+    expect(error.message).toContain('AGENT_STREAM_PUBLIC_URL="worker-1:7300": expected an http(s) URL');
+  });
+});
+
+describe('loadLocalServerConfig and loadLocalRunConfig', () => {
+  test('unset, a local dev server is started, with the default namespace and task queue', () => {
+    expect(loadLocalServerConfig({ TEMPORAL_ADDRESS: '' })).toEqual({});
+    expect(loadLocalRunConfig({ TEMPORAL_NAMESPACE: '', AGENT_TASK_QUEUE: '' })).toEqual({ namespace: 'default', taskQueue: 'agent-runner' });
+  });
+
+  test('a named server is checked as host:port', () => {
+    expect(loadLocalServerConfig({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_UI_URL: 'http://temporal-ui:8080/' })).toEqual({
+      address: 'temporal:7233',
+      uiUrl: 'http://temporal-ui:8080',
+    });
+    expect(configErrorOf(() => loadLocalServerConfig({ TEMPORAL_ADDRESS: 'temporal' })).message).toContain(
+      'TEMPORAL_ADDRESS="temporal": expected host:port, for example localhost:7233',
+    );
+  });
+});
+
+describe('loadClientTaskQueue', () => {
+  test('AGENT_TASK_QUEUE, blank counting as unset', () => {
+    expect(loadClientTaskQueue({ AGENT_TASK_QUEUE: 'mine' })).toBe('mine');
+    expect(loadClientTaskQueue({ AGENT_TASK_QUEUE: '' })).toBe('agent-runner');
+  });
+});
+
+describe('loadTemporalCliConfig', () => {
+  test('reads the CLI path and the cache directories; blank counts as unset', () => {
+    expect(loadTemporalCliConfig({ TEMPORAL_CLI_PATH: '/opt/temporal', AGENT_RUNNER_CACHE_DIR: '', XDG_CACHE_HOME: '/cache' })).toEqual({
+      TEMPORAL_CLI_PATH: '/opt/temporal',
+      XDG_CACHE_HOME: '/cache',
+    });
   });
 });

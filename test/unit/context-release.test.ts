@@ -1,4 +1,4 @@
-import { CONTEXT_RELEASE_LIMITS } from '../../src/shared/constants';
+import { CONTEXT_RELEASE_LIMITS } from '../../src/shared/defaults/context-control';
 import { type ChatMessage } from '../../src/shared/messages';
 import { CONTEXT_RELEASE_DESCRIPTION, decideContextRelease } from '../../src/workflows/rules/context-release';
 import { maskObservations } from '../../src/workflows/rules/observation-masking';

@@ -1,4 +1,4 @@
-import { LOCAL_SERVER_DEFAULTS } from '../../src/shared/constants';
+import { LOCAL_SERVER_DEFAULTS } from '../../src/shared/defaults/local-server';
 import { devServerArgs } from '../../src/temporal/dev-server';
 
 const base = { ip: '127.0.0.1', port: 7233, uiPort: 8233 };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MAX_EVENTS_PER_PAGE } from '../../src/shared/constants';
+import { MAX_EVENTS_PER_PAGE } from '../../src/shared/defaults/event-log';
 import { EventLog, readCarriedEvents } from '../../src/workflows/agent/event-log';
 
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);

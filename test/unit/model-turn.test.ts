@@ -1,5 +1,6 @@
 import type { AssistantMessage, ToolCall } from '../../src/shared/messages';
-import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD, REQUIRE_TOOL_CALL_MESSAGE } from '../../src/shared/constants';
+import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD } from '../../src/shared/defaults/context-control';
+import { REQUIRE_TOOL_CALL_MESSAGE } from '../../src/shared/defaults/run-input';
 import { parseAgentInput, type ParsedAgentInput } from '../../src/shared/agent-input';
 import { decideModelTurn, turnPolicyFor, type TurnCounters } from '../../src/workflows/rules/model-turn';
 import type { NudgePolicy } from '../../src/workflows/rules/nudge-rule';

@@ -1,4 +1,4 @@
-import { NESTED_AGENT_DEFAULTS } from '../../src/shared/constants';
+import { NESTED_AGENT_DEFAULTS } from '../../src/shared/defaults/run-input';
 import { ZERO_USAGE, type Usage } from '../../src/shared/messages';
 import { parseAgentInput, treePosition } from '../../src/shared/agent-input';
 import { type AgentToolSpec } from '../../src/shared/activity-types';

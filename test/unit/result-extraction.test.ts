@@ -1,4 +1,4 @@
-import { DEFAULT_EXTRACTION_INSTRUCTIONS, RESULT_EXTRACTION_DEFAULTS } from '../../src/shared/constants';
+import { DEFAULT_EXTRACTION_INSTRUCTIONS, RESULT_EXTRACTION_DEFAULTS } from '../../src/shared/defaults/context-control';
 import { type ChatMessage } from '../../src/shared/messages';
 import { extractionDue, extractionInput, lastUserMessage, unusableExtraction } from '../../src/workflows/rules/result-extraction';
 

@@ -1,5 +1,5 @@
 import { toTerminating } from '../../src/api/schemas';
-import { DEFAULT_MAX_INVOCATIONS } from '../../src/shared/constants';
+import { DEFAULT_MAX_INVOCATIONS } from '../../src/shared/defaults/run-input';
 import { parseAgentInput, type AgentInput, type ParsedAgentInput } from '../../src/shared/agent-input';
 import { type ToolDescription } from '../../src/shared/activity-types';
 import { effectiveMaxInvocations, selectRunTools } from '../../src/workflows/rules/run-setup';

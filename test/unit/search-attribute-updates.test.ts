@@ -1,4 +1,4 @@
-import { SEARCH_ATTRIBUTE_COUNTER_STEP } from '../../src/shared/constants';
+import { SEARCH_ATTRIBUTE_COUNTER_STEP } from '../../src/shared/defaults/activities';
 import { isMeaningfulChange, type SearchAttributeValues } from '../../src/workflows/rules/search-attribute-updates';
 
 const running: SearchAttributeValues = { status: 'running', iterations: 3, totalTokens: 300, pendingApprovals: 0, terminationReason: '' };

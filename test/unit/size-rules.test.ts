@@ -1,5 +1,6 @@
 import { capOutput } from '../../src/activities/tool-execution';
-import { CONTEXT_BUDGET_BYTES, HISTORY_BUDGET_BYTES, HISTORY_EVENT_BUDGET, SCHEMA_VERSION, TOOL_OUTPUT_LIMIT_BYTES } from '../../src/shared/constants';
+import { CONTEXT_BUDGET_BYTES, HISTORY_BUDGET_BYTES, HISTORY_EVENT_BUDGET, TOOL_OUTPUT_LIMIT_BYTES } from '../../src/shared/defaults/sizes';
+import { SCHEMA_VERSION } from '../../src/shared/defaults/names';
 import { ZERO_USAGE, type ChatMessage } from '../../src/shared/messages';
 import { cutToBytes, formatBytes, jsonBytes, utf8Bytes } from '../../src/shared/payload-limits';
 import { type AgentResult } from '../../src/shared/agent-result';

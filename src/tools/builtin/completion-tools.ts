@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_TERMINATE_MESSAGE } from '../../shared/constants';
+import { DEFAULT_TERMINATE_MESSAGE } from '../../shared/defaults/run-input';
 import { defineTool } from '../define-tool';
 import { TerminateResponse } from '../terminate-response';
 import { WaitForInput } from '../wait-for-input';

@@ -3,7 +3,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /** The note after a symbolic link that leads back into itself or to a directory holding it. */
-export const SYMLINK_LOOP_NOTE = ' (skipped: symlink loop)';
+const SYMLINK_LOOP_NOTE = ' (skipped: symlink loop)';
 
 /**
  * Visits the entries under `directory` in name order, each directory's

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { FILE_TOOL_LIMITS } from '../../shared/constants';
+import { FILE_TOOL_LIMITS } from '../../shared/defaults/tools';
 import { defineTool, type ToolDefinition } from '../define-tool';
 import { describeEntry, walk } from './directory-listing';
 import { readFileHead, writeRegularFile } from './regular-file';

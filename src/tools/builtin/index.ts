@@ -4,8 +4,7 @@ import { askQuestionTool, converseTool, finishTool, taskCompletionTool } from '.
 import { createFileTools } from './file-tools';
 
 export { calculatorTool } from './calculator';
-export { askQuestionTool, converseTool, finishTool, taskCompletionTool } from './completion-tools';
-export { createFileTools } from './file-tools';
+export { finishTool } from './completion-tools';
 
 /** Every built-in tool; the file tools are confined to `workspace`. */
 export function createBuiltinTools(options: { workspace: string }): ToolDefinition[] {

@@ -1,6 +1,6 @@
 import { lstat, mkdir, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { FILE_TOOL_LIMITS } from '../../shared/constants';
+import { FILE_TOOL_LIMITS } from '../../shared/defaults/tools';
 import { FileToolError, toFileToolError } from './file-tool-error';
 
 /**

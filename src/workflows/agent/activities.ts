@@ -1,11 +1,11 @@
 import * as wf from '@temporalio/workflow';
-import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES } from '../../shared/constants';
+import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES } from '../../shared/defaults/activities';
 import { type AgentActivities } from '../../shared/activity-types';
 import { type ModelRequestSinks } from '../../common/model-request-sinks';
 
 /**
  * The agent's activity stubs, one per kind of call, with options built only
- * from `constants.ts` (section 5). At module scope, as Temporal requires. The
+ * from `shared/defaults/activities.ts`. At module scope, as Temporal requires. The
  * options are part of every scheduled activity's command: changing one
  * changes what running workflows replay against.
  */

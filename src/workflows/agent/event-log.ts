@@ -1,4 +1,4 @@
-import { CARRIED_EVENTS, EVENT_PREVIEW_CHARS, MAX_EVENTS_PER_PAGE } from '../../shared/constants';
+import { CARRIED_EVENTS, EVENT_PREVIEW_CHARS, MAX_EVENTS_PER_PAGE } from '../../shared/defaults/event-log';
 import { isRunEvent, type EventPage, type RunEvent, type RunEventDetails, type RunEventOf, type RunEventType } from '../../shared/run-events';
 
 /** What a log hands to the run's next Temporal run when it continues as new: its newest events and the next number. */

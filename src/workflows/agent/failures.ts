@@ -1,7 +1,7 @@
 import type { Duration } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import { FailureType } from '../../shared/failure-catalogue';
-import { FAILURE_MESSAGES_LIMIT_BYTES, FAILURE_RESPONSE_LIMIT_CHARS, TEMPORAL_HISTORY_EVENT_LIMIT, TEMPORAL_HISTORY_LIMIT_BYTES, TEMPORAL_PAYLOAD_LIMIT_BYTES } from '../../shared/constants';
+import { FailureType, type PartialRun } from '../../shared/failure-catalogue';
+import { FAILURE_MESSAGES_LIMIT_BYTES, FAILURE_RESPONSE_LIMIT_CHARS, TEMPORAL_HISTORY_EVENT_LIMIT, TEMPORAL_HISTORY_LIMIT_BYTES, TEMPORAL_PAYLOAD_LIMIT_BYTES } from '../../shared/defaults/sizes';
 import { formatBytes, jsonBytes } from '../../shared/payload-limits';
 import { type ChatMessage, type ToolCall, type Usage } from '../../shared/messages';
 import { type TerminationReason } from '../../shared/agent-result';
@@ -12,18 +12,6 @@ import type { SizeBreach } from '../rules/size-rules';
  * with a stable `type`; its details carry what the run had done so far so a
  * caller can see what happened.
  */
-
-/**
- * What a failed run had produced, attached to its failure. The messages are
- * left out when they are too large to travel in the failure (over
- * {@link FAILURE_MESSAGES_LIMIT_BYTES}); `messageCount` is always there.
- */
-export interface PartialRun {
-  messages?: ChatMessage[];
-  messageCount: number;
-  usage: Usage;
-  iterations: number;
-}
 
 /** The run's {@link PartialRun}: its messages only when they fit in a failure. */
 export function partialRun(messages: ChatMessage[], usage: Usage, iterations: number): PartialRun {

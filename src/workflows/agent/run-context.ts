@@ -1,6 +1,6 @@
 import type { ApplicationFailure } from '@temporalio/workflow';
 import type { ParsedAgentInput } from '../../shared/agent-input';
-import type { PartialRun } from './failures';
+import type { PartialRun } from '../../shared/failure-catalogue';
 import type { RunRecord } from './run-record';
 
 /**

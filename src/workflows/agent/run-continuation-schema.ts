@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { builtOnce } from '../../shared/built-once';
-import { CONTEXT_RELEASE_LIMITS, INPUT_BOUNDS, MESSAGE_PAGES } from '../../shared/constants';
+import { CONTEXT_RELEASE_LIMITS } from '../../shared/defaults/context-control';
+import { INPUT_BOUNDS } from '../../shared/defaults/input-bounds';
+import { MESSAGE_PAGES } from '../../shared/defaults/sizes';
 import { chatMessageSchema, usageSchema } from '../../shared/messages';
 import { childUsageSchema } from '../../shared/agent-result';
 import { tokenBudgetSchema } from '../../shared/control';

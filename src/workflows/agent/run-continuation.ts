@@ -1,4 +1,4 @@
-import { PAYLOAD_BUDGET_BYTES } from '../../shared/constants';
+import { PAYLOAD_BUDGET_BYTES } from '../../shared/defaults/sizes';
 import { jsonBytes } from '../../shared/payload-limits';
 import { EventLog, type CarriedEvents } from './event-log';
 import { createRunRecord, type RunRecord } from './run-record';

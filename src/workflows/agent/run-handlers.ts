@@ -2,7 +2,7 @@ import * as wf from '@temporalio/workflow';
 import { FailureType } from '../../shared/failure-catalogue';
 import { approveSignal, decideUpdate, denySignal, eventsQuery, modelRequestQuery, nestedApprovalsSignal, setLimitsUpdate, stateQuery, stopSignal, terminateSignal, transcriptQuery, userMessageSignal } from '../../common/definitions';
 import { decideInputSchema } from '../../shared/control';
-import { MESSAGE_PAGES } from '../../shared/constants';
+import { MESSAGE_PAGES } from '../../shared/defaults/sizes';
 import { messagePage } from '../rules/message-pages';
 import { segmentPage } from '../rules/transcript-segment';
 import { checkDecision } from '../rules/approval-rules';

@@ -2,7 +2,7 @@ import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
 import { AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerminationReasonKey, AgentTotalTokensKey } from '../../common/search-attributes';
 import { FailureType } from '../../shared/failure-catalogue';
-import { SCHEMA_VERSION } from '../../shared/constants';
+import { SCHEMA_VERSION } from '../../shared/defaults/names';
 import { ZERO_USAGE, type AssistantMessage, type ChatMessage, type ToolCall, type Usage } from '../../shared/messages';
 import { type AgentState, type TerminationReason } from '../../shared/agent-result';
 import { type ApprovalDecision, type PendingApproval, type RunLimits } from '../../shared/control';

@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import { ACTIVITY_SUMMARY_ARGUMENT_CHARS } from '../../shared/constants';
+import { ACTIVITY_SUMMARY_ARGUMENT_CHARS } from '../../shared/defaults/event-log';
 import { unknownToolMessage, type ToolCallResult } from '../../shared/activity-types';
 import { type ToolCall } from '../../shared/messages';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builtOnce } from '../../shared/built-once';
-import { INPUT_BOUNDS } from '../../shared/constants';
+import { INPUT_BOUNDS } from '../../shared/defaults/input-bounds';
 import { chatMessageSchema, usageSchema } from '../../shared/messages';
 import { findTooDeep } from '../../shared/json-depth';
 import { terminationReasonSchema } from '../../shared/agent-result';

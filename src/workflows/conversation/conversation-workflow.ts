@@ -1,5 +1,6 @@
 import * as wf from '@temporalio/workflow';
-import { CONTEXT_BUDGET_BYTES, CONVERSATION_DEFAULTS, PAYLOAD_BUDGET_BYTES, TEMPORAL_PAYLOAD_LIMIT_BYTES } from '../../shared/constants';
+import { CONTEXT_BUDGET_BYTES, PAYLOAD_BUDGET_BYTES, TEMPORAL_PAYLOAD_LIMIT_BYTES } from '../../shared/defaults/sizes';
+import { CONVERSATION_DEFAULTS } from '../../shared/defaults/conversations';
 import { CONVERSATION_INPUT_VERSION, ConversationFailure, conversationWorkflowId, turnWorkflowId, type ActiveTurn, type ChatTurnRequest, type ChatTurnResult, type ConversationInput, type ConversationState, type RememberedTurn } from '../../shared/conversation';
 import { FailureType, type FailureTypeName } from '../../shared/failure-catalogue';
 import { chatUpdate, conversationQuery, endConversationSignal } from '../../common/conversation-definitions';
@@ -131,7 +132,7 @@ export async function conversationWorkflow(rawInput: ConversationInput, ...after
  * runs again). The history itself always fits: every turn's run kept it
  * under its own, smaller budget.
  */
-export function fitted(next: ConversationInput): ConversationInput {
+function fitted(next: ConversationInput): ConversationInput {
   let recentTurns = next.recentTurns ?? [];
   while (recentTurns.length > 0 && jsonBytes({ ...next, recentTurns }) > PAYLOAD_BUDGET_BYTES) {
     recentTurns = recentTurns.slice(1);

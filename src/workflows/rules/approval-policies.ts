@@ -1,12 +1,13 @@
 import { createNamedRegistry, type NamedRegistry } from './named-registry';
 import { z } from 'zod';
 import { builtOnce } from '../../shared/built-once';
-import { APPROVAL_POLICY_REASON_CHARS, INPUT_BOUNDS } from '../../shared/constants';
+import { APPROVAL_POLICY_REASON_CHARS } from '../../shared/defaults/run-input';
+import { INPUT_BOUNDS } from '../../shared/defaults/input-bounds';
 import { checkArguments } from './approval-rules';
 import { cutReason, messageTooDeep } from './message-bounds';
 
 /**
- * Approval policies (seed 002's `on_tool_call`): functions registered by name in workflow code that
+ * Approval policies: functions registered by name in workflow code that
  * decide a call needing approval before a human does. Registered like custom stop conditions, in the
  * module the worker bundles as its workflows, before any run starts:
  *

@@ -1,5 +1,5 @@
 import type { CompactionConfig } from '../../shared/compaction-schema';
-import { CHARS_PER_TOKEN_ESTIMATE, COMPACTION_DEFAULTS } from '../../shared/constants';
+import { CHARS_PER_TOKEN_ESTIMATE, COMPACTION_DEFAULTS } from '../../shared/defaults/context-control';
 import type { ChatMessage } from '../../shared/messages';
 import { contextTokens, isPinned, summaryMessage, type ConversationCompaction, type ModelContext } from './model-context';
 

@@ -1,8 +1,8 @@
-import { CONTEXT_RELEASE_LIMITS, CONTEXT_RELEASE_TOOL } from '../../shared/constants';
+import { CONTEXT_RELEASE_LIMITS, CONTEXT_RELEASE_TOOL } from '../../shared/defaults/context-control';
 import type { ToolCallResult, ToolDescription } from '../../shared/activity-types';
 
 /**
- * `context_release` (seed 002's `force_mask_iterations`): the model names
+ * `context_release` (the model's own request to mask): the model names
  * earlier iterations whose tool results it no longer needs, and observation
  * masking hides them from the next model call on, whatever their age (results
  * under `minTokens` stay, as they always do). Answered in the workflow: the

@@ -1,4 +1,5 @@
-import { INPUT_BOUNDS, STOP_REASON_CHARS } from '../../shared/constants';
+import { INPUT_BOUNDS } from '../../shared/defaults/input-bounds';
+import { STOP_REASON_CHARS } from '../../shared/defaults/run-input';
 import { findTooDeep } from '../../shared/json-depth';
 
 /**

@@ -1,4 +1,4 @@
-import { MESSAGE_PAGES } from '../../shared/constants';
+import { MESSAGE_PAGES } from '../../shared/defaults/sizes';
 import { jsonBytes } from '../../shared/payload-limits';
 import { type ChatMessage } from '../../shared/messages';
 import { type MessagePage } from '../../shared/transcript';

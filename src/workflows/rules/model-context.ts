@@ -1,4 +1,4 @@
-import { COMPACTION_SUMMARY_HEADING } from '../../shared/constants';
+import { COMPACTION_SUMMARY_HEADING } from '../../shared/defaults/context-control';
 import type { MaskingConfig } from '../../shared/loop-guard-schemas';
 import type { ChatMessage } from '../../shared/messages';
 import { estimateTokens, maskObservations, toolNameLookup, type MaskedObservation } from './observation-masking';

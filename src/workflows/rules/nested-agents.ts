@@ -1,5 +1,5 @@
 import { FailureType } from '../../shared/failure-catalogue';
-import { NESTED_AGENT_DEFAULTS } from '../../shared/constants';
+import { NESTED_AGENT_DEFAULTS } from '../../shared/defaults/run-input';
 import { ZERO_USAGE, addUsage, type Usage } from '../../shared/messages';
 import { treePosition, type AgentInput, type ParsedAgentInput } from '../../shared/agent-input';
 import { type AgentToolSpec } from '../../shared/activity-types';

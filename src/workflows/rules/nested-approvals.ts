@@ -1,4 +1,4 @@
-import { INPUT_BOUNDS } from '../../shared/constants';
+import { INPUT_BOUNDS } from '../../shared/defaults/input-bounds';
 import { type PendingApproval } from '../../shared/control';
 
 /**

@@ -1,4 +1,5 @@
-import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD, REQUIRE_TOOL_CALL_MESSAGE } from '../../shared/constants';
+import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD } from '../../shared/defaults/context-control';
+import { REQUIRE_TOOL_CALL_MESSAGE } from '../../shared/defaults/run-input';
 import { type ParsedAgentInput } from '../../shared/agent-input';
 
 /**

@@ -1,6 +1,6 @@
 import type { MaskingConfig } from '../../shared/loop-guard-schemas';
 import type { ChatMessage } from '../../shared/messages';
-import { CHARS_PER_TOKEN_ESTIMATE } from '../../shared/constants';
+import { CHARS_PER_TOKEN_ESTIMATE } from '../../shared/defaults/context-control';
 
 /**
  * Observation masking. Before a model call, large tool results

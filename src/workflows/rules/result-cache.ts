@@ -1,4 +1,4 @@
-import { RESULT_CACHE_DEFAULTS } from '../../shared/constants';
+import { RESULT_CACHE_DEFAULTS } from '../../shared/defaults/context-control';
 import { cutAt, isHighSurrogate } from './result-processing';
 import type { WorkflowToolSpec } from '../../shared/activity-types';
 

@@ -1,4 +1,4 @@
-import { DEFAULT_EXTRACTION_INSTRUCTIONS, RESULT_EXTRACTION_DEFAULTS } from '../../shared/constants';
+import { DEFAULT_EXTRACTION_INSTRUCTIONS, RESULT_EXTRACTION_DEFAULTS } from '../../shared/defaults/context-control';
 import type { ExtractionInput, ExtractionResult } from '../../shared/activity-types';
 import type { ResultProcessingConfig } from '../../shared/loop-guard-schemas';
 import type { ChatMessage } from '../../shared/messages';

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_INVOCATIONS } from '../../shared/constants';
+import { DEFAULT_MAX_INVOCATIONS } from '../../shared/defaults/run-input';
 import { type ParsedAgentInput } from '../../shared/agent-input';
 import { type ToolDescription } from '../../shared/activity-types';
 

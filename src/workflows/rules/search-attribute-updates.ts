@@ -1,4 +1,4 @@
-import { SEARCH_ATTRIBUTE_COUNTER_STEP } from '../../shared/constants';
+import { SEARCH_ATTRIBUTE_COUNTER_STEP } from '../../shared/defaults/activities';
 
 /** A run's search attributes as plain values, the termination reason `''` while there is none. */
 export interface SearchAttributeValues {

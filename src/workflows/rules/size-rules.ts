@@ -1,4 +1,4 @@
-import { CONTEXT_BUDGET_BYTES, HISTORY_BUDGET_BYTES, HISTORY_EVENT_BUDGET, PAYLOAD_BUDGET_BYTES } from '../../shared/constants';
+import { CONTEXT_BUDGET_BYTES, HISTORY_BUDGET_BYTES, HISTORY_EVENT_BUDGET, PAYLOAD_BUDGET_BYTES } from '../../shared/defaults/sizes';
 import { jsonBytes, utf8Bytes } from '../../shared/payload-limits';
 import { type AgentResult } from '../../shared/agent-result';
 import { type ChatMessage } from '../../shared/messages';

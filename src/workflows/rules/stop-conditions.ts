@@ -27,8 +27,8 @@ export interface StopToolResult {
 }
 
 /**
- * What the run has done, this turn and in all, built by the workflow at each check: seed 002's
- * `StopContext` (iteration, response, total usage, tool calls executed, last tool results) and what
+ * What the run has done, this turn and in all, built by the workflow at each check: what a
+ * custom stop condition sees (iteration, response, total usage, tool calls executed, last tool results) and what
  * the turn-based conditions count.
  */
 export interface StopContext {

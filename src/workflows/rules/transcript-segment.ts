@@ -1,4 +1,4 @@
-import { MESSAGE_PAGES } from '../../shared/constants';
+import { MESSAGE_PAGES } from '../../shared/defaults/sizes';
 import { type ChatMessage } from '../../shared/messages';
 import { type MessagePage, type TranscriptRun } from '../../shared/transcript';
 import { messagePage, wholeNumber } from './message-pages';
@@ -25,7 +25,7 @@ export interface TranscriptSegment {
 }
 
 /** The segment of a run that holds its whole transcript. */
-export const WHOLE_TRANSCRIPT: TranscriptSegment = { base: 0, pinned: 0 };
+const WHOLE_TRANSCRIPT: TranscriptSegment = { base: 0, pinned: 0 };
 
 /** The number of messages in the whole transcript. */
 export function transcriptTotal(messages: readonly ChatMessage[], segment: TranscriptSegment = WHOLE_TRANSCRIPT): number {

@@ -1,4 +1,4 @@
-import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD } from '../../../shared/constants';
+import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD } from '../../../shared/defaults/context-control';
 import { trackToolResult } from '../../rules/circuit-breaker';
 import type { RunContext } from '../run-context';
 import type { RunEnding } from '../step-outcome';

@@ -33,8 +33,8 @@ export interface DecisionToRecord {
 }
 
 /**
- * Decides a call that needs approval: the run's approval policy first, when it names one (seed 002's
- * `on_tool_call`), then a human when there is no policy or it answers `ask`. A policy's decision is
+ * Decides a call that needs approval: the run's approval policy first, when it names one (a function
+ * registered in workflow code that sees each call), then a human when there is no policy or it answers `ask`. A policy's decision is
  * recorded as a human's is (`via: 'policy'`); being workflow code, replay makes it again. Not `async`
  * on purpose: without a policy the caller awaits `awaitApproval`'s own promise, so a run without one
  * resumes in the same order as before policies existed.
@@ -78,7 +78,7 @@ export function decideCall(
  * are `requested` (parsed leniently). `askedBy` is the approval policy that handed the call to a
  * person, and why; the request's event names it.
  */
-export async function awaitApproval(
+async function awaitApproval(
   context: RunContext,
   call: ToolCall,
   requested: unknown,

@@ -1,6 +1,6 @@
 import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
-import { MODEL_INPUT_INLINE_BYTES } from '../../../shared/constants';
+import { MODEL_INPUT_INLINE_BYTES } from '../../../shared/defaults/sizes';
 import { addUsage, type AssistantMessage, type ChatMessage } from '../../../shared/messages';
 import { jsonBytes } from '../../../shared/payload-limits';
 import { type ModelCallResult } from '../../../shared/activity-types';

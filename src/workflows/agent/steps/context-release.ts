@@ -1,4 +1,4 @@
-import { CONTEXT_RELEASE_TOOL } from '../../../shared/constants';
+import { CONTEXT_RELEASE_TOOL } from '../../../shared/defaults/context-control';
 import { type ToolCall } from '../../../shared/messages';
 import { type ToolCallResult, type ToolDescription } from '../../../shared/activity-types';
 import { CONTEXT_RELEASE_DESCRIPTION, decideContextRelease } from '../../rules/context-release';

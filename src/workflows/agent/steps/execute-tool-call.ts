@@ -1,6 +1,6 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
-import { ACTIVITY_DEFAULTS } from '../../../shared/constants';
+import { ACTIVITY_DEFAULTS } from '../../../shared/defaults/activities';
 import { type AssistantMessage, type ToolCall } from '../../../shared/messages';
 import { type ToolCallInput, type ToolCallResult, type ToolDescription } from '../../../shared/activity-types';
 import { localToolActivities, toolActivities } from '../activities';

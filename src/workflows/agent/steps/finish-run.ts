@@ -1,5 +1,6 @@
 import * as wf from '@temporalio/workflow';
-import { RESULT_MESSAGES_INLINE_BYTES, SCHEMA_VERSION } from '../../../shared/constants';
+import { RESULT_MESSAGES_INLINE_BYTES } from '../../../shared/defaults/sizes';
+import { SCHEMA_VERSION } from '../../../shared/defaults/names';
 import { jsonBytes } from '../../../shared/payload-limits';
 import { type AgentResult, type TerminationReason } from '../../../shared/agent-result';
 import { type ParsedAgentInput } from '../../../shared/agent-input';

@@ -1,4 +1,4 @@
-import { RESULT_CACHE_DEFAULTS } from '../../../shared/constants';
+import { RESULT_CACHE_DEFAULTS } from '../../../shared/defaults/context-control';
 import { type ToolCall } from '../../../shared/messages';
 import { type ToolCallResult } from '../../../shared/activity-types';
 import { appendToolCallEnd, appendToolCallStart } from '../tool-call-events';

@@ -1,7 +1,8 @@
 import { runUsage } from '../run-record';
 import * as wf from '@temporalio/workflow';
 import { FailureType } from '../../../shared/failure-catalogue';
-import { INPUT_BOUNDS, WORKFLOW_TYPE } from '../../../shared/constants';
+import { INPUT_BOUNDS } from '../../../shared/defaults/input-bounds';
+import { WORKFLOW_TYPE } from '../../../shared/defaults/names';
 import { ZERO_USAGE, usageSchema, type ToolCall, type Usage } from '../../../shared/messages';
 import { treePosition } from '../../../shared/agent-input';
 import { type AgentResult } from '../../../shared/agent-result';

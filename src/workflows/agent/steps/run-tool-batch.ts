@@ -11,7 +11,7 @@ import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
 
 /** How one batch of tool calls ended the run, if it did: a terminating tool or `TerminateResponse`. */
-export type BatchEnding = Extract<StepOutcome, { kind: 'finish' }> | undefined;
+type BatchEnding = Extract<StepOutcome, { kind: 'finish' }> | undefined;
 
 /** How a batch ended: the ending it decided, if any, and the calls it executed. */
 export interface ToolBatchResult {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defaultAgentTools } from '../config/agent-tools';
-import { ConfigError, loadAll, parseEnvironment } from '../config';
-import { API_DEFAULTS } from '../shared/constants';
-import type { ApiAuth } from './auth';
-import type { AgentDefaults } from './chat-routes';
+import type { ApiAuth } from '../api/auth';
+import type { AgentDefaults } from '../api/chat-routes';
+import { API_DEFAULTS } from '../shared/defaults/api';
+import { defaultAgentTools } from './agent-tools';
+import { ConfigError, loadAll, parseEnvironment } from './environment';
 
 /** The API's settings, from the environment; every problem is reported at once. */
 export interface ApiConfig {
@@ -14,14 +14,27 @@ export interface ApiConfig {
   defaults: AgentDefaults;
 }
 
-const apiSchema = z.object({
-  AGENT_API_HOST: z.string().min(1).default(API_DEFAULTS.host),
-  AGENT_API_PORT: z.coerce.number().int().min(0).max(65_535).default(API_DEFAULTS.port),
-  AGENT_API_TOKEN: z.string().min(16, 'use at least 16 characters (for example `openssl rand -hex 32`)').optional(),
-  AGENT_API_AUTH: z.enum(['token', 'none'], { message: "expected 'token' (the default) or 'none'" }).default(API_DEFAULTS.auth),
-  AGENT_API_BODY_LIMIT: z.coerce.number().int().min(1024, 'at least 1024 bytes').default(API_DEFAULTS.bodyLimitBytes),
-  AGENT_INSTRUCTIONS: z.string().min(1).optional(),
-  AGENT_MODEL: z.string().min(1).optional(),
+/** The HTTP API's listener, authentication, and the agent a chat request gets when it names none. */
+export const apiSchema = z.object({
+  AGENT_API_HOST: z.string().min(1).default(API_DEFAULTS.host).describe('The address the HTTP API binds.'),
+  AGENT_API_PORT: z.coerce.number().int().min(0).max(65_535).default(API_DEFAULTS.port).describe("The HTTP API's port; 0 picks a free one."),
+  AGENT_API_TOKEN: z
+    .string()
+    .min(16, 'use at least 16 characters (for example `openssl rand -hex 32`)')
+    .optional()
+    .describe('The bearer token clients send (`Authorization: Bearer <token>`), 16+ characters; required unless AGENT_API_AUTH=none.'),
+  AGENT_API_AUTH: z
+    .enum(['token', 'none'], { message: "expected 'token' (the default) or 'none'" })
+    .default(API_DEFAULTS.auth)
+    .describe('`token`, or `none` to turn authentication off (local use only).'),
+  AGENT_API_BODY_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1024, 'at least 1024 bytes')
+    .default(API_DEFAULTS.bodyLimitBytes)
+    .describe('The largest request body, in bytes.'),
+  AGENT_INSTRUCTIONS: z.string().min(1).optional().describe('The instructions of a chat request that gives none.'),
+  AGENT_MODEL: z.string().min(1).optional().describe("The model of a chat request that names none; unset, the worker's OPENAI_MODEL."),
 });
 
 /** Reads `AGENT_API_*`, `AGENT_TOOLS`, `AGENT_INSTRUCTIONS` and `AGENT_MODEL`; empty variables count as unset. */

@@ -1,0 +1,42 @@
+/**
+ * The HTTP API.
+ * Pure values, imported by workflow code; the runner's defaults are the modules of src/shared/defaults/.
+ */
+
+/** What the HTTP API uses when a variable or option is not set, and the limits it holds requests to. */
+export const API_DEFAULTS = {
+  /** `AGENT_API_HOST`. */
+  host: '127.0.0.1',
+  /** `AGENT_API_PORT`; 0 picks a free port. */
+  port: 3000,
+  /** `AGENT_API_AUTH`: `token`, or `none` for local use only. */
+  auth: 'token',
+  /** `AGENT_API_BODY_LIMIT`: largest request body. */
+  bodyLimitBytes: 1024 * 1024,
+  /** Longest path parameter the router accepts: a run id of a conversation turn with room to spare. */
+  pathParameterChars: 1200,
+  /** Longest `run_id` a route takes. */
+  runIdChars: 1000,
+  /** Longest `Idempotency-Key` header. */
+  idempotencyKeyChars: 200,
+  /** Most runs one `GET /runs` lists (`limit`). */
+  listLimitMax: 1000,
+  /** Keep-alive comments on idle event streams, so proxies keep them open. */
+  keepAliveMs: 15_000,
+  /** How long requests in progress get to finish when the API stops. */
+  closeGraceMs: 10_000,
+} as const;
+
+/**
+ * Deepest nesting of arrays and objects the HTTP API parses in a JSON body; deeper bodies get 400 `invalid_body`
+ * before they are parsed. Every legitimate body (a `stopWhen` tree, tool arguments) fits with room to spare,
+ * while thousands of levels would exhaust the stack of whatever walks the tree later.
+ */
+export const API_MAX_JSON_DEPTH = 64;
+
+/**
+ * How long the HTTP API waits for Temporal's answer to a call only the server answers (start, describe, signal,
+ * list, the readiness probe) before it answers 503 `temporal_unavailable`. The client's own retries of an
+ * unreachable server would otherwise take about 20 s.
+ */
+export const API_TEMPORAL_DEADLINE_MS = 2_000;
