@@ -50,7 +50,7 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   app.addHook('onRequest', bearerAuth(options.auth));
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send(errorBody(new ApiError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+    void reply.code(404).send(errorBody(new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
   });
   // Liveness: the process answers. Readiness: Temporal answers too, so a load balancer can route around an API that cannot work.
   app.get('/healthz', async () => ({ ok: true }));
