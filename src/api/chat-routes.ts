@@ -5,7 +5,9 @@ import { endConversation, getConversation, sendChatTurn } from '../client/conver
 import { API_DEFAULTS } from '../shared/constants';
 import { type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared/conversation';
 import { streamChatTurn, wantsEventStream } from './chat-stream';
+import type { z } from 'zod';
 import { ApiError, parseBody } from './errors';
+import type { chatResponse as chatResponseSchema, conversationResponse } from './response-schemas';
 import { addAiMessageBody, chatBody, conversationPathParams, idempotencyKeyHeader, invokeBody, toTerminating, type TerminatingConfigBody } from './schemas';
 import { probeTemporal, withinDeadline } from './temporal-deadline';
 
@@ -106,7 +108,7 @@ function chatResponse(result: ChatTurnResult, reply: FastifyReply) {
 }
 
 /** The chat response's body (streamed, the last chunk's `agent_runner` carries it). */
-function chatResponseBody(result: ChatTurnResult) {
+function chatResponseBody(result: ChatTurnResult): z.input<typeof chatResponseSchema> {
   return {
     response: result.response,
     saved_ai_messages: result.savedAiMessages,
@@ -114,7 +116,7 @@ function chatResponseBody(result: ChatTurnResult) {
   };
 }
 
-function conversationBody(conversation: ConversationState) {
+function conversationBody(conversation: ConversationState): z.input<typeof conversationResponse> {
   const active = conversation.activeTurn;
   return {
     context_id: conversation.contextId,

@@ -17,7 +17,9 @@ import { eventsQuery } from '../common/definitions';
 import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-stream-events';
 import { type RunEvent } from '../shared/run-events';
 import { hasRunEnded } from '../temporal/run-ended';
+import type { z } from 'zod';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
+import type { runOutcomeSchema, runRowSchema } from './response-schemas';
 import {
   approveBody,
   denyBody,
@@ -221,7 +223,7 @@ function lastEventId(request: FastifyRequest): number {
 }
 
 /** A run's ending, as the API reports it. */
-function outcomeBody(outcome: RunOutcome) {
+function outcomeBody(outcome: RunOutcome): z.input<typeof runOutcomeSchema> {
   switch (outcome.kind) {
     case 'completed':
       return { outcome: 'completed', result: outcome.result };
@@ -232,7 +234,7 @@ function outcomeBody(outcome: RunOutcome) {
   }
 }
 
-function runRow(run: RunSummary) {
+function runRow(run: RunSummary): z.input<typeof runRowSchema> {
   return {
     run_id: run.workflowId,
     temporal_status: run.temporalStatus,

@@ -7,6 +7,7 @@ import { registerChatRoutes, type AgentDefaults } from './chat-routes';
 import { answerClientError } from './client-errors';
 import { ApiError, UNAUTHORIZED, errorBody, handleError, toApiError } from './errors';
 import { limitJsonDepth } from './json-body';
+import { openApiDocument } from './openapi/document';
 import { registerRunRoutes } from './run-routes';
 import { probeTemporal } from './temporal-deadline';
 
@@ -58,6 +59,8 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     await probeTemporal(options.client);
     return { status: 'ready' };
   });
+  // The document of every route, built from the schemas they validate with.
+  app.get('/openapi.json', async () => openApiDocument());
   registerChatRoutes(app, { client: options.client, taskQueue: options.taskQueue, defaults: options.defaults });
   registerRunRoutes(app, { client: options.client, taskQueue: options.taskQueue, ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }) });
   return app;
