@@ -94,16 +94,17 @@ void stateMatches;
 export const runStateResponse = z.object({ run_id: z.string(), temporal_status: z.string(), state: runStateSchema });
 
 /** How a run ended, in `GET /runs/:run_id/result` and the event stream's `end` event. */
-export const runOutcomeSchema = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('completed'), result: agentResultSchema }),
-  z.object({ outcome: z.literal('terminated'), reason: z.string(), result: agentResultSchema.optional() }),
-  z.object({ outcome: z.literal('failed'), error: z.object({ type: z.string(), message: z.string() }) }),
-]);
+const completed = z.object({ outcome: z.literal('completed'), result: agentResultSchema });
+const terminated = z.object({ outcome: z.literal('terminated'), reason: z.string(), result: agentResultSchema.optional() });
+const failed = z.object({ outcome: z.literal('failed'), error: z.object({ type: z.string(), message: z.string() }) });
+export const runOutcomeSchema = z.discriminatedUnion('outcome', [completed, terminated, failed]);
 
 /** `GET /runs/:run_id/result` once the run has ended (200), or while it runs (202, `outcome: "running"`). */
-export const runResultResponse = z.union([
+export const runResultResponse = z.discriminatedUnion('outcome', [
   z.object({ run_id: z.string(), outcome: z.literal('running') }),
-  z.intersection(z.object({ run_id: z.string() }), runOutcomeSchema),
+  completed.extend({ run_id: z.string() }),
+  terminated.extend({ run_id: z.string() }),
+  failed.extend({ run_id: z.string() }),
 ]);
 
 /** `POST /runs/:run_id/approve` and `/deny`: the decision as the run recorded it. */

@@ -240,7 +240,9 @@ function dropSafeIntegerBounds(context: { jsonSchema: { minimum?: number; maximu
 
 /** A component or parameter schema without `$schema` and `$id` (the document's dialect is OpenAPI 3.1's). */
 function tidy(schema: Json): Json {
-  const { $schema: _schema, $id: _id, ...rest } = schema;
+  const rest = { ...schema };
+  delete rest.$schema;
+  delete rest.$id;
   return rest;
 }
 
