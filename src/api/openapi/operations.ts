@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { HTTP_STATUS_OF } from '../errors';
 import type { ApiErrorCode } from '../error-codes';
 import * as answers from '../response-schemas';
@@ -58,6 +58,7 @@ const runEventsStream =
   'stream skipped ahead; `end` (`RunOutcome` with `run_id`) when the run has ended; `error` (the error body’s `error`) on a failure ' +
   'after the stream began; `: keep-alive` comments while idle.';
 
+// `Accept` chooses between the two (OpenAPI ignores an `Accept` header parameter: the answer's two media types say it).
 const chatStream =
   'With `Accept: text/event-stream`: OpenAI-style `chat.completion.chunk` events carrying the model’s text as it is generated; a ' +
   'chunk whose `agent_runner.reset` is true means discard the text of this model call so far; the last chunk has `finish_reason: ' +
@@ -66,7 +67,6 @@ const chatStream =
 
 const chatHeaders: Record<string, OperationHeader> = {
   'Idempotency-Key': { schema: requests.idempotencyKeyHeader, description: 'A retry with the same key answers the same turn rather than running another.' },
-  Accept: { schema: z.string(), description: '`text/event-stream` streams the turn; otherwise the answer is JSON.' },
 };
 
 /** The codes a chat turn's failure answers, from the failure catalogue's mapping. */
