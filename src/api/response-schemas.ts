@@ -3,7 +3,7 @@ import { agentResultSchema, agentStateSchema, generatedMessageSchema, type Agent
 import { tokenBudgetSchema, type ApprovalDecision } from '../shared/control';
 import { chatMessageSchema } from '../shared/messages';
 import { runEventSchema } from '../shared/run-events';
-import { API_ERROR_CODE_NAMES } from './error-codes';
+import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from './error-codes';
 
 /**
  * What the routes answer, as zod schemas: the OpenAPI document describes the
@@ -15,7 +15,8 @@ import { API_ERROR_CODE_NAMES } from './error-codes';
 /** `{ "error": { "code", "message", "details"? } }`, every error the API answers. */
 export const errorResponse = z.object({
   error: z.object({
-    code: z.enum(API_ERROR_CODE_NAMES as [string, ...string[]]),
+    // One literal per code, each with its meaning, so the document says what every code means once.
+    code: z.union(API_ERROR_CODE_NAMES.map((code) => z.literal(code).meta({ description: `${API_ERROR_CODES[code].status}: ${API_ERROR_CODES[code].meaning}` }))),
     message: z.string(),
     details: z.unknown().optional().meta({ description: 'invalid_body: `[{ field, problem }]`; a chat turn’s failure: `{ type, run_id?, problems? }`.' }),
   }),

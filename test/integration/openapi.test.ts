@@ -111,7 +111,9 @@ describe('the OpenAPI document', () => {
   });
 
   test("lists the error catalogue's codes, each route's under its status", () => {
-    expect(document.components.schemas.ErrorResponse.properties.error.properties.code.enum).toEqual(API_ERROR_CODE_NAMES);
+    const codes = document.components.schemas.ErrorResponse.properties.error.properties.code.anyOf;
+    expect(codes.map((code: Json) => code.const)).toEqual(API_ERROR_CODE_NAMES);
+    expect(codes[0].description).toBe(`${API_ERROR_CODES.unauthorized.status}: ${API_ERROR_CODES.unauthorized.meaning}`);
     const notFound = document.paths['/runs/{run_id}'].get.responses['404'];
     expect(notFound.content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toEqual(['run_not_found']);
     expect(document.paths['/healthz'].get.responses['401']).toBeUndefined();

@@ -177,7 +177,8 @@ function errorAnswers(codes: readonly ApiErrorCode[]): Json {
   for (const status of [...byStatus.keys()].sort()) {
     const answered = byStatus.get(status)!;
     result[String(status)] = {
-      description: answered.map((code) => `\`${code}\`: ${API_ERROR_CODES[code].meaning}`).join(' '),
+      // What each code means is said once, in `ErrorResponse`.
+      description: answered.map((code) => `\`${code}\``).join(', '),
       content: {
         'application/json': {
           schema: {
