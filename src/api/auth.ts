@@ -5,8 +5,11 @@ import { UNAUTHORIZED, errorBody } from './errors';
 /** How the API authenticates: a bearer token, or nothing (only when disabled on purpose, for local use). */
 export type ApiAuth = { token: string } | { disabled: true };
 
-/** Paths answered without a token: the liveness and readiness probes, which say nothing about runs. */
-const OPEN_PATHS = new Set(['/healthz', '/readyz']);
+/**
+ * Paths answered without a token: the liveness and readiness probes, and the OpenAPI document (what the
+ * API accepts, as public as this repository), none of which says anything about runs.
+ */
+const OPEN_PATHS = new Set(['/healthz', '/readyz', '/openapi.json']);
 
 /**
  * An `onRequest` hook: runs before the body is read, so a request without

@@ -1,13 +1,14 @@
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
 import { withTerminatingTools } from '../config/agent-tools';
 import { endConversation, getConversation, sendChatTurn } from '../client/conversations';
 import { API_DEFAULTS } from '../shared/defaults/api';
-import { contextIdSchema, type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared/conversation';
+import { type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared/conversation';
 import { streamChatTurn, wantsEventStream } from './chat-stream';
+import type { z } from 'zod';
 import { ApiError, parseBody } from './errors';
-import { addAiMessageBody, chatBody, invokeBody, toTerminating, type TerminatingConfigBody } from './schemas';
+import type { chatResponse as chatResponseSchema, conversationResponse } from './response-schemas';
+import { addAiMessageBody, chatBody, conversationPathParams, idempotencyKeyHeader, invokeBody, toTerminating, type TerminatingConfigBody } from './schemas';
 import { probeTemporal, withinDeadline } from './temporal-deadline';
 
 /** What a turn's agent gets when the request does not say. */
@@ -31,8 +32,6 @@ interface AgentFields {
   tools?: string[];
 }
 
-const idempotencyKey = z.string().min(1).max(API_DEFAULTS.idempotencyKeyChars);
-
 /**
  * The chat endpoints, each one turn on the durable conversation of
  * `context_id`, answered in the chat response format; and the conversation itself.
@@ -40,8 +39,8 @@ const idempotencyKey = z.string().min(1).max(API_DEFAULTS.idempotencyKeyChars);
 export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): void {
   const turn = async (kind: ChatTurnKind, contextId: string, fields: AgentFields, reply: FastifyReply, extra: { message?: string; prompt?: string }, key: unknown) => {
     const streamed = wantsEventStream(reply.request);
-    const keyParsed = key === undefined ? undefined : idempotencyKey.safeParse(key);
-    if (keyParsed !== undefined && !keyParsed.success) throw new ApiError(400, 'invalid_header', `Idempotency-Key: use 1 to ${API_DEFAULTS.idempotencyKeyChars} characters.`);
+    const keyParsed = key === undefined ? undefined : idempotencyKeyHeader.safeParse(key);
+    if (keyParsed !== undefined && !keyParsed.success) throw new ApiError('invalid_header', `Idempotency-Key: use 1 to ${API_DEFAULTS.idempotencyKeyChars} characters.`);
     // The turn waits for its run, as long as that takes: reach Temporal within the deadline first, or answer 503 now.
     await probeTemporal(deps.client);
     const settings = turnSettings(fields, deps.defaults);
@@ -76,14 +75,14 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
     // The query waits for a worker (and may replay a long history): reach Temporal within the deadline first.
     await probeTemporal(deps.client);
     const conversation = await getConversation(deps.client, contextId);
-    if (conversation === undefined) throw new ApiError(404, 'conversation_not_found', `No conversation "${contextId}" exists.`);
+    if (conversation === undefined) throw new ApiError('conversation_not_found', `No conversation "${contextId}" exists.`);
     return conversationBody(conversation);
   });
 
   app.delete('/conversations/:context_id', async (request, reply) => {
     const contextId = parseContextId(request.params);
     if (!(await withinDeadline(deps.client, () => endConversation(deps.client, contextId)))) {
-      throw new ApiError(404, 'conversation_not_found', `No conversation "${contextId}" is open.`);
+      throw new ApiError('conversation_not_found', `No conversation "${contextId}" is open.`);
     }
     return reply.code(202).send({ context_id: contextId, ending: true });
   });
@@ -109,7 +108,7 @@ function chatResponse(result: ChatTurnResult, reply: FastifyReply) {
 }
 
 /** The chat response's body (streamed, the last chunk's `agent_runner` carries it). */
-function chatResponseBody(result: ChatTurnResult) {
+function chatResponseBody(result: ChatTurnResult): z.input<typeof chatResponseSchema> {
   return {
     response: result.response,
     saved_ai_messages: result.savedAiMessages,
@@ -117,7 +116,7 @@ function chatResponseBody(result: ChatTurnResult) {
   };
 }
 
-function conversationBody(conversation: ConversationState) {
+function conversationBody(conversation: ConversationState): z.input<typeof conversationResponse> {
   const active = conversation.activeTurn;
   return {
     context_id: conversation.contextId,
@@ -129,7 +128,7 @@ function conversationBody(conversation: ConversationState) {
 }
 
 function parseContextId(params: unknown): string {
-  const parsed = contextIdSchema.safeParse((params as { context_id?: unknown }).context_id);
-  if (!parsed.success) throw new ApiError(400, 'invalid_context_id', `context_id: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  return parsed.data;
+  const parsed = conversationPathParams.safeParse(params);
+  if (!parsed.success) throw new ApiError('invalid_context_id', `context_id: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return parsed.data.context_id;
 }

@@ -27,15 +27,14 @@ export function answerClientError(error: Error & { code?: string; reason?: strin
 /** The API's error for a parser error, by Node's error code. */
 export function clientErrorAnswer(error: { code?: string; reason?: string }): ApiError {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return new ApiError(408, 'request_timeout', 'The request did not arrive in time; send it again.');
+    return new ApiError('request_timeout', 'The request did not arrive in time; send it again.');
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return new ApiError(431, 'headers_too_large', 'The request headers are larger than the server accepts; send fewer or shorter headers.');
+    return new ApiError('headers_too_large', 'The request headers are larger than the server accepts; send fewer or shorter headers.');
   }
   // llhttp's reason ("Invalid header value char") is about the bytes sent, never about the server: safe to echo.
   const reason = error.reason ?? error.code ?? 'malformed request';
   return new ApiError(
-    400,
     'bad_request',
     `The request is not valid HTTP (${reason}). Percent-encode spaces and other reserved characters in the path, ` +
       'keep control characters out of header values, and send a numeric Content-Length that matches the body.',

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { ChatTurnFailedError } from '../client/conversations';
 import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../client/run-control';
 import { FailureType, MODEL_CALL_FAILURE_PREFIX, isFailureType, type FailureTypeName } from '../shared/failure-catalogue';
+import { API_ERROR_CODES, type ApiErrorCode } from './error-codes';
 
 /**
  * Every error the API answers is `{ "error": { "code", "message", "details"? } }`
@@ -17,25 +18,25 @@ interface FieldProblem {
   problem: string;
 }
 
-/** An error the API answers as it is. */
+/** An error the API answers as it is: a code of the catalogue (`./error-codes`), answered with its status. */
 export class ApiError extends Error {
   constructor(
-    readonly statusCode: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly details?: unknown,
+    /** Only `bad_request` passes on another 4xx status, the one fastify chose. @default the code's status in {@link API_ERROR_CODES} */
+    readonly statusCode: number = API_ERROR_CODES[code].status,
   ) {
     super(message);
   }
 }
 
 /** The one answer to a request without the token. */
-export const UNAUTHORIZED = new ApiError(401, 'unauthorized', 'Missing or wrong bearer token: send Authorization: Bearer <AGENT_API_TOKEN>.');
+export const UNAUTHORIZED = new ApiError('unauthorized', 'Missing or wrong bearer token: send Authorization: Bearer <AGENT_API_TOKEN>.');
 
 /** The answer (503) when Temporal did not answer within the deadline, or refused the connection. */
 export function temporalUnavailable(detail?: string): ApiError {
   return new ApiError(
-    503,
     'temporal_unavailable',
     `The Temporal server cannot be reached or did not answer in time${detail === undefined ? '' : ` (${detail})`}; try again shortly.`,
   );
@@ -44,11 +45,16 @@ export function temporalUnavailable(detail?: string): ApiError {
 /** The status and `code` the API answers for a failure type. */
 export interface FailureAnswer {
   status: number;
-  code: string;
+  code: ApiErrorCode;
 }
 
-const RUN_FAILED: FailureAnswer = { status: 500, code: 'run_failed' };
-const MODEL_CALL_FAILED: FailureAnswer = { status: 502, code: 'model_call_failed' };
+/** The answer of `code`, with its status from the catalogue. */
+function answerOf(code: ApiErrorCode): FailureAnswer {
+  return { status: API_ERROR_CODES[code].status, code };
+}
+
+const RUN_FAILED = answerOf('run_failed');
+const MODEL_CALL_FAILED = answerOf('model_call_failed');
 
 /**
  * What a refused or failed chat turn answers, by failure type: the chat endpoints' two
@@ -59,14 +65,14 @@ const MODEL_CALL_FAILED: FailureAnswer = { status: 502, code: 'model_call_failed
  * `run_failed`.
  */
 export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = {
-  [FailureType.invalidInput]: { status: 400, code: 'invalid_agent_input' },
-  [FailureType.maxInvocationsExceeded]: { status: 422, code: 'max_invocations_exceeded' },
-  [FailureType.maxConsecutiveNudgesExceeded]: { status: 422, code: 'max_consecutive_nudges_exceeded' },
-  [FailureType.tokenBudgetExhausted]: { status: 422, code: 'token_budget_exhausted' },
-  [FailureType.costBudgetExceeded]: { status: 422, code: 'cost_budget_exceeded' },
-  [FailureType.approvalTimedOut]: { status: 422, code: 'approval_timed_out' },
-  [FailureType.contextTooLarge]: { status: 422, code: 'context_too_large' },
-  [FailureType.historyTooLarge]: { status: 422, code: 'history_too_large' },
+  [FailureType.invalidInput]: answerOf('invalid_agent_input'),
+  [FailureType.maxInvocationsExceeded]: answerOf('max_invocations_exceeded'),
+  [FailureType.maxConsecutiveNudgesExceeded]: answerOf('max_consecutive_nudges_exceeded'),
+  [FailureType.tokenBudgetExhausted]: answerOf('token_budget_exhausted'),
+  [FailureType.costBudgetExceeded]: answerOf('cost_budget_exceeded'),
+  [FailureType.approvalTimedOut]: answerOf('approval_timed_out'),
+  [FailureType.contextTooLarge]: answerOf('context_too_large'),
+  [FailureType.historyTooLarge]: answerOf('history_too_large'),
   // The summarising model call is a model call: its failure is the provider's, as ModelCall.* are.
   [FailureType.compactionFailed]: MODEL_CALL_FAILED,
   [FailureType.invalidDecision]: RUN_FAILED,
@@ -94,12 +100,12 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.modelCallFailed]: MODEL_CALL_FAILED,
   [FailureType.toolCallRetryable]: RUN_FAILED,
   [FailureType.maxDepthExceeded]: RUN_FAILED,
-  [FailureType.conversationBusy]: { status: 409, code: 'conversation_busy' },
-  [FailureType.conversationEmpty]: { status: 409, code: 'conversation_empty' },
-  [FailureType.conversationEnded]: { status: 409, code: 'conversation_ending' },
-  [FailureType.invalidChatRequest]: { status: 400, code: 'invalid_body' },
-  [FailureType.conversationTooLarge]: { status: 409, code: 'conversation_too_large' },
-  [FailureType.turnTerminated]: { status: 409, code: 'turn_terminated' },
+  [FailureType.conversationBusy]: answerOf('conversation_busy'),
+  [FailureType.conversationEmpty]: answerOf('conversation_empty'),
+  [FailureType.conversationEnded]: answerOf('conversation_ending'),
+  [FailureType.invalidChatRequest]: answerOf('invalid_body'),
+  [FailureType.conversationTooLarge]: answerOf('conversation_too_large'),
+  [FailureType.turnTerminated]: answerOf('turn_terminated'),
   [FailureType.turnFailed]: RUN_FAILED,
   [FailureType.workflowTimedOut]: RUN_FAILED,
   [FailureType.untyped]: RUN_FAILED,
@@ -121,7 +127,7 @@ function invalidBody(error: z.ZodError): ApiError {
     field: issue.path.length === 0 ? '(body)' : issue.path.map(String).join('.'),
     problem: issue.message,
   }));
-  return new ApiError(400, 'invalid_body', `Invalid request body: ${details.map((d) => `${d.field}: ${d.problem}`).join('; ')}`, details);
+  return new ApiError('invalid_body', `Invalid request body: ${details.map((d) => `${d.field}: ${d.problem}`).join('; ')}`, details);
 }
 
 /** Parses `body` with `schema`, answering 400 with every problem when it does not fit. */
@@ -137,32 +143,32 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ChatTurnFailedError) {
     const answer = answerForFailure(error.type);
     const details = { type: error.type, ...(error.runId ? { run_id: error.runId } : {}), ...(error.problems.length > 0 ? { problems: error.problems } : {}) };
-    return new ApiError(answer.status, answer.code, error.message, details);
+    return new ApiError(answer.code, error.message, details, answer.status);
   }
-  if (error instanceof RunNotFoundError) return new ApiError(404, 'run_not_found', error.message);
-  if (error instanceof WorkflowNotFoundError) return new ApiError(404, 'run_not_found', `No run "${error.workflowId}" exists.`);
-  if (error instanceof DecisionRejectedError) return new ApiError(409, 'decision_rejected', error.message);
-  if (error instanceof RunEndedError) return new ApiError(409, 'run_ended', error.message);
-  if (error instanceof InvalidListQueryError) return new ApiError(400, 'invalid_query', `query: ${error.message}`);
+  if (error instanceof RunNotFoundError) return new ApiError('run_not_found', error.message);
+  if (error instanceof WorkflowNotFoundError) return new ApiError('run_not_found', `No run "${error.workflowId}" exists.`);
+  if (error instanceof DecisionRejectedError) return new ApiError('decision_rejected', error.message);
+  if (error instanceof RunEndedError) return new ApiError('run_ended', error.message);
+  if (error instanceof InvalidListQueryError) return new ApiError('invalid_query', `query: ${error.message}`);
   if (isInvalidVisibilityQuery(error)) {
     const cause = (error as { cause?: { details?: unknown; message?: unknown } }).cause;
-    return new ApiError(400, 'invalid_query', `query: Temporal refused it: ${String(cause?.details ?? cause?.message ?? 'invalid query')}`);
+    return new ApiError('invalid_query', `query: Temporal refused it: ${String(cause?.details ?? cause?.message ?? 'invalid query')}`);
   }
   const fastifyError = error as Partial<FastifyError>;
-  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError(413, 'body_too_large', fastifyError.message ?? 'Request body is too large.');
-  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError(415, 'unsupported_media_type', 'Send the body as application/json.');
-  if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new ApiError(400, 'invalid_body', 'The body is empty; send a JSON object.');
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('body_too_large', fastifyError.message ?? 'Request body is too large.');
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError('unsupported_media_type', 'Send the body as application/json.');
+  if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new ApiError('invalid_body', 'The body is empty; send a JSON object.');
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || (fastifyError.statusCode === 400 && /JSON/i.test(fastifyError.message ?? ''))) {
-    return new ApiError(400, 'invalid_json', `The body is not valid JSON: ${fastifyError.message ?? 'parse error'}`);
+    return new ApiError('invalid_json', `The body is not valid JSON: ${fastifyError.message ?? 'parse error'}`);
   }
   if (isTemporalUnavailable(error)) {
     return temporalUnavailable();
   }
   // Any other client error fastify raised (a bad URL, a bad Content-Length, ...) keeps its status.
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    return new ApiError(fastifyError.statusCode, 'bad_request', fastifyError.message ?? 'Bad request.');
+    return new ApiError('bad_request', fastifyError.message ?? 'Bad request.', undefined, fastifyError.statusCode);
   }
-  return new ApiError(500, 'internal_error', `Internal error; the server log has the details under request id ${requestId}.`);
+  return new ApiError('internal_error', `Internal error; the server log has the details under request id ${requestId}.`);
 }
 
 /** Temporal refuses a malformed visibility query: "Failed to list workflows", caused by INVALID_ARGUMENT. */
@@ -184,6 +190,7 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
   void reply.code(answer.statusCode).send(errorBody(answer));
 }
 
-export function errorBody(error: ApiError): { error: { code: string; message: string; details?: unknown } } {
+/** The API's error body for `error`. */
+export function errorBody(error: ApiError): { error: { code: ApiErrorCode; message: string; details?: unknown } } {
   return { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
 }

@@ -16,7 +16,7 @@ export function limitJsonDepth(app: FastifyInstance, maxDepth: number = API_MAX_
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (nestsDeeperThan(body as string, maxDepth)) {
       done(
-        new ApiError(400, 'invalid_body', `The body nests arrays and objects more than ${maxDepth} levels deep; no request needs that many.`, [
+        new ApiError('invalid_body', `The body nests arrays and objects more than ${maxDepth} levels deep; no request needs that many.`, [
           { field: '(body)', problem: `nested more than ${maxDepth} levels deep` },
         ]),
         undefined,

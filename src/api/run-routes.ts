@@ -18,8 +18,21 @@ import { eventsQuery } from '../common/definitions';
 import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-stream-events';
 import { type RunEvent } from '../shared/run-events';
 import { hasRunEnded } from '../temporal/run-ended';
+import type { z } from 'zod';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
-import { approveBody, denyBody, eventsQueryString, listRunsQuery, messageBody, startRunBody, terminateBody, transcriptQueryString } from './schemas';
+import type { runOutcomeSchema, runRowSchema } from './response-schemas';
+import {
+  approveBody,
+  denyBody,
+  eventsQueryString,
+  lastEventIdHeader,
+  listRunsQuery,
+  messageBody,
+  runPathParams,
+  startRunBody,
+  terminateBody,
+  transcriptQueryString,
+} from './schemas';
 import { withinDeadline } from './temporal-deadline';
 
 export interface RunRouteDeps {
@@ -55,7 +68,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
         .send({ run_id: run.workflowId, status_url: `/runs/${encodeURIComponent(run.workflowId)}`, events_url: `/runs/${encodeURIComponent(run.workflowId)}/events` });
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
-        throw new ApiError(409, 'run_exists', `A run "${body.run_id}" exists already; choose another run_id, or leave it out for a fresh one.`);
+        throw new ApiError('run_exists', `A run "${body.run_id}" exists already; choose another run_id, or leave it out for a fresh one.`);
       }
       throw error;
     }
@@ -101,7 +114,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const body = parseBody(terminateBody, request.body ?? {});
     const description = await describeAgentRun(client, runId);
     if (hasRunEnded(description.status.name)) {
-      throw new ApiError(409, 'run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}).`);
+      throw new ApiError('run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}).`);
     }
     await withinDeadline(client, () => terminateAgentRun(client, runId, body.reason));
     return reply.code(202).send({ run_id: runId, terminating: true });
@@ -112,7 +125,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const body = parseBody(messageBody, request.body);
     const description = await describeAgentRun(client, runId);
     if (hasRunEnded(description.status.name)) {
-      throw new ApiError(409, 'run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}); it takes no messages.`);
+      throw new ApiError('run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}); it takes no messages.`);
     }
     await withinDeadline(client, () => sendUserMessage(client, runId, body.content));
     return reply.code(202).send({ run_id: runId, delivered: true });
@@ -178,11 +191,11 @@ async function describeAgentRun(client: Client, runId: string): Promise<Workflow
   try {
     description = await withinDeadline(client, () => client.workflow.getHandle(runId).describe());
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError) throw new ApiError(404, 'run_not_found', `No run "${runId}" exists.`);
+    if (error instanceof WorkflowNotFoundError) throw new ApiError('run_not_found', `No run "${runId}" exists.`);
     throw error;
   }
   if (description.type !== WORKFLOW_TYPE) {
-    throw new ApiError(404, 'run_not_found', `"${runId}" is a ${description.type}, not an agent run.`);
+    throw new ApiError('run_not_found', `"${runId}" is a ${description.type}, not an agent run.`);
   }
   return description;
 }
@@ -197,21 +210,21 @@ function eventFrame(event: RunEvent | ModelStreamEvent): string {
 }
 
 function runIdOf(request: FastifyRequest): string {
-  const runId = (request.params as { run_id?: unknown }).run_id;
-  if (typeof runId !== 'string' || runId === '' || runId.length > API_DEFAULTS.runIdChars) throw new ApiError(400, 'invalid_run_id', 'run_id: give the id of a run.');
-  return runId;
+  const parsed = runPathParams.safeParse(request.params);
+  if (!parsed.success) throw new ApiError('invalid_run_id', 'run_id: give the id of a run.');
+  return parsed.data.run_id;
 }
 
 function lastEventId(request: FastifyRequest): number {
   const header = request.headers['last-event-id'];
   if (header === undefined || header === '') return 0;
-  const seq = Number(header);
-  if (!Number.isInteger(seq) || seq < 0) throw new ApiError(400, 'invalid_header', 'Last-Event-ID: expected the seq of an event (a whole number).');
-  return seq;
+  const seq = lastEventIdHeader.safeParse(header);
+  if (!seq.success) throw new ApiError('invalid_header', 'Last-Event-ID: expected the seq of an event (a whole number).');
+  return seq.data;
 }
 
 /** A run's ending, as the API reports it. */
-function outcomeBody(outcome: RunOutcome) {
+function outcomeBody(outcome: RunOutcome): z.input<typeof runOutcomeSchema> {
   switch (outcome.kind) {
     case 'completed':
       return { outcome: 'completed', result: outcome.result };
@@ -222,7 +235,7 @@ function outcomeBody(outcome: RunOutcome) {
   }
 }
 
-function runRow(run: RunSummary) {
+function runRow(run: RunSummary): z.input<typeof runRowSchema> {
   return {
     run_id: run.workflowId,
     temporal_status: run.temporalStatus,

@@ -100,13 +100,27 @@ export const listRunsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(API_DEFAULTS.listLimitMax).optional(),
 });
 
-/** `GET /runs/:run_id/events` query string (a `Last-Event-ID` header does the same). */
 /** `GET /runs/:run_id/messages`: a page of the transcript. */
 export const transcriptQueryString = z.strictObject({
   from: z.coerce.number().int().nonnegative().optional(),
   limit: z.coerce.number().int().min(1).max(MESSAGE_PAGES.maxLimit).optional(),
 });
 
+/** `GET /runs/:run_id/events` query string (a `Last-Event-ID` header does the same). */
 export const eventsQueryString = z.strictObject({
   after: z.coerce.number().int().nonnegative().optional(),
 });
+
+/** The path of the routes on one run: `/runs/:run_id/...`. */
+export const runPathParams = z.strictObject({
+  run_id: z.string().min(1).max(API_DEFAULTS.runIdChars).meta({ description: 'The run id (`run_id` of POST /runs).' }),
+});
+
+/** The path of the routes on one conversation: `/conversations/:context_id`. */
+export const conversationPathParams = z.strictObject({ context_id: contextIdSchema });
+
+/** `Idempotency-Key` of the chat endpoints: a retry with the same key answers the same turn. */
+export const idempotencyKeyHeader = z.string().min(1).max(API_DEFAULTS.idempotencyKeyChars);
+
+/** `Last-Event-ID` of `GET /runs/:run_id/events`: the `seq` of the last event received; the stream resumes after it. */
+export const lastEventIdHeader = z.coerce.number().int().nonnegative();

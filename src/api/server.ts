@@ -7,6 +7,7 @@ import { registerChatRoutes, type AgentDefaults } from './chat-routes';
 import { answerClientError } from './client-errors';
 import { ApiError, UNAUTHORIZED, errorBody, handleError, toApiError } from './errors';
 import { limitJsonDepth } from './json-body';
+import { openApiDocument } from './openapi/document';
 import { registerRunRoutes } from './run-routes';
 import { probeTemporal } from './temporal-deadline';
 
@@ -50,7 +51,7 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   app.addHook('onRequest', bearerAuth(options.auth));
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send(errorBody(new ApiError(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+    void reply.code(404).send(errorBody(new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
   });
   // Liveness: the process answers. Readiness: Temporal answers too, so a load balancer can route around an API that cannot work.
   app.get('/healthz', async () => ({ ok: true }));
@@ -58,6 +59,8 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     await probeTemporal(options.client);
     return { status: 'ready' };
   });
+  // The document of every route, built from the schemas they validate with.
+  app.get('/openapi.json', async () => openApiDocument());
   registerChatRoutes(app, { client: options.client, taskQueue: options.taskQueue, defaults: options.defaults });
   registerRunRoutes(app, { client: options.client, taskQueue: options.taskQueue, ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }) });
   return app;

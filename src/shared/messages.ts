@@ -43,7 +43,7 @@ export const toolCallSchema = builtOnce('messages.toolCall', () => buildToolCall
 export type ToolCall = z.infer<typeof toolCallSchema>;
 
 /** Why the runner (not the caller or the model) added a message. */
-const messageMetaSchema = builtOnce('messages.meta', () =>
+export const messageMetaSchema = builtOnce('messages.meta', () =>
   z.object({
     injected: z.enum(['nudge', 'restriction', 'loop_warning', 'error_context']).optional(),
     iteration: z.number().int().optional(),

@@ -117,6 +117,11 @@ function buildFormSchemas(): Record<ConditionKey, z.ZodType<StopCondition>> {
   };
 }
 
+/** The strict schema of each form of a node, by its condition key: what {@link stopConditionSchema} checks a node against, and what the HTTP API's OpenAPI document describes `stopWhen` with. */
+export function stopConditionFormSchemas(): Readonly<Record<ConditionKey, z.ZodType<StopCondition>>> {
+  return builtOnce('stopConditions.forms', buildFormSchemas);
+}
+
 /**
  * Validates a `stopWhen` tree. The node's one condition key picks the strict
  * schema it is checked against, so errors point at the field that is wrong
@@ -124,7 +129,7 @@ function buildFormSchemas(): Record<ConditionKey, z.ZodType<StopCondition>> {
  */
 export const stopConditionSchema: z.ZodType<StopCondition, StopCondition> = builtOnce('stopConditions.stopCondition', () =>
   z.lazy(() => {
-    const forms = buildFormSchemas();
+    const forms = stopConditionFormSchemas();
     return z.custom<StopCondition>().superRefine((value, context) => {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         context.addIssue({ code: 'custom', message: `expected an object with one of: ${CONDITION_KEYS.join(', ')}` });

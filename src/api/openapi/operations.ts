@@ -1,0 +1,291 @@
+import type { z } from 'zod';
+import { HTTP_STATUS_OF } from '../errors';
+import type { ApiErrorCode } from '../error-codes';
+import * as answers from '../response-schemas';
+import * as requests from '../schemas';
+
+/**
+ * Every route of the API as the OpenAPI document describes it, with the zod
+ * schemas the route validates its path, query string, headers and body with,
+ * and those its answers are typed against. A test lists the routes fastify
+ * registered and fails on a route missing here, or an operation here that
+ * no route serves.
+ */
+
+/** One answer of an operation. */
+export interface OperationAnswer {
+  description: string;
+  /** The JSON body, under this component name. */
+  json?: { id: string; schema: z.ZodType };
+  /** The answer is (or may be, by `Accept`) a Server-Sent Events stream: what its events are. */
+  eventStream?: string;
+  /** Response headers the route sets, with what they hold. */
+  headers?: Record<string, string>;
+}
+
+/** One header the route reads. */
+export interface OperationHeader {
+  schema: z.ZodType;
+  description: string;
+}
+
+/** One route: method and path as fastify registers them (`/runs/:run_id`). */
+export interface ApiOperation {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  operationId: string;
+  tag: 'health' | 'chat' | 'conversations' | 'runs' | 'document';
+  summary: string;
+  description?: string;
+  /** Answered without the bearer token. */
+  open?: true;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  headers?: Record<string, OperationHeader>;
+  body?: { id: string; schema: z.ZodType };
+  answers: Record<number, OperationAnswer>;
+  /**
+   * The error codes this route answers, besides those every route may (`unauthorized` unless open, `internal_error`,
+   * `bad_request`), every body (`invalid_json`, `invalid_body`, `body_too_large`, `unsupported_media_type`) and every
+   * query string (`invalid_body`).
+   */
+  errors: ApiErrorCode[];
+}
+
+const runEventsStream =
+  'Server-Sent Events: each run event as `id: <seq>`, `event: <type>`, `data: <RunEvent JSON>`; model deltas (`model-text-delta`, ' +
+  '`model-reasoning-delta`, `model-tool-call-delta`, `model-delta-reset`) without an id; `events-missed` (`{ missed }`) when the ' +
+  'stream skipped ahead; `end` (`RunOutcome` with `run_id`) when the run has ended; `error` (the error body’s `error`) on a failure ' +
+  'after the stream began; `: keep-alive` comments while idle.';
+
+// `Accept` chooses between the two (OpenAPI ignores an `Accept` header parameter: the answer's two media types say it).
+const chatStream =
+  'With `Accept: text/event-stream`: OpenAI-style `chat.completion.chunk` events carrying the model’s text as it is generated; a ' +
+  'chunk whose `agent_runner.reset` is true means discard the text of this model call so far; the last chunk has `finish_reason: ' +
+  '"stop"` and the turn’s answer under `agent_runner` (the JSON answer’s fields, `run_id` and `turn`); then `data: [DONE]`. A failure ' +
+  'after the stream began is a `data: {"error": ...}` event, then `[DONE]`.';
+
+const chatHeaders: Record<string, OperationHeader> = {
+  'Idempotency-Key': { schema: requests.idempotencyKeyHeader, description: 'A retry with the same key answers the same turn rather than running another.' },
+};
+
+/** The codes a chat turn's failure answers, from the failure catalogue's mapping. */
+const chatTurnFailureCodes = [...new Set(Object.values(HTTP_STATUS_OF).map((answer) => answer.code))];
+
+const chatAnswers: Record<number, OperationAnswer> = {
+  200: {
+    description: 'The turn’s answer, in the chat response format (or its event stream, by `Accept`).',
+    json: { id: 'ChatResponse', schema: answers.chatResponse },
+    eventStream: chatStream,
+    headers: { 'agent-run-id': 'The turn’s agent run (JSON answers only).', 'agent-turn': 'The turn’s number (JSON answers only).' },
+  },
+};
+
+const chatErrors: ApiErrorCode[] = ['invalid_header', 'temporal_unavailable', ...chatTurnFailureCodes];
+
+const runParams = requests.runPathParams;
+
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  {
+    method: 'GET',
+    url: '/healthz',
+    operationId: 'getHealth',
+    tag: 'health',
+    summary: 'Liveness: the process answers.',
+    open: true,
+    answers: { 200: { description: 'Alive.', json: { id: 'HealthResponse', schema: answers.healthResponse } } },
+    errors: [],
+  },
+  {
+    method: 'GET',
+    url: '/readyz',
+    operationId: 'getReadiness',
+    tag: 'health',
+    summary: 'Readiness: Temporal answers for the namespace too.',
+    open: true,
+    answers: { 200: { description: 'Ready.', json: { id: 'ReadyResponse', schema: answers.readyResponse } } },
+    errors: ['temporal_unavailable'],
+  },
+  {
+    method: 'GET',
+    url: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tag: 'document',
+    summary: 'This document.',
+    open: true,
+    answers: { 200: { description: 'The OpenAPI 3.1 document of the API.' } },
+    errors: [],
+  },
+  {
+    method: 'POST',
+    url: '/chat',
+    operationId: 'chat',
+    tag: 'chat',
+    summary: 'A human message: one turn on the durable conversation of `context_id`.',
+    headers: chatHeaders,
+    body: { id: 'ChatRequest', schema: requests.chatBody },
+    answers: chatAnswers,
+    errors: chatErrors,
+  },
+  {
+    method: 'POST',
+    url: '/chat/invoke',
+    operationId: 'chatInvoke',
+    tag: 'chat',
+    summary: 'The agent runs on the conversation as it is.',
+    headers: chatHeaders,
+    body: { id: 'InvokeRequest', schema: requests.invokeBody },
+    answers: chatAnswers,
+    errors: chatErrors,
+  },
+  {
+    method: 'POST',
+    url: '/chat/add-ai-message',
+    operationId: 'chatAddAiMessage',
+    tag: 'chat',
+    summary: 'The agent adds a message, optionally steered by a prompt.',
+    headers: chatHeaders,
+    body: { id: 'AddAiMessageRequest', schema: requests.addAiMessageBody },
+    answers: chatAnswers,
+    errors: chatErrors,
+  },
+  {
+    method: 'GET',
+    url: '/conversations/:context_id',
+    operationId: 'getConversation',
+    tag: 'conversations',
+    summary: 'A conversation: its messages, turns and the turn in progress.',
+    params: requests.conversationPathParams,
+    answers: { 200: { description: 'The conversation.', json: { id: 'ConversationResponse', schema: answers.conversationResponse } } },
+    errors: ['invalid_context_id', 'conversation_not_found', 'temporal_unavailable'],
+  },
+  {
+    method: 'DELETE',
+    url: '/conversations/:context_id',
+    operationId: 'endConversation',
+    tag: 'conversations',
+    summary: 'Ends a conversation; the next request on the context starts a new one.',
+    params: requests.conversationPathParams,
+    answers: { 202: { description: 'Ending.', json: { id: 'ConversationEndingResponse', schema: answers.conversationEndingResponse } } },
+    errors: ['invalid_context_id', 'conversation_not_found', 'temporal_unavailable'],
+  },
+  {
+    method: 'POST',
+    url: '/runs',
+    operationId: 'startRun',
+    tag: 'runs',
+    summary: 'Starts a run on the input exactly as the workflow takes it, and answers at once.',
+    body: { id: 'StartRunRequest', schema: requests.startRunBody },
+    answers: {
+      202: {
+        description: 'Started; follow it at `status_url` and `events_url`.',
+        json: { id: 'RunStartedResponse', schema: answers.runStartedResponse },
+        headers: { location: 'The run’s URL (`status_url`).' },
+      },
+    },
+    errors: ['run_exists', 'temporal_unavailable'],
+  },
+  {
+    method: 'GET',
+    url: '/runs',
+    operationId: 'listRuns',
+    tag: 'runs',
+    summary: 'Lists runs, newest first, by their search attributes.',
+    query: requests.listRunsQuery,
+    answers: { 200: { description: 'The runs.', json: { id: 'RunListResponse', schema: answers.runListResponse } } },
+    errors: ['invalid_query', 'temporal_unavailable'],
+  },
+  {
+    method: 'GET',
+    url: '/runs/:run_id',
+    operationId: 'getRun',
+    tag: 'runs',
+    summary: 'A run’s Temporal status and its state.',
+    params: runParams,
+    answers: { 200: { description: 'The run.', json: { id: 'RunStateResponse', schema: answers.runStateResponse } } },
+    errors: ['invalid_run_id', 'run_not_found', 'temporal_unavailable'],
+  },
+  {
+    method: 'GET',
+    url: '/runs/:run_id/result',
+    operationId: 'getRunResult',
+    tag: 'runs',
+    summary: 'How a run ended (200), or that it still runs (202).',
+    params: runParams,
+    answers: {
+      200: { description: 'The run has ended: `completed`, `terminated` or `failed`.', json: { id: 'RunResultResponse', schema: answers.runResultResponse } },
+      202: { description: 'The run is still running (`outcome: "running"`).', json: { id: 'RunResultResponse', schema: answers.runResultResponse } },
+    },
+    errors: ['invalid_run_id', 'run_not_found', 'temporal_unavailable'],
+  },
+  {
+    method: 'POST',
+    url: '/runs/:run_id/approve',
+    operationId: 'approveToolCall',
+    tag: 'runs',
+    summary: 'Approves a pending tool call, optionally with replacement arguments.',
+    params: runParams,
+    body: { id: 'ApproveRequest', schema: requests.approveBody },
+    answers: { 200: { description: 'The decision as the run recorded it.', json: { id: 'DecisionResponse', schema: answers.decisionResponse } } },
+    errors: ['invalid_run_id', 'run_not_found', 'decision_rejected', 'run_ended', 'temporal_unavailable'],
+  },
+  {
+    method: 'POST',
+    url: '/runs/:run_id/deny',
+    operationId: 'denyToolCall',
+    tag: 'runs',
+    summary: 'Denies a pending tool call; the model hears the reason.',
+    params: runParams,
+    body: { id: 'DenyRequest', schema: requests.denyBody },
+    answers: { 200: { description: 'The decision as the run recorded it.', json: { id: 'DecisionResponse', schema: answers.decisionResponse } } },
+    errors: ['invalid_run_id', 'run_not_found', 'decision_rejected', 'run_ended', 'temporal_unavailable'],
+  },
+  {
+    method: 'POST',
+    url: '/runs/:run_id/terminate',
+    operationId: 'terminateRun',
+    tag: 'runs',
+    summary: 'Stops a run gracefully (the `terminate` signal).',
+    params: runParams,
+    body: { id: 'TerminateRequest', schema: requests.terminateBody },
+    answers: { 202: { description: 'Terminating.', json: { id: 'TerminatingResponse', schema: answers.terminatingResponse } } },
+    errors: ['invalid_run_id', 'run_not_found', 'run_ended', 'temporal_unavailable'],
+  },
+  {
+    method: 'POST',
+    url: '/runs/:run_id/messages',
+    operationId: 'sendRunMessage',
+    tag: 'runs',
+    summary: 'Sends a person’s message to a running run (the `userMessage` signal).',
+    params: runParams,
+    body: { id: 'MessageRequest', schema: requests.messageBody },
+    answers: { 202: { description: 'Delivered.', json: { id: 'MessageDeliveredResponse', schema: answers.messageDeliveredResponse } } },
+    errors: ['invalid_run_id', 'run_not_found', 'run_ended', 'temporal_unavailable'],
+  },
+  {
+    method: 'GET',
+    url: '/runs/:run_id/messages',
+    operationId: 'getRunMessages',
+    tag: 'runs',
+    summary: 'A page of the run’s transcript.',
+    params: runParams,
+    query: requests.transcriptQueryString,
+    answers: { 200: { description: 'The page.', json: { id: 'MessagePageResponse', schema: answers.messagePageResponse } } },
+    errors: ['invalid_run_id', 'run_not_found', 'temporal_unavailable'],
+  },
+  {
+    method: 'GET',
+    url: '/runs/:run_id/events',
+    operationId: 'followRunEvents',
+    tag: 'runs',
+    summary: 'Follows a run’s events as Server-Sent Events, from the start or after a `seq`.',
+    params: runParams,
+    query: requests.eventsQueryString,
+    headers: { 'Last-Event-ID': { schema: requests.lastEventIdHeader, description: 'Resume after this `seq` (an EventSource sends it when it reconnects); the later of it and `after` wins.' } },
+    answers: {
+      200: { description: 'The event stream, until the run ends or the client goes.', eventStream: runEventsStream },
+      204: { description: 'The run has ended and the follower has read every event: an EventSource stops reconnecting.' },
+    },
+    errors: ['invalid_run_id', 'invalid_header', 'run_not_found', 'temporal_unavailable'],
+  },
+];
