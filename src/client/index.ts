@@ -5,6 +5,7 @@ import { CLIENT_DEFAULTS, DEFAULT_TASK_QUEUE, MESSAGE_PAGES, WORKFLOW_TYPE } fro
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { stateQuery, transcriptQuery } from '../common/definitions';
 import { type AgentResult, type AgentState } from '../shared/agent-result';
+import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
 import { type ChatMessage } from '../shared/messages';
 import { type MessagePage, type TranscriptQueryInput, type TranscriptRun } from '../shared/transcript';
 import { RunNotFoundError } from './run-control';
@@ -120,7 +121,7 @@ export async function startAgentRun(
  */
 export async function getAgentResult(client: Client, workflowId: string, runId?: string): Promise<AgentResult> {
   try {
-    return (await client.workflow.getHandle(workflowId, runId).result()) as AgentResult;
+    return withAnswerRestored((await client.workflow.getHandle(workflowId, runId).result()) as AgentWorkflowResult);
   } catch (error) {
     if (error instanceof WorkflowFailedError) {
       const failure = failureOf(error);

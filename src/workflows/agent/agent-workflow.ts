@@ -4,7 +4,7 @@ import * as wf from '@temporalio/workflow';
 import { FailureType } from '../../shared/failure-catalogue';
 import { jsonBytes } from '../../shared/payload-limits';
 import { parseAgentInput, treePosition } from '../../shared/agent-input';
-import { type AgentResult } from '../../shared/agent-result';
+import { type AgentWorkflowResult } from '../../shared/result-answer';
 import { type ModelCallResult } from '../../shared/activity-types';
 import { flaggedCalls } from '../rules/call-identity';
 import { turnPolicyFor } from '../rules/model-turn';
@@ -47,6 +47,12 @@ export const RUNNER_CALL_IDS_PATCH = 'runner-call-ids';
 export const LINEAR_HISTORY_PATCH = 'linear-history';
 
 /**
+ * Marks runs whose result carries a large final answer once (`shared/result-answer.ts`);
+ * a run started before returned it three times, and replays so.
+ */
+export const RESULT_ANSWER_ONCE_PATCH = 'result-answer-once';
+
+/**
  * One agent run: call the model, execute its tool calls, repeat, until the
  * model answers, a terminating tool is called, a limit fails the run, or the
  * run is stopped from outside. Every rule it applies is a pure function in
@@ -56,7 +62,7 @@ export const LINEAR_HISTORY_PATCH = 'linear-history';
  * handed over ({@link RunContinuation}); callers start a run with its input
  * alone, and a run started with more fails at once with `InvalidAgentInput`.
  */
-export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[]): Promise<AgentResult> {
+export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[]): Promise<AgentWorkflowResult> {
   // Read before anything uses it: a caller's extra argument is no hand-over, and a malformed one fails the run, not its task.
   const handOver = readHandOver(afterInput, wf.workflowInfo().continuedFromExecutionRunId !== undefined);
   const continuation: RunContinuation | undefined = handOver.ok ? handOver.continuation : undefined;
@@ -77,6 +83,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   const guarded = continuation !== undefined || wf.patched(SIZE_GUARDS_PATCH);
   const runnerCallIds = wf.patched(RUNNER_CALL_IDS_PATCH);
   const linearHistory = wf.patched(LINEAR_HISTORY_PATCH);
+  const answerOnce = wf.patched(RESULT_ANSWER_ONCE_PATCH);
   // The input's limits are in place before any handler can run: a setLimits update that arrives
   // with the start is applied in the same activation and must change them, not be overwritten.
   // A continued run keeps the limits it had, changes included.
@@ -109,7 +116,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   const startedAt = new Date().getTime();
   const deadline =
     continuation?.deadline ?? (input.timeout === undefined ? undefined : new Date(startedAt + msToNumber(input.timeout as Duration)).toISOString());
-  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds, linearHistory, deadline };
+  const context: RunContext = { run, input, publish, fail, partial, guarded, runnerCallIds, linearHistory, answerOnce, deadline };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   else run.events.append('run-take-over', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
@@ -155,7 +162,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
    * person; every step between them is synchronous, so an ending is settled
    * in the same turn it is decided (see `step-outcome.ts`).
    */
-  async function loop(): Promise<AgentResult> {
+  async function loop(): Promise<AgentWorkflowResult> {
     const catalog = await loadToolCatalog(context);
     const loaded = chooseRunTools(context, catalog);
     if (loaded.kind === 'fail') return settle(loaded);
@@ -204,7 +211,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
    * over to a new Temporal run. Synchronous up to its first wait, so the
    * ending is recorded in the turn it was decided.
    */
-  function settle(outcome: RunEnding): Promise<AgentResult> {
+  function settle(outcome: RunEnding): Promise<AgentWorkflowResult> {
     switch (outcome.kind) {
       case 'finish': {
         const ending = runResult(context, outcome);

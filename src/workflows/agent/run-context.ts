@@ -41,6 +41,11 @@ export interface RunContext {
    * replaying a run started before, whose calls carried it inline.
    */
   readonly linearHistory: boolean;
+  /**
+   * A large final answer is carried once in the result (`shared/result-answer.ts`). False only
+   * while replaying a run started before, whose result repeated it.
+   */
+  readonly answerOnce: boolean;
   /** When the run's `timeout` passes (an ISO time), if it has one: nested agents get what is left of it. */
   readonly deadline?: string;
 }

@@ -4,7 +4,7 @@ import { FailureType } from '../../../shared/failure-catalogue';
 import { INPUT_BOUNDS, WORKFLOW_TYPE } from '../../../shared/constants';
 import { ZERO_USAGE, usageSchema, type ToolCall, type Usage } from '../../../shared/messages';
 import { treePosition } from '../../../shared/agent-input';
-import { type AgentResult } from '../../../shared/agent-result';
+import { type AgentWorkflowResult } from '../../../shared/result-answer';
 import { type AgentToolSpec, type ToolCallResult } from '../../../shared/activity-types';
 import {
   childInput,
@@ -47,9 +47,9 @@ export async function runAgentTool(context: RunContext, call: ToolCall, spec: Ag
   if (!limits.ok) return errorResult(`Error: the nested agent "${toolName}" was not started: ${limits.spent} is spent.`);
 
   const workflowId = childWorkflowId(wf.workflowInfo().workflowId, call.id);
-  let handle: wf.ChildWorkflowHandle<(input: unknown) => Promise<AgentResult>>;
+  let handle: wf.ChildWorkflowHandle<(input: unknown) => Promise<AgentWorkflowResult>>;
   try {
-    handle = await wf.startChild<(input: unknown) => Promise<AgentResult>>(WORKFLOW_TYPE, {
+    handle = await wf.startChild<(input: unknown) => Promise<AgentWorkflowResult>>(WORKFLOW_TYPE, {
       workflowId,
       args: [childInput(spec, task.task, input, limits)],
       parentClosePolicy: wf.ParentClosePolicy.REQUEST_CANCEL,
