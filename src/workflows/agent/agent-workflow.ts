@@ -29,6 +29,7 @@ import { cancellationReason, finishRun, runResult } from './steps/finish-run';
 import { chooseRunTools, loadToolCatalog } from './steps/load-tools';
 import { closeOpenBatch, runToolBatch } from './steps/run-tool-batch';
 import { takeModelAnswer } from './steps/take-model-answer';
+import { markFailed, markInputSettled, requestTermination, setRunLimits, startConversation } from './run-transitions';
 
 /**
  * Marks runs started with the size guards and continue-as-new. A run started
@@ -88,7 +89,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   // with the start is applied in the same activation and must change them, not be overwritten.
   // A continued run keeps the limits it had, changes included.
   if (parsed.ok && continuation === undefined) {
-    run.limits = { maxInvocations: effectiveMaxInvocations(parsed.input), tokenBudget: parsed.input.tokenBudget ?? {} };
+    setRunLimits(run, { maxInvocations: effectiveMaxInvocations(parsed.input), tokenBudget: parsed.input.tokenBudget ?? {} });
   }
 
   // Every handler is set before the first await, so no message is ever dropped.
@@ -98,9 +99,9 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   const fail = (failure: wf.ApplicationFailure): never => {
     // A second failure in the same moment (two approvals timing out together) only throws: the run has ended once.
     if (run.status === 'failed') throw failure;
-    run.status = 'failed';
-    run.error = { type: failure.type ?? FailureType.untyped, message: failure.message };
-    run.events.append('run-end', { status: 'failed', error: run.error });
+    const error = { type: failure.type ?? FailureType.untyped, message: failure.message };
+    markFailed(run, error);
+    run.events.append('run-end', { status: 'failed', error });
     describeActivity(run, `failed: ${failure.message}`);
     publish(run);
     throw failure;
@@ -129,7 +130,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     wf.sleep(wait).then(
       () => {
         if (isFinished(run) || run.stopRequest !== undefined) return;
-        run.stopRequest = { kind: 'timeout' };
+        requestTermination(run, { kind: 'timeout' });
         run.events.append('run-timeout', { limit });
         loopScope.cancel();
       },
@@ -138,10 +139,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   }
 
   if (continuation === undefined) {
-    const inputMessages = input.messages ?? [];
-    run.messages = [...inputMessages, ...(input.message === undefined ? [] : [userMessage(input.message)])];
-    run.inputMessageCount = inputMessages.length;
-    run.turn = { ...run.turn, messageIndex: inputMessages.length };
+    startConversation(run, input.messages ?? [], input.message === undefined ? undefined : userMessage(input.message));
   }
   const firstIteration = run.iteration;
 
@@ -152,7 +150,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     // Stopped by the `terminate` signal or by Temporal's cancel request: close the
     // open batch with valid tool messages and return what the run has.
     closeOpenBatch(run);
-    run.pendingQuestion = undefined;
+    markInputSettled(run);
     return settle({ kind: 'finish', reason: cancellationReason(run, input), response: lastAssistantText(run) });
   }
 

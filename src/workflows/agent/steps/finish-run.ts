@@ -13,6 +13,7 @@ import { resultTooLarge } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity, type RunRecord, runUsage } from '../run-record';
 import type { StepOutcome } from '../step-outcome';
+import { appendMessages, markFinished } from '../run-transitions';
 
 /** The result of a call not executed because the run stopped before it (loop detection, `stopWhen`). */
 const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.';
@@ -29,7 +30,7 @@ export function runResult(
 ): { kind: 'finished'; result: AgentWorkflowResult } | Extract<StepOutcome, { kind: 'fail' }> {
   const { run } = context;
   const { reason, response } = outcome;
-  if (outcome.unexecuted !== undefined) run.messages.push(...toolMessagesFor(outcome.unexecuted, new Map(), run.iteration, NOT_EXECUTED_RESULT));
+  if (outcome.unexecuted !== undefined) appendMessages(run, ...toolMessagesFor(outcome.unexecuted, new Map(), run.iteration, NOT_EXECUTED_RESULT));
   const from = resultMessagesFrom(context);
   const full: AgentResult = {
     schemaVersion: SCHEMA_VERSION,
@@ -79,10 +80,9 @@ function resultMessagesFrom(context: RunContext): number | undefined {
 export async function finishRun(context: RunContext, result: AgentWorkflowResult): Promise<AgentWorkflowResult> {
   const { run, publish } = context;
   const reason = result.terminationReason;
-  run.status = reason.type === 'external' ? 'terminated' : 'completed';
-  run.terminationReason = reason;
-  run.events.append('run-end', { status: run.status, terminationReason: reason });
-  describeActivity(run, `${run.status} (${reason.type}) after ${run.iteration} iteration(s)`);
+  const status = markFinished(run, reason);
+  run.events.append('run-end', { status, terminationReason: reason });
+  describeActivity(run, `${status} (${reason.type}) after ${run.iteration} iteration(s)`);
   publish(run);
   // Handlers are synchronous, so this never waits; it keeps the rule that none is cut off.
   await wf.CancellationScope.nonCancellable(() => wf.condition(wf.allHandlersFinished));

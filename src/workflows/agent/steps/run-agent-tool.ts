@@ -19,6 +19,7 @@ import {
 } from '../../rules/nested-agents';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
+import { recordAgentAnswer } from '../run-transitions';
 
 /** A tool error for the parent's model. */
 function errorResult(content: string): ToolCallResult {
@@ -78,7 +79,7 @@ export async function runAgentTool(context: RunContext, call: ToolCall, spec: Ag
       usage,
     });
     if (!answer.cancelled) {
-      run.turn.agentAnswers = [...(run.turn.agentAnswers ?? []), { toolName, stopMessage: isStopMessage(result.terminationReason) }];
+      recordAgentAnswer(run, { toolName, stopMessage: isStopMessage(result.terminationReason) });
     }
     return { content: answer.content, isError: answer.cancelled, terminate: false };
   } catch (error) {
