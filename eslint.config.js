@@ -6,6 +6,10 @@ const tseslint = require('typescript-eslint');
 /** Node built-ins, bare and `node:`-prefixed: none may be imported by deterministic workflow code. */
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`, `${name}/*`, `node:${name}/*`]);
 
+/** The run record's fields changed only in src/workflows/agent/run-transitions.ts: its status, and those several steps share. */
+const sharedRunFields =
+  '/^(status|terminationReason|error|pendingApprovals|pendingQuestion|messages|inputMessageCount|turn|usage|inbox|externalStopRequested|stopRequest|limits)$/';
+
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'workspace/**', '.temporal/**'] },
   js.configs.recommended,
@@ -61,6 +65,29 @@ module.exports = tseslint.config(
             { group: ['../agent', '../agent/*', '../conversation', '../conversation/*'], message: 'Rules are pure: they take plain data, not the run or its steps.' },
             { group: ['../common/*', '../../common/*'], message: 'Pure code: src/common/ holds the Temporal-dependent definitions.' },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // A run's status and the fields several steps share change only through the named transitions, so a reader
+    // finds every way one of them changes in src/workflows/agent/run-transitions.ts.
+    files: ['src/**/*.ts'],
+    ignores: ['src/workflows/agent/run-transitions.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `AssignmentExpression[left.object.name='run'][left.property.name=${sharedRunFields}]`,
+          message: 'Change this field of the run through a transition in src/workflows/agent/run-transitions.ts.',
+        },
+        {
+          selector: "AssignmentExpression[left.object.object.name='run'][left.object.property.name='turn']",
+          message: 'Change the turn through a transition in src/workflows/agent/run-transitions.ts.',
+        },
+        {
+          selector: `CallExpression[callee.object.object.name='run'][callee.object.property.name=${sharedRunFields}][callee.property.name=/^(push|splice|unshift|pop|shift|sort|reverse|fill|copyWithin)$/]`,
+          message: 'Change this field of the run through a transition in src/workflows/agent/run-transitions.ts.',
         },
       ],
     },

@@ -8,6 +8,7 @@ import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { stateQuery, transcriptQuery } from '../common/definitions';
 import { type AgentResult, type AgentState } from '../shared/agent-result';
+import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
 import { type ChatMessage } from '../shared/messages';
 import { type MessagePage, type TranscriptQueryInput, type TranscriptRun } from '../shared/transcript';
 import { RunNotFoundError } from './run-control';
@@ -123,7 +124,7 @@ export async function startAgentRun(
  */
 export async function getAgentResult(client: Client, workflowId: string, runId?: string): Promise<AgentResult> {
   try {
-    return (await client.workflow.getHandle(workflowId, runId).result()) as AgentResult;
+    return withAnswerRestored((await client.workflow.getHandle(workflowId, runId).result()) as AgentWorkflowResult);
   } catch (error) {
     if (error instanceof WorkflowFailedError) {
       const failure = failureOf(error);

@@ -11,6 +11,7 @@ import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { decideUpdate, eventsQuery, terminateSignal, userMessageSignal } from '../common/definitions';
 import { type RunEvent } from '../shared/run-events';
 import { type AgentResult } from '../shared/agent-result';
+import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
 import { type ApprovalDecision, type DecideInput } from '../shared/control';
 import { type ModelStreamEvent } from '../shared/model-stream-events';
 import { sleep } from './abortable-sleep';
@@ -96,7 +97,7 @@ export type RunOutcome =
 /** Waits for the run to end and says how. */
 export async function getRunOutcome(client: Client, workflowId: string): Promise<RunOutcome> {
   try {
-    const result = (await client.workflow.getHandle(workflowId).result()) as AgentResult;
+    const result = withAnswerRestored((await client.workflow.getHandle(workflowId).result()) as AgentWorkflowResult);
     if (result.terminationReason.type === 'external') {
       return { kind: 'terminated', reason: result.terminationReason.reason ?? `stopped by ${result.terminationReason.via}`, result };
     }

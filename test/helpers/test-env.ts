@@ -10,6 +10,7 @@ import type { ScriptStep } from '../../src/scripted-model/script';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentInput } from '../../src/shared/agent-input';
 import { type AgentResult } from '../../src/shared/agent-result';
+import { type AgentWorkflowResult, withAnswerRestored } from '../../src/shared/result-answer';
 import { type PriceTable } from '../../src/shared/prices';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import type { ToolDefinition } from '../../src/tools/define-tool';
@@ -101,7 +102,7 @@ export class TestEnv {
 
   /** Runs to the end and returns the result. */
   async run(input: AgentInput | Record<string, unknown>): Promise<AgentResult> {
-    return (await (await this.start(input)).result()) as AgentResult;
+    return withAnswerRestored((await (await this.start(input)).result()) as AgentWorkflowResult);
   }
 
   /** Runs to the end, expecting failure; returns the workflow's `ApplicationFailure`. */

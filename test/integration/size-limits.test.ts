@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { stateQuery } from '../../src/common/definitions';
+import { getAgentResult } from '../../src/client/index';
 import { type AgentResult } from '../../src/shared/agent-result';
+import { jsonBytes } from '../../src/shared/payload-limits';
+import { type AgentWorkflowResult } from '../../src/shared/result-answer';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestApi } from '../helpers/api';
 import { TestEnv } from '../helpers/test-env';
@@ -95,6 +98,43 @@ describe("a run near Temporal's payload limit", () => {
     // At least the last message, however large: a tool result is never over 256 KiB.
     expect(result.messages).toHaveLength(1);
     expect(result.messages[0]).toMatchObject({ role: 'tool', tool_call_id: expect.stringMatching(/part_7|-8$/) as unknown });
+  });
+
+  test('a model that answers 1.9 MiB of text completes: the result carries the answer once, and the client and the API read it whole', async () => {
+    // Once the answer, again as the last message and again in the chat format: 5.7 MiB, where Temporal takes 2 MiB.
+    // Words of 1 KiB: the scripted model streams a chunk a word, and 2,000 chunks keep the test quick.
+    const answer = `${'w'.repeat(1023)} `.repeat(1945);
+    const model = env.scenario([{ content: answer }]);
+    const handle = await env.start({ model, tools: [], message: 'write the whole book' });
+
+    // What the workflow returns: the answer once, its two repetitions emptied and listed.
+    const carried = (await handle.result()) as AgentWorkflowResult;
+    expect(carried.response === answer).toBe(true);
+    expect(jsonBytes(carried)).toBeLessThan(answer.length + 16 * 1024);
+    expect(carried.responseRepeatedAt).toEqual({ messages: [carried.messages.length - 1], generatedMessages: [carried.generatedMessages.length - 1] });
+
+    // What the typed client gives: the full result, as a run with a small answer has it. (Compared as booleans: a
+    // failing comparison of 1.9 MiB strings would print them.)
+    const result = await getAgentResult(env.client, handle.workflowId);
+    expect(result).toMatchObject({ terminationReason: { type: 'complete' }, iterations: 1 });
+    expect(result).not.toHaveProperty('responseRepeatedAt');
+    expect(result.response === answer).toBe(true);
+    const last = result.messages.at(-1);
+    expect(last?.role === 'assistant' && last.content === answer).toBe(true);
+    const generated = result.generatedMessages.at(-1);
+    expect(generated !== undefined && 'sender' in generated && generated.sender === 'ai' && generated.message === answer).toBe(true);
+
+    // And the HTTP API, through the same reader.
+    const body = (await api.get<{ outcome: string; result: AgentResult }>(`/runs/${encodeURIComponent(handle.workflowId)}/result`)).body;
+    expect(body.outcome).toBe('completed');
+    expect(JSON.stringify(body.result) === JSON.stringify(result)).toBe(true);
+  });
+
+  test('a small answer is carried as before, repeated in the messages', async () => {
+    const model = env.scenario([{ content: 'short' }]);
+    const carried = (await (await env.start({ model, tools: [], message: 'hi' })).result()) as AgentWorkflowResult;
+    expect(carried).not.toHaveProperty('responseRepeatedAt');
+    expect(carried.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'short' });
   });
 
   test('a run well inside the budget is not touched', async () => {

@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { lintAll, type LintMessage } from '../helpers/lint-probes';
 
 /**
  * The layering the repository's lint config enforces: rules under `src/workflows/rules/` are pure,
@@ -8,28 +6,6 @@ import { promisify } from 'node:util';
  * import Temporal. Each probe is linted by ESLint with the repository's config, as the content of an
  * existing file in that folder (the typed parser only knows files of the project).
  */
-const root = path.join(__dirname, '..', '..');
-
-interface LintMessage {
-  ruleId: string | null;
-  message: string;
-}
-
-/** Lints each probe as the content of an existing file, in one ESLint process (the typed parser loads the project once). */
-async function lintAll(probes: { file: string; code: string }[]): Promise<LintMessage[][]> {
-  const script = `
-    const { ESLint } = require('eslint');
-    const probes = JSON.parse(process.argv[1]);
-    (async () => {
-      const eslint = new ESLint({ cwd: process.cwd() });
-      const out = [];
-      for (const probe of probes) out.push((await eslint.lintText(probe.code, { filePath: probe.file }))[0].messages);
-      process.stdout.write(JSON.stringify(out));
-    })().catch((error) => { console.error(error); process.exit(2); });`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, JSON.stringify(probes)], { cwd: root, maxBuffer: 16 << 20 });
-  return JSON.parse(stdout) as LintMessage[][];
-}
-
 const temporalImport = "import * as wf from '@temporalio/workflow';\nexport const id = wf.uuid4;\n";
 
 describe('lint keeps rules apart from durable steps', () => {

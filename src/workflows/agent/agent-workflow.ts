@@ -4,7 +4,7 @@ import * as wf from '@temporalio/workflow';
 import { FailureType } from '../../shared/failure-catalogue';
 import { jsonBytes } from '../../shared/payload-limits';
 import { parseAgentInput, treePosition } from '../../shared/agent-input';
-import { type AgentResult } from '../../shared/agent-result';
+import { type AgentWorkflowResult } from '../../shared/result-answer';
 import { type ModelCallResult } from '../../shared/activity-types';
 import { flaggedCalls } from '../rules/call-identity';
 import { turnPolicyFor } from '../rules/model-turn';
@@ -30,6 +30,7 @@ import { cancellationReason, finishRun, runResult } from './steps/finish-run';
 import { chooseRunTools, loadToolCatalog } from './steps/load-tools';
 import { closeOpenBatch, runToolBatch } from './steps/run-tool-batch';
 import { takeModelAnswer } from './steps/take-model-answer';
+import { markFailed, markInputSettled, requestTermination, setRunLimits, startConversation } from './run-transitions';
 
 /**
  * One agent run: call the model, execute its tool calls, repeat, until the
@@ -41,7 +42,7 @@ import { takeModelAnswer } from './steps/take-model-answer';
  * handed over ({@link RunContinuation}); callers start a run with its input
  * alone, and a run started with more fails at once with `InvalidAgentInput`.
  */
-export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[]): Promise<AgentResult> {
+export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[]): Promise<AgentWorkflowResult> {
   // Read before anything uses it: a caller's extra argument is no hand-over, and a malformed one fails the run, not its task.
   const handOver = readHandOver(afterInput, wf.workflowInfo().continuedFromExecutionRunId !== undefined);
   const continuation: RunContinuation | undefined = handOver.ok ? handOver.continuation : undefined;
@@ -62,7 +63,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   // with the start is applied in the same activation and must change them, not be overwritten.
   // A continued run keeps the limits it had, changes included.
   if (parsed.ok && continuation === undefined) {
-    run.limits = { maxInvocations: effectiveMaxInvocations(parsed.input), tokenBudget: parsed.input.tokenBudget ?? {} };
+    setRunLimits(run, { maxInvocations: effectiveMaxInvocations(parsed.input), tokenBudget: parsed.input.tokenBudget ?? {} });
   }
 
   // Every handler is set before the first await, so no message is ever dropped.
@@ -72,9 +73,9 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   const fail = (failure: wf.ApplicationFailure): never => {
     // A second failure in the same moment (two approvals timing out together) only throws: the run has ended once.
     if (run.status === 'failed') throw failure;
-    run.status = 'failed';
-    run.error = { type: failure.type ?? FailureType.untyped, message: failure.message };
-    run.events.append('run-end', { status: 'failed', error: run.error });
+    const error = { type: failure.type ?? FailureType.untyped, message: failure.message };
+    markFailed(run, error);
+    run.events.append('run-end', { status: 'failed', error });
     describeActivity(run, `failed: ${failure.message}`);
     publish(run);
     throw failure;
@@ -103,7 +104,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     wf.sleep(wait).then(
       () => {
         if (isFinished(run) || run.stopRequest !== undefined) return;
-        run.stopRequest = { kind: 'timeout' };
+        requestTermination(run, { kind: 'timeout' });
         run.events.append('run-timeout', { limit });
         loopScope.cancel();
       },
@@ -112,10 +113,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   }
 
   if (continuation === undefined) {
-    const inputMessages = input.messages ?? [];
-    run.messages = [...inputMessages, ...(input.message === undefined ? [] : [userMessage(input.message)])];
-    run.inputMessageCount = inputMessages.length;
-    run.turn = { ...run.turn, messageIndex: inputMessages.length };
+    startConversation(run, input.messages ?? [], input.message === undefined ? undefined : userMessage(input.message));
   }
   const firstIteration = run.iteration;
 
@@ -126,7 +124,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     // Stopped by the `terminate` signal or by Temporal's cancel request: close the
     // open batch with valid tool messages and return what the run has.
     closeOpenBatch(run);
-    run.pendingQuestion = undefined;
+    markInputSettled(run);
     return settle({ kind: 'finish', reason: cancellationReason(run, input), response: lastAssistantText(run) });
   }
 
@@ -136,7 +134,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
    * person; every step between them is synchronous, so an ending is settled
    * in the same turn it is decided (see `step-outcome.ts`).
    */
-  async function loop(): Promise<AgentResult> {
+  async function loop(): Promise<AgentWorkflowResult> {
     const catalog = await loadToolCatalog(context);
     const loaded = chooseRunTools(context, catalog);
     if (loaded.kind === 'fail') return settle(loaded);
@@ -185,7 +183,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
    * over to a new Temporal run. Synchronous up to its first wait, so the
    * ending is recorded in the turn it was decided.
    */
-  function settle(outcome: RunEnding): Promise<AgentResult> {
+  function settle(outcome: RunEnding): Promise<AgentWorkflowResult> {
     switch (outcome.kind) {
       case 'finish': {
         const ending = runResult(context, outcome);

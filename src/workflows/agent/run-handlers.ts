@@ -12,6 +12,7 @@ import { readNestedApprovals, routeDecision } from '../rules/nested-approvals';
 import { applyLimitChange } from '../rules/limit-rules';
 import { messageTooDeep, reasonOf } from '../rules/message-bounds';
 import { isFinished, snapshot, type RunRecord } from './run-record';
+import { receiveUserMessage, requestGracefulStop, requestTermination, setRunLimits } from './run-transitions';
 
 /**
  * Sets the run's query, signal and update handlers. Call it before the
@@ -71,18 +72,18 @@ export function registerRunHandlers(
       run.events.append('user-message-rejection', { reason: isFinished(run) ? 'the run has ended' : 'empty content' });
       return;
     }
-    run.inbox.push(content);
+    receiveUserMessage(run, content);
     run.events.append('user-message', { content });
   });
   wf.setHandler(stopSignal, (input) => {
     if (isFinished(run) || run.externalStopRequested) return;
-    run.externalStopRequested = true;
+    requestGracefulStop(run);
     run.events.append('stop-request', { reason: reasonOf(input) ?? null });
   });
   wf.setHandler(terminateSignal, (input) => {
     if (isFinished(run) || run.stopRequest !== undefined) return;
     const reason = reasonOf(input);
-    run.stopRequest = { kind: 'signal', ...(reason === undefined ? {} : { reason }) };
+    requestTermination(run, { kind: 'signal', ...(reason === undefined ? {} : { reason }) });
     run.events.append('terminate-request', { reason: reason ?? null });
     loopScope.cancel();
   });
@@ -92,7 +93,7 @@ export function registerRunHandlers(
       const change = applyLimitChange(input, run.limits, run.invocations);
       if (!change.ok) throw invalidLimits(change.problem);
       run.events.append('limits-change', { before: run.limits, after: change.limits });
-      run.limits = change.limits;
+      setRunLimits(run, change.limits);
       return run.limits;
     },
     {

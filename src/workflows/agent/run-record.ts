@@ -126,13 +126,6 @@ export function isFinished(run: RunRecord): boolean {
   return run.status === 'completed' || run.status === 'failed' || run.status === 'terminated';
 }
 
-/** Sets `running`, `waiting_for_approval` or `waiting_for_input` from what the run waits for (a finished run keeps its status). */
-export function refreshStatus(run: RunRecord): void {
-  if (isFinished(run)) return;
-  run.status =
-    run.pendingApprovals.length > 0 ? 'waiting_for_approval' : run.pendingQuestion !== undefined ? 'waiting_for_input' : 'running';
-}
-
 /** Says what the run is doing now: in the state and in the web UI's current details. */
 export function describeActivity(run: RunRecord, activity: string): void {
   run.activity = activity;

@@ -6,7 +6,7 @@ import { FailureType, type FailureTypeName } from '../../shared/failure-catalogu
 import { chatUpdate, conversationQuery, endConversationSignal } from '../../common/conversation-definitions';
 import { formatBytes, jsonBytes } from '../../shared/payload-limits';
 import { parseAgentInput, type AgentInput } from '../../shared/agent-input';
-import { type AgentResult } from '../../shared/agent-result';
+import { withAnswerRestored } from '../../shared/result-answer';
 import { type ChatMessage } from '../../shared/messages';
 import { agentWorkflow } from '../agent/agent-workflow';
 import { readConversationInput } from './conversation-input';
@@ -96,7 +96,8 @@ export async function conversationWorkflow(rawInput: ConversationInput, ...after
     turnsThisRun += 1;
     try {
       const runInput = turnInput(request, conversation.messages);
-      const result = (await wf.executeChild(agentWorkflow, { workflowId: runId, args: [runInput] })) as AgentResult;
+      // A run whose answer is large carries it once; the turn's messages and its generated messages need it back.
+      const result = withAnswerRestored(await wf.executeChild(agentWorkflow, { workflowId: runId, args: [runInput] }));
       conversation.messages = result.messages;
       const answer: Omit<ChatTurnResult, 'generatedMessages'> = {
         response: result.response,

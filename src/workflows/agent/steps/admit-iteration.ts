@@ -8,6 +8,7 @@ import { findCostBreach } from '../../rules/cost-budget';
 import type { RunContext } from '../run-context';
 import { canLeaveSummarisedBehind, shouldContinueAsNew } from '../run-continuation';
 import type { RunEnding } from '../step-outcome';
+import { appendMessages, takeInbox } from '../run-transitions';
 
 /**
  * Before each iteration: messages a person sent meanwhile join the
@@ -18,7 +19,7 @@ import type { RunEnding } from '../step-outcome';
  */
 export function admitIteration(context: RunContext, firstIteration: number): RunEnding | undefined {
   const { run, input, partial } = context;
-  for (const content of run.inbox.splice(0)) run.messages.push(userMessage(content));
+  appendMessages(run, ...takeInbox(run).map(userMessage));
   // Nested agents' tokens count against the run's budget: the budget is the tree's.
   const usage = runUsage(run);
   const breach = findLimitBreach(run.invocations, usage, run.limits);

@@ -1,6 +1,5 @@
 import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
-import { addUsage } from '../../../shared/messages';
 import { type CompactionConfig } from '../../../shared/compaction-schema';
 import { type CompactionResult } from '../../../shared/activity-types';
 import { maxSummaryChars, planCompaction, type CompactionPlan } from '../../rules/compaction-rule';
@@ -12,6 +11,7 @@ import { describeActivity } from '../run-record';
 import type { RunEnding } from '../step-outcome';
 import { transcriptIndexOf } from '../../rules/transcript-segment';
 import { modelContextOf } from './call-model';
+import { addRunUsage } from '../run-transitions';
 
 /**
  * Compaction, right before the model call: when what the model would see
@@ -65,7 +65,7 @@ async function compact(context: RunContext, config: CompactionConfig, plan: Extr
 /** The summary in the run's record, its tokens in the run's usage, and a `compaction` event. */
 function recordCompaction(context: RunContext, plan: Extract<CompactionPlan, { kind: 'compact' }>, result: CompactionResult): RunEnding | undefined {
   const { run, input, publish } = context;
-  run.usage = addUsage(run.usage, result.usage);
+  addRunUsage(run, result.usage);
   publish(run);
   if (result.summary === '') return { kind: 'fail', failure: compactionFailed(undefined, context.partial()) };
   run.compaction = { throughIndex: plan.throughIndex, summary: result.summary, iteration: run.iteration, count: (run.compaction?.count ?? 0) + 1 };

@@ -1,8 +1,9 @@
 import type { Duration } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
 import type { RunContext } from '../run-context';
-import { describeActivity, refreshStatus } from '../run-record';
+import { describeActivity } from '../run-record';
 import { runAgain, type RunEnding, type StepOutcome } from '../step-outcome';
+import { markInputSettled, markWaitingForInput, startTurn } from '../run-transitions';
 
 /**
  * A tool asked a person a question (`ask_question`, `WaitForInput`): waits,
@@ -13,9 +14,8 @@ import { runAgain, type RunEnding, type StepOutcome } from '../step-outcome';
 export async function awaitAnswer(context: RunContext, request: Extract<StepOutcome, { kind: 'wait_for_input' }>): Promise<RunEnding | typeof runAgain> {
   const { run, input, publish } = context;
   const { callId, question } = request;
-  run.pendingQuestion = { callId, question, askedAt: new Date().toISOString() };
+  markWaitingForInput(run, { callId, question, askedAt: new Date().toISOString() });
   run.events.append('input-request', { callId, question });
-  refreshStatus(run);
   describeActivity(run, `waiting for an answer: ${question}`);
   publish(run);
   const limit = input.inputTimeout;
@@ -23,19 +23,12 @@ export async function awaitAnswer(context: RunContext, request: Extract<StepOutc
     limit === undefined
       ? (await wf.condition(() => run.inbox.length > 0), true)
       : await wf.condition(() => run.inbox.length > 0, limit as Duration);
-  run.pendingQuestion = undefined;
-  refreshStatus(run);
+  markInputSettled(run);
   publish(run);
   if (!answered) {
     run.events.append('input-timeout', { callId, limit: limit as Duration });
     return { kind: 'finish', reason: { type: 'input_timeout', question, limit: String(input.inputTimeout) }, response: question };
   }
-  run.turn = {
-    startedAtMs: new Date().getTime(),
-    messageIndex: run.messages.length,
-    iteration: run.iteration,
-    usage: run.usage,
-    executedTools: [],
-  };
+  startTurn(run, new Date().getTime());
   return runAgain;
 }

@@ -7,9 +7,10 @@ import { approvalPolicyRegistry, applyApprovalPolicy } from '../../rules/approva
 import { checkDecision } from '../../rules/approval-rules';
 import { approvalTimedOut } from '../failures';
 import type { RunContext } from '../run-context';
-import { describeActivity, refreshStatus, type RunRecord } from '../run-record';
+import { describeActivity, type RunRecord } from '../run-record';
 import { previewJson } from '../event-log';
 import { parseArgumentsLeniently } from '../../rules/tool-arguments';
+import { markApprovalSettled, markWaitingForApproval } from '../run-transitions';
 
 /**
  * Approval of tool calls, as the workflow runs it: the run's approval policy,
@@ -85,14 +86,13 @@ async function awaitApproval(
   askedBy?: { policy: string; reason?: string },
 ): Promise<ApprovalDecision> {
   const { run, input, publish, fail, partial } = context;
-  run.pendingApprovals.push({
+  markWaitingForApproval(run, {
     callId: call.id,
     toolName: call.function.name,
     arguments: requested,
     requestedAt: new Date().toISOString(),
   });
   run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: requested, ...askedBy });
-  refreshStatus(run);
   describeActivity(run, `iteration ${run.iteration}: waiting for approval of ${call.function.name} (${call.id})`);
   publish(run);
 
@@ -103,8 +103,7 @@ async function awaitApproval(
       : // durationSchema has checked that the text parses as a Temporal duration.
         await wf.condition(() => run.decisions.has(call.id), timeout as Duration);
 
-  run.pendingApprovals = run.pendingApprovals.filter((approval) => approval.callId !== call.id);
-  refreshStatus(run);
+  markApprovalSettled(run, call.id);
   publish(run);
   if (!decidedInTime) {
     // Fails the run at once, whatever the other calls of a parallel batch are doing (see `RunContext.fail`).

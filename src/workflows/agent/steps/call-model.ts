@@ -1,7 +1,7 @@
 import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
 import { MODEL_INPUT_INLINE_BYTES } from '../../../shared/defaults/sizes';
-import { addUsage, type AssistantMessage, type ChatMessage } from '../../../shared/messages';
+import { type AssistantMessage, type ChatMessage } from '../../../shared/messages';
 import { jsonBytes } from '../../../shared/payload-limits';
 import { type ModelCallResult } from '../../../shared/activity-types';
 import { modelActivities, modelRequestSinks } from '../activities';
@@ -11,6 +11,7 @@ import { modelContext, type ModelContext } from '../../rules/model-context';
 import { RESULT_CACHE_TOOL } from '../../rules/result-cache';
 import type { RunContext } from '../run-context';
 import { workflowTools } from './context-release';
+import { addRunUsage, appendMessages } from '../run-transitions';
 
 /**
  * What the model would see if called now (`rules/model-context.ts`): the
@@ -81,11 +82,11 @@ export function recordModelResponse(context: RunContext, response: ModelCallResu
   const { run, publish } = context;
   run.modelRequest = undefined;
   run.invocations += 1;
-  run.usage = addUsage(run.usage, response.usage);
+  addRunUsage(run, response.usage);
   // Before anything else sees the calls: from here on the run knows them by runner ids only.
   const message = withRunnerCallIds(response.message, run.iteration);
   const assistant: AssistantMessage = { ...message, meta: { ...message.meta, iteration: run.iteration } };
-  run.messages.push(assistant);
+  appendMessages(run, assistant);
   run.events.append('model-response', {
     iteration: run.iteration,
     toolCalls: (assistant.tool_calls ?? []).map((call) => call.function.name),

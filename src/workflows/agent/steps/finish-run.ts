@@ -1,8 +1,9 @@
 import * as wf from '@temporalio/workflow';
 import { RESULT_MESSAGES_INLINE_BYTES } from '../../../shared/defaults/sizes';
 import { SCHEMA_VERSION } from '../../../shared/defaults/names';
-import { jsonBytes } from '../../../shared/payload-limits';
+import { jsonBytes, utf8Bytes } from '../../../shared/payload-limits';
 import { type AgentResult, type TerminationReason } from '../../../shared/agent-result';
+import { type AgentWorkflowResult, withAnswerOnce } from '../../../shared/result-answer';
 import { type ParsedAgentInput } from '../../../shared/agent-input';
 import { newestThatFit } from '../../rules/message-pages';
 import { transcriptIndexOf, transcriptTotal } from '../../rules/transcript-segment';
@@ -13,6 +14,7 @@ import { resultTooLarge } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity, type RunRecord, runUsage } from '../run-record';
 import type { StepOutcome } from '../step-outcome';
+import { appendMessages, markFinished } from '../run-transitions';
 
 /** The result of a call not executed because the run stopped before it (loop detection, `stopWhen`). */
 const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.';
@@ -26,12 +28,12 @@ const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.
 export function runResult(
   context: RunContext,
   outcome: Extract<StepOutcome, { kind: 'finish' }>,
-): { kind: 'finished'; result: AgentResult } | Extract<StepOutcome, { kind: 'fail' }> {
+): { kind: 'finished'; result: AgentWorkflowResult } | Extract<StepOutcome, { kind: 'fail' }> {
   const { run } = context;
   const { reason, response } = outcome;
-  if (outcome.unexecuted !== undefined) run.messages.push(...toolMessagesFor(outcome.unexecuted, new Map(), run.iteration, NOT_EXECUTED_RESULT));
+  if (outcome.unexecuted !== undefined) appendMessages(run, ...toolMessagesFor(outcome.unexecuted, new Map(), run.iteration, NOT_EXECUTED_RESULT));
   const from = resultMessagesFrom(context);
-  const result: AgentResult = {
+  const full: AgentResult = {
     schemaVersion: SCHEMA_VERSION,
     response,
     terminationReason: reason,
@@ -45,6 +47,8 @@ export function runResult(
     generatedMessages: toGeneratedMessages(run.messages.slice(Math.max(run.inputMessageCount, from ?? 0))),
     ...(from === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: transcriptIndexOf(from, run.segment) } }),
   };
+  // An answer larger than the messages a result carries inline is carried once: the result weighs it once, not three times.
+  const result = utf8Bytes(response) > RESULT_MESSAGES_INLINE_BYTES ? withAnswerOnce(full) : full;
   // Temporal would terminate a workflow whose result is over its limit; fail with the reason instead.
   const oversized = oversizedResult(result);
   if (oversized !== undefined) return { kind: 'fail', failure: resultTooLarge(oversized, reason, response, context.partial()) };
@@ -74,13 +78,12 @@ function resultMessagesFrom(context: RunContext): number | undefined {
 }
 
 /** Ends the run with `result`: records and publishes the ending, lets handlers finish, and returns it. */
-export async function finishRun(context: RunContext, result: AgentResult): Promise<AgentResult> {
+export async function finishRun(context: RunContext, result: AgentWorkflowResult): Promise<AgentWorkflowResult> {
   const { run, publish } = context;
   const reason = result.terminationReason;
-  run.status = reason.type === 'external' ? 'terminated' : 'completed';
-  run.terminationReason = reason;
-  run.events.append('run-end', { status: run.status, terminationReason: reason });
-  describeActivity(run, `${run.status} (${reason.type}) after ${run.iteration} iteration(s)`);
+  const status = markFinished(run, reason);
+  run.events.append('run-end', { status, terminationReason: reason });
+  describeActivity(run, `${status} (${reason.type}) after ${run.iteration} iteration(s)`);
   publish(run);
   // Handlers are synchronous, so this never waits; it keeps the rule that none is cut off.
   await wf.CancellationScope.nonCancellable(() => wf.condition(wf.allHandlersFinished));

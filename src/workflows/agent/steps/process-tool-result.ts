@@ -1,6 +1,6 @@
 import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
-import { addUsage, type ToolCall } from '../../../shared/messages';
+import { type ToolCall } from '../../../shared/messages';
 import { type ResultProcessingConfig } from '../../../shared/loop-guard-schemas';
 import { type ToolCallResult } from '../../../shared/activity-types';
 import { modelActivities } from '../activities';
@@ -11,6 +11,7 @@ import { extractionDue, extractionInput, unusableExtraction } from '../../rules/
 import { processToolResult as truncateToolResult } from '../../rules/result-processing';
 import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
+import { addRunUsage } from '../run-transitions';
 
 /**
  * The result pipeline, after a tool ran and before its result enters the
@@ -105,7 +106,7 @@ async function extract(context: RunContext, call: ToolCall, result: ToolCallResu
     });
     return result;
   }
-  run.usage = addUsage(run.usage, extracted.usage);
+  addRunUsage(run, extracted.usage);
   publish(run);
   const unusable = unusableExtraction(result.content, extracted);
   if (unusable !== undefined) {

@@ -5,7 +5,7 @@ import { INPUT_BOUNDS } from '../../../shared/defaults/input-bounds';
 import { WORKFLOW_TYPE } from '../../../shared/defaults/names';
 import { ZERO_USAGE, usageSchema, type ToolCall, type Usage } from '../../../shared/messages';
 import { treePosition } from '../../../shared/agent-input';
-import { type AgentResult } from '../../../shared/agent-result';
+import { type AgentWorkflowResult } from '../../../shared/result-answer';
 import { type AgentToolSpec, type ToolCallResult } from '../../../shared/activity-types';
 import {
   childInput,
@@ -20,6 +20,7 @@ import {
 } from '../../rules/nested-agents';
 import type { RunContext } from '../run-context';
 import type { RunRecord } from '../run-record';
+import { recordAgentAnswer } from '../run-transitions';
 
 /** A tool error for the parent's model. */
 function errorResult(content: string): ToolCallResult {
@@ -48,9 +49,9 @@ export async function runAgentTool(context: RunContext, call: ToolCall, spec: Ag
   if (!limits.ok) return errorResult(`Error: the nested agent "${toolName}" was not started: ${limits.spent} is spent.`);
 
   const workflowId = childWorkflowId(wf.workflowInfo().workflowId, call.id);
-  let handle: wf.ChildWorkflowHandle<(input: unknown) => Promise<AgentResult>>;
+  let handle: wf.ChildWorkflowHandle<(input: unknown) => Promise<AgentWorkflowResult>>;
   try {
-    handle = await wf.startChild<(input: unknown) => Promise<AgentResult>>(WORKFLOW_TYPE, {
+    handle = await wf.startChild<(input: unknown) => Promise<AgentWorkflowResult>>(WORKFLOW_TYPE, {
       workflowId,
       args: [childInput(spec, task.task, input, limits)],
       parentClosePolicy: wf.ParentClosePolicy.REQUEST_CANCEL,
@@ -79,7 +80,7 @@ export async function runAgentTool(context: RunContext, call: ToolCall, spec: Ag
       usage,
     });
     if (!answer.cancelled) {
-      run.turn.agentAnswers = [...(run.turn.agentAnswers ?? []), { toolName, stopMessage: isStopMessage(result.terminationReason) }];
+      recordAgentAnswer(run, { toolName, stopMessage: isStopMessage(result.terminationReason) });
     }
     return { content: answer.content, isError: answer.cancelled, terminate: false };
   } catch (error) {

@@ -2,13 +2,14 @@ import type { AssistantMessage, ToolCall } from '../../../shared/messages';
 import type { ToolCallResult } from '../../../shared/activity-types';
 import type { RunContext } from '../run-context';
 import type { StepOutcome } from '../step-outcome';
-import { refreshStatus, type RunRecord } from '../run-record';
+import { type RunRecord } from '../run-record';
 import type { RunTools } from '../../rules/run-setup';
 import { executeToolCall } from './execute-tool-call';
 import { isPending, processToolResult } from './process-tool-result';
 import { answerResultCacheCall, isResultCacheCall } from './read-result-cache';
 import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
+import { abandonPendingApprovals, appendMessages } from '../run-transitions';
 
 /** How one batch of tool calls ended the run, if it did: a terminating tool or `TerminateResponse`. */
 type BatchEnding = Extract<StepOutcome, { kind: 'finish' }> | undefined;
@@ -128,9 +129,8 @@ export function closeOpenBatch(run: RunRecord): void {
   const batch = run.openBatch;
   if (batch === undefined) return;
   run.openBatch = undefined;
-  run.messages.push(...toolMessagesFor(batch.calls, batch.results, run.iteration));
-  for (const approval of run.pendingApprovals.splice(0)) {
+  appendMessages(run, ...toolMessagesFor(batch.calls, batch.results, run.iteration));
+  for (const approval of abandonPendingApprovals(run)) {
     run.events.append('approval-abandonment', { callId: approval.callId, toolName: approval.toolName });
   }
-  refreshStatus(run);
 }
