@@ -6,6 +6,7 @@ import { ACTIVITY_DEFAULTS } from '../shared/constants';
 import { type ModelRequestSinks } from '../common/model-request-sinks';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';
+import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
 
 /**
  * The module a worker bundles for `agentWorkflow` and `conversationWorkflow`:
@@ -49,7 +50,8 @@ export interface AgentRunnerPluginOptions {
  *   {@link AGENT_PRELOADED_MODULES}. A worker with its own workflows keeps them untouched: Temporal bundles one
  *   workflows module per worker and `SimplePlugin` can only replace a `workflowsPath`, not merge two. Such a
  *   worker re-exports the agent's workflows from its own module — `export * from 'agent-runner/workflow';` — and
- *   the same goes for a prebuilt `workflowBundle`, which must be bundled from a module that does so.
+ *   the same goes for a prebuilt `workflowBundle`, which must be bundled from a module that does so. A
+ *   `workflowsPath` whose bundle lacks the agent's workflows fails `Worker.create`, saying so (`checks/agent-workflows-exported.ts`).
  * - **Heartbeats**: `maxHeartbeatThrottleInterval` is set to {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} unless the
  *   worker's options set it, so a cancelled tool hears of it within about a second. The option is worker-wide: the
  *   worker's other activities heartbeat at that rate too.
@@ -106,10 +108,9 @@ function defaultWorkflows(
 ): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
   if (options.workflowBundle !== undefined) return {};
   const preloadModules = [...new Set([...(options.bundlerOptions?.preloadModules ?? []), ...AGENT_PRELOADED_MODULES])];
-  return {
-    ...(options.workflowsPath === undefined ? { workflowsPath: AGENT_WORKFLOWS_PATH } : {}),
-    bundlerOptions: { ...options.bundlerOptions, preloadModules },
-  };
+  if (options.workflowsPath === undefined) return { workflowsPath: AGENT_WORKFLOWS_PATH, bundlerOptions: { ...options.bundlerOptions, preloadModules } };
+  const webpackConfigHook = checkAgentWorkflowsExported(options.workflowsPath, options.bundlerOptions?.webpackConfigHook);
+  return { bundlerOptions: { ...options.bundlerOptions, preloadModules, webpackConfigHook } };
 }
 
 function refuseActivityClashes(activities: object | undefined, agentActivityNames: readonly string[]): void {
