@@ -48,6 +48,10 @@ test("a webpackConfigHook of the worker's own still runs beside the check", asyn
     },
     plugins: [plugin()],
   });
+  // A worker that was created holds the connection until it has run and shut down.
+  const running = worker.run();
+  worker.shutdown();
+  await running;
   expect(hooked).toBe(1);
   expect(worker.options.workflowsPath).toBe(workflowsPath);
 }, 240_000);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_EVENTS_PER_PAGE } from '../../src/shared/constants';
 import { RENAMED_RUN_EVENTS, isRunEvent } from '../../src/shared/run-events';
-import { EventLog, readCarriedEvents } from '../../src/workflows/agent/event-log';
+import { EventLog, readCarriedEvents, toolArgumentsForLog } from '../../src/workflows/agent/event-log';
 
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);
 
@@ -57,7 +57,7 @@ describe('EventLog.append', () => {
   test('keeps the details next to seq, at and type', () => {
     const log = new EventLog();
 
-    const event = log.append('tool-call-start', { iteration: 2, callId: 'call-1', toolName: 'calculator', arguments: '{}' }, secondsAfterStart(0));
+    const event = log.append('tool-call-start', { iteration: 2, callId: 'call-1', toolName: 'calculator', arguments: {} }, secondsAfterStart(0));
 
     expect(event).toEqual({
       seq: 1,
@@ -66,7 +66,7 @@ describe('EventLog.append', () => {
       iteration: 2,
       callId: 'call-1',
       toolName: 'calculator',
-      arguments: '{}',
+      arguments: {},
     });
   });
 
@@ -125,6 +125,15 @@ describe('EventLog.append', () => {
 
     expect(log.page().events).toEqual([event]);
     expect(log.last()).toBe(event);
+  });
+});
+
+describe('tool-call-start arguments', () => {
+  test('valid JSON is logged as its value, invalid or long text as argumentsText, cut', () => {
+    expect(toolArgumentsForLog('{"expression":"1+1"}')).toEqual({ arguments: { expression: '1+1' } });
+    expect(toolArgumentsForLog('{"expression": "1+')).toEqual({ argumentsText: '{"expression": "1+' });
+    const long = JSON.stringify({ text: 'x'.repeat(600) });
+    expect(toolArgumentsForLog(long)).toEqual({ argumentsText: `${long.slice(0, 500)}… (${long.length} characters)` });
   });
 });
 
@@ -395,11 +404,14 @@ describe('readCarriedEvents', () => {
 
   test('fields an older worker wrote otherwise are read as they are written now', () => {
     const read = readCarriedEvents({
-      nextSeq: 4,
+      nextSeq: 7,
       recent: [
         carriedEvent(1, 'decision-rejected', { via: 'signal', problem: 'Malformed decision', input: { callId: 7 } }),
         carriedEvent(2, 'stop-request', { reason: { why: 'not text' } }),
         carriedEvent(3, 'terminate-request', { reason: 42 }),
+        carriedEvent(4, 'model-response', { iteration: 1, toolCalls: ['calculator'], text: false, usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }),
+        carriedEvent(5, 'tool-call-start', { iteration: 1, callId: 'call-1-1', toolName: 'calculator', arguments: '{"expression":"1+1"}' }),
+        carriedEvent(6, 'tool-call-start', { iteration: 1, callId: 'call-1-2', toolName: 'calculator', arguments: '{"expression": "1+' }),
       ],
     });
 
@@ -407,6 +419,9 @@ describe('readCarriedEvents', () => {
       carriedEvent(1, 'decision-rejection', { via: 'signal', problem: 'Malformed decision', input: '{"callId":7}' }),
       carriedEvent(2, 'stop-request', { reason: null }),
       carriedEvent(3, 'terminate-request', { reason: null }),
+      carriedEvent(4, 'model-response', { iteration: 1, toolCalls: ['calculator'], usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 } }),
+      carriedEvent(5, 'tool-call-start', { iteration: 1, callId: 'call-1-1', toolName: 'calculator', arguments: { expression: '1+1' } }),
+      carriedEvent(6, 'tool-call-start', { iteration: 1, callId: 'call-1-2', toolName: 'calculator', argumentsText: '{"expression": "1+' }),
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { CARRIED_EVENTS, EVENT_PREVIEW_CHARS, MAX_EVENTS_PER_PAGE } from '../../shared/constants';
-import { currentEventType, isRunEvent, type EventPage, type RunEvent, type RunEventDetails, type RunEventOf, type RunEventType } from '../../shared/run-events';
+import { currentEventType, isRunEvent, loggedToolArguments, type EventPage, type RunEvent, type RunEventDetails, type RunEventOf, type RunEventType } from '../../shared/run-events';
 
 /** What a log hands to the run's next Temporal run when it continues as new: its newest events and the next number. */
 export interface CarriedEvents {
@@ -99,20 +99,39 @@ function readCarriedEvent(raw: unknown): RunEvent | undefined {
 }
 
 /**
- * Fields that versions before the signals were held to the input's bounds
- * wrote otherwise: a rejected decision's whole input (now a preview of its
- * JSON), and a stop or terminate reason that was not text (now none).
+ * Fields that earlier versions wrote otherwise: a rejected decision's whole
+ * input (now a preview of its JSON), a stop or terminate reason that was not
+ * text (now none), a tool call's arguments as JSON text (now the value, or
+ * `argumentsText`), and `model-response.text` (now only `content`).
  */
 function upgradeFields(event: Record<string, unknown>): Record<string, unknown> {
   switch (event.type) {
     case 'decision-rejection':
       return typeof event.input === 'string' ? event : { ...event, input: previewJson(event.input) };
+    case 'tool-call-start':
+      // Before the arguments were logged as a value, they were their JSON text, already cut to the preview.
+      return typeof event.arguments === 'string' && event.argumentsText === undefined
+        ? { ...withoutKey(event, 'arguments'), ...toolArgumentsForLog(event.arguments) }
+        : event;
+    case 'model-response':
+      // `text` said whether `content` is there; it is no longer written.
+      return 'text' in event ? withoutKey(event, 'text') : event;
     case 'stop-request':
     case 'terminate-request':
       return event.reason === null || typeof event.reason === 'string' ? event : { ...event, reason: null };
     default:
       return event;
   }
+}
+
+/** A tool call's arguments as `tool-call-start` logs them: the value when the JSON text is valid and short, else the text cut. */
+export function toolArgumentsForLog(text: string): { arguments: unknown } | { argumentsText: string } {
+  return loggedToolArguments(text, EVENT_PREVIEW_CHARS, preview);
+}
+
+function withoutKey(event: Record<string, unknown>, key: string): Record<string, unknown> {
+  const { [key]: _dropped, ...rest } = event;
+  return rest;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
