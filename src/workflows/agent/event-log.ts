@@ -130,8 +130,7 @@ export function toolArgumentsForLog(text: string): { arguments: unknown } | { ar
 }
 
 function withoutKey(event: Record<string, unknown>, key: string): Record<string, unknown> {
-  const { [key]: _dropped, ...rest } = event;
-  return rest;
+  return Object.fromEntries(Object.entries(event).filter(([name]) => name !== key));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
