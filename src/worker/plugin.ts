@@ -74,7 +74,7 @@ export class AgentRunnerPlugin extends SimplePlugin {
     refuseActivityClashes(options.activities, this.activityNames);
     return super.configureWorker({
       ...options,
-      ...defaultWorkflows(options),
+      ...defaultWorkflows(options, true),
       maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
       sinks: { ...options.sinks, ...modelRequestSinks() },
     });
@@ -82,7 +82,8 @@ export class AgentRunnerPlugin extends SimplePlugin {
 
   /** A replay worker with no workflows of its own replays the agent's. */
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
-    return super.configureReplayWorker({ ...options, ...defaultWorkflows(options), sinks: { ...options.sinks, ...modelRequestSinks() } });
+    // Not checked for the agent's workflows: a replay may replay one of them only, from a module of the user's.
+    return super.configureReplayWorker({ ...options, ...defaultWorkflows(options, false), sinks: { ...options.sinks, ...modelRequestSinks() } });
   }
 }
 
@@ -105,10 +106,12 @@ function modelRequestSinks(): InjectedSinks<ModelRequestSinks> {
  */
 function defaultWorkflows(
   options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'bundlerOptions'>,
+  checkExports: boolean,
 ): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
   if (options.workflowBundle !== undefined) return {};
   const preloadModules = [...new Set([...(options.bundlerOptions?.preloadModules ?? []), ...AGENT_PRELOADED_MODULES])];
   if (options.workflowsPath === undefined) return { workflowsPath: AGENT_WORKFLOWS_PATH, bundlerOptions: { ...options.bundlerOptions, preloadModules } };
+  if (!checkExports) return { bundlerOptions: { ...options.bundlerOptions, preloadModules } };
   const webpackConfigHook = checkAgentWorkflowsExported(options.workflowsPath, options.bundlerOptions?.webpackConfigHook);
   return { bundlerOptions: { ...options.bundlerOptions, preloadModules, webpackConfigHook } };
 }
