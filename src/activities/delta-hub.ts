@@ -35,9 +35,37 @@ export interface DeltaHubOptions {
   publicUrl?: string;
 }
 
+/**
+ * The worker's listener for streaming model deltas, as `AgentRunnerPlugin` and `createAgentWorker` take it
+ * (`streamListener`). Each field left out comes from the environment, else the default.
+ */
+export interface StreamListenerOptions {
+  /** The address it binds. @default `AGENT_STREAM_HOST`, else '127.0.0.1' (this machine only) */
+  host?: string;
+  /** Its port; 0 picks a free one. @default `AGENT_STREAM_PORT`, else 0 */
+  port?: number;
+  /** The base URL followers reach it at, when not `http://host:port` (a container, a proxy, another machine). @default `AGENT_STREAM_PUBLIC_URL` */
+  publicUrl?: string;
+}
+
+/**
+ * The listener's settings: `options` first, then `AGENT_STREAM_HOST`, `AGENT_STREAM_PORT` and
+ * `AGENT_STREAM_PUBLIC_URL`, then the defaults. The environment is read here, not in `src/config/`, until the
+ * configuration there has the worker's stream settings; a port that is not a whole number from 0 to 65535 is refused.
+ */
+export function streamListenerSettings(options: StreamListenerOptions = {}, env: NodeJS.ProcessEnv = process.env): DeltaHubOptions {
+  const host = options.host ?? (env.AGENT_STREAM_HOST || MODEL_STREAM_DEFAULTS.host);
+  const port = options.port ?? Number(env.AGENT_STREAM_PORT || MODEL_STREAM_DEFAULTS.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new TypeError(`The stream listener's port must be a whole number from 0 to 65535 (0: a free one), not ${options.port ?? env.AGENT_STREAM_PORT}.`);
+  }
+  const publicUrl = options.publicUrl ?? (env.AGENT_STREAM_PUBLIC_URL || undefined);
+  return { host, port, ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }) };
+}
+
 /** The worker's delta server; see the file comment. */
 export class DeltaHub {
-  private static process: DeltaHub | undefined;
+  private static readonly byAddress = new Map<string, DeltaHub>();
   private readonly channels = new Map<string, Channel>();
   private server: Server | undefined;
   private starting: Promise<string> | undefined;
@@ -45,16 +73,23 @@ export class DeltaHub {
   constructor(private readonly options: DeltaHubOptions) {}
 
   /**
-   * The process's hub, configured from `AGENT_STREAM_HOST`, `AGENT_STREAM_PORT`
-   * and `AGENT_STREAM_PUBLIC_URL`: one per worker process, shared by its model calls.
+   * The process's hub for `options` (see {@link streamListenerSettings}): one per address in a worker process,
+   * shared by every worker and model call in it that streams there.
    */
-  static forProcess(): DeltaHub {
-    DeltaHub.process ??= new DeltaHub({
-      host: process.env.AGENT_STREAM_HOST || MODEL_STREAM_DEFAULTS.host,
-      port: Number(process.env.AGENT_STREAM_PORT || MODEL_STREAM_DEFAULTS.port),
-      ...(process.env.AGENT_STREAM_PUBLIC_URL ? { publicUrl: process.env.AGENT_STREAM_PUBLIC_URL.replace(/\/+$/, '') } : {}),
-    });
-    return DeltaHub.process;
+  static forProcess(options: StreamListenerOptions = {}): DeltaHub {
+    const settings = streamListenerSettings(options);
+    const key = JSON.stringify([settings.host, settings.port, settings.publicUrl ?? null]);
+    let hub = DeltaHub.byAddress.get(key);
+    if (hub === undefined) {
+      hub = new DeltaHub(settings);
+      DeltaHub.byAddress.set(key, hub);
+    }
+    return hub;
+  }
+
+  /** Starts the server if it is not listening yet; returns the base URL followers use (what a worker logs at start). */
+  start(): Promise<string> {
+    return this.listen();
   }
 
   /** Opens a channel for one attempt (starting the server on first use). */

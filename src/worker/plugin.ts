@@ -1,6 +1,7 @@
 import { SimplePlugin } from '@temporalio/plugin';
-import type { InjectedSinks, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import { Runtime, type InjectedSinks, type ReplayWorkerOptions, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ModelSettings } from '../activities';
+import { DeltaHub, type StreamListenerOptions } from '../activities/delta-hub';
 import { ModelRequestCache, modelRequestKey } from '../activities/model-request-cache';
 import { ACTIVITY_DEFAULTS } from '../shared/constants';
 import { type ModelRequestSinks } from '../common/model-request-sinks';
@@ -36,6 +37,16 @@ export interface AgentRunnerPluginOptions {
   tools: readonly ToolDefinition[];
   /** The OpenAI-compatible endpoint the `callModel` activity talks to. */
   model: ModelSettings;
+  /**
+   * The HTTP listener the worker serves model deltas on while a model call streams, so followers
+   * (`followRunEvents({ deltas: true })`, the API's event stream, `agent-runner run`/`watch`) see the answer as it
+   * comes. It starts when the worker runs and logs one info line with its address. Each attempt of a model call gets
+   * an unguessable URL there, published only in the activity's heartbeat. `false`: no listener; followers see each
+   * answer once it is complete. Fields left out come from `AGENT_STREAM_HOST`, `AGENT_STREAM_PORT` and
+   * `AGENT_STREAM_PUBLIC_URL`, else the defaults.
+   * @default `{ host: '127.0.0.1', port: 0 }` (this machine only, a free port)
+   */
+  streamListener?: StreamListenerOptions | false;
 }
 
 /**
@@ -52,6 +63,9 @@ export interface AgentRunnerPluginOptions {
  *   worker re-exports the agent's workflows from its own module — `export * from 'agent-runner/workflow';` — and
  *   the same goes for a prebuilt `workflowBundle`, which must be bundled from a module that does so. A
  *   `workflowsPath` whose bundle lacks the agent's workflows fails `Worker.create`, saying so (`checks/agent-workflows-exported.ts`).
+ * - **Stream listener**: an HTTP listener for model deltas, started when the worker runs and announced in one info
+ *   log line with its address (see {@link AgentRunnerPluginOptions.streamListener}; `false` opens none). One per
+ *   address in a process, shared by the workers in it.
  * - **Heartbeats**: `maxHeartbeatThrottleInterval` is set to {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} unless the
  *   worker's options set it, so a cancelled tool hears of it within about a second. The option is worker-wide: the
  *   worker's other activities heartbeat at that rate too.
@@ -62,11 +76,20 @@ export interface AgentRunnerPluginOptions {
  */
 export class AgentRunnerPlugin extends SimplePlugin {
   private readonly activityNames: readonly string[];
+  private readonly hub: DeltaHub | false;
 
   constructor(options: AgentRunnerPluginOptions) {
-    const activities = createActivities({ registry: createToolRegistry(options.tools), model: options.model });
+    const hub = options.streamListener === false ? false : DeltaHub.forProcess(options.streamListener);
+    const activities = createActivities({ registry: createToolRegistry(options.tools), model: options.model, hub });
     super({ name: 'agent-runner', activities });
     this.activityNames = Object.keys(activities);
+    this.hub = hub;
+  }
+
+  /** Starts the stream listener before the worker polls, and says where it listens. */
+  override async runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
+    if (this.hub !== false) await announceStreamListener(this.hub);
+    return super.runWorker(worker, next);
   }
 
   /** Adds the agent's activities, its workflows when the worker has none, the preloaded modules and the heartbeat throttle. */
@@ -84,6 +107,17 @@ export class AgentRunnerPlugin extends SimplePlugin {
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     // Not checked for the agent's workflows: a replay may replay one of them only, from a module of the user's.
     return super.configureReplayWorker({ ...options, ...defaultWorkflows(options, false), sinks: { ...options.sinks, ...modelRequestSinks() } });
+  }
+}
+
+/** Starts `hub` and logs its address; a listener that cannot start is a warning, as it is to each model call. */
+async function announceStreamListener(hub: DeltaHub): Promise<void> {
+  const logger = Runtime.instance().logger;
+  try {
+    const url = await hub.start();
+    logger.info(`agent-runner: serving streamed model deltas to followers at ${url} (AgentRunnerPlugin's streamListener)`);
+  } catch (error) {
+    logger.warn(`agent-runner: the stream listener could not start (${error instanceof Error ? error.message : String(error)}); followers see answers only once complete.`);
   }
 }
 
