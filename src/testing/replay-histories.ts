@@ -60,7 +60,11 @@ async function historiesIn(directory: string): Promise<HistoryAndWorkflowId[]> {
   );
 }
 
-/** A plugin for replay only: replay runs no activity, so it needs neither tools nor a reachable model. */
+/** A plugin for replay only: replay runs no activity, so it needs no tools, no reachable model and no stream listener. */
 function replayPlugin(): AgentRunnerPlugin {
-  return new AgentRunnerPlugin({ tools: [], model: { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused-in-replay', defaultModel: 'unused-in-replay' } });
+  return new AgentRunnerPlugin({
+    tools: [],
+    model: { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused-in-replay', defaultModel: 'unused-in-replay' },
+    streamListener: false,
+  });
 }
