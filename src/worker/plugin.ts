@@ -86,9 +86,12 @@ export class AgentRunnerPlugin extends SimplePlugin {
     this.hub = hub;
   }
 
-  /** Starts the stream listener before the worker polls, and says where it listens. */
-  override async runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
-    if (this.hub !== false) await announceStreamListener(this.hub);
+  /**
+   * Starts the stream listener as the worker starts, and says where it listens. Not awaited: the worker's own start
+   * (and a `shutdown()` right after `run()`) must not wait on it; a model call that comes first waits for it itself.
+   */
+  override runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
+    if (this.hub !== false) void announceStreamListener(this.hub);
     return super.runWorker(worker, next);
   }
 
