@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BundleOptions } from '@temporalio/worker';
 
 /** The workflows a worker must register for agent runs (and conversations) to find it. */
-export const AGENT_WORKFLOW_NAMES = ['agentWorkflow', 'conversationWorkflow'] as const;
+const AGENT_WORKFLOW_NAMES = ['agentWorkflow', 'conversationWorkflow'] as const;
 
 type WebpackConfig = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
 /* webpack's own types, reached through the bundler's (webpack is Temporal's dependency, not ours). */
@@ -32,7 +32,7 @@ export function checkAgentWorkflowsExported(workflowsPath: string, webpackConfig
 }
 
 /** The message for a workflows module that lacks `missing`. */
-export function missingAgentWorkflowsMessage(workflowsPath: string, missing: readonly string[]): string {
+function missingAgentWorkflowsMessage(workflowsPath: string, missing: readonly string[]): string {
   return (
     `AgentRunnerPlugin: the worker's workflows module ${workflowsPath} does not export ${missing.join(' or ')}, so agent runs ` +
     "on this worker's task queue would never start. Add `export * from 'agent-runner/workflow';` to that module " +
