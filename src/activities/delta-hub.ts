@@ -33,9 +33,38 @@ export interface DeltaHubOptions {
   publicUrl?: string;
 }
 
+/**
+ * The worker's listener for streaming model deltas, as `AgentRunnerPlugin` and `createAgentWorker` take it
+ * (`streamListener`). Each field left out comes from the environment, else the default.
+ */
+export interface StreamListenerOptions {
+  /** The address it binds. @default `AGENT_STREAM_HOST`, else '127.0.0.1' (this machine only) */
+  host?: string;
+  /** Its port; 0 picks a free one. @default `AGENT_STREAM_PORT`, else 0 */
+  port?: number;
+  /** The base URL followers reach it at, when not `http://host:port` (a container, a proxy, another machine). @default `AGENT_STREAM_PUBLIC_URL` */
+  publicUrl?: string;
+}
+
+/**
+ * The listener's settings: `options` first, then the environment as `src/config/model-stream.ts` checks it
+ * (`AGENT_STREAM_HOST`, `AGENT_STREAM_PORT`, `AGENT_STREAM_PUBLIC_URL`), then the defaults. A port given as an option
+ * that is not a whole number from 0 to 65535 is refused.
+ */
+export function streamListenerSettings(options: StreamListenerOptions = {}, env: NodeJS.ProcessEnv = process.env): DeltaHubOptions {
+  const fromEnvironment = loadModelStreamConfig(env);
+  const host = options.host ?? fromEnvironment.host;
+  const port = options.port ?? fromEnvironment.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new TypeError(`The stream listener's port must be a whole number from 0 to 65535 (0: a free one), not ${port}.`);
+  }
+  const publicUrl = options.publicUrl ?? fromEnvironment.publicUrl;
+  return { host, port, ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }) };
+}
+
 /** The worker's delta server; see the file comment. */
 export class DeltaHub {
-  private static process: DeltaHub | undefined;
+  private static readonly byAddress = new Map<string, DeltaHub>();
   private readonly channels = new Map<string, Channel>();
   private server: Server | undefined;
   private starting: Promise<string> | undefined;
@@ -43,13 +72,23 @@ export class DeltaHub {
   constructor(private readonly options: DeltaHubOptions) {}
 
   /**
-   * The process's hub, configured from `AGENT_STREAM_HOST`, `AGENT_STREAM_PORT`
-   * and `AGENT_STREAM_PUBLIC_URL` (checked: a bad one throws a `ConfigError`
-   * naming it): one per worker process, shared by its model calls.
+   * The process's hub for `options` (see {@link streamListenerSettings}): one per address in a worker process,
+   * shared by every worker and model call in it that streams there.
    */
-  static forProcess(): DeltaHub {
-    DeltaHub.process ??= new DeltaHub(loadModelStreamConfig());
-    return DeltaHub.process;
+  static forProcess(options: StreamListenerOptions = {}): DeltaHub {
+    const settings = streamListenerSettings(options);
+    const key = JSON.stringify([settings.host, settings.port, settings.publicUrl ?? null]);
+    let hub = DeltaHub.byAddress.get(key);
+    if (hub === undefined) {
+      hub = new DeltaHub(settings);
+      DeltaHub.byAddress.set(key, hub);
+    }
+    return hub;
+  }
+
+  /** Starts the server if it is not listening yet; returns the base URL followers use (what a worker logs at start). */
+  start(): Promise<string> {
+    return this.listen();
   }
 
   /** Opens a channel for one attempt (starting the server on first use). */

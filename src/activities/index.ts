@@ -2,6 +2,7 @@ import type { AgentActivities } from '../shared/activity-types';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { createConversationCompaction } from './compact-conversation';
 import { createToolResultExtraction } from './extract-tool-result';
+import type { DeltaHub } from './delta-hub';
 import { createModelCall } from './model-call';
 import type { ModelSettings } from '../shared/model-settings';
 import { redactorFor } from './model-client';
@@ -11,13 +12,15 @@ import { createToolExecution } from './tool-execution';
 export interface ActivityDependencies {
   registry: ToolRegistry;
   model: ModelSettings;
+  /** Where model calls publish their deltas for followers; false: nowhere. @default the process's hub, `DeltaHub.forProcess()` */
+  hub?: DeltaHub | false;
 }
 
 /** The activities of `agentWorkflow`, bound to a tool registry and a model endpoint. */
-export function createActivities({ registry, model }: ActivityDependencies): AgentActivities {
+export function createActivities({ registry, model, hub }: ActivityDependencies): AgentActivities {
   return {
     describeTools: () => Promise.resolve({ tools: registry.describe() }),
-    callModel: createModelCall(model, registry),
+    callModel: hub === undefined ? createModelCall(model, registry) : createModelCall(model, registry, hub),
     executeTool: createToolExecution(registry, redactorFor(model)),
     compactConversation: createConversationCompaction(model),
     extractToolResult: createToolResultExtraction(model),

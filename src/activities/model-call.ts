@@ -22,9 +22,9 @@ import { throwIfCancelled } from './cancellation';
  * retries. Every failure it raises has the configured secrets redacted.
  * Throws at once when `settings.baseURL` carries credentials. The answer is
  * streamed (unless `settings.stream` is false) and its deltas published on
- * `hub` while it comes; the result is the same as a non-streamed answer's.
+ * `hub` while it comes (none when `hub` is false); the result is the same as a non-streamed answer's.
  */
-export function createModelCall(settings: ModelSettings, registry: ToolRegistry, hub: DeltaHub = DeltaHub.forProcess()) {
+export function createModelCall(settings: ModelSettings, registry: ToolRegistry, hub: DeltaHub | false = DeltaHub.forProcess()) {
   const { client, baseURL, redact } = createModelClient(settings);
 
   return async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
@@ -44,7 +44,7 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
       ...conversation.map(toWireMessage),
     ];
 
-    const channel: DeltaChannel | undefined = settings.stream === false ? undefined : await openChannel(hub, context);
+    const channel: DeltaChannel | undefined = settings.stream === false || hub === false ? undefined : await openChannel(hub, context);
     const announcement: ModelStreamAnnouncement | undefined =
       channel === undefined ? undefined : { modelStream: { url: channel.url, attempt: context.info.attempt } };
     let outcome: 'completed' | 'failed' = 'failed';

@@ -24,7 +24,7 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
     case 'model-response':
       return event.content === undefined ? [] : [`  model: ${oneLine(event.content)}`];
     case 'tool-call-start':
-      return [`  → ${event.toolName} ${oneLine(event.arguments)}`];
+      return [`  → ${event.toolName} ${oneLine(event.argumentsText ?? event.arguments)}`];
     case 'tool-call-end':
       return [`  ${event.isError ? '✗' : '←'} ${event.toolName} (${event.durationMs} ms): ${oneLine(event.output)}`];
     case 'nested-agent-start':

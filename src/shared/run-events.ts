@@ -95,12 +95,14 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       usage: usageSchema,
       model: z.string(),
     }),
-    /** The model answered: the names of the tools it called, whether it wrote text, the text cut to 500 characters. */
+    /**
+     * The model answered: the names of the tools it called and, when it wrote text, `content`, cut to 500
+     * characters (absent when it wrote none). Workers before this version also wrote `text`, a flag of the same.
+     */
     z.object({
       ...envelope('model-response'),
       iteration: z.number().int(),
       toolCalls: z.array(z.string()),
-      text: z.boolean(),
       content: z.string().optional(),
       usage: usageSchema,
     }),
@@ -112,8 +114,20 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       count: z.number().int(),
       action: loopDetectionSchema.shape.action.unwrap(),
     }),
-    /** A tool call began; `arguments` is the JSON text it runs with, cut to 500 characters. */
-    z.object({ ...envelope('tool-call-start'), iteration: z.number().int(), callId: z.string(), toolName: z.string(), arguments: z.string() }),
+    /**
+     * A tool call began, with the arguments it runs with (the approver's, when they changed them). Exactly one of:
+     * `arguments`, the parsed JSON value (usually an object, as in `approval-request`), when the text the model sent
+     * is valid JSON of at most 500 characters; `argumentsText`, that text as sent, cut to 500 characters, when it is
+     * not valid JSON (the tool then answers the model with the error) or too long to log whole. See {@link loggedToolArguments}.
+     */
+    z.object({
+      ...envelope('tool-call-start'),
+      iteration: z.number().int(),
+      callId: z.string(),
+      toolName: z.string(),
+      arguments: z.unknown().optional(),
+      argumentsText: z.string().optional(),
+    }),
     /** A tool call ended; `output` is its result, cut to 500 characters. */
     z.object({
       ...envelope('tool-call-end'),
@@ -311,6 +325,21 @@ export const INJECTION_EVENT_TYPES = {
   loop_warning: 'loop-warning-injection',
   error_context: 'error-context-injection',
 } as const satisfies Record<InjectionKind, RunEventType>;
+
+/**
+ * A tool call's arguments as `tool-call-start` logs them (see the event): the parsed value when `text` is valid JSON
+ * of at most `limit` characters, else the text cut by `cut`. Pure, so the workflow and readers of old events agree.
+ */
+export function loggedToolArguments(text: string, limit: number, cut: (text: string) => string): { arguments: unknown } | { argumentsText: string } {
+  if (text.length <= limit) {
+    try {
+      return { arguments: JSON.parse(text) as unknown };
+    } catch {
+      // Invalid JSON from the model: logged as it came.
+    }
+  }
+  return { argumentsText: cut(text) };
+}
 
 /** Whether `value` is an event this version writes, with the fields it writes; extra fields are allowed. */
 export function isRunEvent(value: unknown): value is RunEvent {

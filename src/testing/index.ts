@@ -25,3 +25,4 @@ export type {
 } from '../scripted-model/script';
 export { startDevServer, type DevServerOptions, type StartedDevServer } from '../temporal/dev-server';
 export type { Log } from '../temporal/temporal-cli';
+export { replayAgentHistories, type ReplayAgentHistoriesOptions } from './replay-histories';

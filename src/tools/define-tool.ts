@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 import type { TerminateResponse } from './terminate-response';
 import type { WaitForInput } from './wait-for-input';
+import { requireZod4Parameters } from './zod-version';
 
 /** What a tool's `execute` gets besides its arguments. */
 export interface ToolContext {
@@ -76,6 +77,7 @@ export function defineTool<Parameters extends z.ZodType>(
   if (definition.description.trim() === '') {
     throw new TypeError(`Tool "${definition.name}" needs a description: the model decides from it when to call the tool.`);
   }
+  requireZod4Parameters(definition.name, definition.parameters);
   for (const [name, value] of [['timeout', definition.timeout], ['deadline', definition.deadline]] as const) {
     if (value !== undefined && !(msToNumber(value) > 0)) {
       throw new TypeError(`Tool "${definition.name}": ${name} must be a positive duration such as '30 seconds'.`);

@@ -2,6 +2,7 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
 import type { AgentToolSpec, ToolDescription } from '../shared/activity-types';
 import type { ToolDefinition } from './define-tool';
+import { requireZod4Parameters } from './zod-version';
 
 /** The tools a worker offers, by name. */
 export interface ToolRegistry {
@@ -70,6 +71,8 @@ function isAgentTool(tool: ToolDefinition): tool is ToolDefinition & { agent: Ag
 
 /** The JSON Schema of the arguments as the model should fill them in (defaults optional). */
 function toParametersSchema(tool: ToolDefinition): Record<string, unknown> {
+  // A tool written as a plain object skips defineTool's check; a zod 3 schema would fail below without saying so.
+  requireZod4Parameters(tool.name, tool.parameters);
   let schema: Record<string, unknown>;
   try {
     schema = z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'throw' }) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { ModelSettings } from '../shared/model-settings';
 import { ConfigError, configuredSecrets, loadWorkerConfig } from '../config';
-import { AgentRunnerPlugin } from './plugin';
+import { AgentRunnerPlugin, type AgentRunnerPluginOptions } from './plugin';
 import { createRedactor } from '../redaction';
 import { missingSearchAttributes, registrationCommand } from '../temporal/check-search-attributes';
 import { connectClient, connectWorker } from '../temporal/connection';
@@ -28,6 +28,7 @@ export {
   type AgentRunnerPluginOptions,
 } from './plugin';
 export type { ModelSettings } from '../shared/model-settings';
+export type { StreamListenerOptions } from '../activities/delta-hub';
 
 /** What a worker for `agentWorkflow` needs. */
 export interface AgentWorkerOptions {
@@ -38,6 +39,8 @@ export interface AgentWorkerOptions {
   tools: readonly ToolDefinition[];
   /** The OpenAI-compatible endpoint model calls go to. */
   model: ModelSettings;
+  /** The HTTP listener for streaming model deltas: {@link AgentRunnerPluginOptions.streamListener}. */
+  streamListener?: AgentRunnerPluginOptions['streamListener'];
   /** A prebuilt workflow bundle (tests bundle once); by default the workflows are bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra worker options (concurrency limits, identity, more plugins, ...). */
@@ -60,7 +63,14 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     // Agents' activities mostly wait on the model: slots, not CPU, would cap the runs in flight. A tuner excludes the option.
     ...(overrides.tuner === undefined ? { maxConcurrentActivityTaskExecutions: AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
     ...overrides,
-    plugins: [new AgentRunnerPlugin({ tools: options.tools, model: options.model }), ...plugins],
+    plugins: [
+      new AgentRunnerPlugin({
+        tools: options.tools,
+        model: options.model,
+        ...(options.streamListener === undefined ? {} : { streamListener: options.streamListener }),
+      }),
+      ...plugins,
+    ],
   });
 }
 

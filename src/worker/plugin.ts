@@ -1,12 +1,14 @@
 import { SimplePlugin } from '@temporalio/plugin';
-import type { InjectedSinks, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import { Runtime, type InjectedSinks, type ReplayWorkerOptions, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { ModelSettings } from '../shared/model-settings';
+import { DeltaHub, type StreamListenerOptions } from '../activities/delta-hub';
 import { ModelRequestCache, modelRequestKey } from '../activities/model-request-cache';
 import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 import { type ModelRequestSinks } from '../common/model-request-sinks';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';
+import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
 
 /**
  * The module a worker bundles for `agentWorkflow` and `conversationWorkflow`:
@@ -36,6 +38,16 @@ export interface AgentRunnerPluginOptions {
   tools: readonly ToolDefinition[];
   /** The OpenAI-compatible endpoint the `callModel` activity talks to. */
   model: ModelSettings;
+  /**
+   * The HTTP listener the worker serves model deltas on while a model call streams, so followers
+   * (`followRunEvents({ deltas: true })`, the API's event stream, `agent-runner run`/`watch`) see the answer as it
+   * comes. It starts when the worker runs and logs one info line with its address. Each attempt of a model call gets
+   * an unguessable URL there, published only in the activity's heartbeat. `false`: no listener; followers see each
+   * answer once it is complete. Fields left out come from `AGENT_STREAM_HOST`, `AGENT_STREAM_PORT` and
+   * `AGENT_STREAM_PUBLIC_URL`, else the defaults.
+   * @default `{ host: '127.0.0.1', port: 0 }` (this machine only, a free port)
+   */
+  streamListener?: StreamListenerOptions | false;
 }
 
 /**
@@ -50,7 +62,11 @@ export interface AgentRunnerPluginOptions {
  *   {@link AGENT_PRELOADED_MODULES}. A worker with its own workflows keeps them untouched: Temporal bundles one
  *   workflows module per worker and `SimplePlugin` can only replace a `workflowsPath`, not merge two. Such a
  *   worker re-exports the agent's workflows from its own module — `export * from 'agent-runner/workflow';` — and
- *   the same goes for a prebuilt `workflowBundle`, which must be bundled from a module that does so.
+ *   the same goes for a prebuilt `workflowBundle`, which must be bundled from a module that does so. A
+ *   `workflowsPath` whose bundle lacks the agent's workflows fails `Worker.create`, saying so (`checks/agent-workflows-exported.ts`).
+ * - **Stream listener**: an HTTP listener for model deltas, started when the worker runs and announced in one info
+ *   log line with its address (see {@link AgentRunnerPluginOptions.streamListener}; `false` opens none). One per
+ *   address in a process, shared by the workers in it.
  * - **Heartbeats**: `maxHeartbeatThrottleInterval` is set to {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} unless the
  *   worker's options set it, so a cancelled tool hears of it within about a second. The option is worker-wide: the
  *   worker's other activities heartbeat at that rate too.
@@ -61,11 +77,23 @@ export interface AgentRunnerPluginOptions {
  */
 export class AgentRunnerPlugin extends SimplePlugin {
   private readonly activityNames: readonly string[];
+  private readonly hub: DeltaHub | false;
 
   constructor(options: AgentRunnerPluginOptions) {
-    const activities = createActivities({ registry: createToolRegistry(options.tools), model: options.model });
+    const hub = options.streamListener === false ? false : DeltaHub.forProcess(options.streamListener);
+    const activities = createActivities({ registry: createToolRegistry(options.tools), model: options.model, hub });
     super({ name: 'agent-runner', activities });
     this.activityNames = Object.keys(activities);
+    this.hub = hub;
+  }
+
+  /**
+   * Starts the stream listener as the worker starts, and says where it listens. Not awaited: the worker's own start
+   * (and a `shutdown()` right after `run()`) must not wait on it; a model call that comes first waits for it itself.
+   */
+  override runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
+    if (this.hub !== false) void announceStreamListener(this.hub);
+    return super.runWorker(worker, next);
   }
 
   /** Adds the agent's activities, its workflows when the worker has none, the preloaded modules and the heartbeat throttle. */
@@ -73,7 +101,7 @@ export class AgentRunnerPlugin extends SimplePlugin {
     refuseActivityClashes(options.activities, this.activityNames);
     return super.configureWorker({
       ...options,
-      ...defaultWorkflows(options),
+      ...defaultWorkflows(options, true),
       maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
       sinks: { ...options.sinks, ...modelRequestSinks() },
     });
@@ -81,7 +109,19 @@ export class AgentRunnerPlugin extends SimplePlugin {
 
   /** A replay worker with no workflows of its own replays the agent's. */
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
-    return super.configureReplayWorker({ ...options, ...defaultWorkflows(options), sinks: { ...options.sinks, ...modelRequestSinks() } });
+    // Not checked for the agent's workflows: a replay may replay one of them only, from a module of the user's.
+    return super.configureReplayWorker({ ...options, ...defaultWorkflows(options, false), sinks: { ...options.sinks, ...modelRequestSinks() } });
+  }
+}
+
+/** Starts `hub` and logs its address; a listener that cannot start is a warning, as it is to each model call. */
+async function announceStreamListener(hub: DeltaHub): Promise<void> {
+  const logger = Runtime.instance().logger;
+  try {
+    const url = await hub.start();
+    logger.info(`agent-runner: serving streamed model deltas to followers at ${url} (AgentRunnerPlugin's streamListener)`);
+  } catch (error) {
+    logger.warn(`agent-runner: the stream listener could not start (${error instanceof Error ? error.message : String(error)}); followers see answers only once complete.`);
   }
 }
 
@@ -104,13 +144,14 @@ function modelRequestSinks(): InjectedSinks<ModelRequestSinks> {
  */
 function defaultWorkflows(
   options: Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle' | 'bundlerOptions'>,
+  checkExports: boolean,
 ): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
   if (options.workflowBundle !== undefined) return {};
   const preloadModules = [...new Set([...(options.bundlerOptions?.preloadModules ?? []), ...AGENT_PRELOADED_MODULES])];
-  return {
-    ...(options.workflowsPath === undefined ? { workflowsPath: AGENT_WORKFLOWS_PATH } : {}),
-    bundlerOptions: { ...options.bundlerOptions, preloadModules },
-  };
+  if (options.workflowsPath === undefined) return { workflowsPath: AGENT_WORKFLOWS_PATH, bundlerOptions: { ...options.bundlerOptions, preloadModules } };
+  if (!checkExports) return { bundlerOptions: { ...options.bundlerOptions, preloadModules } };
+  const webpackConfigHook = checkAgentWorkflowsExported(options.workflowsPath, options.bundlerOptions?.webpackConfigHook);
+  return { bundlerOptions: { ...options.bundlerOptions, preloadModules, webpackConfigHook } };
 }
 
 function refuseActivityClashes(activities: object | undefined, agentActivityNames: readonly string[]): void {

@@ -53,7 +53,7 @@ describe('runs over HTTP', () => {
     expect(types[0]).toBe('run-start');
     expect(types.at(-1)).toBe('run-end');
     expect(types.indexOf('tool-call-start')).toBeLessThan(types.indexOf('tool-call-end'));
-    expect(runEvents.find((event) => event.event === 'tool-call-start')?.data).toMatchObject({ toolName: 'calculator', arguments: '{"expression":"32 * 32"}' });
+    expect(runEvents.find((event) => event.event === 'tool-call-start')?.data).toMatchObject({ toolName: 'calculator', arguments: { expression: '32 * 32' } });
     expect(runEvents.find((event) => event.event === 'tool-call-end')?.data).toMatchObject({ toolName: 'calculator', output: '1024', isError: false });
     expect(runEvents.find((event) => event.event === 'model-response')?.data).toMatchObject({ content: 'Computing.' });
     expect(stream.events.at(-1)).toMatchObject({ event: 'end', data: { run_id: runId, outcome: 'completed', result: { response: '1024' } } });

@@ -83,8 +83,13 @@ describe('the package through its exports map', () => {
         'createAgentWorker', 'AgentRunnerPlugin', 'defineTool', 'defineAgentTool', 'createBuiltinTools', 'TerminateResponse', 'WaitForInput', 'RetryableToolError',
       ]),
     );
-    expect(entries['agent-runner/workflow']).toEqual(['agentWorkflow', 'conversationWorkflow', 'registerApprovalPolicy', 'registerStopCondition']);
-    expect(entries['agent-runner/testing']).toEqual(['ScriptedModelServer', 'startDevServer']);
+    expect(entries['agent-runner/workflow']).toEqual([
+      'AGENT_SEARCH_ATTRIBUTE_KEYS', 'AgentIterationsKey', 'AgentPendingApprovalsKey', 'AgentStatusKey', 'AgentTerminationReasonKey', 'AgentTotalTokensKey',
+      'CONVERSATION_WORKFLOW_TYPE', 'WORKFLOW_TYPE', 'agentWorkflow', 'approveSignal', 'chatUpdate', 'conversationQuery', 'conversationWorkflow',
+      'decideUpdate', 'denySignal', 'endConversationSignal', 'eventsQuery', 'registerApprovalPolicy', 'registerStopCondition', 'setLimitsUpdate',
+      'stateQuery', 'stopSignal', 'terminateSignal', 'transcriptQuery', 'userMessageSignal',
+    ]);
+    expect(entries['agent-runner/testing']).toEqual(['ScriptedModelServer', 'replayAgentHistories', 'startDevServer']);
     expect(deepImport).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   }, 60_000);
 
@@ -257,6 +262,8 @@ export async function useEverything(): Promise<void> {
   const viaQuery: AgentState = await client.workflow.getHandle(result.workflowId).query(stateQuery);
   const failed: string | undefined = new AgentRunFailedError('x', 'MaxInvocationsExceeded', []).type;
   const started = await client.workflow.start(agentWorkflow, { taskQueue: 'q', workflowId: 'w', args: [input] });
+  // @ts-expect-error agentWorkflow takes an AgentInput: tools is a list of names
+  await client.workflow.start(agentWorkflow, { taskQueue: 'q', workflowId: 'w2', args: [{ tools: 'lookup_order' }] });
   void [asResult, reason, state, viaQuery, failed, started, WORKFLOW_TYPE, conversationWorkflow, worker, server];
   const condition: CustomStopCondition = (context) => ({ stop: context.executedTools.length > 2 });
   registerStopCondition('three-tools', condition);

@@ -85,7 +85,7 @@ describe('model deltas over Server-Sent Events', () => {
     expect(fragments.map((fragment) => fragment.arguments ?? '').join('')).toBe('{"expression":"(6 * 7) + (100 / 4) - 3"}');
     const types = events.map((event) => event.event);
     expect(types.lastIndexOf('model-tool-call-delta')).toBeLessThan(types.indexOf('model-response'));
-    expect(events.find((event) => event.event === 'tool-call-start')?.data).toMatchObject({ arguments: '{"expression":"(6 * 7) + (100 / 4) - 3"}' });
+    expect(events.find((event) => event.event === 'tool-call-start')?.data).toMatchObject({ arguments: { expression: '(6 * 7) + (100 / 4) - 3' } });
   }, 60_000);
 
   test('a stream that breaks mid-way is retried: followers are told to discard it, and the recorded message is the retry\'s', async () => {

@@ -7,7 +7,7 @@ import { agentWorkflow as currentWorkflow } from '../../src/workflows/agent/agen
  * recorded history against it must fail, which proves the replay test
  * catches such changes.
  */
-export async function agentWorkflow(input: unknown): ReturnType<typeof currentWorkflow> {
+export async function agentWorkflow(input: Parameters<typeof currentWorkflow>[0]): ReturnType<typeof currentWorkflow> {
   await wf.sleep('1 second');
   return currentWorkflow(input);
 }

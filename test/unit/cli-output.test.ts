@@ -21,9 +21,9 @@ const EVERY_EVENT: { [Type in RunEventType]: RunEventDetails<Type> } = {
   'observation-masking': { iteration: 4, masked: [{ toolCallId: 'call-1-1', toolName: 'read_file', iteration: 1, tokens: 600 }], tokensSaved: 600 },
   'context-release': { iteration: 5, callId: 'call-5-0', released: [2, 3], ignored: 1, totalReleased: 2 },
   compaction: { iteration: 6, throughIndex: 8, messagesSummarised: 9, tokensBefore: 4200, tokensAfter: 900, summaryCut: false, usage: { promptTokens: 4000, completionTokens: 200, totalTokens: 4200 }, model: 'demo' },
-  'model-response': { iteration: 2, toolCalls: [], text: true, content: 'All\n done.', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } },
+  'model-response': { iteration: 2, toolCalls: [], content: 'All\n done.', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } },
   'loop-detection': { iteration: 3, toolName: 'calculator', count: 3, action: 'warn' },
-  'tool-call-start': { iteration: 2, callId: 'call-2-1', toolName: 'calculator', arguments: '{"expression":"1+1"}' },
+  'tool-call-start': { iteration: 2, callId: 'call-2-1', toolName: 'calculator', arguments: { expression: '1+1' } },
   'tool-call-end': { iteration: 2, callId: 'call-2-1', toolName: 'calculator', durationMs: 12, isError: false, output: '2' },
   'nested-agent-start': { iteration: 2, callId: 'call-2-1', toolName: 'researcher', workflowId: 'run/call-2-1', runId: 'r1', depth: 1 },
   'nested-agent-end': { iteration: 2, callId: 'call-2-1', toolName: 'researcher', workflowId: 'run/call-2-1', runId: 'r1', outcome: 'completed', terminationReason: 'complete', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } },
@@ -77,7 +77,8 @@ describe('event lines', () => {
   test('tool calls, results, decisions and iterations', () => {
     const lines = [
       event('iteration-start', { iteration: 2, messages: 3 }),
-      event('tool-call-start', { iteration: 2, callId: 'c', toolName: 'calculator', arguments: '{"expression": "1+1"}' }),
+      event('tool-call-start', { iteration: 2, callId: 'c', toolName: 'calculator', arguments: { expression: '1+1' } }),
+      event('tool-call-start', { iteration: 2, callId: 'd', toolName: 'calculator', argumentsText: '{"expression": "1+' }),
       event('tool-call-end', { iteration: 2, callId: 'c', toolName: 'calculator', durationMs: 12, isError: true, output: 'Error:\n bad' }),
       event('approval-decision', { callId: 'c', toolName: 'write_file', decision: 'approve', arguments: { a: 2 }, originalArguments: { a: 1 }, decidedAt: AT, via: 'signal' }),
       event('approval-decision', { callId: 'c', toolName: 'write_file', decision: 'deny', arguments: { a: 1 }, reason: 'no decision within 1m', decidedAt: AT, via: 'timeout' }),
@@ -86,7 +87,8 @@ describe('event lines', () => {
     ].flatMap((item) => describeEvent(item, 'run'));
     expect(lines).toEqual([
       '[iteration 2] calling the model…',
-      '  → calculator {"expression": "1+1"}',
+      '  → calculator {"expression":"1+1"}',
+      '  → calculator {"expression": "1+',
       '  ✗ calculator (12 ms): Error: bad',
       '  ✓ approved write_file (call c) with arguments {"a":2} (by signal)',
       '  ✗ denied write_file (call c): no decision within 1m (no decision in time)',

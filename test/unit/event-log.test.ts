@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MAX_EVENTS_PER_PAGE } from '../../src/shared/defaults/event-log';
-import { EventLog, readCarriedEvents } from '../../src/workflows/agent/event-log';
+import { EventLog, readCarriedEvents, toolArgumentsForLog } from '../../src/workflows/agent/event-log';
 
 const START = Date.UTC(2024, 4, 1, 12, 0, 0);
 
@@ -56,7 +56,7 @@ describe('EventLog.append', () => {
   test('keeps the details next to seq, at and type', () => {
     const log = new EventLog();
 
-    const event = log.append('tool-call-start', { iteration: 2, callId: 'call-1', toolName: 'calculator', arguments: '{}' }, secondsAfterStart(0));
+    const event = log.append('tool-call-start', { iteration: 2, callId: 'call-1', toolName: 'calculator', arguments: {} }, secondsAfterStart(0));
 
     expect(event).toEqual({
       seq: 1,
@@ -65,7 +65,7 @@ describe('EventLog.append', () => {
       iteration: 2,
       callId: 'call-1',
       toolName: 'calculator',
-      arguments: '{}',
+      arguments: {},
     });
   });
 
@@ -124,6 +124,15 @@ describe('EventLog.append', () => {
 
     expect(log.page().events).toEqual([event]);
     expect(log.last()).toBe(event);
+  });
+});
+
+describe('tool-call-start arguments', () => {
+  test('valid JSON is logged as its value, invalid or long text as argumentsText, cut', () => {
+    expect(toolArgumentsForLog('{"expression":"1+1"}')).toEqual({ arguments: { expression: '1+1' } });
+    expect(toolArgumentsForLog('{"expression": "1+')).toEqual({ argumentsText: '{"expression": "1+' });
+    const long = JSON.stringify({ text: 'x'.repeat(600) });
+    expect(toolArgumentsForLog(long)).toEqual({ argumentsText: `${long.slice(0, 500)}… (${long.length} characters)` });
   });
 });
 

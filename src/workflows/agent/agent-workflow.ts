@@ -3,7 +3,7 @@ import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
 import { FailureType } from '../../shared/failure-catalogue';
 import { jsonBytes } from '../../shared/payload-limits';
-import { parseAgentInput, treePosition } from '../../shared/agent-input';
+import { parseAgentInput, treePosition, type AgentInput } from '../../shared/agent-input';
 import { type AgentWorkflowResult } from '../../shared/result-answer';
 import { type ModelCallResult } from '../../shared/activity-types';
 import { flaggedCalls } from '../rules/call-identity';
@@ -41,7 +41,12 @@ import { markFailed, markInputSettled, requestTermination, setRunLimits, startCo
  * iterations, and the second argument is what the previous Temporal run
  * handed over ({@link RunContinuation}); callers start a run with its input
  * alone, and a run started with more fails at once with `InvalidAgentInput`.
+ *
+ * Callers see one signature, `(input: AgentInput)`, so `executeChild(agentWorkflow, { args: [input] })` and
+ * `client.workflow.start(agentWorkflow, ...)` are type-checked. The body still takes what arrived as untrusted
+ * (`unknown`) and parses it: a caller in another language, or an older worker's hand-over, is not held to the types.
  */
+export function agentWorkflow(input: AgentInput): Promise<AgentWorkflowResult>;
 export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[]): Promise<AgentWorkflowResult> {
   // Read before anything uses it: a caller's extra argument is no hand-over, and a malformed one fails the run, not its task.
   const handOver = readHandOver(afterInput, wf.workflowInfo().continuedFromExecutionRunId !== undefined);
@@ -205,6 +210,6 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     const handOver = continuationOf(run, continuation?.continuations ?? 0, deadline, canLeaveSummarisedBehind(context) ? wf.workflowInfo().runId : undefined);
     const fitted = fitHandOver(nextInput, handOver);
     if (fitted === undefined) return fail(handOverTooLarge(jsonBytes([nextInput, { ...handOver, events: { ...handOver.events, recent: [] } }]), partial()));
-    return wf.continueAsNew<typeof agentWorkflow>(nextInput, fitted.continuation);
+    return wf.continueAsNew<(input: unknown, handOver: RunContinuation) => Promise<AgentWorkflowResult>>(nextInput, fitted.continuation);
   }
 }

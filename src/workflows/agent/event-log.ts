@@ -1,5 +1,5 @@
 import { CARRIED_EVENTS, EVENT_PREVIEW_CHARS, MAX_EVENTS_PER_PAGE } from '../../shared/defaults/event-log';
-import { isRunEvent, type EventPage, type RunEvent, type RunEventDetails, type RunEventOf, type RunEventType } from '../../shared/run-events';
+import { isRunEvent, loggedToolArguments, type EventPage, type RunEvent, type RunEventDetails, type RunEventOf, type RunEventType } from '../../shared/run-events';
 
 /** What a log hands to the run's next Temporal run when it continues as new: its newest events and the next number. */
 export interface CarriedEvents {
@@ -92,6 +92,11 @@ export function readCarriedEvents(raw: unknown): CarriedEvents {
 /** One carried event, or undefined when it does not read as one this version writes. */
 function readCarriedEvent(raw: unknown): RunEvent | undefined {
   return isRunEvent(raw) ? raw : undefined;
+}
+
+/** A tool call's arguments as `tool-call-start` logs them: the value when the JSON text is valid and short, else the text cut. */
+export function toolArgumentsForLog(text: string): { arguments: unknown } | { argumentsText: string } {
+  return loggedToolArguments(text, EVENT_PREVIEW_CHARS, preview);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

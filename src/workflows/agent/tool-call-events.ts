@@ -1,6 +1,6 @@
 import type { ToolCall } from '../../shared/messages';
 import type { ToolCallResult } from '../../shared/activity-types';
-import { preview } from './event-log';
+import { preview, toolArgumentsForLog } from './event-log';
 import type { RunRecord } from './run-record';
 
 /**
@@ -15,7 +15,7 @@ export function appendToolCallStart(run: RunRecord, call: ToolCall, argumentsTex
     iteration: run.iteration,
     callId: call.id,
     toolName: call.function.name,
-    arguments: preview(argumentsText),
+    ...toolArgumentsForLog(argumentsText),
   });
   run.turn.executedTools.push(call.function.name);
 }

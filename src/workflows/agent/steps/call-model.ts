@@ -90,7 +90,6 @@ export function recordModelResponse(context: RunContext, response: ModelCallResu
   run.events.append('model-response', {
     iteration: run.iteration,
     toolCalls: (assistant.tool_calls ?? []).map((call) => call.function.name),
-    text: assistant.content !== null && assistant.content !== '',
     ...(assistant.content ? { content: preview(assistant.content) } : {}),
     usage: response.usage,
   });
