@@ -31,6 +31,11 @@ export interface DevServerOptions {
    * (`LOCAL_SERVER_DEFAULTS.dynamicConfig`): the bench's stock anchor. @default false
    */
   stock?: boolean;
+  /**
+   * Register the agent's search attributes at start. `false` starts a namespace as a plain
+   * `temporal server start-dev` has it, without them: what a worker must refuse. @default true
+   */
+  searchAttributes?: boolean;
 }
 
 /** A dev server this process started. */
@@ -45,13 +50,13 @@ export interface StartedDevServer {
 }
 
 /** The `temporal` arguments that start a dev server as `options` say. */
-export function devServerArgs(options: Pick<DevServerOptions, 'dbFilename' | 'stock'> & { ip: string; port: number; uiPort: number }): string[] {
+export function devServerArgs(options: Pick<DevServerOptions, 'dbFilename' | 'stock' | 'searchAttributes'> & { ip: string; port: number; uiPort: number }): string[] {
   return [
     'server', 'start-dev',
     '--ip', options.ip, '--port', String(options.port), '--ui-port', String(options.uiPort),
     '--log-level', 'warn',
     ...(options.dbFilename === undefined ? [] : ['--db-filename', options.dbFilename]),
-    ...searchAttributeFlags(),
+    ...(options.searchAttributes === false ? [] : searchAttributeFlags()),
     ...(options.stock ? [] : dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig)),
   ];
 }
@@ -131,7 +136,7 @@ async function startWithSdkDownload(options: DevServerOptions & { ip: string }):
       ui: true,
       uiPort: options.uiPort,
       ...(options.dbFilename === undefined ? {} : { dbFilename: options.dbFilename }),
-      searchAttributes: [...AGENT_SEARCH_ATTRIBUTE_KEYS],
+      searchAttributes: options.searchAttributes === false ? [] : [...AGENT_SEARCH_ATTRIBUTE_KEYS],
       ...(options.stock ? {} : { extraArgs: dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig) }),
     },
   });

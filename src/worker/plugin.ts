@@ -1,11 +1,13 @@
 import { SimplePlugin } from '@temporalio/plugin';
-import type { InjectedSinks, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import type { BundleOptions, InjectedSinks, ReplayWorkerOptions, Worker, WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ModelSettings } from '../activities';
 import { ModelRequestCache, modelRequestKey } from '../activities/model-request-cache';
 import { ACTIVITY_DEFAULTS } from '../shared/constants';
 import { type ModelRequestSinks } from '../common/model-request-sinks';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';
+import { runIfSearchAttributes } from './checks/namespace-search-attributes';
+import { refuseSecondSdkCopy } from './checks/single-sdk-copy';
 
 /**
  * The module a worker bundles for `agentWorkflow` and `conversationWorkflow`:
@@ -54,6 +56,10 @@ export interface AgentRunnerPluginOptions {
  *   worker's options set it, so a cancelled tool hears of it within about a second. The option is worker-wide: the
  *   worker's other activities heartbeat at that rate too.
  *
+ * - **Checks**: a worker whose bundle would hold a second copy of `@temporalio/workflow` is refused at
+ *   `Worker.create` (`SecondSdkCopyError`); a namespace that lacks the agent's search attributes is refused when
+ *   the worker runs (`SearchAttributesMissingError`, with the command that registers them).
+ *
  * `createAgentWorker` is a worker with this plugin and nothing else.
  *
  * Plugins are an experimental feature of the Temporal SDK (`@temporalio/plugin`); their API may change.
@@ -76,6 +82,17 @@ export class AgentRunnerPlugin extends SimplePlugin {
       maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
       sinks: { ...options.sinks, ...modelRequestSinks() },
     });
+  }
+
+  /** Refuses a bundle with a second copy of `@temporalio/workflow` (see `checks/single-sdk-copy.ts`). */
+  override configureBundler(options: BundleOptions): BundleOptions {
+    refuseSecondSdkCopy(options);
+    return super.configureBundler(options);
+  }
+
+  /** Refuses to run on a namespace that lacks the agent's search attributes: its runs would stall. */
+  override runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
+    return super.runWorker(worker, (started) => runIfSearchAttributes(started, next));
   }
 
   /** A replay worker with no workflows of its own replays the agent's. */
