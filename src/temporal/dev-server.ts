@@ -3,7 +3,6 @@ import { mkdir, open } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AGENT_SEARCH_ATTRIBUTE_KEYS } from '../common/search-attributes';
 import { DEFAULT_NAMESPACE, LOCAL_SERVER_DEFAULTS } from '../shared/constants';
 import { formatSeconds } from '../shared/duration';
@@ -129,6 +128,8 @@ export async function startDevServer(options: DevServerOptions): Promise<Started
 
 async function startWithSdkDownload(options: DevServerOptions & { ip: string }): Promise<StartedDevServer> {
   options.log('No Temporal CLI and no Go toolchain found: using the Temporal SDK to download the CLI.');
+  // Loaded here only: @temporalio/testing is an optional peer dependency, needed for this fallback alone.
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   const environment = await TestWorkflowEnvironment.createLocal({
     server: {
       ip: options.ip,
