@@ -19,7 +19,7 @@ if (existsSync(source)) {
   try {
     require.resolve('commander');
   } catch {
-    console.error('agent-runner: the command needs commander, an optional peer dependency of the package: npm install commander');
+    process.stderr.write('agent-runner: the command needs commander, an optional peer dependency of the package: npm install commander\n');
     process.exit(1);
   }
   require('../dist/cli/index.js');
