@@ -86,6 +86,7 @@ async function main(): Promise<void> {
       const answer = output.trim().split('\n').pop();
       if (answer !== 'Order 42 has shipped.') throw new Error(`${app.name}: the agent answered ${JSON.stringify(answer)}; the whole output:\n${output}`);
       progress(`${app.name}: the agent answered "${answer}"`);
+      if (index === 0) await checkCommand(directory);
     }
     progress('all checks passed');
   } finally {
@@ -131,6 +132,19 @@ async function checkDeclarations(work: string, tarball: string): Promise<void> {
     }
   }
   if (missing.length > 0) throw new Error(`Declarations that import what the tarball lacks:\n- ${missing.join('\n- ')}`);
+}
+
+/**
+ * The installed `agent-runner` command runs the built CLI, not the sources through tsx (neither is installed): without
+ * commander, an optional peer, it says to install it.
+ */
+async function checkCommand(directory: string): Promise<void> {
+  const refused = await run(process.execPath, [path.join('node_modules', 'agent-runner', 'bin', 'agent-runner.js'), '--help'], directory).then(
+    (output) => new Error(`agent-runner --help ran without commander installed:\n${output}`),
+    (error: unknown) => (error instanceof Error && error.message.includes('npm install commander') ? undefined : error),
+  );
+  if (refused !== undefined) throw refused;
+  progress('the installed command runs dist/cli and asks for commander, its optional peer');
 }
 
 /** `^1.23.0` → `1.23.0`: the low end of a caret range. */

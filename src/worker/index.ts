@@ -30,6 +30,7 @@ export {
 export type { ModelSettings } from '../activities';
 export { registerSearchAttributes } from '../temporal/check-search-attributes';
 export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';
+export { SecondSdkCopyError } from './checks/second-sdk-copy-error';
 
 /** What a worker for `agentWorkflow` needs. */
 export interface AgentWorkerOptions {

@@ -5,8 +5,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../helpers/processes';
 import { installQuietRuntime } from '../helpers/quiet-runtime';
 import { testServerAddress } from '../helpers/test-env';
-import { AgentRunnerPlugin } from '../../src/worker';
-import { SecondSdkCopyError } from '../../src/worker/checks/second-sdk-copy-error';
+import { AgentRunnerPlugin, SecondSdkCopyError } from '../../src/worker';
 import { refuseSecondSdkCopy, workflowPackageFrom } from '../../src/worker/checks/single-sdk-copy';
 
 /**
