@@ -6,7 +6,9 @@ COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+# No `npm prune --omit=dev`: the Temporal SDK, zod and fastify are peer dependencies of the package, installed here as
+# development ones, and the worker and the API need them at run time.
+RUN npm run build
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production AGENT_WORKSPACE=/workspace

@@ -44,6 +44,9 @@ export { FAILURE_CATALOGUE, FailureType, isFailureType, type FailureEntry, type 
 export type { PartialRun } from '../shared/failure-catalogue';
 export { ConversationFailure } from '../shared/conversation';
 export { ConfigError, type TemporalConfig } from '../config';
+// A namespace needs the agent's search attributes: the helper that registers them, and the error when they are missing.
+export { registerSearchAttributes, type OperatorConnection } from '../temporal/check-search-attributes';
+export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';
 
 /** Options of {@link startAgentRun}. */
 export interface StartAgentRunOptions {

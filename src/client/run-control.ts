@@ -16,6 +16,7 @@ import { type ApprovalDecision, type DecideInput } from '../shared/control';
 import { type ModelStreamEvent } from '../shared/model-stream-events';
 import { sleep } from './abortable-sleep';
 import { withModelDeltas } from './model-stream-follower';
+import { explainedBySearchAttributes } from '../temporal/check-search-attributes';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
 import { hasRunEnded, isRefusedAsEnded } from '../temporal/run-ended';
@@ -162,7 +163,9 @@ async function* followDurableEvents(client: Client, workflowId: string, options:
     try {
       page = await handle.query(eventsQuery, { after: cursor });
     } catch (error) {
-      throw notFoundOr(error, workflowId);
+      const mapped = notFoundOr(error, workflowId);
+      // A run on a namespace without the agent's search attributes never answers: say that, not FAILED_PRECONDITION.
+      throw mapped === error ? await explainedBySearchAttributes(client.connection, client.options.namespace, error) : mapped;
     }
     if (page.missed !== undefined && page.events.length > 0) options.onMissed?.(page.missed);
     for (const event of page.events) {

@@ -1,14 +1,19 @@
 import type { Connection } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
 import { AGENT_SEARCH_ATTRIBUTES } from './search-attributes';
+import { SearchAttributesMissingError } from './search-attributes-missing-error';
+
+/**
+ * What the checks need of a connection: a client's `Connection` and a worker's `NativeConnection` both have it.
+ */
+export type OperatorConnection = Pick<Connection, 'operatorService'>;
 
 /**
  * The project's search attributes a namespace lacks, or undefined when the
  * server would not say (some hosted services do not answer this call).
  * Runs upsert these attributes; on a namespace without them every workflow
- * task would fail, so the worker checks before it starts.
+ * task would fail, so workers check before they start.
  */
-export async function missingSearchAttributes(connection: Connection, namespace: string): Promise<string[] | undefined> {
+export async function missingSearchAttributes(connection: OperatorConnection, namespace: string): Promise<string[] | undefined> {
   try {
     const response = await connection.operatorService.listSearchAttributes({ namespace });
     const present = new Set(Object.keys(response.customAttributes ?? {}));
@@ -24,21 +29,57 @@ export function registrationCommand(namespace: string): string {
   return `temporal operator search-attribute create --namespace ${namespace} ${pairs.join(' ')}`;
 }
 
-const INDEXED_TYPES = {
-  Keyword: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-  Int: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_INT,
-} as const;
+/**
+ * `temporal.api.enums.v1.IndexedValueType` by the CLI's type names. The numbers are the protocol's own (they never
+ * change); naming them through `@temporalio/proto` would make that package, which the SDK installs for itself, one
+ * the user must install too.
+ */
+const INDEXED_VALUE_TYPES = { Keyword: 2, Int: 3 } as const;
 
 /**
- * Registers the attributes a namespace lacks (for dev servers the demo reuses;
- * production namespaces are registered by their operators). Returns what it added.
+ * Registers the agent's search attributes (`AgentStatus`, `AgentIterations`, ...) on a namespace, those it lacks
+ * only, and returns the names it added (none when all were there). Run it once per namespace, from a deploy step
+ * or a test's setup; it needs the operator permission that `temporal operator search-attribute create` needs, and
+ * is the same as running that command (`registrationCommand` in the worker's error gives it in full).
+ *
+ * ```ts
+ * const connection = await Connection.connect({ address: 'localhost:7233' });
+ * await registerSearchAttributes(connection, 'default');
+ * ```
+ *
+ * A worker's `NativeConnection` does as well as a client's `Connection`.
  */
-export async function registerMissingSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
+export async function registerSearchAttributes(connection: OperatorConnection, namespace: string): Promise<string[]> {
   const missing = (await missingSearchAttributes(connection, namespace)) ?? [];
   if (missing.length === 0) return [];
   const searchAttributes = Object.fromEntries(
-    missing.map((name) => [name, INDEXED_TYPES[AGENT_SEARCH_ATTRIBUTES[name as keyof typeof AGENT_SEARCH_ATTRIBUTES]]]),
+    missing.map((name) => [name, INDEXED_VALUE_TYPES[AGENT_SEARCH_ATTRIBUTES[name as keyof typeof AGENT_SEARCH_ATTRIBUTES]]]),
   );
   await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
   return missing;
+}
+
+/**
+ * Throws {@link SearchAttributesMissingError} when the namespace lacks any of the agent's search attributes: its runs
+ * would stall, each workflow task failing on them. A server that will not list them (some hosted services) gets
+ * `warn` with the command, and the benefit of the doubt.
+ */
+export async function requireSearchAttributes(connection: OperatorConnection, namespace: string, warn: (message: string) => void): Promise<void> {
+  const missing = await missingSearchAttributes(connection, namespace);
+  if (missing === undefined) {
+    warn(`Could not list the search attributes of the namespace "${namespace}"; make sure they are registered: ${registrationCommand(namespace)}`);
+  } else if (missing.length > 0) {
+    throw new SearchAttributesMissingError({ namespace, missing, command: registrationCommand(namespace) });
+  }
+}
+
+/**
+ * `error`, or {@link SearchAttributesMissingError} (with `error` as its cause) when the namespace lacks the agent's
+ * search attributes: a query to a run there fails with the server's `FAILED_PRECONDITION` (its workflow task is
+ * failing) or times out, and the reason is the namespace, not the run.
+ */
+export async function explainedBySearchAttributes(connection: OperatorConnection, namespace: string, error: unknown): Promise<unknown> {
+  const missing = await missingSearchAttributes(connection, namespace);
+  if (missing === undefined || missing.length === 0) return error;
+  return new SearchAttributesMissingError({ namespace, missing, command: registrationCommand(namespace), cause: error });
 }

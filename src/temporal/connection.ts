@@ -1,10 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { Connection, type TLSConfig } from '@temporalio/client';
-import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
 import type { TemporalConfig } from '../config';
 
+/*
+ * Client connections only: this module is part of the client entry (`agent-runner`), which must not load
+ * `@temporalio/worker` and its native core bridge. The worker's connection is in `worker-connection.ts`.
+ */
+
 /** TLS and API-key options shared by client and worker connections. */
-async function securityOptions(config: TemporalConfig): Promise<{ tls?: TLSConfig | boolean; apiKey?: string }> {
+export async function securityOptions(config: TemporalConfig): Promise<{ tls?: TLSConfig | boolean; apiKey?: string }> {
   if (config.tls !== undefined) {
     const [crt, key] = await Promise.all([readFile(config.tls.certPath), readFile(config.tls.keyPath)]);
     return { tls: { clientCertPair: { crt, key } }, ...(config.apiKey ? { apiKey: config.apiKey } : {}) };
@@ -22,17 +26,8 @@ export async function connectClient(config: TemporalConfig): Promise<Connection>
   }
 }
 
-/** A worker connection, with an error that says what to do when the server is not there. */
-export async function connectWorker(config: TemporalConfig): Promise<NativeConnection> {
-  try {
-    const options: NativeConnectionOptions = { address: config.address, ...(await securityOptions(config)) };
-    return await NativeConnection.connect(options);
-  } catch (error) {
-    throw unreachable(config, error);
-  }
-}
-
-function unreachable(config: TemporalConfig, error: unknown): Error {
+/** The error for a server that did not answer: where it was looked for, and how to start one. */
+export function unreachable(config: TemporalConfig, error: unknown): Error {
   const reason = error instanceof Error ? error.message : String(error);
   return new Error(
     `Cannot reach the Temporal server at ${config.address}: ${reason}. ` +

@@ -3,7 +3,6 @@ import { mkdir, open } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { AGENT_SEARCH_ATTRIBUTE_KEYS } from '../common/search-attributes';
 import { DEFAULT_NAMESPACE } from '../shared/defaults/names';
 import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
@@ -32,6 +31,11 @@ export interface DevServerOptions {
    * (`LOCAL_SERVER_DEFAULTS.dynamicConfig`): the bench's stock anchor. @default false
    */
   stock?: boolean;
+  /**
+   * Register the agent's search attributes at start. `false` starts a namespace as a plain
+   * `temporal server start-dev` has it, without them: what a worker must refuse. @default true
+   */
+  searchAttributes?: boolean;
 }
 
 /** A dev server this process started. */
@@ -46,13 +50,13 @@ export interface StartedDevServer {
 }
 
 /** The `temporal` arguments that start a dev server as `options` say. */
-export function devServerArgs(options: Pick<DevServerOptions, 'dbFilename' | 'stock'> & { ip: string; port: number; uiPort: number }): string[] {
+export function devServerArgs(options: Pick<DevServerOptions, 'dbFilename' | 'stock' | 'searchAttributes'> & { ip: string; port: number; uiPort: number }): string[] {
   return [
     'server', 'start-dev',
     '--ip', options.ip, '--port', String(options.port), '--ui-port', String(options.uiPort),
     '--log-level', 'warn',
     ...(options.dbFilename === undefined ? [] : ['--db-filename', options.dbFilename]),
-    ...searchAttributeFlags(),
+    ...(options.searchAttributes === false ? [] : searchAttributeFlags()),
     ...(options.stock ? [] : dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig)),
   ];
 }
@@ -125,6 +129,8 @@ export async function startDevServer(options: DevServerOptions): Promise<Started
 
 async function startWithSdkDownload(options: DevServerOptions & { ip: string }): Promise<StartedDevServer> {
   options.log('No Temporal CLI and no Go toolchain found: using the Temporal SDK to download the CLI.');
+  // Loaded here only: @temporalio/testing is an optional peer dependency, needed for this fallback alone.
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   const environment = await TestWorkflowEnvironment.createLocal({
     server: {
       ip: options.ip,
@@ -132,7 +138,7 @@ async function startWithSdkDownload(options: DevServerOptions & { ip: string }):
       ui: true,
       uiPort: options.uiPort,
       ...(options.dbFilename === undefined ? {} : { dbFilename: options.dbFilename }),
-      searchAttributes: [...AGENT_SEARCH_ATTRIBUTE_KEYS],
+      searchAttributes: options.searchAttributes === false ? [] : [...AGENT_SEARCH_ATTRIBUTE_KEYS],
       ...(options.stock ? {} : { extraArgs: dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig) }),
     },
   });

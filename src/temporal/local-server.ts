@@ -4,7 +4,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadLocalServerConfig, type LocalServerConfig } from '../config/local-server';
 import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
-import { registerMissingSearchAttributes } from './check-search-attributes';
+import { registerSearchAttributes } from './check-search-attributes';
 import { answers, freePort, isAlive, portIsFree, startDevServer, stopProcess } from './dev-server';
 import type { Log } from './temporal-cli';
 
@@ -100,7 +100,7 @@ export interface LocalConnections {
  */
 export async function connectToLocalServer(server: LocalServer, namespace: string, log: Log): Promise<LocalConnections> {
   const clientConnection = await Connection.connect({ address: server.address });
-  const registered = await registerMissingSearchAttributes(clientConnection, namespace);
+  const registered = await registerSearchAttributes(clientConnection, namespace);
   if (registered.length > 0) log(`Registered the search attributes ${registered.join(', ')} on namespace "${namespace}".`);
   const workerConnection = await NativeConnection.connect({ address: server.address });
   return { client: new Client({ connection: clientConnection, namespace }), clientConnection, workerConnection };

@@ -10,6 +10,10 @@
  * // a worker with new AgentRunnerPlugin({ tools, model: { baseURL: model.baseURL, defaultModel: 'unused' } }),
  * // then a run with { model: 'my-scenario', tools: ['lookup_order'], message: '...' }
  * ```
+ *
+ * The scripted model is a fastify server: this entry needs `fastify`, an optional peer dependency of the package
+ * (`npm install --save-dev fastify`). `startDevServer` uses the Temporal CLI it finds (`TEMPORAL_CLI_PATH`, PATH, the
+ * cache) and falls back to the SDK's own download of it, which needs `@temporalio/testing`, another optional peer.
  */
 
 export { ScriptedModelServer } from '../scripted-model/server';

@@ -3,8 +3,9 @@ import type { ModelSettings } from '../shared/model-settings';
 import { ConfigError, configuredSecrets, loadWorkerConfig } from '../config';
 import { AgentRunnerPlugin, type AgentRunnerPluginOptions } from './plugin';
 import { createRedactor } from '../redaction';
-import { missingSearchAttributes, registrationCommand } from '../temporal/check-search-attributes';
-import { connectClient, connectWorker } from '../temporal/connection';
+import { requireSearchAttributes } from '../temporal/check-search-attributes';
+import { connectClient } from '../temporal/connection';
+import { connectWorker } from '../temporal/worker-connection';
 import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { createBuiltinTools } from '../tools/builtin';
 import type { ToolDefinition } from '../tools/define-tool';
@@ -29,6 +30,9 @@ export {
 } from './plugin';
 export type { ModelSettings } from '../shared/model-settings';
 export type { StreamListenerOptions } from '../activities/delta-hub';
+export { registerSearchAttributes } from '../temporal/check-search-attributes';
+export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';
+export { SecondSdkCopyError } from './checks/second-sdk-copy-error';
 
 /** What a worker for `agentWorkflow` needs. */
 export interface AgentWorkerOptions {
@@ -52,9 +56,13 @@ export interface AgentWorkerOptions {
  * `maxHeartbeatThrottleInterval` at {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} and `maxConcurrentActivityTaskExecutions`
  * at {@link AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES} unless `overrides` says otherwise.
  * It is a worker with an {@link AgentRunnerPlugin}; to add the agent to a worker of your own, use the plugin.
+ * A namespace that lacks the agent's search attributes is refused with {@link SearchAttributesMissingError}
+ * (register them with {@link registerSearchAttributes}).
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const { plugins = [], ...overrides } = options.overrides ?? {};
+  // The plugin checks again when the worker runs; checked here first, a namespace without them fails before the bundle is built.
+  await requireSearchAttributes(options.connection, options.namespace, (message) => Runtime.instance().logger.warn(message));
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -82,17 +90,6 @@ async function main(secrets: readonly string[]): Promise<void> {
   // A provider may echo the key in an error: no log line of the worker prints a configured secret.
   Runtime.install({ logger: runnerLogger(logLevel, secrets), shutdownSignals: [] });
   const connection = await connectWorker(temporal);
-  const clientConnection = await connectClient(temporal);
-  const missing = await missingSearchAttributes(clientConnection, temporal.namespace);
-  await clientConnection.close();
-  if (missing === undefined) {
-    console.warn(`Could not list the search attributes of "${temporal.namespace}"; make sure they are registered: ${registrationCommand(temporal.namespace)}`);
-  } else if (missing.length > 0) {
-    throw new ConfigError(
-      `The namespace "${temporal.namespace}" lacks the search attributes ${missing.join(', ')}; runs would stall on them. ` +
-        `Register them once: ${registrationCommand(temporal.namespace)}`,
-    );
-  }
   const worker = await createAgentWorker({
     connection,
     namespace: temporal.namespace,

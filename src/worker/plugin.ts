@@ -1,5 +1,5 @@
 import { SimplePlugin } from '@temporalio/plugin';
-import { Runtime, type InjectedSinks, type ReplayWorkerOptions, type Worker, type WorkerOptions } from '@temporalio/worker';
+import { Runtime, type BundleOptions, type InjectedSinks, type ReplayWorkerOptions, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { ModelSettings } from '../shared/model-settings';
 import { DeltaHub, type StreamListenerOptions } from '../activities/delta-hub';
@@ -9,6 +9,8 @@ import { type ModelRequestSinks } from '../common/model-request-sinks';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';
 import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
+import { runIfSearchAttributes } from './checks/namespace-search-attributes';
+import { refuseSecondSdkCopy } from './checks/single-sdk-copy';
 
 /**
  * The module a worker bundles for `agentWorkflow` and `conversationWorkflow`:
@@ -71,6 +73,10 @@ export interface AgentRunnerPluginOptions {
  *   worker's options set it, so a cancelled tool hears of it within about a second. The option is worker-wide: the
  *   worker's other activities heartbeat at that rate too.
  *
+ * - **Checks**: a worker whose bundle would hold a second copy of `@temporalio/workflow` is refused at
+ *   `Worker.create` (`SecondSdkCopyError`); a namespace that lacks the agent's search attributes is refused when
+ *   the worker runs (`SearchAttributesMissingError`, with the command that registers them).
+ *
  * `createAgentWorker` is a worker with this plugin and nothing else.
  *
  * Plugins are an experimental feature of the Temporal SDK (`@temporalio/plugin`); their API may change.
@@ -87,15 +93,6 @@ export class AgentRunnerPlugin extends SimplePlugin {
     this.hub = hub;
   }
 
-  /**
-   * Starts the stream listener as the worker starts, and says where it listens. Not awaited: the worker's own start
-   * (and a `shutdown()` right after `run()`) must not wait on it; a model call that comes first waits for it itself.
-   */
-  override runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
-    if (this.hub !== false) void announceStreamListener(this.hub);
-    return super.runWorker(worker, next);
-  }
-
   /** Adds the agent's activities, its workflows when the worker has none, the preloaded modules and the heartbeat throttle. */
   override configureWorker(options: WorkerOptions): WorkerOptions {
     refuseActivityClashes(options.activities, this.activityNames);
@@ -105,6 +102,26 @@ export class AgentRunnerPlugin extends SimplePlugin {
       maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
       sinks: { ...options.sinks, ...modelRequestSinks() },
     });
+  }
+
+  /** Refuses a bundle with a second copy of `@temporalio/workflow` (see `checks/single-sdk-copy.ts`). */
+  override configureBundler(options: BundleOptions): BundleOptions {
+    refuseSecondSdkCopy(options);
+    return super.configureBundler(options);
+  }
+
+  /**
+   * Refuses to run on a namespace that lacks the agent's search attributes (its runs would stall); then starts the
+   * stream listener and says where it listens. The listener is not awaited: the worker's own start (and a
+   * `shutdown()` right after `run()`) must not wait on it; a model call that comes first waits for it itself.
+   */
+  override runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
+    return super.runWorker(worker, (started) =>
+      runIfSearchAttributes(started, (checked) => {
+        if (this.hub !== false) void announceStreamListener(this.hub);
+        return next(checked);
+      }),
+    );
   }
 
   /** A replay worker with no workflows of its own replays the agent's. */

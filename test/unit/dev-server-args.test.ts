@@ -28,4 +28,8 @@ describe('devServerArgs', () => {
     expect(args).toEqual(expect.arrayContaining(['--ip', '127.0.0.1', '--port', '7233', '--ui-port', '8233', '--db-filename', '/tmp/dev.sqlite']));
     expect(args.filter((arg) => arg === '--search-attribute').length).toBeGreaterThan(0);
   });
+
+  test('searchAttributes: false starts a namespace without the agent\'s search attributes, as a plain dev server has it', () => {
+    expect(devServerArgs({ ...base, searchAttributes: false })).not.toContain('--search-attribute');
+  });
 });
