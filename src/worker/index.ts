@@ -4,7 +4,6 @@ import { ConfigError, configuredSecrets, loadWorkerConfig } from '../config';
 import { AgentRunnerPlugin, type AgentRunnerPluginOptions } from './plugin';
 import { createRedactor } from '../redaction';
 import { requireSearchAttributes } from '../temporal/check-search-attributes';
-import { connectClient } from '../temporal/connection';
 import { connectWorker } from '../temporal/worker-connection';
 import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { createBuiltinTools } from '../tools/builtin';

@@ -51,6 +51,8 @@ export { CONVERSATION_WORKFLOW_TYPE } from '../shared/conversation';
 /* Types only: what crosses the workflow's boundary. */
 export type { AgentInput, ApprovalConfig, RestrictOutputConfig, TerminatingConfig } from '../shared/agent-input';
 export type { AgentResult, AgentState, AgentStatus, GeneratedMessage, TerminationReason } from '../shared/agent-result';
+/* What agentWorkflow returns carries a large final answer once; withAnswerRestored gives back the full result (pure). */
+export { withAnswerRestored, type AgentWorkflowResult } from '../shared/result-answer';
 export type { AssistantMessage, ChatMessage, MessageMeta, ToolCall, ToolMessage, Usage } from '../shared/messages';
 export type { EventPage, RunEvent, RunEventOf, RunEventType } from '../shared/run-events';
 export type { MessagePage, TranscriptQueryInput } from '../shared/transcript';
