@@ -32,11 +32,18 @@ module.exports = tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: nodeBuiltins.filter((name) => !name.endsWith('/*')).map((name) => ({
-            name,
-            message: 'Workflow code must be deterministic: do I/O in an activity.',
-          })),
-          patterns: [{ group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client', 'openai'], message: 'Not in workflow code: only @temporalio/workflow, relative imports and pure libraries.' }],
+          paths: nodeBuiltins
+            .filter((name) => !name.endsWith('/*'))
+            .map((name) => ({
+              name,
+              message: 'Workflow code must be deterministic: do I/O in an activity.',
+            })),
+          patterns: [
+            {
+              group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client', 'openai'],
+              message: 'Not in workflow code: only @temporalio/workflow, relative imports and pure libraries.',
+            },
+          ],
         },
       ],
       'no-console': 'error',
@@ -57,14 +64,25 @@ module.exports = tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: nodeBuiltins.filter((name) => !name.endsWith('/*')).map((name) => ({
-            name,
-            message: 'Workflow code must be deterministic: do I/O in an activity.',
-          })),
+          paths: nodeBuiltins
+            .filter((name) => !name.endsWith('/*'))
+            .map((name) => ({
+              name,
+              message: 'Workflow code must be deterministic: do I/O in an activity.',
+            })),
           patterns: [
-            { group: ['@temporalio/*', 'openai'], message: 'Rules are pure: no Temporal here. Apply the rule in a step under src/workflows/agent/.' },
-            { group: ['../agent', '../agent/*', '../conversation', '../conversation/*'], message: 'Rules are pure: they take plain data, not the run or its steps.' },
-            { group: ['../common/*', '../../common/*'], message: 'Pure code: src/common/ holds the Temporal-dependent definitions.' },
+            {
+              group: ['@temporalio/*', 'openai'],
+              message: 'Rules are pure: no Temporal here. Apply the rule in a step under src/workflows/agent/.',
+            },
+            {
+              group: ['../agent', '../agent/*', '../conversation', '../conversation/*'],
+              message: 'Rules are pure: they take plain data, not the run or its steps.',
+            },
+            {
+              group: ['../common/*', '../../common/*'],
+              message: 'Pure code: src/common/ holds the Temporal-dependent definitions.',
+            },
           ],
         },
       ],
@@ -95,7 +113,9 @@ module.exports = tseslint.config(
   },
   {
     files: ['**/*.js'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },
+    languageOptions: {
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

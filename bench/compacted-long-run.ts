@@ -36,7 +36,9 @@ function countingAgent(request: ChatCompletionRequest): ScriptStep {
 export async function benchCompactedLongRun(options: { iterations: number; maxTokens: number }): Promise<void> {
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond(MODEL, countingAgent);
-    model.respond(SUMMARY_MODEL, (request) => ({ content: `Counting by one with the calculator; summary of ${request.messages.length} message(s).` }));
+    model.respond(SUMMARY_MODEL, (request) => ({
+      content: `Counting by one with the calculator; summary of ${request.messages.length} message(s).`,
+    }));
     const taskQueue = `bench-long-${randomUUID()}`;
     const worker = await createAgentWorker({
       connection: workerConnection,
@@ -55,11 +57,19 @@ export async function benchCompactedLongRun(options: { iterations: number; maxTo
         compaction: { maxTokens: options.maxTokens, keepRecentIterations: 4, model: SUMMARY_MODEL },
       };
       const started = performance.now();
-      const handle = await client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: `bench-long-${randomUUID()}`, args: [input] });
+      const handle = await client.workflow.start(WORKFLOW_TYPE, {
+        taskQueue,
+        workflowId: `bench-long-${randomUUID()}`,
+        args: [input],
+      });
       const progress = setInterval(() => {
         void handle
           .describe()
-          .then((description) => console.log(`  long run: ${((performance.now() - started) / 1000).toFixed(0)} s, Temporal run history ${description.historyLength} events`))
+          .then((description) =>
+            console.log(
+              `  long run: ${((performance.now() - started) / 1000).toFixed(0)} s, Temporal run history ${description.historyLength} events`,
+            ),
+          )
           .catch(() => undefined);
       }, 60_000);
       let result: AgentResult;
@@ -76,9 +86,13 @@ export async function benchCompactedLongRun(options: { iterations: number; maxTo
       const content = jsonBytes(transcript);
       const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
       console.log('');
-      console.log(`### A compacted long run: ${options.iterations} iterations, compaction.maxTokens ${options.maxTokens}`);
+      console.log(
+        `### A compacted long run: ${options.iterations} iterations, compaction.maxTokens ${options.maxTokens}`,
+      );
       console.log('');
-      console.log('| iterations | Temporal runs | compactions | history, whole chain | content (transcript) | history / content | first / last Temporal run | per iteration |');
+      console.log(
+        '| iterations | Temporal runs | compactions | history, whole chain | content (transcript) | history / content | first / last Temporal run | per iteration |',
+      );
       console.log('|---:|---:|---:|---:|---:|---:|---|---:|');
       const first = runs[0];
       const last = runs.at(-1);

@@ -56,7 +56,9 @@ const SUMMARY_MODEL = 'bench-history-summary';
  * last page it read, not by the messages it sees, which compaction summarises.
  */
 function fetchingAgent(request: ChatCompletionRequest): ScriptStep {
-  const wanted = Number(/Fetch (\d+) times/.exec(request.messages.map((message) => String(message.content ?? '')).join('\n'))?.[1] ?? 1);
+  const wanted = Number(
+    /Fetch (\d+) times/.exec(request.messages.map((message) => String(message.content ?? '')).join('\n'))?.[1] ?? 1,
+  );
   const lastPage = [...request.messages].reverse().find((message) => message.role === 'tool');
   const done = lastPage === undefined ? 0 : Number(/^page (\d+):/.exec(String(lastPage.content))?.[1] ?? -1) + 1;
   if (done + 1 >= wanted) return { content: `Fetched ${done} times.` };
@@ -68,11 +70,14 @@ export async function benchHistoryGrowth(options: HistoryGrowthOptions): Promise
     name: 'fetch_page',
     description: 'Fetches a page of text.',
     parameters: z.object({ page: z.number() }),
-    execute: ({ page }) => `page ${page}: ${'lorem ipsum '.repeat(Math.ceil(options.resultBytes / 12)).slice(0, options.resultBytes)}`,
+    execute: ({ page }) =>
+      `page ${page}: ${'lorem ipsum '.repeat(Math.ceil(options.resultBytes / 12)).slice(0, options.resultBytes)}`,
   });
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond(MODEL, fetchingAgent);
-    model.respond(SUMMARY_MODEL, () => ({ content: 'The user asked for pages; every page so far was fetched and read.' }));
+    model.respond(SUMMARY_MODEL, () => ({
+      content: 'The user asked for pages; every page so far was fetched and read.',
+    }));
     const taskQueue = `bench-history-${randomUUID()}`;
     const worker = await createAgentWorker({
       connection: workerConnection,
@@ -91,9 +96,15 @@ export async function benchHistoryGrowth(options: HistoryGrowthOptions): Promise
         message: 'Start fetching.',
         maxInvocations: iterations + 1,
         ...(perRun === undefined ? {} : { iterationsPerRun: perRun }),
-        ...(compaction === true ? { compaction: { maxTokens: options.compactionTokens, keepRecentIterations: 2, model: SUMMARY_MODEL } } : {}),
+        ...(compaction === true
+          ? { compaction: { maxTokens: options.compactionTokens, keepRecentIterations: 2, model: SUMMARY_MODEL } }
+          : {}),
       };
-      const handle = await client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId: `bench-history-${randomUUID()}`, args: [input] });
+      const handle = await client.workflow.start(WORKFLOW_TYPE, {
+        taskQueue,
+        workflowId: `bench-history-${randomUUID()}`,
+        args: [input],
+      });
       const result = (await handle.result()) as AgentResult;
       const seconds = (performance.now() - started) / 1000;
       const runs = await temporalRunsOf(client, handle.workflowId);
@@ -113,25 +124,36 @@ export async function benchHistoryGrowth(options: HistoryGrowthOptions): Promise
     };
     const rows: Measured[] = [];
     await worker.runUntil(async () => {
-      const variants: Variant[] = [{}, ...(options.perRun === undefined ? [] : [{ perRun: options.perRun }, { perRun: options.perRun, compaction: true }])];
+      const variants: Variant[] = [
+        {},
+        ...(options.perRun === undefined
+          ? []
+          : [{ perRun: options.perRun }, { perRun: options.perRun, compaction: true }]),
+      ];
       for (const variant of variants) {
         for (const length of options.lengths) {
           const measured = await measure(length, variant);
           rows.push(measured);
-          console.log(`  history: ${length} iterations, ${describeVariant(measured)}: ${kib(measured.historyBytes)} for ${kib(measured.contentBytes)} of content (${measured.seconds.toFixed(1)} s)`);
+          console.log(
+            `  history: ${length} iterations, ${describeVariant(measured)}: ${kib(measured.historyBytes)} for ${kib(measured.contentBytes)} of content (${measured.seconds.toFixed(1)} s)`,
+          );
         }
       }
     });
     console.log('');
     console.log(`### History against content (each iteration one tool result of ${options.resultBytes} B)`);
     console.log('');
-    console.log('| iterations | continue-as-new | Temporal runs | compactions | events | history | content | history / content | growth exponent |');
+    console.log(
+      '| iterations | continue-as-new | Temporal runs | compactions | events | history | content | history / content | growth exponent |',
+    );
     console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const [index, row] of rows.entries()) {
       const previous = rows[index - 1];
       const exponent =
         previous !== undefined && describeVariant(previous) === describeVariant(row)
-          ? (Math.log(row.historyBytes / previous.historyBytes) / Math.log(row.iterations / previous.iterations)).toFixed(2)
+          ? (
+              Math.log(row.historyBytes / previous.historyBytes) / Math.log(row.iterations / previous.iterations)
+            ).toFixed(2)
           : '';
       console.log(
         `| ${row.iterations} | ${describeVariant(row)} | ${row.temporalRuns} | ${row.compactions} | ${row.historyEvents} | ${kib(row.historyBytes)} | ${kib(row.contentBytes)} | ${(row.historyBytes / row.contentBytes).toFixed(2)}× | ${exponent} |`,

@@ -36,19 +36,32 @@ const ANSWER = 'The answer is 42.';
 
 /** The parent calls the tool its message names, then answers; the child (known by its instructions) answers at once. */
 function nestedAgent(request: ChatCompletionRequest): ScriptStep {
-  const isChild = request.messages.some((message) => message.role === 'system' && String(message.content ?? '').includes(CHILD_MARKER));
+  const isChild = request.messages.some(
+    (message) => message.role === 'system' && String(message.content ?? '').includes(CHILD_MARKER),
+  );
   if (isChild) return { content: ANSWER };
   if (request.messages.at(-1)?.role === 'tool') return { content: 'Done.' };
-  const tool = /use (\w+)/.exec(String(request.messages.find((message) => message.role === 'user')?.content ?? ''))?.[1] ?? 'lookup';
+  const tool =
+    /use (\w+)/.exec(String(request.messages.find((message) => message.role === 'user')?.content ?? ''))?.[1] ??
+    'lookup';
   return { toolCalls: [{ name: tool, arguments: tool === 'lookup' ? { question: 'what?' } : { task: 'what?' } }] };
 }
-
 
 /** `npm run bench -- --only nested`: the overhead of a nested agent, per child. */
 export async function benchNestedOverhead(options: NestedOverheadOptions): Promise<void> {
   const runs = options.runs ?? 20;
-  const lookup = defineTool({ name: 'lookup', description: 'Looks an answer up.', parameters: z.object({ question: z.string() }), execute: () => ANSWER });
-  const researcher = defineAgentTool({ name: 'researcher', description: 'Researches an answer.', instructions: CHILD_MARKER, tools: [] });
+  const lookup = defineTool({
+    name: 'lookup',
+    description: 'Looks an answer up.',
+    parameters: z.object({ question: z.string() }),
+    execute: () => ANSWER,
+  });
+  const researcher = defineAgentTool({
+    name: 'researcher',
+    description: 'Researches an answer.',
+    instructions: CHILD_MARKER,
+    tools: [],
+  });
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond(MODEL, nestedAgent);
     const taskQueue = `bench-nested-${randomUUID()}`;
@@ -70,7 +83,8 @@ export async function benchNestedOverhead(options: NestedOverheadOptions): Promi
       if (result.response !== 'Done.') throw new Error(`unexpected response: ${result.response}`);
       return { ms: performance.now() - started, workflowId: handle.workflowId };
     };
-    const historyEvents = async (workflowId: string): Promise<number> => (await client.workflow.getHandle(workflowId).fetchHistory()).events?.length ?? 0;
+    const historyEvents = async (workflowId: string): Promise<number> =>
+      (await client.workflow.getHandle(workflowId).fetchHistory()).events?.length ?? 0;
     const measure = async (tool: 'lookup' | 'researcher'): Promise<Measured> => {
       const times: number[] = [];
       let last = '';
@@ -80,7 +94,8 @@ export async function benchNestedOverhead(options: NestedOverheadOptions): Promi
         last = workflowId;
       }
       times.sort((left, right) => left - right);
-      const events = (await historyEvents(last)) + (tool === 'researcher' ? await historyEvents(`${last}/call-1-1`) : 0);
+      const events =
+        (await historyEvents(last)) + (tool === 'researcher' ? await historyEvents(`${last}/call-1-1`) : 0);
       return { medianMs: percentile(times, 0.5), p95Ms: percentile(times, 0.95), historyEvents: events };
     };
     await worker.runUntil(async () => {
@@ -92,9 +107,15 @@ export async function benchNestedOverhead(options: NestedOverheadOptions): Promi
       options.log(`Nested agents: ${runs} runs each, one at a time, one tool call per run`);
       options.log('| run | median | p95 | history events (child included) |');
       options.log('| --- | --- | --- | --- |');
-      options.log(`| plain tool (\`lookup\`) | ${plain.medianMs.toFixed(0)} ms | ${plain.p95Ms.toFixed(0)} ms | ${plain.historyEvents} |`);
-      options.log(`| nested agent (\`researcher\`, one model call) | ${nested.medianMs.toFixed(0)} ms | ${nested.p95Ms.toFixed(0)} ms | ${nested.historyEvents} |`);
-      options.log(`overhead per child: ${(nested.medianMs - plain.medianMs).toFixed(0)} ms at the median, ${nested.historyEvents - plain.historyEvents} history events`);
+      options.log(
+        `| plain tool (\`lookup\`) | ${plain.medianMs.toFixed(0)} ms | ${plain.p95Ms.toFixed(0)} ms | ${plain.historyEvents} |`,
+      );
+      options.log(
+        `| nested agent (\`researcher\`, one model call) | ${nested.medianMs.toFixed(0)} ms | ${nested.p95Ms.toFixed(0)} ms | ${nested.historyEvents} |`,
+      );
+      options.log(
+        `overhead per child: ${(nested.medianMs - plain.medianMs).toFixed(0)} ms at the median, ${nested.historyEvents - plain.historyEvents} history events`,
+      );
     });
   });
 }

@@ -30,26 +30,84 @@ import { benchNestedOverhead } from './nested-overhead';
 const options = new Command()
   .option('--runs <n>', 'agent runs to measure', (value) => Number(value), 60)
   .option('--concurrency <n>', 'runs in flight at once', (value) => Number(value), 10)
-  .option('--iterations <n>', 'model calls per run (each but the last asks for two parallel tool calls)', (value) => Number(value), 4)
+  .option(
+    '--iterations <n>',
+    'model calls per run (each but the last asks for two parallel tool calls)',
+    (value) => Number(value),
+    4,
+  )
   .option('--conversations <n>', 'conversations driven through the HTTP API at once', (value) => Number(value), 10)
   .option('--turns <n>', 'chat turns per conversation', (value) => Number(value), 5)
-  .option('--long <n>', 'iterations of the long run, measured with and without continue-as-new', (value) => Number(value), 60)
+  .option(
+    '--long <n>',
+    'iterations of the long run, measured with and without continue-as-new',
+    (value) => Number(value),
+    60,
+  )
   .option('--per-run <n>', 'iterations per Temporal run of the long run', (value) => Number(value), 10)
   .option('--anchor-runs <n>', 'measured runs of each loop in the anchor comparison', (value) => Number(value), 5)
   .option('--anchor-iterations <n>', 'model calls per run in the anchor comparison', (value) => Number(value), 10)
-  .option('--anchor-latencies <ms,...>', "the scripted model's latencies in the anchor comparison", (value) => value.split(',').map(Number), [0, 500])
+  .option(
+    '--anchor-latencies <ms,...>',
+    "the scripted model's latencies in the anchor comparison",
+    (value) => value.split(',').map(Number),
+    [0, 500],
+  )
   .option('--stream-runs <n>', 'runs per transport in the streaming section', (value) => Number(value), 3)
   .option('--stream-tokens <n>', 'tokens per streamed answer (one every 20 ms)', (value) => Number(value), 50)
-  .option('--history-lengths <n,...>', 'iterations of the runs whose history is measured against their content', (value) => value.split(',').map(Number), [25, 50, 100])
+  .option(
+    '--history-lengths <n,...>',
+    'iterations of the runs whose history is measured against their content',
+    (value) => value.split(',').map(Number),
+    [25, 50, 100],
+  )
   .option('--history-result-bytes <n>', 'bytes of each tool result in the history runs', (value) => Number(value), 4096)
-  .option('--history-per-run <n>', 'the history runs again, continuing as new every n iterations, without and with compaction (0: not)', (value) => Number(value), 10)
-  .option('--history-compaction-tokens <n>', 'compaction.maxTokens of the history runs with compaction', (value) => Number(value), 8000)
-  .option('--compacted-long-iterations <n>', 'iterations of the compacted long run (--only compacted-long; about 15 minutes)', (value) => Number(value), 10_000)
-  .option('--compacted-long-tokens <n>', 'compaction.maxTokens of the compacted long run', (value) => Number(value), 2000)
-  .option('--anchor-servers <name,...>', 'the dev servers of the anchor comparison: stock, tuned', (value) => value.split(','), ['stock', 'tuned'])
-  .option('--inflight-runs <n>', 'runs in flight at once on one worker in the inflight section', (value) => Number(value), 1000)
-  .option('--inflight-iterations <n>', 'model calls per run in the inflight section (1 s each)', (value) => Number(value), 3)
-  .option('--only <section>', 'run one section: anchors, history, streaming, inflight, compacted-long or nested (the last three only when named)')
+  .option(
+    '--history-per-run <n>',
+    'the history runs again, continuing as new every n iterations, without and with compaction (0: not)',
+    (value) => Number(value),
+    10,
+  )
+  .option(
+    '--history-compaction-tokens <n>',
+    'compaction.maxTokens of the history runs with compaction',
+    (value) => Number(value),
+    8000,
+  )
+  .option(
+    '--compacted-long-iterations <n>',
+    'iterations of the compacted long run (--only compacted-long; about 15 minutes)',
+    (value) => Number(value),
+    10_000,
+  )
+  .option(
+    '--compacted-long-tokens <n>',
+    'compaction.maxTokens of the compacted long run',
+    (value) => Number(value),
+    2000,
+  )
+  .option(
+    '--anchor-servers <name,...>',
+    'the dev servers of the anchor comparison: stock, tuned',
+    (value) => value.split(','),
+    ['stock', 'tuned'],
+  )
+  .option(
+    '--inflight-runs <n>',
+    'runs in flight at once on one worker in the inflight section',
+    (value) => Number(value),
+    1000,
+  )
+  .option(
+    '--inflight-iterations <n>',
+    'model calls per run in the inflight section (1 s each)',
+    (value) => Number(value),
+    3,
+  )
+  .option(
+    '--only <section>',
+    'run one section: anchors, history, streaming, inflight, compacted-long or nested (the last three only when named)',
+  )
   .parse()
   .opts<{
     runs: number;
@@ -111,7 +169,6 @@ function longAgent(iterations: number) {
   };
 }
 
-
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
@@ -123,14 +180,24 @@ async function main(): Promise<void> {
     return;
   }
   if (options.only === 'inflight') {
-    const report = await benchInFlight({ runs: options.inflightRuns, iterations: options.inflightIterations, log: (line) => console.log(line) });
+    const report = await benchInFlight({
+      runs: options.inflightRuns,
+      iterations: options.inflightIterations,
+      log: (line) => console.log(line),
+    });
     console.log('');
     for (const line of inFlightLines(report, options.inflightIterations)) console.log(line);
     if (report.failed > 0) process.exitCode = 1;
     return;
   }
   const streaming = (stack: { client: Client; workerConnection: NativeConnection; model: ScriptedModelServer }) =>
-    benchStreaming({ ...stack, runs: options.streamRuns, tokens: options.streamTokens, tokenDelayMs: 20, log: (line) => console.log(line) });
+    benchStreaming({
+      ...stack,
+      runs: options.streamRuns,
+      tokens: options.streamTokens,
+      tokenDelayMs: 20,
+      log: (line) => console.log(line),
+    });
   if (options.only === 'streaming') {
     await withLocalStack(streaming);
     return;
@@ -144,7 +211,11 @@ async function main(): Promise<void> {
       compactionTokens: options.historyCompactionTokens,
     });
   }
-  if (options.only === 'compacted-long') await benchCompactedLongRun({ iterations: options.compactedLongIterations, maxTokens: options.compactedLongTokens });
+  if (options.only === 'compacted-long')
+    await benchCompactedLongRun({
+      iterations: options.compactedLongIterations,
+      maxTokens: options.compactedLongTokens,
+    });
   if (options.only !== undefined) return;
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond(MODEL, benchAgent(options.iterations));
@@ -206,14 +277,28 @@ async function main(): Promise<void> {
       queryTimes.sort((left, right) => left - right);
       const toolCalls = 2 * (options.iterations - 1);
       console.log('');
-      console.log(`agent-runner bench: ${options.runs} runs, ${options.concurrency} at a time, ${options.iterations} model calls and ${toolCalls} tool calls per run`);
-      console.log(`machine: ${os.cpus().length} cores, node ${process.version}; model and worker in this process, Temporal dev server (in memory) beside it`);
-      console.log(`throughput:        ${(options.runs / elapsed).toFixed(1)} runs/s, ${(iterations / elapsed).toFixed(1)} iterations/s`);
-      console.log(`run latency:       p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms, max ${(latencies.at(-1) ?? 0).toFixed(0)} ms`);
-      console.log(`per iteration:     ${(percentile(latencies, 0.5) / options.iterations).toFixed(1)} ms at p50 (model call + tool calls + workflow tasks)`);
+      console.log(
+        `agent-runner bench: ${options.runs} runs, ${options.concurrency} at a time, ${options.iterations} model calls and ${toolCalls} tool calls per run`,
+      );
+      console.log(
+        `machine: ${os.cpus().length} cores, node ${process.version}; model and worker in this process, Temporal dev server (in memory) beside it`,
+      );
+      console.log(
+        `throughput:        ${(options.runs / elapsed).toFixed(1)} runs/s, ${(iterations / elapsed).toFixed(1)} iterations/s`,
+      );
+      console.log(
+        `run latency:       p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms, max ${(latencies.at(-1) ?? 0).toFixed(0)} ms`,
+      );
+      console.log(
+        `per iteration:     ${(percentile(latencies, 0.5) / options.iterations).toFixed(1)} ms at p50 (model call + tool calls + workflow tasks)`,
+      );
       console.log(`history per run:   ${history.events?.length ?? 0} events`);
-      console.log(`state query:       p50 ${percentile(queryTimes, 0.5).toFixed(1)} ms, p95 ${percentile(queryTimes, 0.95).toFixed(1)} ms`);
-      console.log(`process memory:    rss ${megabytes(memoryBefore.rss)} -> ${megabytes(memoryAfter.rss)}, heap used ${megabytes(memoryBefore.heapUsed)} -> ${megabytes(memoryAfter.heapUsed)}`);
+      console.log(
+        `state query:       p50 ${percentile(queryTimes, 0.5).toFixed(1)} ms, p95 ${percentile(queryTimes, 0.95).toFixed(1)} ms`,
+      );
+      console.log(
+        `process memory:    rss ${megabytes(memoryBefore.rss)} -> ${megabytes(memoryAfter.rss)}, heap used ${megabytes(memoryBefore.heapUsed)} -> ${megabytes(memoryAfter.heapUsed)}`,
+      );
 
       await benchChat(client, taskQueue);
       await benchLongRun(client, taskQueue);
@@ -228,10 +313,14 @@ async function main(): Promise<void> {
  * the project starts it.
  */
 async function benchAnchors(): Promise<void> {
-  const cases = defaultComparisonCases(options.anchorLatencies, options.anchorIterations).filter((entry) => options.anchorServers.includes(entry.server));
+  const cases = defaultComparisonCases(options.anchorLatencies, options.anchorIterations).filter((entry) =>
+    options.anchorServers.includes(entry.server),
+  );
   const rows = await compareLoops({ runs: options.anchorRuns, cases, log: (line) => console.log(line) });
   console.log('');
-  console.log(`the runner against its anchors: ${options.anchorRuns} runs of each loop, interleaved, n model calls and n - 1 tool calls per run; median ms per iteration`);
+  console.log(
+    `the runner against its anchors: ${options.anchorRuns} runs of each loop, interleaved, n model calls and n - 1 tool calls per run; median ms per iteration`,
+  );
   for (const line of comparisonTable(rows)) console.log(line);
 }
 
@@ -241,7 +330,12 @@ async function benchAnchors(): Promise<void> {
  * tool call; every conversation's history grows turn by turn.
  */
 async function benchChat(client: Client, taskQueue: string): Promise<void> {
-  const app = buildApiServer({ client, taskQueue, auth: { token: TOKEN }, defaults: { tools: ['calculator'], model: CHAT_MODEL } });
+  const app = buildApiServer({
+    client,
+    taskQueue,
+    auth: { token: TOKEN },
+    defaults: { tools: ['calculator'], model: CHAT_MODEL },
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   const chat = async (contextId: string, turn: number): Promise<number> => {
@@ -272,12 +366,22 @@ async function benchChat(client: Client, taskQueue: string): Promise<void> {
     );
     const elapsed = (performance.now() - started) / 1000;
     latencies.sort((left, right) => left - right);
-    const median = (values: number[] | undefined) => percentile([...(values ?? [])].sort((left, right) => left - right), 0.5);
+    const median = (values: number[] | undefined) =>
+      percentile(
+        [...(values ?? [])].sort((left, right) => left - right),
+        0.5,
+      );
     console.log('');
-    console.log(`chat over HTTP: ${options.conversations} conversations at once, ${options.turns} turns each (2 model calls, 1 tool call per turn)`);
+    console.log(
+      `chat over HTTP: ${options.conversations} conversations at once, ${options.turns} turns each (2 model calls, 1 tool call per turn)`,
+    );
     console.log(`throughput:        ${(latencies.length / elapsed).toFixed(1)} turns/s`);
-    console.log(`turn latency:      p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms`);
-    console.log(`first / last turn: p50 ${median(byTurn[0]).toFixed(0)} ms / ${median(byTurn.at(-1)).toFixed(0)} ms (the history grows each turn)`);
+    console.log(
+      `turn latency:      p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms`,
+    );
+    console.log(
+      `first / last turn: p50 ${median(byTurn[0]).toFixed(0)} ms / ${median(byTurn.at(-1)).toFixed(0)} ms (the history grows each turn)`,
+    );
   } finally {
     await app.close();
   }
@@ -295,11 +399,22 @@ async function benchLongRun(client: Client, taskQueue: string): Promise<void> {
     const handle = await client.workflow.start(WORKFLOW_TYPE, {
       taskQueue,
       workflowId: `bench-long-${randomUUID()}`,
-      args: [{ model: LONG_MODEL, tools: ['calculator'], message: 'Keep adding.', maxInvocations: options.long + 1, ...(iterationsPerRun === undefined ? {} : { iterationsPerRun }) }],
+      args: [
+        {
+          model: LONG_MODEL,
+          tools: ['calculator'],
+          message: 'Keep adding.',
+          maxInvocations: options.long + 1,
+          ...(iterationsPerRun === undefined ? {} : { iterationsPerRun }),
+        },
+      ],
     });
     const result = (await handle.result()) as AgentResult;
     const elapsed = performance.now() - started;
-    const runs = (await temporalRunsOf(client, handle.workflowId)).map((run) => ({ events: run.historyLength, bytes: run.historySize ?? 0 }));
+    const runs = (await temporalRunsOf(client, handle.workflowId)).map((run) => ({
+      events: run.historyLength,
+      bytes: run.historySize ?? 0,
+    }));
     const largest = runs.reduce((left, right) => (right.bytes > left.bytes ? right : left));
     const total = runs.reduce((sum, run) => sum + run.bytes, 0);
     return { perIteration: elapsed / result.iterations, runs: runs.length, largest, total };
@@ -309,7 +424,9 @@ async function benchLongRun(client: Client, taskQueue: string): Promise<void> {
   const continued = await measure(options.perRun);
   const suggested = await measure(undefined);
   console.log('');
-  console.log(`long run: ${options.long} iterations, one tool call with 2 KB of arguments each (every model call records the whole conversation)`);
+  console.log(
+    `long run: ${options.long} iterations, one tool call with 2 KB of arguments each (every model call records the whole conversation)`,
+  );
   console.log(`continue-as-new every ${options.perRun}:        ${describe(continued)}`);
   console.log(`only when Temporal suggests it: ${describe(suggested)}`);
 }

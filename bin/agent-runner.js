@@ -19,7 +19,9 @@ if (existsSync(source)) {
   try {
     require.resolve('commander');
   } catch {
-    process.stderr.write('agent-runner: the command needs commander, an optional peer dependency of the package: npm install commander\n');
+    process.stderr.write(
+      'agent-runner: the command needs commander, an optional peer dependency of the package: npm install commander\n',
+    );
     process.exit(1);
   }
   require('../dist/cli/index.js');

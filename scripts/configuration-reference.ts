@@ -58,7 +58,10 @@ export function writeConfigurationReference(file: string = REFERENCE_FILE): void
   const start = markdown.indexOf(START);
   const end = markdown.indexOf(END);
   if (start < 0 || end < start) throw new Error(`${file} lacks the markers ${START} ... ${END}`);
-  writeFileSync(file, `${markdown.slice(0, start + START.length)}\n\n${renderConfigurationTables()}\n\n${markdown.slice(end)}`);
+  writeFileSync(
+    file,
+    `${markdown.slice(0, start + START.length)}\n\n${renderConfigurationTables()}\n\n${markdown.slice(end)}`,
+  );
 }
 
 if (require.main === module) {

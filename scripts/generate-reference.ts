@@ -74,7 +74,10 @@ function writtenCells(current: readonly string[], columns: readonly number[]): M
   const written = new Map<string, string[]>();
   for (const line of current.filter((candidate) => candidate.startsWith('|')).slice(2)) {
     const cells = cellsOf(line);
-    written.set(cells[0] ?? '', columns.map((column) => cells[column] ?? TO_DESCRIBE));
+    written.set(
+      cells[0] ?? '',
+      columns.map((column) => cells[column] ?? TO_DESCRIBE),
+    );
   }
   return written;
 }
@@ -128,16 +131,26 @@ interface JsonSchema {
 function boundsOf(schema: JsonSchema): string {
   const range = (low: number | undefined, high: number | undefined, unit: string): string => {
     // zod's `.int()` bounds every integer by the safe range; only the bounds a schema sets say something.
-    const [from, to] = [low, high].map((bound) => (bound === undefined || Math.abs(bound) >= Number.MAX_SAFE_INTEGER ? undefined : bound.toLocaleString('en-US')));
+    const [from, to] = [low, high].map((bound) =>
+      bound === undefined || Math.abs(bound) >= Number.MAX_SAFE_INTEGER ? undefined : bound.toLocaleString('en-US'),
+    );
     if (from !== undefined && to !== undefined) return `${from}–${to}${unit}`;
     if (to !== undefined) return `≤ ${to}${unit}`;
     if (from !== undefined) return `≥ ${from}${unit}`;
     return '';
   };
-  const low = schema.minimum ?? (schema.exclusiveMinimum === undefined ? undefined : schema.exclusiveMinimum + (schema.type === 'integer' ? 1 : 0));
+  const low =
+    schema.minimum ??
+    (schema.exclusiveMinimum === undefined ? undefined : schema.exclusiveMinimum + (schema.type === 'integer' ? 1 : 0));
   const exclusive = schema.exclusiveMinimum !== undefined && schema.type !== 'integer';
   const numbers = exclusive ? `> ${schema.exclusiveMinimum}` : range(low, schema.maximum, '');
-  return [range(schema.minLength, schema.maxLength, ' chars'), numbers, range(schema.minItems, schema.maxItems, ' items')].filter(Boolean).join(', ');
+  return [
+    range(schema.minLength, schema.maxLength, ' chars'),
+    numbers,
+    range(schema.minItems, schema.maxItems, ' items'),
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** A schema's type as a reader of the input writes it: `string`, `integer`, `"deny" | "fail"`, `string[]`, `object`. */
@@ -159,7 +172,8 @@ function bareTypeOf(schema: JsonSchema): string {
     return types.length > 4 ? 'condition tree' : types.join(' | ');
   }
   if (schema.type === 'array') return `${schema.items === undefined ? 'unknown' : itemTypeOf(schema.items)}[]`;
-  if (schema.type === 'object' && schema.properties === undefined && typeof schema.additionalProperties === 'object') return 'object (by name)';
+  if (schema.type === 'object' && schema.properties === undefined && typeof schema.additionalProperties === 'object')
+    return 'object (by name)';
   if (Array.isArray(schema.type)) return schema.type.join(' | ');
   return schema.type ?? 'any';
 }
@@ -268,7 +282,9 @@ const modelStreamEventsTable: GeneratedTable = {
     const written = writtenCells(current, [1, 2]);
     return [
       ...head(['type', 'what', 'fields']),
-      ...MODEL_STREAM_EVENT_TYPES.map((type) => row([code(type), ...(written.get(code(type)) ?? [TO_DESCRIBE, TO_DESCRIBE])])),
+      ...MODEL_STREAM_EVENT_TYPES.map((type) =>
+        row([code(type), ...(written.get(code(type)) ?? [TO_DESCRIBE, TO_DESCRIBE])]),
+      ),
     ];
   },
 };
@@ -291,7 +307,10 @@ function usageOf(command: Command): string {
 /** The commands: how each is typed, and what it does (both from the program). */
 const cliCommandsTable: GeneratedTable = {
   name: 'cli-commands',
-  render: () => [...head(['command', 'what it does']), ...cliCommands().map((command) => row([code(usageOf(command)), text(command.description())]))],
+  render: () => [
+    ...head(['command', 'what it does']),
+    ...cliCommands().map((command) => row([code(usageOf(command)), text(command.description())])),
+  ],
 };
 
 /** An option's default as the help shows it, or `—`. */
@@ -351,7 +370,9 @@ export function regeneratePage(page: GeneratedPage, text: string): string {
     const start = lines.indexOf(START(table.name));
     const end = lines.indexOf(END, start + 1);
     if (start === -1 || end === -1) {
-      throw new Error(`${page.page} has no "${START(table.name)}" ... "${END}" block; add the markers where the table belongs, then run ${REGENERATE_COMMAND}`);
+      throw new Error(
+        `${page.page} has no "${START(table.name)}" ... "${END}" block; add the markers where the table belongs, then run ${REGENERATE_COMMAND}`,
+      );
     }
     lines.splice(start + 1, end - start - 1, ...table.render(lines.slice(start + 1, end)));
   }
@@ -377,10 +398,20 @@ export function checkPages(): PageReport[] {
   return GENERATED_PAGES.map((page) => {
     const committed = readPage(page.page);
     const [mine, theirs] = [committed.split('\n'), regeneratePage(page, committed).split('\n')];
-    const index = Array.from({ length: Math.max(mine.length, theirs.length) }, (_, at) => at).find((at) => mine[at] !== theirs[at]);
+    const index = Array.from({ length: Math.max(mine.length, theirs.length) }, (_, at) => at).find(
+      (at) => mine[at] !== theirs[at],
+    );
     return {
       page: page.page,
-      ...(index === undefined ? {} : { difference: { line: index + 1, onThePage: mine[index] ?? '(nothing)', fromTheCode: theirs[index] ?? '(nothing)' } }),
+      ...(index === undefined
+        ? {}
+        : {
+            difference: {
+              line: index + 1,
+              onThePage: mine[index] ?? '(nothing)',
+              fromTheCode: theirs[index] ?? '(nothing)',
+            },
+          }),
       undescribed: mine.filter((line) => line.includes(TO_DESCRIBE)),
     };
   });
@@ -399,7 +430,9 @@ function main(argv: readonly string[]): void {
     writeFileSync(path.join(ROOT, page.page), regenerated);
     console.log(`wrote ${page.page}`);
   }
-  const undescribed = GENERATED_PAGES.filter((page) => readPage(page.page).includes(TO_DESCRIBE)).map((page) => page.page);
+  const undescribed = GENERATED_PAGES.filter((page) => readPage(page.page).includes(TO_DESCRIBE)).map(
+    (page) => page.page,
+  );
   if (undescribed.length > 0) console.log(`rows to describe (replace "${TO_DESCRIBE}"): ${undescribed.join(', ')}`);
 }
 

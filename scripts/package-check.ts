@@ -15,7 +15,14 @@ import { startDevServer, type StartedDevServer } from '../src/temporal/dev-serve
 const ROOT = path.resolve(__dirname, '..');
 const SNIPPETS = path.join(ROOT, 'docs', 'snippets');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-const TEMPORAL_PACKAGES = ['@temporalio/activity', '@temporalio/client', '@temporalio/common', '@temporalio/plugin', '@temporalio/worker', '@temporalio/workflow'];
+const TEMPORAL_PACKAGES = [
+  '@temporalio/activity',
+  '@temporalio/client',
+  '@temporalio/common',
+  '@temporalio/plugin',
+  '@temporalio/worker',
+  '@temporalio/workflow',
+];
 
 /** A fresh app: its module system and the versions of the peers it installs. */
 interface AppSpec {
@@ -56,23 +63,42 @@ async function main(): Promise<void> {
     progress('npm pack (prepack builds dist/)');
     // Without --ignore-scripts: prepack's build is part of what is checked. Its output comes before the JSON.
     const packOutput = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT);
-    const packed = JSON.parse(packOutput.slice(packOutput.search(/^\[$/m))) as [{ filename: string; files: { path: string }[] }];
+    const packed = JSON.parse(packOutput.slice(packOutput.search(/^\[$/m))) as [
+      { filename: string; files: { path: string }[] },
+    ];
     const tarball = path.join(work, packed[0].filename);
-    checkContents(packed[0].files.map((file) => file.path), packageJson.exports);
+    checkContents(
+      packed[0].files.map((file) => file.path),
+      packageJson.exports,
+    );
     await checkDeclarations(work, tarball);
-    progress(`${packed[0].filename}: ${packed[0].files.length} files; no tests, benches, fixtures or sources; LICENSE, README; declarations complete`);
+    progress(
+      `${packed[0].filename}: ${packed[0].files.length} files; no tests, benches, fixtures or sources; LICENSE, README; declarations complete`,
+    );
 
     const lowTemporal = minimumOf(packageJson.peerDependencies['@temporalio/worker']);
     const lowZod = minimumOf(packageJson.peerDependencies.zod);
     const apps: AppSpec[] = [
-      { name: 'app-cjs', type: 'commonjs', temporal: packageJson.peerDependencies['@temporalio/worker'] ?? 'latest', zod: packageJson.peerDependencies.zod ?? 'latest' },
-      { name: 'app-esm', type: 'module', temporal: packageJson.peerDependencies['@temporalio/worker'] ?? 'latest', zod: packageJson.peerDependencies.zod ?? 'latest' },
+      {
+        name: 'app-cjs',
+        type: 'commonjs',
+        temporal: packageJson.peerDependencies['@temporalio/worker'] ?? 'latest',
+        zod: packageJson.peerDependencies.zod ?? 'latest',
+      },
+      {
+        name: 'app-esm',
+        type: 'module',
+        temporal: packageJson.peerDependencies['@temporalio/worker'] ?? 'latest',
+        zod: packageJson.peerDependencies.zod ?? 'latest',
+      },
       { name: 'app-low', type: 'commonjs', temporal: lowTemporal, zod: lowZod },
     ];
     progress('starting a Temporal dev server (the cached CLI)');
     const serverStart = startDevServer({ port: 0, uiPort: 0, log: (line) => progress(line) });
     // The installs wait on the registry and the disk more than on the CPU: all at once.
-    progress(`installing the tarball with its peers into ${apps.map((app) => `${app.name} (@temporalio/* ${app.temporal}, zod ${app.zod})`).join(', ')}`);
+    progress(
+      `installing the tarball with its peers into ${apps.map((app) => `${app.name} (@temporalio/* ${app.temporal}, zod ${app.zod})`).join(', ')}`,
+    );
     const appDirectories = await Promise.all(apps.map((app) => createApp(work, app, tarball)));
     server = await serverStart;
     progress(`dev server at ${server.address}`);
@@ -82,9 +108,13 @@ async function main(): Promise<void> {
       progress(`${app.name}: installed ${versions}; typechecking docs/snippets (strict, exactOptionalPropertyTypes)`);
       await run(process.execPath, [TSC, '-p', 'tsconfig.json'], directory);
       progress(`${app.name}: running one agent through AgentRunnerPlugin on the app's own worker`);
-      const output = await run(process.execPath, ['out/main.js'], directory, { ...process.env, TEMPORAL_ADDRESS: server.address });
+      const output = await run(process.execPath, ['out/main.js'], directory, {
+        ...process.env,
+        TEMPORAL_ADDRESS: server.address,
+      });
       const answer = output.trim().split('\n').pop();
-      if (answer !== 'Order 42 has shipped.') throw new Error(`${app.name}: the agent answered ${JSON.stringify(answer)}; the whole output:\n${output}`);
+      if (answer !== 'Order 42 has shipped.')
+        throw new Error(`${app.name}: the agent answered ${JSON.stringify(answer)}; the whole output:\n${output}`);
       progress(`${app.name}: the agent answered "${answer}"`);
       if (index === 0) await checkCommand(directory);
     }
@@ -98,15 +128,28 @@ async function main(): Promise<void> {
 /** What the tarball must hold and must not. */
 function checkContents(files: readonly string[], exportsMap: Record<string, string | Record<string, string>>): void {
   const problems: string[] = [];
-  const forbidden = files.filter((file) => /(^|\/)(test|tests|bench|fixtures|__tests__)\//.test(file) || /\.test\.[jt]s$/.test(file) || file.startsWith('src/'));
+  const forbidden = files.filter(
+    (file) =>
+      /(^|\/)(test|tests|bench|fixtures|__tests__)\//.test(file) ||
+      /\.test\.[jt]s$/.test(file) ||
+      file.startsWith('src/'),
+  );
   if (forbidden.length > 0) problems.push(`ships what a user does not need: ${forbidden.slice(0, 10).join(', ')}`);
-  for (const required of ['LICENSE', 'README.md', 'package.json', 'CHANGELOG.md', 'bin/agent-runner.js', 'dist/cli/index.js']) {
+  for (const required of [
+    'LICENSE',
+    'README.md',
+    'package.json',
+    'CHANGELOG.md',
+    'bin/agent-runner.js',
+    'dist/cli/index.js',
+  ]) {
     if (!files.includes(required)) problems.push(`lacks ${required}`);
   }
   for (const [entry, conditions] of Object.entries(exportsMap)) {
     if (typeof conditions === 'string') continue;
     for (const [condition, target] of Object.entries(conditions)) {
-      if (!files.includes(target.replace(/^\.\//, ''))) problems.push(`exports["${entry}"].${condition} names ${target}, which it does not ship`);
+      if (!files.includes(target.replace(/^\.\//, '')))
+        problems.push(`exports["${entry}"].${condition} names ${target}, which it does not ship`);
     }
     if (conditions.types === undefined) problems.push(`exports["${entry}"] has no types condition`);
   }
@@ -126,12 +169,17 @@ async function checkDeclarations(work: string, tarball: string): Promise<void> {
     const text = await readFile(path.join(root, file), 'utf8');
     for (const match of text.matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
       const target = path.resolve(path.dirname(path.join(root, file)), match[1] ?? '');
-      if (![`${target}.d.ts`, path.join(target, 'index.d.ts'), target.replace(/\.js$/, '.d.ts')].some((candidate) => shipped.has(candidate))) {
+      if (
+        ![`${target}.d.ts`, path.join(target, 'index.d.ts'), target.replace(/\.js$/, '.d.ts')].some((candidate) =>
+          shipped.has(candidate),
+        )
+      ) {
         missing.push(`${file} imports ${match[1]}`);
       }
     }
   }
-  if (missing.length > 0) throw new Error(`Declarations that import what the tarball lacks:\n- ${missing.join('\n- ')}`);
+  if (missing.length > 0)
+    throw new Error(`Declarations that import what the tarball lacks:\n- ${missing.join('\n- ')}`);
 }
 
 /**
@@ -140,9 +188,17 @@ async function checkDeclarations(work: string, tarball: string): Promise<void> {
  * another package (webpack's terser brings one), the built CLI prints its help.
  */
 async function checkCommand(directory: string): Promise<void> {
-  const outcome = await run(process.execPath, [path.join('node_modules', 'agent-runner', 'bin', 'agent-runner.js'), '--help'], directory).then(
-    (output) => (output.includes('Usage: agent-runner') ? 'printed its help' : new Error(`agent-runner --help printed no usage:\n${output}`)),
-    (error: unknown) => (error instanceof Error && error.message.includes('npm install commander') ? 'asked for commander' : error),
+  const outcome = await run(
+    process.execPath,
+    [path.join('node_modules', 'agent-runner', 'bin', 'agent-runner.js'), '--help'],
+    directory,
+  ).then(
+    (output) =>
+      output.includes('Usage: agent-runner')
+        ? 'printed its help'
+        : new Error(`agent-runner --help printed no usage:\n${output}`),
+    (error: unknown) =>
+      error instanceof Error && error.message.includes('npm install commander') ? 'asked for commander' : error,
   );
   if (typeof outcome !== 'string') throw outcome;
   progress(`the installed agent-runner command runs dist/cli: it ${outcome}`);
@@ -159,7 +215,10 @@ function minimumOf(range: string | undefined): string {
 async function createApp(work: string, app: AppSpec, tarball: string): Promise<string> {
   const directory = path.join(work, app.name);
   await mkdir(directory);
-  await writeFile(path.join(directory, 'package.json'), JSON.stringify({ name: app.name, private: true, type: app.type }, null, 2));
+  await writeFile(
+    path.join(directory, 'package.json'),
+    JSON.stringify({ name: app.name, private: true, type: app.type }, null, 2),
+  );
   // `tsc --init`'s strict settings; verbatimModuleSyntax only where the app is ESM (a CommonJS app cannot write `import`).
   const compilerOptions = {
     target: 'es2022',
@@ -176,19 +235,37 @@ async function createApp(work: string, app: AppSpec, tarball: string): Promise<s
     skipLibCheck: true,
     ...(app.type === 'module' ? { verbatimModuleSyntax: true } : {}),
   };
-  await writeFile(path.join(directory, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }, null, 2));
+  await writeFile(
+    path.join(directory, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions, include: ['*.ts'] }, null, 2),
+  );
   for (const file of await readdir(SNIPPETS)) await cp(path.join(SNIPPETS, file), path.join(directory, file));
   await writeFile(path.join(directory, 'main.ts'), app.type === 'module' ? ESM_MAIN : CJS_MAIN);
-  const peers = [...TEMPORAL_PACKAGES.map((name) => `${name}@${app.temporal}`), `zod@${app.zod}`, 'fastify', '@types/node@24'];
+  const peers = [
+    ...TEMPORAL_PACKAGES.map((name) => `${name}@${app.temporal}`),
+    `zod@${app.zod}`,
+    'fastify',
+    '@types/node@24',
+  ];
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...peers], directory);
   return directory;
 }
 
 /** The versions of the SDK and zod an app got, and whether it holds one copy of @temporalio/workflow. */
 async function installedVersions(directory: string): Promise<string> {
-  const version = async (name: string) => (JSON.parse(await readFile(path.join(directory, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-  const nested = await readdir(path.join(directory, 'node_modules', 'agent-runner', 'node_modules')).catch((): string[] => []);
-  if (nested.includes('@temporalio') || nested.includes('zod')) throw new Error(`${directory}: npm nested a second copy of the SDK or zod inside agent-runner: ${nested.join(', ')}`);
+  const version = async (name: string) =>
+    (
+      JSON.parse(await readFile(path.join(directory, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+  const nested = await readdir(path.join(directory, 'node_modules', 'agent-runner', 'node_modules')).catch(
+    (): string[] => [],
+  );
+  if (nested.includes('@temporalio') || nested.includes('zod'))
+    throw new Error(
+      `${directory}: npm nested a second copy of the SDK or zod inside agent-runner: ${nested.join(', ')}`,
+    );
   return `@temporalio/worker ${await version('@temporalio/worker')}, zod ${await version('zod')}, one copy of each`;
 }
 

@@ -73,7 +73,10 @@ const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
 
-async function save(handle: { fetchHistory: () => Promise<Parameters<typeof historyToJSON>[0]> }, file: string): Promise<void> {
+async function save(
+  handle: { fetchHistory: () => Promise<Parameters<typeof historyToJSON>[0]> },
+  file: string,
+): Promise<void> {
   const output = path.join(HISTORIES, file);
   await writeFile(output, `${JSON.stringify(JSON.parse(historyToJSON(await handle.fetchHistory())), null, 2)}\n`);
   console.log(`Wrote ${output}`);
@@ -116,7 +119,9 @@ async function main(): Promise<void> {
     // 2 KB of arguments per call: past 8 KiB by the fifth call, past the result's 32 KiB by the end.
     model.script(LINEAR_MODEL, [
       ...Array.from({ length: 18 }, (_, index) => ({
-        toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + ${'0 + '.repeat(500)}1` }, id: `call_${index}` }],
+        toolCalls: [
+          { name: 'calculator', arguments: { expression: `${index} + ${'0 + '.repeat(500)}1` }, id: `call_${index}` },
+        ],
       })),
       { content: 'Added them all.' },
     ]);
@@ -128,7 +133,9 @@ async function main(): Promise<void> {
       })),
       { toolCalls: [{ name: 'task_completion', arguments: { result: '2, 4, 6 and 8.' }, id: 'call_done' }] },
     ]);
-    model.script(SUMMARY_MODEL, [{ content: 'The user asked to double 1 to 4, one at a time; 1 + 1 = 2 and 2 + 2 = 4 so far.' }]);
+    model.script(SUMMARY_MODEL, [
+      { content: 'The user asked to double 1 to 4, one at a time; 1 + 1 = 2 and 2 + 2 = 4 so far.' },
+    ]);
     model.script(LOCAL_MODEL, [
       {
         toolCalls: [
@@ -138,7 +145,9 @@ async function main(): Promise<void> {
         ],
       },
       ...Array.from({ length: 9 }, (_, index) => ({
-        toolCalls: [{ name: 'calculator', arguments: { expression: `${index + 2} + ${index + 2}` }, id: `call_${index + 2}` }],
+        toolCalls: [
+          { name: 'calculator', arguments: { expression: `${index + 2} + ${index + 2}` }, id: `call_${index + 2}` },
+        ],
       })),
       { toolCalls: [{ name: 'finish', arguments: { note: 'Counted to eighteen.' }, id: 'call_finish' }] },
     ]);
@@ -158,7 +167,13 @@ async function main(): Promise<void> {
       taskQueue: 'record-history',
       tools: [
         ...createBuiltinTools({ workspace: os.tmpdir() }),
-        defineAgentTool({ name: 'adder', description: 'Adds numbers.', instructions: 'Add with the calculator.', tools: ['calculator'], approvalTools: ['calculator'] }),
+        defineAgentTool({
+          name: 'adder',
+          description: 'Adds numbers.',
+          instructions: 'Add with the calculator.',
+          tools: ['calculator'],
+          approvalTools: ['calculator'],
+        }),
       ],
       model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: MODEL },
     });
@@ -168,7 +183,10 @@ async function main(): Promise<void> {
       message: 'What is (2 + 3) * 4, and what is 1 / 0?',
       terminating: { toolIds: ['task_completion'], consecutiveNudges: 1 },
     };
-    const waitForPending = async (handle: { query: (query: typeof stateQuery) => Promise<AgentState> }, callId: string) => {
+    const waitForPending = async (
+      handle: { query: (query: typeof stateQuery) => Promise<AgentState> },
+      callId: string,
+    ) => {
       for (;;) {
         const state = await handle.query(stateQuery);
         if (state.pendingApprovals.some((approval) => approval.callId === callId)) return;
@@ -201,9 +219,13 @@ async function main(): Promise<void> {
         });
         await waitForPending(calls, 'call-1-2');
         await calls.signal(approveSignal, { callId: 'call-1-1' });
-        await calls.executeUpdate(decideUpdate, { args: [{ callId: 'call-1-2', decision: 'deny', reason: 'not this one' }] });
+        await calls.executeUpdate(decideUpdate, {
+          args: [{ callId: 'call-1-2', decision: 'deny', reason: 'not this one' }],
+        });
         await waitForPending(calls, 'call-2-1');
-        await calls.executeUpdate(decideUpdate, { args: [{ callId: 'call-2-1', decision: 'approve', arguments: { expression: '5 + 5' } }] });
+        await calls.executeUpdate(decideUpdate, {
+          args: [{ callId: 'call-2-1', decision: 'approve', arguments: { expression: '5 + 5' } }],
+        });
         await calls.result();
         await save(calls, 'call-identity.json');
       }
@@ -240,7 +262,13 @@ async function main(): Promise<void> {
         const local = await client.workflow.start(WORKFLOW_TYPE, {
           taskQueue: 'record-history',
           workflowId: 'recorded-local-tools',
-          args: [{ model: LOCAL_MODEL, tools: ['calculator', 'list_files', 'finish'], message: 'Count, one sum a turn.' } satisfies AgentInput],
+          args: [
+            {
+              model: LOCAL_MODEL,
+              tools: ['calculator', 'list_files', 'finish'],
+              message: 'Count, one sum a turn.',
+            } satisfies AgentInput,
+          ],
         });
         await local.result();
         await save(local, 'local-tools.json');
@@ -298,7 +326,12 @@ async function main(): Promise<void> {
 
       // Two turns on one context (a chat, then an invoke ending on a terminating tool), then the end signal.
       const settings = { model: CONVERSATION_MODEL, tools: ['calculator', 'finish'] };
-      await sendChatTurn(client, 'recorded', { kind: 'chat', message: 'Remember 6 * 7.', settings }, { taskQueue: 'record-history' });
+      await sendChatTurn(
+        client,
+        'recorded',
+        { kind: 'chat', message: 'Remember 6 * 7.', settings },
+        { taskQueue: 'record-history' },
+      );
       await sendChatTurn(
         client,
         'recorded',

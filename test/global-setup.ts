@@ -29,7 +29,14 @@ export default async function globalSetup(): Promise<void> {
     workflowsPath: require.resolve('../src/workflows'),
     // As the plugin bundles them: the schemas are built by a thread's first run and shared by the rest.
     preloadModules: [...AGENT_PRELOADED_MODULES],
-    logger: { trace() {}, debug() {}, info() {}, warn: (message) => log(message), error: (message) => log(message), log() {} },
+    logger: {
+      trace() {},
+      debug() {},
+      info() {},
+      warn: (message) => log(message),
+      error: (message) => log(message),
+      log() {},
+    },
   });
   const bundlePath = path.join(os.tmpdir(), `agent-runner-workflows-${process.pid}.js`);
   await writeFile(bundlePath, bundle.code);

@@ -21,12 +21,22 @@ export interface BareLoopInput {
 export async function bareLoopWorkflow(input: BareLoopInput): Promise<number> {
   const messages: ChatMessage[] = [{ role: 'user', content: input.message }];
   for (let iteration = 1; ; iteration += 1) {
-    const { message } = await callModel({ model: input.model, messages, toolNames: input.tools, parallelToolCalls: false });
+    const { message } = await callModel({
+      model: input.model,
+      messages,
+      toolNames: input.tools,
+      parallelToolCalls: false,
+    });
     messages.push(message);
     const calls = message.tool_calls ?? [];
     if (calls.length === 0) return iteration;
     for (const call of calls) {
-      const result = await executeTool({ toolName: call.function.name, callId: call.id, arguments: call.function.arguments, allowedTools: input.tools });
+      const result = await executeTool({
+        toolName: call.function.name,
+        callId: call.id,
+        arguments: call.function.arguments,
+        allowedTools: input.tools,
+      });
       messages.push({ role: 'tool', tool_call_id: call.id, content: result.content });
     }
   }

@@ -52,7 +52,9 @@ export interface ComparisonOptions {
  */
 export function defaultComparisonCases(latenciesMs: readonly number[] = [0, 500], iterations = 10): ComparisonCase[] {
   return [
-    ...(['stock', 'tuned'] as const).flatMap((server) => latenciesMs.map((latencyMs) => ({ server, iterations, latencyMs }))),
+    ...(['stock', 'tuned'] as const).flatMap((server) =>
+      latenciesMs.map((latencyMs) => ({ server, iterations, latencyMs })),
+    ),
     ...latenciesMs.map((latencyMs) => ({ server: 'tuned' as const, iterations: 20, latencyMs })),
     { server: 'tuned', iterations: 20, latencyMs: 0, resultBytes: LARGE_RESULT_BYTES },
     { server: 'tuned', iterations: 1, latencyMs: 0 },
@@ -78,7 +80,10 @@ function anchorAgent(iterations: number, delayMs: number, file: string | undefin
   return (request: ChatCompletionRequest): ScriptStep => {
     const done = request.messages.filter((message) => message.role === 'assistant').length;
     if (done + 1 >= iterations) return { content: `Finished after ${done} tool calls.`, delayMs };
-    const call = file === undefined ? { name: 'calculator', arguments: { expression: `${done} * 2` } } : { name: 'read_file', arguments: { path: file } };
+    const call =
+      file === undefined
+        ? { name: 'calculator', arguments: { expression: `${done} * 2` } }
+        : { name: 'read_file', arguments: { path: file } };
     return { toolCalls: [call], delayMs };
   };
 }
@@ -89,7 +94,6 @@ function writeResultFile(bytes: number): string {
   writeFileSync(path.join(os.tmpdir(), name), 'All work and no play. '.repeat(Math.ceil(bytes / 22)).slice(0, bytes));
   return name;
 }
-
 
 /**
  * The runner against its anchors, side by side: the in-process loop (same
@@ -115,7 +119,13 @@ export async function compareLoops(options: ComparisonOptions): Promise<Comparis
       const modelSettings = { baseURL: model.baseURL, apiKey: 'unused', defaultModel: 'anchor' };
       const runnerQueue = `anchor-runner-${randomUUID()}`;
       const bareQueue = `anchor-bare-${randomUUID()}`;
-      const runnerWorker = await createAgentWorker({ connection: workerConnection, namespace: 'default', taskQueue: runnerQueue, tools: createBuiltinTools({ workspace: os.tmpdir() }), model: modelSettings });
+      const runnerWorker = await createAgentWorker({
+        connection: workerConnection,
+        namespace: 'default',
+        taskQueue: runnerQueue,
+        tools: createBuiltinTools({ workspace: os.tmpdir() }),
+        model: modelSettings,
+      });
       const bareWorker = await Worker.create({
         connection: workerConnection,
         namespace: 'default',
@@ -134,22 +144,43 @@ export async function compareLoops(options: ComparisonOptions): Promise<Comparis
               const loops = {
                 inProcess: () => inProcessLoop(openai, registry, modelName, 'Double a few numbers.', tools),
                 bare: () =>
-                  client.workflow.execute('bareLoopWorkflow', { taskQueue: bareQueue, workflowId: `anchor-bare-${randomUUID()}`, args: [{ model: modelName, message: 'Double a few numbers.', tools }] }) as Promise<number>,
+                  client.workflow.execute('bareLoopWorkflow', {
+                    taskQueue: bareQueue,
+                    workflowId: `anchor-bare-${randomUUID()}`,
+                    args: [{ model: modelName, message: 'Double a few numbers.', tools }],
+                  }) as Promise<number>,
                 runner: async () =>
-                  ((await client.workflow.execute(WORKFLOW_TYPE, { taskQueue: runnerQueue, workflowId: `anchor-runner-${randomUUID()}`, args: [{ model: modelName, tools, message: 'Double a few numbers.' }] })) as AgentResult).iterations,
+                  (
+                    (await client.workflow.execute(WORKFLOW_TYPE, {
+                      taskQueue: runnerQueue,
+                      workflowId: `anchor-runner-${randomUUID()}`,
+                      args: [{ model: modelName, tools, message: 'Double a few numbers.' }],
+                    })) as AgentResult
+                  ).iterations,
               };
               const times: Record<keyof typeof loops, number[]> = { inProcess: [], bare: [], runner: [] };
               for (let run = -1; run < options.runs; run += 1) {
                 for (const name of Object.keys(loops) as (keyof typeof loops)[]) {
                   const started = performance.now();
                   const iterations = await loops[name]();
-                  if (iterations !== expected) throw new Error(`the ${name} loop ran ${iterations} iterations, not ${expected}`);
+                  if (iterations !== expected)
+                    throw new Error(`the ${name} loop ran ${iterations} iterations, not ${expected}`);
                   if (run >= 0) times[name].push((performance.now() - started) / iterations);
                 }
               }
-              const row = { server, iterations: expected, latencyMs, resultBytes, inProcess: median(times.inProcess), bare: median(times.bare), runner: median(times.runner) };
+              const row = {
+                server,
+                iterations: expected,
+                latencyMs,
+                resultBytes,
+                inProcess: median(times.inProcess),
+                bare: median(times.bare),
+                runner: median(times.runner),
+              };
               const results = resultBytes > 0 ? `, ${resultBytes}-byte tool results` : '';
-              options.log(`[anchors] ${server} server, ${expected} iterations, ${latencyMs} ms model${results}: in-process ${row.inProcess.toFixed(1)}, bare ${row.bare.toFixed(1)}, runner ${row.runner.toFixed(1)} ms per iteration`);
+              options.log(
+                `[anchors] ${server} server, ${expected} iterations, ${latencyMs} ms model${results}: in-process ${row.inProcess.toFixed(1)}, bare ${row.bare.toFixed(1)}, runner ${row.runner.toFixed(1)} ms per iteration`,
+              );
               rows.push(row);
             }
           }),

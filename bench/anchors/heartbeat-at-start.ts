@@ -20,7 +20,6 @@ import { createToolRegistry } from '../../src/tools/tool-registry';
 const RUNS = 30;
 const ITERATIONS = 10;
 
-
 function agent(request: ChatCompletionRequest): ScriptStep {
   const done = request.messages.filter((message) => message.role === 'assistant').length;
   if (done + 1 >= ITERATIONS) return { content: 'done' };
@@ -32,7 +31,10 @@ async function main(): Promise<void> {
   await withLocalStack(async ({ model, client, workerConnection }) => {
     model.respond('heartbeat-ab', agent);
     const modelSettings = { baseURL: model.baseURL, apiKey: 'unused', defaultModel: 'heartbeat-ab' };
-    const plain = createActivities({ registry: createToolRegistry(createBuiltinTools({ workspace: os.tmpdir() })), model: modelSettings });
+    const plain = createActivities({
+      registry: createToolRegistry(createBuiltinTools({ workspace: os.tmpdir() })),
+      model: modelSettings,
+    });
     const heartbeatFirst =
       <Arguments extends unknown[], Result>(activity: (...args: Arguments) => Promise<Result>) =>
       (...args: Arguments): Promise<Result> => {
@@ -41,7 +43,11 @@ async function main(): Promise<void> {
       };
     const variants = {
       'no heartbeat at start': plain,
-      'heartbeat at start': { ...plain, callModel: heartbeatFirst(plain.callModel), executeTool: heartbeatFirst(plain.executeTool) },
+      'heartbeat at start': {
+        ...plain,
+        callModel: heartbeatFirst(plain.callModel),
+        executeTool: heartbeatFirst(plain.executeTool),
+      },
     };
     const queue = `heartbeat-ab-${randomUUID()}`;
     const workers = await Promise.all(
@@ -73,7 +79,9 @@ async function main(): Promise<void> {
           }
         }
         for (const [name, values] of Object.entries(times)) {
-          console.log(`bare loop, ${name}: ${median(values).toFixed(1)} ms per iteration (median of ${RUNS} runs, interleaved)`);
+          console.log(
+            `bare loop, ${name}: ${median(values).toFixed(1)} ms per iteration (median of ${RUNS} runs, interleaved)`,
+          );
         }
       }),
     );

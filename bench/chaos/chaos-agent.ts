@@ -36,7 +36,12 @@ export function chaosAgent(request: ChatCompletionRequest): ScriptStep {
   const heard = lastToolResults(request);
   const content = step === 0 ? `Starting chaos run ${label}.` : `Step ${step}; I was told: ${heard.join(' | ')}`;
   if (step + 1 >= iterations) {
-    return { content, toolCalls: [{ id: `call_${step}_finish`, name: 'finish', arguments: { note: `Run ${label} done after ${step} steps.` } }] };
+    return {
+      content,
+      toolCalls: [
+        { id: `call_${step}_finish`, name: 'finish', arguments: { note: `Run ${label} done after ${step} steps.` } },
+      ],
+    };
   }
   return { content, toolCalls: stepCalls(request, label, step) };
 }
@@ -45,11 +50,21 @@ export function chaosAgent(request: ChatCompletionRequest): ScriptStep {
 function stepCalls(request: ChatCompletionRequest, label: string, step: number): ScriptedToolCall[] {
   const offered = new Set((request.tools ?? []).map((tool) => tool.function.name));
   if (step % 4 === 3 && offered.has(CHAOS_DELEGATE)) {
-    return [{ id: `call_${step}_delegate`, name: CHAOS_DELEGATE, arguments: { task: chaosTask(`${label}.${step}`, DELEGATE_ITERATIONS) } }];
+    return [
+      {
+        id: `call_${step}_delegate`,
+        name: CHAOS_DELEGATE,
+        arguments: { task: chaosTask(`${label}.${step}`, DELEGATE_ITERATIONS) },
+      },
+    ];
   }
   const reads = step % 4 === 2 && offered.has(RESULT_CACHE_DEFAULTS.toolName) ? offeredSlices(request) : [];
   if (reads.length > 0) {
-    return reads.map((slice, index) => ({ id: `call_${step}_read${index}`, name: RESULT_CACHE_DEFAULTS.toolName, arguments: slice }));
+    return reads.map((slice, index) => ({
+      id: `call_${step}_read${index}`,
+      name: RESULT_CACHE_DEFAULTS.toolName,
+      arguments: slice,
+    }));
   }
   const parts = step % 2 === 1 ? [0, 1] : [0];
   return parts.map((part) => ({ id: `call_${step}_${part}`, name: CHAOS_TOOL, arguments: { run: label, step, part } }));

@@ -7,7 +7,12 @@ import type { ChildRun, RunOutcome } from './run-comparison';
  * `outcome` with, when the run completed, the nested agents it started
  * ({@link readChildRuns}); a run that did not complete is left as it is.
  */
-export async function withChildRuns(client: Client, workflowId: string, outcome: RunOutcome, deadline: number): Promise<RunOutcome> {
+export async function withChildRuns(
+  client: Client,
+  workflowId: string,
+  outcome: RunOutcome,
+  deadline: number,
+): Promise<RunOutcome> {
   if (outcome.status !== 'completed') return outcome;
   return { ...outcome, children: await readChildRuns(client, workflowId, deadline) };
 }
@@ -31,7 +36,10 @@ async function readChildRuns(client: Client, workflowId: string, deadline: numbe
   const children: ChildRun[] = [];
   for (const childId of childIds) {
     const runIds = (await retried(() => runIdsOf(client, childId), deadline)) ?? [];
-    const outcome = runIds.length === 0 ? ({ status: 'stuck' } as const) : await followRun(client.workflow.getHandle(childId), deadline);
+    const outcome =
+      runIds.length === 0
+        ? ({ status: 'stuck' } as const)
+        : await followRun(client.workflow.getHandle(childId), deadline);
     children.push({
       callId: childId.startsWith(`${workflowId}/`) ? childId.slice(workflowId.length + 1) : childId,
       runIds,

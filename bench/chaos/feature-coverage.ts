@@ -40,7 +40,8 @@ function countCacheTraffic(messages: readonly ChatMessage[], coverage: FeatureCo
   const reads = new Set<string>();
   for (const message of messages) {
     if (message.role === 'assistant') {
-      for (const call of message.tool_calls ?? []) if (call.function.name === RESULT_CACHE_DEFAULTS.toolName) reads.add(call.id);
+      for (const call of message.tool_calls ?? [])
+        if (call.function.name === RESULT_CACHE_DEFAULTS.toolName) reads.add(call.id);
     }
     if (message.role !== 'tool') continue;
     if (reads.has(message.tool_call_id)) {

@@ -16,7 +16,10 @@ export interface ModelCallCount {
  * retried on a new worker after a kill, found nothing in its memory and read
  * the conversation back with the `modelRequest` query.
  */
-export async function countModelCallsByReference(client: Client, workflowIds: readonly string[]): Promise<ModelCallCount> {
+export async function countModelCallsByReference(
+  client: Client,
+  workflowIds: readonly string[],
+): Promise<ModelCallCount> {
   const count: ModelCallCount = { all: 0, byReference: 0, byReferenceRetried: 0 };
   for (const workflowId of workflowIds) {
     const history = await client.workflow.getHandle(workflowId).fetchHistory();
@@ -26,14 +29,22 @@ export async function countModelCallsByReference(client: Client, workflowIds: re
       if (scheduled?.activityType?.name === 'callModel') {
         count.all += 1;
         const payload = scheduled.input?.payloads?.[0]?.data;
-        const input = payload === undefined || payload === null ? {} : (JSON.parse(Buffer.from(payload).toString('utf8')) as { conversation?: unknown });
+        const input =
+          payload === undefined || payload === null
+            ? {}
+            : (JSON.parse(Buffer.from(payload).toString('utf8')) as { conversation?: unknown });
         if (input.conversation !== undefined) {
           count.byReference += 1;
           byReference.add(String(event.eventId));
         }
       }
       const started = event.activityTaskStartedEventAttributes;
-      if (started !== undefined && started !== null && byReference.has(String(started.scheduledEventId)) && (started.attempt ?? 1) > 1) {
+      if (
+        started !== undefined &&
+        started !== null &&
+        byReference.has(String(started.scheduledEventId)) &&
+        (started.attempt ?? 1) > 1
+      ) {
         count.byReferenceRetried += 1;
       }
     }

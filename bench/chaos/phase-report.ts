@@ -52,7 +52,9 @@ export function reportPhase(phase: PhaseResult): { lines: string[]; problems: st
       : []),
     ...(stuck.length > 0 ? [`${stuck.length} run(s) stuck`] : []),
     ...(failed.length > 0 ? [`${failed.length} run(s) failed`] : []),
-    ...(sideEffects.keyMismatches > 0 ? [`${sideEffects.keyMismatches} repeated side effect(s) with different keys`] : []),
+    ...(sideEffects.keyMismatches > 0
+      ? [`${sideEffects.keyMismatches} repeated side effect(s) with different keys`]
+      : []),
     ...(phase.problems ?? []),
     ...compared
       .filter((run) => run.reference.status !== 'completed')

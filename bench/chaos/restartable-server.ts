@@ -23,7 +23,9 @@ export class RestartableServer {
     const server = await startDevServer({ ...ports, dbFilename, log });
     if (server.pid === undefined) {
       await server.stop();
-      throw new Error('The chaos harness needs the Temporal CLI as a process of its own to kill it; run `npm run temporal:install` first.');
+      throw new Error(
+        'The chaos harness needs the Temporal CLI as a process of its own to kill it; run `npm run temporal:install` first.',
+      );
     }
     return new RestartableServer(server, ports, dbFilename, log);
   }

@@ -49,7 +49,10 @@ export type Comparison = { identical: true } | { identical: false; difference: s
  */
 export function compareOutcomes(reference: RunOutcome, observed: RunOutcome): Comparison {
   if (reference.status !== 'completed') {
-    return { identical: false, difference: `the crash-free reference did not complete (${describeOutcome(reference)})` };
+    return {
+      identical: false,
+      difference: `the crash-free reference did not complete (${describeOutcome(reference)})`,
+    };
   }
   if (observed.status !== 'completed') {
     return { identical: false, difference: `the run ${describeOutcome(observed)}; crash-free it completed` };
@@ -60,7 +63,11 @@ export function compareOutcomes(reference: RunOutcome, observed: RunOutcome): Co
   // order they completed, which a crash (or mere timing) turns round. It still counts: a run's transcript must be
   // its input's alone.
   if (outcomeDifference(reference, observed, renumberCacheRefs) === undefined) {
-    return { identical: false, difference: `${difference} (equal but for the numbering of cached results)`, onlyCacheRefs: true };
+    return {
+      identical: false,
+      difference: `${difference} (equal but for the numbering of cached results)`,
+      onlyCacheRefs: true,
+    };
   }
   return { identical: false, difference };
 }
@@ -100,12 +107,17 @@ function renumberCacheRefs<Value>(value: Value): Value {
 function comparableResult(outcome: Extract<RunOutcome, { status: 'completed' }>): AgentResult {
   const { result } = outcome;
   if (result.children === undefined) return result;
-  const callOfRun = new Map((outcome.children ?? []).flatMap((child) => child.runIds.map((runId) => [runId, child.callId] as const)));
+  const callOfRun = new Map(
+    (outcome.children ?? []).flatMap((child) => child.runIds.map((runId) => [runId, child.callId] as const)),
+  );
   return {
     ...result,
     children: result.children.map((child) => {
       const callId = callOfRun.get(child.runId);
-      return { ...child, runId: callId === undefined ? `${child.runId} (a run of none of its children)` : `the child of ${callId}` };
+      return {
+        ...child,
+        runId: callId === undefined ? `${child.runId} (a run of none of its children)` : `the child of ${callId}`,
+      };
     }),
   };
 }

@@ -39,16 +39,41 @@ const command = new Command()
   .option('--kill-max <s>', 'most time a worker lives after it is ready, in seconds', Number, 6)
   .option('--server-runs <n>', 'runs across a server kill and restart', Number, 20)
   .option('--tool-work <ms>', 'how long the chaos tool works after its side effect', Number, 1_000)
-  .option('--model-work <ms>', 'how long the chaos model takes to answer, so some kills land in a model call', Number, 500)
-  .option('--result-bytes <n>', "bytes of padding in each chaos tool result: past 8 KiB of conversation a model call takes it by reference", Number, 4_096)
-  .option('--inline-threshold <n>', 'tool results longer than this many characters go to the result cache (resultProcessing.inlineThreshold)', Number, 2_048)
+  .option(
+    '--model-work <ms>',
+    'how long the chaos model takes to answer, so some kills land in a model call',
+    Number,
+    500,
+  )
+  .option(
+    '--result-bytes <n>',
+    'bytes of padding in each chaos tool result: past 8 KiB of conversation a model call takes it by reference',
+    Number,
+    4_096,
+  )
+  .option(
+    '--inline-threshold <n>',
+    'tool results longer than this many characters go to the result cache (resultProcessing.inlineThreshold)',
+    Number,
+    2_048,
+  )
   .option('--deadline <s>', 'seconds each phase may take before its unfinished runs count as stuck', Number, 1_200)
   .option('--seed <n>', 'seed of the random kill times', Number, 1)
   .option('--short', 'the short form CI runs: 8 runs of 5 iterations, 4 runs across a server restart')
   .parse();
 const options = command.opts<{
-  runs: number; iterations: number; killMin: number; killMax: number; serverRuns: number;
-  toolWork: number; modelWork: number; resultBytes: number; inlineThreshold: number; deadline: number; seed: number; short?: boolean;
+  runs: number;
+  iterations: number;
+  killMin: number;
+  killMax: number;
+  serverRuns: number;
+  toolWork: number;
+  modelWork: number;
+  resultBytes: number;
+  inlineThreshold: number;
+  deadline: number;
+  seed: number;
+  short?: boolean;
 }>();
 if (options.short) {
   // Explicit options still win over the short form's sizes.
@@ -115,11 +140,15 @@ async function main(): Promise<void> {
     say(`crash-free reference: ${killLabels.length + serverLabels.length} runs on a worker that is never killed`);
     const referenceBatch = await batch('reference', [...killLabels, ...serverLabels]);
     await followProgress(referenceBatch, () => '');
-    const references = new Map((await referenceBatch.outcomes).map((outcome, index) => [[...killLabels, ...serverLabels][index] ?? '', outcome]));
+    const references = new Map(
+      (await referenceBatch.outcomes).map((outcome, index) => [[...killLabels, ...serverLabels][index] ?? '', outcome]),
+    );
 
     const phases: PhaseResult[] = [];
-    if (killLabels.length > 0) phases.push(await workerKillPhase(client, supervisor, killLabels, references, batch, sideEffectLog));
-    if (serverLabels.length > 0) phases.push(await serverKillPhase(server, supervisor, serverLabels, references, batch, sideEffectLog));
+    if (killLabels.length > 0)
+      phases.push(await workerKillPhase(client, supervisor, killLabels, references, batch, sideEffectLog));
+    if (serverLabels.length > 0)
+      phases.push(await serverKillPhase(server, supervisor, serverLabels, references, batch, sideEffectLog));
 
     console.log('');
     console.log(
@@ -158,7 +187,9 @@ async function workerKillPhase(
   sideEffectLog: string,
 ): Promise<PhaseResult> {
   const started = performance.now();
-  say(`worker kills: ${runLabels.length} runs; the worker is SIGKILLed ${options.killMin}-${options.killMax} s after it is ready, and restarted at once`);
+  say(
+    `worker kills: ${runLabels.length} runs; the worker is SIGKILLed ${options.killMin}-${options.killMax} s after it is ready, and restarted at once`,
+  );
   const runs = await batch('kill', runLabels);
   supervisor.startKilling(seededRandom(options.seed), options.killMin * 1_000, options.killMax * 1_000);
   await followProgress(runs, () => `, ${supervisor.kills} kills`);
@@ -186,10 +217,14 @@ async function workerKillPhase(
     // agent or never read the result cache, tested nothing of it.
     problems: [
       ...(supervisor.kills === 0 ? ['no worker was killed while the runs were in flight'] : []),
-      ...(options.resultBytes >= 4_096 && modelCalls.byReference === 0 ? ['no model call took its conversation by reference'] : []),
+      ...(options.resultBytes >= 4_096 && modelCalls.byReference === 0
+        ? ['no model call took its conversation by reference']
+        : []),
       ...(coverage.childRuns === 0 ? [`no nested agent (${CHAOS_DELEGATE}) ran`] : []),
       ...(coverage.cacheReads === 0
-        ? [`no result_cache read was answered (results of ${options.resultBytes} bytes of padding, cached past ${options.inlineThreshold} characters)`]
+        ? [
+            `no result_cache read was answered (results of ${options.resultBytes} bytes of padding, cached past ${options.inlineThreshold} characters)`,
+          ]
         : []),
     ],
     elapsedMs: performance.now() - started,
@@ -206,12 +241,18 @@ async function serverKillPhase(
   sideEffectLog: string,
 ): Promise<PhaseResult> {
   const started = performance.now();
-  say(`server restart: ${runLabels.length} runs; the dev server is SIGKILLed mid-run and restarted on the same port and SQLite file`);
+  say(
+    `server restart: ${runLabels.length} runs; the dev server is SIGKILLed mid-run and restarted on the same port and SQLite file`,
+  );
   const runs = await batch('server', runLabels);
   const ids = new Set(runs.workflowIds);
   // Mid-run: once every run has performed at least one side effect, so all are between a tool call and their end.
   const midRun = performance.now() + 60_000;
-  while (summarizeSideEffects(readSideEffects(sideEffectLog), ids).distinct < runLabels.length && performance.now() < midRun) await sleep(100);
+  while (
+    summarizeSideEffects(readSideEffects(sideEffectLog), ids).distinct < runLabels.length &&
+    performance.now() < midRun
+  )
+    await sleep(100);
   const effectsBefore = summarizeSideEffects(readSideEffects(sideEffectLog), ids).distinct;
   const killedAt = performance.now();
   await server.kill();

@@ -38,7 +38,10 @@ export function readSideEffects(file: string): SideEffectRecord[] {
  * is found even if it came with a different idempotency key, which is what a
  * downstream API relying on the key could not deduplicate.
  */
-export function summarizeSideEffects(records: readonly SideEffectRecord[], workflowIds: ReadonlySet<string>): SideEffectSummary {
+export function summarizeSideEffects(
+  records: readonly SideEffectRecord[],
+  workflowIds: ReadonlySet<string>,
+): SideEffectSummary {
   const groups = new Map<string, SideEffectRecord[]>();
   for (const record of records) {
     if (!workflowIds.has(rootWorkflowId(record.workflowId))) continue;

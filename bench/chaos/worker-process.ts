@@ -30,7 +30,11 @@ async function main(): Promise<void> {
     taskQueue: setting('CHAOS_TASK_QUEUE'),
     tools: [
       ...createBuiltinTools({ workspace: os.tmpdir() }),
-      chaosTool({ logFile: setting('CHAOS_SIDE_EFFECT_LOG'), workMs: Number(setting('CHAOS_TOOL_WORK_MS')), resultBytes: Number(process.env.CHAOS_RESULT_BYTES ?? 0) }),
+      chaosTool({
+        logFile: setting('CHAOS_SIDE_EFFECT_LOG'),
+        workMs: Number(setting('CHAOS_TOOL_WORK_MS')),
+        resultBytes: Number(process.env.CHAOS_RESULT_BYTES ?? 0),
+      }),
       chaosDelegateTool(),
     ],
     model: { baseURL: setting('CHAOS_MODEL_URL'), apiKey: 'unused', defaultModel: CHAOS_MODEL },

@@ -67,12 +67,15 @@ export class WorkerSupervisor {
   private scheduleKill(): void {
     const killing = this.killing;
     if (killing === undefined || this.stopped) return;
-    killing.timer = setTimeout(() => {
-      if (this.killing !== killing || this.stopped) return;
-      this.kills += 1;
-      // The exit handler starts the next worker.
-      this.child?.kill('SIGKILL');
-    }, between(killing.random, killing.minMs, killing.maxMs));
+    killing.timer = setTimeout(
+      () => {
+        if (this.killing !== killing || this.stopped) return;
+        this.kills += 1;
+        // The exit handler starts the next worker.
+        this.child?.kill('SIGKILL');
+      },
+      between(killing.random, killing.minMs, killing.maxMs),
+    );
   }
 
   private async spawnWorker(): Promise<void> {
@@ -99,7 +102,11 @@ export class WorkerSupervisor {
     });
     await new Promise<void>((resolve, reject) => {
       let output = '';
-      const timer = setTimeout(() => reject(new Error(`The chaos worker did not start within ${START_TIMEOUT_MS / 1000} s; see ${this.logFile}.`)), START_TIMEOUT_MS);
+      const timer = setTimeout(
+        () =>
+          reject(new Error(`The chaos worker did not start within ${START_TIMEOUT_MS / 1000} s; see ${this.logFile}.`)),
+        START_TIMEOUT_MS,
+      );
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         if (!output.split('\n').includes(READY_LINE)) return;

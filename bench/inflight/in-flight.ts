@@ -45,7 +45,9 @@ function inFlightAgent(iterations: number) {
 }
 
 /** The worker process, once it polls; `sample` asks it for its memory after a collection. */
-async function startWorker(environment: InFlightWorkerEnvironment): Promise<{ child: ChildProcess; sample: () => Promise<MemorySample> }> {
+async function startWorker(
+  environment: InFlightWorkerEnvironment,
+): Promise<{ child: ChildProcess; sample: () => Promise<MemorySample> }> {
   const child = fork(WORKER_SCRIPT, [], {
     cwd: ROOT,
     env: { ...process.env, ...environment },
@@ -89,7 +91,11 @@ export async function benchInFlight(options: InFlightOptions): Promise<InFlightR
   const client = new Client({ connection });
   const taskQueue = `inflight-${randomUUID()}`;
   model.respond('inflight', inFlightAgent(options.iterations));
-  const worker = await startWorker({ INFLIGHT_TEMPORAL_ADDRESS: dev.address, INFLIGHT_TASK_QUEUE: taskQueue, INFLIGHT_MODEL_URL: model.baseURL });
+  const worker = await startWorker({
+    INFLIGHT_TEMPORAL_ADDRESS: dev.address,
+    INFLIGHT_TASK_QUEUE: taskQueue,
+    INFLIGHT_MODEL_URL: model.baseURL,
+  });
   const runOne = async (): Promise<AgentResult> =>
     (await client.workflow.execute(WORKFLOW_TYPE, {
       taskQueue,
@@ -99,7 +105,9 @@ export async function benchInFlight(options: InFlightOptions): Promise<InFlightR
   try {
     await runOne(); // warm-up: the workflow bundle loaded, the caches filled
     const baseline = await worker.sample();
-    options.log(`[inflight] worker after one run: RSS ${(baseline.rss / MiB).toFixed(1)} MiB, heap ${(baseline.heapUsed / MiB).toFixed(1)} MiB; starting ${options.runs} runs`);
+    options.log(
+      `[inflight] worker after one run: RSS ${(baseline.rss / MiB).toFixed(1)} MiB, heap ${(baseline.heapUsed / MiB).toFixed(1)} MiB; starting ${options.runs} runs`,
+    );
     let finished = 0;
     let failed = 0;
     const started = performance.now();
@@ -112,7 +120,8 @@ export async function benchInFlight(options: InFlightOptions): Promise<InFlightR
         (error: unknown) => {
           finished += 1;
           failed += 1;
-          if (failed <= 3) options.log(`[inflight] a run failed: ${error instanceof Error ? error.message : String(error)}`);
+          if (failed <= 3)
+            options.log(`[inflight] a run failed: ${error instanceof Error ? error.message : String(error)}`);
         },
       ),
     );
@@ -134,7 +143,9 @@ export async function benchInFlight(options: InFlightOptions): Promise<InFlightR
         peak = sample;
         inFlightAtPeak = inFlight;
       }
-      options.log(`[inflight] ${((performance.now() - started) / 1000).toFixed(0)} s: ${inFlight} in flight, worker RSS ${(sample.rss / MiB).toFixed(0)} MiB, heap ${(sample.heapUsed / MiB).toFixed(0)} MiB`);
+      options.log(
+        `[inflight] ${((performance.now() - started) / 1000).toFixed(0)} s: ${inFlight} in flight, worker RSS ${(sample.rss / MiB).toFixed(0)} MiB, heap ${(sample.heapUsed / MiB).toFixed(0)} MiB`,
+      );
     }
     const wallMs = performance.now() - started;
     return { runs: options.runs, failed, wallMs, inFlightAtPeak, maxInFlight, baseline, peak };

@@ -21,7 +21,8 @@ function setting(name: keyof InFlightWorkerEnvironment): string {
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR'), shutdownSignals: [] });
   const collect = (globalThis as { gc?: () => void }).gc;
-  if (collect === undefined) throw new Error('start this process with --expose-gc: its samples are taken after a collection');
+  if (collect === undefined)
+    throw new Error('start this process with --expose-gc: its samples are taken after a collection');
   const connection = await NativeConnection.connect({ address: setting('INFLIGHT_TEMPORAL_ADDRESS') });
   // The worker as a user gets it: createAgentWorker's defaults, nothing tuned for the bench.
   const worker = await createAgentWorker({

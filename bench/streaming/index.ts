@@ -49,8 +49,20 @@ export async function benchStreaming(options: StreamingBenchOptions): Promise<vo
   const probeQueue = `bench-probe-${randomUUID()}`;
   const tools = createBuiltinTools({ workspace: os.tmpdir() });
   const settings = { baseURL: model.baseURL, apiKey: 'unused', defaultModel: 'unused' };
-  const streamedWorker = await createAgentWorker({ connection: workerConnection, namespace: 'default', taskQueue: streamedQueue, tools, model: settings });
-  const wholeWorker = await createAgentWorker({ connection: workerConnection, namespace: 'default', taskQueue: wholeQueue, tools, model: { ...settings, stream: false } });
+  const streamedWorker = await createAgentWorker({
+    connection: workerConnection,
+    namespace: 'default',
+    taskQueue: streamedQueue,
+    tools,
+    model: settings,
+  });
+  const wholeWorker = await createAgentWorker({
+    connection: workerConnection,
+    namespace: 'default',
+    taskQueue: wholeQueue,
+    tools,
+    model: { ...settings, stream: false },
+  });
   const counters: ProbeCounters = { heartbeats: 0, signals: 0 };
   const probeWorker = await Worker.create({
     connection: workerConnection,
@@ -73,9 +85,14 @@ export async function benchStreaming(options: StreamingBenchOptions): Promise<vo
   const runAgent = async (queue: string, follow: boolean) => {
     const name = `bench-stream-${randomUUID().slice(0, 8)}`;
     script(name);
-    const handle = await client.workflow.start(WORKFLOW_TYPE, { taskQueue: queue, workflowId: `bench-stream-${randomUUID()}`, args: [{ model: name, tools: [], message: 'stream' }] });
+    const handle = await client.workflow.start(WORKFLOW_TYPE, {
+      taskQueue: queue,
+      workflowId: `bench-stream-${randomUUID()}`,
+      args: [{ model: name, tools: [], message: 'stream' }],
+    });
     const received: Received = new Map();
-    if (follow) await followSse(`http://127.0.0.1:${port}/runs/${encodeURIComponent(handle.workflowId)}/events`, received);
+    if (follow)
+      await followSse(`http://127.0.0.1:${port}/runs/${encodeURIComponent(handle.workflowId)}/events`, received);
     await handle.result();
     return { latencies: latencies(model.sentChunks(name), received), history: await history(handle.workflowId) };
   };
@@ -83,14 +100,21 @@ export async function benchStreaming(options: StreamingBenchOptions): Promise<vo
   const runProbe = async (transport: ProbeInput['transport']) => {
     const name = `bench-probe-${randomUUID().slice(0, 8)}`;
     script(name);
-    const handle = await client.workflow.start(probeWorkflow, { taskQueue: probeQueue, workflowId: `bench-probe-${randomUUID()}`, args: [{ model: name, transport, batchMs: POLL_MS }] });
+    const handle = await client.workflow.start(probeWorkflow, {
+      taskQueue: probeQueue,
+      workflowId: `bench-probe-${randomUUID()}`,
+      args: [{ model: name, transport, batchMs: POLL_MS }],
+    });
     const received: Received = new Map();
     let reads = 0;
     let done = false;
     const result = handle.result().finally(() => (done = true));
     while (!done) {
       reads += 1;
-      const texts = transport === 'signal' ? (await handle.query(probeDeltasQuery)).texts : await heartbeatTexts(client, handle.workflowId);
+      const texts =
+        transport === 'signal'
+          ? (await handle.query(probeDeltasQuery)).texts
+          : await heartbeatTexts(client, handle.workflowId);
       for (let index = received.size; index < texts.length; index += 1) received.set(index, now());
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
@@ -131,13 +155,21 @@ export async function benchStreaming(options: StreamingBenchOptions): Promise<vo
       queries += bySignal.reads;
     }
     log('');
-    log(`streaming: ${options.runs} runs per transport, ${options.tokens} tokens each, one every ${options.tokenDelayMs} ms; latency from the scripted server writing a token to a follower reading it`);
+    log(
+      `streaming: ${options.runs} runs per transport, ${options.tokens} tokens each, one every ${options.tokenDelayMs} ms; latency from the scripted server writing a token to a follower reading it`,
+    );
     log(`worker's delta server -> API SSE (the runner): ${summary(side)}`);
-    log(`  history of the run: ${streamedHistory.events} events, ${streamedHistory.bytes} bytes; the same run not streamed: ${wholeHistory.events} events, ${wholeHistory.bytes} bytes`);
+    log(
+      `  history of the run: ${streamedHistory.events} events, ${streamedHistory.bytes} bytes; the same run not streamed: ${wholeHistory.events} events, ${wholeHistory.bytes} bytes`,
+    );
     log(`heartbeat details, describe every ${POLL_MS} ms (throttle ${POLL_MS} ms): ${summary(heartbeat)}`);
-    log(`  ${(counters.heartbeats / options.runs).toFixed(0)} heartbeats asked per call (the SDK throttles what reaches the server), ${(describes / options.runs).toFixed(0)} describes per follower per call; history of the probe run: ${heartbeatHistory.events} events, ${heartbeatHistory.bytes} bytes`);
+    log(
+      `  ${(counters.heartbeats / options.runs).toFixed(0)} heartbeats asked per call (the SDK throttles what reaches the server), ${(describes / options.runs).toFixed(0)} describes per follower per call; history of the probe run: ${heartbeatHistory.events} events, ${heartbeatHistory.bytes} bytes`,
+    );
     log(`signals every ${POLL_MS} ms, query every ${POLL_MS} ms (as workflow-streams): ${summary(signal)}`);
-    log(`  ${(counters.signals / options.runs).toFixed(0)} signals per call, ${(queries / options.runs).toFixed(0)} queries per follower per call; history of the probe run: ${signalHistory.events} events, ${signalHistory.bytes} bytes (vs ${heartbeatHistory.events} events, ${heartbeatHistory.bytes} bytes without signals)`);
+    log(
+      `  ${(counters.signals / options.runs).toFixed(0)} signals per call, ${(queries / options.runs).toFixed(0)} queries per follower per call; history of the probe run: ${signalHistory.events} events, ${signalHistory.bytes} bytes (vs ${heartbeatHistory.events} events, ${heartbeatHistory.bytes} bytes without signals)`,
+    );
   }
 }
 

@@ -6,7 +6,10 @@ export const probeDeltasQuery = wf.defineQuery<{ texts: string[] }>('probeDeltas
 /** A batch of deltas, sent by the `signal` probe's activity. */
 export const probeDeltaSignal = wf.defineSignal<[{ texts: string[] }]>('probeDelta');
 
-const { probeModelCall } = wf.proxyActivities<ProbeActivities>({ startToCloseTimeout: '1 minute', heartbeatTimeout: '10 seconds' });
+const { probeModelCall } = wf.proxyActivities<ProbeActivities>({
+  startToCloseTimeout: '1 minute',
+  heartbeatTimeout: '10 seconds',
+});
 
 /**
  * The candidate transports the streaming bench measures beside the one the

@@ -10,7 +10,12 @@ import { createWorker } from './worker.js';
 export async function runOneAgent(address: string, workflowsPath: string): Promise<string> {
   const model = await scriptedModel();
   const taskQueue = `orders-${randomUUID()}`;
-  const worker = await createWorker({ address, taskQueue, workflowsPath, model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: 'order-scenario' } });
+  const worker = await createWorker({
+    address,
+    taskQueue,
+    workflowsPath,
+    model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: 'order-scenario' },
+  });
   try {
     return await worker.runUntil(askAboutOrder(address, taskQueue, 'order-scenario'));
   } finally {

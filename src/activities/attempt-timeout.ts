@@ -13,7 +13,10 @@ export class AttemptTimedOut {
  * failure; left to the server, the timeout would count as a lost attempt and
  * run the tool again. The signal also fires when the call is cancelled.
  */
-export async function withinAttemptTimeout<T>(context: Context, work: (signal: AbortSignal) => Promise<T>): Promise<T | AttemptTimedOut> {
+export async function withinAttemptTimeout<T>(
+  context: Context,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T | AttemptTimedOut> {
   const timeoutMs = context.info.startToCloseTimeoutMs;
   // How much earlier than Temporal's start-to-close timeout the activity gives up itself.
   const margin = Math.min(ACTIVITY_DEFAULTS.attemptMarginMs, timeoutMs * ACTIVITY_DEFAULTS.attemptMarginShare);

@@ -14,7 +14,12 @@ export function createConversationCompaction(settings: ModelSettings) {
   const requestText = createTextRequest(settings);
 
   return async function compactConversation(input: CompactionInput): Promise<CompactionResult> {
-    const answer = await requestText({ model: input.model, system: input.instructions, user: compactionTranscript(input.messages), requirePrice: input.requirePrice });
+    const answer = await requestText({
+      model: input.model,
+      system: input.instructions,
+      user: compactionTranscript(input.messages),
+      requirePrice: input.requirePrice,
+    });
     // Only the text can stand for the messages.
     const { text: summary, cut } = withinLength(answer.text, input.maxSummaryChars, COMPACTION_SUMMARY_CUT_NOTE);
     return { summary, cut, usage: answer.usage, model: answer.model };

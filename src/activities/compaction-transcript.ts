@@ -16,7 +16,9 @@ export function compactionTranscript(messages: readonly ChatMessage[]): string {
           toolNames.set(call.id, call.function.name);
           return `[assistant called ${call.function.name} with ${call.function.arguments || '{}'}]`;
         });
-        return [message.content ? `[assistant]\n${message.content}` : undefined, ...calls].filter((part) => part !== undefined).join('\n');
+        return [message.content ? `[assistant]\n${message.content}` : undefined, ...calls]
+          .filter((part) => part !== undefined)
+          .join('\n');
       }
       case 'tool':
         return `[result of ${toolNames.get(message.tool_call_id) ?? 'a tool'}]\n${message.content}`;

@@ -47,9 +47,7 @@ const choiceSchema = z.object({
 const completionSchema = z.object({
   choices: z.array(z.unknown()).min(1, 'it has no choices'),
   model: z.string().nullish().catch(undefined),
-  usage: z
-    .object({ prompt_tokens: tokenCount, completion_tokens: tokenCount, total_tokens: tokenCount })
-    .nullish(),
+  usage: z.object({ prompt_tokens: tokenCount, completion_tokens: tokenCount, total_tokens: tokenCount }).nullish(),
 });
 
 /** Parses `body`, the text of a 2xx chat-completions response. */
@@ -85,13 +83,17 @@ export function readCompletion(json: unknown): CompletionParse {
     if (call.type !== undefined && call.type !== null && call.type !== 'function') continue;
     const functionCall = functionCallSchema.safeParse(call);
     if (!functionCall.success) {
-      return { ok: false, problem: describeIssue(functionCall.error.issues, ['choices', 0, 'message', 'tool_calls', index]) };
+      return {
+        ok: false,
+        problem: describeIssue(functionCall.error.issues, ['choices', 0, 'message', 'tool_calls', index]),
+      };
     }
     const { id, function: fn } = functionCall.data;
     toolCalls.push({
       ...(id ? { id } : {}),
       name: fn.name,
-      arguments: typeof fn.arguments === 'string' ? fn.arguments : fn.arguments == null ? '' : JSON.stringify(fn.arguments),
+      arguments:
+        typeof fn.arguments === 'string' ? fn.arguments : fn.arguments == null ? '' : JSON.stringify(fn.arguments),
     });
   }
   const usage = completion.usage ?? {};

@@ -81,17 +81,23 @@ export class CompletionAssembler {
     } catch {
       return { ok: false, problem: `${where} is not JSON` };
     }
-    if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, problem: `${where} is not a JSON object` };
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+      return { ok: false, problem: `${where} is not a JSON object` };
     if ('error' in json && json.error !== null && json.error !== undefined) {
       const message = (json.error as { message?: unknown }).message;
-      return { ok: false, problem: `${where} is an error: ${typeof message === 'string' ? message : JSON.stringify(json.error)}` };
+      return {
+        ok: false,
+        problem: `${where} is an error: ${typeof message === 'string' ? message : JSON.stringify(json.error)}`,
+      };
     }
     const chunk = chunkSchema.safeParse(json);
     if (!chunk.success) return { ok: false, problem: `${where}: ${describe(chunk.error.issues)}` };
     if (chunk.data.model) this.model = chunk.data.model;
     if (chunk.data.usage !== undefined && chunk.data.usage !== null) this.usage = chunk.data.usage;
     // The runner asks for one choice; others (a server that ignores `n`) are not read, as in a whole answer.
-    const first = chunk.data.choices?.find((choice) => (choice as { index?: unknown }).index === 0 || (choice as { index?: unknown }).index === undefined);
+    const first = chunk.data.choices?.find(
+      (choice) => (choice as { index?: unknown }).index === 0 || (choice as { index?: unknown }).index === undefined,
+    );
     if (first === undefined) return { ok: true, deltas: [] };
     const choice = chunkChoiceSchema.safeParse(first);
     if (!choice.success) return { ok: false, problem: `${where}: choices[0].${describe(choice.error.issues)}` };
@@ -108,10 +114,19 @@ export class CompletionAssembler {
   completion(): unknown {
     const toolCalls = [...this.toolCalls.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([, call]) => ({ ...(call.id === undefined ? {} : { id: call.id }), type: call.type ?? 'function', function: { name: call.name, arguments: call.arguments } }));
+      .map(([, call]) => ({
+        ...(call.id === undefined ? {} : { id: call.id }),
+        type: call.type ?? 'function',
+        function: { name: call.name, arguments: call.arguments },
+      }));
     return {
       choices: this.sawChoice
-        ? [{ message: { content: this.content, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) }, finish_reason: this.finishReason }]
+        ? [
+            {
+              message: { content: this.content, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+              finish_reason: this.finishReason,
+            },
+          ]
         : [],
       ...(this.model === undefined ? {} : { model: this.model }),
       ...(this.usage === undefined ? {} : { usage: this.usage }),
@@ -145,7 +160,8 @@ export class CompletionAssembler {
         fragment.arguments = call.function.arguments;
       }
       this.toolCalls.set(call.index, parts);
-      if (fragment.id !== undefined || fragment.name !== undefined || fragment.arguments !== undefined) deltas.push(fragment);
+      if (fragment.id !== undefined || fragment.name !== undefined || fragment.arguments !== undefined)
+        deltas.push(fragment);
     }
     return deltas;
   }

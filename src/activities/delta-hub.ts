@@ -51,12 +51,17 @@ export interface StreamListenerOptions {
  * (`AGENT_STREAM_HOST`, `AGENT_STREAM_PORT`, `AGENT_STREAM_PUBLIC_URL`), then the defaults. A port given as an option
  * that is not a whole number from 0 to 65535 is refused.
  */
-export function streamListenerSettings(options: StreamListenerOptions = {}, env: NodeJS.ProcessEnv = process.env): DeltaHubOptions {
+export function streamListenerSettings(
+  options: StreamListenerOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): DeltaHubOptions {
   const fromEnvironment = loadModelStreamConfig(env);
   const host = options.host ?? fromEnvironment.host;
   const port = options.port ?? fromEnvironment.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new TypeError(`The stream listener's port must be a whole number from 0 to 65535 (0: a free one), not ${port}.`);
+    throw new TypeError(
+      `The stream listener's port must be a whole number from 0 to 65535 (0: a free one), not ${port}.`,
+    );
   }
   const publicUrl = options.publicUrl ?? fromEnvironment.publicUrl;
   return { host, port, ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }) };

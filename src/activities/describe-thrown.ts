@@ -17,7 +17,9 @@ export function describeThrown(thrown: unknown): string {
     return json === undefined || json === '{}' ? String(thrown) : json;
   });
   const described = text === undefined || text === '' ? 'the tool threw a value that cannot be described' : text;
-  return described.length > TOOL_ERROR_DESCRIPTION_CHARS ? `${described.slice(0, TOOL_ERROR_DESCRIPTION_CHARS)}…` : described;
+  return described.length > TOOL_ERROR_DESCRIPTION_CHARS
+    ? `${described.slice(0, TOOL_ERROR_DESCRIPTION_CHARS)}…`
+    : described;
 }
 
 function attempt(describe: () => string): string | undefined {

@@ -15,7 +15,12 @@ export function createToolResultExtraction(settings: ModelSettings) {
   const requestText = createTextRequest(settings);
 
   return async function extractToolResult(input: ExtractionInput): Promise<ExtractionResult> {
-    const answer = await requestText({ model: input.model, system: input.instructions, user: extractionRequest(input), requirePrice: input.requirePrice });
+    const answer = await requestText({
+      model: input.model,
+      system: input.instructions,
+      user: extractionRequest(input),
+      requirePrice: input.requirePrice,
+    });
     const { text: content, cut } = withinLength(answer.text, input.maxChars, EXTRACTION_CUT_NOTE);
     return { content, cut, usage: answer.usage, model: answer.model };
   };
@@ -27,6 +32,9 @@ export function createToolResultExtraction(settings: ModelSettings) {
  * rather than taking it up as its own task.
  */
 function extractionRequest(input: Pick<ExtractionInput, 'toolName' | 'content' | 'guidance'>): string {
-  const guidance = input.guidance === undefined ? 'The user\'s request is not known: keep what any next step may need.' : `The user's request:\n${input.guidance}`;
+  const guidance =
+    input.guidance === undefined
+      ? "The user's request is not known: keep what any next step may need."
+      : `The user's request:\n${input.guidance}`;
   return `${guidance}\n\nThe result of the tool ${input.toolName} to condense (${input.content.length} characters):\n\n${input.content}`;
 }

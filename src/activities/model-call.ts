@@ -24,14 +24,19 @@ import { throwIfCancelled } from './cancellation';
  * streamed (unless `settings.stream` is false) and its deltas published on
  * `hub` while it comes (none when `hub` is false); the result is the same as a non-streamed answer's.
  */
-export function createModelCall(settings: ModelSettings, registry: ToolRegistry, hub: DeltaHub | false = DeltaHub.forProcess()) {
+export function createModelCall(
+  settings: ModelSettings,
+  registry: ToolRegistry,
+  hub: DeltaHub | false = DeltaHub.forProcess(),
+) {
   const { client, baseURL, redact } = createModelClient(settings);
 
   return async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
     const context = Context.current();
     const model = input.model ?? settings.defaultModel;
     // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
-    if (input.requirePrice === true && priceOf(settings.prices, model) === undefined) throw priceUnknownFailure(model, settings.prices);
+    if (input.requirePrice === true && priceOf(settings.prices, model) === undefined)
+      throw priceUnknownFailure(model, settings.prices);
     const offered = registry.describe().filter((tool) => input.toolNames.includes(tool.name));
     // The tools the workflow answers itself (`context_release`, `result_cache`) are described by the workflow.
     const tools: ChatCompletionTool[] = [...offered, ...(input.workflowTools ?? [])].map((tool) => ({
@@ -44,7 +49,8 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
       ...conversation.map(toWireMessage),
     ];
 
-    const channel: DeltaChannel | undefined = settings.stream === false || hub === false ? undefined : await openChannel(hub, context);
+    const channel: DeltaChannel | undefined =
+      settings.stream === false || hub === false ? undefined : await openChannel(hub, context);
     const announcement: ModelStreamAnnouncement | undefined =
       channel === undefined ? undefined : { modelStream: { url: channel.url, attempt: context.info.attempt } };
     let outcome: 'completed' | 'failed' = 'failed';
@@ -72,10 +78,20 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
               const body = await raw.text();
               return { status: raw.status, contentType, body, parsed: parseCompletion(body) };
             }
-            const streamed = await readStreamedAnswer(raw.body, (delta) => channel.publish(delta), context.cancellationSignal);
+            const streamed = await readStreamedAnswer(
+              raw.body,
+              (delta) => channel.publish(delta),
+              context.cancellationSignal,
+            );
             // Returned, not thrown: this catch is for the request's own errors, which a broken stream is not.
             if (streamed.kind === 'broken') return streamed;
-            if (streamed.kind === 'invalid') return { status: raw.status, contentType, body: streamed.sample, parsed: { ok: false, problem: streamed.problem } };
+            if (streamed.kind === 'invalid')
+              return {
+                status: raw.status,
+                contentType,
+                body: streamed.sample,
+                parsed: { ok: false, problem: streamed.problem },
+              };
             return { status: raw.status, contentType, body: '', parsed: readCompletion(streamed.completion) };
           } catch (error) {
             throwIfCancelled(context, error);
@@ -94,7 +110,12 @@ export function createModelCall(settings: ModelSettings, registry: ToolRegistry,
       const { parsed } = response;
       if (!parsed.ok) {
         const failure = invalidResponseFailure(
-          { status: response.status, contentType: response.contentType, body: redact(response.body), problem: parsed.problem },
+          {
+            status: response.status,
+            contentType: response.contentType,
+            body: redact(response.body),
+            problem: parsed.problem,
+          },
           { model, baseURL, attempt: context.info.attempt },
         );
         throw redactFailure(failure, redact);
@@ -141,7 +162,9 @@ async function openChannel(hub: DeltaHub, context: Context): Promise<DeltaChanne
   try {
     return await hub.open();
   } catch (error) {
-    context.log.warn(`Model deltas are not streamed to followers: the worker's delta server could not start (${error instanceof Error ? error.message : String(error)}).`);
+    context.log.warn(
+      `Model deltas are not streamed to followers: the worker's delta server could not start (${error instanceof Error ? error.message : String(error)}).`,
+    );
     return undefined;
   }
 }

@@ -17,7 +17,11 @@ export function pricedUsage(usage: Usage, prices: PriceTable | undefined, reques
  * A checked completion's usage: a count the provider left out is 0, the total
  * the sum of the others; priced as {@link pricedUsage} prices it.
  */
-export function completionUsage(completion: ParsedCompletion, prices: PriceTable | undefined, requested: string): Usage {
+export function completionUsage(
+  completion: ParsedCompletion,
+  prices: PriceTable | undefined,
+  requested: string,
+): Usage {
   const { promptTokens = 0, completionTokens = 0, totalTokens = promptTokens + completionTokens } = completion.usage;
   return pricedUsage({ promptTokens, completionTokens, totalTokens }, prices, requested, completion.model);
 }
@@ -33,7 +37,7 @@ export function priceUnknownFailure(model: string, prices: PriceTable | undefine
     message:
       `The run has a costBudget, and this worker has no price for model "${model}" ` +
       `(priced: ${known.length === 0 ? 'none' : known.join(', ')}), so the call was not sent. ` +
-      'Add the model to the worker\'s prices (`model.prices` of createAgentWorker, or AGENT_MODEL_PRICES), or run without costBudget.',
+      "Add the model to the worker's prices (`model.prices` of createAgentWorker, or AGENT_MODEL_PRICES), or run without costBudget.",
     nonRetryable: true,
     details: [{ model, priced: known }],
   });

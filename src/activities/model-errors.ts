@@ -18,13 +18,25 @@ interface StatusClass {
 }
 
 const STATUS_CLASSES: Record<number, StatusClass> = {
-  400: { type: FailureType.modelCallBadRequest, retryable: false, hint: 'The provider rejected the request as malformed.' },
+  400: {
+    type: FailureType.modelCallBadRequest,
+    retryable: false,
+    hint: 'The provider rejected the request as malformed.',
+  },
   401: { type: FailureType.modelCallUnauthorized, retryable: false, hint: 'Check OPENAI_API_KEY.' },
-  403: { type: FailureType.modelCallForbidden, retryable: false, hint: 'The key has no access to this model or endpoint.' },
+  403: {
+    type: FailureType.modelCallForbidden,
+    retryable: false,
+    hint: 'The key has no access to this model or endpoint.',
+  },
   404: { type: FailureType.modelCallNotFound, retryable: false, hint: 'Check the model name and OPENAI_BASE_URL.' },
   408: { type: FailureType.modelCallRequestTimeout, retryable: true, hint: 'Retrying.' },
   409: { type: FailureType.modelCallConflict, retryable: true, hint: 'Retrying.' },
-  429: { type: FailureType.modelCallRateLimited, retryable: true, hint: 'Retrying after the delay the provider asked for.' },
+  429: {
+    type: FailureType.modelCallRateLimited,
+    retryable: true,
+    hint: 'Retrying after the delay the provider asked for.',
+  },
 };
 
 const SERVER_ERROR: StatusClass = { type: FailureType.modelCallServerError, retryable: true, hint: 'Retrying.' };
@@ -37,7 +49,7 @@ const OTHER_CLIENT_ERROR: StatusClass = {
 const QUOTA_EXCEEDED: StatusClass = {
   type: FailureType.modelCallQuotaExceeded,
   retryable: false,
-  hint: "Add credit to the provider account or use another key.",
+  hint: 'Add credit to the provider account or use another key.',
 };
 
 /** Context that makes a failure message actionable. */
@@ -50,11 +62,17 @@ export interface ModelCallContext {
 export function classifyModelError(error: unknown, context: ModelCallContext): ApplicationFailure {
   const where = `model "${context.model}" at ${context.baseURL}`;
   if (error instanceof APIConnectionTimeoutError) {
-    return ApplicationFailure.retryable(`The request to ${where} timed out. Retrying.`, FailureType.modelCallConnectionTimeout);
+    return ApplicationFailure.retryable(
+      `The request to ${where} timed out. Retrying.`,
+      FailureType.modelCallConnectionTimeout,
+    );
   }
   if (error instanceof APIConnectionError) {
     const reason = (error.cause instanceof Error ? error.cause.message : error.message).replace(/\.+$/, '');
-    return ApplicationFailure.retryable(`Could not reach ${where}: ${reason}. Retrying.`, FailureType.modelCallConnectionError);
+    return ApplicationFailure.retryable(
+      `Could not reach ${where}: ${reason}. Retrying.`,
+      FailureType.modelCallConnectionError,
+    );
   }
   if (error instanceof APIError && error.status !== undefined) {
     const statusClass = classifyStatus(error.status, error.code);
@@ -90,7 +108,10 @@ export interface InvalidResponse {
  * attempt `INVALID_RESPONSE_RETRY.maxAttempts`. The message quotes the
  * body's first `previewChars` characters.
  */
-export function invalidResponseFailure(response: InvalidResponse, context: ModelCallContext & { attempt: number }): ApplicationFailure {
+export function invalidResponseFailure(
+  response: InvalidResponse,
+  context: ModelCallContext & { attempt: number },
+): ApplicationFailure {
   const { maxAttempts, retryDelayMs, previewChars } = INVALID_RESPONSE_RETRY;
   const lastAttempt = context.attempt >= maxAttempts;
   const preview = [...response.body].slice(0, previewChars).join('');
@@ -145,7 +166,11 @@ export function retryAfterMs(headers: Headers | undefined, now: number = Date.no
  * the next attempt asks again from the start, and followers are told to
  * discard what this one streamed.
  */
-export function streamInterruptedFailure(reason: string, chunks: number, context: ModelCallContext): ApplicationFailure {
+export function streamInterruptedFailure(
+  reason: string,
+  chunks: number,
+  context: ModelCallContext,
+): ApplicationFailure {
   return ApplicationFailure.create({
     type: FailureType.modelCallStreamInterrupted,
     message:

@@ -17,15 +17,25 @@ import { ModelRequestCache, modelRequestKey } from './model-request-cache';
  * filled by the `ModelRequestSinks` sink), the first attempt takes them from
  * there and asks nothing.
  */
-export async function requestMessages(context: Context, input: ModelCallInput, cache = ModelRequestCache.forProcess()): Promise<ChatMessage[]> {
+export async function requestMessages(
+  context: Context,
+  input: ModelCallInput,
+  cache = ModelRequestCache.forProcess(),
+): Promise<ChatMessage[]> {
   if (input.messages !== undefined) return input.messages;
   const reference = input.conversation;
   if (reference === undefined) {
-    throw ApplicationFailure.nonRetryable('The model call has neither `messages` nor a `conversation` to read.', FailureType.invalidModelCallInput);
+    throw ApplicationFailure.nonRetryable(
+      'The model call has neither `messages` nor a `conversation` to read.',
+      FailureType.invalidModelCallInput,
+    );
   }
   const execution = context.info.workflowExecution;
   if (execution === undefined) {
-    throw ApplicationFailure.nonRetryable('The model call refers to its workflow for its conversation, but runs outside of one.', FailureType.invalidModelCallInput);
+    throw ApplicationFailure.nonRetryable(
+      'The model call refers to its workflow for its conversation, but runs outside of one.',
+      FailureType.invalidModelCallInput,
+    );
   }
   const { workflowId, runId } = execution;
   const handedOver = cache.take(modelRequestKey(workflowId, runId, reference.iteration), reference.count);

@@ -38,7 +38,12 @@ export async function readStreamedAnswer(
     }
   } catch (error) {
     if (signal.aborted) throw error;
-    const cause = error instanceof Error && error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error instanceof Error ? error.message : String(error);
+    const cause =
+      error instanceof Error && error.cause instanceof Error
+        ? `${error.message} (${error.cause.message})`
+        : error instanceof Error
+          ? error.message
+          : String(error);
     return { kind: 'broken', reason: `the connection failed: ${cause}`, chunks: assembler.chunkCount };
   } finally {
     // Closes the connection when the stream was left early (an invalid chunk, `[DONE]` before the body's end).
@@ -47,7 +52,11 @@ export async function readStreamedAnswer(
   }
   // Some servers end the body without `[DONE]`; a finish reason still says the answer is whole.
   if (!sawDone && !assembler.finished) {
-    return { kind: 'broken', reason: 'the stream ended before the answer was complete (no finish reason, no [DONE])', chunks: assembler.chunkCount };
+    return {
+      kind: 'broken',
+      reason: 'the stream ended before the answer was complete (no finish reason, no [DONE])',
+      chunks: assembler.chunkCount,
+    };
   }
   return { kind: 'complete', completion: assembler.completion(), chunks: assembler.chunkCount };
 }

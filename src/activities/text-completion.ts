@@ -20,7 +20,12 @@ interface CompletedText {
 }
 
 /** A system prompt and one user message, sent to `model` (the worker's default when absent). */
-export type TextRequest = (request: { model?: string; system: string; user: string; requirePrice?: true }) => Promise<CompletedText>;
+export type TextRequest = (request: {
+  model?: string;
+  system: string;
+  user: string;
+  requirePrice?: true;
+}) => Promise<CompletedText>;
 
 /**
  * A non-streaming chat-completions request without tools, for the activities
@@ -41,14 +46,17 @@ export function createTextRequest(settings: ModelSettings): TextRequest {
     const context = Context.current();
     const model = requested ?? settings.defaultModel;
     // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
-    if (requirePrice === true && priceOf(settings.prices, model) === undefined) throw priceUnknownFailure(model, settings.prices);
+    if (requirePrice === true && priceOf(settings.prices, model) === undefined)
+      throw priceUnknownFailure(model, settings.prices);
     const messages = [
       { role: 'system' as const, content: system },
       { role: 'user' as const, content: user },
     ];
     const response = await keepHeartbeating(context, async () => {
       try {
-        const raw = await client.chat.completions.create({ model, messages }, { signal: context.cancellationSignal }).asResponse();
+        const raw = await client.chat.completions
+          .create({ model, messages }, { signal: context.cancellationSignal })
+          .asResponse();
         return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
       } catch (error) {
         throwIfCancelled(context, error);
@@ -79,5 +87,11 @@ export function withinLength(text: string, maxChars: number, note: string): { te
   const characters = Array.from(text);
   if (characters.length <= maxChars) return { text, cut: false };
   const ending = `\n${note}`;
-  return { text: `${characters.slice(0, Math.max(0, maxChars - ending.length)).join('').trimEnd()}${ending}`, cut: true };
+  return {
+    text: `${characters
+      .slice(0, Math.max(0, maxChars - ending.length))
+      .join('')
+      .trimEnd()}${ending}`,
+    cut: true,
+  };
 }

@@ -83,7 +83,9 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
     // A local activity (`local: true`) does not heartbeat: the server does not track it; its workflow task stands in.
     const output = await (context.info.isLocal ? attempt() : keepHeartbeating(context, attempt));
     if (output instanceof AttemptTimedOut) {
-      return errorResult(`tool "${tool.name}" did not finish within its timeout (${formatSeconds(output.afterMs)}); it was stopped`);
+      return errorResult(
+        `tool "${tool.name}" did not finish within its timeout (${formatSeconds(output.afterMs)}); it was stopped`,
+      );
     }
     // toResult inside the try: an output JSON cannot hold (a cycle, a BigInt) is the tool's error,
     // not an activity failure that would run a tool with side effects again.
@@ -118,7 +120,11 @@ function toResult(output: ToolOutput): ToolCallResult {
     return { content: `Asked the user: ${question}`, isError: false, terminate: false, waitForInput: { question } };
   }
   if (output instanceof TerminateResponse) {
-    return { content: output.message === undefined ? DEFAULT_TERMINATE_MESSAGE : String(output.message), isError: false, terminate: true };
+    return {
+      content: output.message === undefined ? DEFAULT_TERMINATE_MESSAGE : String(output.message),
+      isError: false,
+      terminate: true,
+    };
   }
   const content = typeof output === 'string' ? output : (JSON.stringify(output) ?? 'null');
   return { content, isError: false, terminate: false };

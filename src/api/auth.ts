@@ -26,7 +26,8 @@ export function bearerAuth(auth: ApiAuth) {
 /** Whether the `Authorization` header carries the token (always, when authentication is off). */
 export function isAuthorized(auth: ApiAuth, header: string | undefined): boolean {
   if ('disabled' in auth) return true;
-  const presented = header !== undefined && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : undefined;
+  const presented =
+    header !== undefined && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : undefined;
   // Digests of equal length, compared in constant time: the answer time says nothing about the token.
   return presented !== undefined && timingSafeEqual(digest(presented), digest(auth.token));
 }

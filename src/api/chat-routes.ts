@@ -3,12 +3,25 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { withTerminatingTools } from '../config/agent-tools';
 import { endConversation, getConversation, sendChatTurn } from '../client/conversations';
 import { API_DEFAULTS } from '../shared/defaults/api';
-import { type ChatTurnKind, type ChatTurnResult, type ConversationState, type TurnSettings } from '../shared/conversation';
+import {
+  type ChatTurnKind,
+  type ChatTurnResult,
+  type ConversationState,
+  type TurnSettings,
+} from '../shared/conversation';
 import { streamChatTurn, wantsEventStream } from './chat-stream';
 import type { z } from 'zod';
 import { ApiError, parseBody } from './errors';
 import type { chatResponse as chatResponseSchema, conversationResponse } from './response-schemas';
-import { addAiMessageBody, chatBody, conversationPathParams, idempotencyKeyHeader, invokeBody, toTerminating, type TerminatingConfigBody } from './schemas';
+import {
+  addAiMessageBody,
+  chatBody,
+  conversationPathParams,
+  idempotencyKeyHeader,
+  invokeBody,
+  toTerminating,
+  type TerminatingConfigBody,
+} from './schemas';
 import { probeTemporal, withinDeadline } from './temporal-deadline';
 
 /** What a turn's agent gets when the request does not say. */
@@ -37,10 +50,18 @@ interface AgentFields {
  * `context_id`, answered in the chat response format; and the conversation itself.
  */
 export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): void {
-  const turn = async (kind: ChatTurnKind, contextId: string, fields: AgentFields, reply: FastifyReply, extra: { message?: string; prompt?: string }, key: unknown) => {
+  const turn = async (
+    kind: ChatTurnKind,
+    contextId: string,
+    fields: AgentFields,
+    reply: FastifyReply,
+    extra: { message?: string; prompt?: string },
+    key: unknown,
+  ) => {
     const streamed = wantsEventStream(reply.request);
     const keyParsed = key === undefined ? undefined : idempotencyKeyHeader.safeParse(key);
-    if (keyParsed !== undefined && !keyParsed.success) throw new ApiError('invalid_header', `Idempotency-Key: use 1 to ${API_DEFAULTS.idempotencyKeyChars} characters.`);
+    if (keyParsed !== undefined && !keyParsed.success)
+      throw new ApiError('invalid_header', `Idempotency-Key: use 1 to ${API_DEFAULTS.idempotencyKeyChars} characters.`);
     // The turn waits for its run, as long as that takes: reach Temporal within the deadline first, or answer 503 now.
     await probeTemporal(deps.client);
     const settings = turnSettings(fields, deps.defaults);
@@ -51,7 +72,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
         { kind, ...extra, settings },
         { taskQueue: deps.taskQueue, ...(keyParsed?.data === undefined ? {} : { idempotencyKey: keyParsed.data }) },
       );
-    if (streamed) return streamChatTurn(deps.client, contextId, send, reply, chatResponseBody, settings.model ?? 'agent-runner');
+    if (streamed)
+      return streamChatTurn(deps.client, contextId, send, reply, chatResponseBody, settings.model ?? 'agent-runner');
     return chatResponse(await send(), reply);
   };
 
@@ -67,7 +89,14 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
 
   app.post('/chat/add-ai-message', async (request, reply) => {
     const body = parseBody(addAiMessageBody, request.body);
-    return turn('add-ai-message', body.context_id, body, reply, body.prompt ? { prompt: body.prompt } : {}, request.headers['idempotency-key']);
+    return turn(
+      'add-ai-message',
+      body.context_id,
+      body,
+      reply,
+      body.prompt ? { prompt: body.prompt } : {},
+      request.headers['idempotency-key'],
+    );
   });
 
   app.get('/conversations/:context_id', async (request) => {
@@ -75,7 +104,8 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
     // The query waits for a worker (and may replay a long history): reach Temporal within the deadline first.
     await probeTemporal(deps.client);
     const conversation = await getConversation(deps.client, contextId);
-    if (conversation === undefined) throw new ApiError('conversation_not_found', `No conversation "${contextId}" exists.`);
+    if (conversation === undefined)
+      throw new ApiError('conversation_not_found', `No conversation "${contextId}" exists.`);
     return conversationBody(conversation);
   });
 
@@ -122,13 +152,17 @@ function conversationBody(conversation: ConversationState): z.input<typeof conve
     context_id: conversation.contextId,
     turns: conversation.turns,
     ended: conversation.ended,
-    active_turn: active === undefined ? null : { turn: active.turn, kind: active.kind, run_id: active.runId, started_at: active.startedAt },
+    active_turn:
+      active === undefined
+        ? null
+        : { turn: active.turn, kind: active.kind, run_id: active.runId, started_at: active.startedAt },
     messages: conversation.messages,
   };
 }
 
 function parseContextId(params: unknown): string {
   const parsed = conversationPathParams.safeParse(params);
-  if (!parsed.success) throw new ApiError('invalid_context_id', `context_id: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success)
+    throw new ApiError('invalid_context_id', `context_id: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return parsed.data.context_id;
 }

@@ -64,8 +64,15 @@ export async function streamChatTurn(
   try {
     stream.write(chunk({ role: 'assistant', content: '' }, null));
     if (runId !== undefined) {
-      const following = followDeltas(client, runId, closed.signal, (text) => stream.write(chunk({ content: text }, null)), (reset) =>
-        stream.write(chunk({}, null, { agent_runner: { reset: true, attempt: reset.attempt, reason: reset.reason } })),
+      const following = followDeltas(
+        client,
+        runId,
+        closed.signal,
+        (text) => stream.write(chunk({ content: text }, null)),
+        (reset) =>
+          stream.write(
+            chunk({}, null, { agent_runner: { reset: true, attempt: reset.attempt, reason: reset.reason } }),
+          ),
       );
       // The run ends before its turn's answer comes back: the last deltas are in by then, or soon after.
       await settled;
@@ -75,7 +82,11 @@ export async function streamChatTurn(
     }
     const outcome = await settled;
     if (outcome.ok) {
-      stream.write(chunk({}, 'stop', { agent_runner: { ...chatBody(outcome.result), run_id: outcome.result.runId, turn: outcome.result.turn } }));
+      stream.write(
+        chunk({}, 'stop', {
+          agent_runner: { ...chatBody(outcome.result), run_id: outcome.result.runId, turn: outcome.result.turn },
+        }),
+      );
     } else {
       stream.write(`data: ${JSON.stringify(errorBody(toApiError(outcome.error, reply.request.id)))}\n\n`);
     }
@@ -87,7 +98,12 @@ export async function streamChatTurn(
 }
 
 /** Polls the conversation until a turn other than `running` is active; its run id (or undefined once the turn has settled). */
-async function findTurnRun(client: Client, contextId: string, settled: Promise<unknown>, running: string | undefined): Promise<string | undefined> {
+async function findTurnRun(
+  client: Client,
+  contextId: string,
+  settled: Promise<unknown>,
+  running: string | undefined,
+): Promise<string | undefined> {
   let done = false;
   void settled.then(() => (done = true));
   while (!done) {

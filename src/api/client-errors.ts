@@ -30,7 +30,10 @@ export function clientErrorAnswer(error: { code?: string; reason?: string }): Ap
     return new ApiError('request_timeout', 'The request did not arrive in time; send it again.');
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return new ApiError('headers_too_large', 'The request headers are larger than the server accepts; send fewer or shorter headers.');
+    return new ApiError(
+      'headers_too_large',
+      'The request headers are larger than the server accepts; send fewer or shorter headers.',
+    );
   }
   // llhttp's reason ("Invalid header value char") is about the bytes sent, never about the server: safe to echo.
   const reason = error.reason ?? error.code ?? 'malformed request';

@@ -15,39 +15,84 @@ export interface ApiErrorCodeEntry {
 export const API_ERROR_CODES = {
   unauthorized: { status: 401, meaning: 'The `Authorization: Bearer <token>` header is missing or wrong.' },
   route_not_found: { status: 404, meaning: 'No route has this method and path.' },
-  bad_request: { status: 400, meaning: 'The request is not valid HTTP, or fastify refused it (its own 4xx status, 400 most often).' },
-  request_timeout: { status: 408, meaning: 'The request did not arrive in time (answered before routing; the connection closes).' },
+  bad_request: {
+    status: 400,
+    meaning: 'The request is not valid HTTP, or fastify refused it (its own 4xx status, 400 most often).',
+  },
+  request_timeout: {
+    status: 408,
+    meaning: 'The request did not arrive in time (answered before routing; the connection closes).',
+  },
   headers_too_large: { status: 431, meaning: 'The request headers pass the server’s limit (answered before routing).' },
   body_too_large: { status: 413, meaning: 'The body is larger than `AGENT_API_BODY_LIMIT`.' },
   unsupported_media_type: { status: 415, meaning: 'The body is not `application/json`.' },
   invalid_json: { status: 400, meaning: 'The body is not valid JSON.' },
-  invalid_body: { status: 400, meaning: 'The body does not fit its schema (`details` lists each field and its problem), or nests too deep.' },
-  invalid_query: { status: 400, meaning: 'The query string does not fit its schema, or Temporal refused the visibility query.' },
-  invalid_header: { status: 400, meaning: 'A header the route reads (`Idempotency-Key`, `Last-Event-ID`) is malformed.' },
+  invalid_body: {
+    status: 400,
+    meaning: 'The body does not fit its schema (`details` lists each field and its problem), or nests too deep.',
+  },
+  invalid_query: {
+    status: 400,
+    meaning: 'The query string does not fit its schema, or Temporal refused the visibility query.',
+  },
+  invalid_header: {
+    status: 400,
+    meaning: 'A header the route reads (`Idempotency-Key`, `Last-Event-ID`) is malformed.',
+  },
   invalid_run_id: { status: 400, meaning: 'The `run_id` path parameter is empty or too long.' },
   invalid_context_id: { status: 400, meaning: 'The `context_id` path parameter is not a valid identifier.' },
   run_not_found: { status: 404, meaning: 'No run has this id, or it is not an agent run.' },
   run_exists: { status: 409, meaning: 'A run with this `run_id` exists already.' },
   run_ended: { status: 409, meaning: 'The run has ended: it takes no messages and cannot be terminated.' },
-  decision_rejected: { status: 409, meaning: 'The run refused the decision (no such pending call, or decided already).' },
-  conversation_not_found: { status: 404, meaning: 'No conversation has this `context_id` (or none is open, for DELETE).' },
+  decision_rejected: {
+    status: 409,
+    meaning: 'The run refused the decision (no such pending call, or decided already).',
+  },
+  conversation_not_found: {
+    status: 404,
+    meaning: 'No conversation has this `context_id` (or none is open, for DELETE).',
+  },
   conversation_busy: { status: 409, meaning: 'A turn is already running on the conversation.' },
   conversation_empty: { status: 409, meaning: 'The turn needs a conversation with messages (invoke, add-ai-message).' },
-  conversation_ending: { status: 409, meaning: 'The conversation is ending; the next request on the context starts a new one.' },
+  conversation_ending: {
+    status: 409,
+    meaning: 'The conversation is ending; the next request on the context starts a new one.',
+  },
   conversation_too_large: { status: 409, meaning: 'The conversation has grown past what a turn may carry.' },
   turn_terminated: { status: 409, meaning: 'The turn’s run was stopped from outside before it answered.' },
-  invalid_agent_input: { status: 400, meaning: 'The run input built for the turn was refused (`details.problems` says why).' },
+  invalid_agent_input: {
+    status: 400,
+    meaning: 'The run input built for the turn was refused (`details.problems` says why).',
+  },
   max_invocations_exceeded: { status: 422, meaning: 'The turn’s run made as many model calls as it may.' },
-  max_consecutive_nudges_exceeded: { status: 422, meaning: 'The model answered without the terminating tool too many times in a row.' },
+  max_consecutive_nudges_exceeded: {
+    status: 422,
+    meaning: 'The model answered without the terminating tool too many times in a row.',
+  },
   token_budget_exhausted: { status: 422, meaning: 'The turn’s run reached its token budget.' },
   cost_budget_exceeded: { status: 422, meaning: 'The turn’s run reached its cost budget.' },
-  approval_timed_out: { status: 422, meaning: 'A tool call waited for approval past its timeout, set to fail the run.' },
+  approval_timed_out: {
+    status: 422,
+    meaning: 'A tool call waited for approval past its timeout, set to fail the run.',
+  },
   context_too_large: { status: 422, meaning: 'What the run would send or return is larger than the limits allow.' },
   history_too_large: { status: 422, meaning: 'The run’s Temporal history grew past its limit.' },
-  model_call_failed: { status: 502, meaning: 'The model provider failed (any `ModelCall.*` failure, or a compaction call).' },
-  run_failed: { status: 500, meaning: 'The turn’s run failed for another reason (`details.type` names the failure type).' },
-  internal_error: { status: 500, meaning: 'A bug: the server log has the details under the request id the message gives.' },
-  temporal_unavailable: { status: 503, meaning: 'Temporal cannot be reached or did not answer within the deadline; try again shortly.' },
+  model_call_failed: {
+    status: 502,
+    meaning: 'The model provider failed (any `ModelCall.*` failure, or a compaction call).',
+  },
+  run_failed: {
+    status: 500,
+    meaning: 'The turn’s run failed for another reason (`details.type` names the failure type).',
+  },
+  internal_error: {
+    status: 500,
+    meaning: 'A bug: the server log has the details under the request id the message gives.',
+  },
+  temporal_unavailable: {
+    status: 503,
+    meaning: 'Temporal cannot be reached or did not answer within the deadline; try again shortly.',
+  },
 } as const satisfies Record<string, ApiErrorCodeEntry>;
 
 /** A `code` of the API's error body. */

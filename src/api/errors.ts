@@ -3,7 +3,12 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ChatTurnFailedError } from '../client/conversations';
 import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../client/run-control';
-import { FailureType, MODEL_CALL_FAILURE_PREFIX, isFailureType, type FailureTypeName } from '../shared/failure-catalogue';
+import {
+  FailureType,
+  MODEL_CALL_FAILURE_PREFIX,
+  isFailureType,
+  type FailureTypeName,
+} from '../shared/failure-catalogue';
 import { API_ERROR_CODES, type ApiErrorCode } from './error-codes';
 
 /**
@@ -32,7 +37,10 @@ export class ApiError extends Error {
 }
 
 /** The one answer to a request without the token. */
-export const UNAUTHORIZED = new ApiError('unauthorized', 'Missing or wrong bearer token: send Authorization: Bearer <AGENT_API_TOKEN>.');
+export const UNAUTHORIZED = new ApiError(
+  'unauthorized',
+  'Missing or wrong bearer token: send Authorization: Bearer <AGENT_API_TOKEN>.',
+);
 
 /** The answer (503) when Temporal did not answer within the deadline, or refused the connection. */
 export function temporalUnavailable(detail?: string): ApiError {
@@ -127,7 +135,11 @@ function invalidBody(error: z.ZodError): ApiError {
     field: issue.path.length === 0 ? '(body)' : issue.path.map(String).join('.'),
     problem: issue.message,
   }));
-  return new ApiError('invalid_body', `Invalid request body: ${details.map((d) => `${d.field}: ${d.problem}`).join('; ')}`, details);
+  return new ApiError(
+    'invalid_body',
+    `Invalid request body: ${details.map((d) => `${d.field}: ${d.problem}`).join('; ')}`,
+    details,
+  );
 }
 
 /** Parses `body` with `schema`, answering 400 with every problem when it does not fit. */
@@ -142,23 +154,38 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof ChatTurnFailedError) {
     const answer = answerForFailure(error.type);
-    const details = { type: error.type, ...(error.runId ? { run_id: error.runId } : {}), ...(error.problems.length > 0 ? { problems: error.problems } : {}) };
+    const details = {
+      type: error.type,
+      ...(error.runId ? { run_id: error.runId } : {}),
+      ...(error.problems.length > 0 ? { problems: error.problems } : {}),
+    };
     return new ApiError(answer.code, error.message, details, answer.status);
   }
   if (error instanceof RunNotFoundError) return new ApiError('run_not_found', error.message);
-  if (error instanceof WorkflowNotFoundError) return new ApiError('run_not_found', `No run "${error.workflowId}" exists.`);
+  if (error instanceof WorkflowNotFoundError)
+    return new ApiError('run_not_found', `No run "${error.workflowId}" exists.`);
   if (error instanceof DecisionRejectedError) return new ApiError('decision_rejected', error.message);
   if (error instanceof RunEndedError) return new ApiError('run_ended', error.message);
   if (error instanceof InvalidListQueryError) return new ApiError('invalid_query', `query: ${error.message}`);
   if (isInvalidVisibilityQuery(error)) {
     const cause = (error as { cause?: { details?: unknown; message?: unknown } }).cause;
-    return new ApiError('invalid_query', `query: Temporal refused it: ${String(cause?.details ?? cause?.message ?? 'invalid query')}`);
+    return new ApiError(
+      'invalid_query',
+      `query: Temporal refused it: ${String(cause?.details ?? cause?.message ?? 'invalid query')}`,
+    );
   }
   const fastifyError = error as Partial<FastifyError>;
-  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new ApiError('body_too_large', fastifyError.message ?? 'Request body is too large.');
-  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError('unsupported_media_type', 'Send the body as application/json.');
-  if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new ApiError('invalid_body', 'The body is empty; send a JSON object.');
-  if (fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError || (fastifyError.statusCode === 400 && /JSON/i.test(fastifyError.message ?? ''))) {
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new ApiError('body_too_large', fastifyError.message ?? 'Request body is too large.');
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return new ApiError('unsupported_media_type', 'Send the body as application/json.');
+  if (fastifyError.code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+    return new ApiError('invalid_body', 'The body is empty; send a JSON object.');
+  if (
+    fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+    error instanceof SyntaxError ||
+    (fastifyError.statusCode === 400 && /JSON/i.test(fastifyError.message ?? ''))
+  ) {
     return new ApiError('invalid_json', `The body is not valid JSON: ${fastifyError.message ?? 'parse error'}`);
   }
   if (isTemporalUnavailable(error)) {
@@ -168,16 +195,23 @@ export function toApiError(error: unknown, requestId: string): ApiError {
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new ApiError('bad_request', fastifyError.message ?? 'Bad request.', undefined, fastifyError.statusCode);
   }
-  return new ApiError('internal_error', `Internal error; the server log has the details under request id ${requestId}.`);
+  return new ApiError(
+    'internal_error',
+    `Internal error; the server log has the details under request id ${requestId}.`,
+  );
 }
 
 /** Temporal refuses a malformed visibility query: "Failed to list workflows", caused by INVALID_ARGUMENT. */
 function isInvalidVisibilityQuery(error: unknown): boolean {
-  return error instanceof ServiceError && /list workflows/i.test(error.message) && (error.cause as { code?: unknown } | undefined)?.code === 3;
+  return (
+    error instanceof ServiceError &&
+    /list workflows/i.test(error.message) &&
+    (error.cause as { code?: unknown } | undefined)?.code === 3
+  );
 }
 
 function isTemporalUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code ?? ((error as { cause?: { code?: unknown } }).cause?.code);
+  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
   // gRPC UNAVAILABLE and DEADLINE_EXCEEDED
   return (error instanceof ServiceError || code !== undefined) && (code === 14 || code === 4);
 }
@@ -192,5 +226,11 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
 
 /** The API's error body for `error`. */
 export function errorBody(error: ApiError): { error: { code: ApiErrorCode; message: string; details?: unknown } } {
-  return { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } };
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details === undefined ? {} : { details: error.details }),
+    },
+  };
 }

@@ -16,9 +16,11 @@ export function limitJsonDepth(app: FastifyInstance, maxDepth: number = API_MAX_
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (nestsDeeperThan(body as string, maxDepth)) {
       done(
-        new ApiError('invalid_body', `The body nests arrays and objects more than ${maxDepth} levels deep; no request needs that many.`, [
-          { field: '(body)', problem: `nested more than ${maxDepth} levels deep` },
-        ]),
+        new ApiError(
+          'invalid_body',
+          `The body nests arrays and objects more than ${maxDepth} levels deep; no request needs that many.`,
+          [{ field: '(body)', problem: `nested more than ${maxDepth} levels deep` }],
+        ),
         undefined,
       );
       return;

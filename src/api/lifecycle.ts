@@ -50,11 +50,15 @@ export async function closeApi(app: FastifyInstance, say: (line: string) => void
     `Stopping the API: event streams end now; chat requests in progress get ${formatSeconds(API_DEFAULTS.closeGraceMs)} to answer (their runs go on in Temporal either way).`,
   );
   let timer: NodeJS.Timeout | undefined;
-  const graceOver = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), API_DEFAULTS.closeGraceMs)));
+  const graceOver = new Promise<'timeout'>(
+    (resolve) => (timer = setTimeout(() => resolve('timeout'), API_DEFAULTS.closeGraceMs)),
+  );
   const outcome = await Promise.race([app.close().then(() => 'closed' as const), graceOver]);
   clearTimeout(timer);
   if (outcome === 'timeout') {
     app.server.closeAllConnections();
-    say('Requests still open after 10 s were cut; ask for their results again (a chat request with the same Idempotency-Key answers the same turn).');
+    say(
+      'Requests still open after 10 s were cut; ask for their results again (a chat request with the same Idempotency-Key answers the same turn).',
+    );
   }
 }

@@ -14,10 +14,19 @@ async function main(): Promise<void> {
   const temporal = loadTemporalConfig();
   const logLevel = loadLogLevel().toLowerCase();
   const client = await connectAgentClient(temporal);
-  const app = buildApiServer({ client, taskQueue: temporal.taskQueue, auth: api.auth, defaults: api.defaults, bodyLimit: api.bodyLimit, logger: { level: logLevel } });
+  const app = buildApiServer({
+    client,
+    taskQueue: temporal.taskQueue,
+    auth: api.auth,
+    defaults: api.defaults,
+    bodyLimit: api.bodyLimit,
+    logger: { level: logLevel },
+  });
   const stop = untilSignal();
   const url = await listen(app, api);
-  console.log(`Agent API at ${url} (Temporal ${temporal.address}, namespace "${temporal.namespace}", task queue "${temporal.taskQueue}"); ${describeAuth(api)}. Ctrl-C stops it.`);
+  console.log(
+    `Agent API at ${url} (Temporal ${temporal.address}, namespace "${temporal.namespace}", task queue "${temporal.taskQueue}"); ${describeAuth(api)}. Ctrl-C stops it.`,
+  );
   await stop;
   await closeApi(app, (line) => console.log(line));
   await client.connection.close();

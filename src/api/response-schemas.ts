@@ -16,9 +16,15 @@ import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from './error-codes';
 export const errorResponse = z.object({
   error: z.object({
     // One literal per code, each with its meaning, so the document says what every code means once.
-    code: z.union(API_ERROR_CODE_NAMES.map((code) => z.literal(code).meta({ description: `${API_ERROR_CODES[code].status}: ${API_ERROR_CODES[code].meaning}` }))),
+    code: z.union(
+      API_ERROR_CODE_NAMES.map((code) =>
+        z.literal(code).meta({ description: `${API_ERROR_CODES[code].status}: ${API_ERROR_CODES[code].meaning}` }),
+      ),
+    ),
     message: z.string(),
-    details: z.unknown().optional().meta({ description: 'invalid_body: `[{ field, problem }]`; a chat turn’s failure: `{ type, run_id?, problems? }`.' }),
+    details: z.unknown().optional().meta({
+      description: 'invalid_body: `[{ field, problem }]`; a chat turn’s failure: `{ type, run_id?, problems? }`.',
+    }),
   }),
 });
 
@@ -41,7 +47,12 @@ export const conversationResponse = z.object({
   turns: z.number().int(),
   ended: z.boolean(),
   active_turn: z
-    .object({ turn: z.number().int(), kind: z.enum(['chat', 'invoke', 'add-ai-message']), run_id: z.string(), started_at: z.string() })
+    .object({
+      turn: z.number().int(),
+      kind: z.enum(['chat', 'invoke', 'add-ai-message']),
+      run_id: z.string(),
+      started_at: z.string(),
+    })
     .nullable(),
   messages: z.array(chatMessageSchema),
 });
@@ -78,7 +89,7 @@ const pendingApprovalSchema = z.object({
 });
 
 /** What the `state` query answers: the schema of the run's state and what the run adds to it. */
-export const runStateSchema = agentStateSchema.extend({
+const runStateSchema = agentStateSchema.extend({
   pendingApprovals: z.array(pendingApprovalSchema),
   waitingFor: z.enum(['approval', 'input']).optional(),
   question: z.object({ callId: z.string(), question: z.string(), askedAt: z.string() }).optional(),
@@ -96,7 +107,11 @@ export const runStateResponse = z.object({ run_id: z.string(), temporal_status: 
 
 /** How a run ended, in `GET /runs/:run_id/result` and the event stream's `end` event. */
 const completed = z.object({ outcome: z.literal('completed'), result: agentResultSchema });
-const terminated = z.object({ outcome: z.literal('terminated'), reason: z.string(), result: agentResultSchema.optional() });
+const terminated = z.object({
+  outcome: z.literal('terminated'),
+  reason: z.string(),
+  result: agentResultSchema.optional(),
+});
 const failed = z.object({ outcome: z.literal('failed'), error: z.object({ type: z.string(), message: z.string() }) });
 export const runOutcomeSchema = z.discriminatedUnion('outcome', [completed, terminated, failed]);
 

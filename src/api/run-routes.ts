@@ -1,5 +1,10 @@
 import { EVENT_STREAM_HEADERS } from './event-stream-headers';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionDescription,
+} from '@temporalio/client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
 import {
@@ -60,15 +65,25 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const raw = (request.body as { input: unknown }).input;
     try {
       const run = await withinDeadline(client, () =>
-        startAgentRun(client, raw as never, { taskQueue: deps.taskQueue, ...(body.run_id ? { workflowId: body.run_id } : {}) }),
+        startAgentRun(client, raw as never, {
+          taskQueue: deps.taskQueue,
+          ...(body.run_id ? { workflowId: body.run_id } : {}),
+        }),
       );
       return reply
         .code(202)
         .header('location', `/runs/${encodeURIComponent(run.workflowId)}`)
-        .send({ run_id: run.workflowId, status_url: `/runs/${encodeURIComponent(run.workflowId)}`, events_url: `/runs/${encodeURIComponent(run.workflowId)}/events` });
+        .send({
+          run_id: run.workflowId,
+          status_url: `/runs/${encodeURIComponent(run.workflowId)}`,
+          events_url: `/runs/${encodeURIComponent(run.workflowId)}/events`,
+        });
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
-        throw new ApiError('run_exists', `A run "${body.run_id}" exists already; choose another run_id, or leave it out for a fresh one.`);
+        throw new ApiError(
+          'run_exists',
+          `A run "${body.run_id}" exists already; choose another run_id, or leave it out for a fresh one.`,
+        );
       }
       throw error;
     }
@@ -99,14 +114,22 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const runId = runIdOf(request);
     const body = parseBody(approveBody, request.body);
     await describeAgentRun(client, runId);
-    return decideToolCall(client, runId, { callId: body.call_id, decision: 'approve', ...(body.arguments ? { arguments: body.arguments } : {}) });
+    return decideToolCall(client, runId, {
+      callId: body.call_id,
+      decision: 'approve',
+      ...(body.arguments ? { arguments: body.arguments } : {}),
+    });
   });
 
   app.post('/runs/:run_id/deny', async (request) => {
     const runId = runIdOf(request);
     const body = parseBody(denyBody, request.body);
     await describeAgentRun(client, runId);
-    return decideToolCall(client, runId, { callId: body.call_id, decision: 'deny', ...(body.reason === undefined ? {} : { reason: body.reason }) });
+    return decideToolCall(client, runId, {
+      callId: body.call_id,
+      decision: 'deny',
+      ...(body.reason === undefined ? {} : { reason: body.reason }),
+    });
   });
 
   app.post('/runs/:run_id/terminate', async (request, reply) => {
@@ -125,7 +148,10 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const body = parseBody(messageBody, request.body);
     const description = await describeAgentRun(client, runId);
     if (hasRunEnded(description.status.name)) {
-      throw new ApiError('run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}); it takes no messages.`);
+      throw new ApiError(
+        'run_ended',
+        `Run "${runId}" has already ended (${description.status.name.toLowerCase()}); it takes no messages.`,
+      );
     }
     await withinDeadline(client, () => sendUserMessage(client, runId, body.content));
     return reply.code(202).send({ run_id: runId, delivered: true });
@@ -137,7 +163,13 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     await describeAgentRun(client, runId);
     const page = await withinDeadline(client, () => getAgentTranscript(client, runId, query));
     const next = page.from + page.messages.length;
-    return { run_id: runId, total: page.total, from: page.from, messages: page.messages, ...(next < page.total ? { next_from: next } : {}) };
+    return {
+      run_id: runId,
+      total: page.total,
+      from: page.from,
+      messages: page.messages,
+      ...(next < page.total ? { next_from: next } : {}),
+    };
   });
 
   app.get('/runs/:run_id/events', async (request, reply) => {
@@ -162,12 +194,20 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), deps.keepAliveMs ?? API_DEFAULTS.keepAliveMs);
     try {
       // Not an event of the run (no id): the stream skips ahead, and says by how much.
-      const onMissed = (missed: number) => stream.write(`event: events-missed\ndata: ${JSON.stringify({ missed })}\n\n`);
-      for await (const event of followRunEvents(client, runId, { after, signal: closed.signal, onMissed, deltas: true })) {
+      const onMissed = (missed: number) =>
+        stream.write(`event: events-missed\ndata: ${JSON.stringify({ missed })}\n\n`);
+      for await (const event of followRunEvents(client, runId, {
+        after,
+        signal: closed.signal,
+        onMissed,
+        deltas: true,
+      })) {
         stream.write(eventFrame(event));
       }
       if (!closed.signal.aborted) {
-        stream.write(`event: end\ndata: ${JSON.stringify({ run_id: runId, ...outcomeBody(await getRunOutcome(client, runId)) })}\n\n`);
+        stream.write(
+          `event: end\ndata: ${JSON.stringify({ run_id: runId, ...outcomeBody(await getRunOutcome(client, runId)) })}\n\n`,
+        );
       }
     } catch (error) {
       const answer = toApiError(error, request.id);
@@ -219,7 +259,8 @@ function lastEventId(request: FastifyRequest): number {
   const header = request.headers['last-event-id'];
   if (header === undefined || header === '') return 0;
   const seq = lastEventIdHeader.safeParse(header);
-  if (!seq.success) throw new ApiError('invalid_header', 'Last-Event-ID: expected the seq of an event (a whole number).');
+  if (!seq.success)
+    throw new ApiError('invalid_header', 'Last-Event-ID: expected the seq of an event (a whole number).');
   return seq.data;
 }
 
@@ -229,7 +270,11 @@ function outcomeBody(outcome: RunOutcome): z.input<typeof runOutcomeSchema> {
     case 'completed':
       return { outcome: 'completed', result: outcome.result };
     case 'terminated':
-      return { outcome: 'terminated', reason: outcome.reason, ...(outcome.result === undefined ? {} : { result: outcome.result }) };
+      return {
+        outcome: 'terminated',
+        reason: outcome.reason,
+        ...(outcome.result === undefined ? {} : { result: outcome.result }),
+      };
     case 'failed':
       return { outcome: 'failed', error: { type: outcome.type, message: outcome.message } };
   }

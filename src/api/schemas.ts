@@ -56,7 +56,9 @@ export const addAiMessageBody = z.strictObject({
 });
 
 /** The snake_case `terminating_config` as the run's `terminating` block. */
-export function toTerminating(config: TerminatingConfigBody): Omit<TerminatingConfig, 'consecutiveNudges' | 'nudgeMessage'> &
+export function toTerminating(
+  config: TerminatingConfigBody,
+): Omit<TerminatingConfig, 'consecutiveNudges' | 'nudgeMessage'> &
   Partial<Pick<TerminatingConfig, 'consecutiveNudges' | 'nudgeMessage'>> {
   return {
     toolIds: config.tool_ids,
@@ -66,7 +68,10 @@ export function toTerminating(config: TerminatingConfigBody): Omit<TerminatingCo
   };
 }
 
-const runIdSchema = identifierSchema.refine((id) => !id.startsWith('conversation:'), 'ids beginning with "conversation:" belong to conversations and their turns');
+const runIdSchema = identifierSchema.refine(
+  (id) => !id.startsWith('conversation:'),
+  'ids beginning with "conversation:" belong to conversations and their turns',
+);
 
 /** `POST /runs`: the run's input exactly as the workflow takes it, and optionally its id. */
 export const startRunBody = z.strictObject({

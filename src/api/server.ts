@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { bearerAuth, isAuthorized, type ApiAuth } from './auth';
 import { registerChatRoutes, type AgentDefaults } from './chat-routes';
@@ -43,7 +49,8 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     // Run ids in paths hold a context id (up to 200 characters) and more; the router's default cap is 100.
     routerOptions: { maxParamLength: API_DEFAULTS.pathParameterChars },
     // Errors the router raises before any hook (a malformed URL, say): the token is checked first here too.
-    frameworkErrors: (error, request, reply) => answerFrameworkError(options.auth, error, request as unknown as FastifyRequest, reply as unknown as FastifyReply),
+    frameworkErrors: (error, request, reply) =>
+      answerFrameworkError(options.auth, error, request as unknown as FastifyRequest, reply as unknown as FastifyReply),
     // Requests Node's HTTP parser refuses (a raw space in the path, a NUL in a header): the API's error shape too.
     clientErrorHandler: answerClientError,
   });
@@ -51,7 +58,9 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   app.addHook('onRequest', bearerAuth(options.auth));
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send(errorBody(new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+    void reply
+      .code(404)
+      .send(errorBody(new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
   });
   // Liveness: the process answers. Readiness: Temporal answers too, so a load balancer can route around an API that cannot work.
   app.get('/healthz', async () => ({ ok: true }));
@@ -62,7 +71,11 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   // The document of every route, built from the schemas they validate with.
   app.get('/openapi.json', async () => openApiDocument());
   registerChatRoutes(app, { client: options.client, taskQueue: options.taskQueue, defaults: options.defaults });
-  registerRunRoutes(app, { client: options.client, taskQueue: options.taskQueue, ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }) });
+  registerRunRoutes(app, {
+    client: options.client,
+    taskQueue: options.taskQueue,
+    ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
+  });
   return app;
 }
 

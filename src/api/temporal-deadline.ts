@@ -21,7 +21,11 @@ import { ApiError, temporalUnavailable } from './errors';
  * start with the same `run_id` then answers 409 `run_exists`.
  * @param ms @default {@link API_TEMPORAL_DEADLINE_MS}
  */
-export async function withinDeadline<T>(client: Client, work: () => Promise<T>, ms: number = API_TEMPORAL_DEADLINE_MS): Promise<T> {
+export async function withinDeadline<T>(
+  client: Client,
+  work: () => Promise<T>,
+  ms: number = API_TEMPORAL_DEADLINE_MS,
+): Promise<T> {
   const bounded = client.withDeadline(Date.now() + ms, work);
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {

@@ -35,7 +35,10 @@ export async function loadAgentInput(
   options: AgentInputOptions,
   readSource: InputSource = readInputSource,
 ): Promise<AgentInput> {
-  const base = options.input === undefined ? {} : parseInputDocument(options.input, await readOrExplain(options.input, readSource));
+  const base =
+    options.input === undefined
+      ? {}
+      : parseInputDocument(options.input, await readOrExplain(options.input, readSource));
   const input = buildAgentInput(base, messageWords, options, () => defaultAgentTools());
   const parsed = parseAgentInput(input);
   if (!parsed.ok) throw new InvalidAgentInputError(parsed.problems);
@@ -60,11 +63,13 @@ export function buildAgentInput(
   if (options.model !== undefined) input.model = options.model;
   if (options.instructions !== undefined) input.instructions = options.instructions;
   if (options.maxInvocations !== undefined) input.maxInvocations = options.maxInvocations;
-  if (options.terminateOn !== undefined) input.terminating = { ...asObject(input.terminating), toolIds: options.terminateOn };
+  if (options.terminateOn !== undefined)
+    input.terminating = { ...asObject(input.terminating), toolIds: options.terminateOn };
   if (options.approve !== undefined) input.approval = { ...asObject(input.approval), tools: options.approve };
 
   const terminatingIds = asObject(input.terminating).toolIds;
-  if (isStringArray(input.tools) && isStringArray(terminatingIds)) input.tools = withTerminatingTools(input.tools, terminatingIds);
+  if (isStringArray(input.tools) && isStringArray(terminatingIds))
+    input.tools = withTerminatingTools(input.tools, terminatingIds);
   // The schema check that follows reports whatever is still wrong, field by field.
   return input as AgentInput;
 }
@@ -81,7 +86,9 @@ async function readOrExplain(source: string, readSource: InputSource): Promise<s
   try {
     return await readSource(source);
   } catch (error) {
-    throw new UsageError({ problems: [`--input ${source}: cannot read it: ${error instanceof Error ? error.message : String(error)}`] });
+    throw new UsageError({
+      problems: [`--input ${source}: cannot read it: ${error instanceof Error ? error.message : String(error)}`],
+    });
   }
 }
 
@@ -90,10 +97,14 @@ function parseInputDocument(source: string, text: string): Record<string, unknow
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new UsageError({ problems: [`--input ${source}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`] });
+    throw new UsageError({
+      problems: [`--input ${source}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`],
+    });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new UsageError({ problems: [`--input ${source}: expected a JSON object with the run's input (tools, message, ...)`] });
+    throw new UsageError({
+      problems: [`--input ${source}: expected a JSON object with the run's input (tools, message, ...)`],
+    });
   }
   return parsed as Record<string, unknown>;
 }

@@ -18,19 +18,29 @@ export interface ErrorReport {
  * includes an unreachable server, whose message already says what to do.
  */
 export function reportError(error: unknown): ErrorReport {
-  if (error instanceof UsageError) return { code: ExitCode.usage, lines: error.problems.map((problem) => `error: ${problem}`) };
+  if (error instanceof UsageError)
+    return { code: ExitCode.usage, lines: error.problems.map((problem) => `error: ${problem}`) };
   if (error instanceof InvalidAgentInputError) {
-    return { code: ExitCode.usage, lines: ["error: the run's input is invalid:", ...error.problems.map((problem) => `  - ${problem}`)] };
+    return {
+      code: ExitCode.usage,
+      lines: ["error: the run's input is invalid:", ...error.problems.map((problem) => `  - ${problem}`)],
+    };
   }
   if (error instanceof ConfigError) return { code: ExitCode.usage, lines: [`error: ${error.message}`] };
-  if (error instanceof InvalidListQueryError) return { code: ExitCode.usage, lines: [`error: --query: ${error.message}`] };
-  if (error instanceof RunNotFoundError || error instanceof RunEndedError) return { code: ExitCode.refused, lines: [`error: ${error.message}`] };
-  if (error instanceof WorkflowNotFoundError) return { code: ExitCode.refused, lines: [`error: No run "${error.workflowId}" exists.`] };
-  if (error instanceof DecisionRejectedError) return { code: ExitCode.refused, lines: [`error: the run refused the decision: ${error.message}`] };
+  if (error instanceof InvalidListQueryError)
+    return { code: ExitCode.usage, lines: [`error: --query: ${error.message}`] };
+  if (error instanceof RunNotFoundError || error instanceof RunEndedError)
+    return { code: ExitCode.refused, lines: [`error: ${error.message}`] };
+  if (error instanceof WorkflowNotFoundError)
+    return { code: ExitCode.refused, lines: [`error: No run "${error.workflowId}" exists.`] };
+  if (error instanceof DecisionRejectedError)
+    return { code: ExitCode.refused, lines: [`error: the run refused the decision: ${error.message}`] };
   if (error instanceof WorkflowExecutionAlreadyStartedError) {
     return {
       code: ExitCode.refused,
-      lines: [`error: a run with id "${error.workflowId}" already exists; give another --id, or leave it out for a fresh one.`],
+      lines: [
+        `error: a run with id "${error.workflowId}" already exists; give another --id, or leave it out for a fresh one.`,
+      ],
     };
   }
   return { code: ExitCode.unexpected, lines: [`error: ${error instanceof Error ? error.message : String(error)}`] };

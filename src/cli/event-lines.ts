@@ -18,7 +18,9 @@ export function describeEvent(event: RunEvent | UnknownRunEvent, workflowId: str
 function describeRunEvent(event: RunEvent, workflowId: string): string[] {
   switch (event.type) {
     case 'run-start':
-      return [`Run started with tools ${event.tools.length > 0 ? event.tools.join(', ') : 'none'}${event.model ? ` on model ${event.model}` : ''}.`];
+      return [
+        `Run started with tools ${event.tools.length > 0 ? event.tools.join(', ') : 'none'}${event.model ? ` on model ${event.model}` : ''}.`,
+      ];
     case 'iteration-start':
       return [`[iteration ${event.iteration}] calling the model…`];
     case 'model-response':
@@ -36,9 +38,13 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
     case 'tool-result-truncation':
       return [`  (${event.toolName}'s result was cut before the model saw it)`];
     case 'tool-result-extraction':
-      return [`  (${event.toolName}'s result was condensed for the model: about ${event.originalTokens} → ${event.extractedTokens} tokens)`];
+      return [
+        `  (${event.toolName}'s result was condensed for the model: about ${event.originalTokens} → ${event.extractedTokens} tokens)`,
+      ];
     case 'tool-result-extraction-failure':
-      return [`  (${event.toolName}'s result could not be condensed and goes to the model whole: ${oneLine(event.reason)})`];
+      return [
+        `  (${event.toolName}'s result could not be condensed and goes to the model whole: ${oneLine(event.reason)})`,
+      ];
     case 'tool-result-caching':
       return [`  (${event.toolName}'s result was cached as ${event.ref}; the model sees a summary)`];
     case 'approval-request':
@@ -72,9 +78,13 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
     case 'observation-masking':
       return [`  old tool results masked, ${event.tokensSaved} tokens saved`];
     case 'context-release':
-      return [`  the model released iterations ${event.released.join(', ') || 'none'} for masking${event.ignored > 0 ? ` (${event.ignored} ignored)` : ''}`];
+      return [
+        `  the model released iterations ${event.released.join(', ') || 'none'} for masking${event.ignored > 0 ? ` (${event.ignored} ignored)` : ''}`,
+      ];
     case 'compaction':
-      return [`  conversation compacted: ${event.messagesSummarised} messages summarised, about ${event.tokensBefore} → ${event.tokensAfter} tokens`];
+      return [
+        `  conversation compacted: ${event.messagesSummarised} messages summarised, about ${event.tokensBefore} → ${event.tokensAfter} tokens`,
+      ];
     case 'run-timeout':
       return [`  the run's timeout (${event.limit}) passed: stopping`];
     case 'terminate-request':
@@ -86,7 +96,10 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
     case 'user-message-rejection':
       return [`  a user message was rejected: ${event.reason}`];
     case 'input-request':
-      return [`  ? the model asks: ${oneLine(event.question)}. Answer from another terminal:`, `      ${answerCommand(workflowId)}`];
+      return [
+        `  ? the model asks: ${oneLine(event.question)}. Answer from another terminal:`,
+        `      ${answerCommand(workflowId)}`,
+      ];
     case 'input-timeout':
       return [`  no answer within ${event.limit}`];
     case 'limits-change':
@@ -111,7 +124,8 @@ function describeGenerically(event: UnknownRunEvent): string[] {
 
 function describeDecision(event: ApprovalDecision): string {
   const approved = event.decision === 'approve';
-  const changed = approved && event.originalArguments !== undefined ? ` with arguments ${oneLine(event.arguments)}` : '';
+  const changed =
+    approved && event.originalArguments !== undefined ? ` with arguments ${oneLine(event.arguments)}` : '';
   const reason = event.reason ? `: ${oneLine(event.reason)}` : '';
   const via = event.via === 'timeout' ? ' (no decision in time)' : ` (by ${event.via})`;
   return `  ${approved ? '✓ approved' : '✗ denied'} ${event.toolName} (call ${event.callId})${changed}${reason}${via}`;

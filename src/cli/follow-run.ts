@@ -46,7 +46,8 @@ export async function followRun(client: Client, workflowId: string, options: Fol
   const stopListening = listenForInterrupts(controller);
   try {
     const followed = await unlessAborted(printEvents(client, workflowId, options, stopping.signal), stopping.signal);
-    if (followed === ABORTED || stopping.signal.aborted) return stoppedFollowing(workflowId, output, terminationRequested());
+    if (followed === ABORTED || stopping.signal.aborted)
+      return stoppedFollowing(workflowId, output, terminationRequested());
     const outcome = await unlessAborted(getRunOutcome(client, workflowId), stopping.signal);
     if (outcome === ABORTED) return stoppedFollowing(workflowId, output, terminationRequested());
     if (output.json) output.jsonLine({ outcome });
@@ -59,7 +60,12 @@ export async function followRun(client: Client, workflowId: string, options: Fol
 }
 
 /** Ctrl-C handling for one followed run; stopping following aborts `stopping`. */
-function createInterruptController(client: Client, workflowId: string, options: FollowRunOptions, stopping: AbortController): InterruptController {
+function createInterruptController(
+  client: Client,
+  workflowId: string,
+  options: FollowRunOptions,
+  stopping: AbortController,
+): InterruptController {
   const { output } = options;
   const controller: InterruptController = new InterruptController(
     options.policy,
@@ -75,17 +81,29 @@ function createInterruptController(client: Client, workflowId: string, options: 
   return controller;
 }
 
-async function printEvents(client: Client, workflowId: string, options: FollowRunOptions, signal: AbortSignal): Promise<void> {
+async function printEvents(
+  client: Client,
+  workflowId: string,
+  options: FollowRunOptions,
+  signal: AbortSignal,
+): Promise<void> {
   const { output, printFrom } = options;
   let printing = printFrom === undefined;
   // Only a follower that would have printed the missing events hears about them (`terminate --wait` prints from its request on).
   const onMissed = (missed: number) => {
     if (!printing || signal.aborted) return;
-    output.notice(`(${missed} earlier event${missed === 1 ? ' is' : 's are'} no longer kept: the run continued as new since; following on from the oldest kept)`);
+    output.notice(
+      `(${missed} earlier event${missed === 1 ? ' is' : 's are'} no longer kept: the run continued as new since; following on from the oldest kept)`,
+    );
   };
   // `--json` stays the durable log, one event a line in seq order: the model's text streams to people only.
   const streamed = new StreamedText(output);
-  for await (const event of followRunEvents(client, workflowId, { after: options.after ?? 0, signal, onMissed, deltas: !output.json })) {
+  for await (const event of followRunEvents(client, workflowId, {
+    after: options.after ?? 0,
+    signal,
+    onMissed,
+    deltas: !output.json,
+  })) {
     if (signal.aborted) return;
     if (isModelStreamEvent(event)) {
       if (printing) streamed.take(event);

@@ -27,7 +27,9 @@ async function main(argv: string[]): Promise<number> {
 
 /** Exits once both streams have taken everything written to them. */
 async function exitAfterFlush(code: number): Promise<never> {
-  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
+  await Promise.all(
+    [process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))),
+  );
   process.exit(code);
 }
 

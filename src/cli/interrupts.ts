@@ -112,7 +112,9 @@ export class InterruptController {
     this.phase = 'terminating';
     this.terminateSent = true;
     this.actions.terminate().catch((error: unknown) => {
-      this.actions.notice(`Could not ask the run to terminate: ${error instanceof Error ? error.message : String(error)}`);
+      this.actions.notice(
+        `Could not ask the run to terminate: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
   }
 

@@ -12,7 +12,8 @@ export function parseNameList(value: string): string[] {
     .split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  if (names.length === 0) throw new InvalidArgumentError('expected one or more comma-separated names, for example read_file,write_file');
+  if (names.length === 0)
+    throw new InvalidArgumentError('expected one or more comma-separated names, for example read_file,write_file');
   return [...new Set(names)];
 }
 

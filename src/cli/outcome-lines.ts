@@ -26,7 +26,10 @@ export function describeOutcome(outcome: RunOutcome): string[] {
     case 'failed': {
       const problems = describeProblems(outcome.details);
       // The message of an input failure repeats its problems on one line; the list reads better alone.
-      const message = problems.length > 0 ? 'the input was refused:' : `${outcome.message.replace(/\.$/, '')}${describeFailureCost(outcome.details)}.`;
+      const message =
+        problems.length > 0
+          ? 'the input was refused:'
+          : `${outcome.message.replace(/\.$/, '')}${describeFailureCost(outcome.details)}.`;
       return ['', `Failed (${outcome.type}): ${message}`, ...problems];
     }
   }

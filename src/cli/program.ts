@@ -89,13 +89,20 @@ export function createProgram(report: ExitReporter): Command {
   program
     .command('messages')
     .argument('<id>', 'the run (workflow id)')
-    .description("Print a run's whole conversation, a page at a time; also when its result carries only the newest messages.")
+    .description(
+      "Print a run's whole conversation, a page at a time; also when its result carries only the newest messages.",
+    )
     .option('--from <index>', 'the first message to print (0: the first)', parseNonNegativeInteger, 0)
     .option('--limit <n>', 'messages in the page (at most 1000)', parsePositiveInteger)
     .option('--all', 'print every message from --from on, reading page after page')
-    .option('--json', 'print the page as JSON {total, from, messages}; with --all, one {index, message} line per message')
+    .option(
+      '--json',
+      'print the page as JSON {total, from, messages}; with --all, one {index, message} line per message',
+    )
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
-    .action(async (id: string, options: { from?: number; limit?: number; all?: boolean; json?: boolean }) => report(await messagesCommand(id, options)));
+    .action(async (id: string, options: { from?: number; limit?: number; all?: boolean; json?: boolean }) =>
+      report(await messagesCommand(id, options)),
+    );
 
   program
     .command('watch')
@@ -103,7 +110,10 @@ export function createProgram(report: ExitReporter): Command {
     .description("Follow a run's events until it ends, as `run` prints them. Ctrl-C stops watching; the run goes on.")
     .option('--after <seq>', 'start after this event number (0: from the beginning)', parseNonNegativeInteger, 0)
     .option('--json', 'print each event as one JSON line (NDJSON), then a last line {"outcome": ...}')
-    .addHelpText('after', `\nThe exit code says how the run ended (0, 1 or 3), or 130 when Ctrl-C stopped watching.\n\n${EXIT_CODES_HELP}`)
+    .addHelpText(
+      'after',
+      `\nThe exit code says how the run ended (0, 1 or 3), or 130 when Ctrl-C stopped watching.\n\n${EXIT_CODES_HELP}`,
+    )
     .action(async (id: string, options: { after?: number; json?: boolean }) => report(await watchCommand(id, options)));
 
   program
@@ -111,12 +121,23 @@ export function createProgram(report: ExitReporter): Command {
     .argument('<id>', 'the run (workflow id)')
     .argument('<callId>', 'the pending tool call, as the approval request names it')
     .description('Approve a tool call that waits for a decision; prints the decision as the run recorded it.')
-    .option('--args <json>', "run the tool with these arguments instead of the model's (a JSON object)", parseJsonObject)
+    .option(
+      '--args <json>',
+      "run the tool with these arguments instead of the model's (a JSON object)",
+      parseJsonObject,
+    )
     .option('--json', 'print the recorded decision as JSON')
-    .addHelpText('after', `\nA decision the run refuses (unknown call, already decided, arguments off the tool's schema) exits 4.\n\n${EXIT_CODES_HELP}`)
+    .addHelpText(
+      'after',
+      `\nA decision the run refuses (unknown call, already decided, arguments off the tool's schema) exits 4.\n\n${EXIT_CODES_HELP}`,
+    )
     .action(async (id: string, callId: string, options: { args?: Record<string, unknown>; json?: boolean }) =>
       report(
-        await decideCommand(id, { callId, decision: 'approve', ...(options.args === undefined ? {} : { arguments: options.args }) }, options),
+        await decideCommand(
+          id,
+          { callId, decision: 'approve', ...(options.args === undefined ? {} : { arguments: options.args }) },
+          options,
+        ),
       ),
     );
 
@@ -129,7 +150,13 @@ export function createProgram(report: ExitReporter): Command {
     .option('--json', 'print the recorded decision as JSON')
     .addHelpText('after', `\nA decision the run refuses (unknown call, already decided) exits 4.\n\n${EXIT_CODES_HELP}`)
     .action(async (id: string, callId: string, options: { reason?: string; json?: boolean }) =>
-      report(await decideCommand(id, { callId, decision: 'deny', ...(options.reason === undefined ? {} : { reason: options.reason }) }, options)),
+      report(
+        await decideCommand(
+          id,
+          { callId, decision: 'deny', ...(options.reason === undefined ? {} : { reason: options.reason }) },
+          options,
+        ),
+      ),
     );
 
   program
@@ -137,10 +164,14 @@ export function createProgram(report: ExitReporter): Command {
     .alias('message')
     .argument('<id>', 'the run (workflow id)')
     .argument('<text...>', 'the message (the words are joined)')
-    .description("Send a person's message to a run: it answers the model's ask_question, or joins the conversation before the next model call.")
+    .description(
+      "Send a person's message to a run: it answers the model's ask_question, or joins the conversation before the next model call.",
+    )
     .option('--json', 'print the request as JSON')
     .addHelpText('after', `\nA run that has ended takes no messages (exit 4).\n\n${EXIT_CODES_HELP}`)
-    .action(async (id: string, words: string[], options: { json?: boolean }) => report(await answerCommand(id, words, options)));
+    .action(async (id: string, words: string[], options: { json?: boolean }) =>
+      report(await answerCommand(id, words, options)),
+    );
 
   program
     .command('terminate')
@@ -150,17 +181,21 @@ export function createProgram(report: ExitReporter): Command {
     .option('--wait', 'follow the run until it has ended, and exit with its code (3 when it ended terminated)')
     .option('--json', 'print the request as JSON (with --wait: events as NDJSON, then {"outcome": ...})')
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
-    .action(async (id: string, options: { reason?: string; wait?: boolean; json?: boolean }) => report(await terminateCommand(id, options)));
+    .action(async (id: string, options: { reason?: string; wait?: boolean; json?: boolean }) =>
+      report(await terminateCommand(id, options)),
+    );
 
   program
     .command('list')
     .description('List agent runs, newest first, by their search attributes.')
-    .addOption(new Option('--status <status>', "only runs in this agent status").choices(agentStatusSchema.options))
-    .option('--query <query>', "a Temporal visibility query, ANDed (for example \"AgentTotalTokens > 1000\")")
+    .addOption(new Option('--status <status>', 'only runs in this agent status').choices(agentStatusSchema.options))
+    .option('--query <query>', 'a Temporal visibility query, ANDed (for example "AgentTotalTokens > 1000")')
     .option('--limit <n>', 'at most this many runs', parsePositiveInteger, CLIENT_DEFAULTS.listLimit)
     .option('--json', 'print the runs as JSON')
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
-    .action(async (options: { status?: string; query?: string; limit?: number; json?: boolean }) => report(await listCommand(options)));
+    .action(async (options: { status?: string; query?: string; limit?: number; json?: boolean }) =>
+      report(await listCommand(options)),
+    );
 
   return program;
 }
@@ -168,12 +203,24 @@ export function createProgram(report: ExitReporter): Command {
 /** The options `run` and `start` share: the run's input. */
 function withInputOptions(command: Command): Command {
   return command
-    .option('--tools <names>', `comma-separated tools the run may use (default: AGENT_TOOLS, else ${DEFAULT_AGENT_TOOLS.join(',')})`, parseNameList)
+    .option(
+      '--tools <names>',
+      `comma-separated tools the run may use (default: AGENT_TOOLS, else ${DEFAULT_AGENT_TOOLS.join(',')})`,
+      parseNameList,
+    )
     .option('--model <name>', "model name sent to the provider (default: the worker's OPENAI_MODEL)")
     .option('--instructions <text>', 'the system prompt')
-    .option('--terminate-on <tools>', 'tools whose call ends the run (terminating.toolIds); added to the tools', parseNameList)
-    .option('--max-invocations <n>', `model calls the run may make (default ${DEFAULT_MAX_INVOCATIONS})`, parsePositiveInteger)
+    .option(
+      '--terminate-on <tools>',
+      'tools whose call ends the run (terminating.toolIds); added to the tools',
+      parseNameList,
+    )
+    .option(
+      '--max-invocations <n>',
+      `model calls the run may make (default ${DEFAULT_MAX_INVOCATIONS})`,
+      parsePositiveInteger,
+    )
     .option('--approve <tools|all>', 'tools whose calls wait for a human decision, or "all"', parseApprovalTools)
-    .option('--input <file|->', "a whole AgentInput as JSON (- reads stdin); the flags given override its fields")
-    .option('--id <workflowId>', 'the run\'s workflow id (default: agent-<uuid>)');
+    .option('--input <file|->', 'a whole AgentInput as JSON (- reads stdin); the flags given override its fields')
+    .option('--id <workflowId>', "the run's workflow id (default: agent-<uuid>)");
 }

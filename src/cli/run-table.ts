@@ -11,7 +11,12 @@ export function formatRunTable(runs: RunSummary[]): string[] {
   if (runs.length === 0) return ['No runs match.'];
   const rows = [HEADER, ...runs.map(rowOf)];
   const widths = HEADER.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function rowOf(run: RunSummary): string[] {

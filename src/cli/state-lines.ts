@@ -13,7 +13,8 @@ export function describeState(state: AgentState, workflowId: string): string[] {
     `  progress:  ${describeCost(state.iteration, state.usage)} · ${state.invocations} of ${state.limits.maxInvocations} model calls used`,
     `  doing:     ${state.activity}`,
   ];
-  if (state.lastEvent !== undefined) lines.push(`  last event: #${state.lastEvent.seq} ${state.lastEvent.type} at ${state.lastEvent.at}`);
+  if (state.lastEvent !== undefined)
+    lines.push(`  last event: #${state.lastEvent.seq} ${state.lastEvent.type} at ${state.lastEvent.at}`);
   if (state.pendingApprovals.length > 0) {
     lines.push(`  pending approvals (${state.pendingApprovals.length}):`);
     for (const approval of state.pendingApprovals) {
@@ -25,9 +26,13 @@ export function describeState(state: AgentState, workflowId: string): string[] {
     }
   }
   if (state.question !== undefined) {
-    lines.push(`  question:  ${oneLine(state.question.question)} (since ${state.question.askedAt})`, `      ${answerCommand(workflowId)}`);
+    lines.push(
+      `  question:  ${oneLine(state.question.question)} (since ${state.question.askedAt})`,
+      `      ${answerCommand(workflowId)}`,
+    );
   }
-  if (state.terminationReason !== undefined) lines.push(`  ended:     ${describeTerminationReason(state.terminationReason)}`);
+  if (state.terminationReason !== undefined)
+    lines.push(`  ended:     ${describeTerminationReason(state.terminationReason)}`);
   if (state.error !== undefined) lines.push(`  error:     ${state.error.type}: ${state.error.message}`);
   return lines;
 }

@@ -31,7 +31,8 @@ export const terminateCommand = (workflowId: string) => cliCommand('terminate', 
 export const approveCommand = (workflowId: string, callId: string) => cliCommand('approve', workflowId, callId);
 
 /** The deny command with a reason to fill in: the model hears it, so the hint asks for one. */
-export const denyCommand = (workflowId: string, callId: string) => `${cliCommand('deny', workflowId, callId)} --reason "..."`;
+export const denyCommand = (workflowId: string, callId: string) =>
+  `${cliCommand('deny', workflowId, callId)} --reason "..."`;
 
 /** `agent-runner answer <id> "..."`: answer `ask_question` (or add a message before the next model call). */
 export const answerCommand = (workflowId: string) => `${cliCommand('answer', workflowId)} "..."`;

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import {
-  WithStartWorkflowOperation,
-  WorkflowUpdateFailedError,
-  type Client,
-} from '@temporalio/client';
-import { CONVERSATION_INPUT_VERSION, CONVERSATION_WORKFLOW_TYPE, ConversationFailure, conversationWorkflowId, type ChatTurnRequest, type ChatTurnResult, type ConversationInput, type ConversationState } from '../shared/conversation';
+  CONVERSATION_INPUT_VERSION,
+  CONVERSATION_WORKFLOW_TYPE,
+  ConversationFailure,
+  conversationWorkflowId,
+  type ChatTurnRequest,
+  type ChatTurnResult,
+  type ConversationInput,
+  type ConversationState,
+} from '../shared/conversation';
 import { loadClientTaskQueue } from '../config/temporal';
 import { chatUpdate, conversationQuery, endConversationSignal } from '../common/conversation-definitions';
 import { isWorkflowNotFound } from '../temporal/errors';
@@ -54,15 +59,27 @@ export async function sendChatTurn(
   try {
     if (continuesHistory(request)) {
       // Nothing to run on a conversation that does not exist: refuse without creating one.
-      return await client.workflow.getHandle(conversationWorkflowId(contextId)).executeUpdate(chatUpdate, { args: [request], updateId });
+      return await client.workflow
+        .getHandle(conversationWorkflowId(contextId))
+        .executeUpdate(chatUpdate, { args: [request], updateId });
     }
     const start = new WithStartWorkflowOperation(CONVERSATION_WORKFLOW_TYPE, {
       workflowId: conversationWorkflowId(contextId),
       taskQueue: options.taskQueue ?? loadClientTaskQueue(),
-      args: [{ schemaVersion: CONVERSATION_INPUT_VERSION, contextId, generation: randomUUID().slice(0, 8) } satisfies ConversationInput],
+      args: [
+        {
+          schemaVersion: CONVERSATION_INPUT_VERSION,
+          contextId,
+          generation: randomUUID().slice(0, 8),
+        } satisfies ConversationInput,
+      ],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
-    return await client.workflow.executeUpdateWithStart(chatUpdate, { args: [request], updateId, startWorkflowOperation: start });
+    return await client.workflow.executeUpdateWithStart(chatUpdate, {
+      args: [request],
+      updateId,
+      startWorkflowOperation: start,
+    });
   } catch (error) {
     // No conversation, or one that has ended: either way there is nothing to continue.
     if (isWorkflowNotFound(error)) {
@@ -77,7 +94,9 @@ export async function sendChatTurn(
     const failure = error instanceof WorkflowUpdateFailedError ? failureOf(error) : undefined;
     if (failure?.kind === 'application') {
       const detail = (failure.details[0] ?? {}) as { runId?: string; problems?: string[] };
-      throw new ChatTurnFailedError(failure.message, failure.type, detail.runId, detail.problems ?? [], { cause: error });
+      throw new ChatTurnFailedError(failure.message, failure.type, detail.runId, detail.problems ?? [], {
+        cause: error,
+      });
     }
     throw error;
   }

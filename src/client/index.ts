@@ -17,12 +17,31 @@ import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
 
 export { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId } from '../shared/conversation';
-export { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS, SCHEMA_VERSION, WORKFLOW_TYPE } from '../shared/defaults/names';
-export { AGENT_SEARCH_ATTRIBUTE_KEYS, AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerminationReasonKey, AgentTotalTokensKey } from '../common/search-attributes';
+export {
+  DEFAULT_NAMESPACE,
+  DEFAULT_TASK_QUEUE,
+  DEFAULT_TEMPORAL_ADDRESS,
+  SCHEMA_VERSION,
+  WORKFLOW_TYPE,
+} from '../shared/defaults/names';
+export {
+  AGENT_SEARCH_ATTRIBUTE_KEYS,
+  AgentIterationsKey,
+  AgentPendingApprovalsKey,
+  AgentStatusKey,
+  AgentTerminationReasonKey,
+  AgentTotalTokensKey,
+} from '../common/search-attributes';
 // The input, and the check `startAgentRun` applies to it.
 export { parseAgentInput } from '../shared/agent-input';
 export type { AgentInput, ApprovalConfig, RestrictOutputConfig, TerminatingConfig } from '../shared/agent-input';
-export type { CircuitBreakerConfig, LoopAction, LoopDetectionConfig, MaskingConfig, ResultProcessingConfig } from '../shared/loop-guard-schemas';
+export type {
+  CircuitBreakerConfig,
+  LoopAction,
+  LoopDetectionConfig,
+  MaskingConfig,
+  ResultProcessingConfig,
+} from '../shared/loop-guard-schemas';
 export type { StopCondition, StopDuration } from '../shared/stop-conditions-schema';
 // The result, the live state and the event log.
 export type { AgentResult, AgentState, AgentStatus, GeneratedMessage, TerminationReason } from '../shared/agent-result';
@@ -30,17 +49,61 @@ export type { AssistantMessage, ChatMessage, MessageMeta, ToolCall, ToolMessage,
 export type { EventPage, RunEvent } from '../shared/run-events';
 // What `followRunEvents(..., { deltas: true })` yields besides run events: the model's answer as it is generated.
 export { isModelStreamEvent, MODEL_STREAM_EVENT_TYPES } from '../shared/model-stream-events';
-export type { ModelDeltaResetEvent, ModelReasoningDeltaEvent, ModelStreamEvent, ModelStreamSource, ModelTextDeltaEvent, ModelToolCallDeltaEvent } from '../shared/model-stream-events';
+export type {
+  ModelDeltaResetEvent,
+  ModelReasoningDeltaEvent,
+  ModelStreamEvent,
+  ModelStreamSource,
+  ModelTextDeltaEvent,
+  ModelToolCallDeltaEvent,
+} from '../shared/model-stream-events';
 // Signals, queries and updates of `agentWorkflow`, and their arguments and answers.
-export { approveSignal, decideUpdate, denySignal, eventsQuery, setLimitsUpdate, stateQuery, stopSignal, terminateSignal, transcriptQuery, userMessageSignal } from '../common/definitions';
+export {
+  approveSignal,
+  decideUpdate,
+  denySignal,
+  eventsQuery,
+  setLimitsUpdate,
+  stateQuery,
+  stopSignal,
+  terminateSignal,
+  transcriptQuery,
+  userMessageSignal,
+} from '../common/definitions';
 export type { MessagePage, ResultTranscript, TranscriptQueryInput } from '../shared/transcript';
-export type { ApprovalDecision, ApproveInput, DecideInput, DenyInput, EventsQueryInput, PendingApproval, RunLimits, SetLimitsInput, TerminateInput, TokenBudget } from '../shared/control';
+export type {
+  ApprovalDecision,
+  ApproveInput,
+  DecideInput,
+  DenyInput,
+  EventsQueryInput,
+  PendingApproval,
+  RunLimits,
+  SetLimitsInput,
+  TerminateInput,
+  TokenBudget,
+} from '../shared/control';
 // Conversations: `conversationWorkflow`'s messages and their types.
 export { chatUpdate, conversationQuery, endConversationSignal } from '../common/conversation-definitions';
-export type { ActiveTurn, ChatTurnKind, ChatTurnRequest, ChatTurnResult, ConversationInput, ConversationState, RememberedTurn, TurnSettings } from '../shared/conversation';
+export type {
+  ActiveTurn,
+  ChatTurnKind,
+  ChatTurnRequest,
+  ChatTurnResult,
+  ConversationInput,
+  ConversationState,
+  RememberedTurn,
+  TurnSettings,
+} from '../shared/conversation';
 // Failures: the catalogue of every type the runner raises, what a failed run's details carry
 // (`AgentRunFailedError.details[0]`), and the types a chat turn is refused with.
-export { FAILURE_CATALOGUE, FailureType, isFailureType, type FailureEntry, type FailureTypeName } from '../shared/failure-catalogue';
+export {
+  FAILURE_CATALOGUE,
+  FailureType,
+  isFailureType,
+  type FailureEntry,
+  type FailureTypeName,
+} from '../shared/failure-catalogue';
 export type { PartialRun } from '../shared/failure-catalogue';
 export { ConversationFailure } from '../shared/conversation';
 export { ConfigError, type TemporalConfig } from '../config';
@@ -158,7 +221,11 @@ export async function getAgentState(client: Client, workflowId: string, runId?: 
  * Answers during and after the run, also when its result carries only the
  * newest messages (`result.transcript`). Throws `RunNotFoundError` for an unknown id.
  */
-export async function getAgentTranscript(client: Client, workflowId: string, page: TranscriptQueryInput = {}): Promise<MessagePage> {
+export async function getAgentTranscript(
+  client: Client,
+  workflowId: string,
+  page: TranscriptQueryInput = {},
+): Promise<MessagePage> {
   try {
     const latest = await client.workflow.getHandle(workflowId).query(transcriptQuery, page);
     // Messages left behind by a hand-over are in the Temporal run that had them: follow the chain back.
@@ -166,7 +233,10 @@ export async function getAgentTranscript(client: Client, workflowId: string, pag
     for (let hops = 0; answer.earlierRunId !== undefined && hops < CLIENT_DEFAULTS.maxTranscriptHops; hops += 1) {
       answer = await client.workflow.getHandle(workflowId, answer.earlierRunId).query(transcriptQuery, page);
     }
-    if (answer.earlierRunId !== undefined) throw new Error(`The transcript of ${workflowId} from message ${String(page.from ?? 0)} is more than ${CLIENT_DEFAULTS.maxTranscriptHops} Temporal runs back.`);
+    if (answer.earlierRunId !== undefined)
+      throw new Error(
+        `The transcript of ${workflowId} from message ${String(page.from ?? 0)} is more than ${CLIENT_DEFAULTS.maxTranscriptHops} Temporal runs back.`,
+      );
     return { total: latest.total, from: answer.from, messages: answer.messages };
   } catch (error) {
     if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
@@ -190,11 +260,16 @@ export async function* readAgentTranscript(client: Client, workflowId: string, f
   let target: string | undefined;
   let next = from;
   try {
-    for (let hops = 0; ; ) {
-      const page = await client.workflow.getHandle(workflowId, target).query(transcriptQuery, { from: next, limit: MESSAGE_PAGES.maxLimit });
+    for (let hops = 0; ;) {
+      const page = await client.workflow
+        .getHandle(workflowId, target)
+        .query(transcriptQuery, { from: next, limit: MESSAGE_PAGES.maxLimit });
       if (page.earlierRunId !== undefined) {
         hops += 1;
-        if (hops > CLIENT_DEFAULTS.maxTranscriptHops) throw new Error(`The transcript of ${workflowId} from message ${next} is more than ${CLIENT_DEFAULTS.maxTranscriptHops} Temporal runs back.`);
+        if (hops > CLIENT_DEFAULTS.maxTranscriptHops)
+          throw new Error(
+            `The transcript of ${workflowId} from message ${next} is more than ${CLIENT_DEFAULTS.maxTranscriptHops} Temporal runs back.`,
+          );
         if (page.runs !== undefined) runs = mergeRuns(runs, page.runs);
         target = page.earlierRunId;
         continue;
@@ -250,4 +325,10 @@ export {
   type RunOutcome,
   type RunSummary,
 } from './run-control';
-export { ChatTurnFailedError, endConversation, getConversation, sendChatTurn, type ChatTurnOptions } from './conversations';
+export {
+  ChatTurnFailedError,
+  endConversation,
+  getConversation,
+  sendChatTurn,
+  type ChatTurnOptions,
+} from './conversations';

@@ -4,7 +4,12 @@ import type { ChannelLine } from '../shared/model-stream-events';
 import { sleep } from './abortable-sleep';
 import { AsyncQueue } from './async-queue';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
-import { deltaEvent, type ModelStreamAnnouncement, type ModelStreamEvent, type ModelStreamSource } from '../shared/model-stream-events';
+import {
+  deltaEvent,
+  type ModelStreamAnnouncement,
+  type ModelStreamEvent,
+  type ModelStreamSource,
+} from '../shared/model-stream-events';
 import { type RunEvent } from '../shared/run-events';
 
 /**
@@ -38,7 +43,12 @@ export async function* withModelDeltas(
   signal?.addEventListener('abort', onAbort, { once: true });
   if (signal?.aborted) stop.abort();
   const queue = new AsyncQueue<RunEvent | ModelStreamEvent>();
-  const state = { modelCallRunning: false, generation: 0, reading: undefined as Promise<void> | undefined, wake: () => {} };
+  const state = {
+    modelCallRunning: false,
+    generation: 0,
+    reading: undefined as Promise<void> | undefined,
+    wake: () => {},
+  };
   // The delta follower waits for an iteration-start, or for the end.
   stop.signal.addEventListener('abort', () => state.wake(), { once: true });
   const read = new Set<string>();
@@ -102,11 +112,20 @@ async function findModelStream(client: Client, workflowId: string): Promise<Foun
   const description = await client.workflow.getHandle(workflowId).describe();
   for (const activity of description.raw.pendingActivities ?? []) {
     if (activity.activityType?.name !== 'callModel' || !activity.heartbeatDetails?.payloads?.length) continue;
-    const details = await decodeFromPayloadsAtIndex<unknown>(client.options.loadedDataConverter, 0, activity.heartbeatDetails.payloads);
+    const details = await decodeFromPayloadsAtIndex<unknown>(
+      client.options.loadedDataConverter,
+      0,
+      activity.heartbeatDetails.payloads,
+    );
     const stream = (details as Partial<ModelStreamAnnouncement> | null)?.modelStream;
     if (typeof stream?.url !== 'string' || typeof stream.attempt !== 'number') continue;
     const activityId = activity.activityId ?? '';
-    return { url: stream.url, attempt: stream.attempt, activityId, key: `${description.runId}/${activityId}/${stream.attempt}` };
+    return {
+      url: stream.url,
+      attempt: stream.attempt,
+      activityId,
+      key: `${description.runId}/${activityId}/${stream.attempt}`,
+    };
   }
   return undefined;
 }
@@ -116,7 +135,11 @@ async function findModelStream(client: Client, workflowId: string): Promise<Foun
  * completed end (a failed attempt, a broken connection, a worker that is
  * gone) is followed by `model-delta-reset`.
  */
-async function readStream(found: FoundStream, push: (event: ModelStreamEvent) => unknown, signal: AbortSignal): Promise<void> {
+async function readStream(
+  found: FoundStream,
+  push: (event: ModelStreamEvent) => unknown,
+  signal: AbortSignal,
+): Promise<void> {
   const source = { activityId: found.activityId, attempt: found.attempt };
   let shown = false;
   let ending: string;
@@ -140,7 +163,8 @@ async function readStream(found: FoundStream, push: (event: ModelStreamEvent) =>
     if (signal.aborted) return;
     ending = 'the stream from the worker broke off';
   }
-  if (shown || ending !== 'the stream from the worker broke off') push({ type: 'model-delta-reset', ...source, reason: ending });
+  if (shown || ending !== 'the stream from the worker broke off')
+    push({ type: 'model-delta-reset', ...source, reason: ending });
 }
 
 async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<ChannelLine> {

@@ -4,7 +4,13 @@ import {
   type Client,
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
-import { AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerminationReasonKey, AgentTotalTokensKey } from '../common/search-attributes';
+import {
+  AgentIterationsKey,
+  AgentPendingApprovalsKey,
+  AgentStatusKey,
+  AgentTerminationReasonKey,
+  AgentTotalTokensKey,
+} from '../common/search-attributes';
 import { FailureType } from '../shared/failure-catalogue';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
@@ -54,7 +60,11 @@ export class RunEndedError extends Error {
 }
 
 /** Approves or denies a pending call through the `decide` update; answers the decision as recorded. */
-export async function decideToolCall(client: Client, workflowId: string, decision: DecideInput): Promise<ApprovalDecision> {
+export async function decideToolCall(
+  client: Client,
+  workflowId: string,
+  decision: DecideInput,
+): Promise<ApprovalDecision> {
   try {
     return await client.workflow.getHandle(workflowId).executeUpdate(decideUpdate, { args: [decision] });
   } catch (error) {
@@ -100,15 +110,25 @@ export async function getRunOutcome(client: Client, workflowId: string): Promise
   try {
     const result = withAnswerRestored((await client.workflow.getHandle(workflowId).result()) as AgentWorkflowResult);
     if (result.terminationReason.type === 'external') {
-      return { kind: 'terminated', reason: result.terminationReason.reason ?? `stopped by ${result.terminationReason.via}`, result };
+      return {
+        kind: 'terminated',
+        reason: result.terminationReason.reason ?? `stopped by ${result.terminationReason.via}`,
+        result,
+      };
     }
     return { kind: 'completed', result };
   } catch (error) {
     if (error instanceof WorkflowFailedError) {
       const failure = failureOf(error);
-      if (failure.kind === 'terminated') return { kind: 'terminated', reason: `terminated in Temporal: ${failure.message || 'no reason given'}` };
+      if (failure.kind === 'terminated')
+        return { kind: 'terminated', reason: `terminated in Temporal: ${failure.message || 'no reason given'}` };
       if (failure.kind === 'timed-out') {
-        return { kind: 'failed', type: FailureType.workflowTimedOut, message: 'the run exceeded its Temporal execution timeout', details: [] };
+        return {
+          kind: 'failed',
+          type: FailureType.workflowTimedOut,
+          message: 'the run exceeded its Temporal execution timeout',
+          details: [],
+        };
       }
       return { kind: 'failed', type: failure.type, message: failure.message, details: failure.details };
     }
@@ -145,15 +165,41 @@ export interface FollowOptions {
  * closed, for a run terminated or timed out by Temporal itself). With
  * `deltas: true`, the model's answers stream in between, as they are generated.
  */
-export function followRunEvents(client: Client, workflowId: string, options: FollowOptions & { deltas: true }): AsyncGenerator<RunEvent | ModelStreamEvent>;
-export function followRunEvents(client: Client, workflowId: string, options?: FollowOptions & { deltas?: false }): AsyncGenerator<RunEvent>;
-export function followRunEvents(client: Client, workflowId: string, options?: FollowOptions): AsyncGenerator<RunEvent | ModelStreamEvent>;
-export function followRunEvents(client: Client, workflowId: string, options: FollowOptions = {}): AsyncGenerator<RunEvent | ModelStreamEvent> {
+export function followRunEvents(
+  client: Client,
+  workflowId: string,
+  options: FollowOptions & { deltas: true },
+): AsyncGenerator<RunEvent | ModelStreamEvent>;
+export function followRunEvents(
+  client: Client,
+  workflowId: string,
+  options?: FollowOptions & { deltas?: false },
+): AsyncGenerator<RunEvent>;
+export function followRunEvents(
+  client: Client,
+  workflowId: string,
+  options?: FollowOptions,
+): AsyncGenerator<RunEvent | ModelStreamEvent>;
+export function followRunEvents(
+  client: Client,
+  workflowId: string,
+  options: FollowOptions = {},
+): AsyncGenerator<RunEvent | ModelStreamEvent> {
   if (options.deltas !== true) return followDurableEvents(client, workflowId, options);
-  return withModelDeltas(client, workflowId, (signal) => followDurableEvents(client, workflowId, { ...options, signal }), options.signal, (options.after ?? 0) > 0);
+  return withModelDeltas(
+    client,
+    workflowId,
+    (signal) => followDurableEvents(client, workflowId, { ...options, signal }),
+    options.signal,
+    (options.after ?? 0) > 0,
+  );
 }
 
-async function* followDurableEvents(client: Client, workflowId: string, options: FollowOptions): AsyncGenerator<RunEvent> {
+async function* followDurableEvents(
+  client: Client,
+  workflowId: string,
+  options: FollowOptions,
+): AsyncGenerator<RunEvent> {
   const handle = client.workflow.getHandle(workflowId);
   const pollMs = options.pollMs ?? CLIENT_DEFAULTS.followPollMs;
   let cursor = options.after ?? 0;
@@ -165,7 +211,9 @@ async function* followDurableEvents(client: Client, workflowId: string, options:
     } catch (error) {
       const mapped = notFoundOr(error, workflowId);
       // A run on a namespace without the agent's search attributes never answers: say that, not FAILED_PRECONDITION.
-      throw mapped === error ? await explainedBySearchAttributes(client.connection, client.options.namespace, error) : mapped;
+      throw mapped === error
+        ? await explainedBySearchAttributes(client.connection, client.options.namespace, error)
+        : mapped;
     }
     if (page.missed !== undefined && page.events.length > 0) options.onMissed?.(page.missed);
     for (const event of page.events) {
@@ -221,12 +269,16 @@ export async function listAgentRuns(client: Client, options: ListRunsOptions = {
   const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`, `ExecutionStatus != 'ContinuedAsNew'`];
   if (options.status !== undefined) clauses.push(`${AgentStatusKey.name} = '${options.status.replace(/'/g, "\\'")}'`);
   if (options.query !== undefined && options.query.trim() !== '') {
-    if (!balancedParentheses(options.query)) throw new InvalidListQueryError('the query\'s parentheses do not balance (outside quotes)');
+    if (!balancedParentheses(options.query))
+      throw new InvalidListQueryError("the query's parentheses do not balance (outside quotes)");
     clauses.push(`(${options.query})`);
   }
   const limit = options.limit ?? CLIENT_DEFAULTS.listLimit;
   const rows: RunSummary[] = [];
-  for await (const execution of client.workflow.list({ query: clauses.join(' AND '), pageSize: Math.min(limit, CLIENT_DEFAULTS.listPageSizeMax) })) {
+  for await (const execution of client.workflow.list({
+    query: clauses.join(' AND '),
+    pageSize: Math.min(limit, CLIENT_DEFAULTS.listPageSizeMax),
+  })) {
     rows.push(summarize(execution));
     if (rows.length >= limit) break;
   }

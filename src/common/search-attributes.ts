@@ -9,7 +9,10 @@ export const AgentStatusKey = defineSearchAttributeKey('AgentStatus', SearchAttr
 export const AgentIterationsKey = defineSearchAttributeKey('AgentIterations', SearchAttributeType.INT);
 export const AgentTotalTokensKey = defineSearchAttributeKey('AgentTotalTokens', SearchAttributeType.INT);
 export const AgentPendingApprovalsKey = defineSearchAttributeKey('AgentPendingApprovals', SearchAttributeType.INT);
-export const AgentTerminationReasonKey = defineSearchAttributeKey('AgentTerminationReason', SearchAttributeType.KEYWORD);
+export const AgentTerminationReasonKey = defineSearchAttributeKey(
+  'AgentTerminationReason',
+  SearchAttributeType.KEYWORD,
+);
 
 /** Every key, for the SDK's own dev server. */
 export const AGENT_SEARCH_ATTRIBUTE_KEYS = [

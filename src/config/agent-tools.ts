@@ -9,20 +9,32 @@ import { parseEnvironment } from './environment';
 
 const toolList = z
   .string()
-  .transform((value) => value.split(',').map((name) => name.trim()).filter((name) => name !== ''))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
+  )
   .pipe(z.array(z.string()).min(1, 'name at least one tool'));
 
 export const agentToolsSchema = z.object({
   AGENT_TOOLS: toolList
     .default([...DEFAULT_AGENT_TOOLS])
-    .describe('Comma-separated tool names a run gets when its caller names none; checked by the worker, which knows its tools.'),
+    .describe(
+      'Comma-separated tool names a run gets when its caller names none; checked by the worker, which knows its tools.',
+    ),
 });
 
 /** `AGENT_TOOLS` (comma-separated), else {@link DEFAULT_AGENT_TOOLS}. Names are checked by the worker, which knows its tools. */
 export function defaultAgentTools(env: NodeJS.ProcessEnv = process.env): string[] {
   // Blank counts as unset, as for every variable.
   const raw = env.AGENT_TOOLS;
-  return [...new Set(parseEnvironment(agentToolsSchema, raw === undefined || raw.trim() === '' ? {} : { AGENT_TOOLS: raw }).AGENT_TOOLS)];
+  return [
+    ...new Set(
+      parseEnvironment(agentToolsSchema, raw === undefined || raw.trim() === '' ? {} : { AGENT_TOOLS: raw })
+        .AGENT_TOOLS,
+    ),
+  ];
 }
 
 /** `tools` plus any terminating tool not already in it, so `terminating.toolIds` alone is enough to name a finishing tool. */

@@ -17,12 +17,20 @@ export interface ApiConfig {
 /** The HTTP API's listener, authentication, and the agent a chat request gets when it names none. */
 export const apiSchema = z.object({
   AGENT_API_HOST: z.string().min(1).default(API_DEFAULTS.host).describe('The address the HTTP API binds.'),
-  AGENT_API_PORT: z.coerce.number().int().min(0).max(65_535).default(API_DEFAULTS.port).describe("The HTTP API's port; 0 picks a free one."),
+  AGENT_API_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65_535)
+    .default(API_DEFAULTS.port)
+    .describe("The HTTP API's port; 0 picks a free one."),
   AGENT_API_TOKEN: z
     .string()
     .min(16, 'use at least 16 characters (for example `openssl rand -hex 32`)')
     .optional()
-    .describe('The bearer token clients send (`Authorization: Bearer <token>`), 16+ characters; required unless AGENT_API_AUTH=none.'),
+    .describe(
+      'The bearer token clients send (`Authorization: Bearer <token>`), 16+ characters; required unless AGENT_API_AUTH=none.',
+    ),
   AGENT_API_AUTH: z
     .enum(['token', 'none'], { message: "expected 'token' (the default) or 'none'" })
     .default(API_DEFAULTS.auth)
@@ -34,7 +42,11 @@ export const apiSchema = z.object({
     .default(API_DEFAULTS.bodyLimitBytes)
     .describe('The largest request body, in bytes.'),
   AGENT_INSTRUCTIONS: z.string().min(1).optional().describe('The instructions of a chat request that gives none.'),
-  AGENT_MODEL: z.string().min(1).optional().describe("The model of a chat request that names none; unset, the worker's OPENAI_MODEL."),
+  AGENT_MODEL: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("The model of a chat request that names none; unset, the worker's OPENAI_MODEL."),
 });
 
 /** Reads `AGENT_API_*`, `AGENT_TOOLS`, `AGENT_INSTRUCTIONS` and `AGENT_MODEL`; empty variables count as unset. */
@@ -59,7 +71,8 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
 /** A token is required; running without one has to be asked for by name. */
 function chooseAuth(mode: 'token' | 'none', token: string | undefined): ApiAuth {
   if (mode === 'none') {
-    if (token !== undefined) throw new ConfigError('AGENT_API_AUTH=none and AGENT_API_TOKEN are both set; unset one of them.');
+    if (token !== undefined)
+      throw new ConfigError('AGENT_API_AUTH=none and AGENT_API_TOKEN are both set; unset one of them.');
     return { disabled: true };
   }
   if (token === undefined) {

@@ -19,7 +19,9 @@ export const hostPort = z
   .refine((value) => Number(/:(\d{1,5})$/.exec(value)?.[1] ?? 0) <= 65_535, 'the port must be at most 65535');
 
 /** Runs every load, so one error names every problem rather than only the first. */
-export function loadAll<Loads extends Record<string, () => unknown>>(loads: Loads): { [Key in keyof Loads]: ReturnType<Loads[Key]> } {
+export function loadAll<Loads extends Record<string, () => unknown>>(
+  loads: Loads,
+): { [Key in keyof Loads]: ReturnType<Loads[Key]> } {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
   for (const [key, load] of Object.entries(loads)) {
@@ -39,13 +41,18 @@ export function loadAll<Loads extends Record<string, () => unknown>>(loads: Load
  * names the variable and its value, except for `secrets`, shown as (hidden);
  * credentials in a URL (`user:password@`) are shown as `***`.
  */
-export function parseEnvironment<Schema extends z.ZodObject>(schema: Schema, env: NodeJS.ProcessEnv, secrets: readonly string[] = []): z.output<Schema> {
-  const present = Object.fromEntries(
-    Object.keys(schema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])),
-  );
+export function parseEnvironment<Schema extends z.ZodObject>(
+  schema: Schema,
+  env: NodeJS.ProcessEnv,
+  secrets: readonly string[] = [],
+): z.output<Schema> {
+  const present = Object.fromEntries(Object.keys(schema.shape).flatMap((key) => (env[key] ? [[key, env[key]]] : [])));
   const parsed = schema.safeParse(present);
   if (parsed.success) return parsed.data;
-  const shown = (key: string) => (secrets.includes(key) ? '(hidden)' : JSON.stringify(maskUrlCredentials(env[key] ?? '')));
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}=${shown(String(issue.path[0]))}: ${issue.message}`);
+  const shown = (key: string) =>
+    secrets.includes(key) ? '(hidden)' : JSON.stringify(maskUrlCredentials(env[key] ?? ''));
+  const problems = parsed.error.issues.map(
+    (issue) => `${issue.path.join('.')}=${shown(String(issue.path[0]))}: ${issue.message}`,
+  );
   throw new ConfigError(`Bad configuration: ${problems.join('; ')}`);
 }

@@ -42,11 +42,23 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
  * is redacted too; a key file that cannot be read holds nothing to redact yet.
  */
 export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
-  const secrets = [env.OPENAI_API_KEY, env.AGENT_API_TOKEN, env.TEMPORAL_API_KEY, ...urlCredentials(env.OPENAI_BASE_URL ?? '')];
+  const secrets = [
+    env.OPENAI_API_KEY,
+    env.AGENT_API_TOKEN,
+    env.TEMPORAL_API_KEY,
+    ...urlCredentials(env.OPENAI_BASE_URL ?? ''),
+  ];
   if (env.TEMPORAL_TLS_KEY) {
     try {
       const key = readFileSync(env.TEMPORAL_TLS_KEY, 'utf8');
-      secrets.push(key, key.trim(), ...key.split(/\r?\n/).map((line) => line.trim()).filter((line) => !line.startsWith('-----')));
+      secrets.push(
+        key,
+        key.trim(),
+        ...key
+          .split(/\r?\n/)
+          .map((line) => line.trim())
+          .filter((line) => !line.startsWith('-----')),
+      );
     } catch {
       // The connection reports the missing file; there is no key material to hide.
     }

@@ -10,7 +10,9 @@ import { hostPort, parseEnvironment } from './environment';
 export const localServerSchema = z.object({
   TEMPORAL_ADDRESS: hostPort
     .optional()
-    .describe('Unset, `npm start`, the demo and `npm run server` start a local dev server (or reuse the one already running).'),
+    .describe(
+      'Unset, `npm start`, the demo and `npm run server` start a local dev server (or reuse the one already running).',
+    ),
   TEMPORAL_UI_URL: z
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://localhost:8233' })
     .optional()
@@ -20,7 +22,11 @@ export const localServerSchema = z.object({
 /** Where the one-machine processes that run a worker put their runs. */
 export const localRunSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default(DEFAULT_NAMESPACE).describe('The Temporal namespace runs live in.'),
-  AGENT_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE).describe('The task queue workers poll and runs start on.'),
+  AGENT_TASK_QUEUE: z
+    .string()
+    .min(1)
+    .default(DEFAULT_TASK_QUEUE)
+    .describe('The task queue workers poll and runs start on.'),
 });
 
 /** The server a one-machine process uses instead of its own dev server. */

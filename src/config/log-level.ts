@@ -6,7 +6,9 @@ export const logLevelSchema = z.object({
   LOG_LEVEL: z
     .string()
     .transform((level) => level.toUpperCase())
-    .pipe(z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], { message: 'expected trace, debug, info, warn or error' }))
+    .pipe(
+      z.enum(['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'], { message: 'expected trace, debug, info, warn or error' }),
+    )
     .default(WORKER_DEFAULTS.logLevel)
     .describe("The Temporal SDK's log level (and the API's): trace, debug, info, warn or error."),
 });

@@ -4,7 +4,11 @@ import { parseEnvironment } from './environment';
 
 /** The worker's delta server, which streams a model call's text to followers while the call runs. */
 export const modelStreamSchema = z.object({
-  AGENT_STREAM_HOST: z.string().min(1).default(MODEL_STREAM_DEFAULTS.host).describe("The address the worker's delta server binds."),
+  AGENT_STREAM_HOST: z
+    .string()
+    .min(1)
+    .default(MODEL_STREAM_DEFAULTS.host)
+    .describe("The address the worker's delta server binds."),
   AGENT_STREAM_PORT: z.coerce
     .number({ message: 'expected a port number, 0 to 65535' })
     .int()
@@ -31,6 +35,8 @@ export function loadModelStreamConfig(env: NodeJS.ProcessEnv = process.env): Mod
   return {
     host: values.AGENT_STREAM_HOST,
     port: values.AGENT_STREAM_PORT,
-    ...(values.AGENT_STREAM_PUBLIC_URL === undefined ? {} : { publicUrl: values.AGENT_STREAM_PUBLIC_URL.replace(/\/+$/, '') }),
+    ...(values.AGENT_STREAM_PUBLIC_URL === undefined
+      ? {}
+      : { publicUrl: values.AGENT_STREAM_PUBLIC_URL.replace(/\/+$/, '') }),
   };
 }

@@ -13,20 +13,29 @@ export const modelSchema = z.object({
     .optional()
     .describe(`An OpenAI-compatible server (Ollama, vLLM, a proxy); unset, ${WORKER_DEFAULTS.modelBaseUrl}.`),
   OPENAI_MODEL: z.string().min(1).default(WORKER_DEFAULTS.model).describe('The model of a run that names none.'),
-  AGENT_WORKSPACE: z.string().min(1).default(WORKER_DEFAULTS.workspace).describe('The directory the built-in file tools are confined to.'),
+  AGENT_WORKSPACE: z
+    .string()
+    .min(1)
+    .default(WORKER_DEFAULTS.workspace)
+    .describe('The directory the built-in file tools are confined to.'),
   AGENT_MODEL_PRICES: z
     .string()
     .transform((text, context) => {
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        context.addIssue({ code: 'custom', message: 'expected JSON: {"<model>": {"inputPerMTok": <dollars>, "outputPerMTok": <dollars>}}' });
+        context.addIssue({
+          code: 'custom',
+          message: 'expected JSON: {"<model>": {"inputPerMTok": <dollars>, "outputPerMTok": <dollars>}}',
+        });
         return z.NEVER;
       }
     })
     .pipe(priceTableSchema)
     .optional()
-    .describe('JSON, US dollars per million tokens by model (`{"gpt-4o": {"inputPerMTok": 2.5, "outputPerMTok": 10}}`), for `usage.costUsd` and `costBudget`.'),
+    .describe(
+      'JSON, US dollars per million tokens by model (`{"gpt-4o": {"inputPerMTok": 2.5, "outputPerMTok": 10}}`), for `usage.costUsd` and `costBudget`.',
+    ),
 });
 
 export type ModelConfig = {
@@ -48,7 +57,8 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
     );
   }
   // fetch refuses a URL with credentials, so every call would fail, and the URL is printed at start and in failures.
-  const credentialsProblem = values.OPENAI_BASE_URL === undefined ? undefined : urlCredentialsProblem('OPENAI_BASE_URL', values.OPENAI_BASE_URL);
+  const credentialsProblem =
+    values.OPENAI_BASE_URL === undefined ? undefined : urlCredentialsProblem('OPENAI_BASE_URL', values.OPENAI_BASE_URL);
   if (credentialsProblem !== undefined) throw new ConfigError(credentialsProblem);
   return {
     ...(values.OPENAI_API_KEY === undefined ? {} : { apiKey: values.OPENAI_API_KEY }),
@@ -64,7 +74,13 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
  * one is (else it serves its scripted one) and the workspace it offers as the
  * `--workspace` default.
  */
-export function loadDemoModelChoice(env: NodeJS.ProcessEnv = process.env): { modelConfigured: boolean; workspace: string } {
+export function loadDemoModelChoice(env: NodeJS.ProcessEnv = process.env): {
+  modelConfigured: boolean;
+  workspace: string;
+} {
   const values = parseEnvironment(modelSchema, env);
-  return { modelConfigured: values.OPENAI_API_KEY !== undefined || values.OPENAI_BASE_URL !== undefined, workspace: values.AGENT_WORKSPACE };
+  return {
+    modelConfigured: values.OPENAI_API_KEY !== undefined || values.OPENAI_BASE_URL !== undefined,
+    workspace: values.AGENT_WORKSPACE,
+  };
 }

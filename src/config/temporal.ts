@@ -7,9 +7,21 @@ export const temporalSchema = z.object({
   TEMPORAL_ADDRESS: hostPort.default(DEFAULT_TEMPORAL_ADDRESS).describe('The Temporal frontend, host:port.'),
   TEMPORAL_NAMESPACE: z.string().min(1).default(DEFAULT_NAMESPACE).describe('The Temporal namespace runs live in.'),
   AGENT_TASK_QUEUE: taskQueue(),
-  TEMPORAL_API_KEY: z.string().min(1).optional().describe('An API key for Temporal Cloud; sent as a bearer token, with TLS.'),
-  TEMPORAL_TLS_CERT: z.string().min(1).optional().describe('Path of the client certificate for mTLS; set with TEMPORAL_TLS_KEY.'),
-  TEMPORAL_TLS_KEY: z.string().min(1).optional().describe('Path of the client key for mTLS; set with TEMPORAL_TLS_CERT.'),
+  TEMPORAL_API_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('An API key for Temporal Cloud; sent as a bearer token, with TLS.'),
+  TEMPORAL_TLS_CERT: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Path of the client certificate for mTLS; set with TEMPORAL_TLS_KEY.'),
+  TEMPORAL_TLS_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Path of the client key for mTLS; set with TEMPORAL_TLS_CERT.'),
 });
 
 /** The task queue alone: what `AgentClient` and `startAgentRun` use when their caller names none. */

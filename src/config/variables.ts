@@ -59,12 +59,21 @@ export interface EnvironmentVariable {
 }
 
 /** Every variable of {@link CONFIGURATION_GROUPS}, merged by name, in order of first appearance. */
-export function environmentVariables(groups: readonly ConfigurationGroup[] = CONFIGURATION_GROUPS): EnvironmentVariable[] {
-  const readings = new Map<string, { processes: readonly ProcessKind[]; default: string | undefined; meaning: string }[]>();
+export function environmentVariables(
+  groups: readonly ConfigurationGroup[] = CONFIGURATION_GROUPS,
+): EnvironmentVariable[] {
+  const readings = new Map<
+    string,
+    { processes: readonly ProcessKind[]; default: string | undefined; meaning: string }[]
+  >();
   for (const group of groups) {
     for (const [name, field] of Object.entries(group.schema.shape as Record<string, z.ZodType>)) {
-      if (field.description === undefined) throw new Error(`${name} has no description: give its schema field .describe('what it means').`);
-      readings.set(name, [...(readings.get(name) ?? []), { processes: group.processes, default: defaultOf(field), meaning: field.description }]);
+      if (field.description === undefined)
+        throw new Error(`${name} has no description: give its schema field .describe('what it means').`);
+      readings.set(name, [
+        ...(readings.get(name) ?? []),
+        { processes: group.processes, default: defaultOf(field), meaning: field.description },
+      ]);
     }
   }
   return [...readings].map(([name, reads]) => {

@@ -99,7 +99,10 @@ async function main(): Promise<number> {
         workflowId: `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`,
         taskQueue,
       });
-      const link = server.uiUrl === undefined ? undefined : `${server.uiUrl}/namespaces/${namespace}/workflows/${run.workflowId}/${run.runId}/history`;
+      const link =
+        server.uiUrl === undefined
+          ? undefined
+          : `${server.uiUrl}/namespaces/${namespace}/workflows/${run.workflowId}/${run.runId}/history`;
       say(`Started run ${run.workflowId} on task queue "${taskQueue}".${link ? ` Watch it: ${link}` : ''}`);
       // The demo's worker stops with it, so Ctrl-C ends the run rather than leave it with no worker.
       exitCode = await followRun(client, run.workflowId, { output: createOutput(false), policy: 'terminate' });

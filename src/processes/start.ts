@@ -37,18 +37,33 @@ async function main(): Promise<number> {
     model: { ...model, secrets },
   });
   const workerRun = worker.run();
-  const app = buildApiServer({ client, taskQueue, auth: api.auth, defaults: api.defaults, bodyLimit: api.bodyLimit, logger: { level: logLevel.toLowerCase() } });
+  const app = buildApiServer({
+    client,
+    taskQueue,
+    auth: api.auth,
+    defaults: api.defaults,
+    bodyLimit: api.bodyLimit,
+    logger: { level: logLevel.toLowerCase() },
+  });
   const url = await listen(app, api);
   say(`Temporal: ${server.address} (${server.description})${server.uiUrl ? `; web UI ${server.uiUrl}` : ''}.`);
-  say(`Worker: task queue "${taskQueue}", model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}, tools ${api.defaults.tools.join(', ')} by default.`);
+  say(
+    `Worker: task queue "${taskQueue}", model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}, tools ${api.defaults.tools.join(', ')} by default.`,
+  );
   say(`Agent API at ${url}; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`);
 
   // Ctrl-C, or a worker that stopped on its own (a fatal error): either way the API closes properly first.
   const workerStopped = workerRun.then(
     () => ({ failed: false, why: 'the worker stopped' }),
-    (error: unknown) => ({ failed: true, why: `the worker failed: ${error instanceof Error ? error.message : String(error)}` }),
+    (error: unknown) => ({
+      failed: true,
+      why: `the worker failed: ${error instanceof Error ? error.message : String(error)}`,
+    }),
   );
-  const ending = await Promise.race([stop.then((signal) => ({ failed: false, why: `${signal} received` })), workerStopped]);
+  const ending = await Promise.race([
+    stop.then((signal) => ({ failed: false, why: `${signal} received` })),
+    workerStopped,
+  ]);
   say(`Stopping: ${ending.why}.`);
   await closeApi(app, say);
   if (worker.getState() === 'RUNNING') worker.shutdown();
@@ -56,7 +71,8 @@ async function main(): Promise<number> {
   await clientConnection.close();
   await workerConnection.close();
   if (server.stop !== undefined) await server.stop();
-  else if (localServer.address === undefined) say('The dev server keeps running with its runs; `npm run server:stop` stops it.');
+  else if (localServer.address === undefined)
+    say('The dev server keeps running with its runs; `npm run server:stop` stops it.');
   return ending.failed ? 1 : 0;
 }
 

@@ -9,7 +9,8 @@ import type { Redactor } from './redactor';
 export function redactingLogger(logger: Logger, redact: Redactor): Logger {
   const meta = (metadata: LogMetadata | undefined) => (metadata === undefined ? undefined : redact.value(metadata));
   return {
-    log: (level: LogLevel, message: string, metadata?: LogMetadata) => logger.log(level, redact(message), meta(metadata)),
+    log: (level: LogLevel, message: string, metadata?: LogMetadata) =>
+      logger.log(level, redact(message), meta(metadata)),
     trace: (message: string, metadata?: LogMetadata) => logger.trace(redact(message), meta(metadata)),
     debug: (message: string, metadata?: LogMetadata) => logger.debug(redact(message), meta(metadata)),
     info: (message: string, metadata?: LogMetadata) => logger.info(redact(message), meta(metadata)),

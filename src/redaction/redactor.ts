@@ -34,10 +34,18 @@ export function createRedactor(secrets: Iterable<string | undefined>): Redactor 
   const pattern =
     forms.size === 0
       ? undefined
-      : new RegExp([...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+      : new RegExp(
+          [...forms]
+            .sort((a, b) => b.length - a.length)
+            .map(escapeRegExp)
+            .join('|'),
+          'g',
+        );
 
-  const redactText = (text: string): string => (pattern === undefined ? text : text.replace(pattern, REDACTION.placeholder));
-  const redactValue = <T>(value: T): T => (pattern === undefined ? value : (copyRedacted(value, redactText, new Map()) as T));
+  const redactText = (text: string): string =>
+    pattern === undefined ? text : text.replace(pattern, REDACTION.placeholder);
+  const redactValue = <T>(value: T): T =>
+    pattern === undefined ? value : (copyRedacted(value, redactText, new Map()) as T);
   return Object.assign(redactText, { value: redactValue, active: pattern !== undefined });
 }
 

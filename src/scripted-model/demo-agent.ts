@@ -21,7 +21,10 @@ export function demoAgent(request: ChatCompletionRequest): ScriptStep {
   const calls = observeCalls(request);
   const listing = calls.find((call) => call.name === 'list_files' && call.result !== undefined);
   if (listing === undefined) {
-    return { content: 'First I will see what is in the workspace.', toolCalls: [{ name: 'list_files', arguments: {} }] };
+    return {
+      content: 'First I will see what is in the workspace.',
+      toolCalls: [{ name: 'list_files', arguments: {} }],
+    };
   }
 
   const files = parseListing(listing.result ?? '').filter((file) => file !== SUMMARY_FILE);
@@ -73,7 +76,12 @@ function summarize(reads: ObservedCall[]): string {
     const words = text.split(/\s+/).filter(Boolean).length;
     const lines = text.split('\n').filter((line) => line.trim() !== '');
     const title = (lines[0] ?? '(empty)').replace(/^#+\s*/, '').trim();
-    const gist = lines.slice(1).find((line) => /[a-z]/i.test(line))?.replace(/^[-\d.\s"]+/, '').trim() ?? '';
+    const gist =
+      lines
+        .slice(1)
+        .find((line) => /[a-z]/i.test(line))
+        ?.replace(/^[-\d.\s"]+/, '')
+        .trim() ?? '';
     return { path: String(call.args.path), words, title, gist };
   });
   const total = entries.reduce((sum, entry) => sum + entry.words, 0);

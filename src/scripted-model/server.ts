@@ -50,7 +50,12 @@ export class ScriptedModelServer {
       if (isScriptedRawStream(step)) {
         const { chunks, done, tokenDelayMs } = step.rawStream;
         reply.hijack();
-        await writeStream(reply.raw, chunks.map((payload) => ({ payload, text: '' })), { tokenDelayMs: tokenDelayMs ?? 0, onSent }, done ?? true);
+        await writeStream(
+          reply.raw,
+          chunks.map((payload) => ({ payload, text: '' })),
+          { tokenDelayMs: tokenDelayMs ?? 0, onSent },
+          done ?? true,
+        );
         return reply;
       }
       if (isScriptedError(step)) {
@@ -69,9 +74,13 @@ export class ScriptedModelServer {
       }
       if (isScriptedKeyEcho(step)) {
         const key = /^Bearer (.*)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-        return reply
-          .code(step.echoKey.status ?? 401)
-          .send({ error: { message: `Incorrect API key provided: ${key}.`, type: 'invalid_request_error', code: 'invalid_api_key' } });
+        return reply.code(step.echoKey.status ?? 401).send({
+          error: {
+            message: `Incorrect API key provided: ${key}.`,
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        });
       }
       const completion = server.completion(body, step);
       const [choice] = completion.choices;
@@ -83,7 +92,11 @@ export class ScriptedModelServer {
         model: completion.model,
         content: choice.message.content,
         ...(step.reasoning === undefined ? {} : { reasoning: step.reasoning }),
-        toolCalls: (choice.message.tool_calls ?? []).map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })),
+        toolCalls: (choice.message.tool_calls ?? []).map((call) => ({
+          id: call.id,
+          name: call.function.name,
+          arguments: call.function.arguments,
+        })),
         finishReason: choice.finish_reason,
         ...(includeUsage ? { usage: completion.usage } : {}),
       });
@@ -175,7 +188,11 @@ export class ScriptedModelServer {
           finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
         },
       ],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
     };
   }
 }

@@ -46,12 +46,17 @@ export function answerChunks(answer: StreamedAnswer): { payload: unknown; text: 
     model: answer.model,
     choices: [{ index: 0, delta, finish_reason: finishReason }],
   });
-  const chunks: { payload: unknown; text: string }[] = [{ payload: chunk({ role: 'assistant', content: '' }), text: '' }];
-  for (const token of tokens(answer.reasoning ?? '')) chunks.push({ payload: chunk({ reasoning_content: token }), text: token });
+  const chunks: { payload: unknown; text: string }[] = [
+    { payload: chunk({ role: 'assistant', content: '' }), text: '' },
+  ];
+  for (const token of tokens(answer.reasoning ?? ''))
+    chunks.push({ payload: chunk({ reasoning_content: token }), text: token });
   for (const token of tokens(answer.content ?? '')) chunks.push({ payload: chunk({ content: token }), text: token });
   for (const [index, call] of answer.toolCalls.entries()) {
     chunks.push({
-      payload: chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
+      payload: chunk({
+        tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+      }),
       text: '',
     });
     for (const fragment of pieces(call.arguments, MODEL_STREAM_DEFAULTS.scriptedArgumentChars)) {
@@ -60,7 +65,17 @@ export function answerChunks(answer: StreamedAnswer): { payload: unknown; text: 
   }
   chunks.push({ payload: chunk({}, answer.finishReason), text: '' });
   if (answer.usage !== undefined) {
-    chunks.push({ payload: { id: answer.id, object: 'chat.completion.chunk', created, model: answer.model, choices: [], usage: answer.usage }, text: '' });
+    chunks.push({
+      payload: {
+        id: answer.id,
+        object: 'chat.completion.chunk',
+        created,
+        model: answer.model,
+        choices: [],
+        usage: answer.usage,
+      },
+      text: '',
+    });
   }
   return chunks;
 }
@@ -76,7 +91,11 @@ export async function writeStream(
   pacing: StreamPacing,
   done = true,
 ): Promise<void> {
-  response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   response.flushHeaders();
   for (const [index, { payload, text }] of chunks.entries()) {
     if (pacing.breakAfterChunks !== undefined && index >= pacing.breakAfterChunks) {

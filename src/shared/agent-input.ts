@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import { DEFAULT_CONSECUTIVE_NUDGES, DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE, INPUT_DEFAULTS, NESTED_AGENT_DEFAULTS } from './defaults/run-input';
+import {
+  DEFAULT_CONSECUTIVE_NUDGES,
+  DEFAULT_NUDGE_MESSAGE,
+  DEFAULT_RESTRICTION_MESSAGE,
+  INPUT_DEFAULTS,
+  NESTED_AGENT_DEFAULTS,
+} from './defaults/run-input';
 import { INPUT_BOUNDS } from './defaults/input-bounds';
 import { RESULT_CACHE_DEFAULTS } from './defaults/context-control';
 import { tokenBudgetSchema } from './control';
@@ -201,7 +207,10 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
           }
         });
       }
-      if (input.resultProcessing?.inlineThreshold !== undefined && input.tools.includes(RESULT_CACHE_DEFAULTS.toolName)) {
+      if (
+        input.resultProcessing?.inlineThreshold !== undefined &&
+        input.tools.includes(RESULT_CACHE_DEFAULTS.toolName)
+      ) {
         context.addIssue({
           code: 'custom',
           path: ['tools'],
@@ -228,7 +237,10 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
 );
 
 /** Where a run sits in a tree of nested agents, its defaults applied: depth 0, `maxDepth` {@link NESTED_AGENT_DEFAULTS}. */
-export function treePosition(input: { depth?: number | undefined; maxDepth?: number | undefined }): { depth: number; maxDepth: number } {
+export function treePosition(input: { depth?: number | undefined; maxDepth?: number | undefined }): {
+  depth: number;
+  maxDepth: number;
+} {
   return { depth: input.depth ?? 0, maxDepth: input.maxDepth ?? NESTED_AGENT_DEFAULTS.maxDepth };
 }
 
@@ -256,14 +268,24 @@ export function parseAgentInput(
       const field = formatPath(tooDeep.path.slice(0, 1));
       return {
         ok: false,
-        problems: [cut(`${field}: nested more than ${INPUT_BOUNDS.depth} levels deep (at ${formatPath(tooDeep.path)}); an input may nest at most ${INPUT_BOUNDS.depth} levels of objects and arrays`)],
+        problems: [
+          cut(
+            `${field}: nested more than ${INPUT_BOUNDS.depth} levels deep (at ${formatPath(tooDeep.path)}); an input may nest at most ${INPUT_BOUNDS.depth} levels of objects and arrays`,
+          ),
+        ],
       };
     }
     const parsed = agentInputSchema.safeParse(input);
     if (parsed.success) return { ok: true, input: parsed.data };
-    return { ok: false, problems: listed(parsed.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`)) };
+    return {
+      ok: false,
+      problems: listed(parsed.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`)),
+    };
   } catch (error) {
-    return { ok: false, problems: [cut(`input: could not be checked (${error instanceof Error ? error.message : String(error)})`)] };
+    return {
+      ok: false,
+      problems: [cut(`input: could not be checked (${error instanceof Error ? error.message : String(error)})`)],
+    };
   }
 }
 

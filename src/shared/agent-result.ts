@@ -21,7 +21,12 @@ export const terminationReasonSchema = builtOnce('agentResult.terminationReason'
     /** Loop detection with action `stop`: the same call `count` times in a row. */
     z.object({ type: z.literal('loop_detected'), toolName: z.string(), count: z.number().int() }),
     /** The same tool failed with the same error `count` times in a row. */
-    z.object({ type: z.literal('circuit_breaker'), toolName: z.string(), errorText: z.string(), count: z.number().int() }),
+    z.object({
+      type: z.literal('circuit_breaker'),
+      toolName: z.string(),
+      errorText: z.string(),
+      count: z.number().int(),
+    }),
     /** `ask_question` waited longer than `inputTimeout` for an answer. */
     z.object({ type: z.literal('input_timeout'), question: z.string(), limit: z.string() }),
     /** The run's `timeout` passed; in-flight calls were cancelled. */
@@ -101,14 +106,7 @@ export const agentResultSchema = builtOnce('agentResult.agentResult', () =>
 export type AgentResult = z.infer<typeof agentResultSchema>;
 
 export const agentStatusSchema = builtOnce('agentResult.agentStatus', () =>
-  z.enum([
-    'running',
-    'waiting_for_approval',
-    'waiting_for_input',
-    'completed',
-    'failed',
-    'terminated',
-  ]),
+  z.enum(['running', 'waiting_for_approval', 'waiting_for_input', 'completed', 'failed', 'terminated']),
 );
 export type AgentStatus = z.infer<typeof agentStatusSchema>;
 

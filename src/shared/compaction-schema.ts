@@ -24,7 +24,10 @@ export const compactionSchema = builtOnce('compaction.compaction', () =>
       .number()
       .int('keepRecentIterations must be a whole number')
       .min(1, 'keepRecentIterations must be at least 1: the model needs its last answer and results as they were')
-      .max(COMPACTION_DEFAULTS.maxKeepRecentIterations, `keepRecentIterations must be at most ${COMPACTION_DEFAULTS.maxKeepRecentIterations}`)
+      .max(
+        COMPACTION_DEFAULTS.maxKeepRecentIterations,
+        `keepRecentIterations must be at most ${COMPACTION_DEFAULTS.maxKeepRecentIterations}`,
+      )
       .default(COMPACTION_DEFAULTS.keepRecentIterations),
     /** The summarisation prompt. @default {@link DEFAULT_COMPACTION_INSTRUCTIONS} */
     instructions: z.string().min(1).max(INPUT_BOUNDS.shortTextChars).default(DEFAULT_COMPACTION_INSTRUCTIONS),

@@ -80,7 +80,9 @@ export interface ApprovalDecision {
 }
 
 /** Signal `terminate`: stop now, gracefully. Exported for whoever documents or validates the shape. @public */
-export const terminateInputSchema = builtOnce('control.terminateInput', () => z.strictObject({ reason: z.string().optional() }));
+export const terminateInputSchema = builtOnce('control.terminateInput', () =>
+  z.strictObject({ reason: z.string().optional() }),
+);
 export type TerminateInput = z.infer<typeof terminateInputSchema>;
 
 /** Token budgets of a run; reaching one fails the run with `TokenBudgetExhausted`. */

@@ -18,9 +18,7 @@ export const CONVERSATION_WORKFLOW_TYPE = 'conversationWorkflow';
 
 /** Letters, digits and `. _ : @ -`, 1 to 200 of them: safe in workflow ids and URL paths alike. */
 export const identifierSchema = builtOnce('conversation.identifier', () =>
-  z
-    .string()
-    .regex(/^[A-Za-z0-9._:@-]{1,200}$/, 'use 1 to 200 letters, digits or . _ : @ -'),
+  z.string().regex(/^[A-Za-z0-9._:@-]{1,200}$/, 'use 1 to 200 letters, digits or . _ : @ -'),
 );
 
 /** The chat API's `context_id`: which conversation a turn belongs to. @alias */

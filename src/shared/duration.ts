@@ -7,13 +7,16 @@ import { INPUT_BOUNDS } from './defaults/input-bounds';
 export const durationSchema = builtOnce('duration.duration', () =>
   z.union([
     z.number().int().positive(),
-    z.string().max(INPUT_BOUNDS.durationChars).refine((text) => {
-      try {
-        return msToNumber(text) > 0;
-      } catch {
-        return false;
-      }
-    }, 'expected a duration such as "30s", "5 minutes" or "1h"'),
+    z
+      .string()
+      .max(INPUT_BOUNDS.durationChars)
+      .refine((text) => {
+        try {
+          return msToNumber(text) > 0;
+        } catch {
+          return false;
+        }
+      }, 'expected a duration such as "30s", "5 minutes" or "1h"'),
   ]),
 );
 

@@ -130,48 +130,141 @@ export interface FailureEntry {
  * table is checked against this by a unit test, so the two cannot drift.
  */
 export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> = {
-  InvalidAgentInput: { raisedBy: 'run', when: 'the input fails its schema, names a tool, custom stop condition or approval policy the worker does not register, or comes as more than one argument' },
+  InvalidAgentInput: {
+    raisedBy: 'run',
+    when: 'the input fails its schema, names a tool, custom stop condition or approval policy the worker does not register, or comes as more than one argument',
+  },
   MaxInvocationsExceeded: { raisedBy: 'run', when: '`maxInvocations` model calls were made and the run has not ended' },
-  MaxConsecutiveNudgesExceeded: { raisedBy: 'run', when: 'the model answered without a tool call more times in a row than the nudge rule allows' },
+  MaxConsecutiveNudgesExceeded: {
+    raisedBy: 'run',
+    when: 'the model answered without a tool call more times in a row than the nudge rule allows',
+  },
   TokenBudgetExhausted: { raisedBy: 'run', when: 'a `tokenBudget` limit was reached' },
-  CostBudgetExceeded: { raisedBy: 'run', when: "the run's model calls cost `costBudget.maxUsd` or more (checked before each call)" },
-  ApprovalTimedOut: { raisedBy: 'run', when: 'no decision on a call within `approval.timeout`, with `onTimeout: "fail"`' },
-  ContextTooLarge: { raisedBy: 'run', when: "the conversation, the result or the hand-over would pass Temporal's payload limit" },
-  HistoryTooLarge: { raisedBy: 'run', when: "a Temporal run's history passed the run's budget before it could hand over" },
-  CompactionFailed: { raisedBy: 'run', when: 'the `compaction` call failed for good (its `ModelCall.*` type in the details), or the model wrote no summary' },
-  InvalidDecision: { raisedBy: 'update', when: '`decide` refused: unknown or already decided call, or arguments off the schema (the run goes on)' },
-  InvalidLimits: { raisedBy: 'update', when: '`setLimits` refused: an invalid change, or the run has ended (the run goes on)' },
+  CostBudgetExceeded: {
+    raisedBy: 'run',
+    when: "the run's model calls cost `costBudget.maxUsd` or more (checked before each call)",
+  },
+  ApprovalTimedOut: {
+    raisedBy: 'run',
+    when: 'no decision on a call within `approval.timeout`, with `onTimeout: "fail"`',
+  },
+  ContextTooLarge: {
+    raisedBy: 'run',
+    when: "the conversation, the result or the hand-over would pass Temporal's payload limit",
+  },
+  HistoryTooLarge: {
+    raisedBy: 'run',
+    when: "a Temporal run's history passed the run's budget before it could hand over",
+  },
+  CompactionFailed: {
+    raisedBy: 'run',
+    when: 'the `compaction` call failed for good (its `ModelCall.*` type in the details), or the model wrote no summary',
+  },
+  InvalidDecision: {
+    raisedBy: 'update',
+    when: '`decide` refused: unknown or already decided call, or arguments off the schema (the run goes on)',
+  },
+  InvalidLimits: {
+    raisedBy: 'update',
+    when: '`setLimits` refused: an invalid change, or the run has ended (the run goes on)',
+  },
   'ModelCall.BadRequest': { raisedBy: 'model call', when: 'the provider answered 400; not retried' },
-  'ModelCall.Unauthorized': { raisedBy: 'model call', when: 'the provider answered 401 (check `OPENAI_API_KEY`); not retried' },
+  'ModelCall.Unauthorized': {
+    raisedBy: 'model call',
+    when: 'the provider answered 401 (check `OPENAI_API_KEY`); not retried',
+  },
   'ModelCall.Forbidden': { raisedBy: 'model call', when: 'the provider answered 403; not retried' },
-  'ModelCall.NotFound': { raisedBy: 'model call', when: 'the provider answered 404 (check the model and `OPENAI_BASE_URL`); not retried' },
-  'ModelCall.RequestTimeout': { raisedBy: 'model call', when: 'the provider answered 408; retried, the run fails with it after the last attempt' },
-  'ModelCall.Conflict': { raisedBy: 'model call', when: 'the provider answered 409; retried, the run fails with it after the last attempt' },
-  'ModelCall.RateLimited': { raisedBy: 'model call', when: 'the provider answered 429; retried after its `Retry-After`, the run fails with it after the last attempt' },
-  'ModelCall.ServerError': { raisedBy: 'model call', when: 'the provider answered 5xx; retried, the run fails with it after the last attempt' },
+  'ModelCall.NotFound': {
+    raisedBy: 'model call',
+    when: 'the provider answered 404 (check the model and `OPENAI_BASE_URL`); not retried',
+  },
+  'ModelCall.RequestTimeout': {
+    raisedBy: 'model call',
+    when: 'the provider answered 408; retried, the run fails with it after the last attempt',
+  },
+  'ModelCall.Conflict': {
+    raisedBy: 'model call',
+    when: 'the provider answered 409; retried, the run fails with it after the last attempt',
+  },
+  'ModelCall.RateLimited': {
+    raisedBy: 'model call',
+    when: 'the provider answered 429; retried after its `Retry-After`, the run fails with it after the last attempt',
+  },
+  'ModelCall.ServerError': {
+    raisedBy: 'model call',
+    when: 'the provider answered 5xx; retried, the run fails with it after the last attempt',
+  },
   'ModelCall.ClientError': { raisedBy: 'model call', when: 'the provider answered another 4xx; not retried' },
-  'ModelCall.QuotaExceeded': { raisedBy: 'model call', when: 'the provider answered 429 with code `insufficient_quota`; not retried' },
-  'ModelCall.ConnectionTimeout': { raisedBy: 'model call', when: 'the request to the provider timed out; retried, the run fails with it after the last attempt' },
-  'ModelCall.ConnectionError': { raisedBy: 'model call', when: 'the provider could not be reached; retried, the run fails with it after the last attempt' },
-  'ModelCall.Unexpected': { raisedBy: 'model call', when: 'the call failed in another way; retried, the run fails with it after the last attempt' },
-  'ModelCall.InvalidResponse': { raisedBy: 'model call', when: 'a 2xx answer that is not a chat completion; 3 attempts 1 s apart, then the run fails' },
-  'ModelCall.StreamInterrupted': { raisedBy: 'model call', when: 'a streamed answer broke off mid-way; retried like a connection error, followers told to discard it' },
-  'ModelCall.PriceUnknown': { raisedBy: 'model call', when: 'a `costBudget` is set and the worker has no price for the model (`AGENT_MODEL_PRICES`); not sent, not retried' },
+  'ModelCall.QuotaExceeded': {
+    raisedBy: 'model call',
+    when: 'the provider answered 429 with code `insufficient_quota`; not retried',
+  },
+  'ModelCall.ConnectionTimeout': {
+    raisedBy: 'model call',
+    when: 'the request to the provider timed out; retried, the run fails with it after the last attempt',
+  },
+  'ModelCall.ConnectionError': {
+    raisedBy: 'model call',
+    when: 'the provider could not be reached; retried, the run fails with it after the last attempt',
+  },
+  'ModelCall.Unexpected': {
+    raisedBy: 'model call',
+    when: 'the call failed in another way; retried, the run fails with it after the last attempt',
+  },
+  'ModelCall.InvalidResponse': {
+    raisedBy: 'model call',
+    when: 'a 2xx answer that is not a chat completion; 3 attempts 1 s apart, then the run fails',
+  },
+  'ModelCall.StreamInterrupted': {
+    raisedBy: 'model call',
+    when: 'a streamed answer broke off mid-way; retried like a connection error, followers told to discard it',
+  },
+  'ModelCall.PriceUnknown': {
+    raisedBy: 'model call',
+    when: 'a `costBudget` is set and the worker has no price for the model (`AGENT_MODEL_PRICES`); not sent, not retried',
+  },
   'ModelCall.Timeout': { raisedBy: 'run', when: 'the model-call activity timed out on every attempt' },
   'ModelCall.Failed': { raisedBy: 'run', when: 'the model-call activity failed for good without a type of its own' },
-  InvalidModelCallInput: { raisedBy: 'model call', when: "the call got neither messages nor a reference to its workflow's conversation (a bug in the runner); not retried" },
-  ModelRequestUnavailable: { raisedBy: 'model call', when: "the call could not read its conversation from the workflow; retried, the run fails with it after the last attempt" },
-  'ToolCall.Retryable': { raisedBy: 'tool call', when: 'a tool threw `RetryableToolError`: Temporal runs the call again; never ends a run' },
-  MaxDepthExceeded: { raisedBy: 'tool call', when: 'a nested agent would run at `maxDepth` or deeper: the model gets the refusal as a tool error; never ends a run' },
-  ConversationBusy: { raisedBy: 'conversation', when: "a turn is still running on the conversation" },
-  ConversationEmpty: { raisedBy: 'conversation', when: '`invoke` or `add-ai-message` (without a prompt) on a conversation with no history, or none at all' },
+  InvalidModelCallInput: {
+    raisedBy: 'model call',
+    when: "the call got neither messages nor a reference to its workflow's conversation (a bug in the runner); not retried",
+  },
+  ModelRequestUnavailable: {
+    raisedBy: 'model call',
+    when: 'the call could not read its conversation from the workflow; retried, the run fails with it after the last attempt',
+  },
+  'ToolCall.Retryable': {
+    raisedBy: 'tool call',
+    when: 'a tool threw `RetryableToolError`: Temporal runs the call again; never ends a run',
+  },
+  MaxDepthExceeded: {
+    raisedBy: 'tool call',
+    when: 'a nested agent would run at `maxDepth` or deeper: the model gets the refusal as a tool error; never ends a run',
+  },
+  ConversationBusy: { raisedBy: 'conversation', when: 'a turn is still running on the conversation' },
+  ConversationEmpty: {
+    raisedBy: 'conversation',
+    when: '`invoke` or `add-ai-message` (without a prompt) on a conversation with no history, or none at all',
+  },
   ConversationEnded: { raisedBy: 'conversation', when: 'the conversation has ended' },
-  InvalidChatRequest: { raisedBy: 'conversation', when: 'the request is not an object, or a chat request has no message' },
-  ConversationTooLarge: { raisedBy: 'conversation', when: "the turn's run would carry more than a run keeps under Temporal's payload limit" },
+  InvalidChatRequest: {
+    raisedBy: 'conversation',
+    when: 'the request is not an object, or a chat request has no message',
+  },
+  ConversationTooLarge: {
+    raisedBy: 'conversation',
+    when: "the turn's run would carry more than a run keeps under Temporal's payload limit",
+  },
   TurnTerminated: { raisedBy: 'conversation', when: "the turn's run was terminated in Temporal" },
-  TurnFailed: { raisedBy: 'conversation', when: "the turn's run failed without a failure type of its own (timed out or cancelled in Temporal)" },
+  TurnFailed: {
+    raisedBy: 'conversation',
+    when: "the turn's run failed without a failure type of its own (timed out or cancelled in Temporal)",
+  },
   WorkflowTimedOut: { raisedBy: 'client', when: 'the run passed its Temporal execution timeout' },
-  Error: { raisedBy: 'any reader', when: 'a failure without a type: an `ApplicationFailure` thrown without one, or a Temporal failure without a name' },
+  Error: {
+    raisedBy: 'any reader',
+    when: 'a failure without a type: an `ApplicationFailure` thrown without one, or a Temporal failure without a name',
+  },
 };
 
 /**

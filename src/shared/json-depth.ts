@@ -26,7 +26,8 @@ export function findTooDeep(value: unknown, maxDepth: number): { path: JsonPathS
     // Pushed in reverse, so the first child is looked at first and the path reported is the first too-deep one.
     for (let index = children.length - 1; index >= 0; index -= 1) {
       const [segment, child] = children[index] as [JsonPathSegment, unknown];
-      if (typeof child === 'object' && child !== null) pending.push({ value: child, depth: next.depth + 1, path: [...next.path, segment] });
+      if (typeof child === 'object' && child !== null)
+        pending.push({ value: child, depth: next.depth + 1, path: [...next.path, segment] });
     }
   }
   return undefined;

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import { DEFAULT_CIRCUIT_BREAKER_THRESHOLD, DEFAULT_LOOP_ACTION, DEFAULT_LOOP_THRESHOLD, DEFAULT_MASK_KEEP_ITERATIONS, DEFAULT_MASK_MIN_TOKENS } from './defaults/context-control';
+import {
+  DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
+  DEFAULT_LOOP_ACTION,
+  DEFAULT_LOOP_THRESHOLD,
+  DEFAULT_MASK_KEEP_ITERATIONS,
+  DEFAULT_MASK_MIN_TOKENS,
+} from './defaults/context-control';
 import { INPUT_BOUNDS } from './defaults/input-bounds';
 
 /**

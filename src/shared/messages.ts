@@ -77,7 +77,9 @@ function buildChatMessageSchema(bounds: MessageBounds) {
 export const chatMessageSchema = builtOnce('messages.chatMessage', () => buildChatMessageSchema(UNBOUNDED));
 
 /** One message of a run's input conversation, held to {@link INPUT_BOUNDS}. */
-export const inputChatMessageSchema = builtOnce('messages.inputChatMessage', () => buildChatMessageSchema(INPUT_BOUNDS));
+export const inputChatMessageSchema = builtOnce('messages.inputChatMessage', () =>
+  buildChatMessageSchema(INPUT_BOUNDS),
+);
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 export type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 export type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;

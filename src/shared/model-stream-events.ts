@@ -68,10 +68,16 @@ export interface ModelDeltaResetEvent extends ModelStreamSource {
 }
 
 /** An ephemeral event of a streaming model call. */
-export type ModelStreamEvent = ModelTextDeltaEvent | ModelReasoningDeltaEvent | ModelToolCallDeltaEvent | ModelDeltaResetEvent;
+export type ModelStreamEvent =
+  ModelTextDeltaEvent | ModelReasoningDeltaEvent | ModelToolCallDeltaEvent | ModelDeltaResetEvent;
 
 /** The `type` of every ephemeral model-stream event. */
-export const MODEL_STREAM_EVENT_TYPES = ['model-text-delta', 'model-reasoning-delta', 'model-tool-call-delta', 'model-delta-reset'] as const;
+export const MODEL_STREAM_EVENT_TYPES = [
+  'model-text-delta',
+  'model-reasoning-delta',
+  'model-tool-call-delta',
+  'model-delta-reset',
+] as const;
 
 /** Whether `event` is an ephemeral model-stream event (rather than a durable run event). */
 export function isModelStreamEvent(event: { type: string }): event is ModelStreamEvent {

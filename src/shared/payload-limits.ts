@@ -13,7 +13,7 @@ export function utf8Bytes(text: string): number {
   // than counting, and the size guards measure the whole conversation before every model call.
   if (!BEYOND_ASCII.test(text)) return text.length;
   let bytes = 0;
-  for (let index = 0; index < text.length; ) {
+  for (let index = 0; index < text.length;) {
     const size = charAt(text, index);
     bytes += size.bytes;
     index += size.units;

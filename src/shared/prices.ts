@@ -28,7 +28,8 @@ export type PriceTable = z.infer<typeof priceTableSchema>;
 /** The price of `model` in `prices`: by the name asked for, else by the name the provider answered with. */
 export function priceOf(prices: PriceTable | undefined, requested: string, answered?: string): ModelPrice | undefined {
   if (prices === undefined) return undefined;
-  const own = (name: string | undefined) => (name !== undefined && Object.hasOwn(prices, name) ? prices[name] : undefined);
+  const own = (name: string | undefined) =>
+    name !== undefined && Object.hasOwn(prices, name) ? prices[name] : undefined;
   return own(requested) ?? own(answered);
 }
 

@@ -14,13 +14,13 @@ import type { ChatMessage } from './messages';
  */
 
 /** The places that repeat `response`, carried empty: indexes into `messages` and `generatedMessages`. */
-export const responseRepeatedAtSchema = builtOnce('resultAnswer.responseRepeatedAt', () =>
+const responseRepeatedAtSchema = builtOnce('resultAnswer.responseRepeatedAt', () =>
   z.object({
     messages: z.array(z.number().int().nonnegative()),
     generatedMessages: z.array(z.number().int().nonnegative()),
   }),
 );
-export type ResponseRepeatedAt = z.infer<typeof responseRepeatedAtSchema>;
+type ResponseRepeatedAt = z.infer<typeof responseRepeatedAtSchema>;
 
 /**
  * What `agentWorkflow` returns: an {@link AgentResult}, whose repetitions of
@@ -50,7 +50,12 @@ export function withAnswerOnce(result: AgentResult): AgentWorkflowResult {
     return emptied;
   });
   if (messageIndexes.length === 0 && generatedIndexes.length === 0) return result;
-  return { ...result, messages, generatedMessages, responseRepeatedAt: { messages: messageIndexes, generatedMessages: generatedIndexes } };
+  return {
+    ...result,
+    messages,
+    generatedMessages,
+    responseRepeatedAt: { messages: messageIndexes, generatedMessages: generatedIndexes },
+  };
 }
 
 /**
@@ -66,8 +71,12 @@ export function withAnswerRestored(result: AgentWorkflowResult): AgentResult {
   const generatedIndexes = new Set(responseRepeatedAt.generatedMessages);
   return {
     ...rest,
-    messages: rest.messages.map((message, index) => (messageIndexes.has(index) ? ({ ...message, content: response } as ChatMessage) : message)),
-    generatedMessages: rest.generatedMessages.map((message, index) => (generatedIndexes.has(index) ? refilledGenerated(message, response) : message)),
+    messages: rest.messages.map((message, index) =>
+      messageIndexes.has(index) ? ({ ...message, content: response } as ChatMessage) : message,
+    ),
+    generatedMessages: rest.generatedMessages.map((message, index) =>
+      generatedIndexes.has(index) ? refilledGenerated(message, response) : message,
+    ),
   };
 }
 
@@ -78,7 +87,8 @@ function repeatsInMessage(message: ChatMessage, response: string): boolean {
 
 /** `message` with its text emptied when it is the model's text or a tool's output that is exactly `response`. */
 function emptiedGenerated(message: GeneratedMessage, response: string): GeneratedMessage | undefined {
-  if ('sender' in message) return message.sender === 'ai' && message.message === response ? { ...message, message: '' } : undefined;
+  if ('sender' in message)
+    return message.sender === 'ai' && message.message === response ? { ...message, message: '' } : undefined;
   if (message.type === 'tool_response' && message.tool_output === response) return { ...message, tool_output: '' };
   return undefined;
 }

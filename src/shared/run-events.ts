@@ -37,14 +37,27 @@ const limitsValue = builtOnce('runEvents.limitsValue', () =>
 
 /** The counters an injected system message leaves behind. */
 function injectionEvent<Type extends string>(type: Type) {
-  return z.object({ ...envelope(type), iteration: z.number().int(), consecutiveNudges: z.number().int(), restrictionInjections: z.number().int() });
+  return z.object({
+    ...envelope(type),
+    iteration: z.number().int(),
+    consecutiveNudges: z.number().int(),
+    restrictionInjections: z.number().int(),
+  });
 }
 
 /** The run ended: completed or terminated with a reason, or failed with an error. */
 const runEndEventSchema = builtOnce('runEvents.runEndEvent', () =>
   z.discriminatedUnion('status', [
-    z.object({ ...envelope('run-end'), status: z.enum(['completed', 'terminated']), terminationReason: terminationReasonSchema }),
-    z.object({ ...envelope('run-end'), status: z.literal('failed'), error: z.object({ type: z.string(), message: z.string() }) }),
+    z.object({
+      ...envelope('run-end'),
+      status: z.enum(['completed', 'terminated']),
+      terminationReason: terminationReasonSchema,
+    }),
+    z.object({
+      ...envelope('run-end'),
+      status: z.literal('failed'),
+      error: z.object({ type: z.string(), message: z.string() }),
+    }),
   ]),
 );
 
@@ -61,7 +74,9 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     z.object({
       ...envelope('observation-masking'),
       iteration: z.number().int(),
-      masked: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), iteration: z.number().int(), tokens: z.number() })),
+      masked: z.array(
+        z.object({ toolCallId: z.string(), toolName: z.string(), iteration: z.number().int(), tokens: z.number() }),
+      ),
       tokensSaved: z.number(),
     }),
     /** The model released earlier iterations with `context_release`: masking hides their large tool results from now on. */
@@ -165,7 +180,13 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       usage: usageSchema,
     }),
     /** A tool result longer than its limit was cut before the model saw it. */
-    z.object({ ...envelope('tool-result-truncation'), callId: z.string(), toolName: z.string(), originalChars: z.number().int(), keptChars: z.number().int() }),
+    z.object({
+      ...envelope('tool-result-truncation'),
+      callId: z.string(),
+      toolName: z.string(),
+      originalChars: z.number().int(),
+      keptChars: z.number().int(),
+    }),
     /**
      * The extractor condensed a tool result (`resultProcessing.extractThreshold`): the model sees the condensed text.
      * Tokens are estimates (about four characters a token); `usage` is the extraction call's, counted in the run's.
@@ -212,7 +233,13 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       dropped: z.array(z.string()),
     }),
     /** The circuit breaker tripped: a tool failed with the same error `count` times in a row. */
-    z.object({ ...envelope('circuit-breaker-trip'), iteration: z.number().int(), toolName: z.string(), errorText: z.string(), count: z.number().int() }),
+    z.object({
+      ...envelope('circuit-breaker-trip'),
+      iteration: z.number().int(),
+      toolName: z.string(),
+      errorText: z.string(),
+      count: z.number().int(),
+    }),
     /** A `stopWhen` condition held; the run ends. */
     z.object({ ...envelope('stop-condition-match'), condition: z.string(), detail: z.string() }),
     /** A nudge (the model answered without calling a terminating tool) was added to the conversation. */
@@ -247,7 +274,12 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       policy: z.string().optional(),
     }),
     /** A decision on a call a nested agent waits on was forwarded to that agent's run (`workflowId`), which records it. */
-    z.object({ ...envelope('nested-approval-forward'), callId: z.string(), workflowId: z.string(), decision: z.enum(['approve', 'deny']) }),
+    z.object({
+      ...envelope('nested-approval-forward'),
+      callId: z.string(),
+      workflowId: z.string(),
+      decision: z.enum(['approve', 'deny']),
+    }),
     /** A decision sent by signal was refused; `input` is what came, as JSON cut to 500 characters. */
     z.object({ ...envelope('decision-rejection'), via: z.literal('signal'), problem: z.string(), input: z.string() }),
     /** A call still waiting for a decision when the run stopped. */
@@ -330,7 +362,11 @@ export const INJECTION_EVENT_TYPES = {
  * A tool call's arguments as `tool-call-start` logs them (see the event): the parsed value when `text` is valid JSON
  * of at most `limit` characters, else the text cut by `cut`. Pure, so the workflow and readers of old events agree.
  */
-export function loggedToolArguments(text: string, limit: number, cut: (text: string) => string): { arguments: unknown } | { argumentsText: string } {
+export function loggedToolArguments(
+  text: string,
+  limit: number,
+  cut: (text: string) => string,
+): { arguments: unknown } | { argumentsText: string } {
   if (text.length <= limit) {
     try {
       return { arguments: JSON.parse(text) as unknown };

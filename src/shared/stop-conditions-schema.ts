@@ -75,7 +75,10 @@ const mentionText = builtOnce('stopConditions.mentionText', () => z.string().min
 const paramsSchema = builtOnce('stopConditions.params', () =>
   z
     .record(z.string(), z.unknown())
-    .refine((params) => paramsBytes(params) <= INPUT_BOUNDS.paramsBytes, `params must be at most ${INPUT_BOUNDS.paramsBytes} bytes of JSON`),
+    .refine(
+      (params) => paramsBytes(params) <= INPUT_BOUNDS.paramsBytes,
+      `params must be at most ${INPUT_BOUNDS.paramsBytes} bytes of JSON`,
+    ),
 );
 
 /** The JSON size of `params`; past any limit when they cannot be written as JSON at all. */
@@ -93,13 +96,17 @@ function paramsBytes(params: Record<string, unknown>): number {
  * `./agent-input` has finished loading, whichever module loads first.
  */
 function buildFormSchemas(): Record<ConditionKey, z.ZodType<StopCondition>> {
-  const members = z.array(stopConditionSchema).min(1, 'give at least one condition').max(INPUT_BOUNDS.stopConditionMembers);
+  const members = z
+    .array(stopConditionSchema)
+    .min(1, 'give at least one condition')
+    .max(INPUT_BOUNDS.stopConditionMembers);
   return {
     maxMessages: z.strictObject({ maxMessages: positiveCount }),
     textMention: z.strictObject({ textMention: mentionText }),
     tokenUsage: z.strictObject({
       tokenUsage: tokenBudgetSchema.refine(
-        (limits) => limits.maxTotal !== undefined || limits.maxPrompt !== undefined || limits.maxCompletion !== undefined,
+        (limits) =>
+          limits.maxTotal !== undefined || limits.maxPrompt !== undefined || limits.maxCompletion !== undefined,
         'give maxTotal, maxPrompt or maxCompletion',
       ),
     }),
@@ -110,7 +117,9 @@ function buildFormSchemas(): Record<ConditionKey, z.ZodType<StopCondition>> {
     external: z.strictObject({ external: z.literal(true) }),
     textMessage: z.strictObject({ textMessage: z.literal(true) }),
     stopMessage: z.strictObject({ stopMessage: z.literal(true) }),
-    sourceMatch: z.strictObject({ sourceMatch: z.array(name).min(1, 'name at least one agent tool').max(INPUT_BOUNDS.tools) }),
+    sourceMatch: z.strictObject({
+      sourceMatch: z.array(name).min(1, 'name at least one agent tool').max(INPUT_BOUNDS.tools),
+    }),
     custom: z.strictObject({ custom: name, params: paramsSchema.optional() }),
     any: z.strictObject({ any: members }),
     all: z.strictObject({ all: members }),
@@ -127,37 +136,39 @@ export function stopConditionFormSchemas(): Readonly<Record<ConditionKey, z.ZodT
  * schema it is checked against, so errors point at the field that is wrong
  * (`any[1].maxMessages: Too small…`) rather than at a whole failed union.
  */
-export const stopConditionSchema: z.ZodType<StopCondition, StopCondition> = builtOnce('stopConditions.stopCondition', () =>
-  z.lazy(() => {
-    const forms = stopConditionFormSchemas();
-    return z.custom<StopCondition>().superRefine((value, context) => {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        context.addIssue({ code: 'custom', message: `expected an object with one of: ${CONDITION_KEYS.join(', ')}` });
-        return;
-      }
-      const given = Object.keys(value);
-      const keys = CONDITION_KEYS.filter((key) => given.includes(key));
-      const [key] = keys;
-      if (key === undefined) {
-        context.addIssue({
-          code: 'custom',
-          message: `expected one of: ${CONDITION_KEYS.join(', ')}; got ${given.length === 0 ? 'an empty object' : given.map((name) => JSON.stringify(name)).join(', ')}`,
-        });
-        return;
-      }
-      if (keys.length > 1) {
-        context.addIssue({
-          code: 'custom',
-          message: `one condition per object, got ${listed(keys)}; combine conditions with { any: [...] } or { all: [...] }`,
-        });
-        return;
-      }
-      const checked = forms[key].safeParse(value);
-      if (!checked.success) {
-        for (const issue of checked.error.issues) context.addIssue({ ...issue });
-      }
-    });
-  }),
+export const stopConditionSchema: z.ZodType<StopCondition, StopCondition> = builtOnce(
+  'stopConditions.stopCondition',
+  () =>
+    z.lazy(() => {
+      const forms = stopConditionFormSchemas();
+      return z.custom<StopCondition>().superRefine((value, context) => {
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+          context.addIssue({ code: 'custom', message: `expected an object with one of: ${CONDITION_KEYS.join(', ')}` });
+          return;
+        }
+        const given = Object.keys(value);
+        const keys = CONDITION_KEYS.filter((key) => given.includes(key));
+        const [key] = keys;
+        if (key === undefined) {
+          context.addIssue({
+            code: 'custom',
+            message: `expected one of: ${CONDITION_KEYS.join(', ')}; got ${given.length === 0 ? 'an empty object' : given.map((name) => JSON.stringify(name)).join(', ')}`,
+          });
+          return;
+        }
+        if (keys.length > 1) {
+          context.addIssue({
+            code: 'custom',
+            message: `one condition per object, got ${listed(keys)}; combine conditions with { any: [...] } or { all: [...] }`,
+          });
+          return;
+        }
+        const checked = forms[key].safeParse(value);
+        if (!checked.success) {
+          for (const issue of checked.error.issues) context.addIssue({ ...issue });
+        }
+      });
+    }),
 );
 
 /** `a`, `a and b`, `a, b and c`. */

@@ -13,7 +13,10 @@ export type OperatorConnection = Pick<Connection, 'operatorService'>;
  * Runs upsert these attributes; on a namespace without them every workflow
  * task would fail, so workers check before they start.
  */
-export async function missingSearchAttributes(connection: OperatorConnection, namespace: string): Promise<string[] | undefined> {
+async function missingSearchAttributes(
+  connection: OperatorConnection,
+  namespace: string,
+): Promise<string[] | undefined> {
   try {
     const response = await connection.operatorService.listSearchAttributes({ namespace });
     const present = new Set(Object.keys(response.customAttributes ?? {}));
@@ -24,7 +27,7 @@ export async function missingSearchAttributes(connection: OperatorConnection, na
 }
 
 /** The one command that registers them all. */
-export function registrationCommand(namespace: string): string {
+function registrationCommand(namespace: string): string {
   const pairs = Object.entries(AGENT_SEARCH_ATTRIBUTES).map(([name, type]) => `--name ${name} --type ${type}`);
   return `temporal operator search-attribute create --namespace ${namespace} ${pairs.join(' ')}`;
 }
@@ -53,7 +56,10 @@ export async function registerSearchAttributes(connection: OperatorConnection, n
   const missing = (await missingSearchAttributes(connection, namespace)) ?? [];
   if (missing.length === 0) return [];
   const searchAttributes = Object.fromEntries(
-    missing.map((name) => [name, INDEXED_VALUE_TYPES[AGENT_SEARCH_ATTRIBUTES[name as keyof typeof AGENT_SEARCH_ATTRIBUTES]]]),
+    missing.map((name) => [
+      name,
+      INDEXED_VALUE_TYPES[AGENT_SEARCH_ATTRIBUTES[name as keyof typeof AGENT_SEARCH_ATTRIBUTES]],
+    ]),
   );
   await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
   return missing;
@@ -64,10 +70,16 @@ export async function registerSearchAttributes(connection: OperatorConnection, n
  * would stall, each workflow task failing on them. A server that will not list them (some hosted services) gets
  * `warn` with the command, and the benefit of the doubt.
  */
-export async function requireSearchAttributes(connection: OperatorConnection, namespace: string, warn: (message: string) => void): Promise<void> {
+export async function requireSearchAttributes(
+  connection: OperatorConnection,
+  namespace: string,
+  warn: (message: string) => void,
+): Promise<void> {
   const missing = await missingSearchAttributes(connection, namespace);
   if (missing === undefined) {
-    warn(`Could not list the search attributes of the namespace "${namespace}"; make sure they are registered: ${registrationCommand(namespace)}`);
+    warn(
+      `Could not list the search attributes of the namespace "${namespace}"; make sure they are registered: ${registrationCommand(namespace)}`,
+    );
   } else if (missing.length > 0) {
     throw new SearchAttributesMissingError({ namespace, missing, command: registrationCommand(namespace) });
   }
@@ -78,8 +90,17 @@ export async function requireSearchAttributes(connection: OperatorConnection, na
  * search attributes: a query to a run there fails with the server's `FAILED_PRECONDITION` (its workflow task is
  * failing) or times out, and the reason is the namespace, not the run.
  */
-export async function explainedBySearchAttributes(connection: OperatorConnection, namespace: string, error: unknown): Promise<unknown> {
+export async function explainedBySearchAttributes(
+  connection: OperatorConnection,
+  namespace: string,
+  error: unknown,
+): Promise<unknown> {
   const missing = await missingSearchAttributes(connection, namespace);
   if (missing === undefined || missing.length === 0) return error;
-  return new SearchAttributesMissingError({ namespace, missing, command: registrationCommand(namespace), cause: error });
+  return new SearchAttributesMissingError({
+    namespace,
+    missing,
+    command: registrationCommand(namespace),
+    cause: error,
+  });
 }

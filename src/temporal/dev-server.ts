@@ -50,11 +50,24 @@ export interface StartedDevServer {
 }
 
 /** The `temporal` arguments that start a dev server as `options` say. */
-export function devServerArgs(options: Pick<DevServerOptions, 'dbFilename' | 'stock' | 'searchAttributes'> & { ip: string; port: number; uiPort: number }): string[] {
+export function devServerArgs(
+  options: Pick<DevServerOptions, 'dbFilename' | 'stock' | 'searchAttributes'> & {
+    ip: string;
+    port: number;
+    uiPort: number;
+  },
+): string[] {
   return [
-    'server', 'start-dev',
-    '--ip', options.ip, '--port', String(options.port), '--ui-port', String(options.uiPort),
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    options.ip,
+    '--port',
+    String(options.port),
+    '--ui-port',
+    String(options.uiPort),
+    '--log-level',
+    'warn',
     ...(options.dbFilename === undefined ? [] : ['--db-filename', options.dbFilename]),
     ...(options.searchAttributes === false ? [] : searchAttributeFlags()),
     ...(options.stock ? [] : dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig)),
@@ -63,7 +76,10 @@ export function devServerArgs(options: Pick<DevServerOptions, 'dbFilename' | 'st
 
 /** `--dynamic-config-value key=value` for each entry. */
 function dynamicConfigFlags(config: Readonly<Record<string, number | boolean>>): string[] {
-  return Object.entries(config).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
+  return Object.entries(config).flatMap(([key, value]) => [
+    '--dynamic-config-value',
+    `${key}=${JSON.stringify(value)}`,
+  ]);
 }
 
 /**
@@ -85,7 +101,9 @@ export async function startDevServer(options: DevServerOptions): Promise<Started
   const args = devServerArgs({ ...options, ip, port, uiPort });
   const logHandle = options.logFile === undefined ? undefined : await open(options.logFile, 'a');
   // The log is appended to across starts: a header tells this start's lines from an earlier one's.
-  await logHandle?.write(`--- ${cli.path} ${args.slice(0, 2).join(' ')} on ${ip}:${port}, ${new Date().toISOString()} ---\n`);
+  await logHandle?.write(
+    `--- ${cli.path} ${args.slice(0, 2).join(' ')} on ${ip}:${port}, ${new Date().toISOString()} ---\n`,
+  );
   const child = spawn(cli.path, args, {
     detached: options.detached ?? false,
     stdio: ['ignore', logHandle?.fd ?? 'pipe', logHandle?.fd ?? 'pipe'],
@@ -180,7 +198,11 @@ export class ServerExited extends Error {
  * the error carries the last lines of the server's log, which usually say
  * why (a port in use, a locked database).
  */
-export async function waitForServer(address: string, timeoutMs: number, options: ServerWaitOptions = {}): Promise<void> {
+export async function waitForServer(
+  address: string,
+  timeoutMs: number,
+  options: ServerWaitOptions = {},
+): Promise<void> {
   const started = Date.now();
   const deadline = started + timeoutMs;
   const progressEveryMs = options.progressEveryMs ?? LOCAL_SERVER_DEFAULTS.progressEveryMs;
@@ -191,7 +213,9 @@ export async function waitForServer(address: string, timeoutMs: number, options:
       if (await answers(address)) return;
       if (options.log !== undefined && Date.now() >= nextProgress) {
         const waited = Math.round((Date.now() - started) / 1000);
-        options.log(`Waiting for the Temporal server at ${address} to answer (${waited} s; a first start after a build can take a minute)...`);
+        options.log(
+          `Waiting for the Temporal server at ${address} to answer (${waited} s; a first start after a build can take a minute)...`,
+        );
         nextProgress += progressEveryMs;
       }
       await new Promise((resolve) => setTimeout(resolve, LOCAL_SERVER_DEFAULTS.pollMs));
@@ -208,7 +232,10 @@ export async function waitForServer(address: string, timeoutMs: number, options:
 /** The tail of the server's log as the end of an error message, or nothing when there is none to show. */
 async function describeServerLog(serverLog: ServerLog | undefined): Promise<string> {
   if (serverLog === undefined) return '';
-  const tail = 'file' in serverLog ? await readLogTail(serverLog.file, LOCAL_SERVER_DEFAULTS.logTailLines) : lastLines(serverLog.output(), LOCAL_SERVER_DEFAULTS.logTailLines);
+  const tail =
+    'file' in serverLog
+      ? await readLogTail(serverLog.file, LOCAL_SERVER_DEFAULTS.logTailLines)
+      : lastLines(serverLog.output(), LOCAL_SERVER_DEFAULTS.logTailLines);
   const source = 'file' in serverLog ? `its log, ${serverLog.file}` : 'its output';
   if (tail === '') return ` Nothing in ${source}.`;
   return `\nThe last lines of ${source}:\n${tail}`;

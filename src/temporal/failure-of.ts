@@ -1,5 +1,11 @@
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TerminatedFailure, TimeoutFailure } from '@temporalio/common';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ChildWorkflowFailure,
+  TerminatedFailure,
+  TimeoutFailure,
+} from '@temporalio/common';
 import { FailureType, type FailureTypeName } from '../shared/failure-catalogue';
 
 /**
@@ -53,8 +59,14 @@ function isWrapper(error: unknown): error is FailureWrapper {
 
 function describe(cause: Error | undefined, carrier: Error): Failure {
   if (cause instanceof ApplicationFailure) {
-    return { type: cause.type ?? FailureType.untyped, message: cause.message, details: [...(cause.details ?? [])], kind: 'application' };
+    return {
+      type: cause.type ?? FailureType.untyped,
+      message: cause.message,
+      details: [...(cause.details ?? [])],
+      kind: 'application',
+    };
   }
-  const kind: FailureKind = cause instanceof TerminatedFailure ? 'terminated' : cause instanceof TimeoutFailure ? 'timed-out' : 'other';
+  const kind: FailureKind =
+    cause instanceof TerminatedFailure ? 'terminated' : cause instanceof TimeoutFailure ? 'timed-out' : 'other';
   return { type: cause?.name ?? FailureType.untyped, message: cause?.message ?? carrier.message, details: [], kind };
 }

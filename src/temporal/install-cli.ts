@@ -4,7 +4,9 @@ import { resolveTemporalCli } from './temporal-cli';
 resolveTemporalCli((line) => console.log(line)).then(
   (cli) => {
     if (cli === undefined) {
-      console.log('No Temporal CLI on PATH and no Go toolchain: the SDK will download the CLI when a server is started.');
+      console.log(
+        'No Temporal CLI on PATH and no Go toolchain: the SDK will download the CLI when a server is started.',
+      );
     } else {
       console.log(`Temporal CLI: ${cli.path} (found via ${cli.source})`);
     }

@@ -35,20 +35,37 @@ interface ServerRecord {
  * else a new one, started in the background on SQLite so runs survive a
  * restart and the web UI stays up after the demo exits.
  */
-export async function ensureLocalServer(log: Log, configured: LocalServerConfig = loadLocalServerConfig()): Promise<LocalServer> {
+export async function ensureLocalServer(
+  log: Log,
+  configured: LocalServerConfig = loadLocalServerConfig(),
+): Promise<LocalServer> {
   if (configured.address !== undefined) {
-    return { address: configured.address, ...(configured.uiUrl === undefined ? {} : { uiUrl: configured.uiUrl }), description: `TEMPORAL_ADDRESS=${configured.address}` };
+    return {
+      address: configured.address,
+      ...(configured.uiUrl === undefined ? {} : { uiUrl: configured.uiUrl }),
+      description: `TEMPORAL_ADDRESS=${configured.address}`,
+    };
   }
   const record = await readRecord();
   if (record !== undefined && isAlive(record.pid) && (await answers(record.address))) {
-    return { address: record.address, uiUrl: record.uiUrl, description: `the dev server started earlier (pid ${record.pid})` };
+    return {
+      address: record.address,
+      uiUrl: record.uiUrl,
+      description: `the dev server started earlier (pid ${record.pid})`,
+    };
   }
   const preferred = `127.0.0.1:${LOCAL_SERVER_DEFAULTS.port}`;
   if (await answers(preferred)) {
-    return { address: preferred, uiUrl: `http://localhost:${LOCAL_SERVER_DEFAULTS.uiPort}`, description: `the Temporal server already running at ${preferred}` };
+    return {
+      address: preferred,
+      uiUrl: `http://localhost:${LOCAL_SERVER_DEFAULTS.uiPort}`,
+      description: `the Temporal server already running at ${preferred}`,
+    };
   }
 
-  log('Starting a Temporal dev server in the background (SQLite in .temporal/, so runs survive a restart; its log is .temporal/server.log)...');
+  log(
+    'Starting a Temporal dev server in the background (SQLite in .temporal/, so runs survive a restart; its log is .temporal/server.log)...',
+  );
   const port = (await portIsFree(LOCAL_SERVER_DEFAULTS.port)) ? LOCAL_SERVER_DEFAULTS.port : 0;
   const uiPort = (await portIsFree(LOCAL_SERVER_DEFAULTS.uiPort)) ? LOCAL_SERVER_DEFAULTS.uiPort : await freePort();
   const server = await startDevServer({
@@ -60,10 +77,22 @@ export async function ensureLocalServer(log: Log, configured: LocalServerConfig 
     log,
   });
   if (server.pid === undefined) {
-    return { address: server.address, uiUrl: server.uiUrl, description: `a dev server from ${server.source}`, stop: server.stop };
+    return {
+      address: server.address,
+      uiUrl: server.uiUrl,
+      description: `a dev server from ${server.source}`,
+      stop: server.stop,
+    };
   }
-  await writeFile(RECORD_FILE, JSON.stringify({ pid: server.pid, address: server.address, uiUrl: server.uiUrl }, null, 2));
-  return { address: server.address, uiUrl: server.uiUrl, description: `a new dev server (pid ${server.pid}, CLI ${server.source})` };
+  await writeFile(
+    RECORD_FILE,
+    JSON.stringify({ pid: server.pid, address: server.address, uiUrl: server.uiUrl }, null, 2),
+  );
+  return {
+    address: server.address,
+    uiUrl: server.uiUrl,
+    description: `a new dev server (pid ${server.pid}, CLI ${server.source})`,
+  };
 }
 
 /** Stops the background dev server `ensureLocalServer` started. Its runs stay in `.temporal/dev.sqlite`. */
@@ -98,10 +127,15 @@ export interface LocalConnections {
  * lacks: a server this project did not start may not have them, and runs
  * would stall on their first update.
  */
-export async function connectToLocalServer(server: LocalServer, namespace: string, log: Log): Promise<LocalConnections> {
+export async function connectToLocalServer(
+  server: LocalServer,
+  namespace: string,
+  log: Log,
+): Promise<LocalConnections> {
   const clientConnection = await Connection.connect({ address: server.address });
   const registered = await registerSearchAttributes(clientConnection, namespace);
-  if (registered.length > 0) log(`Registered the search attributes ${registered.join(', ')} on namespace "${namespace}".`);
+  if (registered.length > 0)
+    log(`Registered the search attributes ${registered.join(', ')} on namespace "${namespace}".`);
   const workerConnection = await NativeConnection.connect({ address: server.address });
   return { client: new Client({ connection: clientConnection, namespace }), clientConnection, workerConnection };
 }

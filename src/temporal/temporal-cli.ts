@@ -42,7 +42,10 @@ const EXECUTABLE = process.platform === 'win32' ? 'temporal.exe' : 'temporal';
  * Undefined means none could be had: the caller falls back to the SDK's
  * own download.
  */
-export async function resolveTemporalCli(log: Log, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedCli | undefined> {
+export async function resolveTemporalCli(
+  log: Log,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResolvedCli | undefined> {
   const explicit = loadTemporalCliConfig(env).TEMPORAL_CLI_PATH;
   if (explicit !== undefined) {
     if (!(await isExecutable(explicit))) {
@@ -105,7 +108,10 @@ function goInstall(
     let downloads = 0;
     const started = Date.now();
     const ticker = setInterval(
-      () => log(`  still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s, ${downloads} modules downloaded)`),
+      () =>
+        log(
+          `  still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s, ${downloads} modules downloaded)`,
+        ),
       LOCAL_SERVER_DEFAULTS.cliBuildProgressEveryMs,
     );
     for (const stream of [child.stdout, child.stderr]) {

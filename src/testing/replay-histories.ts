@@ -37,8 +37,14 @@ export interface ReplayAgentHistoriesOptions {
  * need theirs; include an `AgentRunnerPlugin` among them.
  */
 export async function replayAgentHistories(options: ReplayAgentHistoriesOptions): Promise<ReplayResult[]> {
-  const histories = [...(options.histories ?? []), ...(options.historiesDir === undefined ? [] : await historiesIn(options.historiesDir))];
-  if (histories.length === 0) throw new Error('replayAgentHistories: no histories to replay (give histories, or a historiesDir with *.json files).');
+  const histories = [
+    ...(options.histories ?? []),
+    ...(options.historiesDir === undefined ? [] : await historiesIn(options.historiesDir)),
+  ];
+  if (histories.length === 0)
+    throw new Error(
+      'replayAgentHistories: no histories to replay (give histories, or a historiesDir with *.json files).',
+    );
   const workerOptions: ReplayWorkerOptions = {
     ...options.replayOptions,
     ...(options.workflowsPath === undefined ? {} : { workflowsPath: options.workflowsPath }),

@@ -5,7 +5,11 @@ import { defineTool, type ToolDefinition } from './define-tool';
 
 /** The arguments the model gives a nested agent: the task, in words. */
 const agentTaskParameters = z.object({
-  task: z.string().min(1).max(INPUT_BOUNDS.textChars).describe('What the agent should do, with everything it needs to know.'),
+  task: z
+    .string()
+    .min(1)
+    .max(INPUT_BOUNDS.textChars)
+    .describe('What the agent should do, with everything it needs to know.'),
 });
 
 /** What {@link defineAgentTool} takes. */
@@ -43,14 +47,25 @@ export type AgentToolDefinitionOf = ToolDefinition & { agent: AgentToolSpec };
  * a worker too old to know agent tools.
  */
 export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefinitionOf {
-  if (definition.tools.length > INPUT_BOUNDS.tools) throw new TypeError(`Agent tool "${definition.name}": at most ${INPUT_BOUNDS.tools} tools.`);
-  if (definition.instructions.length > INPUT_BOUNDS.textChars) throw new TypeError(`Agent tool "${definition.name}": its instructions are too long.`);
-  if (definition.maxInvocations !== undefined && !(Number.isInteger(definition.maxInvocations) && definition.maxInvocations > 0)) {
+  if (definition.tools.length > INPUT_BOUNDS.tools)
+    throw new TypeError(`Agent tool "${definition.name}": at most ${INPUT_BOUNDS.tools} tools.`);
+  if (definition.instructions.length > INPUT_BOUNDS.textChars)
+    throw new TypeError(`Agent tool "${definition.name}": its instructions are too long.`);
+  if (
+    definition.maxInvocations !== undefined &&
+    !(Number.isInteger(definition.maxInvocations) && definition.maxInvocations > 0)
+  ) {
     throw new TypeError(`Agent tool "${definition.name}": maxInvocations must be a positive whole number.`);
   }
-  for (const [field, names] of [['terminatingToolIds', definition.terminatingToolIds], ['approvalTools', definition.approvalTools]] as const) {
+  for (const [field, names] of [
+    ['terminatingToolIds', definition.terminatingToolIds],
+    ['approvalTools', definition.approvalTools],
+  ] as const) {
     const stray = (names ?? []).filter((name) => !definition.tools.includes(name));
-    if (stray.length > 0) throw new TypeError(`Agent tool "${definition.name}": ${field} names ${stray.join(', ')}, which are not among its tools.`);
+    if (stray.length > 0)
+      throw new TypeError(
+        `Agent tool "${definition.name}": ${field} names ${stray.join(', ')}, which are not among its tools.`,
+      );
   }
   const agent: AgentToolSpec = {
     kind: 'agent',
@@ -67,7 +82,8 @@ export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefin
     parameters: agentTaskParameters,
     terminating: definition.terminating ?? false,
     needsApproval: definition.needsApproval ?? false,
-    execute: () => `Error: "${definition.name}" is a nested agent, which the workflow runs as a child workflow; this call reached a tool activity instead.`,
+    execute: () =>
+      `Error: "${definition.name}" is a nested agent, which the workflow runs as a child workflow; this call reached a tool activity instead.`,
   });
   // Registered beside tools of any parameters: a registry holds `ToolDefinition`s of the general type.
   return { ...(tool as unknown as ToolDefinition), agent };

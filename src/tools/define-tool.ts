@@ -75,21 +75,36 @@ export function defineTool<Parameters extends z.ZodType>(
     );
   }
   if (definition.description.trim() === '') {
-    throw new TypeError(`Tool "${definition.name}" needs a description: the model decides from it when to call the tool.`);
+    throw new TypeError(
+      `Tool "${definition.name}" needs a description: the model decides from it when to call the tool.`,
+    );
   }
   requireZod4Parameters(definition.name, definition.parameters);
-  for (const [name, value] of [['timeout', definition.timeout], ['deadline', definition.deadline]] as const) {
+  for (const [name, value] of [
+    ['timeout', definition.timeout],
+    ['deadline', definition.deadline],
+  ] as const) {
     if (value !== undefined && !(msToNumber(value) > 0)) {
       throw new TypeError(`Tool "${definition.name}": ${name} must be a positive duration such as '30 seconds'.`);
     }
   }
-  if (definition.local === true && definition.timeout !== undefined && msToNumber(definition.timeout) > msToNumber(ACTIVITY_DEFAULTS.localToolMaxTimeout)) {
+  if (
+    definition.local === true &&
+    definition.timeout !== undefined &&
+    msToNumber(definition.timeout) > msToNumber(ACTIVITY_DEFAULTS.localToolMaxTimeout)
+  ) {
     throw new TypeError(
       `Tool "${definition.name}": a local tool must be short; its timeout is at most ${ACTIVITY_DEFAULTS.localToolMaxTimeout} (drop \`local\` for a longer one).`,
     );
   }
-  if (definition.timeout !== undefined && definition.deadline !== undefined && msToNumber(definition.deadline) < msToNumber(definition.timeout)) {
-    throw new TypeError(`Tool "${definition.name}": its deadline (all attempts) cannot be shorter than its timeout (one attempt).`);
+  if (
+    definition.timeout !== undefined &&
+    definition.deadline !== undefined &&
+    msToNumber(definition.deadline) < msToNumber(definition.timeout)
+  ) {
+    throw new TypeError(
+      `Tool "${definition.name}": its deadline (all attempts) cannot be shorter than its timeout (one attempt).`,
+    );
   }
   return definition;
 }

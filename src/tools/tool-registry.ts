@@ -33,7 +33,8 @@ export function callNeedsApproval(tool: ToolDefinition, argumentsText: string): 
 export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
-    if (byName.has(tool.name)) throw new TypeError(`Two tools are registered as "${tool.name}"; tool names must be unique.`);
+    if (byName.has(tool.name))
+      throw new TypeError(`Two tools are registered as "${tool.name}"; tool names must be unique.`);
     byName.set(tool.name, tool);
   }
   const descriptions = [...byName.values()]
@@ -84,7 +85,9 @@ function toParametersSchema(tool: ToolDefinition): Record<string, unknown> {
   }
   delete schema.$schema;
   if (schema.type !== 'object') {
-    throw new TypeError(`Tool "${tool.name}": parameters must be a z.object(...); providers expect an object of arguments.`);
+    throw new TypeError(
+      `Tool "${tool.name}": parameters must be a z.object(...); providers expect an object of arguments.`,
+    );
   }
   return schema;
 }

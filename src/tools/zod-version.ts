@@ -16,6 +16,8 @@ export function requireZod4Parameters(toolName: string, parameters: unknown): vo
     );
   }
   if (typeof parameters !== 'object' || parameters === null || !('_zod' in parameters)) {
-    throw new TypeError(`Tool "${toolName}": its parameters must be a zod 4 schema, such as z.object({ ... }) from 'zod'.`);
+    throw new TypeError(
+      `Tool "${toolName}": its parameters must be a zod 4 schema, such as z.object({ ... }) from 'zod'.`,
+    );
   }
 }

@@ -61,14 +61,18 @@ export interface AgentWorkerOptions {
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const { plugins = [], ...overrides } = options.overrides ?? {};
   // The plugin checks again when the worker runs; checked here first, a namespace without them fails before the bundle is built.
-  await requireSearchAttributes(options.connection, options.namespace, (message) => Runtime.instance().logger.warn(message));
+  await requireSearchAttributes(options.connection, options.namespace, (message) =>
+    Runtime.instance().logger.warn(message),
+  );
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     ...(options.workflowBundle === undefined ? {} : { workflowBundle: options.workflowBundle }),
     // Agents' activities mostly wait on the model: slots, not CPU, would cap the runs in flight. A tuner excludes the option.
-    ...(overrides.tuner === undefined ? { maxConcurrentActivityTaskExecutions: AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES } : {}),
+    ...(overrides.tuner === undefined
+      ? { maxConcurrentActivityTaskExecutions: AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES }
+      : {}),
     ...overrides,
     plugins: [
       new AgentRunnerPlugin({
@@ -101,7 +105,9 @@ async function main(secrets: readonly string[]): Promise<void> {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      console.log(`${signal}: stopping; tasks in progress finish first, runs continue on other workers or after a restart.`);
+      console.log(
+        `${signal}: stopping; tasks in progress finish first, runs continue on other workers or after a restart.`,
+      );
       worker.shutdown();
     });
   }
@@ -120,7 +126,9 @@ async function main(secrets: readonly string[]): Promise<void> {
 if (require.main === module) {
   const secrets = configuredSecrets();
   main(secrets).catch((error: unknown) => {
-    console.error(createRedactor(secrets)(error instanceof ConfigError || error instanceof Error ? error.message : String(error)));
+    console.error(
+      createRedactor(secrets)(error instanceof ConfigError || error instanceof Error ? error.message : String(error)),
+    );
     process.exit(1);
   });
 }

@@ -50,9 +50,15 @@ export function withQuietRunFailures(logger: Logger): Logger {
  */
 export function describeDeliberateFailure(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
-  const { name, message, stack, type } = error as { name?: unknown; message?: unknown; stack?: unknown; type?: unknown };
+  const { name, message, stack, type } = error as {
+    name?: unknown;
+    message?: unknown;
+    stack?: unknown;
+    type?: unknown;
+  };
   const text = typeof message === 'string' ? firstLine(message) : '';
-  if (name === 'ApplicationFailure') return typeof type === 'string' ? `ApplicationFailure (${type}): ${text}` : `ApplicationFailure: ${text}`;
+  if (name === 'ApplicationFailure')
+    return typeof type === 'string' ? `ApplicationFailure (${type}): ${text}` : `ApplicationFailure: ${text}`;
   if (typeof stack === 'string' && stack.startsWith('ApplicationFailure: ')) return `ApplicationFailure: ${text}`;
   return undefined;
 }

@@ -1,5 +1,12 @@
 import { SimplePlugin } from '@temporalio/plugin';
-import { Runtime, type BundleOptions, type InjectedSinks, type ReplayWorkerOptions, type Worker, type WorkerOptions } from '@temporalio/worker';
+import {
+  Runtime,
+  type BundleOptions,
+  type InjectedSinks,
+  type ReplayWorkerOptions,
+  type Worker,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { createActivities } from '../activities';
 import type { ModelSettings } from '../shared/model-settings';
 import { DeltaHub, type StreamListenerOptions } from '../activities/delta-hub';
@@ -127,7 +134,11 @@ export class AgentRunnerPlugin extends SimplePlugin {
   /** A replay worker with no workflows of its own replays the agent's. */
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     // Not checked for the agent's workflows: a replay may replay one of them only, from a module of the user's.
-    return super.configureReplayWorker({ ...options, ...defaultWorkflows(options, false), sinks: { ...options.sinks, ...modelRequestSinks() } });
+    return super.configureReplayWorker({
+      ...options,
+      ...defaultWorkflows(options, false),
+      sinks: { ...options.sinks, ...modelRequestSinks() },
+    });
   }
 }
 
@@ -136,9 +147,13 @@ async function announceStreamListener(hub: DeltaHub): Promise<void> {
   const logger = Runtime.instance().logger;
   try {
     const url = await hub.start();
-    logger.info(`agent-runner: serving streamed model deltas to followers at ${url} (AgentRunnerPlugin's streamListener)`);
+    logger.info(
+      `agent-runner: serving streamed model deltas to followers at ${url} (AgentRunnerPlugin's streamListener)`,
+    );
   } catch (error) {
-    logger.warn(`agent-runner: the stream listener could not start (${error instanceof Error ? error.message : String(error)}); followers see answers only once complete.`);
+    logger.warn(
+      `agent-runner: the stream listener could not start (${error instanceof Error ? error.message : String(error)}); followers see answers only once complete.`,
+    );
   }
 }
 
@@ -148,7 +163,8 @@ function modelRequestSinks(): InjectedSinks<ModelRequestSinks> {
   return {
     agentRunnerModelRequests: {
       offer: {
-        fn: (info, iteration, messages, bytes) => cache.offer(modelRequestKey(info.workflowId, info.runId, iteration), messages, bytes),
+        fn: (info, iteration, messages, bytes) =>
+          cache.offer(modelRequestKey(info.workflowId, info.runId, iteration), messages, bytes),
         callDuringReplay: false,
       },
     },
@@ -165,9 +181,13 @@ function defaultWorkflows(
 ): Pick<WorkerOptions, 'workflowsPath' | 'bundlerOptions'> {
   if (options.workflowBundle !== undefined) return {};
   const preloadModules = [...new Set([...(options.bundlerOptions?.preloadModules ?? []), ...AGENT_PRELOADED_MODULES])];
-  if (options.workflowsPath === undefined) return { workflowsPath: AGENT_WORKFLOWS_PATH, bundlerOptions: { ...options.bundlerOptions, preloadModules } };
+  if (options.workflowsPath === undefined)
+    return { workflowsPath: AGENT_WORKFLOWS_PATH, bundlerOptions: { ...options.bundlerOptions, preloadModules } };
   if (!checkExports) return { bundlerOptions: { ...options.bundlerOptions, preloadModules } };
-  const webpackConfigHook = checkAgentWorkflowsExported(options.workflowsPath, options.bundlerOptions?.webpackConfigHook);
+  const webpackConfigHook = checkAgentWorkflowsExported(
+    options.workflowsPath,
+    options.bundlerOptions?.webpackConfigHook,
+  );
   return { bundlerOptions: { ...options.bundlerOptions, preloadModules, webpackConfigHook } };
 }
 

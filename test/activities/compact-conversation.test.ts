@@ -17,12 +17,22 @@ const models = useModelActivities('compaction', { apiKey: API_KEY, defaultModel:
 
 const transcript: ChatMessage[] = [
   { role: 'user', content: 'Sum the numbers in a.txt.' },
-  { role: 'assistant', content: 'Reading it.', tool_calls: [{ id: 'call-1-1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }], meta: { iteration: 1 } },
+  {
+    role: 'assistant',
+    content: 'Reading it.',
+    tool_calls: [{ id: 'call-1-1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }],
+    meta: { iteration: 1 },
+  },
   { role: 'tool', tool_call_id: 'call-1-1', content: '1 2 3', meta: { iteration: 1 } },
 ];
 
 function compact(overrides: Partial<CompactionInput>): Promise<CompactionResult> {
-  const input: CompactionInput = { instructions: 'Summarise.', messages: transcript, maxSummaryChars: 1_000, ...overrides };
+  const input: CompactionInput = {
+    instructions: 'Summarise.',
+    messages: transcript,
+    maxSummaryChars: 1_000,
+    ...overrides,
+  };
   return quietEnvironment().run(models.activities.compactConversation, input);
 }
 
@@ -76,11 +86,16 @@ describe('compactConversation', () => {
 
     expect(failure).toMatchObject({ type: 'ModelCall.Unauthorized', nonRetryable: true });
     expect(failure.message).toContain('Incorrect API key provided: [redacted].');
-    expect(JSON.stringify({ message: failure.message, stack: failure.stack, details: failure.details })).not.toContain(API_KEY);
+    expect(JSON.stringify({ message: failure.message, stack: failure.stack, details: failure.details })).not.toContain(
+      API_KEY,
+    );
   });
 
   test('a 2xx answer that is not a chat completion is ModelCall.InvalidResponse', async () => {
     const model = models.script([{ raw: { body: '<html>proxy</html>', contentType: 'text/html' } }]);
-    expect(await applicationFailureOf(compact({ model }))).toMatchObject({ type: 'ModelCall.InvalidResponse', nonRetryable: false });
+    expect(await applicationFailureOf(compact({ model }))).toMatchObject({
+      type: 'ModelCall.InvalidResponse',
+      nonRetryable: false,
+    });
   });
 });

@@ -19,7 +19,14 @@ const models = useModelActivities('extraction', { apiKey: API_KEY, defaultModel:
 const LOG = 'INFO start\nINFO step\nERROR disk full on /var\nINFO done';
 
 function extract(overrides: Partial<ExtractionInput>): Promise<ExtractionResult> {
-  const input: ExtractionInput = { instructions: 'Condense.', toolName: 'read_file', content: LOG, guidance: 'Why did the job fail?', maxChars: 1_000, ...overrides };
+  const input: ExtractionInput = {
+    instructions: 'Condense.',
+    toolName: 'read_file',
+    content: LOG,
+    guidance: 'Why did the job fail?',
+    maxChars: 1_000,
+    ...overrides,
+  };
   return quietEnvironment().run(models.activities.extractToolResult, input);
 }
 
@@ -35,7 +42,10 @@ describe('extractToolResult', () => {
     expect(request?.tools).toBeUndefined();
     expect(request?.messages).toEqual([
       { role: 'system', content: 'Condense.' },
-      { role: 'user', content: `The user's request:\nWhy did the job fail?\n\nThe result of the tool read_file to condense (${LOG.length} characters):\n\n${LOG}` },
+      {
+        role: 'user',
+        content: `The user's request:\nWhy did the job fail?\n\nThe result of the tool read_file to condense (${LOG.length} characters):\n\n${LOG}`,
+      },
     ]);
   });
 
@@ -43,7 +53,9 @@ describe('extractToolResult', () => {
     models.server.script(DEFAULT_MODEL, [{ content: 'short' }]);
     const result = await extract({ guidance: undefined });
     expect(result.model).toBe(DEFAULT_MODEL);
-    expect(models.server.requests(DEFAULT_MODEL).at(-1)?.messages[1]?.content).toMatch(/^The user's request is not known/);
+    expect(models.server.requests(DEFAULT_MODEL).at(-1)?.messages[1]?.content).toMatch(
+      /^The user's request is not known/,
+    );
   });
 
   test('a text longer than maxChars is cut there, with a note', async () => {

@@ -72,7 +72,6 @@ function callModel(
   return environment.run(boundActivities.callModel, input);
 }
 
-
 /** The only request the server received for `model`. */
 function onlyRequest(model: string) {
   const requests = server.requests(model);
@@ -86,7 +85,6 @@ function onlyRequest(model: string) {
 function estimatedTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
-
 
 describe('callModel: successful replies', () => {
   test('a text reply becomes an assistant message with the finish reason and the answering model', async () => {
@@ -138,7 +136,10 @@ describe('callModel: successful replies', () => {
 
   test('a reply with both text and tool calls keeps both', async () => {
     const model = scriptedModel([
-      { content: 'Let me compute that.', toolCalls: [{ id: 'call_mixed', name: 'calculator', arguments: '{"expression":"1+1"}' }] },
+      {
+        content: 'Let me compute that.',
+        toolCalls: [{ id: 'call_mixed', name: 'calculator', arguments: '{"expression":"1+1"}' }],
+      },
     ]);
 
     const result = await callModel(modelInput({ model, toolNames: ['calculator'] }));
@@ -146,7 +147,9 @@ describe('callModel: successful replies', () => {
     expect(result.message).toEqual({
       role: 'assistant',
       content: 'Let me compute that.',
-      tool_calls: [{ id: 'call_mixed', type: 'function', function: { name: 'calculator', arguments: '{"expression":"1+1"}' } }],
+      tool_calls: [
+        { id: 'call_mixed', type: 'function', function: { name: 'calculator', arguments: '{"expression":"1+1"}' } },
+      ],
     });
   });
 });
@@ -195,7 +198,9 @@ describe('callModel: the request sent', () => {
           {
             role: 'assistant',
             content: null,
-            tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'calculator', arguments: '{"expression":"2+2"}' } }],
+            tool_calls: [
+              { id: 'call_a', type: 'function', function: { name: 'calculator', arguments: '{"expression":"2+2"}' } },
+            ],
             meta: { iteration: 1 },
           },
           { role: 'tool', tool_call_id: 'call_a', content: '4', meta: { iteration: 1 } },
@@ -211,7 +216,9 @@ describe('callModel: the request sent', () => {
       {
         role: 'assistant',
         content: null,
-        tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'calculator', arguments: '{"expression":"2+2"}' } }],
+        tool_calls: [
+          { id: 'call_a', type: 'function', function: { name: 'calculator', arguments: '{"expression":"2+2"}' } },
+        ],
       },
       { role: 'tool', tool_call_id: 'call_a', content: '4' },
       { role: 'system', content: 'Call a terminating tool.' },
@@ -223,7 +230,9 @@ describe('callModel: the request sent', () => {
   test('only the tools named in toolNames are sent, each with its JSON Schema parameters', async () => {
     const model = scriptedModel([{ content: 'ok' }]);
 
-    await callModel(modelInput({ model, toolNames: ['lookup_order', 'calculator', 'not_registered'], parallelToolCalls: true }));
+    await callModel(
+      modelInput({ model, toolNames: ['lookup_order', 'calculator', 'not_registered'], parallelToolCalls: true }),
+    );
 
     const request = onlyRequest(model);
     const described = new Map(registry.describe().map((tool) => [tool.name, tool]));
@@ -269,7 +278,9 @@ describe('callModel: the request sent', () => {
     const onlyUnknownToolsModel = scriptedModel([{ content: 'ok' }]);
 
     await callModel(modelInput({ model: noToolsModel, toolNames: [], parallelToolCalls: true }));
-    await callModel(modelInput({ model: onlyUnknownToolsModel, toolNames: ['not_registered'], parallelToolCalls: true }));
+    await callModel(
+      modelInput({ model: onlyUnknownToolsModel, toolNames: ['not_registered'], parallelToolCalls: true }),
+    );
 
     for (const request of [onlyRequest(noToolsModel), onlyRequest(onlyUnknownToolsModel)]) {
       expect(request).not.toHaveProperty('tools');
@@ -398,7 +409,14 @@ describe('callModel: provider errors become typed ApplicationFailures', () => {
 
   test('401 is non-retryable, with the provider message and the hint to check the key', async () => {
     const model = scriptedModel([
-      { error: { status: 401, message: 'Incorrect API key provided: sk-test.', code: 'invalid_api_key', headers: { 'retry-after': '1' } } },
+      {
+        error: {
+          status: 401,
+          message: 'Incorrect API key provided: sk-test.',
+          code: 'invalid_api_key',
+          headers: { 'retry-after': '1' },
+        },
+      },
     ]);
 
     const failure = await applicationFailureOf(callModel(modelInput({ model })));
@@ -414,7 +432,9 @@ describe('callModel: provider errors become typed ApplicationFailures', () => {
   });
 
   test('404 is a non-retryable NotFound', async () => {
-    const model = scriptedModel([{ error: { status: 404, message: 'The model does not exist', code: 'model_not_found' } }]);
+    const model = scriptedModel([
+      { error: { status: 404, message: 'The model does not exist', code: 'model_not_found' } },
+    ]);
 
     const failure = await applicationFailureOf(callModel(modelInput({ model })));
 
@@ -460,7 +480,9 @@ describe('callModel: answers that are not chat completions are ModelCall.Invalid
 
   async function invalidResponseOf(steps: ScriptStep[], attempt = 1): Promise<ApplicationFailure> {
     const model = scriptedModel(steps);
-    const failure = await applicationFailureOf(callModel(modelInput({ model, toolNames: ['calculator'] }), quietEnvironment({ attempt })));
+    const failure = await applicationFailureOf(
+      callModel(modelInput({ model, toolNames: ['calculator'] }), quietEnvironment({ attempt })),
+    );
     expect(failure.type).toBe('ModelCall.InvalidResponse');
     expect(server.requests(model)).toHaveLength(1);
     return failure;
@@ -471,10 +493,14 @@ describe('callModel: answers that are not chat completions are ModelCall.Invalid
 
     expect(failure.nonRetryable).toBe(false);
     expect(failure.nextRetryDelay).toBe(1000);
-    expect(failure.message).toMatch(/^The answer of model "model-call-\d+-\w+" at http:\/\/127\.0\.0\.1:\d+\/v1 \(status 200, application\/json[^)]*\) is not a chat completion: it has no choices\./);
+    expect(failure.message).toMatch(
+      /^The answer of model "model-call-\d+-\w+" at http:\/\/127\.0\.0\.1:\d+\/v1 \(status 200, application\/json[^)]*\) is not a chat completion: it has no choices\./,
+    );
     expect(failure.message).toContain(`It began: ${JSON.stringify(JSON.stringify(noChoices))}.`);
     expect(failure.message).toMatch(/Attempt 1 of 3; retrying\.$/);
-    expect(failure.details).toEqual([{ status: 200, contentType: expect.stringContaining('application/json'), problem: 'it has no choices' }]);
+    expect(failure.details).toEqual([
+      { status: 200, contentType: expect.stringContaining('application/json'), problem: 'it has no choices' },
+    ]);
   });
 
   test('the third attempt is the last: not retryable, and the message says what to check', async () => {
@@ -482,7 +508,9 @@ describe('callModel: answers that are not chat completions are ModelCall.Invalid
 
     expect(failure.nonRetryable).toBe(true);
     expect(failure.nextRetryDelay).toBeUndefined();
-    expect(failure.message).toMatch(/Gave up after 3 attempts: check that OPENAI_BASE_URL is the \/v1 URL of an OpenAI-compatible server\.$/);
+    expect(failure.message).toMatch(
+      /Gave up after 3 attempts: check that OPENAI_BASE_URL is the \/v1 URL of an OpenAI-compatible server\.$/,
+    );
   });
 
   test('an HTML page with status 200 (a proxy or a login page) is not JSON; only its first 200 characters are quoted', async () => {
@@ -490,7 +518,9 @@ describe('callModel: answers that are not chat completions are ModelCall.Invalid
 
     const failure = await invalidResponseOf([{ raw: { body: html, contentType: 'text/html; charset=utf-8' } }]);
 
-    expect(failure.message).toContain('(status 200, text/html; charset=utf-8) is not a chat completion: the body is not JSON.');
+    expect(failure.message).toContain(
+      '(status 200, text/html; charset=utf-8) is not a chat completion: the body is not JSON.',
+    );
     expect(failure.message).toContain(`It began: ${JSON.stringify(html.slice(0, 200))}.`);
     expect(failure.message).not.toContain(html.slice(0, 201));
   });
@@ -498,7 +528,9 @@ describe('callModel: answers that are not chat completions are ModelCall.Invalid
   test('a body that claims to be JSON and is not', async () => {
     const failure = await invalidResponseOf([{ raw: { body: '{"choices": [{"message": ' } }]);
 
-    expect(failure.message).toContain('is not a chat completion: the body is not JSON. It began: "{\\"choices\\": [{\\"message\\": ".');
+    expect(failure.message).toContain(
+      'is not a chat completion: the body is not JSON. It began: "{\\"choices\\": [{\\"message\\": ".',
+    );
   });
 
   test('an empty body', async () => {
@@ -512,16 +544,59 @@ describe('callModel: answers that are not chat completions are ModelCall.Invalid
     ['choices: null', { ...noChoices, choices: null }, 'it has no choices'],
     ['choices: []', { ...noChoices, choices: [] }, 'it has no choices'],
     // zod says "object" or "Object" here depending on which realm's JSON.parse made it, so the end is left out.
-    ['choices that is not an array', { ...noChoices, choices: { 0: {} } }, 'choices: Invalid input: expected array, received '],
-    ['choices: [{}]', { ...noChoices, choices: [{}] }, 'choices[0].message: Invalid input: expected object, received undefined'],
-    ['message: null', { ...noChoices, choices: [{ message: null }] }, 'choices[0].message: Invalid input: expected object, received null'],
-    ['content that is not text', { ...noChoices, choices: [{ message: { content: 42 } }] }, 'choices[0].message.content: Invalid input: expected string, received number'],
-    ['a tool call that is null', { ...noChoices, choices: [{ message: { tool_calls: [null] } }] }, 'choices[0].message.tool_calls[0]: Invalid input: expected object, received null'],
-    ['a tool call without function', { ...noChoices, choices: [{ message: { tool_calls: [{ id: 'c1', type: 'function' }] } }] }, 'choices[0].message.tool_calls[0].function: Invalid input: expected object, received undefined'],
-    ['a tool call without a name', { ...noChoices, choices: [{ message: { tool_calls: [{ id: 'c1', type: 'function', function: { arguments: '{}' } }] } }] }, 'choices[0].message.tool_calls[0].function.name: Invalid input: expected string, received undefined'],
-    ['a tool call with an empty name', { ...noChoices, choices: [{ message: { tool_calls: [{ id: 'c1', function: { name: '' } }] } }] }, 'choices[0].message.tool_calls[0].function.name: Too small: expected string to have >=1 characters'],
-    ['arguments that are a number', { ...noChoices, choices: [{ message: { tool_calls: [{ function: { name: 'calculator', arguments: 7 } }] } }] }, 'choices[0].message.tool_calls[0].function.arguments: Invalid input'],
-    ['negative token counts', { ...noChoices, choices: [{ message: { content: 'hi' } }], usage: { prompt_tokens: -5 } }, 'usage.prompt_tokens: Too small: expected number to be >=0'],
+    [
+      'choices that is not an array',
+      { ...noChoices, choices: { 0: {} } },
+      'choices: Invalid input: expected array, received ',
+    ],
+    [
+      'choices: [{}]',
+      { ...noChoices, choices: [{}] },
+      'choices[0].message: Invalid input: expected object, received undefined',
+    ],
+    [
+      'message: null',
+      { ...noChoices, choices: [{ message: null }] },
+      'choices[0].message: Invalid input: expected object, received null',
+    ],
+    [
+      'content that is not text',
+      { ...noChoices, choices: [{ message: { content: 42 } }] },
+      'choices[0].message.content: Invalid input: expected string, received number',
+    ],
+    [
+      'a tool call that is null',
+      { ...noChoices, choices: [{ message: { tool_calls: [null] } }] },
+      'choices[0].message.tool_calls[0]: Invalid input: expected object, received null',
+    ],
+    [
+      'a tool call without function',
+      { ...noChoices, choices: [{ message: { tool_calls: [{ id: 'c1', type: 'function' }] } }] },
+      'choices[0].message.tool_calls[0].function: Invalid input: expected object, received undefined',
+    ],
+    [
+      'a tool call without a name',
+      {
+        ...noChoices,
+        choices: [{ message: { tool_calls: [{ id: 'c1', type: 'function', function: { arguments: '{}' } }] } }],
+      },
+      'choices[0].message.tool_calls[0].function.name: Invalid input: expected string, received undefined',
+    ],
+    [
+      'a tool call with an empty name',
+      { ...noChoices, choices: [{ message: { tool_calls: [{ id: 'c1', function: { name: '' } }] } }] },
+      'choices[0].message.tool_calls[0].function.name: Too small: expected string to have >=1 characters',
+    ],
+    [
+      'arguments that are a number',
+      { ...noChoices, choices: [{ message: { tool_calls: [{ function: { name: 'calculator', arguments: 7 } }] } }] },
+      'choices[0].message.tool_calls[0].function.arguments: Invalid input',
+    ],
+    [
+      'negative token counts',
+      { ...noChoices, choices: [{ message: { content: 'hi' } }], usage: { prompt_tokens: -5 } },
+      'usage.prompt_tokens: Too small: expected number to be >=0',
+    ],
   ])('%s', async (_name, body, problem) => {
     const failure = await invalidResponseOf([{ raw: { body } }]);
 
@@ -531,14 +606,19 @@ describe('callModel: answers that are not chat completions are ModelCall.Invalid
 
   test('what the provider echoes of the key is redacted from the quoted body', async () => {
     const apiKey = 'sk-body-echo-0123456789';
-    const withKey = createActivities({ registry, model: { baseURL: server.baseURL, apiKey, defaultModel: DEFAULT_MODEL } });
+    const withKey = createActivities({
+      registry,
+      model: { baseURL: server.baseURL, apiKey, defaultModel: DEFAULT_MODEL },
+    });
     const model = scriptedModel([{ raw: { body: `<html>Bad key ${apiKey}</html>`, contentType: 'text/html' } }]);
 
     const failure = await applicationFailureOf(callModel(modelInput({ model }), quietEnvironment(), withKey));
 
     expect(failure.type).toBe('ModelCall.InvalidResponse');
     expect(failure.message).toContain('It began: "<html>Bad key [redacted]</html>"');
-    expect(JSON.stringify({ message: failure.message, stack: failure.stack, details: failure.details })).not.toContain(apiKey);
+    expect(JSON.stringify({ message: failure.message, stack: failure.stack, details: failure.details })).not.toContain(
+      apiKey,
+    );
   });
 });
 
@@ -585,7 +665,12 @@ describe('callModel: lenient where a provider differs harmlessly', () => {
 
   test('a completion sent as text/plain is still read', async () => {
     const model = scriptedModel([
-      { raw: { body: { choices: [{ message: { role: 'assistant', content: 'plain but fine' }, finish_reason: 'stop' }] }, contentType: 'text/plain' } },
+      {
+        raw: {
+          body: { choices: [{ message: { role: 'assistant', content: 'plain but fine' }, finish_reason: 'stop' }] },
+          contentType: 'text/plain',
+        },
+      },
     ]);
 
     const result = await callModel(modelInput({ model }));
@@ -612,7 +697,9 @@ describe('callModel: secrets stay out of failures', () => {
     expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toContain('Incorrect API key provided: [redacted].');
     expect(failure.message).toContain('Check OPENAI_API_KEY.');
-    expect(JSON.stringify({ message: failure.message, stack: failure.stack, details: failure.details })).not.toContain(apiKey);
+    expect(JSON.stringify({ message: failure.message, stack: failure.stack, details: failure.details })).not.toContain(
+      apiKey,
+    );
   });
 
   test('other configured secrets are redacted too', async () => {
@@ -632,7 +719,10 @@ describe('callModel: secrets stay out of failures', () => {
 
   test('a base URL with credentials is refused when the activities are created, without printing them', () => {
     const create = () =>
-      createActivities({ registry, model: { baseURL: 'https://bob:pw-0123456789@llm.internal/v1', defaultModel: DEFAULT_MODEL } });
+      createActivities({
+        registry,
+        model: { baseURL: 'https://bob:pw-0123456789@llm.internal/v1', defaultModel: DEFAULT_MODEL },
+      });
 
     expect(create).toThrow('baseURL="https://***@llm.internal/v1" has credentials in it (user:password@)');
     expect(() => create()).not.toThrow(/pw-0123456789|bob/);

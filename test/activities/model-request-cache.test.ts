@@ -1,7 +1,8 @@
 import { ModelRequestCache, modelRequestKey } from '../../src/activities/model-request-cache';
 import type { ChatMessage } from '../../src/shared/messages';
 
-const conversation = (count: number): ChatMessage[] => Array.from({ length: count }, (_, index) => ({ role: 'user', content: `message ${index}` }));
+const conversation = (count: number): ChatMessage[] =>
+  Array.from({ length: count }, (_, index) => ({ role: 'user', content: `message ${index}` }));
 
 describe('ModelRequestCache', () => {
   test('a conversation is taken once, by the call of its workflow run and iteration', () => {

@@ -42,10 +42,19 @@ afterAll(async () => {
 const scripted = (steps: ScriptStep[]): string => scriptModel(server, 'stream', steps);
 
 function input(model: string): ModelCallInput {
-  return { model, messages: [{ role: 'user', content: 'Hello.' }], toolNames: ['calculator', 'finish'], parallelToolCalls: true };
+  return {
+    model,
+    messages: [{ role: 'user', content: 'Hello.' }],
+    toolNames: ['calculator', 'finish'],
+    parallelToolCalls: true,
+  };
 }
 
-function run(activities: AgentActivities, modelInput: ModelCallInput, env: MockActivityEnvironment = environment()): Promise<ModelCallResult> {
+function run(
+  activities: AgentActivities,
+  modelInput: ModelCallInput,
+  env: MockActivityEnvironment = environment(),
+): Promise<ModelCallResult> {
   return env.run(activities.callModel, modelInput);
 }
 
@@ -55,14 +64,31 @@ function environment(attempt = 1): MockActivityEnvironment {
 
 /** A chunk of a streamed answer, as a provider writes it. */
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null) {
-  return { id: 'chatcmpl-raw', object: 'chat.completion.chunk', created: 1, model: 'raw', choices: [{ index: 0, delta, finish_reason: finishReason }] };
+  return {
+    id: 'chatcmpl-raw',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'raw',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
 }
 
 describe('callModel streamed: the result is the same as a whole answer', () => {
   const answers: [string, ScriptStep][] = [
     ['text', { content: 'Paris is the capital of France, and has been for a long time.' }],
-    ['tool calls with ids and JSON arguments', { toolCalls: [{ id: 'call_a', name: 'calculator', arguments: { expression: '6 * 7' } }, { id: 'call_b', name: 'finish', arguments: '' }] }],
-    ['text and a tool call', { content: 'Let me compute.', toolCalls: [{ name: 'calculator', arguments: '{"expression":"2^10"}' }] }],
+    [
+      'tool calls with ids and JSON arguments',
+      {
+        toolCalls: [
+          { id: 'call_a', name: 'calculator', arguments: { expression: '6 * 7' } },
+          { id: 'call_b', name: 'finish', arguments: '' },
+        ],
+      },
+    ],
+    [
+      'text and a tool call',
+      { content: 'Let me compute.', toolCalls: [{ name: 'calculator', arguments: '{"expression":"2^10"}' }] },
+    ],
     ['reasoning (never part of the message)', { reasoning: 'The user greets me.', content: 'Hello to you.' }],
   ];
   test.each(answers)('%s', async (_name, step) => {
@@ -75,16 +101,27 @@ describe('callModel streamed: the result is the same as a whole answer', () => {
     expect(server.requests(wholeModel)[0]).not.toHaveProperty('stream');
     // The scripted server names the answering model and the generated call ids after the request: the rest is equal.
     const comparable = (result: ModelCallResult, model: string) =>
-      JSON.parse(JSON.stringify(result).replaceAll(model, 'MODEL').replace(/call_\d+_(\d+)/g, 'call_N_$1')) as unknown;
+      JSON.parse(
+        JSON.stringify(result)
+          .replaceAll(model, 'MODEL')
+          .replace(/call_\d+_(\d+)/g, 'call_N_$1'),
+      ) as unknown;
     expect(comparable(fromStream, streamedModel)).toEqual(comparable(fromWhole, wholeModel));
     expect(server.sentChunks(streamedModel).length).toBeGreaterThan(2);
   });
 
   test('a server that answers a streamed request with one JSON body is read as a whole answer', async () => {
-    const body = { choices: [{ message: { content: 'Whole, not streamed.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } };
+    const body = {
+      choices: [{ message: { content: 'Whole, not streamed.' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    };
     const model = scripted([{ raw: { body } }]);
     const result = await run(streamed, input(model));
-    expect(result).toMatchObject({ message: { role: 'assistant', content: 'Whole, not streamed.' }, usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 }, finishReason: 'stop' });
+    expect(result).toMatchObject({
+      message: { role: 'assistant', content: 'Whole, not streamed.' },
+      usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 },
+      finishReason: 'stop',
+    });
   });
 });
 
@@ -94,7 +131,11 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
     const failure = await applicationFailureOf(run(streamed, input(model)));
     expect(failure.type).toBe(FailureType.modelCallStreamInterrupted);
     expect(failure.nonRetryable).toBe(false);
-    expect(failure.message).toMatch(new RegExp(`The streamed answer of model "${model}" at .* broke off after 4 chunks: .*Retrying from the start\\.`));
+    expect(failure.message).toMatch(
+      new RegExp(
+        `The streamed answer of model "${model}" at .* broke off after 4 chunks: .*Retrying from the start\\.`,
+      ),
+    );
   });
 
   test('a stream that ends without a finish reason or [DONE] is interrupted too', async () => {
@@ -105,13 +146,33 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
   });
 
   const hostile: [string, unknown[], RegExp][] = [
-    ['a chunk that is not JSON', [chunk({ content: 'fine' }), '<html>Bad gateway</html>'], /chunk 2 is not JSON\. It began: "<html>Bad gateway<\/html>"/],
+    [
+      'a chunk that is not JSON',
+      [chunk({ content: 'fine' }), '<html>Bad gateway</html>'],
+      /chunk 2 is not JSON\. It began: "<html>Bad gateway<\/html>"/,
+    ],
     ['a chunk that is not an object', ['[1, 2]'], /chunk 1 is not a JSON object/],
-    ['an error sent mid-stream', [chunk({ content: 'Hi' }), { error: { message: 'overloaded, sorry' } }], /chunk 2 is an error: overloaded, sorry/],
-    ['a stream with no choices at all', [{ id: 'x', object: 'chat.completion.chunk', choices: [] }], /it has no choices/],
+    [
+      'an error sent mid-stream',
+      [chunk({ content: 'Hi' }), { error: { message: 'overloaded, sorry' } }],
+      /chunk 2 is an error: overloaded, sorry/,
+    ],
+    [
+      'a stream with no choices at all',
+      [{ id: 'x', object: 'chat.completion.chunk', choices: [] }],
+      /it has no choices/,
+    ],
     ['content that is not text', [chunk({ content: 42 })], /chunk 1: choices\[0\]\.delta\.content: /],
-    ['a tool call delta without an index', [chunk({ tool_calls: [{ id: 'c', function: { name: 'calculator' } }] })], /chunk 1: choices\[0\]\.delta\.tool_calls\[0\]\.index: /],
-    ['a tool call that never gets a name', [chunk({ tool_calls: [{ index: 0, id: 'c', function: { arguments: '{}' } }] }, 'tool_calls')], /choices\[0\]\.message\.tool_calls\[0\]\.function\.name: /],
+    [
+      'a tool call delta without an index',
+      [chunk({ tool_calls: [{ id: 'c', function: { name: 'calculator' } }] })],
+      /chunk 1: choices\[0\]\.delta\.tool_calls\[0\]\.index: /,
+    ],
+    [
+      'a tool call that never gets a name',
+      [chunk({ tool_calls: [{ index: 0, id: 'c', function: { arguments: '{}' } }] }, 'tool_calls')],
+      /choices\[0\]\.message\.tool_calls\[0\]\.function\.name: /,
+    ],
   ];
   test.each(hostile)('%s is ModelCall.InvalidResponse, as a body would be', async (_name, chunks, problem) => {
     const model = scripted([{ rawStream: { chunks } }]);
@@ -124,13 +185,19 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
   test('arguments that are not valid JSON are assembled as they came: the tool call answers the model, as today', async () => {
     const model = scripted([{ toolCalls: [{ id: 'call_bad', name: 'calculator', arguments: '{"expression": "1 +' }] }]);
     const result = await run(streamed, input(model));
-    expect(result.message.tool_calls).toEqual([{ id: 'call_bad', type: 'function', function: { name: 'calculator', arguments: '{"expression": "1 +' } }]);
+    expect(result.message.tool_calls).toEqual([
+      { id: 'call_bad', type: 'function', function: { name: 'calculator', arguments: '{"expression": "1 +' } },
+    ]);
   });
 
   test('a cancellation mid-stream ends the call as cancelled, promptly, and the stream as failed', async () => {
-    const model = scripted([{ content: Array.from({ length: 50 }, (_, index) => `word${index}`).join(' '), tokenDelayMs: 100 }]);
+    const model = scripted([
+      { content: Array.from({ length: 50 }, (_, index) => `word${index}`).join(' '), tokenDelayMs: 100 },
+    ]);
     const env = environment();
-    const announced = new Promise<ModelStreamAnnouncement>((resolve) => env.on('heartbeat', (details: unknown) => details !== undefined && resolve(details as ModelStreamAnnouncement)));
+    const announced = new Promise<ModelStreamAnnouncement>((resolve) =>
+      env.on('heartbeat', (details: unknown) => details !== undefined && resolve(details as ModelStreamAnnouncement)),
+    );
     const started = Date.now();
     const call = rejectionOf(run(streamed, input(model), env));
     const { modelStream } = await announced;
@@ -150,37 +217,57 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
   });
 });
 
-describe('callModel streamed: deltas on the worker\'s delta server', () => {
+describe("callModel streamed: deltas on the worker's delta server", () => {
   test('the attempt heartbeats its stream URL; a follower reads every delta in order, then the end', async () => {
     const text = 'Streaming one token at a time, as models do.';
-    const model = scripted([{ reasoning: 'Think first.', content: text, toolCalls: [{ id: 'call_s', name: 'calculator', arguments: { expression: '1 + 1' } }], tokenDelayMs: 15 }]);
+    const model = scripted([
+      {
+        reasoning: 'Think first.',
+        content: text,
+        toolCalls: [{ id: 'call_s', name: 'calculator', arguments: { expression: '1 + 1' } }],
+        tokenDelayMs: 15,
+      },
+    ]);
     const env = environment(2);
-    const announced = new Promise<ModelStreamAnnouncement>((resolve) => env.on('heartbeat', (details: unknown) => details !== undefined && resolve(details as ModelStreamAnnouncement)));
+    const announced = new Promise<ModelStreamAnnouncement>((resolve) =>
+      env.on('heartbeat', (details: unknown) => details !== undefined && resolve(details as ModelStreamAnnouncement)),
+    );
     const call = run(streamed, input(model), env);
     const { modelStream } = await announced;
     expect(modelStream.attempt).toBe(2);
     const response = await fetch(modelStream.url);
-    const lines = (await response.text()).trimEnd().split('\n').map((line) => JSON.parse(line) as ChannelLine);
+    const lines = (await response.text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ChannelLine);
     const result = await call;
 
     expect(lines.at(-1)).toEqual({ end: 'completed' });
     const deltas = lines.flatMap((line) => ('delta' in line ? [line] : []));
     expect(deltas.map((line) => line.index)).toEqual(deltas.map((_, index) => index));
-    const texts = (kind: string) => deltas.flatMap(({ delta }) => (delta.kind === kind && 'text' in delta ? [delta.text] : [])).join('');
+    const texts = (kind: string) =>
+      deltas.flatMap(({ delta }) => (delta.kind === kind && 'text' in delta ? [delta.text] : [])).join('');
     expect(texts('reasoning')).toBe('Think first.');
     expect(texts('text')).toBe(result.message.content);
     const toolDeltas = deltas.flatMap(({ delta }) => (delta.kind === 'tool-call' ? [delta] : []));
     expect(toolDeltas[0]).toEqual({ kind: 'tool-call', toolIndex: 0, id: 'call_s', name: 'calculator' });
-    expect(toolDeltas.map((delta) => delta.arguments ?? '').join('')).toBe(result.message.tool_calls?.[0]?.function.arguments);
+    expect(toolDeltas.map((delta) => delta.arguments ?? '').join('')).toBe(
+      result.message.tool_calls?.[0]?.function.arguments,
+    );
   });
 
   test('a failed attempt ends its stream as failed, so followers discard it', async () => {
     const model = scripted([{ content: 'one two three four five six', breakAfterChunks: 3, tokenDelayMs: 10 }]);
     const env = environment();
-    const announced = new Promise<ModelStreamAnnouncement>((resolve) => env.on('heartbeat', (details: unknown) => details !== undefined && resolve(details as ModelStreamAnnouncement)));
+    const announced = new Promise<ModelStreamAnnouncement>((resolve) =>
+      env.on('heartbeat', (details: unknown) => details !== undefined && resolve(details as ModelStreamAnnouncement)),
+    );
     const call = rejectionOf(run(streamed, input(model), env));
     const { modelStream } = await announced;
-    const lines = (await (await fetch(modelStream.url)).text()).trimEnd().split('\n').map((line) => JSON.parse(line) as ChannelLine);
+    const lines = (await (await fetch(modelStream.url)).text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ChannelLine);
     await call;
     expect(lines.at(-1)).toEqual({ end: 'failed' });
   });

@@ -246,7 +246,15 @@ beforeAll(async () => {
   await writeFile(path.join(workspace, 'hello.txt'), 'hello', 'utf8');
   modelServer = await ScriptedModelServer.start();
   activities = createActivities({
-    registry: createToolRegistry([...createBuiltinTools({ workspace }), ...testTools, ...oddThrowTools, sleepyTool, refusingSchemaTool, oddTerminateTool, circularTool]),
+    registry: createToolRegistry([
+      ...createBuiltinTools({ workspace }),
+      ...testTools,
+      ...oddThrowTools,
+      sleepyTool,
+      refusingSchemaTool,
+      oddTerminateTool,
+      circularTool,
+    ]),
     model: { baseURL: modelServer.baseURL, apiKey: 'test', defaultModel: 'unused-by-tool-tests' },
   });
 });
@@ -259,18 +267,22 @@ afterAll(async () => {
 /** A fresh environment per test: a cancelled environment stays cancelled. Warnings of failed activities are muted. */
 function newEnvironment(info?: Partial<Info>): MockActivityEnvironment {
   // The mock's own start-to-close timeout is 1 s, which the activity would enforce on the slower test tools.
-  return new MockActivityEnvironment({ startToCloseTimeoutMs: 60_000, ...info }, { logger: new DefaultLogger('ERROR') });
+  return new MockActivityEnvironment(
+    { startToCloseTimeoutMs: 60_000, ...info },
+    { logger: new DefaultLogger('ERROR') },
+  );
 }
 
 function toolCall(toolName: string, argumentsText: string, overrides: Partial<ToolCallInput> = {}): ToolCallInput {
   return { toolName, callId: `call_${toolName}`, arguments: argumentsText, allowedTools: [toolName], ...overrides };
 }
 
-function executeTool(input: ToolCallInput, environment: MockActivityEnvironment = newEnvironment()): Promise<ToolCallResult> {
+function executeTool(
+  input: ToolCallInput,
+  environment: MockActivityEnvironment = newEnvironment(),
+): Promise<ToolCallResult> {
   return environment.run(activities.executeTool, input);
 }
-
-
 
 describe('executeTool: mistakes of the model come back as error results', () => {
   test('an unknown tool is answered with an error naming the available tools', async () => {
@@ -330,7 +342,10 @@ describe('executeTool: mistakes of the model come back as error results', () => 
     const executionsBefore = scheduleMeetingExecutions;
 
     const nestedIssue = await executeTool(
-      toolCall('schedule_meeting', JSON.stringify({ title: 'Sync', attendees: [{ email: 'not-an-email' }], durationMinutes: 30 })),
+      toolCall(
+        'schedule_meeting',
+        JSON.stringify({ title: 'Sync', attendees: [{ email: 'not-an-email' }], durationMinutes: 30 }),
+      ),
     );
     const severalIssues = await executeTool(
       toolCall('schedule_meeting', JSON.stringify({ title: '', attendees: [], durationMinutes: 'thirty' })),
@@ -353,7 +368,8 @@ describe('executeTool: mistakes of the model come back as error results', () => 
       'Error: invalid arguments for "schedule_meeting": arguments: Invalid input: expected object, received array',
     );
     expect(builtinMissingField).toEqual({
-      content: 'Error: invalid arguments for "calculator": expression: Invalid input: expected string, received undefined',
+      content:
+        'Error: invalid arguments for "calculator": expression: Invalid input: expected string, received undefined',
       isError: true,
       terminate: false,
     });
@@ -404,7 +420,11 @@ describe('executeTool: outputs and tool errors', () => {
   test('a RetryableToolError on the last allowed attempt answers the model instead of failing the activity', async () => {
     const result = await executeTool(toolCall('flaky_upstream', '{}'), newEnvironment({ attempt: 3 }));
 
-    expect(result).toEqual({ content: 'Error: the upstream is busy (gave up after 3 attempts)', isError: true, terminate: false });
+    expect(result).toEqual({
+      content: 'Error: the upstream is busy (gave up after 3 attempts)',
+      isError: true,
+      terminate: false,
+    });
   });
 
   test.each([
@@ -413,18 +433,25 @@ describe('executeTool: outputs and tool errors', () => {
     ['throw_message_getter', 'Error: the tool threw a value that cannot be described'],
     ['throw_undefined', 'Error: undefined'],
     ['throw_symbol', 'Error: Symbol(odd)'],
-  ])('%s: a thrown value that is not an Error is the tool error, reported once, never a re-execution', async (name, content) => {
-    const result = await executeTool(toolCall(name, '{}'));
+  ])(
+    '%s: a thrown value that is not an Error is the tool error, reported once, never a re-execution',
+    async (name, content) => {
+      const result = await executeTool(toolCall(name, '{}'));
 
-    expect(result).toEqual({ content, isError: true, terminate: false });
-    expect(oddThrowExecutions.get(name)).toBe(1);
-  });
+      expect(result).toEqual({ content, isError: true, terminate: false });
+      expect(oddThrowExecutions.get(name)).toBe(1);
+    },
+  );
 
   test('a tool slower than its timeout is stopped just before it and answered once, not left to the server to retry', async () => {
     const started = Date.now();
     const result = await executeTool(toolCall('sleepy', '{}'), newEnvironment({ startToCloseTimeoutMs: 2_000 }));
 
-    expect(result).toEqual({ content: 'Error: tool "sleepy" did not finish within its timeout (1.8 s); it was stopped', isError: true, terminate: false });
+    expect(result).toEqual({
+      content: 'Error: tool "sleepy" did not finish within its timeout (1.8 s); it was stopped',
+      isError: true,
+      terminate: false,
+    });
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(sleepySignals.at(-1)?.aborted).toBe(true);
   });
@@ -432,14 +459,22 @@ describe('executeTool: outputs and tool errors', () => {
   test('a schema whose refinement throws is an argument error, not an activity failure', async () => {
     const result = await executeTool(toolCall('parse_url', '{"url":"not a url"}'));
 
-    expect(result).toEqual({ content: 'Error: invalid arguments for "parse_url": Invalid URL', isError: true, terminate: false });
+    expect(result).toEqual({
+      content: 'Error: invalid arguments for "parse_url": Invalid URL',
+      isError: true,
+      terminate: false,
+    });
   });
 
   test('a TerminateResponse whose message is not text ends the run with its text', async () => {
-    expect(await executeTool(toolCall('odd_terminate', '{}'))).toEqual({ content: '10', isError: false, terminate: true });
+    expect(await executeTool(toolCall('odd_terminate', '{}'))).toEqual({
+      content: '10',
+      isError: false,
+      terminate: true,
+    });
   });
 
-  test('the workflow\'s idempotency key is the one the tool gets', async () => {
+  test("the workflow's idempotency key is the one the tool gets", async () => {
     await executeTool(toolCall('inspect_context', '{}', { idempotencyKey: 'wf-1:run-1:call-3-1' }));
     expect(observedContexts.at(-1)?.idempotencyKey).toBe('wf-1:run-1:call-3-1');
   });
@@ -479,7 +514,10 @@ describe('executeTool: outputs and tool errors', () => {
   });
 
   /** Runs `input` in `environment`, counting the heartbeats it sends. */
-  async function countHeartbeats(input: ToolCallInput, environment: MockActivityEnvironment): Promise<{ result: ToolCallResult; heartbeats: number }> {
+  async function countHeartbeats(
+    input: ToolCallInput,
+    environment: MockActivityEnvironment,
+  ): Promise<{ result: ToolCallResult; heartbeats: number }> {
     let heartbeats = 0;
     environment.on('heartbeat', () => {
       heartbeats += 1;
@@ -490,21 +528,30 @@ describe('executeTool: outputs and tool errors', () => {
 
   test('the activity heartbeats while a tool runs past the heartbeat interval', async () => {
     // sleepy gives up at 2.25 s: heartbeats are due at 1 s and 2 s.
-    const { result, heartbeats } = await countHeartbeats(toolCall('sleepy', '{}'), newEnvironment({ startToCloseTimeoutMs: 2_500 }));
+    const { result, heartbeats } = await countHeartbeats(
+      toolCall('sleepy', '{}'),
+      newEnvironment({ startToCloseTimeoutMs: 2_500 }),
+    );
 
     expect(result.isError).toBe(true);
     expect(heartbeats).toBeGreaterThanOrEqual(1);
   });
 
   test('a tool that finishes within the interval sends no heartbeat: the first is due one interval after the start', async () => {
-    const { result, heartbeats } = await countHeartbeats(toolCall('calculator', '{"expression":"1 + 1"}'), newEnvironment());
+    const { result, heartbeats } = await countHeartbeats(
+      toolCall('calculator', '{"expression":"1 + 1"}'),
+      newEnvironment(),
+    );
 
     expect(result.content).toBe('2');
     expect(heartbeats).toBe(0);
   });
 
   test('a local activity never heartbeats, however long its tool runs', async () => {
-    const { result, heartbeats } = await countHeartbeats(toolCall('sleepy', '{}'), newEnvironment({ startToCloseTimeoutMs: 2_500, isLocal: true }));
+    const { result, heartbeats } = await countHeartbeats(
+      toolCall('sleepy', '{}'),
+      newEnvironment({ startToCloseTimeoutMs: 2_500, isLocal: true }),
+    );
 
     expect(result.content).toMatch(/^Error: tool "sleepy" did not finish within its timeout/);
     expect(heartbeats).toBe(0);
@@ -596,8 +643,13 @@ describe('executeTool: the ToolContext', () => {
 });
 
 describe('outputs JSON cannot hold', () => {
-  test('a circular object is the tool\'s error, not an activity failure that would run the tool again', async () => {
-    const result = await executeTool({ toolName: 'circular', callId: 'call_circular', arguments: '{}', allowedTools: ['circular'] });
+  test("a circular object is the tool's error, not an activity failure that would run the tool again", async () => {
+    const result = await executeTool({
+      toolName: 'circular',
+      callId: 'call_circular',
+      arguments: '{}',
+      allowedTools: ['circular'],
+    });
     expect(result.isError).toBe(true);
     expect(result.terminate).toBe(false);
     expect(result.content).toMatch(/^Error: Converting circular structure to JSON/);

@@ -22,7 +22,10 @@ export class TestApi {
     readonly url: string,
   ) {}
 
-  static async start(env: TestEnv, options: { auth?: ApiAuth; defaults?: Partial<AgentDefaults>; bodyLimit?: number } = {}): Promise<TestApi> {
+  static async start(
+    env: TestEnv,
+    options: { auth?: ApiAuth; defaults?: Partial<AgentDefaults>; bodyLimit?: number } = {},
+  ): Promise<TestApi> {
     const app = buildApiServer({
       client: env.client,
       taskQueue: env.taskQueue,
@@ -38,7 +41,12 @@ export class TestApi {
   }
 
   /** Sends a request over real HTTP, with the test token unless `headers` say otherwise; parses the JSON answer. */
-  async request<T = Record<string, Json>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer<T>> {
+  async request<T = Record<string, Json>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiAnswer<T>> {
     const response = await fetch(`${this.url}${path}`, {
       method,
       headers: {
@@ -79,11 +87,16 @@ export interface SseEvent {
 }
 
 /** Reads an event stream to its end (or `until` holds), parsing each event's JSON data. */
-export async function readEventStream(url: string, headers: Record<string, string>, until?: (event: SseEvent) => boolean): Promise<{ status: number; contentType: string | null; events: SseEvent[] }> {
+export async function readEventStream(
+  url: string,
+  headers: Record<string, string>,
+  until?: (event: SseEvent) => boolean,
+): Promise<{ status: number; contentType: string | null; events: SseEvent[] }> {
   const controller = new AbortController();
   const response = await fetch(url, { headers, signal: controller.signal });
   const events: SseEvent[] = [];
-  if (response.body === null) return { status: response.status, contentType: response.headers.get('content-type'), events };
+  if (response.body === null)
+    return { status: response.status, contentType: response.headers.get('content-type'), events };
   const decoder = new TextDecoder();
   let buffer = '';
   try {
@@ -117,5 +130,9 @@ function parseBlock(block: string): SseEvent | undefined {
     fields[name] = (fields[name] === undefined ? '' : `${fields[name]}\n`) + line.slice(colon + 1).replace(/^ /, '');
   }
   if (fields.data === undefined) return undefined;
-  return { ...(fields.id === undefined ? {} : { id: fields.id }), event: fields.event ?? 'message', data: JSON.parse(fields.data) };
+  return {
+    ...(fields.id === undefined ? {} : { id: fields.id }),
+    event: fields.event ?? 'message',
+    data: JSON.parse(fields.data),
+  };
 }

@@ -2,7 +2,10 @@ import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 
 /** The activities a run scheduled, in order: type and the summary the web UI shows. */
-export async function scheduledActivities(client: Client, workflowId: string): Promise<{ type: string; summary?: string; input: unknown }[]> {
+export async function scheduledActivities(
+  client: Client,
+  workflowId: string,
+): Promise<{ type: string; summary?: string; input: unknown }[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? []).flatMap((event) => {
     const attributes = event.activityTaskScheduledEventAttributes;
@@ -24,7 +27,10 @@ export async function scheduledActivities(client: Client, workflowId: string): P
  * marker), in order: type and the summary the web UI shows. A local activity is never an
  * `ActivityTaskScheduled` event, so {@link scheduledActivities} does not list it.
  */
-export async function localActivities(client: Client, workflowId: string): Promise<{ type: string; summary?: string }[]> {
+export async function localActivities(
+  client: Client,
+  workflowId: string,
+): Promise<{ type: string; summary?: string }[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? []).flatMap((event) => {
     const marker = event.markerRecordedEventAttributes;

@@ -24,7 +24,9 @@ export async function lintAll(probes: { file: string; code: string }[]): Promise
       for (const probe of probes) out.push((await eslint.lintText(probe.code, { filePath: probe.file }))[0].messages);
       process.stdout.write(JSON.stringify(out));
     })().catch((error) => { console.error(error); process.exit(2); });`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, JSON.stringify(probes)], { cwd: root, maxBuffer: 16 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, JSON.stringify(probes)], {
+    cwd: root,
+    maxBuffer: 16 << 20,
+  });
   return JSON.parse(stdout) as LintMessage[][];
 }
-

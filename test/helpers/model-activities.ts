@@ -42,7 +42,8 @@ export interface ModelActivities {
 export function useModelActivities(prefix: string, model: { apiKey: string; defaultModel: string }): ModelActivities {
   let started: { server: ScriptedModelServer; activities: AgentActivities } | undefined;
   const current = () => {
-    if (started === undefined) throw new Error('the scripted model server is started in beforeAll: use it inside a test');
+    if (started === undefined)
+      throw new Error('the scripted model server is started in beforeAll: use it inside a test');
     return started;
   };
   beforeAll(async () => {

@@ -25,14 +25,22 @@ export function runProcess(
   options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {},
 ): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? PROJECT_ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? PROJECT_ROOT,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not finish in ${options.timeoutMs} ms.\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `${command} ${args.join(' ')} did not finish in ${options.timeoutMs} ms.\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, options.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -43,7 +51,10 @@ export function runProcess(
 }
 
 /** Runs one of the project's TypeScript entry points with tsx, as `npm run` does. */
-export function runScript(script: string, options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; args?: string[] } = {}): Promise<Finished> {
+export function runScript(
+  script: string,
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; args?: string[] } = {},
+): Promise<Finished> {
   return runProcess(TSX, [script, ...(options.args ?? [])], options);
 }
 
@@ -58,7 +69,10 @@ export function startScript(
     // Its own process group, so stopChild can signal tsx and its node child together, as Ctrl-C in a terminal does.
     const child = spawn(TSX, [script], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not print ${readyLine} in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${script} did not print ${readyLine} in ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (readyLine.test(output)) {

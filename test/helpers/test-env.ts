@@ -21,7 +21,10 @@ import { installQuietRuntime } from './quiet-runtime';
 /** The suite's server, from global setup. A missing server is an error, never a skip. */
 export function testServerAddress(): string {
   const address = process.env.TEMPORAL_TEST_ADDRESS;
-  if (!address) throw new Error('TEMPORAL_TEST_ADDRESS is not set: run the tests with `npm test` (jest global setup starts the server).');
+  if (!address)
+    throw new Error(
+      'TEMPORAL_TEST_ADDRESS is not set: run the tests with `npm test` (jest global setup starts the server).',
+    );
   return address;
 }
 
@@ -48,7 +51,9 @@ export class TestEnv {
    * @param options.workflowsPath a workflows module of the test's own (bundled here, once) instead of the suite's bundle
    * @param options.prices the worker's price table (`model.prices`)
    */
-  static async create(options: { extraTools?: ToolDefinition[]; workflowsPath?: string; prices?: PriceTable } = {}): Promise<TestEnv> {
+  static async create(
+    options: { extraTools?: ToolDefinition[]; workflowsPath?: string; prices?: PriceTable } = {},
+  ): Promise<TestEnv> {
     installQuietRuntime();
     const address = testServerAddress();
     const bundlePath = process.env.AGENT_TEST_WORKFLOW_BUNDLE;
@@ -72,14 +77,27 @@ export class TestEnv {
         namespace: 'default',
         taskQueue,
         tools: [...createBuiltinTools({ workspace }), ...(options.extraTools ?? [])],
-        model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default', ...(options.prices === undefined ? {} : { prices: options.prices }) },
+        model: {
+          baseURL: model.baseURL,
+          apiKey: 'test-key',
+          defaultModel: 'unused-default',
+          ...(options.prices === undefined ? {} : { prices: options.prices }),
+        },
         workflowBundle: ownBundle ?? { codePath: bundlePath },
       });
     const worker = await createWorker();
-    const env = new TestEnv(new Client({ connection: clientConnection, namespace: 'default' }), model, worker, createWorker, taskQueue, workspace, {
-      client: clientConnection,
-      worker: workerConnection,
-    });
+    const env = new TestEnv(
+      new Client({ connection: clientConnection, namespace: 'default' }),
+      model,
+      worker,
+      createWorker,
+      taskQueue,
+      workspace,
+      {
+        client: clientConnection,
+        worker: workerConnection,
+      },
+    );
     env.workerRun = worker.run();
     return env;
   }

@@ -26,6 +26,10 @@ export async function waitFor<T>(read: () => Promise<T>, check: (value: T) => bo
 }
 
 /** The run's state once `check` holds. */
-export function waitForState(handle: WorkflowHandle, check: (state: AgentState) => boolean, timeoutMs?: number): Promise<AgentState> {
+export function waitForState(
+  handle: WorkflowHandle,
+  check: (state: AgentState) => boolean,
+  timeoutMs?: number,
+): Promise<AgentState> {
   return waitFor(() => handle.query(stateQuery), check, timeoutMs);
 }

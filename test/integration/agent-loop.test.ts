@@ -56,12 +56,20 @@ describe('agentWorkflow loop', () => {
       { toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' }, id: 'call_calc' }] },
       { content: 'It is 42.' },
     ]);
-    const result = await env.run({ model, instructions: 'Be brief.', tools: ['calculator'], message: 'What is 6 times 7?' });
+    const result = await env.run({
+      model,
+      instructions: 'Be brief.',
+      tools: ['calculator'],
+      message: 'What is 6 times 7?',
+    });
 
     expect(result.response).toBe('It is 42.');
     expect(result.iterations).toBe(2);
     // The run knows the call by the runner's id; the model's is kept beside it.
-    expect(result.messages[1]).toMatchObject({ role: 'assistant', meta: { modelCallIds: { 'call-1-1': 'call_calc' } } });
+    expect(result.messages[1]).toMatchObject({
+      role: 'assistant',
+      meta: { modelCallIds: { 'call-1-1': 'call_calc' } },
+    });
     expect(result.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call-1-1', content: '42' });
     expect(result.generatedMessages).toEqual([
       { sender: 'human', message: 'What is 6 times 7?' },
@@ -87,7 +95,7 @@ describe('agentWorkflow loop', () => {
     expect(usage.completionTokens).toBeGreaterThan(0);
   });
 
-  test('each tool activity gets workflowId:runId:callId (the runner\'s call id) as its idempotency key', async () => {
+  test("each tool activity gets workflowId:runId:callId (the runner's call id) as its idempotency key", async () => {
     const model = env.scenario([
       { toolCalls: [{ name: 'echo', arguments: { text: 'key-check' }, id: 'call_key' }] },
       { content: 'done' },
@@ -107,7 +115,11 @@ describe('agentWorkflow loop', () => {
     ]);
     const result = await env.run({ model, tools: ['task_completion'], message: 'File the invoices.' });
     expect(result.response).toBe('All 3 invoices filed.');
-    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'task_completion', callId: 'call-1-1' });
+    expect(result.terminationReason).toEqual({
+      type: 'terminating_tool',
+      toolName: 'task_completion',
+      callId: 'call-1-1',
+    });
   });
 
   test('terminating.toolIds makes any tool terminating; calls after it never run and are dropped from the transcript', async () => {
@@ -131,11 +143,15 @@ describe('agentWorkflow loop', () => {
     expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'calculator', callId: 'call-1-2' });
     expect(executions.some((execution) => execution.text === 'after-terminating')).toBe(false);
     const assistant = result.messages.find((message) => message.role === 'assistant');
-    expect(assistant?.role === 'assistant' && assistant.tool_calls?.map((call) => call.id)).toEqual(['call-1-1', 'call-1-2']);
-    expect(result.messages.filter((message) => message.role === 'tool').map((message) => message.role === 'tool' && message.tool_call_id)).toEqual([
+    expect(assistant?.role === 'assistant' && assistant.tool_calls?.map((call) => call.id)).toEqual([
       'call-1-1',
       'call-1-2',
     ]);
+    expect(
+      result.messages
+        .filter((message) => message.role === 'tool')
+        .map((message) => message.role === 'tool' && message.tool_call_id),
+    ).toEqual(['call-1-1', 'call-1-2']);
   });
 
   test('the built-in finish tool ends the run with its note, or "Task completed."', async () => {
@@ -220,10 +236,16 @@ describe('model mistakes are results for the model, not crashes', () => {
 
     // Keyed by the model's ids, as the model is answered.
     const outputs = Object.fromEntries(
-      (env.model.requests(model)[1]?.messages ?? []).flatMap((message) => (message.role === 'tool' ? [[message.tool_call_id ?? '', message.content]] : [])),
+      (env.model.requests(model)[1]?.messages ?? []).flatMap((message) =>
+        message.role === 'tool' ? [[message.tool_call_id ?? '', message.content]] : [],
+      ),
     );
-    expect(outputs.call_unknown).toBe('Error: there is no tool named "delete_everything". Available tools: calculator, explode, read_file.');
-    expect(outputs.call_badjson).toMatch(/^Error: the arguments for "calculator" are not valid JSON \(.+\)\. Send one JSON object/);
+    expect(outputs.call_unknown).toBe(
+      'Error: there is no tool named "delete_everything". Available tools: calculator, explode, read_file.',
+    );
+    expect(outputs.call_badjson).toMatch(
+      /^Error: the arguments for "calculator" are not valid JSON \(.+\)\. Send one JSON object/,
+    );
     expect(outputs.call_schema).toMatch(/^Error: invalid arguments for "calculator": expression: .*expected string/);
     expect(outputs.call_throw).toBe('Error: the fuse was lit');
     expect(outputs.call_escape).toMatch(/^Error: path "..\/..\/etc\/passwd" is outside the workspace/);

@@ -20,12 +20,21 @@ afterAll(async () => {
 });
 
 function plugin(): AgentRunnerPlugin {
-  return new AgentRunnerPlugin({ tools: [], model: { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused', defaultModel: 'unused' } });
+  return new AgentRunnerPlugin({
+    tools: [],
+    model: { baseURL: 'http://127.0.0.1:9/v1', apiKey: 'unused', defaultModel: 'unused' },
+  });
 }
 
 test("a workflows module without the agent's workflows fails Worker.create, saying to add export * from 'agent-runner/workflow'", async () => {
   const workflowsPath = require.resolve('../fixtures/workflows-without-agent');
-  const creating = Worker.create({ connection, namespace: 'default', taskQueue: `no-agent-${randomUUID()}`, workflowsPath, plugins: [plugin()] });
+  const creating = Worker.create({
+    connection,
+    namespace: 'default',
+    taskQueue: `no-agent-${randomUUID()}`,
+    workflowsPath,
+    plugins: [plugin()],
+  });
   await expect(creating).rejects.toThrow(
     `AgentRunnerPlugin: the worker's workflows module ${workflowsPath} does not export agentWorkflow or conversationWorkflow`,
   );

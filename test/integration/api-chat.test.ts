@@ -44,7 +44,12 @@ describe('POST /chat', () => {
       context_id: context(),
       message: 'compute 6 * 7 and report',
       model,
-      terminating_config: { tool_ids: ['finish'], consecutive_nudges: 2, nudge_message: 'Call finish.', max_invocations: 5 },
+      terminating_config: {
+        tool_ids: ['finish'],
+        consecutive_nudges: 2,
+        nudge_message: 'Call finish.',
+        max_invocations: 5,
+      },
     });
     expect(answer.status).toBe(200);
     expect(answer.body.response).toBe('The answer is 42');
@@ -58,16 +63,26 @@ describe('POST /chat', () => {
       { type: 'tool_response', tool_call_id: 'call-2-1', tool_output: 'The answer is 42' },
     ]);
     // `finish` was not in the request's tools: naming it in tool_ids is enough.
-    expect(env.model.requests(model)[0]?.tools?.map((tool) => tool.function.name).sort()).toEqual(['calculator', 'finish']);
+    expect(
+      env.model
+        .requests(model)[0]
+        ?.tools?.map((tool) => tool.function.name)
+        .sort(),
+    ).toEqual(['calculator', 'finish']);
   });
 
-  test('the chat endpoints\' error conditions answer 422 with a stable code, and leave the conversation as it was', async () => {
+  test("the chat endpoints' error conditions answer 422 with a stable code, and leave the conversation as it was", async () => {
     const contextId = context();
     const first = env.scenario([{ content: 'noted' }]);
     expect((await api.post('/chat', { context_id: contextId, message: 'remember 7', model: first })).status).toBe(200);
 
     const chatty = env.scenario([{ content: 'I think...' }, { content: 'Still thinking' }]);
-    const nudges = await api.post('/chat', { context_id: contextId, message: 'go', model: chatty, terminating_config: { tool_ids: ['finish'] } });
+    const nudges = await api.post('/chat', {
+      context_id: contextId,
+      message: 'go',
+      model: chatty,
+      terminating_config: { tool_ids: ['finish'] },
+    });
     expect(nudges.status).toBe(422);
     expect(nudges.body.error).toMatchObject({
       code: 'max_consecutive_nudges_exceeded',
@@ -76,14 +91,27 @@ describe('POST /chat', () => {
     });
 
     const looping = env.scenario([{ toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] }]);
-    const invocations = await api.post('/chat', { context_id: contextId, message: 'go', model: looping, terminating_config: { tool_ids: ['finish'], max_invocations: 1 } });
+    const invocations = await api.post('/chat', {
+      context_id: contextId,
+      message: 'go',
+      model: looping,
+      terminating_config: { tool_ids: ['finish'], max_invocations: 1 },
+    });
     expect(invocations.status).toBe(422);
-    expect(invocations.body.error).toMatchObject({ code: 'max_invocations_exceeded', message: 'Max invocations exceeded', details: { run_id: expect.stringMatching(turnRun(contextId, 3)) } });
+    expect(invocations.body.error).toMatchObject({
+      code: 'max_invocations_exceeded',
+      message: 'Max invocations exceeded',
+      details: { run_id: expect.stringMatching(turnRun(contextId, 3)) },
+    });
 
     const conversation = await api.get(`/conversations/${contextId}`);
     expect(conversation.status).toBe(200);
     expect(conversation.body).toMatchObject({ context_id: contextId, turns: 3, ended: false, active_turn: null });
-    expect(conversation.body.messages.map((message: { role: string; content: string }) => `${message.role}:${message.content}`)).toEqual(['user:remember 7', 'assistant:noted']);
+    expect(
+      conversation.body.messages.map(
+        (message: { role: string; content: string }) => `${message.role}:${message.content}`,
+      ),
+    ).toEqual(['user:remember 7', 'assistant:noted']);
   });
 });
 
@@ -96,14 +124,24 @@ describe('POST /chat/invoke and /chat/add-ai-message', () => {
     const plain = env.scenario([{ content: '3 * 3 is 9' }]);
     const invoked = await api.post('/chat/invoke', { context_id: contextId, model: plain });
     expect(invoked.status).toBe(200);
-    expect(invoked.body).toEqual({ response: '3 * 3 is 9', saved_ai_messages: true, generated_messages: [{ sender: 'ai', message: '3 * 3 is 9' }] });
+    expect(invoked.body).toEqual({
+      response: '3 * 3 is 9',
+      saved_ai_messages: true,
+      generated_messages: [{ sender: 'ai', message: '3 * 3 is 9' }],
+    });
     expect(env.model.requests(plain)[0]?.messages.map((message) => message.content)).toEqual([
       'compute 3 * 3 when invoked',
       'Sure, ask me again and I will compute it.',
     ]);
 
-    const terminating = env.scenario([{ toolCalls: [{ name: 'finish', arguments: { note: 'done: 9' }, id: 'call_f' }] }]);
-    const finished = await api.post('/chat/invoke', { context_id: contextId, model: terminating, terminating_config: { tool_ids: ['finish'] } });
+    const terminating = env.scenario([
+      { toolCalls: [{ name: 'finish', arguments: { note: 'done: 9' }, id: 'call_f' }] },
+    ]);
+    const finished = await api.post('/chat/invoke', {
+      context_id: contextId,
+      model: terminating,
+      terminating_config: { tool_ids: ['finish'] },
+    });
     expect(finished.status).toBe(200);
     expect(finished.body.response).toBe('done: 9');
     expect(finished.body.generated_messages).toEqual([
@@ -121,7 +159,9 @@ describe('POST /chat/invoke and /chat/add-ai-message', () => {
     expect(env.model.requests(model)).toHaveLength(0);
     // Refusing it created nothing.
     expect((await api.get(`/conversations/${contextId}`)).status).toBe(404);
-    expect((await api.post('/chat/add-ai-message', { context_id: contextId, model })).body.error.code).toBe('conversation_empty');
+    expect((await api.post('/chat/add-ai-message', { context_id: contextId, model })).body.error.code).toBe(
+      'conversation_empty',
+    );
   });
 
   test('add-ai-message: the prompt steers the AI message and stays in the history as a system message', async () => {
@@ -129,7 +169,9 @@ describe('POST /chat/invoke and /chat/add-ai-message', () => {
     const opening = env.scenario([{ content: 'Welcome.' }]);
     await api.post('/chat', { context_id: contextId, message: 'I want a summary later', model: opening });
 
-    const prompted = env.scenario([{ toolCalls: [{ name: 'finish', arguments: { note: 'Summary: you want a summary.' }, id: 'call_s' }] }]);
+    const prompted = env.scenario([
+      { toolCalls: [{ name: 'finish', arguments: { note: 'Summary: you want a summary.' }, id: 'call_s' }] },
+    ]);
     const answer = await api.post('/chat/add-ai-message', {
       context_id: contextId,
       prompt: 'Summarise the conversation and return it through finish',
@@ -139,12 +181,19 @@ describe('POST /chat/invoke and /chat/add-ai-message', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.response).toBe('Summary: you want a summary.');
     const sent = env.model.requests(prompted)[0]?.messages ?? [];
-    expect(sent.at(-1)).toMatchObject({ role: 'system', content: 'Summarise the conversation and return it through finish' });
+    expect(sent.at(-1)).toMatchObject({
+      role: 'system',
+      content: 'Summarise the conversation and return it through finish',
+    });
 
     const plain = env.scenario([{ content: 'Anything else?' }]);
     const unprompted = await api.post('/chat/add-ai-message', { context_id: contextId, model: plain });
     expect(unprompted.status).toBe(200);
-    expect(unprompted.body).toEqual({ response: 'Anything else?', saved_ai_messages: true, generated_messages: [{ sender: 'ai', message: 'Anything else?' }] });
+    expect(unprompted.body).toEqual({
+      response: 'Anything else?',
+      saved_ai_messages: true,
+      generated_messages: [{ sender: 'ai', message: 'Anything else?' }],
+    });
     const conversation = await api.get(`/conversations/${contextId}`);
     expect(conversation.body.turns).toBe(3);
   });
@@ -161,7 +210,11 @@ describe('conversations', () => {
     const restartedApi = await TestApi.start(env);
     try {
       const second = env.scenario([{ content: 'Your name is Ada.' }]);
-      const two = await restartedApi.post('/chat', { context_id: contextId, message: 'What is my name?', model: second });
+      const two = await restartedApi.post('/chat', {
+        context_id: contextId,
+        message: 'What is my name?',
+        model: second,
+      });
       expect(two.status).toBe(200);
       expect(two.body.response).toBe('Your name is Ada.');
       expect(two.body.generated_messages).toEqual([
@@ -209,7 +262,10 @@ describe('conversations', () => {
 
   test('two simultaneous first requests on a new context make one conversation: one turn runs, the other gets 409', async () => {
     const contextId = context();
-    const slow = env.scenario([{ content: 'first', delayMs: 8_000 }, { content: 'second', delayMs: 8_000 }]);
+    const slow = env.scenario([
+      { content: 'first', delayMs: 8_000 },
+      { content: 'second', delayMs: 8_000 },
+    ]);
     const answers = await Promise.all([
       api.post('/chat', { context_id: contextId, message: 'one', model: slow }),
       api.post('/chat', { context_id: contextId, message: 'two', model: slow }),
@@ -222,12 +278,18 @@ describe('conversations', () => {
 
   test('a context id of the longest allowed length works everywhere, its turn runs included', async () => {
     const contextId = `long-${'x'.repeat(195)}`;
-    const answer = await api.post('/chat', { context_id: contextId, message: 'hi', model: env.scenario([{ content: 'hello' }]) });
+    const answer = await api.post('/chat', {
+      context_id: contextId,
+      message: 'hi',
+      model: env.scenario([{ content: 'hello' }]),
+    });
     expect(answer.status).toBe(200);
     expect((await api.get(`/conversations/${contextId}`)).body.turns).toBe(1);
     const runId = answer.headers.get('agent-run-id') as string;
     expect((await api.get(`/runs/${encodeURIComponent(runId)}`)).body.state.status).toBe('completed');
-    expect((await api.post('/chat', { context_id: `${contextId}y`, message: 'hi' })).body.error.details).toEqual([{ field: 'context_id', problem: expect.any(String) }]);
+    expect((await api.post('/chat', { context_id: `${contextId}y`, message: 'hi' })).body.error.details).toEqual([
+      { field: 'context_id', problem: expect.any(String) },
+    ]);
   });
 
   test('a retried request with the same Idempotency-Key answers the same turn instead of running another', async () => {
@@ -244,7 +306,11 @@ describe('conversations', () => {
 
   test('DELETE ends the conversation; the next request on the context starts afresh', async () => {
     const contextId = context();
-    const firstLife = await api.post('/chat', { context_id: contextId, message: 'first life', model: env.scenario([{ content: 'ok' }]) });
+    const firstLife = await api.post('/chat', {
+      context_id: contextId,
+      message: 'first life',
+      model: env.scenario([{ content: 'ok' }]),
+    });
     const ended = await api.request('DELETE', `/conversations/${contextId}`);
     expect(ended.status).toBe(202);
     const handle = env.client.workflow.getHandle(`conversation:${contextId}`);
@@ -266,11 +332,17 @@ describe('authentication and bad requests', () => {
   test('without the token, or with a wrong one, a request gets 401 and nothing else: no body check, no run', async () => {
     const contextId = context();
     const model = env.scenario([{ content: 'never sent' }]);
-    for (const headers of [{ authorization: '' }, { authorization: 'Bearer wrong-token' }, { authorization: `Basic ${TEST_TOKEN}` }]) {
+    for (const headers of [
+      { authorization: '' },
+      { authorization: 'Bearer wrong-token' },
+      { authorization: `Basic ${TEST_TOKEN}` },
+    ]) {
       const answer = await api.post('/chat', { context_id: contextId, message: 'hi', model }, headers);
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toBe('Bearer');
-      expect(answer.body).toEqual({ error: { code: 'unauthorized', message: expect.stringContaining('bearer token') } });
+      expect(answer.body).toEqual({
+        error: { code: 'unauthorized', message: expect.stringContaining('bearer token') },
+      });
     }
     // Even a malformed body or URL is not looked at.
     expect((await api.get(`/runs/${'x'.repeat(1500)}`, { authorization: '' })).status).toBe(401);
@@ -298,7 +370,13 @@ describe('authentication and bad requests', () => {
     });
     expect(wrong.status).toBe(400);
     const fields = (wrong.body.error.details as { field: string }[]).map((detail) => detail.field).sort();
-    expect(fields).toEqual(['context_id', 'message', 'terminating_config', 'terminating_config.max_invocations', 'terminating_config.tool_ids']);
+    expect(fields).toEqual([
+      'context_id',
+      'message',
+      'terminating_config',
+      'terminating_config.max_invocations',
+      'terminating_config.tool_ids',
+    ]);
 
     const extra = await api.post('/chat/invoke', { context_id: 'ok', prompt: 'not a field of invoke' });
     expect(extra.status).toBe(400);
@@ -308,7 +386,12 @@ describe('authentication and bad requests', () => {
     expect(json.status).toBe(400);
     expect(json.body.error.code).toBe('invalid_json');
 
-    const unknownTool = await api.post('/chat', { context_id: context(), message: 'hi', model: env.scenario([]), tools: ['no_such_tool'] });
+    const unknownTool = await api.post('/chat', {
+      context_id: context(),
+      message: 'hi',
+      model: env.scenario([]),
+      tools: ['no_such_tool'],
+    });
     expect(unknownTool.status).toBe(400);
     expect(unknownTool.body.error.code).toBe('invalid_agent_input');
     expect(unknownTool.body.error.message).toContain('unknown tool "no_such_tool"');

@@ -37,7 +37,10 @@ describe('JSON nesting', () => {
       });
     }
     // A chat body too: the limit is the parser's, for every route.
-    const chat = await api.post('/chat', `{"context_id":"deep","message":"hi","tools":${'['.repeat(100)}${']'.repeat(100)}}`);
+    const chat = await api.post(
+      '/chat',
+      `{"context_id":"deep","message":"hi","tools":${'['.repeat(100)}${']'.repeat(100)}}`,
+    );
     expect(chat.status).toBe(400);
     expect(chat.body.error.code).toBe('invalid_body');
     expect((await api.get('/conversations/deep')).status).toBe(404);
@@ -49,7 +52,10 @@ describe('JSON nesting', () => {
     const answer = await api.post('/runs/no-such-run/approve', body);
     expect(answer.status).toBe(404);
     expect(answer.body.error.code).toBe('run_not_found');
-    const deeper = await api.post('/runs/no-such-run/approve', `{"call_id":"call_1","arguments":${nestedObjects(API_MAX_JSON_DEPTH)}}`);
+    const deeper = await api.post(
+      '/runs/no-such-run/approve',
+      `{"call_id":"call_1","arguments":${nestedObjects(API_MAX_JSON_DEPTH)}}`,
+    );
     expect(deeper.status).toBe(400);
     expect(deeper.body.error.code).toBe('invalid_body');
   });
@@ -69,26 +75,44 @@ describe('requests the HTTP parser refuses', () => {
 
   test.each([
     ['a raw space in the path', () => `GET /runs/a b HTTP/1.1\r\nHost: ${host()}\r\n${auth}\r\n`],
-    ['a NUL byte in Authorization', () => `GET /runs HTTP/1.1\r\nHost: ${host()}\r\nAuthorization: Bearer ${TEST_TOKEN}\u0000\r\n\r\n`],
+    [
+      'a NUL byte in Authorization',
+      () => `GET /runs HTTP/1.1\r\nHost: ${host()}\r\nAuthorization: Bearer ${TEST_TOKEN}\u0000\r\n\r\n`,
+    ],
     [
       'a control character in Idempotency-Key',
-      () => `POST /chat HTTP/1.1\r\nHost: ${host()}\r\n${auth}Idempotency-Key: key\u0001one\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+      () =>
+        `POST /chat HTTP/1.1\r\nHost: ${host()}\r\n${auth}Idempotency-Key: key\u0001one\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
     ],
-    ['a Content-Length that is not a number', () => `POST /runs HTTP/1.1\r\nHost: ${host()}\r\n${auth}Content-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`],
-    ['a negative Content-Length', () => `POST /runs HTTP/1.1\r\nHost: ${host()}\r\n${auth}Content-Type: application/json\r\nContent-Length: -1\r\n\r\n{}`],
+    [
+      'a Content-Length that is not a number',
+      () =>
+        `POST /runs HTTP/1.1\r\nHost: ${host()}\r\n${auth}Content-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`,
+    ],
+    [
+      'a negative Content-Length',
+      () =>
+        `POST /runs HTTP/1.1\r\nHost: ${host()}\r\n${auth}Content-Type: application/json\r\nContent-Length: -1\r\n\r\n{}`,
+    ],
     [
       'both Content-Length and Transfer-Encoding',
-      () => `POST /runs HTTP/1.1\r\nHost: ${host()}\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      () =>
+        `POST /runs HTTP/1.1\r\nHost: ${host()}\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
     ],
   ])('%s gets 400 bad_request in the API error shape', async (_name, request) => {
     const answer = await rawRequest(api.url, request());
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
-    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'bad_request', message: expect.stringContaining('not valid HTTP') } });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: 'bad_request', message: expect.stringContaining('not valid HTTP') },
+    });
   });
 
   test('headers past the size limit get 431 headers_too_large in the API error shape', async () => {
-    const answer = await rawRequest(api.url, `GET /runs HTTP/1.1\r\nHost: ${host()}\r\n${auth}X-Filler: ${'x'.repeat(40_000)}\r\n\r\n`);
+    const answer = await rawRequest(
+      api.url,
+      `GET /runs HTTP/1.1\r\nHost: ${host()}\r\n${auth}X-Filler: ${'x'.repeat(40_000)}\r\n\r\n`,
+    );
     expect(answer.status).toBe(431);
     expect(JSON.parse(answer.body)).toEqual({ error: { code: 'headers_too_large', message: expect.any(String) } });
   });

@@ -17,7 +17,12 @@ describe('npm run api refuses to run unauthenticated by accident', () => {
 
   test('a short token is refused without being echoed; bad port and body limit are named too', async () => {
     const finished = await runScript('src/api/main.ts', {
-      env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), AGENT_API_TOKEN: 'short-secret', AGENT_API_PORT: '70000', AGENT_API_BODY_LIMIT: '12' }),
+      env: cleanEnv({
+        TEMPORAL_ADDRESS: testServerAddress(),
+        AGENT_API_TOKEN: 'short-secret',
+        AGENT_API_PORT: '70000',
+        AGENT_API_BODY_LIMIT: '12',
+      }),
     });
     expect(finished.code).toBe(1);
     expect(finished.stderr).toContain('AGENT_API_TOKEN=(hidden): use at least 16 characters');

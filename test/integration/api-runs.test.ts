@@ -31,16 +31,33 @@ function approvalInput(file: string) {
     { toolCalls: [{ name: 'write_file', arguments: { path: file, content: 'x' }, id: `call_${file}` }] },
     { toolCalls: [{ name: 'finish', arguments: { note: `finished ${file}` } }] },
   ]);
-  return { model, input: { model, tools: ['write_file', 'finish'], message: `write ${file}`, approval: { tools: ['write_file'] }, terminating: { toolIds: ['finish'] } } };
+  return {
+    model,
+    input: {
+      model,
+      tools: ['write_file', 'finish'],
+      message: `write ${file}`,
+      approval: { tools: ['write_file'] },
+      terminating: { toolIds: ['finish'] },
+    },
+  };
 }
 
 describe('runs over HTTP', () => {
   test('POST /runs answers 202 at once; its events arrive as Server-Sent Events in order, then an end event with the outcome', async () => {
     const model = env.scenario([
-      { content: 'Computing.', toolCalls: [{ name: 'calculator', arguments: { expression: '32 * 32' }, id: 'call_pow' }] },
+      {
+        content: 'Computing.',
+        toolCalls: [{ name: 'calculator', arguments: { expression: '32 * 32' }, id: 'call_pow' }],
+      },
       { toolCalls: [{ name: 'finish', arguments: { note: '1024' } }] },
     ]);
-    const runId = await startRun({ model, tools: ['calculator', 'finish'], message: 'what is 32 * 32?', terminating: { toolIds: ['finish'] } });
+    const runId = await startRun({
+      model,
+      tools: ['calculator', 'finish'],
+      message: 'what is 32 * 32?',
+      terminating: { toolIds: ['finish'] },
+    });
 
     const stream = await readEventStream(`${api.url}/runs/${encodeURIComponent(runId)}/events`, auth);
     expect(stream.status).toBe(200);
@@ -53,23 +70,46 @@ describe('runs over HTTP', () => {
     expect(types[0]).toBe('run-start');
     expect(types.at(-1)).toBe('run-end');
     expect(types.indexOf('tool-call-start')).toBeLessThan(types.indexOf('tool-call-end'));
-    expect(runEvents.find((event) => event.event === 'tool-call-start')?.data).toMatchObject({ toolName: 'calculator', arguments: { expression: '32 * 32' } });
-    expect(runEvents.find((event) => event.event === 'tool-call-end')?.data).toMatchObject({ toolName: 'calculator', output: '1024', isError: false });
+    expect(runEvents.find((event) => event.event === 'tool-call-start')?.data).toMatchObject({
+      toolName: 'calculator',
+      arguments: { expression: '32 * 32' },
+    });
+    expect(runEvents.find((event) => event.event === 'tool-call-end')?.data).toMatchObject({
+      toolName: 'calculator',
+      output: '1024',
+      isError: false,
+    });
     expect(runEvents.find((event) => event.event === 'model-response')?.data).toMatchObject({ content: 'Computing.' });
-    expect(stream.events.at(-1)).toMatchObject({ event: 'end', data: { run_id: runId, outcome: 'completed', result: { response: '1024' } } });
+    expect(stream.events.at(-1)).toMatchObject({
+      event: 'end',
+      data: { run_id: runId, outcome: 'completed', result: { response: '1024' } },
+    });
 
     // Resuming with Last-Event-ID sends only what came after it (the later of it and ?after=).
-    const resumed = await readEventStream(`${api.url}/runs/${encodeURIComponent(runId)}/events?after=1`, { ...auth, 'last-event-id': '3' });
+    const resumed = await readEventStream(`${api.url}/runs/${encodeURIComponent(runId)}/events?after=1`, {
+      ...auth,
+      'last-event-id': '3',
+    });
     expect(resumed.events[0]?.id).toBe('4');
     expect(resumed.events.filter((event) => event.id !== undefined)).toHaveLength(runEvents.length - 3);
     // A follower that has read everything of an ended run gets 204, which tells an EventSource to stop reconnecting.
-    const done = await fetch(`${api.url}/runs/${encodeURIComponent(runId)}/events`, { headers: { ...auth, 'last-event-id': String(runEvents.length) } });
+    const done = await fetch(`${api.url}/runs/${encodeURIComponent(runId)}/events`, {
+      headers: { ...auth, 'last-event-id': String(runEvents.length) },
+    });
     expect(done.status).toBe(204);
 
     const result = await api.get(`/runs/${encodeURIComponent(runId)}/result`);
-    expect(result.body).toMatchObject({ run_id: runId, outcome: 'completed', result: { response: '1024', terminationReason: { type: 'terminating_tool', toolName: 'finish' } } });
+    expect(result.body).toMatchObject({
+      run_id: runId,
+      outcome: 'completed',
+      result: { response: '1024', terminationReason: { type: 'terminating_tool', toolName: 'finish' } },
+    });
     const state = await api.get(`/runs/${encodeURIComponent(runId)}`);
-    expect(state.body).toMatchObject({ run_id: runId, temporal_status: 'COMPLETED', state: { status: 'completed', iteration: 2 } });
+    expect(state.body).toMatchObject({
+      run_id: runId,
+      temporal_status: 'COMPLETED',
+      state: { status: 'completed', iteration: 2 },
+    });
   });
 
   test('a pending call shows in the stream; approving it over HTTP lets the run finish', async () => {
@@ -80,21 +120,42 @@ describe('runs over HTTP', () => {
       events.push(event);
       return event.event === 'end';
     });
-    await waitFor(async () => events, (seen) => seen.some((event) => event.event === 'approval-request'));
+    await waitFor(
+      async () => events,
+      (seen) => seen.some((event) => event.event === 'approval-request'),
+    );
     const request = events.find((event) => event.event === 'approval-request');
-    expect(request?.data).toMatchObject({ callId: 'call-1-1', toolName: 'write_file', arguments: { path: 'approved.txt', content: 'x' } });
+    expect(request?.data).toMatchObject({
+      callId: 'call-1-1',
+      toolName: 'write_file',
+      arguments: { path: 'approved.txt', content: 'x' },
+    });
 
     const state = await api.get(`/runs/${encodeURIComponent(runId)}`);
-    expect(state.body.state).toMatchObject({ status: 'waiting_for_approval', pendingApprovals: [{ callId: 'call-1-1' }] });
+    expect(state.body.state).toMatchObject({
+      status: 'waiting_for_approval',
+      pendingApprovals: [{ callId: 'call-1-1' }],
+    });
     const unknown = await api.post(`/runs/${encodeURIComponent(runId)}/approve`, { call_id: 'call_nope' });
     expect(unknown.status).toBe(409);
     expect(unknown.body.error.code).toBe('decision_rejected');
 
-    const approved = await api.post(`/runs/${encodeURIComponent(runId)}/approve`, { call_id: 'call-1-1', arguments: { path: 'approved.txt', content: 'edited' } });
+    const approved = await api.post(`/runs/${encodeURIComponent(runId)}/approve`, {
+      call_id: 'call-1-1',
+      arguments: { path: 'approved.txt', content: 'edited' },
+    });
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ callId: 'call-1-1', decision: 'approve', via: 'update', arguments: { content: 'edited' } });
+    expect(approved.body).toMatchObject({
+      callId: 'call-1-1',
+      decision: 'approve',
+      via: 'update',
+      arguments: { content: 'edited' },
+    });
     const stream = await streaming;
-    expect(stream.events.at(-1)).toMatchObject({ event: 'end', data: { outcome: 'completed', result: { response: 'finished approved.txt' } } });
+    expect(stream.events.at(-1)).toMatchObject({
+      event: 'end',
+      data: { outcome: 'completed', result: { response: 'finished approved.txt' } },
+    });
     const order = stream.events.map((event) => event.event);
     expect(order.indexOf('approval-request')).toBeLessThan(order.indexOf('approval-decision'));
     expect(order.indexOf('approval-decision')).toBeLessThan(order.lastIndexOf('tool-call-end'));
@@ -103,22 +164,46 @@ describe('runs over HTTP', () => {
   test('deny tells the model; terminate stops a waiting run gracefully; a second terminate is a conflict', async () => {
     const denied = approvalInput('denied.txt');
     const deniedId = await startRun(denied.input);
-    await waitFor(() => api.get(`/runs/${encodeURIComponent(deniedId)}`), (answer) => answer.body.state?.status === 'waiting_for_approval');
-    const decision = await api.post(`/runs/${encodeURIComponent(deniedId)}/deny`, { call_id: 'call-1-1', reason: 'not today' });
+    await waitFor(
+      () => api.get(`/runs/${encodeURIComponent(deniedId)}`),
+      (answer) => answer.body.state?.status === 'waiting_for_approval',
+    );
+    const decision = await api.post(`/runs/${encodeURIComponent(deniedId)}/deny`, {
+      call_id: 'call-1-1',
+      reason: 'not today',
+    });
     expect(decision.body).toMatchObject({ decision: 'deny', reason: 'not today' });
-    await waitFor(() => api.get(`/runs/${encodeURIComponent(deniedId)}/result`), (answer) => answer.status === 200);
-    expect(env.model.requests(denied.model)[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: not today' });
+    await waitFor(
+      () => api.get(`/runs/${encodeURIComponent(deniedId)}/result`),
+      (answer) => answer.status === 200,
+    );
+    expect(env.model.requests(denied.model)[1]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: 'Denied: not today',
+    });
     const late = await api.post(`/runs/${encodeURIComponent(deniedId)}/approve`, { call_id: 'call-1-1' });
     expect(late.status).toBe(409);
     expect(late.body.error).toMatchObject({ code: 'run_ended', message: `Run "${deniedId}" has already ended.` });
 
     const stopped = approvalInput('stopped.txt');
     const stoppedId = await startRun(stopped.input);
-    await waitFor(() => api.get(`/runs/${encodeURIComponent(stoppedId)}`), (answer) => answer.body.state?.status === 'waiting_for_approval');
-    const terminate = await api.post(`/runs/${encodeURIComponent(stoppedId)}/terminate`, { reason: 'operator said so' });
+    await waitFor(
+      () => api.get(`/runs/${encodeURIComponent(stoppedId)}`),
+      (answer) => answer.body.state?.status === 'waiting_for_approval',
+    );
+    const terminate = await api.post(`/runs/${encodeURIComponent(stoppedId)}/terminate`, {
+      reason: 'operator said so',
+    });
     expect(terminate.status).toBe(202);
-    const result = await waitFor(() => api.get(`/runs/${encodeURIComponent(stoppedId)}/result`), (answer) => answer.status === 200);
-    expect(result.body).toMatchObject({ outcome: 'terminated', reason: 'operator said so', result: { terminationReason: { type: 'external', via: 'signal' } } });
+    const result = await waitFor(
+      () => api.get(`/runs/${encodeURIComponent(stoppedId)}/result`),
+      (answer) => answer.status === 200,
+    );
+    expect(result.body).toMatchObject({
+      outcome: 'terminated',
+      reason: 'operator said so',
+      result: { terminationReason: { type: 'external', via: 'signal' } },
+    });
     const again = await api.post(`/runs/${encodeURIComponent(stoppedId)}/terminate`, {});
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('run_ended');
@@ -130,12 +215,18 @@ describe('runs over HTTP', () => {
       { toolCalls: [{ name: 'task_completion', arguments: { result: 'done' } }] },
     ]);
     const runId = await startRun({ model, tools: ['ask_question', 'task_completion'], message: 'report' });
-    const waiting = await waitFor(() => api.get(`/runs/${runId}`), (answer) => answer.body.state?.status === 'waiting_for_input');
+    const waiting = await waitFor(
+      () => api.get(`/runs/${runId}`),
+      (answer) => answer.body.state?.status === 'waiting_for_input',
+    );
     expect(waiting.body.state.question).toMatchObject({ callId: 'call-1-1', question: 'Which year?' });
     expect((await api.post(`/runs/${runId}/messages`, { content: '  ' })).status).toBe(400);
     const sent = await api.post(`/runs/${runId}/messages`, { content: '2025' });
     expect(sent.status).toBe(202);
-    const result = await waitFor(() => api.get(`/runs/${runId}/result`), (answer) => answer.status === 200);
+    const result = await waitFor(
+      () => api.get(`/runs/${runId}/result`),
+      (answer) => answer.status === 200,
+    );
     expect(result.body).toMatchObject({ outcome: 'completed', result: { response: 'done' } });
     expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'user', content: '2025' });
     expect((await api.post(`/runs/${runId}/messages`, { content: 'late' })).body.error.code).toBe('run_ended');
@@ -147,13 +238,22 @@ describe('runs over HTTP', () => {
     const listed = await waitFor(
       () => api.get('/runs?status=completed&limit=200'),
       // The search attributes and the close reach visibility separately: wait for both.
-      (answer) => (answer.body.runs as { run_id: string; temporal_status: string }[]).some((run) => run.run_id === runId && run.temporal_status === 'COMPLETED'),
+      (answer) =>
+        (answer.body.runs as { run_id: string; temporal_status: string }[]).some(
+          (run) => run.run_id === runId && run.temporal_status === 'COMPLETED',
+        ),
     );
-    expect((listed.body.runs as { run_id: string }[]).find((run) => run.run_id === runId)).toMatchObject({ temporal_status: 'COMPLETED', status: 'completed', iterations: 1 });
+    expect((listed.body.runs as { run_id: string }[]).find((run) => run.run_id === runId)).toMatchObject({
+      temporal_status: 'COMPLETED',
+      status: 'completed',
+      iterations: 1,
+    });
     expect((await api.get('/runs?limit=0')).status).toBe(400);
     expect((await api.get('/runs?status=sleeping')).body.error.details[0].field).toBe('status');
     // A query cannot close the agent-run filter's parenthesis and list other workflows.
-    const escaping = await api.get(`/runs?query=${encodeURIComponent("AgentIterations > 0) OR (WorkflowType = 'conversationWorkflow'")}`);
+    const escaping = await api.get(
+      `/runs?query=${encodeURIComponent("AgentIterations > 0) OR (WorkflowType = 'conversationWorkflow'")}`,
+    );
     expect(escaping.status).toBe(400);
     expect(escaping.body.error.code).toBe('invalid_query');
     const malformed = await api.get(`/runs?query=${encodeURIComponent('AgentIterations >>> 1')}`);
@@ -168,18 +268,29 @@ describe('runs over HTTP', () => {
 
     const invalid = await api.post('/runs', { input: { tools: 'calculator', message: 'hi', maxInvocations: 0 } });
     expect(invalid.status).toBe(400);
-    expect((invalid.body.error.details as { field: string }[]).map((detail) => detail.field).sort()).toEqual(['input.maxInvocations', 'input.tools']);
+    expect((invalid.body.error.details as { field: string }[]).map((detail) => detail.field).sort()).toEqual([
+      'input.maxInvocations',
+      'input.tools',
+    ]);
 
     const model = env.scenario([{ content: 'one' }]);
     const runId = `fixed-${Date.now()}`;
     await startRun({ model, tools: ['calculator'], message: 'hi' }, runId);
-    await waitFor(() => api.get(`/runs/${runId}/result`), (answer) => answer.status === 200);
+    await waitFor(
+      () => api.get(`/runs/${runId}/result`),
+      (answer) => answer.status === 200,
+    );
     // Taken for good: also once its run has ended, the id does not start a second run.
     const taken = await api.post('/runs', { input: { model, tools: ['calculator'], message: 'hi' }, run_id: runId });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe('run_exists');
-    const squatting = await api.post('/runs', { input: { model, tools: ['calculator'], message: 'hi' }, run_id: 'conversation:abc:turn-1' });
-    expect(squatting.body.error.details).toEqual([{ field: 'run_id', problem: expect.stringContaining('conversation') }]);
+    const squatting = await api.post('/runs', {
+      input: { model, tools: ['calculator'], message: 'hi' },
+      run_id: 'conversation:abc:turn-1',
+    });
+    expect(squatting.body.error.details).toEqual([
+      { field: 'run_id', problem: expect.stringContaining('conversation') },
+    ]);
   });
 });
 
@@ -194,7 +305,12 @@ describe('server errors', () => {
       [unreachable, 503],
       [closed, 500],
     ] as const) {
-      const app = buildApiServer({ client, taskQueue: env.taskQueue, auth: { disabled: true }, defaults: { tools: ['calculator'] } });
+      const app = buildApiServer({
+        client,
+        taskQueue: env.taskQueue,
+        auth: { disabled: true },
+        defaults: { tools: ['calculator'] },
+      });
       try {
         await app.listen({ host: '127.0.0.1', port: 0 });
         const { port } = app.server.address() as { port: number };

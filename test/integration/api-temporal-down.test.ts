@@ -44,15 +44,28 @@ afterAll(async () => {
 });
 
 /** One request with the token to `base`; its status, JSON body and how long it took. */
-async function timed(method: string, path: string, body?: unknown, base = url): Promise<{ path: string; status: number; body: unknown; ms: number }> {
+async function timed(
+  method: string,
+  path: string,
+  body?: unknown,
+  base = url,
+): Promise<{ path: string; status: number; body: unknown; ms: number }> {
   const started = Date.now();
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${TEST_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${TEST_TOKEN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { path: `${method} ${path}`, status: response.status, body: JSON.parse(text) as unknown, ms: Date.now() - started };
+  return {
+    path: `${method} ${path}`,
+    status: response.status,
+    body: JSON.parse(text) as unknown,
+    ms: Date.now() - started,
+  };
 }
 
 test('with Temporal down, requests answer 503 temporal_unavailable within ~2 s and /readyz says not ready; /readyz recovers with Temporal', async () => {
@@ -80,7 +93,12 @@ test('with Temporal down, requests answer 503 temporal_unavailable within ~2 s a
   ]);
   for (const answer of answers) {
     // The deadline plus room for a loaded machine (typically 2.1-2.4 s here); before the deadline, each took ~20 s.
-    expect({ path: answer.path, status: answer.status, body: answer.body, time: answer.ms < API_TEMPORAL_DEADLINE_MS + 3_000 ? 'in time' : `${answer.ms} ms` }).toEqual({
+    expect({
+      path: answer.path,
+      status: answer.status,
+      body: answer.body,
+      time: answer.ms < API_TEMPORAL_DEADLINE_MS + 3_000 ? 'in time' : `${answer.ms} ms`,
+    }).toEqual({
       path: answer.path,
       status: 503,
       body: { error: { code: 'temporal_unavailable', message: expect.stringContaining('try again shortly') } },
@@ -93,7 +111,11 @@ test('with Temporal down, requests answer 503 temporal_unavailable within ~2 s a
   // The same address again (a fresh in-memory server): the client reconnects and readiness turns green.
   server = await startDevServer({ port, uiPort: 0, log });
   const recovered = await waitFor(
-    () => fetch(`${url}/readyz`).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown })),
+    () =>
+      fetch(`${url}/readyz`).then(async (response) => ({
+        status: response.status,
+        body: (await response.json()) as unknown,
+      })),
     (answer) => answer.status === 200,
     60_000,
   );
@@ -110,7 +132,12 @@ test('a Temporal that accepts connections but never answers gets 503 temporal_un
   await new Promise<void>((resolve) => hole.listen(0, '127.0.0.1', resolve));
   const holeAddress = hole.address() as net.AddressInfo;
   const lazy = Connection.lazy({ address: `127.0.0.1:${holeAddress.port}` });
-  const stuck = buildApiServer({ client: new Client({ connection: lazy, namespace: 'default' }), taskQueue: 'hung', auth: { token: TEST_TOKEN }, defaults: { tools: ['calculator'] } });
+  const stuck = buildApiServer({
+    client: new Client({ connection: lazy, namespace: 'default' }),
+    taskQueue: 'hung',
+    auth: { token: TEST_TOKEN },
+    defaults: { tools: ['calculator'] },
+  });
   await stuck.listen({ host: '127.0.0.1', port: 0 });
   const stuckUrl = `http://127.0.0.1:${(stuck.server.address() as net.AddressInfo).port}`;
   try {
@@ -120,7 +147,11 @@ test('a Temporal that accepts connections but never answers gets 503 temporal_un
       timed('POST', '/chat', { context_id: 'hung-context', message: 'hi' }, stuckUrl),
     ]);
     for (const answer of answers) {
-      expect({ path: answer.path, status: answer.status, code: (answer.body as { error?: { code?: string } }).error?.code }).toEqual({
+      expect({
+        path: answer.path,
+        status: answer.status,
+        code: (answer.body as { error?: { code?: string } }).error?.code,
+      }).toEqual({
         path: answer.path,
         status: 503,
         code: 'temporal_unavailable',

@@ -48,16 +48,22 @@ async function startTransfer(to: string, amount: number, approval: Record<string
 /** The run's `approval-decision` events. */
 async function decisionsOf(handle: WorkflowHandle) {
   const { events } = await handle.query(eventsQuery, { after: 0 });
-  return events.filter((event): event is Extract<RunEvent, { type: 'approval-decision' }> => event.type === 'approval-decision');
+  return events.filter(
+    (event): event is Extract<RunEvent, { type: 'approval-decision' }> => event.type === 'approval-decision',
+  );
 }
 
 describe('approval policies: a function in workflow code decides each call', () => {
-  test('approve: the call runs without waiting, and the decision is recorded as the policy\'s', async () => {
+  test("approve: the call runs without waiting, and the decision is recorded as the policy's", async () => {
     const { handle, callId } = await startTransfer('approve-me', 40, LIMITS);
     const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('done');
     expect(transfers).toContainEqual({ amount: 40, to: 'approve-me' });
-    expect(result.messages[2]).toMatchObject({ role: 'tool', tool_call_id: callId, content: 'transferred 40 to approve-me' });
+    expect(result.messages[2]).toMatchObject({
+      role: 'tool',
+      tool_call_id: callId,
+      content: 'transferred 40 to approve-me',
+    });
 
     const { events } = await handle.query(eventsQuery, { after: 0 });
     // Nobody was asked: no request was logged.
@@ -82,18 +88,28 @@ describe('approval policies: a function in workflow code decides each call', () 
     const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('done');
     expect(transfers.some((transfer) => transfer.to === 'deny-me')).toBe(false);
-    expect(result.messages[2]).toMatchObject({ role: 'tool', tool_call_id: callId, content: 'Denied: transfers above 1000 are not allowed' });
+    expect(result.messages[2]).toMatchObject({
+      role: 'tool',
+      tool_call_id: callId,
+      content: 'Denied: transfers above 1000 are not allowed',
+    });
     expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({
       role: 'tool',
       tool_call_id: 'model_deny-me',
       content: 'Denied: transfers above 1000 are not allowed',
     });
     expect(await decisionsOf(handle)).toEqual([
-      expect.objectContaining({ callId, decision: 'deny', reason: 'transfers above 1000 are not allowed', via: 'policy', policy: 'transfer-limits' }),
+      expect.objectContaining({
+        callId,
+        decision: 'deny',
+        reason: 'transfers above 1000 are not allowed',
+        via: 'policy',
+        policy: 'transfer-limits',
+      }),
     ]);
   });
 
-  test('modify: the tool runs with the policy\'s arguments, and the transcript shows them', async () => {
+  test("modify: the tool runs with the policy's arguments, and the transcript shows them", async () => {
     const { handle, callId } = await startTransfer('cap-me', 700, { policy: 'cap-transfers', params: { cap: 250 } });
     const result = (await handle.result()) as AgentResult;
     expect(transfers).toContainEqual({ amount: 250, to: 'cap-me' });
@@ -120,13 +136,17 @@ describe('approval policies: a function in workflow code decides each call', () 
     const denial =
       'approval policy "cap-transfers" modified the arguments of "transfer" to ones that do not fit its schema: amount: Too small: expected number to be >0';
     expect(result.messages[2]).toMatchObject({ role: 'tool', tool_call_id: callId, content: `Denied: ${denial}` });
-    expect(await decisionsOf(handle)).toEqual([expect.objectContaining({ callId, decision: 'deny', reason: denial, via: 'policy' })]);
+    expect(await decisionsOf(handle)).toEqual([
+      expect.objectContaining({ callId, decision: 'deny', reason: denial, via: 'policy' }),
+    ]);
   });
 
   test('ask: the call waits for a person as without a policy, survives a worker restart, and a human approves it by update', async () => {
     const { handle, callId } = await startTransfer('ask-me', 500, { ...LIMITS, timeout: '10m' });
     const waiting = await waitForState(handle, (state) => state.status === 'waiting_for_approval');
-    expect(waiting.pendingApprovals).toEqual([expect.objectContaining({ callId, toolName: 'transfer', arguments: { amount: 500, to: 'ask-me' } })]);
+    expect(waiting.pendingApprovals).toEqual([
+      expect.objectContaining({ callId, toolName: 'transfer', arguments: { amount: 500, to: 'ask-me' } }),
+    ]);
     // A new worker replays the run: the policy runs again and asks again, so the history matches.
     await env.restartWorker();
     const recorded = await handle.executeUpdate(decideUpdate, { args: [{ callId, decision: 'approve' }] });
@@ -137,7 +157,12 @@ describe('approval policies: a function in workflow code decides each call', () 
     expect(transfers).toContainEqual({ amount: 500, to: 'ask-me' });
     const { events } = await handle.query(eventsQuery, { after: 0 });
     expect(events.filter((event) => event.type === 'approval-request')).toEqual([
-      expect.objectContaining({ callId, toolName: 'transfer', policy: 'transfer-limits', reason: 'a person decides mid-sized transfers' }),
+      expect.objectContaining({
+        callId,
+        toolName: 'transfer',
+        policy: 'transfer-limits',
+        reason: 'a person decides mid-sized transfers',
+      }),
     ]);
     expect(await decisionsOf(handle)).toEqual([expect.objectContaining({ callId, via: 'update' })]);
   });
@@ -149,12 +174,19 @@ describe('approval policies: a function in workflow code decides each call', () 
     expect(transfers.some((transfer) => transfer.to === 'throw-me')).toBe(false);
     const reason = 'approval policy "broken" failed: it threw Error: the limits table is not loaded';
     expect(result.messages[2]).toMatchObject({ role: 'tool', tool_call_id: callId, content: `Denied: ${reason}` });
-    expect(await decisionsOf(handle)).toEqual([expect.objectContaining({ callId, decision: 'deny', reason, via: 'policy', policy: 'broken' })]);
+    expect(await decisionsOf(handle)).toEqual([
+      expect.objectContaining({ callId, decision: 'deny', reason, via: 'policy', policy: 'broken' }),
+    ]);
   });
 
   test('an unknown policy fails the run at start with InvalidAgentInput, naming the registered ones', async () => {
     const model = env.scenario([{ content: 'never asked' }]);
-    const failure = await env.runExpectingFailure({ model, tools: ['transfer'], message: 'pay', approval: { policy: 'no-such-policy' } });
+    const failure = await env.runExpectingFailure({
+      model,
+      tools: ['transfer'],
+      message: 'pay',
+      approval: { policy: 'no-such-policy' },
+    });
     expect(failure.type).toBe(FailureType.invalidInput);
     expect(failure.message).toBe(
       'Invalid agent input: approval.policy: no approval policy named "no-such-policy" is registered (registered: broken, cap-transfers, transfer-limits); register it with registerApprovalPolicy in the worker\'s workflows module',

@@ -35,7 +35,13 @@ async function startWriteRun(file: string, extra: Record<string, unknown> = {}, 
     { toolCalls: [{ name: 'write_file', arguments: { path: file, content: 'from the model' }, id: `call_${file}` }] },
     { content: 'done', delayMs: answerDelayMs },
   ]);
-  const handle = await env.start({ model, tools: ['write_file'], message: 'write it', approval: { tools: ['write_file'] }, ...extra });
+  const handle = await env.start({
+    model,
+    tools: ['write_file'],
+    message: 'write it',
+    approval: { tools: ['write_file'] },
+    ...extra,
+  });
   const waiting = await waitForState(handle, (state) => state.status === 'waiting_for_approval');
   // The runner's id of the answer's first call, whatever id the model gave it.
   return { model, handle, waiting, callId: 'call-1-1' };
@@ -46,13 +52,17 @@ describe('approvals', () => {
     const { handle, waiting, callId } = await startWriteRun('approved.txt');
     expect(waiting).toMatchObject({
       waitingFor: 'approval',
-      pendingApprovals: [{ callId, toolName: 'write_file', arguments: { path: 'approved.txt', content: 'from the model' } }],
+      pendingApprovals: [
+        { callId, toolName: 'write_file', arguments: { path: 'approved.txt', content: 'from the model' } },
+      ],
     });
     expect(waiting.pendingApprovals[0]?.requestedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     const listed = await waitFor(
       async () => {
         const ids: string[] = [];
-        for await (const execution of env.client.workflow.list({ query: `AgentStatus='waiting_for_approval' AND WorkflowId='${handle.workflowId}'` })) {
+        for await (const execution of env.client.workflow.list({
+          query: `AgentStatus='waiting_for_approval' AND WorkflowId='${handle.workflowId}'`,
+        })) {
           ids.push(execution.workflowId);
         }
         return ids;
@@ -94,7 +104,10 @@ describe('approvals', () => {
     const result = (await handle.result()) as AgentResult;
     expect(await readFile(path.join(env.workspace, 'modified.txt'), 'utf8')).toBe('from the reviewer');
     const assistant = result.messages[1] as AssistantMessage;
-    expect(JSON.parse(assistant.tool_calls?.[0]?.function.arguments ?? '{}')).toEqual({ path: 'modified.txt', content: 'from the reviewer' });
+    expect(JSON.parse(assistant.tool_calls?.[0]?.function.arguments ?? '{}')).toEqual({
+      path: 'modified.txt',
+      content: 'from the reviewer',
+    });
   });
 
   test('deny by signal: the model hears "Denied: <reason>" and can change course', async () => {
@@ -102,9 +115,17 @@ describe('approvals', () => {
     await handle.signal(denySignal, { callId, reason: 'not in the release branch' });
     const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('done');
-    expect(result.messages[2]).toMatchObject({ role: 'tool', tool_call_id: callId, content: 'Denied: not in the release branch' });
+    expect(result.messages[2]).toMatchObject({
+      role: 'tool',
+      tool_call_id: callId,
+      content: 'Denied: not in the release branch',
+    });
     // The model is answered under the id it gave the call.
-    expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call_denied.txt', content: 'Denied: not in the release branch' });
+    expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_denied.txt',
+      content: 'Denied: not in the release branch',
+    });
     await expect(readFile(path.join(env.workspace, 'denied.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
@@ -115,7 +136,8 @@ describe('approvals', () => {
     const rejection = (args: unknown) =>
       handle.executeUpdate(decideUpdate, { args: [args as never] }).then(
         () => 'accepted',
-        (error: unknown) => (error instanceof WorkflowUpdateFailedError ? (error.cause?.message ?? error.message) : String(error)),
+        (error: unknown) =>
+          error instanceof WorkflowUpdateFailedError ? (error.cause?.message ?? error.message) : String(error),
       );
 
     expect(await rejection({ callId: 'call_nope', decision: 'approve' })).toBe(
@@ -127,11 +149,16 @@ describe('approvals', () => {
     );
     // A signal with bad arguments is logged as rejected and changes nothing.
     await handle.signal(approveSignal, { callId, arguments: { path: 7 } });
-    await waitFor(() => handle.query(eventsQuery, {}), (page) => page.events.some((event) => event.type === 'decision-rejection'));
+    await waitFor(
+      () => handle.query(eventsQuery, {}),
+      (page) => page.events.some((event) => event.type === 'decision-rejection'),
+    );
     expect((await waitForState(handle, () => true)).pendingApprovals).toHaveLength(1);
 
     expect(await rejection({ callId, decision: 'deny', reason: 'no' })).toBe('accepted');
-    expect(await rejection({ callId, decision: 'approve' })).toMatch(new RegExp(`^Call "${callId}" was already decided: denied at .+ \\(via update\\)\\.$`));
+    expect(await rejection({ callId, decision: 'approve' })).toMatch(
+      new RegExp(`^Call "${callId}" was already decided: denied at .+ \\(via update\\)\\.$`),
+    );
     await handle.result();
   });
 
@@ -145,7 +172,12 @@ describe('approvals', () => {
       },
       { content: 'done' },
     ]);
-    const handle = await env.start({ model, tools: ['calculator', 'write_file'], message: 'go', approval: { tools: ['write_file'] } });
+    const handle = await env.start({
+      model,
+      tools: ['calculator', 'write_file'],
+      message: 'go',
+      approval: { tools: ['write_file'] },
+    });
     const page = await waitFor(
       () => handle.query(eventsQuery, {}),
       (events) => events.events.some((event) => event.type === 'tool-call-end' && event.callId === 'call-1-1'),
@@ -184,15 +216,25 @@ describe('approvals', () => {
       { toolCalls: [{ name: 'write_file', arguments: { path: 'timed-out.txt', content: 'x' }, id: 'call_timed_out' }] },
       { content: 'done' },
     ]);
-    const handle = await env.start({ model, tools: ['write_file'], message: 'write it', approval: { tools: ['write_file'], timeout: '2s' } });
+    const handle = await env.start({
+      model,
+      tools: ['write_file'],
+      message: 'write it',
+      approval: { tools: ['write_file'], timeout: '2s' },
+    });
     const result = (await handle.result()) as AgentResult;
     expect(result.messages[2]).toMatchObject({ tool_call_id: 'call-1-1', content: 'Denied: no decision within 2s' });
     const { events } = await handle.query(eventsQuery, {});
-    expect(events.find((event) => event.type === 'approval-decision')).toMatchObject({ decision: 'deny', via: 'timeout' });
+    expect(events.find((event) => event.type === 'approval-decision')).toMatchObject({
+      decision: 'deny',
+      via: 'timeout',
+    });
   });
 
   test('a timeout with onTimeout "fail" fails the run with ApprovalTimedOut', async () => {
-    const model = env.scenario([{ toolCalls: [{ name: 'write_file', arguments: { path: 'never.txt', content: 'x' }, id: 'call_late' }] }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'never.txt', content: 'x' }, id: 'call_late' }] },
+    ]);
     const failure = await env.runExpectingFailure({
       model,
       tools: ['write_file'],

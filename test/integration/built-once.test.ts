@@ -13,7 +13,10 @@ afterAll(async () => {
 });
 
 const probe = () =>
-  env.client.workflow.execute('builtOnceProbe', { taskQueue: env.taskQueue, workflowId: `probe-${randomUUID()}` }) as Promise<{ runs: number; sameSchema: boolean }>;
+  env.client.workflow.execute('builtOnceProbe', {
+    taskQueue: env.taskQueue,
+    workflowId: `probe-${randomUUID()}`,
+  }) as Promise<{ runs: number; sameSchema: boolean }>;
 
 describe('schemas built once per worker thread (preloaded built-once module)', () => {
   test('a later run takes the schemas the first run built, and agent runs between them are unaffected', async () => {

@@ -45,17 +45,25 @@ async function exists(file: string): Promise<boolean> {
 /** Two turns, each writing one file as `call_0`, under approval of write_file. */
 async function startTwoTurns(first: string, second: string) {
   const model = env.scenario([{ toolCalls: [write(first)] }, { toolCalls: [write(second)] }, { content: 'done' }]);
-  const handle = await env.start({ model, tools: ['write_file'], message: 'write both', approval: { tools: ['write_file'] } });
+  const handle = await env.start({
+    model,
+    tools: ['write_file'],
+    message: 'write both',
+    approval: { tools: ['write_file'] },
+  });
   return { model, handle };
 }
 
 async function pendingCall(handle: Awaited<ReturnType<typeof startTwoTurns>>['handle'], iteration: number) {
-  const state = await waitForState(handle, (current) => current.pendingApprovals.length === 1 && current.iteration === iteration);
+  const state = await waitForState(
+    handle,
+    (current) => current.pendingApprovals.length === 1 && current.iteration === iteration,
+  );
   return state.pendingApprovals[0]!;
 }
 
 describe('a model that reuses call ids', () => {
-  test('an approval on turn 1 does not approve turn 2\'s call with the same model id: it waits for its own decision', async () => {
+  test("an approval on turn 1 does not approve turn 2's call with the same model id: it waits for its own decision", async () => {
     const { handle } = await startTwoTurns('turn1-a.txt', 'turn2-b.txt');
     const first = await pendingCall(handle, 1);
     expect(first.callId).toBe('call-1-1');
@@ -66,7 +74,9 @@ describe('a model that reuses call ids', () => {
     // Held for its own decision: nothing written yet, still waiting a while later.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(await exists('turn2-b.txt')).toBe(false);
-    expect((await waitForState(handle, () => true)).pendingApprovals.map((approval) => approval.callId)).toEqual(['call-2-1']);
+    expect((await waitForState(handle, () => true)).pendingApprovals.map((approval) => approval.callId)).toEqual([
+      'call-2-1',
+    ]);
 
     await handle.signal(approveSignal, { callId: second.callId });
     expect(((await handle.result()) as AgentResult).response).toBe('done');
@@ -77,7 +87,9 @@ describe('a model that reuses call ids', () => {
     const { handle } = await startTwoTurns('turn1-orig.txt', 'turn2-own.txt');
     const first = await pendingCall(handle, 1);
     await handle.executeUpdate(decideUpdate, {
-      args: [{ callId: first.callId, decision: 'approve', arguments: { path: 'turn1-replaced.txt', content: 'replaced' } }],
+      args: [
+        { callId: first.callId, decision: 'approve', arguments: { path: 'turn1-replaced.txt', content: 'replaced' } },
+      ],
     });
     const second = await pendingCall(handle, 2);
     await handle.executeUpdate(decideUpdate, { args: [{ callId: second.callId, decision: 'approve' }] });
@@ -104,7 +116,12 @@ describe('a model that reuses call ids', () => {
 
   test('two calls with one id in one answer: each needs its own approval, both results reach the model under distinct ids', async () => {
     const model = env.scenario([{ toolCalls: [write('dup-one.txt'), write('dup-two.txt')] }, { content: 'done' }]);
-    const handle = await env.start({ model, tools: ['write_file'], message: 'write two', approval: { tools: ['write_file'] } });
+    const handle = await env.start({
+      model,
+      tools: ['write_file'],
+      message: 'write two',
+      approval: { tools: ['write_file'] },
+    });
     const waiting = await waitForState(handle, (state) => state.pendingApprovals.length === 2);
     expect(waiting.pendingApprovals.map((approval) => [approval.callId, approval.arguments])).toEqual([
       ['call-1-1', { path: 'dup-one.txt', content: 'dup-one.txt' }],
@@ -125,24 +142,40 @@ describe('a model that reuses call ids', () => {
     const shown = env.model.requests(model)[1]!.messages;
     const assistant = shown.find((message) => message.role === 'assistant') as AssistantMessage;
     expect(assistant.tool_calls?.map((call) => call.id)).toEqual(['call_0', 'call-1-2']);
-    expect(shown.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, message.content])).toEqual([
+    expect(
+      shown.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, message.content]),
+    ).toEqual([
       ['call_0', 'Wrote 11 bytes to dup-one.txt.'],
       ['call-1-2', 'Wrote 11 bytes to dup-two.txt.'],
     ]);
     // The run's transcript keeps the model's ids beside its own.
-    expect((result.messages[1] as AssistantMessage).meta?.modelCallIds).toEqual({ 'call-1-1': 'call_0', 'call-1-2': 'call_0' });
+    expect((result.messages[1] as AssistantMessage).meta?.modelCallIds).toEqual({
+      'call-1-1': 'call_0',
+      'call-1-2': 'call_0',
+    });
   });
 
   test('distinct calls with one model id get distinct idempotency keys; events name runner ids', async () => {
     const call = (label: string) => ({ name: 'record_key', arguments: { label }, id: 'call_0' });
-    const model = env.scenario([{ toolCalls: [call('a'), call('b')] }, { toolCalls: [call('c')] }, { content: 'done' }]);
+    const model = env.scenario([
+      { toolCalls: [call('a'), call('b')] },
+      { toolCalls: [call('c')] },
+      { content: 'done' },
+    ]);
     const handle = await env.start({ model, tools: ['record_key'], message: 'record', parallelToolCalls: false });
     await handle.result();
 
     const prefix = `${handle.workflowId}:${(await handle.describe()).runId}`;
     const ours = keysSeen.filter((key) => key.startsWith(`${handle.workflowId}:`));
     expect(ours).toEqual([`${prefix}:call-1-1`, `${prefix}:call-1-2`, `${prefix}:call-2-1`]);
-    const { events } = await waitFor(() => handle.query(eventsQuery, {}), (page) => page.events.length > 0);
-    expect(events.filter((event) => event.type === 'tool-call-end').map((event) => event.callId)).toEqual(['call-1-1', 'call-1-2', 'call-2-1']);
+    const { events } = await waitFor(
+      () => handle.query(eventsQuery, {}),
+      (page) => page.events.length > 0,
+    );
+    expect(events.filter((event) => event.type === 'tool-call-end').map((event) => event.callId)).toEqual([
+      'call-1-1',
+      'call-1-2',
+      'call-2-1',
+    ]);
   });
 });

@@ -58,7 +58,12 @@ describe('an agent as a child workflow', () => {
       namespace: 'default',
       taskQueue,
       workflowsPath: CHILD_AGENT_WORKFLOWS,
-      plugins: [new AgentRunnerPlugin({ tools: [lookupOrder], model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused' } })],
+      plugins: [
+        new AgentRunnerPlugin({
+          tools: [lookupOrder],
+          model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused' },
+        }),
+      ],
     });
     const scenario = `child-${randomUUID().slice(0, 8)}`;
     model.script(scenario, [
@@ -80,8 +85,21 @@ describe('an agent as a child workflow', () => {
       terminationReason: 'complete',
       invocations: 2,
       definitions: [
-        'state', 'events', 'transcript', 'userMessage', 'approve', 'deny', 'stop', 'terminate',
-        'decide', 'setLimits', 'chat', 'conversation', 'end', 'AgentStatus', 'agentWorkflow',
+        'state',
+        'events',
+        'transcript',
+        'userMessage',
+        'approve',
+        'deny',
+        'stop',
+        'terminate',
+        'decide',
+        'setLimits',
+        'chat',
+        'conversation',
+        'end',
+        'AgentStatus',
+        'agentWorkflow',
       ],
     });
     // The agent ran as the parent's child, under the id the parent gave it.
@@ -99,7 +117,9 @@ describe('an agent as a child workflow', () => {
         `import { stateQuery } from ${JSON.stringify(path.join(PROJECT_ROOT, 'src', 'client'))};\n` +
           'export async function wrong(): Promise<string> { return stateQuery.name; }\n',
       );
-      await expect(bundleWorkflowCode({ workflowsPath: workflows, logger: silent })).rejects.toThrow(/Webpack finished with errors|disallowed modules/);
+      await expect(bundleWorkflowCode({ workflowsPath: workflows, logger: silent })).rejects.toThrow(
+        /Webpack finished with errors|disallowed modules/,
+      );
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

@@ -50,7 +50,11 @@ class RunningCli {
   private readonly child: ChildProcess;
 
   constructor(args: string[]) {
-    this.child = spawn(process.execPath, [LAUNCHER, ...args], { cwd: PROJECT_ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [LAUNCHER, ...args], {
+      cwd: PROJECT_ROOT,
+      env: cliEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child.stdout?.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
     this.child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     this.exited = new Promise((resolve) => this.child.once('close', (code) => resolve(code)));
@@ -63,7 +67,9 @@ class RunningCli {
     const deadline = Date.now() + timeoutMs;
     while (!this.stdout.includes(text) && !this.stderr.includes(text)) {
       if (exited || Date.now() > deadline) {
-        throw new Error(`never printed ${JSON.stringify(text)}${exited ? ' (it exited)' : ''}.\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+        throw new Error(
+          `never printed ${JSON.stringify(text)}${exited ? ' (it exited)' : ''}.\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -100,7 +106,20 @@ describe('agent-runner run', () => {
   test('follows a run live; the approval it waits for is given from a second process, which prints the decision', async () => {
     const workflowId = newId('approve');
     const model = gatedWrite('cli-approved.txt', 'call_cli_write', 'The file is written.');
-    const run = new RunningCli(['run', 'Write', 'the', 'file', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId]);
+    const run = new RunningCli([
+      'run',
+      'Write',
+      'the',
+      'file',
+      '--model',
+      model,
+      '--tools',
+      'write_file',
+      '--approve',
+      'write_file',
+      '--id',
+      workflowId,
+    ]);
 
     // The deny command is the request's last line; the approve command comes before it.
     await run.waitForOutput(`agent-runner deny ${workflowId} call-1-1 --reason`);
@@ -115,14 +134,18 @@ describe('agent-runner run', () => {
     expect(finished).toMatchObject({ code: 0, stderr: '' });
     const output = finished.stdout;
     expect(output).toContain('[iteration 1]');
-    expect(output).toContain('? write_file {"path":"cli-approved.txt","content":"written by the model"} needs approval (call call-1-1)');
+    expect(output).toContain(
+      '? write_file {"path":"cli-approved.txt","content":"written by the model"} needs approval (call call-1-1)',
+    );
     expect(output).toContain('✓ approved write_file (call call-1-1) (by update)');
     expect(output).toContain('→ write_file {"path":"cli-approved.txt","content":"written by the model"}');
     expect(output).toMatch(/← write_file \(\d+ ms\): Wrote \d+ bytes to cli-approved\.txt/);
     expect(output).toContain('Response: The file is written.');
     expect(output).toMatch(/Completed: complete \(the model answered\) · 2 iterations · \d+ tokens/);
     // Request, decision, call, result, response: in the order they happened.
-    const order = ['needs approval', '✓ approved', '→ write_file', '← write_file', 'Response:'].map((text) => output.indexOf(text));
+    const order = ['needs approval', '✓ approved', '→ write_file', '← write_file', 'Response:'].map((text) =>
+      output.indexOf(text),
+    );
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(await readFile(path.join(env.workspace, 'cli-approved.txt'), 'utf8')).toBe('written by the model');
   }, 120_000);
@@ -136,16 +159,25 @@ describe('agent-runner run', () => {
     expect(finished.code).toBe(0);
     expect(finished.stderr).toContain('Started run ');
 
-    const lines = finished.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = finished.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const events = lines.slice(0, -1) as RunEvent[];
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
     expect(events[0]?.type).toBe('run-start');
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
-    expect(events.find((event) => event.type === 'tool-call-end')).toMatchObject({ toolName: 'calculator', output: '1024', isError: false });
-    expect(lines.at(-1)).toMatchObject({ outcome: { kind: 'completed', result: { response: 'Two to the tenth is 1024.', iterations: 2 } } });
+    expect(events.find((event) => event.type === 'tool-call-end')).toMatchObject({
+      toolName: 'calculator',
+      output: '1024',
+      isError: false,
+    });
+    expect(lines.at(-1)).toMatchObject({
+      outcome: { kind: 'completed', result: { response: 'Two to the tenth is 1024.', iterations: 2 } },
+    });
   }, 90_000);
 
-  test('prints the model\'s text as it is generated, once: the recorded answer is not printed again', async () => {
+  test("prints the model's text as it is generated, once: the recorded answer is not printed again", async () => {
     const text = 'Streaming text reaches the terminal token by token, while the model is still writing it.';
     const model = env.scenario([{ content: text, tokenDelayMs: 60 }]);
     const run = new RunningCli(['run', 'Tell me', '--model', model, '--tools', 'calculator']);
@@ -164,16 +196,38 @@ describe('agent-runner run', () => {
 
   test('a run that fails (the model never calls the terminating tool) exits 1 and says why', async () => {
     const model = env.scenario([{ content: 'I think I am done.' }, { content: 'Really done.' }]);
-    const finished = await cli(['run', 'Do the task', '--model', model, '--tools', 'calculator', '--terminate-on', 'finish']);
+    const finished = await cli([
+      'run',
+      'Do the task',
+      '--model',
+      model,
+      '--tools',
+      'calculator',
+      '--terminate-on',
+      'finish',
+    ]);
     expect(finished.code).toBe(1);
     expect(finished.stdout).toContain('nudge: the model answered without calling a terminating tool');
-    expect(finished.stdout).toMatch(/Failed \(MaxConsecutiveNudgesExceeded\): Max consecutive nudges exceeded · 2 iterations/);
+    expect(finished.stdout).toMatch(
+      /Failed \(MaxConsecutiveNudgesExceeded\): Max consecutive nudges exceeded · 2 iterations/,
+    );
   }, 90_000);
 
   test('Ctrl-C without a terminal terminates the run gracefully, follows it to its end, and exits 3', async () => {
     const workflowId = newId('sigint');
     const model = gatedWrite('cli-never.txt', 'call_never', 'unused');
-    const run = new RunningCli(['run', 'Write it', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId]);
+    const run = new RunningCli([
+      'run',
+      'Write it',
+      '--model',
+      model,
+      '--tools',
+      'write_file',
+      '--approve',
+      'write_file',
+      '--id',
+      workflowId,
+    ]);
     await run.waitForOutput('needs approval (call call-1-1)');
 
     run.interrupt();
@@ -183,7 +237,10 @@ describe('agent-runner run', () => {
     expect(finished.stdout).toContain('terminate requested: interrupted from agent-runner (Ctrl-C)');
     expect(finished.stdout).toContain('approval of write_file (call call-1-1) abandoned');
     expect(finished.stdout).toContain('Terminated: interrupted from agent-runner (Ctrl-C)');
-    expect(await stateOf(workflowId)).toMatchObject({ status: 'terminated', terminationReason: { type: 'external', via: 'signal' } });
+    expect(await stateOf(workflowId)).toMatchObject({
+      status: 'terminated',
+      terminationReason: { type: 'external', via: 'signal' },
+    });
     await expect(readFile(path.join(env.workspace, 'cli-never.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
   }, 90_000);
 
@@ -191,14 +248,37 @@ describe('agent-runner run', () => {
     const workflowId = newId('tty');
     const model = gatedWrite('cli-tty.txt', 'call_tty', 'unused');
     // `exec`: no shell stays between the pty and the tool, to take a Ctrl-C of its own and exit 130 after it.
-    const command = ['exec', process.execPath, LAUNCHER, 'run', 'Write', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId].join(' ');
+    const command = [
+      'exec',
+      process.execPath,
+      LAUNCHER,
+      'run',
+      'Write',
+      '--model',
+      model,
+      '--tools',
+      'write_file',
+      '--approve',
+      'write_file',
+      '--id',
+      workflowId,
+    ].join(' ');
     // `script` runs the command on a pseudo-terminal: its stdin is a TTY, and ^C typed into it is a real SIGINT.
-    const terminal = spawn('script', ['-qfec', command, '/dev/null'], { cwd: PROJECT_ROOT, env: cliEnv({ TERM: 'dumb' }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const terminal = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: PROJECT_ROOT,
+      env: cliEnv({ TERM: 'dumb' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let screen = '';
     terminal.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
     terminal.stderr.on('data', (chunk: Buffer) => (screen += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => terminal.once('close', (code) => resolve(code)));
-    const shows = (text: string, from = 0) => waitFor(async () => screen.slice(from), (seen) => seen.includes(text), 60_000);
+    const shows = (text: string, from = 0) =>
+      waitFor(
+        async () => screen.slice(from),
+        (seen) => seen.includes(text),
+        60_000,
+      );
     try {
       await shows('needs approval (call call-1-1)');
       expect(screen).toContain('Ctrl-C here asks whether to terminate it');
@@ -215,7 +295,10 @@ describe('agent-runner run', () => {
       await shows(`Terminate run ${workflowId} gracefully? [y/N]`, beforeYes);
       terminal.stdin.write('y\r');
       expect({ code: await exited, screen }).toMatchObject({ code: 3 });
-      expect(await stateOf(workflowId)).toMatchObject({ status: 'terminated', terminationReason: { type: 'external', via: 'signal' } });
+      expect(await stateOf(workflowId)).toMatchObject({
+        status: 'terminated',
+        terminationReason: { type: 'external', via: 'signal' },
+      });
     } finally {
       if (terminal.exitCode === null) terminal.kill('SIGKILL');
     }
@@ -225,7 +308,10 @@ describe('agent-runner run', () => {
     const model = env.scenario([{ content: 'Read you.' }]);
     const directory = await mkdtemp(path.join(os.tmpdir(), 'cli-input-'));
     const file = path.join(directory, 'input.json');
-    await writeFile(file, JSON.stringify({ tools: ['calculator'], message: 'Hello from the file', model: 'overridden', maxInvocations: 3 }));
+    await writeFile(
+      file,
+      JSON.stringify({ tools: ['calculator'], message: 'Hello from the file', model: 'overridden', maxInvocations: 3 }),
+    );
     const finished = await cli(['run', '--input', file, '--model', model]);
     expect(finished.code).toBe(0);
     expect(finished.stdout).toContain('Response: Read you.');
@@ -238,7 +324,17 @@ describe('agent-runner run', () => {
 describe('steering a run from other processes', () => {
   test('start, then watch it; a rejected decision exits 4; deny with a reason; decisions on an ended run exit 4', async () => {
     const model = gatedWrite('cli-denied.txt', 'call_to_deny', 'Understood, I will not write it.');
-    const started = await cli(['start', 'Write it', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--json']);
+    const started = await cli([
+      'start',
+      'Write it',
+      '--model',
+      model,
+      '--tools',
+      'write_file',
+      '--approve',
+      'write_file',
+      '--json',
+    ]);
     expect(started.code).toBe(0);
     const { workflowId } = JSON.parse(started.stdout) as { workflowId: string; runId: string };
 
@@ -247,7 +343,9 @@ describe('steering a run from other processes', () => {
 
     const unknownCall = await cli(['approve', workflowId, 'call_unknown']);
     expect(unknownCall.code).toBe(4);
-    expect(unknownCall.stderr).toContain('the run refused the decision: No call "call_unknown" is waiting for approval');
+    expect(unknownCall.stderr).toContain(
+      'the run refused the decision: No call "call_unknown" is waiting for approval',
+    );
 
     const denied = await cli(['deny', workflowId, 'call-1-1', '--reason', 'not in this sprint', '--json']);
     expect(denied.code).toBe(0);
@@ -263,7 +361,10 @@ describe('steering a run from other processes', () => {
     expect(watched.code).toBe(0);
     expect(watched.stdout).toContain('✗ denied write_file (call call-1-1): not in this sprint (by update)');
     expect(watched.stdout).toContain('Response: Understood, I will not write it.');
-    expect(env.model.requests(model)[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Denied: not in this sprint' });
+    expect(env.model.requests(model)[1]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: 'Denied: not in this sprint',
+    });
 
     const late = await cli(['approve', workflowId, 'call-1-1']);
     expect(late.code).toBe(4);
@@ -272,25 +373,47 @@ describe('steering a run from other processes', () => {
 
   test('status and list show a waiting run with its commands; terminate --wait ends it and exits 3', async () => {
     const model = gatedWrite('cli-status.txt', 'call_status', 'unused');
-    const started = await cli(['start', 'Write it', '--model', model, '--tools', 'write_file', '--approve', 'write_file']);
+    const started = await cli([
+      'start',
+      'Write it',
+      '--model',
+      model,
+      '--tools',
+      'write_file',
+      '--approve',
+      'write_file',
+    ]);
     expect(started.code).toBe(0);
     const workflowId = /Started run (\S+)/.exec(started.stdout)?.[1] ?? '';
     expect(started.stdout).toContain(`agent-runner watch ${workflowId}`);
 
-    await waitFor(() => stateOf(workflowId), (state) => state.status === 'waiting_for_approval', 60_000);
+    await waitFor(
+      () => stateOf(workflowId),
+      (state) => state.status === 'waiting_for_approval',
+      60_000,
+    );
     const status = await cli(['status', workflowId]);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`Run ${workflowId}: waiting_for_approval`);
     expect(status.stdout).toContain('pending approvals (1):');
-    expect(status.stdout).toContain('write_file {"path":"cli-status.txt","content":"written by the model"} (call call-1-1');
+    expect(status.stdout).toContain(
+      'write_file {"path":"cli-status.txt","content":"written by the model"} (call call-1-1',
+    );
     expect(status.stdout).toContain(`agent-runner approve ${workflowId} call-1-1`);
 
     const listed = await waitFor(
-      async () => JSON.parse((await cli(['list', '--status', 'waiting_for_approval', '--json', '--limit', '100'])).stdout) as RunSummary[],
+      async () =>
+        JSON.parse(
+          (await cli(['list', '--status', 'waiting_for_approval', '--json', '--limit', '100'])).stdout,
+        ) as RunSummary[],
       (runs) => runs.some((run) => run.workflowId === workflowId),
       60_000,
     );
-    expect(listed.find((run) => run.workflowId === workflowId)).toMatchObject({ status: 'waiting_for_approval', pendingApprovals: 1, iterations: 1 });
+    expect(listed.find((run) => run.workflowId === workflowId)).toMatchObject({
+      status: 'waiting_for_approval',
+      pendingApprovals: 1,
+      iterations: 1,
+    });
     const table = await cli(['list', '--status', 'waiting_for_approval', '--limit', '100']);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/^ID\s+STATUS\s+ITERATIONS\s+TOKENS\s+PENDING\s+STARTED/);
@@ -313,14 +436,31 @@ describe('steering a run from other processes', () => {
   test('Ctrl-C stops watching (exit 130) and leaves the run as it was', async () => {
     const workflowId = newId('watch');
     const model = gatedWrite('cli-watched.txt', 'call_watched', 'unused');
-    expect((await cli(['start', 'Write it', '--model', model, '--tools', 'write_file', '--approve', 'write_file', '--id', workflowId])).code).toBe(0);
+    expect(
+      (
+        await cli([
+          'start',
+          'Write it',
+          '--model',
+          model,
+          '--tools',
+          'write_file',
+          '--approve',
+          'write_file',
+          '--id',
+          workflowId,
+        ])
+      ).code,
+    ).toBe(0);
     const watch = new RunningCli(['watch', workflowId]);
     await watch.waitForOutput('needs approval (call call-1-1)');
 
     watch.interrupt();
     const watched = await watch.finished();
     expect(watched.code).toBe(130);
-    expect(watched.stdout).toContain(`Stopped following run ${workflowId}; it goes on. Watch it again: agent-runner watch ${workflowId}`);
+    expect(watched.stdout).toContain(
+      `Stopped following run ${workflowId}; it goes on. Watch it again: agent-runner watch ${workflowId}`,
+    );
     expect(await stateOf(workflowId)).toMatchObject({ status: 'waiting_for_approval' });
     expect((await cli(['terminate', workflowId])).code).toBe(0);
   }, 120_000);
@@ -331,7 +471,16 @@ describe('steering a run from other processes', () => {
       { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which year?' }, id: 'call_ask' }] },
       { toolCalls: [{ name: 'task_completion', arguments: { result: 'Report for the year given.' } }] },
     ]);
-    const run = new RunningCli(['run', 'Make the report', '--model', model, '--tools', 'ask_question,task_completion', '--id', workflowId]);
+    const run = new RunningCli([
+      'run',
+      'Make the report',
+      '--model',
+      model,
+      '--tools',
+      'ask_question,task_completion',
+      '--id',
+      workflowId,
+    ]);
     await run.waitForOutput(`agent-runner answer ${workflowId} "..."`);
     expect(run.stdout).toContain('the model asks: Which year?');
 
@@ -353,14 +502,24 @@ describe('steering a run from other processes', () => {
 describe('a run that continued as new', () => {
   test('watch from the start says how many events are no longer kept, then prints the rest and the outcome', async () => {
     // 52 iterations of four events each pass the 200 events a hand-over carries.
-    const steps = Array.from({ length: 53 }, (_, index) => ({ toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + 1` }, id: `call_${index}` }] }));
+    const steps = Array.from({ length: 53 }, (_, index) => ({
+      toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + 1` }, id: `call_${index}` }],
+    }));
     const model = env.scenario([...steps, { content: 'counted' }]);
-    const handle = await env.start({ model, tools: ['calculator'], message: 'count', iterationsPerRun: 52, maxInvocations: 60 });
+    const handle = await env.start({
+      model,
+      tools: ['calculator'],
+      message: 'count',
+      iterationsPerRun: 52,
+      maxInvocations: 60,
+    });
     await handle.result();
 
     const watched = await cli(['watch', handle.workflowId]);
     expect(watched).toMatchObject({ code: 0, stderr: '' });
-    expect(watched.stdout).toMatch(/^\(\d+ earlier events are no longer kept: the run continued as new since; following on from the oldest kept\)$/m);
+    expect(watched.stdout).toMatch(
+      /^\(\d+ earlier events are no longer kept: the run continued as new since; following on from the oldest kept\)$/m,
+    );
     expect(watched.stdout).toContain('Response: counted');
   }, 120_000);
 });
@@ -375,7 +534,10 @@ describe('errors and exit codes', () => {
       cli(['terminate', missing]),
     ]);
     for (const finished of results) {
-      expect({ code: finished.code, stderr: finished.stderr.trim() }).toEqual({ code: 4, stderr: `error: No run "${missing}" exists.` });
+      expect({ code: finished.code, stderr: finished.stderr.trim() }).toEqual({
+        code: 4,
+        stderr: `error: No run "${missing}" exists.`,
+      });
     }
   }, 90_000);
 
@@ -393,11 +555,15 @@ describe('errors and exit codes', () => {
       cli([]),
     ]);
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain("option '--max-invocations <n>' argument '0' is invalid. expected a whole number of at least 1");
+    expect(zero.stderr).toContain(
+      "option '--max-invocations <n>' argument '0' is invalid. expected a whole number of at least 1",
+    );
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.stderr).toContain("error: unknown option '--bogus'");
     expect(approveUnknown.code).toBe(2);
-    expect(approveUnknown.stderr).toContain(`approval.tools[0]: "write_file" is not one of this run's tools (calculator)`);
+    expect(approveUnknown.stderr).toContain(
+      `approval.tools[0]: "write_file" is not one of this run's tools (calculator)`,
+    );
     expect(fromFile.code).toBe(2);
     expect(fromFile.stderr).toContain("error: the run's input is invalid:");
     expect(fromFile.stderr).toContain('  - message:');
@@ -405,13 +571,22 @@ describe('errors and exit codes', () => {
     expect(args.code).toBe(2);
     expect(args.stderr).toContain('expected a JSON object');
     expect(status.code).toBe(2);
-    expect(status.stderr).toContain("argument 'sleeping' is invalid. Allowed choices are running, waiting_for_approval");
+    expect(status.stderr).toContain(
+      "argument 'sleeping' is invalid. Allowed choices are running, waiting_for_approval",
+    );
     expect(noCommand.code).toBe(2);
     expect(noCommand.stderr).toContain('Usage: agent-runner');
   }, 90_000);
 
   test('a tool the worker does not know fails the started run as invalid input: exit 2 with the problem', async () => {
-    const finished = await cli(['run', 'hi', '--model', env.scenario([{ content: 'unused' }]), '--tools', 'no_such_tool']);
+    const finished = await cli([
+      'run',
+      'hi',
+      '--model',
+      env.scenario([{ content: 'unused' }]),
+      '--tools',
+      'no_such_tool',
+    ]);
     expect(finished.code).toBe(2);
     expect(finished.stdout).toContain('Failed (InvalidAgentInput): the input was refused:');
     expect(finished.stdout).toContain('- tools: unknown tool "no_such_tool"; the worker registers:');
@@ -420,7 +595,8 @@ describe('errors and exit codes', () => {
   test('--help documents the commands and the exit codes, and exits 0', async () => {
     const [main, run] = await Promise.all([cli(['--help']), cli(['run', '--help'])]);
     expect(main.code).toBe(0);
-    for (const command of ['run', 'start', 'status', 'watch', 'approve', 'deny', 'terminate', 'list']) expect(main.stdout).toContain(`  ${command} `);
+    for (const command of ['run', 'start', 'status', 'watch', 'approve', 'deny', 'terminate', 'list'])
+      expect(main.stdout).toContain(`  ${command} `);
     expect(main.stdout).toContain('Exit codes:');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('--terminate-on <tools>');

@@ -19,7 +19,11 @@ afterAll(async () => {
 describe('typed client', () => {
   test('startAgentRun, getAgentState and getAgentResult follow one run', async () => {
     const model = env.scenario([{ content: 'hello back', delayMs: 5_000 }]);
-    const run = await startAgentRun(env.client, { model, tools: [], message: 'hello' }, { taskQueue: env.taskQueue, workflowId: `client-${model}` });
+    const run = await startAgentRun(
+      env.client,
+      { model, tools: [], message: 'hello' },
+      { taskQueue: env.taskQueue, workflowId: `client-${model}` },
+    );
     expect(run.workflowId).toBe(`client-${model}`);
 
     const during = await getAgentState(env.client, run.workflowId);
@@ -39,9 +43,15 @@ describe('typed client', () => {
   });
 
   test('bad input throws InvalidAgentInputError before anything is started', async () => {
-    const attempt = startAgentRun(env.client, { tools: [], message: '' }, { taskQueue: env.taskQueue, workflowId: 'never-started' });
+    const attempt = startAgentRun(
+      env.client,
+      { tools: [], message: '' },
+      { taskQueue: env.taskQueue, workflowId: 'never-started' },
+    );
     await expect(attempt).rejects.toThrow(InvalidAgentInputError);
-    await expect(attempt).rejects.toThrow('Invalid agent input: message: Too small: expected string to have >=1 characters');
+    await expect(attempt).rejects.toThrow(
+      'Invalid agent input: message: Too small: expected string to have >=1 characters',
+    );
     await expect(env.client.workflow.getHandle('never-started').describe()).rejects.toThrow(/not found/i);
   });
 

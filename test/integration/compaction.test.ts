@@ -40,19 +40,25 @@ const agentScript = () => [step(1), step(2), step(3), step(4), step(5), { conten
 const compaction = (model: string) => ({ maxTokens: 256, keepRecentIterations: 1, model });
 
 /** Every text the request carries, its messages' contents joined. */
-const textOf = (request: ChatCompletionRequest | undefined): string => (request?.messages ?? []).map((message) => message.content ?? '').join('\n');
+const textOf = (request: ChatCompletionRequest | undefined): string =>
+  (request?.messages ?? []).map((message) => message.content ?? '').join('\n');
 
 describe('compaction', () => {
   test('past maxTokens the model sees a rolling summary instead of the older messages; the result keeps them all', async () => {
     const model = env.scenario(agentScript());
-    const summariser = env.scenario([{ content: 'SUMMARY-ONE: asked to add; 1+1=2, 2+1=3' }, { content: 'SUMMARY-TWO: 1..4 added' }]);
+    const summariser = env.scenario([
+      { content: 'SUMMARY-ONE: asked to add; 1+1=2, 2+1=3' },
+      { content: 'SUMMARY-TWO: 1..4 added' },
+    ]);
     const handle = await env.start({ model, tools: ['calculator'], message: 'go', compaction: compaction(summariser) });
     const result = (await handle.result()) as AgentResult;
 
     expect(result).toMatchObject({ response: 'all added', iterations: 6, invocations: 6 });
     // The transcript is whole: the message, five calls with their results, the answer.
     expect(result.messages).toHaveLength(1 + 5 * 2 + 1);
-    expect(result.messages.filter((message) => message.role === 'assistant' && message.content?.startsWith('step-'))).toHaveLength(5);
+    expect(
+      result.messages.filter((message) => message.role === 'assistant' && message.content?.startsWith('step-')),
+    ).toHaveLength(5);
 
     const summaryRequests = env.model.requests(summariser);
     expect(summaryRequests).toHaveLength(2);
@@ -69,9 +75,16 @@ describe('compaction', () => {
     expect(requests).toHaveLength(6);
     // Before the first compaction the model saw everything; after it, the summary and the kept iteration only.
     expect(textOf(requests[2])).toContain('step-1');
-    for (const [index, summary, kept] of [[3, 'SUMMARY-ONE', ['step-3']], [4, 'SUMMARY-ONE', ['step-3', 'step-4']], [5, 'SUMMARY-TWO', ['step-5']]] as const) {
+    for (const [index, summary, kept] of [
+      [3, 'SUMMARY-ONE', ['step-3']],
+      [4, 'SUMMARY-ONE', ['step-3', 'step-4']],
+      [5, 'SUMMARY-TWO', ['step-5']],
+    ] as const) {
       const request = requests[index];
-      expect(request?.messages[0]).toEqual({ role: 'user', content: expect.stringContaining(`${COMPACTION_SUMMARY_HEADING}\n\n${summary}`) });
+      expect(request?.messages[0]).toEqual({
+        role: 'user',
+        content: expect.stringContaining(`${COMPACTION_SUMMARY_HEADING}\n\n${summary}`),
+      });
       for (const marker of kept) expect(textOf(request)).toContain(marker);
       expect(request?.messages.some((message) => message.content === 'go')).toBe(false);
       expect(textOf(request)).not.toMatch(/step-1 |step-2 /);
@@ -81,7 +94,15 @@ describe('compaction', () => {
 
     const { events } = await handle.query(eventsQuery, {});
     const compactions = events.filter((event): event is RunEventOf<'compaction'> => event.type === 'compaction');
-    expect(compactions.map((event) => [event.iteration, event.throughIndex, event.messagesSummarised, event.summaryCut, event.model])).toEqual([
+    expect(
+      compactions.map((event) => [
+        event.iteration,
+        event.throughIndex,
+        event.messagesSummarised,
+        event.summaryCut,
+        event.model,
+      ]),
+    ).toEqual([
       [4, 4, 5, false, summariser],
       [6, 8, 4, false, summariser],
     ]);
@@ -90,7 +111,9 @@ describe('compaction', () => {
       expect(event.tokensAfter).toBeLessThan(event.tokensBefore);
     }
     // The summaries' tokens count in the run's usage, besides the agent's own calls.
-    const modelUsage = events.flatMap((event) => (event.type === 'model-response' ? [event.usage] : [])).reduce(addUsage, ZERO_USAGE);
+    const modelUsage = events
+      .flatMap((event) => (event.type === 'model-response' ? [event.usage] : []))
+      .reduce(addUsage, ZERO_USAGE);
     expect(result.usage).toEqual(compactions.map((event) => event.usage).reduce(addUsage, modelUsage));
     expect(compactions[0]?.usage.totalTokens).toBeGreaterThan(0);
   });
@@ -99,14 +122,24 @@ describe('compaction', () => {
     const model = env.scenario(agentScript());
     const summariser = env.scenario([{ content: 'SUMMARY-ONE' }, { content: 'SUMMARY-TWO' }]);
     const instructions = 'Summarise in one line.';
-    const handle = await env.start({ model, tools: ['calculator'], message: 'go', iterationsPerRun: 2, compaction: { ...compaction(summariser), instructions } });
+    const handle = await env.start({
+      model,
+      tools: ['calculator'],
+      message: 'go',
+      iterationsPerRun: 2,
+      compaction: { ...compaction(summariser), instructions },
+    });
     const result = (await handle.result()) as AgentResult;
 
     expect(result).toMatchObject({ response: 'all added', iterations: 6 });
     // The last hand-over left the summarised messages behind: the result starts after them, and says where.
     expect(result.transcript).toEqual({ total: 12, from: 5 });
     expect(result.messages).toHaveLength(7);
-    expect((await temporalRunsOf(env.client, handle.workflowId)).map((run) => run.status.name)).toEqual(['CONTINUED_AS_NEW', 'CONTINUED_AS_NEW', 'COMPLETED']);
+    expect((await temporalRunsOf(env.client, handle.workflowId)).map((run) => run.status.name)).toEqual([
+      'CONTINUED_AS_NEW',
+      'CONTINUED_AS_NEW',
+      'COMPLETED',
+    ]);
     // Compacted before iteration 4 (second Temporal run), handed over, and still in place for iteration 5 (the third).
     const summaryRequests = env.model.requests(summariser);
     expect(summaryRequests).toHaveLength(2);
@@ -121,13 +154,31 @@ describe('compaction', () => {
     // The same run twice: in one Temporal run, and continuing as new every two iterations.
     const runOnce = async (iterationsPerRun?: number) => {
       // Call ids of their own, the same in both runs (the scripted model numbers its calls across the file).
-      const model = env.scenario(agentScript().map((entry, index) => ('toolCalls' in entry ? { ...entry, toolCalls: entry.toolCalls.map((call) => ({ ...call, id: `call_step_${index}` })) } : entry)));
+      const model = env.scenario(
+        agentScript().map((entry, index) =>
+          'toolCalls' in entry
+            ? { ...entry, toolCalls: entry.toolCalls.map((call) => ({ ...call, id: `call_step_${index}` })) }
+            : entry,
+        ),
+      );
       const summariser = env.scenario([{ content: 'SUMMARY-ONE' }, { content: 'SUMMARY-TWO' }]);
-      const handle = await env.start({ model, tools: ['calculator'], message: 'go', compaction: compaction(summariser), ...(iterationsPerRun === undefined ? {} : { iterationsPerRun }) });
+      const handle = await env.start({
+        model,
+        tools: ['calculator'],
+        message: 'go',
+        compaction: compaction(summariser),
+        ...(iterationsPerRun === undefined ? {} : { iterationsPerRun }),
+      });
       const result = (await handle.result()) as AgentResult;
       const transcript: ChatMessage[] = [];
       for await (const message of readAgentTranscript(env.client, handle.workflowId)) transcript.push(message);
-      return { handle, result, transcript, requests: env.model.requests(model).map((request) => request.messages), summaries: env.model.requests(summariser).map((request) => request.messages) };
+      return {
+        handle,
+        result,
+        transcript,
+        requests: env.model.requests(model).map((request) => request.messages),
+        summaries: env.model.requests(summariser).map((request) => request.messages),
+      };
     };
     const whole = await runOnce();
     const handedOver = await runOnce(2);
@@ -141,7 +192,9 @@ describe('compaction', () => {
     expect(handedOver.transcript).toEqual(whole.transcript);
     expect(whole.result.messages).toEqual(whole.transcript);
     expect(handedOver.result.messages).toEqual(whole.transcript.slice(handedOver.result.transcript?.from));
-    expect((await getAgentTranscript(env.client, handedOver.handle.workflowId, { from: 1, limit: 3 })).messages).toEqual(whole.transcript.slice(1, 4));
+    expect(
+      (await getAgentTranscript(env.client, handedOver.handle.workflowId, { from: 1, limit: 3 })).messages,
+    ).toEqual(whole.transcript.slice(1, 4));
 
     // The hand-overs carried only what the model still sees: the third Temporal run started with the messages after the summary.
     const runs = await temporalRunsOf(env.client, handedOver.handle.workflowId);
@@ -149,7 +202,9 @@ describe('compaction', () => {
       runs.slice(1).map(async (run) => {
         const history = await env.client.workflow.getHandle(run.workflowId, run.runId).fetchHistory();
         const payload = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[1];
-        return payload === undefined ? undefined : (defaultPayloadConverter.fromPayload(payload) as { messages: unknown[]; segment?: unknown });
+        return payload === undefined
+          ? undefined
+          : (defaultPayloadConverter.fromPayload(payload) as { messages: unknown[]; segment?: unknown });
       }),
     );
     expect(carried.map((handOver) => [handOver?.messages.length, handOver?.segment])).toEqual([
@@ -158,7 +213,13 @@ describe('compaction', () => {
     ]);
     // The latest names the Temporal run that holds a message left behind, and lists the runs it knows: one hop.
     const page = await handedOver.handle.query(transcriptQuery, { from: 1, limit: 3 });
-    expect(page).toEqual({ total: 12, from: 1, messages: [], earlierRunId: runs[1]?.runId, runs: [{ runId: runs[1]?.runId, from: 0 }] });
+    expect(page).toEqual({
+      total: 12,
+      from: 1,
+      messages: [],
+      earlierRunId: runs[1]?.runId,
+      runs: [{ runId: runs[1]?.runId, from: 0 }],
+    });
     const state = await handedOver.handle.query(stateQuery);
     expect(state.transcript).toEqual({ total: 12, from: 5, pinned: 0 });
   });
@@ -166,7 +227,9 @@ describe('compaction', () => {
   test('a run under maxTokens never calls the summariser', async () => {
     const model = env.scenario([step(1), { content: 'done' }]);
     const summariser = env.scenario([]);
-    const result = (await (await env.start({ model, tools: ['calculator'], message: 'go', compaction: compaction(summariser) })).result()) as AgentResult;
+    const result = (await (
+      await env.start({ model, tools: ['calculator'], message: 'go', compaction: compaction(summariser) })
+    ).result()) as AgentResult;
     expect(result.response).toBe('done');
     expect(env.model.requests(summariser)).toHaveLength(0);
   });

@@ -37,7 +37,9 @@ type WireMessage = { role: string; content?: string | null; tool_call_id?: strin
 function toolContents(model: string, index: number): string[] {
   const request = env.model.requests(model)[index];
   if (request === undefined) throw new Error(`no request ${index} for ${model}`);
-  return (request.messages as WireMessage[]).filter((message) => message.role === 'tool').map((message) => String(message.content));
+  return (request.messages as WireMessage[])
+    .filter((message) => message.role === 'tool')
+    .map((message) => String(message.content));
 }
 function offeredTools(model: string, index: number): string[] {
   const tools = (env.model.requests(model)[index]?.tools ?? []) as { function: { name: string } }[];
@@ -55,7 +57,10 @@ describe('context_release', () => {
     expect(offeredTools(model, 0)).toEqual(['big', 'context_release']);
     const masked = '[Masked: big result from iteration 1, about 150 tokens. Call the tool again if you need it.]';
     expect(toolContents(model, 1)).toEqual([BIG]);
-    expect(toolContents(model, 2)).toEqual([masked, 'Released iteration 1: large tool results from it are masked from your next call on.']);
+    expect(toolContents(model, 2)).toEqual([
+      masked,
+      'Released iteration 1: large tool results from it are masked from your next call on.',
+    ]);
     // The run's transcript keeps the result whole.
     expect(result.messages.filter((message) => message.role === 'tool')[0]).toMatchObject({ content: BIG });
 
@@ -63,7 +68,9 @@ describe('context_release', () => {
     expect(events.some((event) => event.type === 'run-take-over')).toBe(true);
     const releases = events.filter((event): event is RunEventOf<'context-release'> => event.type === 'context-release');
     expect(releases).toEqual([expect.objectContaining({ iteration: 2, released: [1], ignored: 0, totalReleased: 1 })]);
-    expect(events.find((event) => event.type === 'tool-call-end' && event.toolName === 'context_release')).toMatchObject({ isError: false });
+    expect(
+      events.find((event) => event.type === 'tool-call-end' && event.toolName === 'context_release'),
+    ).toMatchObject({ isError: false });
   });
 
   test('without the release the same result stays in the context (what the release changed)', async () => {
@@ -73,11 +80,19 @@ describe('context_release', () => {
   });
 
   test('hostile arguments are answered with an error the model reads; the run goes on', async () => {
-    const model = env.scenario([big, release([7, 'all', 1.5]), { toolCalls: [{ name: 'context_release', arguments: '{"iterations": "1"}' }] }, { content: 'done' }]);
+    const model = env.scenario([
+      big,
+      release([7, 'all', 1.5]),
+      { toolCalls: [{ name: 'context_release', arguments: '{"iterations": "1"}' }] },
+      { content: 'done' },
+    ]);
     const handle = await env.start({ model, tools: ['big'], message: 'go', masking });
     const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('done');
-    const answers = result.messages.filter((message) => message.role === 'tool').slice(1).map((message) => message.content);
+    const answers = result.messages
+      .filter((message) => message.role === 'tool')
+      .slice(1)
+      .map((message) => message.content);
     expect(answers).toEqual([
       'Error: Nothing was released. Ignored: 7 (not an earlier iteration), "all" (not a whole number), 1.5 (not a whole number). This is iteration 2.',
       'Error: "iterations" must be an array of iteration numbers; call context_release with {"iterations": [<earlier iteration numbers>]}.',
@@ -85,7 +100,9 @@ describe('context_release', () => {
     // Nothing was released: at the third call iteration 1's result is still within keepIterations and stays.
     expect(toolContents(model, 2)[0]).toBe(BIG);
     const events = (await handle.query(eventsQuery, { after: 0 })).events;
-    expect(events.filter((event) => event.type === 'context-release')).toEqual([expect.objectContaining({ released: [], ignored: 3, totalReleased: 0 })]);
+    expect(events.filter((event) => event.type === 'context-release')).toEqual([
+      expect.objectContaining({ released: [], ignored: 3, totalReleased: 0 }),
+    ]);
   });
 
   test('is not offered without masking, and a call to it is an unknown tool', async () => {

@@ -28,7 +28,9 @@ afterAll(async () => {
   await env.close();
 });
 
-const calc = (expression: string, id: string) => ({ toolCalls: [{ name: 'calculator', arguments: { expression }, id }] });
+const calc = (expression: string, id: string) => ({
+  toolCalls: [{ name: 'calculator', arguments: { expression }, id }],
+});
 
 /** The Temporal runs of `workflowId`, oldest first. */
 async function temporalRuns(workflowId: string): Promise<{ runId: string; status: string }[]> {
@@ -37,30 +39,56 @@ async function temporalRuns(workflowId: string): Promise<{ runId: string; status
 
 describe('continue-as-new', () => {
   test('every N iterations: one result with every counter, message and generated message, and one event log numbered on', async () => {
-    const model = env.scenario([...['1 + 1', '2 + 2', '3 + 3', '4 + 4', '5 + 5'].map((expression, index) => calc(expression, `call_${index}`)), { content: 'done' }]);
+    const model = env.scenario([
+      ...['1 + 1', '2 + 2', '3 + 3', '4 + 4', '5 + 5'].map((expression, index) => calc(expression, `call_${index}`)),
+      { content: 'done' },
+    ]);
     const earlier: ChatMessage[] = [
       { role: 'user', content: 'earlier question' },
       { role: 'assistant', content: 'earlier answer' },
     ];
-    const handle = await env.start({ model, tools: ['calculator'], messages: earlier, message: 'add them up', iterationsPerRun: 2 });
+    const handle = await env.start({
+      model,
+      tools: ['calculator'],
+      messages: earlier,
+      message: 'add them up',
+      iterationsPerRun: 2,
+    });
     const result = (await handle.result()) as AgentResult;
 
-    expect(result).toMatchObject({ response: 'done', iterations: 6, invocations: 6, terminationReason: { type: 'complete' } });
+    expect(result).toMatchObject({
+      response: 'done',
+      iterations: 6,
+      invocations: 6,
+      terminationReason: { type: 'complete' },
+    });
     expect(result.usage.totalTokens).toBeGreaterThan(0);
     expect(result.messages).toHaveLength(2 + 1 + 5 * 2 + 1);
-    expect(result.messages.slice(0, 3).map((message) => message.content)).toEqual(['earlier question', 'earlier answer', 'add them up']);
+    expect(result.messages.slice(0, 3).map((message) => message.content)).toEqual([
+      'earlier question',
+      'earlier answer',
+      'add them up',
+    ]);
     // Generated messages begin after the run's own input, not after the last Temporal run's.
     expect(result.generatedMessages[0]).toEqual({ sender: 'human', message: 'add them up' });
     expect(result.generatedMessages).toHaveLength(1 + 5 * 2 + 1);
     // The model saw the whole conversation on every call, across the hand-overs.
-    expect(env.model.requests(model).map((request) => request.messages.filter((message) => message.role !== 'system').length)).toEqual([3, 5, 7, 9, 11, 13]);
+    expect(
+      env.model
+        .requests(model)
+        .map((request) => request.messages.filter((message) => message.role !== 'system').length),
+    ).toEqual([3, 5, 7, 9, 11, 13]);
 
     const runs = await temporalRuns(handle.workflowId);
     expect(runs.map((run) => run.status)).toEqual(['CONTINUED_AS_NEW', 'CONTINUED_AS_NEW', 'COMPLETED']);
 
     const { events } = await handle.query(eventsQuery, {});
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
-    expect(events.filter((event) => ['run-start', 'run-hand-over', 'run-take-over', 'run-end'].includes(event.type)).map((event) => [event.type, 'iteration' in event ? event.iteration : null])).toEqual([
+    expect(
+      events
+        .filter((event) => ['run-start', 'run-hand-over', 'run-take-over', 'run-end'].includes(event.type))
+        .map((event) => [event.type, 'iteration' in event ? event.iteration : null]),
+    ).toEqual([
       ['run-start', null],
       ['run-hand-over', 2],
       ['run-take-over', 2],
@@ -68,28 +96,48 @@ describe('continue-as-new', () => {
       ['run-take-over', 4],
       ['run-end', null],
     ]);
-    expect(events.find((event) => event.type === 'run-take-over' && event.iteration === 4)).toMatchObject({ temporalRuns: 3 });
+    expect(events.find((event) => event.type === 'run-take-over' && event.iteration === 4)).toMatchObject({
+      temporalRuns: 3,
+    });
     expect(await handle.query(stateQuery)).toMatchObject({ status: 'completed', iteration: 6, invocations: 6 });
     // Listed once, as it ended: the earlier Temporal runs closed with the state they handed over with.
     const listed = await waitFor(
       () => listAgentRuns(env.client, { query: `WorkflowId = '${handle.workflowId}'`, limit: 10 }),
       (rows) => rows.length === 1 && rows[0]?.status === 'completed',
     );
-    expect(listed).toEqual([expect.objectContaining({ workflowId: handle.workflowId, temporalStatus: 'COMPLETED', status: 'completed', iterations: 6 })]);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        workflowId: handle.workflowId,
+        temporalStatus: 'COMPLETED',
+        status: 'completed',
+        iterations: 6,
+      }),
+    ]);
   });
 
   test('limits count the whole run, not each Temporal run', async () => {
     const model = env.scenario(['1', '2', '3', '4', '5'].map((expression, index) => calc(expression, `call_${index}`)));
-    const handle = await env.start({ model, tools: ['calculator'], message: 'go', iterationsPerRun: 1, maxInvocations: 3 });
+    const handle = await env.start({
+      model,
+      tools: ['calculator'],
+      message: 'go',
+      iterationsPerRun: 1,
+      maxInvocations: 3,
+    });
     const failure = await handle.result().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WorkflowFailedError);
-    expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'MaxInvocationsExceeded', message: 'Max invocations exceeded' });
+    expect((failure as WorkflowFailedError).cause).toMatchObject({
+      type: 'MaxInvocationsExceeded',
+      message: 'Max invocations exceeded',
+    });
     expect(env.model.requests(model)).toHaveLength(3);
   });
 
   test("the run's timeout keeps its first deadline; it does not start again with each Temporal run", async () => {
     // Each iteration takes 1.5 s and is a Temporal run of its own: a timer that started again would never fire.
-    const model = env.scenario(Array.from({ length: 12 }, (_, index) => ({ ...calc(`${index} + 1`, `call_${index}`), delayMs: 1_500 })));
+    const model = env.scenario(
+      Array.from({ length: 12 }, (_, index) => ({ ...calc(`${index} + 1`, `call_${index}`), delayMs: 1_500 })),
+    );
     const handle = await env.start({ model, tools: ['calculator'], message: 'go', iterationsPerRun: 1, timeout: '5s' });
     const result = (await handle.result()) as AgentResult;
     expect(result.terminationReason).toEqual({ type: 'timeout', limit: '5s' });
@@ -101,27 +149,47 @@ describe('continue-as-new', () => {
     const model = env.scenario([
       calc('2 + 2', 'call_first'),
       calc('3 + 3', 'call_second'),
-      { toolCalls: [{ name: 'write_file', arguments: { path: 'after-can.txt', content: 'written' }, id: 'call_write' }] },
+      {
+        toolCalls: [{ name: 'write_file', arguments: { path: 'after-can.txt', content: 'written' }, id: 'call_write' }],
+      },
       { content: 'written after approval' },
     ]);
     const handle = await env.client.workflow.start('agentWorkflow', {
       taskQueue: env.taskQueue,
       workflowId,
-      args: [{ model, tools: ['calculator', 'write_file'], message: 'go', iterationsPerRun: 1, approval: { tools: ['write_file'] } }],
+      args: [
+        {
+          model,
+          tools: ['calculator', 'write_file'],
+          message: 'go',
+          iterationsPerRun: 1,
+          approval: { tools: ['write_file'] },
+        },
+      ],
     });
     const followed: RunEvent[] = [];
     const following = (async () => {
       for await (const event of followRunEvents(env.client, workflowId, { pollMs: 100 })) followed.push(event);
     })();
 
-    const waiting = await waitForState(env.client.workflow.getHandle(workflowId), (state) => state.status === 'waiting_for_approval');
+    const waiting = await waitForState(
+      env.client.workflow.getHandle(workflowId),
+      (state) => state.status === 'waiting_for_approval',
+    );
     expect(waiting).toMatchObject({ iteration: 3, pendingApprovals: [{ callId: 'call-3-1' }] });
     await decideToolCall(env.client, workflowId, { callId: 'call-3-1', decision: 'approve' });
     await following;
 
     expect(((await handle.result()) as AgentResult).response).toBe('written after approval');
     expect(followed.map((event) => event.seq)).toEqual(followed.map((_, index) => index + 1));
-    const milestones = ['run-start', 'run-hand-over', 'run-take-over', 'approval-request', 'approval-decision', 'run-end'];
+    const milestones = [
+      'run-start',
+      'run-hand-over',
+      'run-take-over',
+      'approval-request',
+      'approval-decision',
+      'run-end',
+    ];
     expect(followed.filter((event) => milestones.includes(event.type)).map((event) => event.type)).toEqual([
       'run-start',
       'run-hand-over',
@@ -138,10 +206,20 @@ describe('continue-as-new', () => {
 
   test("a conversation turn whose run continues as new: the turn's generated messages and the history are whole", async () => {
     const contextId = `can-turn-${randomUUID().slice(0, 8)}`;
-    const model = env.scenario([{ content: 'Hello.' }, calc('6 * 7', 'call_a'), calc('42 + 1', 'call_b'), { content: 'It is 43.' }]);
+    const model = env.scenario([
+      { content: 'Hello.' },
+      calc('6 * 7', 'call_a'),
+      calc('42 + 1', 'call_b'),
+      { content: 'It is 43.' },
+    ]);
     const settings = { model, tools: ['calculator'], iterationsPerRun: 1 };
     await sendChatTurn(env.client, contextId, { kind: 'chat', message: 'hi', settings }, { taskQueue: env.taskQueue });
-    const turn = await sendChatTurn(env.client, contextId, { kind: 'chat', message: 'what is 6 * 7 + 1?', settings }, { taskQueue: env.taskQueue });
+    const turn = await sendChatTurn(
+      env.client,
+      contextId,
+      { kind: 'chat', message: 'what is 6 * 7 + 1?', settings },
+      { taskQueue: env.taskQueue },
+    );
 
     expect(turn.response).toBe('It is 43.');
     expect(turn.generatedMessages).toEqual([
@@ -159,11 +237,22 @@ describe('continue-as-new', () => {
 
   test('a follower further behind than the carried events is told how many it missed, then reads on (SSE)', async () => {
     // 52 iterations of four events each pass the 200 events a hand-over carries.
-    const model = env.scenario([...Array.from({ length: 53 }, (_, index) => calc(`${index} + 1`, `call_${index}`)), { content: 'done' }]);
-    const handle = await env.start({ model, tools: ['calculator'], message: 'count', iterationsPerRun: 52, maxInvocations: 60 });
+    const model = env.scenario([
+      ...Array.from({ length: 53 }, (_, index) => calc(`${index} + 1`, `call_${index}`)),
+      { content: 'done' },
+    ]);
+    const handle = await env.start({
+      model,
+      tools: ['calculator'],
+      message: 'count',
+      iterationsPerRun: 52,
+      maxInvocations: 60,
+    });
     await handle.result();
 
-    const stream = await readEventStream(`${api.url}/runs/${encodeURIComponent(handle.workflowId)}/events`, { authorization: `Bearer ${TEST_TOKEN}` });
+    const stream = await readEventStream(`${api.url}/runs/${encodeURIComponent(handle.workflowId)}/events`, {
+      authorization: `Bearer ${TEST_TOKEN}`,
+    });
     const [first, second] = stream.events;
     expect(first).toMatchObject({ event: 'events-missed', data: { missed: expect.any(Number) } });
     expect(first?.id).toBeUndefined();

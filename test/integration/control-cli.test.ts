@@ -29,23 +29,49 @@ async function temporal(...args: string[]): Promise<string> {
 
 async function startFromCli(input: Record<string, unknown>): Promise<string> {
   const workflowId = `cli-${randomUUID()}`;
-  await temporal('workflow', 'start', '--type', 'agentWorkflow', '--task-queue', env.taskQueue, '--workflow-id', workflowId, '--input', JSON.stringify(input));
+  await temporal(
+    'workflow',
+    'start',
+    '--type',
+    'agentWorkflow',
+    '--task-queue',
+    env.taskQueue,
+    '--workflow-id',
+    workflowId,
+    '--input',
+    JSON.stringify(input),
+  );
   return workflowId;
 }
 
 async function stateFromCli(workflowId: string): Promise<AgentState> {
-  const output = await temporal('workflow', 'query', '--workflow-id', workflowId, '--name', 'state', '--output', 'json');
+  const output = await temporal(
+    'workflow',
+    'query',
+    '--workflow-id',
+    workflowId,
+    '--name',
+    'state',
+    '--output',
+    'json',
+  );
   return (JSON.parse(output) as { queryResult: [AgentState] }).queryResult[0];
 }
 
-async function resultFromCli(workflowId: string): Promise<{ status: string; result: { response: string; terminationReason: unknown } }> {
+async function resultFromCli(
+  workflowId: string,
+): Promise<{ status: string; result: { response: string; terminationReason: unknown } }> {
   return JSON.parse(await temporal('workflow', 'result', '--workflow-id', workflowId, '--output', 'json')) as never;
 }
 
 function gatedWrite(file: string) {
   return {
     model: env.scenario([
-      { toolCalls: [{ name: 'write_file', arguments: { path: file, content: 'cli' }, id: `call_${file.replace('.', '_')}` }] },
+      {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: file, content: 'cli' }, id: `call_${file.replace('.', '_')}` },
+        ],
+      },
       { content: `finished ${file}` },
     ]),
     tools: ['write_file'],
@@ -56,38 +82,84 @@ function gatedWrite(file: string) {
 
 test('approve with `temporal workflow signal`, after finding the run with `temporal workflow list`', async () => {
   const workflowId = await startFromCli(gatedWrite('cli-approved.txt'));
-  const state = await waitFor(() => stateFromCli(workflowId), (current) => current.status === 'waiting_for_approval');
+  const state = await waitFor(
+    () => stateFromCli(workflowId),
+    (current) => current.status === 'waiting_for_approval',
+  );
   const callId = state.pendingApprovals[0]?.callId ?? '';
   // The runner's id, not the model's (call_cli-approved_txt).
   expect(callId).toBe('call-1-1');
 
   const listed = await waitFor(
-    () => temporal('workflow', 'list', '--query', `AgentStatus='waiting_for_approval' AND WorkflowId='${workflowId}'`, '--output', 'json'),
+    () =>
+      temporal(
+        'workflow',
+        'list',
+        '--query',
+        `AgentStatus='waiting_for_approval' AND WorkflowId='${workflowId}'`,
+        '--output',
+        'json',
+      ),
     (output) => output.includes(workflowId),
   );
   expect(listed).toContain(workflowId);
 
-  await temporal('workflow', 'signal', '--workflow-id', workflowId, '--name', 'approve', '--input', JSON.stringify({ callId }));
-  expect(await resultFromCli(workflowId)).toMatchObject({ status: 'COMPLETED', result: { response: 'finished cli-approved.txt' } });
+  await temporal(
+    'workflow',
+    'signal',
+    '--workflow-id',
+    workflowId,
+    '--name',
+    'approve',
+    '--input',
+    JSON.stringify({ callId }),
+  );
+  expect(await resultFromCli(workflowId)).toMatchObject({
+    status: 'COMPLETED',
+    result: { response: 'finished cli-approved.txt' },
+  });
   expect(await readFile(path.join(env.workspace, 'cli-approved.txt'), 'utf8')).toBe('cli');
 });
 
 test('deny with `temporal workflow update execute`, which answers the recorded decision; a bad decision is refused', async () => {
   const workflowId = await startFromCli(gatedWrite('cli-denied.txt'));
-  const state = await waitFor(() => stateFromCli(workflowId), (current) => current.status === 'waiting_for_approval');
+  const state = await waitFor(
+    () => stateFromCli(workflowId),
+    (current) => current.status === 'waiting_for_approval',
+  );
   const callId = state.pendingApprovals[0]?.callId ?? '';
 
   const refused = await runProcess(cli, [
-    'workflow', 'update', 'execute', '--address', testServerAddress(), '--workflow-id', workflowId, '--name', 'decide',
-    '--input', JSON.stringify({ callId: 'call_unknown', decision: 'deny' }),
+    'workflow',
+    'update',
+    'execute',
+    '--address',
+    testServerAddress(),
+    '--workflow-id',
+    workflowId,
+    '--name',
+    'decide',
+    '--input',
+    JSON.stringify({ callId: 'call_unknown', decision: 'deny' }),
   ]);
   expect(refused.code).not.toBe(0);
   // The CLI logs the workflow's message with its quotes escaped.
-  expect(refused.stderr).toMatch(/No call \\?"call_unknown\\?" is waiting for approval\. .*type: InvalidDecision, retryable: false/);
+  expect(refused.stderr).toMatch(
+    /No call \\?"call_unknown\\?" is waiting for approval\. .*type: InvalidDecision, retryable: false/,
+  );
 
   const answer = await temporal(
-    'workflow', 'update', 'execute', '--workflow-id', workflowId, '--name', 'decide', '--output', 'json',
-    '--input', JSON.stringify({ callId, decision: 'deny', reason: 'wrong folder' }),
+    'workflow',
+    'update',
+    'execute',
+    '--workflow-id',
+    workflowId,
+    '--name',
+    'decide',
+    '--output',
+    'json',
+    '--input',
+    JSON.stringify({ callId, decision: 'deny', reason: 'wrong folder' }),
   );
   expect(answer).toContain('"decision": "deny"');
   expect(answer).toContain('"reason": "wrong folder"');
@@ -98,15 +170,39 @@ test('deny with `temporal workflow update execute`, which answers the recorded d
 });
 
 test('terminate gracefully with `temporal workflow signal --name terminate`', async () => {
-  const workflowId = await startFromCli({ model: env.scenario([{ content: 'slow', delayMs: 8_000 }]), tools: [], message: 'go' });
-  await waitFor(() => stateFromCli(workflowId), (current) => current.iteration === 1);
-  await temporal('workflow', 'signal', '--workflow-id', workflowId, '--name', 'terminate', '--input', JSON.stringify({ reason: 'from the CLI' }));
+  const workflowId = await startFromCli({
+    model: env.scenario([{ content: 'slow', delayMs: 8_000 }]),
+    tools: [],
+    message: 'go',
+  });
+  await waitFor(
+    () => stateFromCli(workflowId),
+    (current) => current.iteration === 1,
+  );
+  await temporal(
+    'workflow',
+    'signal',
+    '--workflow-id',
+    workflowId,
+    '--name',
+    'terminate',
+    '--input',
+    JSON.stringify({ reason: 'from the CLI' }),
+  );
   expect(await resultFromCli(workflowId)).toMatchObject({
     status: 'COMPLETED',
     result: { terminationReason: { type: 'external', via: 'signal', reason: 'from the CLI' } },
   });
   const listed = await waitFor(
-    () => temporal('workflow', 'list', '--query', `AgentTerminationReason='external' AND WorkflowId='${workflowId}'`, '--output', 'json'),
+    () =>
+      temporal(
+        'workflow',
+        'list',
+        '--query',
+        `AgentTerminationReason='external' AND WorkflowId='${workflowId}'`,
+        '--output',
+        'json',
+      ),
     (output) => output.includes(workflowId),
   );
   expect(listed).toContain(workflowId);

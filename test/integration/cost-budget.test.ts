@@ -50,11 +50,15 @@ describe('cost', () => {
 
   test('costBudget: a run that has spent it fails with CostBudgetExceeded before its next call', async () => {
     const model = scripted('priced-budget', [calc, calc, { content: 'never' }]);
-    const failure = await runFailureOf(env.run({ model, tools: ['calculator'], message: 'add', costBudget: { maxUsd: 0.01 } }));
+    const failure = await runFailureOf(
+      env.run({ model, tools: ['calculator'], message: 'add', costBudget: { maxUsd: 0.01 } }),
+    );
     expect(failure.type).toBe('CostBudgetExceeded');
     expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toMatch(/^Cost budget exceeded: \$\d+\.\d{6} spent on model calls, budget \$0\.01$/);
-    const [details] = failure.details as [{ spentUsd: number; maxUsd: number; usage: { costUsd: number }; iterations: number }];
+    const [details] = failure.details as [
+      { spentUsd: number; maxUsd: number; usage: { costUsd: number }; iterations: number },
+    ];
     expect(details).toMatchObject({ maxUsd: 0.01, iterations: 1 });
     expect(details.spentUsd).toBeGreaterThanOrEqual(0.01);
     expect(details.usage.costUsd).toBe(details.spentUsd);
@@ -65,7 +69,9 @@ describe('cost', () => {
     const model = env.scenario([{ content: 'never sent' }]);
     const failure = await runFailureOf(env.run({ model, tools: [], message: 'hi', costBudget: { maxUsd: 1 } }));
     expect(failure.type).toBe('ModelCall.PriceUnknown');
-    expect(failure.message).toContain(`no price for model "${model}" (priced: priced-budget, priced-no-budget, priced-report)`);
+    expect(failure.message).toContain(
+      `no price for model "${model}" (priced: priced-budget, priced-no-budget, priced-report)`,
+    );
     expect(env.model.requests(model)).toHaveLength(0);
   });
 
@@ -73,12 +79,18 @@ describe('cost', () => {
     const unpriced = await env.run({ model: env.scenario([{ content: 'hi' }]), tools: [], message: 'hi' });
     expect(unpriced.usage.totalTokens).toBeGreaterThan(0);
     expect(unpriced.usage).not.toHaveProperty('costUsd');
-    const priced = await env.run({ model: scripted('priced-no-budget', [{ content: 'hi' }]), tools: [], message: 'hi' });
+    const priced = await env.run({
+      model: scripted('priced-no-budget', [{ content: 'hi' }]),
+      tools: [],
+      message: 'hi',
+    });
     expect(priced.usage.costUsd).toBeGreaterThan(0);
   });
 
   test('the state reports the cost so far while the run waits', async () => {
-    const model = scripted('priced-report', [{ toolCalls: [{ name: 'ask_question', arguments: { question: 'Which?' } }] }]);
+    const model = scripted('priced-report', [
+      { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which?' } }] },
+    ]);
     const handle = await env.start({ model, tools: ['ask_question'], message: 'go', costBudget: { maxUsd: 100 } });
     const state = await waitForState(handle, (current) => current.status === 'waiting_for_input');
     expect(state.usage.costUsd).toBeCloseTo(costOf(state.usage, PRICES['priced-report']!), 9);

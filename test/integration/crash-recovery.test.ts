@@ -46,7 +46,10 @@ describe('a tool call that loses its worker', () => {
     });
     const startWorker = () => startScript('test/fixtures/crash-worker.ts', env, /crash-worker ready/);
     const modelName = `crash-${randomUUID()}`;
-    model.script(modelName, [{ toolCalls: [{ name: 'slow_write', arguments: { label: 'report' } }] }, { content: 'Done.' }]);
+    model.script(modelName, [
+      { toolCalls: [{ name: 'slow_write', arguments: { label: 'report' } }] },
+      { content: 'Done.' },
+    ]);
     const records = async () =>
       (await readFile(sideEffects, 'utf8'))
         .split('\n')

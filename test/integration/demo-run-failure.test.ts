@@ -16,14 +16,16 @@ describe('npm run demo, a run that fails by its own rules', () => {
   let model: ScriptedModelServer;
 
   beforeAll(async () => {
-    model = (await ScriptedModelServer.start()).respond('chatty', () => ({ content: 'I would rather talk than use tools.' }));
+    model = (await ScriptedModelServer.start()).respond('chatty', () => ({
+      content: 'I would rather talk than use tools.',
+    }));
   });
 
   afterAll(async () => {
     await model.close();
   });
 
-  test('prints the failure once, without the worker\'s stack trace', async () => {
+  test("prints the failure once, without the worker's stack trace", async () => {
     const workspace = await mkdtemp(path.join(os.tmpdir(), 'demo-failing-'));
 
     const finished = await runScript('src/processes/demo.ts', {

@@ -52,7 +52,9 @@ afterAll(async () => {
 /** Every assistant tool call has exactly one tool message after it: a transcript a provider accepts. */
 function expectValidTranscript(messages: ChatMessage[]): void {
   const answered = messages.flatMap((message) => (message.role === 'tool' ? [message.tool_call_id] : []));
-  const asked = messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : []));
+  const asked = messages.flatMap((message) =>
+    message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [],
+  );
   expect(answered.sort()).toEqual(asked.sort());
 }
 
@@ -90,7 +92,10 @@ describe('terminate signal', () => {
     ]);
     const before = slowRuns.length;
     const handle = await env.start({ model, tools: ['slow_step', 'record'], message: 'go', parallelToolCalls: false });
-    await waitFor(async () => slowRuns.length, (count) => count > before);
+    await waitFor(
+      async () => slowRuns.length,
+      (count) => count > before,
+    );
     const signalledAt = Date.now();
     await handle.signal(terminateSignal, {});
     const result = (await handle.result()) as AgentResult;
@@ -102,11 +107,17 @@ describe('terminate signal', () => {
     ]);
     expectValidTranscript(result.messages);
     // The in-flight tool heard the cancellation through its signal, within seconds.
-    const slow = await waitFor(async () => slowRuns[before], (run) => run?.abortedAt !== undefined, 10_000);
+    const slow = await waitFor(
+      async () => slowRuns[before],
+      (run) => run?.abortedAt !== undefined,
+      10_000,
+    );
     expect((slow?.abortedAt ?? 0) - signalledAt).toBeLessThan(8_000);
     // Nothing after it was scheduled or run.
     expect(executed).not.toContain('after-slow');
-    const tools = (await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'executeTool');
+    const tools = (await scheduledActivities(env.client, handle.workflowId)).filter(
+      (activity) => activity.type === 'executeTool',
+    );
     expect(tools).toHaveLength(1);
   });
 
@@ -153,7 +164,7 @@ describe('setLimits update', () => {
     });
   });
 
-  test('a setLimits update delivered with the start changes the input\'s limits instead of being overwritten by them', async () => {
+  test("a setLimits update delivered with the start changes the input's limits instead of being overwritten by them", async () => {
     const model = env.scenario([busy('s1'), busy('s2'), busy('s3'), { content: 'finished' }]);
     // Update-with-start: the update reaches the workflow in its very first activation.
     const start = new WithStartWorkflowOperation(WORKFLOW_TYPE, {
@@ -162,12 +173,18 @@ describe('setLimits update', () => {
       args: [{ model, tools: ['record'], message: 'go', maxInvocations: 2 }],
       workflowIdConflictPolicy: 'FAIL',
     });
-    const limits = await env.client.workflow.executeUpdateWithStart(setLimitsUpdate, { args: [{ maxInvocations: 5 }], startWorkflowOperation: start });
+    const limits = await env.client.workflow.executeUpdateWithStart(setLimitsUpdate, {
+      args: [{ maxInvocations: 5 }],
+      startWorkflowOperation: start,
+    });
     expect(limits).toEqual({ maxInvocations: 5, tokenBudget: {} });
     const handle = await start.workflowHandle();
     expect(await handle.result()).toMatchObject({ response: 'finished', invocations: 4 });
     const { events } = await handle.query(eventsQuery, {});
-    expect(events.find((event) => event.type === 'limits-change')).toMatchObject({ before: { maxInvocations: 2 }, after: { maxInvocations: 5 } });
+    expect(events.find((event) => event.type === 'limits-change')).toMatchObject({
+      before: { maxInvocations: 2 },
+      after: { maxInvocations: 5 },
+    });
   });
 
   test('lowering it to the calls already made stops the run before its next call; below that is rejected', async () => {
@@ -175,7 +192,9 @@ describe('setLimits update', () => {
     const model = env.scenario([busy('a'), busy('b'), { ...busy('c'), delayMs: 10_000 }, busy('d')]);
     const handle = await env.start({ model, tools: ['record'], message: 'go' });
     await waitForState(handle, (current) => current.iteration === 3);
-    const rejected = await handle.executeUpdate(setLimitsUpdate, { args: [{ maxInvocations: 1 }] }).catch((error: unknown) => error);
+    const rejected = await handle
+      .executeUpdate(setLimitsUpdate, { args: [{ maxInvocations: 1 }] })
+      .catch((error: unknown) => error);
     expect(rejected).toBeInstanceOf(WorkflowUpdateFailedError);
     expect((rejected as WorkflowUpdateFailedError).cause?.message).toBe(
       'maxInvocations 1 is below the 2 model calls already made; give at least 2 (which stops the run before its next call).',
@@ -193,7 +212,9 @@ describe('setLimits update', () => {
     const handle = await env.start({ model, tools: ['record'], message: 'go' });
     await waitForState(handle, (state) => state.invocations >= 1);
     await handle.executeUpdate(setLimitsUpdate, { args: [{ tokenBudget: { maxTotal: 1 } }] });
-    const failure = (await handle.result().catch((error: unknown) => error)) as Error & { cause?: { type?: string; message: string } };
+    const failure = (await handle.result().catch((error: unknown) => error)) as Error & {
+      cause?: { type?: string; message: string };
+    };
     expect(failure.cause?.type).toBe('TokenBudgetExhausted');
     expect(failure.cause?.message).toMatch(/^Token budget exhausted: \d+ total tokens used, budget 1$/);
   });
@@ -202,8 +223,12 @@ describe('setLimits update', () => {
     // The run is still in its first call when the update arrives.
     const model = env.scenario([{ ...busy('m1'), delayMs: 5_000 }, { content: 'ok' }]);
     const handle = await env.start({ model, tools: ['record'], message: 'go', maxInvocations: 7 });
-    const rejected = await handle.executeUpdate(setLimitsUpdate, { args: [{} as never] }).catch((error: unknown) => error);
-    expect((rejected as WorkflowUpdateFailedError).cause?.message).toBe('input: give maxInvocations, tokenBudget or both');
+    const rejected = await handle
+      .executeUpdate(setLimitsUpdate, { args: [{} as never] })
+      .catch((error: unknown) => error);
+    expect((rejected as WorkflowUpdateFailedError).cause?.message).toBe(
+      'input: give maxInvocations, tokenBudget or both',
+    );
     await handle.result();
     expect((await waitForState(handle, () => true)).limits).toEqual({ maxInvocations: 7, tokenBudget: {} });
   });
@@ -232,7 +257,7 @@ describe('event log', () => {
   });
 });
 
-describe('timeout: the run\'s wall-clock limit', () => {
+describe("timeout: the run's wall-clock limit", () => {
   test('ends the run gracefully at the deadline, cancelling the tool in flight; nothing runs after it', async () => {
     const model = env.scenario([
       {
@@ -246,7 +271,13 @@ describe('timeout: the run\'s wall-clock limit', () => {
     ]);
     const before = slowRuns.length;
     const started = Date.now();
-    const result = await env.run({ model, tools: ['record', 'slow_step'], message: 'go', parallelToolCalls: false, timeout: '2s' });
+    const result = await env.run({
+      model,
+      tools: ['record', 'slow_step'],
+      message: 'go',
+      parallelToolCalls: false,
+      timeout: '2s',
+    });
 
     expect(result.terminationReason).toEqual({ type: 'timeout', limit: '2s' });
     // Well under the 10 s slow_step would take.
@@ -259,12 +290,21 @@ describe('timeout: the run\'s wall-clock limit', () => {
     expectValidTranscript(result.messages);
     expect(executed).toContain('before-deadline');
     expect(executed).not.toContain('after-deadline');
-    const slow = await waitFor(async () => slowRuns[before], (run) => run?.abortedAt !== undefined, 10_000);
+    const slow = await waitFor(
+      async () => slowRuns[before],
+      (run) => run?.abortedAt !== undefined,
+      10_000,
+    );
     expect(slow?.abortedAt).toBeDefined();
   });
 
   test('a run that finishes first is not affected', async () => {
-    const result = await env.run({ model: env.scenario([{ content: 'quick' }]), tools: [], message: 'go', timeout: '1h' });
+    const result = await env.run({
+      model: env.scenario([{ content: 'quick' }]),
+      tools: [],
+      message: 'go',
+      timeout: '1h',
+    });
     expect(result.terminationReason).toEqual({ type: 'complete' });
   });
 });

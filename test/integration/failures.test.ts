@@ -16,8 +16,14 @@ describe('bad input fails the run at once with InvalidAgentInput', () => {
     [{ tools: ['calculator'] }, 'message: give `message`, or a non-empty `messages`'],
     [{ tools: 'calculator', message: 'hi' }, 'tools: Invalid input: expected array, received string'],
     [{ tools: [], message: 'hi', maxInvocation: 3 }, 'input: Unrecognized key: "maxInvocation"'],
-    [{ tools: ['calculator'], message: 'hi', terminating: { toolIds: ['finish'] } }, 'terminating.toolIds[0]: "finish" is not one of this run\'s tools'],
-    [{ tools: [], message: 'hi', terminating: { toolIds: [], consecutiveNudges: -1 } }, 'terminating.consecutiveNudges: Too small'],
+    [
+      { tools: ['calculator'], message: 'hi', terminating: { toolIds: ['finish'] } },
+      'terminating.toolIds[0]: "finish" is not one of this run\'s tools',
+    ],
+    [
+      { tools: [], message: 'hi', terminating: { toolIds: [], consecutiveNudges: -1 } },
+      'terminating.consecutiveNudges: Too small',
+    ],
   ])('%j', async (input, expected) => {
     const failure = await env.runExpectingFailure(input);
     expect(failure.type).toBe('InvalidAgentInput');
@@ -40,7 +46,11 @@ describe('bad input fails the run at once with InvalidAgentInput', () => {
       tools: [],
       messages: [
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'calculator', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'calculator', arguments: '{}' } }],
+        },
       ],
     });
     expect(failure.message).toContain('messages[1]: tool call "call_x" has no tool message answering it');
@@ -103,7 +113,9 @@ describe('model call failures', () => {
   });
 
   test('a 429 for an exhausted quota is not retried', async () => {
-    const model = env.scenario([{ error: { status: 429, message: 'You exceeded your current quota.', code: 'insufficient_quota' } }]);
+    const model = env.scenario([
+      { error: { status: 429, message: 'You exceeded your current quota.', code: 'insufficient_quota' } },
+    ]);
     const failure = await env.runExpectingFailure({ model, tools: [], message: 'hi' });
     expect(failure.type).toBe('ModelCall.QuotaExceeded');
     expect(env.model.requests(model)).toHaveLength(1);

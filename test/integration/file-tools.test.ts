@@ -38,7 +38,12 @@ test('read_file on a FIFO is refused at once; list_files skips a symlink loop an
     { content: 'done' },
   ]);
   const started = Date.now();
-  const result = await env.run({ model, tools: ['read_file', 'list_files'], message: 'look around', timeout: '2 minutes' });
+  const result = await env.run({
+    model,
+    tools: ['read_file', 'list_files'],
+    message: 'look around',
+    timeout: '2 minutes',
+  });
 
   expect(Date.now() - started).toBeLessThan(30_000);
   expect(result.response).toBe('done');

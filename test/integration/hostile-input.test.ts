@@ -39,7 +39,11 @@ function deepObject(levels: number): string {
 }
 
 async function start(workflowType: string, args: unknown[]): Promise<WorkflowHandle> {
-  return env.client.workflow.start(workflowType, { taskQueue: env.taskQueue, workflowId: `hostile-${randomUUID()}`, args });
+  return env.client.workflow.start(workflowType, {
+    taskQueue: env.taskQueue,
+    workflowId: `hostile-${randomUUID()}`,
+    args,
+  });
 }
 
 /** Every event type of the run's history. */
@@ -68,7 +72,9 @@ async function failureOf(handle: WorkflowHandle): Promise<ApplicationFailure> {
     const failedTask = (await eventsOf(handle)).find((event) => event.workflowTaskFailedEventAttributes);
     if (failedTask !== undefined) {
       await handle.terminate('the hostile-input test saw a failed workflow task');
-      throw new Error(`a workflow task failed: ${failedTask.workflowTaskFailedEventAttributes?.failure?.message ?? '(no message)'}`);
+      throw new Error(
+        `a workflow task failed: ${failedTask.workflowTaskFailedEventAttributes?.failure?.message ?? '(no message)'}`,
+      );
     }
     if (settled !== undefined) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -92,12 +98,16 @@ async function expectRefused(handle: WorkflowHandle, expected: string): Promise<
 
 describe('hostile agent input fails the run at once, without a failed workflow task', () => {
   test('stopWhen nested 3,000 levels deep', async () => {
-    const handle = await start(WORKFLOW_TYPE, [rawJson(`{"tools":[],"message":"hi","stopWhen":${deepStopWhen(3000)}}`)]);
+    const handle = await start(WORKFLOW_TYPE, [
+      rawJson(`{"tools":[],"message":"hi","stopWhen":${deepStopWhen(3000)}}`),
+    ]);
     await expectRefused(handle, `stopWhen: nested more than ${INPUT_BOUNDS.depth} levels deep`);
   });
 
   test("a custom condition's params nested 10,000 levels deep", async () => {
-    const handle = await start(WORKFLOW_TYPE, [rawJson(`{"tools":[],"message":"hi","stopWhen":{"custom":"x","params":${deepObject(10_000)}}}`)]);
+    const handle = await start(WORKFLOW_TYPE, [
+      rawJson(`{"tools":[],"message":"hi","stopWhen":{"custom":"x","params":${deepObject(10_000)}}}`),
+    ]);
     await expectRefused(handle, `stopWhen: nested more than ${INPUT_BOUNDS.depth} levels deep (at stopWhen.params.a.a`);
   });
 
@@ -112,23 +122,47 @@ describe('hostile agent input fails the run at once, without a failed workflow t
   });
 
   test.each([
-    ['a 1.3 MiB model name', { tools: [], message: 'hi', model: 'm'.repeat(1.3 * 1024 * 1024) }, `model: Too big: expected string to have <=${INPUT_BOUNDS.modelChars} characters`],
-    ['200 tools', { tools: Array.from({ length: 200 }, (_, index) => `tool_${index}`), message: 'hi' }, `tools: Too big: expected array to have <=${INPUT_BOUNDS.tools} items`],
+    [
+      'a 1.3 MiB model name',
+      { tools: [], message: 'hi', model: 'm'.repeat(1.3 * 1024 * 1024) },
+      `model: Too big: expected string to have <=${INPUT_BOUNDS.modelChars} characters`,
+    ],
+    [
+      '200 tools',
+      { tools: Array.from({ length: 200 }, (_, index) => `tool_${index}`), message: 'hi' },
+      `tools: Too big: expected array to have <=${INPUT_BOUNDS.tools} items`,
+    ],
     ['a tool name of 1,000 characters', { tools: ['t'.repeat(1000)], message: 'hi' }, 'tools[0]: Too big'],
-    ['instructions past the text bound', { tools: [], message: 'hi', instructions: 'i'.repeat(INPUT_BOUNDS.textChars + 1) }, 'instructions: Too big'],
+    [
+      'instructions past the text bound',
+      { tools: [], message: 'hi', instructions: 'i'.repeat(INPUT_BOUNDS.textChars + 1) },
+      'instructions: Too big',
+    ],
     [
       'a tool call id of 300 characters',
       {
         tools: [],
         messages: [
-          { role: 'assistant', content: null, tool_calls: [{ id: 'c'.repeat(300), type: 'function', function: { name: 'calculator', arguments: '{}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c'.repeat(300), type: 'function', function: { name: 'calculator', arguments: '{}' } }],
+          },
           { role: 'tool', tool_call_id: 'c'.repeat(300), content: '1' },
         ],
       },
       'messages[0].tool_calls[0].id: Too big',
     ],
-    ['an `any` of 65 members', { tools: [], message: 'hi', stopWhen: { any: Array.from({ length: 65 }, () => ({ maxMessages: 1 })) } }, 'stopWhen.any: Too big'],
-    ['params of 20 KiB', { tools: [], message: 'hi', stopWhen: { custom: 'x', params: { text: 'p'.repeat(20 * 1024) } } }, 'stopWhen.params: params must be at most'],
+    [
+      'an `any` of 65 members',
+      { tools: [], message: 'hi', stopWhen: { any: Array.from({ length: 65 }, () => ({ maxMessages: 1 })) } },
+      'stopWhen.any: Too big',
+    ],
+    [
+      'params of 20 KiB',
+      { tools: [], message: 'hi', stopWhen: { custom: 'x', params: { text: 'p'.repeat(20 * 1024) } } },
+      'stopWhen.params: params must be at most',
+    ],
     ['a string', 'do the task', 'input: Invalid input: expected object, received string'],
     ['null', null, 'input: Invalid input: expected object, received null'],
   ])('%s', async (_name, input, expected) => {
@@ -136,7 +170,11 @@ describe('hostile agent input fails the run at once, without a failed workflow t
   });
 
   test('1,000 malformed messages and a 500 KiB unknown key: the problems are listed short and counted, so the failure fits in a payload', async () => {
-    const input = { tools: [], messages: Array.from({ length: 1000 }, () => ({ role: 'nobody' })), ['k'.repeat(500 * 1024)]: true };
+    const input = {
+      tools: [],
+      messages: Array.from({ length: 1000 }, () => ({ role: 'nobody' })),
+      ['k'.repeat(500 * 1024)]: true,
+    };
     const failure = await expectRefused(await start(WORKFLOW_TYPE, [input]), 'more problems');
     expect(failure.message.length).toBeLessThan(INPUT_BOUNDS.problems * (INPUT_BOUNDS.problemChars + 2) + 100);
   });
@@ -145,9 +183,17 @@ describe('hostile agent input fails the run at once, without a failed workflow t
 describe('hostile conversation input', () => {
   test.each([
     ['null', [null], 'schemaVersion: expected one of 2 (the conversation input versions this worker reads), got none'],
-    ['no version', [{ contextId: 'c1' }], 'schemaVersion: expected one of 2 (the conversation input versions this worker reads), got none'],
+    [
+      'no version',
+      [{ contextId: 'c1' }],
+      'schemaVersion: expected one of 2 (the conversation input versions this worker reads), got none',
+    ],
     ['no contextId', [{ schemaVersion: 2, messages: [] }], 'contextId'],
-    ['a second argument', [{ schemaVersion: 2, contextId: 'c1' }, { garbage: true }], 'arguments: conversationWorkflow takes one argument'],
+    [
+      'a second argument',
+      [{ schemaVersion: 2, contextId: 'c1' }, { garbage: true }],
+      'arguments: conversationWorkflow takes one argument',
+    ],
   ])('%s', async (_name, args, expected) => {
     await expectRefused(await start(CONVERSATION_WORKFLOW_TYPE, args), expected);
   });
@@ -178,22 +224,38 @@ test('`temporal workflow start --input X --input \'{"garbage":true}\'` fails the
 
 describe('hostile signals and updates are refused without a failed workflow task', () => {
   test('an approval whose arguments nest 10,000 levels, a decide update and setLimits the same, a terminate whose reason is an object', async () => {
-    const model = env.scenario([{ toolCalls: [{ name: 'write_file', arguments: { path: 'deep.txt', content: 'x' } }] }, { content: 'done' }]);
-    const handle = await start(WORKFLOW_TYPE, [{ model, tools: ['write_file'], message: 'write', approval: { tools: ['write_file'] } }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'deep.txt', content: 'x' } }] },
+      { content: 'done' },
+    ]);
+    const handle = await start(WORKFLOW_TYPE, [
+      { model, tools: ['write_file'], message: 'write', approval: { tools: ['write_file'] } },
+    ]);
     for (;;) {
       const { events } = await handle.query(eventsQuery, {});
       if (events.some((event) => event.type === 'approval-request')) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await handle.signal('approve', rawJson(`{"callId":"call-1-1","arguments":${deepObject(10_000)}}`));
-    await expect(handle.executeUpdate('decide', { args: [rawJson(`{"callId":"call-1-1","decision":"approve","arguments":${deepObject(10_000)}}`)] })).rejects.toMatchObject({
-      cause: { type: 'InvalidDecision', message: expect.stringMatching(/^Malformed decision: arguments(\.a)+: nested deeper than 32 levels$/) },
+    await expect(
+      handle.executeUpdate('decide', {
+        args: [rawJson(`{"callId":"call-1-1","decision":"approve","arguments":${deepObject(10_000)}}`)],
+      }),
+    ).rejects.toMatchObject({
+      cause: {
+        type: 'InvalidDecision',
+        message: expect.stringMatching(/^Malformed decision: arguments(\.a)+: nested deeper than 32 levels$/),
+      },
     });
-    await expect(handle.executeUpdate('setLimits', { args: [rawJson(`{"maxInvocations":${deepObject(10_000)}}`)] })).rejects.toMatchObject({
+    await expect(
+      handle.executeUpdate('setLimits', { args: [rawJson(`{"maxInvocations":${deepObject(10_000)}}`)] }),
+    ).rejects.toMatchObject({
       cause: { type: 'InvalidLimits', message: expect.stringMatching(/nested deeper than 32 levels$/) },
     });
     const page = await handle.query(eventsQuery, {});
-    expect(page.events.find((event) => event.type === 'decision-rejection')?.problem).toMatch(/^Malformed decision: arguments(\.a)+: nested deeper than 32 levels$/);
+    expect(page.events.find((event) => event.type === 'decision-rejection')?.problem).toMatch(
+      /^Malformed decision: arguments(\.a)+: nested deeper than 32 levels$/,
+    );
 
     await handle.signal('terminate', { reason: { not: 'text' } });
     const result = (await handle.result()) as { terminationReason: unknown };

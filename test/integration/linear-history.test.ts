@@ -43,7 +43,10 @@ afterAll(async () => {
 });
 
 const bulkyCalls = (count: number, delayMs?: number) =>
-  Array.from({ length: count }, (_, index) => ({ toolCalls: [{ name: 'bulky', arguments: { n: index } }], ...(delayMs === undefined ? {} : { delayMs }) }));
+  Array.from({ length: count }, (_, index) => ({
+    toolCalls: [{ name: 'bulky', arguments: { n: index } }],
+    ...(delayMs === undefined ? {} : { delayMs }),
+  }));
 
 /** The whole conversation, read a page of `limit` at a time with the `transcript` query. */
 async function readTranscript(workflowId: string, limit: number): Promise<ChatMessage[]> {
@@ -71,13 +74,21 @@ describe('linear history', () => {
 
     // The model saw the whole conversation at every call, tool results included.
     const requests = env.model.requests(model);
-    expect(requests.map((request) => request.messages.length)).toEqual(Array.from({ length: 21 }, (_, index) => 1 + 2 * index));
-    expect(requests[20]?.messages.filter((message) => message.role === 'tool' && String(message.content).length > 4096)).toHaveLength(20);
+    expect(requests.map((request) => request.messages.length)).toEqual(
+      Array.from({ length: 21 }, (_, index) => 1 + 2 * index),
+    );
+    expect(
+      requests[20]?.messages.filter((message) => message.role === 'tool' && String(message.content).length > 4096),
+    ).toHaveLength(20);
 
     // In history, a model call's input carries its conversation only while it is small.
-    const calls = (await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'callModel');
+    const calls = (await scheduledActivities(env.client, handle.workflowId)).filter(
+      (activity) => activity.type === 'callModel',
+    );
     expect(calls).toHaveLength(21);
-    const inputs = calls.map((call) => call.input as { messages?: ChatMessage[]; conversation?: { iteration: number; count: number } });
+    const inputs = calls.map(
+      (call) => call.input as { messages?: ChatMessage[]; conversation?: { iteration: number; count: number } },
+    );
     expect(inputs[0]?.messages).toHaveLength(1);
     const byReference = inputs.filter((input) => input.conversation !== undefined);
     expect(byReference.length).toBeGreaterThanOrEqual(18);
@@ -122,7 +133,10 @@ describe('linear history', () => {
     steps[4] = { ...steps[4], delayMs: 3_000 } as (typeof steps)[number];
     const model = env.scenario([...steps, { content: 'done' }]);
     const handle = await env.start({ model, tools: ['bulky'], message: 'fetch six times' });
-    await waitFor(async () => env.model.requests(model).length, (count) => count >= 5);
+    await waitFor(
+      async () => env.model.requests(model).length,
+      (count) => count >= 5,
+    );
     const missedBefore = ModelRequestCache.forProcess().stats.missed;
     await env.restartWorker();
     const result = (await handle.result()) as AgentResult;
@@ -134,7 +148,9 @@ describe('linear history', () => {
     const fifth = requests.filter((request) => request.messages.length === 9);
     expect(fifth.length).toBeGreaterThanOrEqual(2);
     for (const request of fifth) expect(request.messages).toEqual(fifth[0]?.messages);
-    const calls = (await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'callModel');
+    const calls = (await scheduledActivities(env.client, handle.workflowId)).filter(
+      (activity) => activity.type === 'callModel',
+    );
     expect((calls[4]?.input as { conversation?: unknown }).conversation).toEqual({ iteration: 5, count: 9 });
   });
 
@@ -146,7 +162,11 @@ describe('linear history', () => {
     expect(whole).toHaveLength(8);
 
     // The client: one page, and every message page after page.
-    expect(await getAgentTranscript(env.client, handle.workflowId, { from: 2, limit: 3 })).toEqual({ total: 8, from: 2, messages: whole.slice(2, 5) });
+    expect(await getAgentTranscript(env.client, handle.workflowId, { from: 2, limit: 3 })).toEqual({
+      total: 8,
+      from: 2,
+      messages: whole.slice(2, 5),
+    });
     const read: ChatMessage[] = [];
     for await (const message of readAgentTranscript(env.client, handle.workflowId, 1)) read.push(message);
     expect(read).toEqual(whole.slice(1));
@@ -155,7 +175,13 @@ describe('linear history', () => {
     // The API: a page says where the next one starts; the last says nothing more.
     const first = await api.get(`/runs/${handle.workflowId}/messages?limit=5`);
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ run_id: handle.workflowId, total: 8, from: 0, messages: whole.slice(0, 5), next_from: 5 });
+    expect(first.body).toEqual({
+      run_id: handle.workflowId,
+      total: 8,
+      from: 0,
+      messages: whole.slice(0, 5),
+      next_from: 5,
+    });
     const last = await api.get(`/runs/${handle.workflowId}/messages?from=5&limit=5`);
     expect(last.body).toEqual({ run_id: handle.workflowId, total: 8, from: 5, messages: whole.slice(5) });
     expect((await api.get(`/runs/${handle.workflowId}/messages?limit=0`)).status).toBe(400);
@@ -165,17 +191,33 @@ describe('linear history', () => {
 
     // The CLI: a page as lines, and every message as JSON lines.
     const launcher = path.join(PROJECT_ROOT, 'bin', 'agent-runner.js');
-    const cliEnv = cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: env.taskQueue, ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) });
-    const page = await runProcess(process.execPath, [launcher, 'messages', handle.workflowId, '--limit', '2'], { env: cliEnv, timeoutMs: 90_000 });
+    const cliEnv = cleanEnv({
+      TEMPORAL_ADDRESS: testServerAddress(),
+      AGENT_TASK_QUEUE: env.taskQueue,
+      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+    });
+    const page = await runProcess(process.execPath, [launcher, 'messages', handle.workflowId, '--limit', '2'], {
+      env: cliEnv,
+      timeoutMs: 90_000,
+    });
     expect(page.code).toBe(0);
     expect(page.stdout.trim().split('\n')).toEqual([
       '#0 user: fetch three times',
       expect.stringMatching(/^#1 assistant: bulky\(\{"n":0\}\)$/),
       '(messages 0–1 of 8; more with --from 2)',
     ]);
-    const all = await runProcess(process.execPath, [launcher, 'messages', handle.workflowId, '--all', '--from', '6', '--json'], { env: cliEnv, timeoutMs: 90_000 });
+    const all = await runProcess(
+      process.execPath,
+      [launcher, 'messages', handle.workflowId, '--all', '--from', '6', '--json'],
+      { env: cliEnv, timeoutMs: 90_000 },
+    );
     expect(all.code).toBe(0);
-    expect(all.stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+    expect(
+      all.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([
       { index: 6, message: whole[6] },
       { index: 7, message: whole[7] },
     ]);

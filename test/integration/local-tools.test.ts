@@ -84,7 +84,9 @@ afterAll(async () => {
 });
 
 function toolMessages(messages: ChatMessage[]): { id: string; content: string | null }[] {
-  return messages.flatMap((message) => (message.role === 'tool' ? [{ id: message.tool_call_id, content: message.content }] : []));
+  return messages.flatMap((message) =>
+    message.role === 'tool' ? [{ id: message.tool_call_id, content: message.content }] : [],
+  );
 }
 
 describe('local tools', () => {
@@ -132,8 +134,13 @@ describe('local tools', () => {
 
     expect(result.response).toBe('it exploded');
     expect(toolMessages(result.messages)).toEqual([{ id: 'call-1-1', content: 'Error: local boom' }]);
-    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual(['describeTools', 'executeTool']);
-    expect((await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'executeTool')).toEqual([]);
+    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual([
+      'describeTools',
+      'executeTool',
+    ]);
+    expect(
+      (await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'executeTool'),
+    ).toEqual([]);
   });
 
   test('a local tool past its own timeout is answered once with a timeout error', async () => {
@@ -141,7 +148,12 @@ describe('local tools', () => {
     const result = await env.run({ model, tools: ['local_slow'], message: 'go' });
 
     expect(toolMessages(result.messages)).toEqual([
-      { id: 'call-1-1', content: expect.stringMatching(/^Error: tool "local_slow" did not finish within its timeout \(0\.9 s\); it was stopped$/) },
+      {
+        id: 'call-1-1',
+        content: expect.stringMatching(
+          /^Error: tool "local_slow" did not finish within its timeout \(0\.9 s\); it was stopped$/,
+        ),
+      },
     ]);
   });
 
@@ -159,7 +171,9 @@ describe('local tools', () => {
     const handle = await env.start({ model, tools: ['local_transfer'], message: 'pay', parallelToolCalls: false });
     await waitForState(handle, (state) => state.status === 'waiting_for_approval');
     expect(executions.slice(before)).toEqual([]);
-    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual(['describeTools']);
+    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual([
+      'describeTools',
+    ]);
 
     await handle.signal(approveSignal, { callId: 'call-1-1' });
     await waitForState(handle, (state) => state.pendingApprovals.some((pending) => pending.callId === 'call-1-2'));
@@ -171,23 +185,42 @@ describe('local tools', () => {
       { id: 'call-1-1', content: 'transferred 500' },
       { id: 'call-1-2', content: 'Denied: too much' },
     ]);
-    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual(['describeTools', 'executeTool']);
+    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual([
+      'describeTools',
+      'executeTool',
+    ]);
   });
 
   test('a run with regular tools only runs them as activities; its catalog is still loaded locally', async () => {
-    const model = env.scenario([{ toolCalls: [{ name: 'remote_note', arguments: { text: 'only' } }] }, { content: 'noted' }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'remote_note', arguments: { text: 'only' } }] },
+      { content: 'noted' },
+    ]);
     const handle = await env.start({ model, tools: ['remote_note', 'calculator'], message: 'go' });
     await handle.result();
 
-    expect(await localActivities(env.client, handle.workflowId)).toEqual([{ type: 'describeTools', summary: 'tool catalog' }]);
-    expect((await scheduledActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual(['callModel', 'executeTool', 'callModel']);
+    expect(await localActivities(env.client, handle.workflowId)).toEqual([
+      { type: 'describeTools', summary: 'tool catalog' },
+    ]);
+    expect((await scheduledActivities(env.client, handle.workflowId)).map((activity) => activity.type)).toEqual([
+      'callModel',
+      'executeTool',
+      'callModel',
+    ]);
   });
 
   test('a signal waits while a local tool runs: a terminate takes effect once the tool has finished', async () => {
-    const model = env.scenario([{ toolCalls: [{ name: 'local_wait', arguments: {} }] }, { content: 'too late', delayMs: 5_000 }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'local_wait', arguments: {} }] },
+      { content: 'too late', delayMs: 5_000 },
+    ]);
     const before = waits.length;
     const handle = await env.start({ model, tools: ['local_wait'], message: 'wait' });
-    const run = await waitFor(async () => waits[before], (record) => record !== undefined, 20_000);
+    const run = await waitFor(
+      async () => waits[before],
+      (record) => record !== undefined,
+      20_000,
+    );
     await handle.signal(terminateSignal, { reason: 'enough' });
     const result = (await handle.result()) as AgentResult;
     const endedAt = Date.now();

@@ -16,7 +16,9 @@ const ask = (question: string) => ({ toolCalls: [{ name: 'ask_question', argumen
 
 describe('loop-breaking tools', () => {
   test('converse ends the run with its reply as the response', async () => {
-    const model = env.scenario([{ toolCalls: [{ name: 'converse', arguments: { message: 'Hello! How can I help?' }, id: 'call_hi' }] }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'converse', arguments: { message: 'Hello! How can I help?' }, id: 'call_hi' }] },
+    ]);
     const result = await env.run({ model, tools, message: 'hi' });
     expect(result.response).toBe('Hello! How can I help?');
     expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'converse', callId: 'call-1-1' });
@@ -35,7 +37,14 @@ describe('loop-breaking tools', () => {
     await handle.signal(userMessageSignal, { content: '2025, please.' });
     const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('Report for 2025 done.');
-    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant', 'tool']);
+    expect(result.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'user',
+      'assistant',
+      'tool',
+    ]);
     expect(result.messages[2]).toMatchObject({ content: 'Asked the user: Which year?' });
     expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'user', content: '2025, please.' });
     const { events } = await handle.query(eventsQuery, {});
@@ -50,7 +59,10 @@ describe('loop-breaking tools', () => {
   });
 
   test('a worker restart while waiting loses nothing: the answer resumes the run on the new worker', async () => {
-    const model = env.scenario([ask('Which file?'), { toolCalls: [{ name: 'converse', arguments: { message: 'Got it: notes.md' } }] }]);
+    const model = env.scenario([
+      ask('Which file?'),
+      { toolCalls: [{ name: 'converse', arguments: { message: 'Got it: notes.md' } }] },
+    ]);
     const handle = await env.start({ model, tools, message: 'go' });
     await waitForState(handle, (state) => state.status === 'waiting_for_input');
     await env.restartWorker();
@@ -85,15 +97,26 @@ describe('requireToolCall: every iteration must call a tool', () => {
     ]);
     const result = await env.run({ model, tools, message: '2+2?', requireToolCall: true });
     expect(result.response).toBe('4');
-    const contexts = result.messages.filter((message) => message.role === 'system' && message.meta?.injected === 'error_context');
+    const contexts = result.messages.filter(
+      (message) => message.role === 'system' && message.meta?.injected === 'error_context',
+    );
     expect(contexts.map((message) => message.meta?.iteration)).toEqual([1, 3]);
     expect(contexts[0]?.content).toMatch(/^Error: your last answer called no tool\./);
-    expect(env.model.requests(model)[1]?.messages.at(-1)).toMatchObject({ role: 'system', content: contexts[0]?.content });
+    expect(env.model.requests(model)[1]?.messages.at(-1)).toMatchObject({
+      role: 'system',
+      content: contexts[0]?.content,
+    });
   });
 
   test('text answers in a row beyond the breaker threshold fail like nudges', async () => {
     const model = env.scenario([{ content: 'a' }, { content: 'b' }, { content: 'c' }]);
-    const failure = await env.runExpectingFailure({ model, tools, message: 'go', requireToolCall: true, circuitBreaker: { threshold: 2 } });
+    const failure = await env.runExpectingFailure({
+      model,
+      tools,
+      message: 'go',
+      requireToolCall: true,
+      circuitBreaker: { threshold: 2 },
+    });
     expect(failure.type).toBe('MaxConsecutiveNudgesExceeded');
     expect(env.model.requests(model)).toHaveLength(3);
   });
@@ -106,7 +129,12 @@ describe('stop conditions reset when an answer starts a new turn', () => {
       ask('Shall I finish?'),
       { content: 'DONE' },
     ]);
-    const handle = await env.start({ model, tools, message: 'go', stopWhen: { all: [{ functionCall: 'calculator' }, { textMention: 'DONE' }] } });
+    const handle = await env.start({
+      model,
+      tools,
+      message: 'go',
+      stopWhen: { all: [{ functionCall: 'calculator' }, { textMention: 'DONE' }] },
+    });
     await waitForState(handle, (state) => state.status === 'waiting_for_input');
     await handle.signal(userMessageSignal, { content: 'yes' });
     // Without the reset, calculator (turn 1) and DONE (turn 2) would together hold.
@@ -136,7 +164,12 @@ describe('stop conditions reset when an answer starts a new turn', () => {
       { toolCalls: [{ name: 'calculator', arguments: { expression: '1+2' } }] },
       { content: 'done' },
     ]);
-    const handle = await env.start({ model, tools, message: 'go', stopWhen: { all: [{ textMention: 'APPROVE' }, { functionCall: 'calculator' }] } });
+    const handle = await env.start({
+      model,
+      tools,
+      message: 'go',
+      stopWhen: { all: [{ textMention: 'APPROVE' }, { functionCall: 'calculator' }] },
+    });
     await waitForState(handle, (state) => state.status === 'waiting_for_input');
     await handle.signal(userMessageSignal, { content: 'yes' });
     expect(((await handle.result()) as AgentResult).terminationReason).toEqual({ type: 'complete' });
@@ -146,11 +179,17 @@ describe('stop conditions reset when an answer starts a new turn', () => {
     const script = () => [ask('Go on?'), { content: 'ok' }];
     // Calibrate: the completion tokens of the first turn's one answer.
     const calibration = await env.start({ model: env.scenario(script()), tools, message: 'go' });
-    const firstTurn = (await waitForState(calibration, (state) => state.status === 'waiting_for_input')).usage.completionTokens;
+    const firstTurn = (await waitForState(calibration, (state) => state.status === 'waiting_for_input')).usage
+      .completionTokens;
     await calibration.signal(userMessageSignal, { content: 'yes' });
     await calibration.result();
 
-    const handle = await env.start({ model: env.scenario(script()), tools, message: 'go', stopWhen: { tokenUsage: { maxCompletion: firstTurn + 1 } } });
+    const handle = await env.start({
+      model: env.scenario(script()),
+      tools,
+      message: 'go',
+      stopWhen: { tokenUsage: { maxCompletion: firstTurn + 1 } },
+    });
     await waitForState(handle, (state) => state.status === 'waiting_for_input');
     await handle.signal(userMessageSignal, { content: 'yes' });
     // Run-wide the completion tokens pass the budget; within the second turn they do not.

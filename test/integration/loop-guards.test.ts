@@ -34,7 +34,9 @@ afterAll(async () => {
   await env.close();
 });
 
-const ping = (host: string, spacing = '') => ({ toolCalls: [{ name: 'ping', arguments: `{${spacing}"host":${spacing}"${host}"}` }] });
+const ping = (host: string, spacing = '') => ({
+  toolCalls: [{ name: 'ping', arguments: `{${spacing}"host":${spacing}"${host}"}` }],
+});
 const injectedWarnings = (messages: ChatMessage[]) =>
   messages.filter((message) => message.role === 'system' && message.meta?.injected === 'loop_warning');
 
@@ -53,15 +55,28 @@ describe('loop detection', () => {
   test('stop: the run ends with loop_detected before the looping call runs; the transcript stays valid', async () => {
     const before = pings.filter((host) => host === 'stuck').length;
     const model = env.scenario([ping('stuck'), ping('stuck'), ping('stuck'), { content: 'never' }]);
-    const result = await env.run({ model, tools: ['ping'], message: 'go', loopDetection: { threshold: 3, action: 'stop' } });
+    const result = await env.run({
+      model,
+      tools: ['ping'],
+      message: 'go',
+      loopDetection: { threshold: 3, action: 'stop' },
+    });
     expect(result.terminationReason).toEqual({ type: 'loop_detected', toolName: 'ping', count: 3 });
     expect(pings.filter((host) => host === 'stuck').length - before).toBe(2);
-    expect(result.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Not executed: the run stopped before this call ran.' });
+    expect(result.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: 'Not executed: the run stopped before this call ran.',
+    });
   });
 
   test('inject_warning: a system message at every multiple of the threshold', async () => {
     const model = env.scenario([ping('b'), ping('b'), ping('b'), ping('b'), { content: 'I will stop pinging.' }]);
-    const result = await env.run({ model, tools: ['ping'], message: 'go', loopDetection: { threshold: 2, action: 'inject_warning' } });
+    const result = await env.run({
+      model,
+      tools: ['ping'],
+      message: 'go',
+      loopDetection: { threshold: 2, action: 'inject_warning' },
+    });
     const warnings = injectedWarnings(result.messages);
     expect(warnings.map((message) => message.meta?.iteration)).toEqual([2, 4]);
     expect(warnings[0]?.content).toContain('ping');
@@ -73,7 +88,12 @@ describe('loop detection', () => {
 
   test('a different call resets the count', async () => {
     const model = env.scenario([ping('c'), ping('c'), ping('d'), ping('c'), ping('c'), { content: 'done' }]);
-    const handle = await env.start({ model, tools: ['ping'], message: 'go', loopDetection: { threshold: 3, action: 'stop' } });
+    const handle = await env.start({
+      model,
+      tools: ['ping'],
+      message: 'go',
+      loopDetection: { threshold: 3, action: 'stop' },
+    });
     expect(((await handle.result()) as AgentResult).terminationReason).toEqual({ type: 'complete' });
   });
 });
@@ -90,13 +110,20 @@ describe('circuit breaker', () => {
       errorText: 'Error: upstream returned 503',
       count: 5,
     });
-    expect(result.response).toBe('Stopped: fetch_report failed 5 times in a row with the same error: Error: upstream returned 503');
+    expect(result.response).toBe(
+      'Stopped: fetch_report failed 5 times in a row with the same error: Error: upstream returned 503',
+    );
     expect(env.model.requests(model)).toHaveLength(5);
   });
 
   test('the threshold is configurable, and a success in between resets it', async () => {
     const model = env.scenario([failing, ping('ok'), failing, failing, { content: 'never' }]);
-    const result = await env.run({ model, tools: ['fetch_report', 'ping'], message: 'go', circuitBreaker: { threshold: 2 } });
+    const result = await env.run({
+      model,
+      tools: ['fetch_report', 'ping'],
+      message: 'go',
+      circuitBreaker: { threshold: 2 },
+    });
     expect(result.terminationReason).toMatchObject({ type: 'circuit_breaker', count: 2 });
     expect(env.model.requests(model)).toHaveLength(4);
   });
@@ -106,7 +133,12 @@ describe('context control: result processing and observation masking', () => {
   test('maxResultChars cuts a long result with a marker and records both sizes; perTool wins', async () => {
     await writeFile(path.join(env.workspace, 'long.txt'), 'x'.repeat(50));
     const model = env.scenario([
-      { toolCalls: [{ name: 'read_file', arguments: { path: 'long.txt' }, id: 'call_read' }, { name: 'ping', arguments: { host: 'h' }, id: 'call_ping' }] },
+      {
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'long.txt' }, id: 'call_read' },
+          { name: 'ping', arguments: { host: 'h' }, id: 'call_ping' },
+        ],
+      },
       { content: 'done' },
     ]);
     const handle = await env.start({
@@ -139,11 +171,18 @@ describe('context control: result processing and observation masking', () => {
       ping('p2'),
       { content: 'done' },
     ]);
-    const handle = await env.start({ model, tools: ['read_file', 'ping'], message: 'go', masking: { keepIterations: 2, minTokens: 50 } });
+    const handle = await env.start({
+      model,
+      tools: ['read_file', 'ping'],
+      message: 'go',
+      masking: { keepIterations: 2, minTokens: 50 },
+    });
     const result = (await handle.result()) as AgentResult;
     // The model is shown the call under its own id; the run's record names it by the runner's.
-    const toolContent = (messages: { role: string; tool_call_id?: string; content?: string | null }[], id = 'call_big') =>
-      messages.find((message) => message.role === 'tool' && message.tool_call_id === id)?.content;
+    const toolContent = (
+      messages: { role: string; tool_call_id?: string; content?: string | null }[],
+      id = 'call_big',
+    ) => messages.find((message) => message.role === 'tool' && message.tool_call_id === id)?.content;
 
     const requests = env.model.requests(model);
     // Iterations 2 and 3 still see the result of iteration 1; iteration 4 sees a placeholder.
@@ -154,6 +193,9 @@ describe('context control: result processing and observation masking', () => {
     );
     expect(toolContent(result.messages, 'call-1-1')).toBe('y'.repeat(400));
     const { events } = await handle.query(eventsQuery, {});
-    expect(events.find((event) => event.type === 'observation-masking')).toMatchObject({ iteration: 4, tokensSaved: 100 });
+    expect(events.find((event) => event.type === 'observation-masking')).toMatchObject({
+      iteration: 4,
+      tokensSaved: 100,
+    });
   });
 });

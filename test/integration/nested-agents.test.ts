@@ -10,22 +10,51 @@ import { TestEnv } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';
 
 /** A nested agent with a plain tool; it runs on its caller's model (the scenario's script). */
-const researcher = defineAgentTool({ name: 'researcher', description: 'Researches a question.', instructions: 'You research.', tools: ['ping'] });
+const researcher = defineAgentTool({
+  name: 'researcher',
+  description: 'Researches a question.',
+  instructions: 'You research.',
+  tools: ['ping'],
+});
 /** A nested agent that ends its work through `finish` (a `TerminateResponse`): a stop message. */
-const closer = defineAgentTool({ name: 'closer', description: 'Closes a task.', instructions: 'Finish the task.', tools: ['finish'] });
+const closer = defineAgentTool({
+  name: 'closer',
+  description: 'Closes a task.',
+  instructions: 'Finish the task.',
+  tools: ['finish'],
+});
 /** A nested agent that may call itself: each call one level deeper. */
-const delegate = defineAgentTool({ name: 'delegate', description: 'Hands the task down.', instructions: 'Delegate or answer.', tools: ['delegate'] });
+const delegate = defineAgentTool({
+  name: 'delegate',
+  description: 'Hands the task down.',
+  instructions: 'Delegate or answer.',
+  tools: ['delegate'],
+});
 /** A nested agent whose pings wait for a person's approval. */
-const guarded = defineAgentTool({ name: 'guarded', description: 'Pings, with approval.', instructions: 'Ping.', tools: ['ping'], approvalTools: ['ping'] });
+const guarded = defineAgentTool({
+  name: 'guarded',
+  description: 'Pings, with approval.',
+  instructions: 'Ping.',
+  tools: ['ping'],
+  approvalTools: ['ping'],
+});
 /** A nested agent whose input names a tool the worker lacks: the child fails with `InvalidAgentInput`. */
-const broken = defineAgentTool({ name: 'broken', description: 'Never works.', instructions: 'x', tools: ['no_such_tool'] });
+const broken = defineAgentTool({
+  name: 'broken',
+  description: 'Never works.',
+  instructions: 'x',
+  tools: ['no_such_tool'],
+});
 
 /** A model the worker prices at a dollar a thousand tokens, for the cost budget over the tree. */
 const PRICED_MODEL = 'nested-priced';
 
 let env: TestEnv;
 beforeAll(async () => {
-  env = await TestEnv.create({ extraTools: [pingTool, researcher, closer, delegate, broken, guarded], prices: { [PRICED_MODEL]: { inputPerMTok: 1_000, outputPerMTok: 1_000 } } });
+  env = await TestEnv.create({
+    extraTools: [pingTool, researcher, closer, delegate, broken, guarded],
+    prices: { [PRICED_MODEL]: { inputPerMTok: 1_000, outputPerMTok: 1_000 } },
+  });
 });
 afterAll(async () => {
   await env.close();
@@ -56,7 +85,7 @@ async function childResult(workflowId: string): Promise<AgentResult> {
 }
 
 describe('nested agents: an agent tool runs a child agentWorkflow', () => {
-  test('the parent gets the child\'s response as the tool result; events name the child; usage spans the tree', async () => {
+  test("the parent gets the child's response as the tool result; events name the child; usage spans the tree", async () => {
     const model = env.scenario([
       call('researcher', 'Is example.org up?'),
       { toolCalls: [{ name: 'ping', arguments: { host: 'example.org' } }] }, // the child
@@ -66,7 +95,9 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     const handle = await env.start({ model, tools: ['researcher'], message: 'check example.org' });
     const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('It is up.');
-    expect(result.messages.find((message) => message.role === 'tool')).toMatchObject({ content: 'example.org answers pings.' });
+    expect(result.messages.find((message) => message.role === 'tool')).toMatchObject({
+      content: 'example.org answers pings.',
+    });
 
     const childId = `${handle.workflowId}/call-1-1`;
     const child = await childResult(childId);
@@ -77,14 +108,29 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     const started = log.find((event) => event.type === 'nested-agent-start');
     const ended = log.find((event) => event.type === 'nested-agent-end');
     const childRunId = (await env.client.workflow.getHandle(childId).describe()).runId;
-    expect(started).toMatchObject({ toolName: 'researcher', callId: 'call-1-1', workflowId: childId, runId: childRunId, depth: 1 });
-    expect(ended).toMatchObject({ toolName: 'researcher', workflowId: childId, runId: childRunId, outcome: 'completed', terminationReason: 'complete', usage: child.usage });
+    expect(started).toMatchObject({
+      toolName: 'researcher',
+      callId: 'call-1-1',
+      workflowId: childId,
+      runId: childRunId,
+      depth: 1,
+    });
+    expect(ended).toMatchObject({
+      toolName: 'researcher',
+      workflowId: childId,
+      runId: childRunId,
+      outcome: 'completed',
+      terminationReason: 'complete',
+      usage: child.usage,
+    });
 
     expect(result.children).toEqual([{ runId: childRunId, toolName: 'researcher', usage: child.usage }]);
     expect(result.ownUsage?.totalTokens).toBeGreaterThan(0);
     expect(result.usage).toEqual(addUsage(result.ownUsage ?? child.usage, child.usage));
     // A child's parent is the run that called it: what the web UI's Relationships tab shows.
-    expect((await env.client.workflow.getHandle(childId).describe()).parentExecution?.workflowId).toBe(handle.workflowId);
+    expect((await env.client.workflow.getHandle(childId).describe()).parentExecution?.workflowId).toBe(
+      handle.workflowId,
+    );
   });
 
   test('a run that calls no agent tool reports its usage as before, with no ownUsage or children', async () => {
@@ -106,10 +152,20 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     expect(result.response).toBe('Done.');
     const child = await childResult(`${handle.workflowId}/call-1-1`);
     const refusal = child.messages.find((message) => message.role === 'tool');
-    expect(refusal?.content).toMatch(/^Error: MaxDepthExceeded: the nested agent "delegate" would run at depth 2, and this tree allows depths below 2/);
+    expect(refusal?.content).toMatch(
+      /^Error: MaxDepthExceeded: the nested agent "delegate" would run at depth 2, and this tree allows depths below 2/,
+    );
     // The refused call started nothing; the child inherited maxDepth and runs one level down.
-    expect((await events(`${handle.workflowId}/call-1-1`)).some((event) => event.type === 'nested-agent-start')).toBe(false);
-    expect(await startInput(`${handle.workflowId}/call-1-1`)).toMatchObject({ depth: 1, maxDepth: 2, model, tools: ['delegate'], message: 'level 1' });
+    expect((await events(`${handle.workflowId}/call-1-1`)).some((event) => event.type === 'nested-agent-start')).toBe(
+      false,
+    );
+    expect(await startInput(`${handle.workflowId}/call-1-1`)).toMatchObject({
+      depth: 1,
+      maxDepth: 2,
+      model,
+      tools: ['delegate'],
+      message: 'level 1',
+    });
   });
 
   test('a child that fails becomes a tool error naming its failure type; the parent goes on', async () => {
@@ -160,7 +216,12 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
       { content: 'x'.repeat(8_000) }, // the child: about 2,000 completion tokens, about $2
       { content: 'never asked' },
     ]);
-    const handle = await env.start({ model: PRICED_MODEL, tools: ['researcher'], message: 'go', costBudget: { maxUsd: 1.5 } });
+    const handle = await env.start({
+      model: PRICED_MODEL,
+      tools: ['researcher'],
+      message: 'go',
+      costBudget: { maxUsd: 1.5 },
+    });
     const failure = await runFailureOf(handle.result());
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect((failure as ApplicationFailure).type).toBe('CostBudgetExceeded');
@@ -186,8 +247,17 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
 
   test('stopWhen sourceMatch: the run stops after the named nested agent answers', async () => {
     const model = env.scenario([call('researcher', 'look'), { content: 'found it' }, { content: 'never asked' }]);
-    const result = await env.run({ model, tools: ['researcher', 'closer'], message: 'go', stopWhen: { sourceMatch: ['researcher'] } });
-    expect(result.terminationReason).toEqual({ type: 'stop_condition', condition: 'sourceMatch("researcher")', detail: 'nested agent "researcher" answered this turn' });
+    const result = await env.run({
+      model,
+      tools: ['researcher', 'closer'],
+      message: 'go',
+      stopWhen: { sourceMatch: ['researcher'] },
+    });
+    expect(result.terminationReason).toEqual({
+      type: 'stop_condition',
+      condition: 'sourceMatch("researcher")',
+      detail: 'nested agent "researcher" answered this turn',
+    });
     expect(env.model.requests(model)).toHaveLength(2);
   });
 
@@ -199,17 +269,30 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
       { toolCalls: [{ name: 'finish', arguments: { note: 'closed' } }] }, // the closer ends through finish
       { content: 'never asked' },
     ]);
-    const result = await env.run({ model, tools: ['researcher', 'closer'], message: 'go', stopWhen: { stopMessage: true } });
-    expect(result.terminationReason).toEqual({ type: 'stop_condition', condition: 'stopMessage()', detail: 'nested agent "closer" ended its work with a stop message this turn' });
+    const result = await env.run({
+      model,
+      tools: ['researcher', 'closer'],
+      message: 'go',
+      stopWhen: { stopMessage: true },
+    });
+    expect(result.terminationReason).toEqual({
+      type: 'stop_condition',
+      condition: 'stopMessage()',
+      detail: 'nested agent "closer" ended its work with a stop message this turn',
+    });
     expect(env.model.requests(model)).toHaveLength(4);
   });
 
-  test('terminating the parent stops the child gracefully; the parent\'s tool result says it was cancelled', async () => {
+  test("terminating the parent stops the child gracefully; the parent's tool result says it was cancelled", async () => {
     const model = env.scenario([call('researcher', 'take your time'), { content: 'too late', delayMs: 20_000 }]);
     const handle = await env.start({ model, tools: ['researcher'], message: 'go' });
     const childId = `${handle.workflowId}/call-1-1`;
     await waitFor(
-      () => env.client.workflow.getHandle(childId).describe().then(() => waitForState(env.client.workflow.getHandle(childId), (state) => state.iteration === 1)),
+      () =>
+        env.client.workflow
+          .getHandle(childId)
+          .describe()
+          .then(() => waitForState(env.client.workflow.getHandle(childId), (state) => state.iteration === 1)),
       () => true,
     );
     await handle.signal(terminateSignal, { reason: 'enough' });
@@ -217,7 +300,9 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     expect(result.terminationReason).toEqual({ type: 'external', via: 'signal', reason: 'enough' });
     const child = await childResult(childId);
     expect(child.terminationReason).toEqual({ type: 'external', via: 'cancel' });
-    expect(result.messages.find((message) => message.role === 'tool')?.content).toMatch(/^Cancelled: the nested agent "researcher" was stopped before it finished/);
+    expect(result.messages.find((message) => message.role === 'tool')?.content).toMatch(
+      /^Cancelled: the nested agent "researcher" was stopped before it finished/,
+    );
     expect(result.children).toEqual([expect.objectContaining({ toolName: 'researcher' })]);
   });
 
@@ -226,7 +311,11 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     const handle = await env.start({ model, tools: ['researcher'], message: 'go' });
     const childId = `${handle.workflowId}/call-1-1`;
     await waitFor(
-      () => env.client.workflow.getHandle(childId).describe().then(() => waitForState(env.client.workflow.getHandle(childId), (state) => state.iteration === 1)),
+      () =>
+        env.client.workflow
+          .getHandle(childId)
+          .describe()
+          .then(() => waitForState(env.client.workflow.getHandle(childId), (state) => state.iteration === 1)),
       () => true,
     );
     await handle.cancel();
@@ -241,7 +330,11 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     const handle = await env.start({ model, tools: ['researcher'], message: 'go' });
     const childId = `${handle.workflowId}/call-1-1`;
     await waitFor(
-      () => env.client.workflow.getHandle(childId).describe().then(() => waitForState(env.client.workflow.getHandle(childId), (state) => state.iteration === 1)),
+      () =>
+        env.client.workflow
+          .getHandle(childId)
+          .describe()
+          .then(() => waitForState(env.client.workflow.getHandle(childId), (state) => state.iteration === 1)),
       () => true,
     );
     await handle.terminate('operator');
@@ -270,7 +363,11 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     expect(result.response).toBe('all good');
     const child = await childResult(childId);
     expect(child.messages.find((message) => message.role === 'tool')?.content).toBe('pong a');
-    expect((await events(childId)).find((event) => event.type === 'approval-decision')).toMatchObject({ callId: 'call-1-1', decision: 'approve', via: 'signal' });
+    expect((await events(childId)).find((event) => event.type === 'approval-decision')).toMatchObject({
+      callId: 'call-1-1',
+      decision: 'approve',
+      via: 'signal',
+    });
     expect((await events(handle.workflowId)).find((event) => event.type === 'nested-approval-forward')).toMatchObject({
       callId: 'call-1-1/call-1-1',
       workflowId: childId,
@@ -288,8 +385,16 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     ]);
     const handle = await env.start({ model, tools: ['guarded'], message: 'go' });
     await waitForState(handle, (current) => current.pendingApprovals.length === 1);
-    const decision = await handle.executeUpdate(decideUpdate, { args: [{ callId: 'call-1-1/call-1-1', decision: 'deny', reason: 'not b' }] });
-    expect(decision).toMatchObject({ callId: 'call-1-1/call-1-1', toolName: 'ping', decision: 'deny', reason: 'not b', via: 'update' });
+    const decision = await handle.executeUpdate(decideUpdate, {
+      args: [{ callId: 'call-1-1/call-1-1', decision: 'deny', reason: 'not b' }],
+    });
+    expect(decision).toMatchObject({
+      callId: 'call-1-1/call-1-1',
+      toolName: 'ping',
+      decision: 'deny',
+      reason: 'not b',
+      via: 'update',
+    });
     await handle.result();
     const child = await childResult(`${handle.workflowId}/call-1-1`);
     expect(child.messages.find((message) => message.role === 'tool')?.content).toBe('Denied: not b');

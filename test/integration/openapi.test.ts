@@ -39,7 +39,12 @@ afterAll(async () => {
 
 /** `METHOD /path` of every route fastify registered, from its route tree (HEAD, which fastify adds to each GET, left out). */
 async function registeredRoutes(): Promise<string[]> {
-  const app: FastifyInstance = buildApiServer({ client: env.client, taskQueue: env.taskQueue, auth: { token: 'x'.repeat(16) }, defaults: { tools: [] } });
+  const app: FastifyInstance = buildApiServer({
+    client: env.client,
+    taskQueue: env.taskQueue,
+    auth: { token: 'x'.repeat(16) },
+    defaults: { tools: [] },
+  });
   await app.ready();
   const tree = app.printRoutes({ commonPrefix: false });
   await app.close();
@@ -51,7 +56,8 @@ async function registeredRoutes(): Promise<string[]> {
     const depth = match[1]!.length / 4;
     prefixes.length = depth;
     prefixes.push(match[2]!);
-    for (const method of (match[3] ?? '').split(', ').filter((name) => name !== '' && name !== 'HEAD')) routes.push(`${method} ${prefixes.join('')}`);
+    for (const method of (match[3] ?? '').split(', ').filter((name) => name !== '' && name !== 'HEAD'))
+      routes.push(`${method} ${prefixes.join('')}`);
   }
   return routes.sort();
 }
@@ -82,8 +88,12 @@ describe('the OpenAPI document', () => {
     });
     const operations = documentedOperations();
 
-    expect({ routesWithoutAnOperation: routes.filter((route) => !operations.includes(route)) }).toEqual({ routesWithoutAnOperation: [] });
-    expect({ operationsWithoutARoute: operations.filter((operation) => !routes.includes(operation)) }).toEqual({ operationsWithoutARoute: [] });
+    expect({ routesWithoutAnOperation: routes.filter((route) => !operations.includes(route)) }).toEqual({
+      routesWithoutAnOperation: [],
+    });
+    expect({ operationsWithoutARoute: operations.filter((operation) => !routes.includes(operation)) }).toEqual({
+      operationsWithoutARoute: [],
+    });
     expect(routes.length).toBeGreaterThanOrEqual(18);
   });
 
@@ -94,7 +104,9 @@ describe('the OpenAPI document', () => {
       const validator = new Validator();
       validator.validate(JSON.parse(require('node:fs').readFileSync(0, 'utf8'))).then((result) =>
         console.log(JSON.stringify({ valid: result.valid, version: validator.version, errors: result.errors ?? null })));`;
-    const result = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, input: JSON.stringify(document), encoding: 'utf8' }));
+    const result = JSON.parse(
+      execFileSync(process.execPath, ['-e', script], { cwd: root, input: JSON.stringify(document), encoding: 'utf8' }),
+    );
 
     expect(result).toEqual({ valid: true, version: '3.1', errors: null });
   });
@@ -113,9 +125,13 @@ describe('the OpenAPI document', () => {
   test("lists the error catalogue's codes, each route's under its status", () => {
     const codes = document.components.schemas.ErrorResponse.properties.error.properties.code.anyOf;
     expect(codes.map((code: Json) => code.const)).toEqual(API_ERROR_CODE_NAMES);
-    expect(codes[0].description).toBe(`${API_ERROR_CODES.unauthorized.status}: ${API_ERROR_CODES.unauthorized.meaning}`);
+    expect(codes[0].description).toBe(
+      `${API_ERROR_CODES.unauthorized.status}: ${API_ERROR_CODES.unauthorized.meaning}`,
+    );
     const notFound = document.paths['/runs/{run_id}'].get.responses['404'];
-    expect(notFound.content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toEqual(['run_not_found']);
+    expect(notFound.content['application/json'].schema.allOf[1].properties.error.properties.code.enum).toEqual([
+      'run_not_found',
+    ]);
     expect(document.paths['/healthz'].get.responses['401']).toBeUndefined();
     expect(document.paths['/runs'].post.responses['401']).toBeDefined();
   });
@@ -125,7 +141,13 @@ describe('real requests and answers fit the document', () => {
   test('a run started with a body the document accepts; its start, state, result and list answers fit their schemas', async () => {
     const model = env.scenario([{ content: 'Hello there.' }]);
     const body = {
-      input: { model, tools: ['calculator'], message: 'say hello', stopWhen: { any: [{ maxIterations: 3 }, { textMention: 'bye' }] }, timeout: '5m' },
+      input: {
+        model,
+        tools: ['calculator'],
+        message: 'say hello',
+        stopWhen: { any: [{ maxIterations: 3 }, { textMention: 'bye' }] },
+        timeout: '5m',
+      },
     };
     expect(componentValidator('StartRunRequest')(body)).toEqual({ valid: true, errors: null });
 
@@ -134,7 +156,10 @@ describe('real requests and answers fit the document', () => {
     expect(componentValidator('RunStartedResponse')(started.body)).toEqual({ valid: true, errors: null });
     const runPath = `/runs/${encodeURIComponent(started.body.run_id)}`;
 
-    const result = await waitFor(() => api.get(`${runPath}/result`), (answer) => answer.status === 200);
+    const result = await waitFor(
+      () => api.get(`${runPath}/result`),
+      (answer) => answer.status === 200,
+    );
     expect(result.body).toMatchObject({ outcome: 'completed', result: { response: 'Hello there.' } });
     expect(componentValidator('RunResultResponse')(result.body)).toEqual({ valid: true, errors: null });
 
@@ -162,7 +187,12 @@ describe('real requests and answers fit the document', () => {
   });
 
   test("a chat body: the document and the route's schema accept the same body, and refuse the same bad context_id", () => {
-    const body = { context_id: 'openapi-check', message: 'hello', terminating_config: { tool_ids: ['finish'] }, tools: ['finish'] };
+    const body = {
+      context_id: 'openapi-check',
+      message: 'hello',
+      terminating_config: { tool_ids: ['finish'] },
+      tools: ['finish'],
+    };
     expect(componentValidator('ChatRequest')(body)).toEqual({ valid: true, errors: null });
     expect(chatBody.safeParse(body).success).toBe(true);
     const bad = { ...body, context_id: 'has space' };
@@ -172,12 +202,14 @@ describe('real requests and answers fit the document', () => {
 });
 
 describe('docs/reference/http-api.md', () => {
-  test("lists every error code with its status and meaning, from the catalogue", () => {
+  test('lists every error code with its status and meaning, from the catalogue', () => {
     const page = readFileSync(path.join(root, 'docs/reference/http-api.md'), 'utf8').split('\n');
     const table = [
       '| code | status | when |',
       '| --- | --- | --- |',
-      ...API_ERROR_CODE_NAMES.map((code) => `| \`${code}\` | ${API_ERROR_CODES[code].status} | ${API_ERROR_CODES[code].meaning} |`),
+      ...API_ERROR_CODE_NAMES.map(
+        (code) => `| \`${code}\` | ${API_ERROR_CODES[code].status} | ${API_ERROR_CODES[code].meaning} |`,
+      ),
     ];
     const start = page.indexOf(table[0]!);
     expect(start).toBeGreaterThan(-1);

@@ -16,7 +16,8 @@ let consumer: string;
 /** Runs `args` with node (or tsc) in the consumer, failing with its output when it exits non-zero. */
 async function inConsumer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
   const finished = await runProcess(process.execPath, args, { cwd: consumer, env: cleanEnv(env), timeoutMs: 180_000 });
-  if (finished.code !== 0) throw new Error(`node ${args.join(' ')} exited with ${finished.code}:\n${finished.stdout}\n${finished.stderr}`);
+  if (finished.code !== 0)
+    throw new Error(`node ${args.join(' ')} exited with ${finished.code}:\n${finished.stdout}\n${finished.stderr}`);
   return finished;
 }
 
@@ -38,7 +39,10 @@ beforeAll(async () => {
   for (const dependency of ['@temporalio', 'zod', '@types']) {
     await symlink(path.join(PROJECT_ROOT, 'node_modules', dependency), path.join(modules, dependency), 'dir');
   }
-  await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'commonjs' }));
+  await writeFile(
+    path.join(consumer, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'commonjs' }),
+  );
   await writeFile(path.join(consumer, 'entries.js'), ENTRIES_SCRIPT);
   await writeFile(path.join(consumer, 'run-agent.js'), RUN_AGENT_SCRIPT);
   await writeFile(path.join(consumer, 'workflows.ts'), USER_WORKFLOWS);
@@ -46,7 +50,15 @@ beforeAll(async () => {
   await writeFile(
     path.join(consumer, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'node16',
+        moduleResolution: 'node16',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+      },
       files: ['consumer.ts'],
     }),
   );
@@ -57,37 +69,107 @@ afterAll(async () => {
 
 describe('the package through its exports map', () => {
   test('the four entry points load by their package names, carry the public names only, and a deep import is refused', async () => {
-    const { entries, deepImport } = report<{ entries: Record<string, string[]>; deepImport: string }>(await inConsumer(['entries.js']));
+    const { entries, deepImport } = report<{ entries: Record<string, string[]>; deepImport: string }>(
+      await inConsumer(['entries.js']),
+    );
 
     expect(entries['agent-runner']).toEqual(
       expect.arrayContaining([
-        'connectAgentClient', 'startAgentRun', 'getAgentResult', 'getAgentState', 'runAgent',
-        'decideToolCall', 'terminateAgentRun', 'followRunEvents', 'getRunOutcome', 'listAgentRuns', 'sendUserMessage',
-        'sendChatTurn', 'getConversation', 'endConversation',
-        'InvalidAgentInputError', 'AgentRunFailedError', 'RunNotFoundError', 'RunEndedError', 'DecisionRejectedError', 'ChatTurnFailedError',
-        'WORKFLOW_TYPE', 'CONVERSATION_WORKFLOW_TYPE', 'DEFAULT_TASK_QUEUE',
-        'stateQuery', 'eventsQuery', 'approveSignal', 'denySignal', 'decideUpdate', 'setLimitsUpdate', 'terminateSignal', 'stopSignal',
-        'userMessageSignal', 'chatUpdate', 'conversationQuery', 'endConversationSignal', 'ConversationFailure', 'parseAgentInput',
-        'FailureType', 'FAILURE_CATALOGUE', 'isFailureType',
+        'connectAgentClient',
+        'startAgentRun',
+        'getAgentResult',
+        'getAgentState',
+        'runAgent',
+        'decideToolCall',
+        'terminateAgentRun',
+        'followRunEvents',
+        'getRunOutcome',
+        'listAgentRuns',
+        'sendUserMessage',
+        'sendChatTurn',
+        'getConversation',
+        'endConversation',
+        'InvalidAgentInputError',
+        'AgentRunFailedError',
+        'RunNotFoundError',
+        'RunEndedError',
+        'DecisionRejectedError',
+        'ChatTurnFailedError',
+        'WORKFLOW_TYPE',
+        'CONVERSATION_WORKFLOW_TYPE',
+        'DEFAULT_TASK_QUEUE',
+        'stateQuery',
+        'eventsQuery',
+        'approveSignal',
+        'denySignal',
+        'decideUpdate',
+        'setLimitsUpdate',
+        'terminateSignal',
+        'stopSignal',
+        'userMessageSignal',
+        'chatUpdate',
+        'conversationQuery',
+        'endConversationSignal',
+        'ConversationFailure',
+        'parseAgentInput',
+        'FailureType',
+        'FAILURE_CATALOGUE',
+        'isFailureType',
       ]),
     );
     // The runner's internals stay internal.
     for (const internal of [
-      'INPUT_BOUNDS', 'TOOL_OUTPUT_LIMIT_BYTES', 'TEMPORAL_PAYLOAD_LIMIT_BYTES', 'findTooDeep', 'agentInputSchema',
-      'ACTIVITY_DEFAULTS', 'API_MAX_JSON_DEPTH', 'unknownToolMessage', 'turnWorkflowId', 'cutToBytes',
+      'INPUT_BOUNDS',
+      'TOOL_OUTPUT_LIMIT_BYTES',
+      'TEMPORAL_PAYLOAD_LIMIT_BYTES',
+      'findTooDeep',
+      'agentInputSchema',
+      'ACTIVITY_DEFAULTS',
+      'API_MAX_JSON_DEPTH',
+      'unknownToolMessage',
+      'turnWorkflowId',
+      'cutToBytes',
     ]) {
       expect(entries['agent-runner']).not.toContain(internal);
     }
     expect(entries['agent-runner/worker']).toEqual(
       expect.arrayContaining([
-        'createAgentWorker', 'AgentRunnerPlugin', 'defineTool', 'defineAgentTool', 'createBuiltinTools', 'TerminateResponse', 'WaitForInput', 'RetryableToolError',
+        'createAgentWorker',
+        'AgentRunnerPlugin',
+        'defineTool',
+        'defineAgentTool',
+        'createBuiltinTools',
+        'TerminateResponse',
+        'WaitForInput',
+        'RetryableToolError',
       ]),
     );
     expect(entries['agent-runner/workflow']).toEqual([
-      'AGENT_SEARCH_ATTRIBUTE_KEYS', 'AgentIterationsKey', 'AgentPendingApprovalsKey', 'AgentStatusKey', 'AgentTerminationReasonKey', 'AgentTotalTokensKey',
-      'CONVERSATION_WORKFLOW_TYPE', 'WORKFLOW_TYPE', 'agentWorkflow', 'approveSignal', 'chatUpdate', 'conversationQuery', 'conversationWorkflow',
-      'decideUpdate', 'denySignal', 'endConversationSignal', 'eventsQuery', 'registerApprovalPolicy', 'registerStopCondition', 'setLimitsUpdate',
-      'stateQuery', 'stopSignal', 'terminateSignal', 'transcriptQuery', 'userMessageSignal',
+      'AGENT_SEARCH_ATTRIBUTE_KEYS',
+      'AgentIterationsKey',
+      'AgentPendingApprovalsKey',
+      'AgentStatusKey',
+      'AgentTerminationReasonKey',
+      'AgentTotalTokensKey',
+      'CONVERSATION_WORKFLOW_TYPE',
+      'WORKFLOW_TYPE',
+      'agentWorkflow',
+      'approveSignal',
+      'chatUpdate',
+      'conversationQuery',
+      'conversationWorkflow',
+      'decideUpdate',
+      'denySignal',
+      'endConversationSignal',
+      'eventsQuery',
+      'registerApprovalPolicy',
+      'registerStopCondition',
+      'setLimitsUpdate',
+      'stateQuery',
+      'stopSignal',
+      'terminateSignal',
+      'transcriptQuery',
+      'userMessageSignal',
     ]);
     expect(entries['agent-runner/testing']).toEqual(['ScriptedModelServer', 'replayAgentHistories', 'startDevServer']);
     expect(deepImport).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');

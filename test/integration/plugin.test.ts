@@ -59,7 +59,10 @@ afterAll(async () => {
 });
 
 function plugin(): AgentRunnerPlugin {
-  return new AgentRunnerPlugin({ tools: [lookupOrder], model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default' } });
+  return new AgentRunnerPlugin({
+    tools: [lookupOrder],
+    model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default' },
+  });
 }
 
 /** Runs `worker` while `use` does its work, then shuts it down. */
@@ -80,7 +83,11 @@ async function orderRun(taskQueue: string) {
     { toolCalls: [{ name: 'lookup_order', arguments: { orderNumber: scenario } }] },
     { content: `Order ${scenario} has shipped.` },
   ]);
-  const result = await runAgent(client, { model: scenario, tools: ['lookup_order'], message: 'Where is my order?' }, { taskQueue });
+  const result = await runAgent(
+    client,
+    { model: scenario, tools: ['lookup_order'], message: 'Where is my order?' },
+    { taskQueue },
+  );
   return { scenario, result };
 }
 
@@ -108,7 +115,11 @@ describe('AgentRunnerPlugin', () => {
       ]);
       expect(lookups).toContain(scenario);
 
-      const greeting = await client.workflow.execute('greetingWorkflow', { taskQueue, workflowId: `greeting-${randomUUID()}`, args: ['Ada'] });
+      const greeting = await client.workflow.execute('greetingWorkflow', {
+        taskQueue,
+        workflowId: `greeting-${randomUUID()}`,
+        args: ['Ada'],
+      });
       expect(greeting).toBe('Hello, Ada!');
       expect(greeted).toEqual(['Ada']);
     });
@@ -116,7 +127,12 @@ describe('AgentRunnerPlugin', () => {
 
   test('on a worker with no workflows of its own, the plugin brings the agent workflows', async () => {
     const taskQueue = `plugin-${randomUUID()}`;
-    const worker = await Worker.create({ connection: workerConnection, namespace: 'default', taskQueue, plugins: [plugin()] });
+    const worker = await Worker.create({
+      connection: workerConnection,
+      namespace: 'default',
+      taskQueue,
+      plugins: [plugin()],
+    });
     expect(worker.options.workflowsPath).toBe(AGENT_WORKFLOWS_PATH);
 
     await whileRunning(worker, async () => {
@@ -134,15 +150,27 @@ describe('AgentRunnerPlugin', () => {
 
   test("a worker's own explicit heartbeat throttle and prebuilt bundle are kept", () => {
     const bundle = { codePath: '/prebuilt/workflow-bundle.js' };
-    const options: WorkerOptions = { taskQueue: 'q', workflowBundle: bundle, maxHeartbeatThrottleInterval: '5 seconds', activities: userActivities };
+    const options: WorkerOptions = {
+      taskQueue: 'q',
+      workflowBundle: bundle,
+      maxHeartbeatThrottleInterval: '5 seconds',
+      activities: userActivities,
+    };
     const configured = plugin().configureWorker(options);
     expect(configured.workflowBundle).toBe(bundle);
     expect(configured.workflowsPath).toBeUndefined();
     expect(configured.maxHeartbeatThrottleInterval).toBe('5 seconds');
-    expect(Object.keys(configured.activities ?? {}).sort()).toEqual(['callModel', 'compactConversation', 'describeTools', 'executeTool', 'extractToolResult', 'greet']);
+    expect(Object.keys(configured.activities ?? {}).sort()).toEqual([
+      'callModel',
+      'compactConversation',
+      'describeTools',
+      'executeTool',
+      'extractToolResult',
+      'greet',
+    ]);
   });
 
-  test('a worker that already has an activity named like one of the agent\'s is refused, naming it', async () => {
+  test("a worker that already has an activity named like one of the agent's is refused, naming it", async () => {
     const attempt = Worker.create({
       connection: workerConnection,
       namespace: 'default',

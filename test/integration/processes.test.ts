@@ -5,13 +5,23 @@ import path from 'node:path';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { spawn } from 'node:child_process';
 import { freePort, stopProcess, waitForServer } from '../../src/temporal/dev-server';
-import { PROJECT_ROOT, cleanEnv, runProcess, runScript, startScript, stopChild, temporalCli } from '../helpers/processes';
+import {
+  PROJECT_ROOT,
+  cleanEnv,
+  runProcess,
+  runScript,
+  startScript,
+  stopChild,
+  temporalCli,
+} from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
 
 /** The environment a fresh shell would have, without anything from this test process's config. */
 describe('npm run worker refuses bad configuration with a clear message', () => {
   test('no model configured', async () => {
-    const finished = await runScript('src/worker/index.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress() }) });
+    const finished = await runScript('src/worker/index.ts', {
+      env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress() }),
+    });
     expect(finished.code).toBe(1);
     expect(finished.stderr).toContain('No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL');
   });
@@ -27,10 +37,15 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
 
   test('an OPENAI_BASE_URL with user:password@ is refused, and the password is printed nowhere', async () => {
     const finished = await runScript('src/worker/index.ts', {
-      env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), OPENAI_BASE_URL: 'https://proxy-user:s3cret-pass-word@llm.internal/v1' }),
+      env: cleanEnv({
+        TEMPORAL_ADDRESS: testServerAddress(),
+        OPENAI_BASE_URL: 'https://proxy-user:s3cret-pass-word@llm.internal/v1',
+      }),
     });
     expect(finished.code).toBe(1);
-    expect(finished.stderr).toContain('OPENAI_BASE_URL="https://***@llm.internal/v1" has credentials in it (user:password@)');
+    expect(finished.stderr).toContain(
+      'OPENAI_BASE_URL="https://***@llm.internal/v1" has credentials in it (user:password@)',
+    );
     expect(finished.stdout + finished.stderr).not.toMatch(/s3cret-pass-word|proxy-user/);
   });
 
@@ -63,7 +78,12 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
     const address = testServerAddress();
     const worker = await startScript(
       'src/worker/index.ts',
-      cleanEnv({ TEMPORAL_ADDRESS: address, AGENT_TASK_QUEUE: taskQueue, OPENAI_BASE_URL: model.baseURL, OPENAI_MODEL: modelName }),
+      cleanEnv({
+        TEMPORAL_ADDRESS: address,
+        AGENT_TASK_QUEUE: taskQueue,
+        OPENAI_BASE_URL: model.baseURL,
+        OPENAI_MODEL: modelName,
+      }),
       /Worker polling task queue/,
     );
     // A failure inside must not be hidden by the worker's exit code: keep it, stop the worker, then report it.
@@ -73,8 +93,18 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
       const workflowId = `cli-run-${randomUUID()}`;
       const input = JSON.stringify({ tools: ['calculator'], message: 'What is 2^10?' });
       const started = await runProcess(cli, [
-        'workflow', 'start', '--address', address, '--type', 'agentWorkflow', '--task-queue', taskQueue,
-        '--workflow-id', workflowId, '--input', input,
+        'workflow',
+        'start',
+        '--address',
+        address,
+        '--type',
+        'agentWorkflow',
+        '--task-queue',
+        taskQueue,
+        '--workflow-id',
+        workflowId,
+        '--input',
+        input,
       ]);
       expect(started.stderr).toBe('');
       expect(started.code).toBe(0);
@@ -83,7 +113,16 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
       let state: { status: string; iteration: number; activity: string } | undefined;
       for (let attempt = 0; attempt < 40 && (state?.iteration ?? 0) < 1; attempt++) {
         const queried = await runProcess(cli, [
-          'workflow', 'query', '--address', address, '--workflow-id', workflowId, '--name', 'state', '--output', 'json',
+          'workflow',
+          'query',
+          '--address',
+          address,
+          '--workflow-id',
+          workflowId,
+          '--name',
+          'state',
+          '--output',
+          'json',
         ]);
         expect(queried.code).toBe(0);
         state = (JSON.parse(queried.stdout) as { queryResult: [typeof state] }).queryResult[0];
@@ -92,7 +131,16 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
       expect(state?.iteration).toBeGreaterThanOrEqual(1);
       expect(state?.activity).toMatch(/^iteration \d+: (calling the model|running calculator)$/);
 
-      const result = await runProcess(cli, ['workflow', 'result', '--address', address, '--workflow-id', workflowId, '--output', 'json']);
+      const result = await runProcess(cli, [
+        'workflow',
+        'result',
+        '--address',
+        address,
+        '--workflow-id',
+        workflowId,
+        '--output',
+        'json',
+      ]);
       expect(result.code).toBe(0);
       const parsed = JSON.parse(result.stdout) as { status: string; result: { response: string; iterations: number } };
       expect(parsed.status).toBe('COMPLETED');
@@ -123,7 +171,9 @@ describe('npm run demo', () => {
     expect(finished.stdout).toContain('uses the bundled scripted offline model');
     expect(finished.stdout).toContain('→ list_files {}');
     expect(finished.stdout).toContain('Response: Summarised 3 files into summary.md.');
-    expect(finished.stdout).toMatch(/Web UI: http:\/\/localhost:8233\/namespaces\/default\/workflows\/demo-[^/]+\/[0-9a-f-]+\/history/);
+    expect(finished.stdout).toMatch(
+      /Web UI: http:\/\/localhost:8233\/namespaces\/default\/workflows\/demo-[^/]+\/[0-9a-f-]+\/history/,
+    );
     const summary = await readFile(path.join(workspace, 'summary.md'), 'utf8');
     expect(summary).toContain('3 files');
     expect(summary).toContain('**roadmap.md** — Q1 roadmap');
@@ -133,22 +183,38 @@ describe('npm run demo', () => {
 describe('a server without the search attributes', () => {
   test('npm run worker refuses it with the command that fixes it; npm run demo registers them itself and runs', async () => {
     const port = await freePort();
-    const server = spawn(await temporalCli(), ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'], {
-      stdio: 'ignore',
-    });
+    const server = spawn(
+      await temporalCli(),
+      ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'],
+      {
+        stdio: 'ignore',
+      },
+    );
     try {
       const address = `127.0.0.1:${port}`;
       await waitForServer(address, 30_000);
 
-      const worker = await runScript('src/worker/index.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: address, OPENAI_API_KEY: 'sk-test' }) });
+      const worker = await runScript('src/worker/index.ts', {
+        env: cleanEnv({ TEMPORAL_ADDRESS: address, OPENAI_API_KEY: 'sk-test' }),
+      });
       expect(worker.code).toBe(1);
-      expect(worker.stderr).toContain('The namespace "default" lacks the search attributes AgentStatus, AgentIterations');
-      expect(worker.stderr).toContain('temporal operator search-attribute create --namespace default --name AgentStatus --type Keyword');
+      expect(worker.stderr).toContain(
+        'The namespace "default" lacks the search attributes AgentStatus, AgentIterations',
+      );
+      expect(worker.stderr).toContain(
+        'temporal operator search-attribute create --namespace default --name AgentStatus --type Keyword',
+      );
 
       const workspace = await mkdtemp(path.join(os.tmpdir(), 'demo-bare-'));
-      const demo = await runScript('src/processes/demo.ts', { env: cleanEnv({ TEMPORAL_ADDRESS: address }), args: ['--workspace', workspace], timeoutMs: 120_000 });
+      const demo = await runScript('src/processes/demo.ts', {
+        env: cleanEnv({ TEMPORAL_ADDRESS: address }),
+        args: ['--workspace', workspace],
+        timeoutMs: 120_000,
+      });
       expect(demo.code).toBe(0);
-      expect(demo.stdout).toContain('Registered the search attributes AgentStatus, AgentIterations, AgentTotalTokens, AgentPendingApprovals, AgentTerminationReason');
+      expect(demo.stdout).toContain(
+        'Registered the search attributes AgentStatus, AgentIterations, AgentTotalTokens, AgentPendingApprovals, AgentTerminationReason',
+      );
       expect(demo.stdout).toContain('Response: Summarised 3 files into summary.md.');
     } finally {
       await stopProcess(server.pid);
@@ -157,11 +223,15 @@ describe('a server without the search attributes', () => {
 });
 
 describe('npm run worker shutdown', () => {
-  test('a SIGINT that arrives twice (the terminal\'s and the one tsx relays) still drains and exits 0', async () => {
+  test("a SIGINT that arrives twice (the terminal's and the one tsx relays) still drains and exits 0", async () => {
     // node itself, no tsx parent: the signals go to the worker process alone.
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/index.ts'], {
       cwd: PROJECT_ROOT,
-      env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: `shutdown-${randomUUID()}`, OPENAI_API_KEY: 'sk-test' }),
+      env: cleanEnv({
+        TEMPORAL_ADDRESS: testServerAddress(),
+        AGENT_TASK_QUEUE: `shutdown-${randomUUID()}`,
+        OPENAI_API_KEY: 'sk-test',
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

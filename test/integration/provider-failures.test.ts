@@ -88,7 +88,13 @@ async function workflowFailureOf(result: Promise<unknown>): Promise<ApplicationF
 
 describe('a provider whose answers are not chat completions', () => {
   test('a 200 without choices fails the run within seconds as ModelCall.InvalidResponse, after three quick attempts', async () => {
-    const body = { id: 'chatcmpl-empty', object: 'chat.completion', created: 1, model: 'broken', note: 'no choices here' };
+    const body = {
+      id: 'chatcmpl-empty',
+      object: 'chat.completion',
+      created: 1,
+      model: 'broken',
+      note: 'no choices here',
+    };
     const started = Date.now();
     const { handle, modelName } = await startScenario([{ raw: { body } }, { raw: { body } }, { raw: { body } }]);
 
@@ -133,7 +139,11 @@ describe('a provider that echoes the key', () => {
 
     // The worker logs the failed attempt ("Activity failed", with the error) as a warning.
     const lines = logLines.slice(linesBefore);
-    expect(lines.some((line) => line.startsWith('WARN Activity failed') && line.includes('Incorrect API key provided: [redacted].'))).toBe(true);
+    expect(
+      lines.some(
+        (line) => line.startsWith('WARN Activity failed') && line.includes('Incorrect API key provided: [redacted].'),
+      ),
+    ).toBe(true);
     expect(lines.filter((line) => line.includes(API_KEY))).toEqual([]);
   });
 });
@@ -190,12 +200,19 @@ function historyText(history: unknown): string {
 }
 
 function isSerializedBuffer(value: unknown): value is { type: 'Buffer'; data: number[] } {
-  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'Buffer' && Array.isArray((value as { data?: unknown }).data);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'Buffer' &&
+    Array.isArray((value as { data?: unknown }).data)
+  );
 }
 
 function metaText(meta: LogMetadata | undefined): string {
   if (meta === undefined) return '';
   return JSON.stringify(meta, (_key, value: unknown) =>
-    value instanceof Error ? { ...value, name: value.name, message: value.message, stack: value.stack, cause: value.cause } : value,
+    value instanceof Error
+      ? { ...value, name: value.name, message: value.message, stack: value.stack, cause: value.cause }
+      : value,
   );
 }

@@ -21,7 +21,8 @@ import { waitForState } from '../helpers/wait';
 /** A text of `size` characters in numbered lines, `NEEDLE` in the middle: each slice of it says where it is. */
 function report(size: number): string {
   let text = '';
-  for (let line = 0; text.length < size; line += 1) text += line === 40 ? 'line 40: NEEDLE the disk is full\n' : `line ${line}: all good\n`;
+  for (let line = 0; text.length < size; line += 1)
+    text += line === 40 ? 'line 40: NEEDLE the disk is full\n' : `line ${line}: all good\n`;
   return text.slice(0, size);
 }
 
@@ -56,7 +57,8 @@ const readReport = (size: number) => ({ toolCalls: [{ name: 'read_report', argum
 const readCache = (args: Record<string, unknown>) => ({ toolCalls: [{ name: 'result_cache', arguments: args }] });
 /** The tool message of a request: the last message, where the model sees its newest result. */
 const lastToolContent = (request: ChatCompletionRequest | undefined) => request?.messages.at(-1)?.content;
-const offered = (request: ChatCompletionRequest | undefined) => (request?.tools ?? []).map((tool) => tool.function.name);
+const offered = (request: ChatCompletionRequest | undefined) =>
+  (request?.tools ?? []).map((tool) => tool.function.name);
 
 describe('the extractor', () => {
   test('condenses a result past extractThreshold with its own model, guided by the last user message; the event has token counts', async () => {
@@ -84,7 +86,9 @@ describe('the extractor', () => {
     expect(result.messages[2]).toMatchObject({ role: 'tool', content: 'line 40: NEEDLE the disk is full' });
 
     const { events } = await handle.query(eventsQuery, {});
-    const extracted = events.filter((event): event is RunEventOf<'tool-result-extraction'> => event.type === 'tool-result-extraction');
+    const extracted = events.filter(
+      (event): event is RunEventOf<'tool-result-extraction'> => event.type === 'tool-result-extraction',
+    );
     expect(extracted).toEqual([
       expect.objectContaining({
         iteration: 1,
@@ -99,7 +103,9 @@ describe('the extractor', () => {
       }),
     ]);
     // The extraction's tokens count in the run's usage, besides the agent's own calls.
-    const modelUsage = events.flatMap((event) => (event.type === 'model-response' ? [event.usage] : [])).reduce(addUsage, ZERO_USAGE);
+    const modelUsage = events
+      .flatMap((event) => (event.type === 'model-response' ? [event.usage] : []))
+      .reduce(addUsage, ZERO_USAGE);
     expect(result.usage).toEqual(addUsage(modelUsage, extracted[0]!.usage));
     expect(extracted[0]!.usage.totalTokens).toBeGreaterThan(0);
   });
@@ -107,7 +113,12 @@ describe('the extractor', () => {
   test('a failed extraction keeps the whole result and is recorded; the run goes on', async () => {
     const model = env.scenario([readReport(3_000), { content: 'read it whole' }]);
     const extractor = env.scenario([{ error: { status: 400, message: 'this model cannot condense' } }]);
-    const handle = await env.start({ model, tools: ['read_report'], message: 'Read the report.', resultProcessing: { extractThreshold: 1_000, extractModel: extractor } });
+    const handle = await env.start({
+      model,
+      tools: ['read_report'],
+      message: 'Read the report.',
+      resultProcessing: { extractThreshold: 1_000, extractModel: extractor },
+    });
     const result = (await handle.result()) as AgentResult;
 
     expect(result.response).toBe('read it whole');
@@ -127,7 +138,12 @@ describe('the extractor', () => {
   test('a run stopped while the extractor works keeps the result as the processor left it', async () => {
     const model = env.scenario([readReport(3_000)]);
     const extractor = env.scenario([{ content: 'too late', delayMs: 20_000 }]);
-    const handle = await env.start({ model, tools: ['read_report'], message: 'go', resultProcessing: { extractThreshold: 1_000, extractModel: extractor } });
+    const handle = await env.start({
+      model,
+      tools: ['read_report'],
+      message: 'go',
+      resultProcessing: { extractThreshold: 1_000, extractModel: extractor },
+    });
     await waitForState(handle, (state) => state.activity.includes('condensing the result of read_report'));
     await handle.signal(terminateSignal, { reason: 'enough' });
     const result = (await handle.result()) as AgentResult;
@@ -144,11 +160,18 @@ describe('the extractor', () => {
       model,
       tools: ['read_report'],
       message: 'go',
-      resultProcessing: { maxResultChars: 4_000, extractThreshold: 1_000, extractModel: extractor, inlineThreshold: 2_000 },
+      resultProcessing: {
+        maxResultChars: 4_000,
+        extractThreshold: 1_000,
+        extractModel: extractor,
+        inlineThreshold: 2_000,
+      },
     });
     await handle.result();
     // The extractor was given the cut result, marker included.
-    expect(env.model.requests(extractor)[0]?.messages[1]?.content).toContain(`${report(4_000)}\n[truncated: kept 4000 of 9000 characters]`);
+    expect(env.model.requests(extractor)[0]?.messages[1]?.content).toContain(
+      `${report(4_000)}\n[truncated: kept 4000 of 9000 characters]`,
+    );
     const { events } = await handle.query(eventsQuery, {});
     expect(events.filter((event) => event.type.startsWith('tool-result-')).map((event) => event.type)).toEqual([
       'tool-result-truncation',
@@ -156,7 +179,9 @@ describe('the extractor', () => {
       'tool-result-caching',
     ]);
     const cut = `${report(4_000)}\n[truncated: kept 4000 of 9000 characters]`;
-    expect(lastToolContent(env.model.requests(model)[1])).toMatch(new RegExp(`^\\[Cached as cache-1: the result of read_report is ${cut.length} characters`));
+    expect(lastToolContent(env.model.requests(model)[1])).toMatch(
+      new RegExp(`^\\[Cached as cache-1: the result of read_report is ${cut.length} characters`),
+    );
   });
 });
 
@@ -164,14 +189,21 @@ describe('the cacher and result_cache', () => {
   test('a result past inlineThreshold is cached; the model sees a summary, reads a slice back, and hostile reads get clear errors', async () => {
     const model = env.scenario([
       readReport(20_000),
-      { toolCalls: [
-        { name: 'result_cache', arguments: { ref: 'cache-1', offset: 5_000, length: 120 } },
-        { name: 'result_cache', arguments: { ref: 'cache-7' } },
-        { name: 'result_cache', arguments: { ref: 'cache-1', offset: -3, length: 10_000_000 } },
-      ] },
+      {
+        toolCalls: [
+          { name: 'result_cache', arguments: { ref: 'cache-1', offset: 5_000, length: 120 } },
+          { name: 'result_cache', arguments: { ref: 'cache-7' } },
+          { name: 'result_cache', arguments: { ref: 'cache-1', offset: -3, length: 10_000_000 } },
+        ],
+      },
       { content: 'found it' },
     ]);
-    const handle = await env.start({ model, tools: ['read_report'], message: 'Find the needle.', resultProcessing: { inlineThreshold: 1_000 } });
+    const handle = await env.start({
+      model,
+      tools: ['read_report'],
+      message: 'Find the needle.',
+      resultProcessing: { inlineThreshold: 1_000 },
+    });
     const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('found it');
 
@@ -192,15 +224,38 @@ describe('the cacher and result_cache', () => {
 
     const { events } = await handle.query(eventsQuery, {});
     expect(events.filter((event) => event.type === 'tool-result-caching')).toEqual([
-      expect.objectContaining({ iteration: 1, callId: 'call-1-1', toolName: 'read_report', ref: 'cache-1', originalChars: 20_000, originalTokens: 5_000, dropped: [] }),
+      expect.objectContaining({
+        iteration: 1,
+        callId: 'call-1-1',
+        toolName: 'read_report',
+        ref: 'cache-1',
+        originalChars: 20_000,
+        originalTokens: 5_000,
+        dropped: [],
+      }),
     ]);
     // The reads are logged like any call, and ran no activity.
-    expect(events.filter((event) => event.type === 'tool-call-end' && event.toolName === 'result_cache').map((event) => event.type === 'tool-call-end' && event.isError)).toEqual([false, true, true]);
+    expect(
+      events
+        .filter((event) => event.type === 'tool-call-end' && event.toolName === 'result_cache')
+        .map((event) => event.type === 'tool-call-end' && event.isError),
+    ).toEqual([false, true, true]);
   });
 
   test('the cache survives continue-as-new: a later Temporal run reads a result cached by an earlier one', async () => {
-    const model = env.scenario([readReport(20_000), readReport(100), readCache({ ref: 'cache-1', offset: 990, length: 40 }), { content: 'done' }]);
-    const handle = await env.start({ model, tools: ['read_report'], message: 'go', iterationsPerRun: 1, resultProcessing: { inlineThreshold: 1_000 } });
+    const model = env.scenario([
+      readReport(20_000),
+      readReport(100),
+      readCache({ ref: 'cache-1', offset: 990, length: 40 }),
+      { content: 'done' },
+    ]);
+    const handle = await env.start({
+      model,
+      tools: ['read_report'],
+      message: 'go',
+      iterationsPerRun: 1,
+      resultProcessing: { inlineThreshold: 1_000 },
+    });
     const result = (await handle.result()) as AgentResult;
 
     expect(result.response).toBe('done');
@@ -210,7 +265,9 @@ describe('the cacher and result_cache', () => {
       'CONTINUED_AS_NEW',
       'COMPLETED',
     ]);
-    expect(lastToolContent(env.model.requests(model)[3])).toBe(`[cache-1: characters 990 to 1029 of 20000; read on with offset 1030]\n${report(20_000).slice(990, 1_030)}`);
+    expect(lastToolContent(env.model.requests(model)[3])).toBe(
+      `[cache-1: characters 990 to 1029 of 20000; read on with offset 1030]\n${report(20_000).slice(990, 1_030)}`,
+    );
   });
 
   test('the cache survives a worker restart: the new worker rebuilds it from history and answers the read', async () => {
@@ -234,23 +291,42 @@ describe('the cacher and result_cache', () => {
     const result = (await handle.result()) as AgentResult;
 
     expect(result.response).toBe('done');
-    expect(lastToolContent(env.model.requests(model)[3])).toBe(`[cache-1: characters 700 to 749 of 20000; read on with offset 750]\n${report(20_000).slice(700, 750)}`);
+    expect(lastToolContent(env.model.requests(model)[3])).toBe(
+      `[cache-1: characters 700 to 749 of 20000; read on with offset 750]\n${report(20_000).slice(700, 750)}`,
+    );
   });
 
-  test('results of parallel calls are numbered in the calls\' order, whichever completes first, so a run\'s transcript is its input\'s alone', async () => {
+  test("results of parallel calls are numbered in the calls' order, whichever completes first, so a run's transcript is its input's alone", async () => {
     const model = env.scenario([
-      { toolCalls: [{ name: 'read_report_slowly', arguments: { size: 3_000, delayMs: 1_500 } }, { name: 'read_report', arguments: { size: 2_000 } }] },
+      {
+        toolCalls: [
+          { name: 'read_report_slowly', arguments: { size: 3_000, delayMs: 1_500 } },
+          { name: 'read_report', arguments: { size: 2_000 } },
+        ],
+      },
       readCache({ ref: 'cache-1', offset: 2_990, length: 10 }),
       { content: 'done' },
     ]);
-    const handle = await env.start({ model, tools: ['read_report', 'read_report_slowly'], message: 'go', resultProcessing: { inlineThreshold: 1_000 } });
+    const handle = await env.start({
+      model,
+      tools: ['read_report', 'read_report_slowly'],
+      message: 'go',
+      resultProcessing: { inlineThreshold: 1_000 },
+    });
     await handle.result();
 
     const requests = env.model.requests(model);
-    expect(requests[1]?.messages.slice(-2).map((message) => message.content?.split(':')[0])).toEqual(['[Cached as cache-1', '[Cached as cache-2']);
-    expect(lastToolContent(requests[2])).toBe(`[cache-1: characters 2990 to 2999 of 3000; this is the end]\n${report(3_000).slice(2_990)}`);
+    expect(requests[1]?.messages.slice(-2).map((message) => message.content?.split(':')[0])).toEqual([
+      '[Cached as cache-1',
+      '[Cached as cache-2',
+    ]);
+    expect(lastToolContent(requests[2])).toBe(
+      `[cache-1: characters 2990 to 2999 of 3000; this is the end]\n${report(3_000).slice(2_990)}`,
+    );
     const { events } = await handle.query(eventsQuery, {});
-    expect(events.flatMap((event) => (event.type === 'tool-result-caching' ? [[event.callId, event.ref]] : []))).toEqual([
+    expect(
+      events.flatMap((event) => (event.type === 'tool-result-caching' ? [[event.callId, event.ref]] : [])),
+    ).toEqual([
       ['call-1-1', 'cache-1'],
       ['call-1-2', 'cache-2'],
     ]);
@@ -259,14 +335,21 @@ describe('the cacher and result_cache', () => {
   test('past the cache bound the oldest entry is dropped, and reading it says so', async () => {
     const big = RESULT_CACHE_DEFAULTS.maxChars / 2 + 10;
     const model = env.scenario([readReport(big), readReport(big), readCache({ ref: 'cache-1' }), { content: 'done' }]);
-    const handle = await env.start({ model, tools: ['read_report'], message: 'go', resultProcessing: { inlineThreshold: 1_000 } });
+    const handle = await env.start({
+      model,
+      tools: ['read_report'],
+      message: 'go',
+      resultProcessing: { inlineThreshold: 1_000 },
+    });
     await handle.result();
 
     expect(lastToolContent(env.model.requests(model)[3])).toBe(
       `Error: result_cache: cache-1 was dropped from the cache to keep it under ${RESULT_CACHE_DEFAULTS.maxChars} characters; call the tool that produced it again if you need it.`,
     );
     const { events } = await handle.query(eventsQuery, {});
-    expect(events.flatMap((event) => (event.type === 'tool-result-caching' ? [[event.ref, event.dropped]] : []))).toEqual([
+    expect(
+      events.flatMap((event) => (event.type === 'tool-result-caching' ? [[event.ref, event.dropped]] : [])),
+    ).toEqual([
       ['cache-1', []],
       ['cache-2', ['cache-1']],
     ]);

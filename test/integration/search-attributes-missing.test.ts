@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { followRunEvents, registerSearchAttributes, runAgent, SearchAttributesMissingError, startAgentRun } from '../../src/client';
+import {
+  followRunEvents,
+  registerSearchAttributes,
+  runAgent,
+  SearchAttributesMissingError,
+  startAgentRun,
+} from '../../src/client';
 import { createActivities } from '../../src/activities';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { createToolRegistry } from '../../src/tools/tool-registry';
@@ -16,7 +22,13 @@ import { waitFor } from '../helpers/wait';
  * to start, followRunEvents says why a run stalls, and registerSearchAttributes is the fix.
  */
 
-const AGENT_ATTRIBUTES = ['AgentStatus', 'AgentIterations', 'AgentTotalTokens', 'AgentPendingApprovals', 'AgentTerminationReason'];
+const AGENT_ATTRIBUTES = [
+  'AgentStatus',
+  'AgentIterations',
+  'AgentTotalTokens',
+  'AgentPendingApprovals',
+  'AgentTerminationReason',
+];
 const COMMAND = /temporal operator search-attribute create --namespace default --name AgentStatus --type Keyword/;
 
 let server: StartedDevServer;
@@ -44,7 +56,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-test("a worker with the plugin refuses to run, naming the missing attributes and the command that registers them", async () => {
+test('a worker with the plugin refuses to run, naming the missing attributes and the command that registers them', async () => {
   const worker = await Worker.create({
     connection: workerConnection,
     namespace: 'default',
@@ -78,8 +90,17 @@ test('createAgentWorker refuses at once, before it bundles anything', async () =
 test("followRunEvents on a run that stalls on them says so, instead of the server's FAILED_PRECONDITION", async () => {
   // The agent's workflows and activities without the plugin, so without its check: the run's workflow tasks fail on the attributes.
   const taskQueue = `stalled-${randomUUID()}`;
-  const activities = createActivities({ registry: createToolRegistry([]), model: { baseURL: model.baseURL, defaultModel: 'unused' } });
-  const worker = await Worker.create({ connection: workerConnection, namespace: 'default', taskQueue, workflowBundle: workflowBundle(), activities });
+  const activities = createActivities({
+    registry: createToolRegistry([]),
+    model: { baseURL: model.baseURL, defaultModel: 'unused' },
+  });
+  const worker = await Worker.create({
+    connection: workerConnection,
+    namespace: 'default',
+    taskQueue,
+    workflowBundle: workflowBundle(),
+    activities,
+  });
   const running = worker.run();
   try {
     const run = await startAgentRun(client, { model: 'unused', tools: [], message: 'hi' }, { taskQueue });

@@ -31,7 +31,9 @@ async function agentUpserts(workflowId: string): Promise<string[][]> {
 test('a 12-iteration run upserts at its start, after 10 iterations and at its end, and ends with exact values', async () => {
   expect(SEARCH_ATTRIBUTE_COUNTER_STEP).toBe(10);
   const model = env.scenario([
-    ...Array.from({ length: 11 }, (_, index) => ({ toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + 1` } }] })),
+    ...Array.from({ length: 11 }, (_, index) => ({
+      toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + 1` } }],
+    })),
     { content: 'counted to eleven' },
   ]);
   const handle = await env.start({ model, tools: ['calculator'], message: 'count' });
@@ -55,7 +57,9 @@ test('a 12-iteration run upserts at its start, after 10 iterations and at its en
   const listed = await waitFor(
     async () => {
       const ids: string[] = [];
-      for await (const execution of env.client.workflow.list({ query: `AgentStatus='completed' AND AgentIterations = 12 AND WorkflowId='${handle.workflowId}'` })) {
+      for await (const execution of env.client.workflow.list({
+        query: `AgentStatus='completed' AND AgentIterations = 12 AND WorkflowId='${handle.workflowId}'`,
+      })) {
         ids.push(execution.workflowId);
       }
       return ids;

@@ -60,7 +60,9 @@ describe('seed pins', () => {
     expect(second.startedAt).toBeLessThan(first.endedAt);
     // In the run's event log: both calls started before either ended, and the batch took about one call's time.
     const events = (await handle.query(eventsQuery, { after: 0 })).events;
-    const calls = events.filter((event) => event.type === 'tool-call-start' || event.type === 'tool-call-end').map((event) => event.type);
+    const calls = events
+      .filter((event) => event.type === 'tool-call-start' || event.type === 'tool-call-end')
+      .map((event) => event.type);
     expect(calls).toEqual(['tool-call-start', 'tool-call-start', 'tool-call-end', 'tool-call-end']);
     const batchMs = Math.max(first.endedAt, second.endedAt) - Math.min(first.startedAt, second.startedAt);
     expect(batchMs).toBeLessThan(2 * SLOW_MS);
@@ -78,14 +80,19 @@ describe('seed pins', () => {
     const model = env.scenario([{ toolCalls: [slow('a')], delayMs: 2_000 }, { content: 'done' }]);
     const handle = await env.start({ model, tools: ['slow'], message: 'go' });
     // The first call is in flight at the model: send the message now.
-    await waitFor(async () => env.model.requests(model).length, (count) => count === 1);
+    await waitFor(
+      async () => env.model.requests(model).length,
+      (count) => count === 1,
+    );
     await handle.signal(userMessageSignal, { content: 'Also check b, please.' });
     expect((await handle.query(stateQuery)).iteration).toBe(1);
     await handle.result();
 
     const [firstRequest, secondRequest] = env.model.requests(model);
     const userTexts = (request: typeof firstRequest) =>
-      ((request?.messages ?? []) as { role: string; content?: unknown }[]).filter((message) => message.role === 'user').map((message) => message.content);
+      ((request?.messages ?? []) as { role: string; content?: unknown }[])
+        .filter((message) => message.role === 'user')
+        .map((message) => message.content);
     expect(userTexts(firstRequest)).toEqual(['go']);
     expect(userTexts(secondRequest)).toEqual(['go', 'Also check b, please.']);
   });

@@ -21,7 +21,11 @@ beforeAll(async () => {
   installQuietRuntime();
   app = await mkdtemp(path.join(os.tmpdir(), 'agent-runner-two-sdks-'));
   await mkdir(path.join(app, 'node_modules', '@temporalio'), { recursive: true });
-  await cp(path.join(PROJECT_ROOT, 'node_modules', '@temporalio', 'workflow'), path.join(app, 'node_modules', '@temporalio', 'workflow'), { recursive: true });
+  await cp(
+    path.join(PROJECT_ROOT, 'node_modules', '@temporalio', 'workflow'),
+    path.join(app, 'node_modules', '@temporalio', 'workflow'),
+    { recursive: true },
+  );
   await writeFile(path.join(app, 'workflows.ts'), "export * from '@temporalio/workflow';\n");
   connection = await NativeConnection.connect({ address: testServerAddress() });
 });
@@ -34,15 +38,19 @@ test('where @temporalio/workflow resolves: one package directory for the project
   const ours = workflowPackageFrom(path.join(PROJECT_ROOT, 'src', 'worker'));
   expect(ours).toBe(path.join(PROJECT_ROOT, 'node_modules', '@temporalio', 'workflow'));
   expect(workflowPackageFrom(app)).toBe(path.join(app, 'node_modules', '@temporalio', 'workflow'));
-  expect(() => refuseSecondSdkCopy({ workflowsPath: path.join(PROJECT_ROOT, 'test', 'fixtures', 'user-workflows.ts') })).not.toThrow();
+  expect(() =>
+    refuseSecondSdkCopy({ workflowsPath: path.join(PROJECT_ROOT, 'test', 'fixtures', 'user-workflows.ts') }),
+  ).not.toThrow();
 });
 
-test("Worker.create refuses workflows that resolve a second copy, naming both and the fix", async () => {
+test('Worker.create refuses workflows that resolve a second copy, naming both and the fix', async () => {
   const created = Worker.create({
     connection,
     taskQueue: 'two-sdks',
     workflowsPath: path.join(app, 'workflows.ts'),
-    plugins: [new AgentRunnerPlugin({ tools: [], model: { baseURL: 'http://127.0.0.1:1/v1', defaultModel: 'unused' } })],
+    plugins: [
+      new AgentRunnerPlugin({ tools: [], model: { baseURL: 'http://127.0.0.1:1/v1', defaultModel: 'unused' } }),
+    ],
   });
   const refused = await created.then(
     () => undefined,

@@ -34,7 +34,9 @@ describe("a run near Temporal's payload limit", () => {
   test('a run whose conversation outgrows the budget fails with ContextTooLarge before the model call Temporal would refuse', async () => {
     // Each result adds about 400 KB to what the run would return (the message, and again in the chat response format):
     // after four of them the projection passes the 1.5 MiB budget, so the fifth call is never made.
-    const model = env.scenario(Array.from({ length: 6 }, (_, index) => ({ toolCalls: [big(`call_${index}`, 200_000)] })));
+    const model = env.scenario(
+      Array.from({ length: 6 }, (_, index) => ({ toolCalls: [big(`call_${index}`, 200_000)] })),
+    );
     const handle = await env.start({ model, tools: ['big'], message: 'read everything' });
     const failure = await handle.result().then(
       () => undefined,
@@ -71,16 +73,27 @@ describe("a run near Temporal's payload limit", () => {
   test('with resultMessages: all, a run whose last tool batch makes its result too large fails with ContextTooLarge and keeps its response', async () => {
     // Eight results of 256 KiB in one batch, then the stop condition (big has run) ends the run: its result would be about 4 MiB.
     const model = env.scenario([
-      { content: 'Fetching all eight.', toolCalls: Array.from({ length: 8 }, (_, index) => big(`call_part_${index}`, 300_000)) },
+      {
+        content: 'Fetching all eight.',
+        toolCalls: Array.from({ length: 8 }, (_, index) => big(`call_part_${index}`, 300_000)),
+      },
     ]);
-    const handle = await env.start({ model, tools: ['big'], message: 'fetch the parts', stopWhen: { functionCall: 'big' }, resultMessages: 'all' });
+    const handle = await env.start({
+      model,
+      tools: ['big'],
+      message: 'fetch the parts',
+      stopWhen: { functionCall: 'big' },
+      resultMessages: 'all',
+    });
     const failure = await handle.result().then(
       () => undefined,
       (error: unknown) => (error as { cause?: { type?: string; message?: string; details?: unknown[] } }).cause,
     );
 
     expect(failure?.type).toBe('ContextTooLarge');
-    expect(failure?.message).toMatch(/^The run ended \(stop_condition\), but its result would be 4\.\d MiB, over Temporal's 2\.0 MiB payload limit\./);
+    expect(failure?.message).toMatch(
+      /^The run ended \(stop_condition\), but its result would be 4\.\d MiB, over Temporal's 2\.0 MiB payload limit\./,
+    );
     expect(failure?.details?.[0]).toMatchObject({
       terminationReason: { type: 'stop_condition', condition: 'functionCall("big")' },
       response: 'Fetching all eight.',
@@ -91,13 +104,28 @@ describe("a run near Temporal's payload limit", () => {
 
   test('by default the same run completes: its result carries the newest messages, the rest is read in pages', async () => {
     const model = env.scenario([
-      { content: 'Fetching all eight.', toolCalls: Array.from({ length: 8 }, (_, index) => big(`call_part_${index}`, 300_000)) },
+      {
+        content: 'Fetching all eight.',
+        toolCalls: Array.from({ length: 8 }, (_, index) => big(`call_part_${index}`, 300_000)),
+      },
     ]);
-    const result = await env.run({ model, tools: ['big'], message: 'fetch the parts', stopWhen: { functionCall: 'big' } });
-    expect(result).toMatchObject({ response: 'Fetching all eight.', terminationReason: { type: 'stop_condition' }, transcript: { total: 10, from: 9 } });
+    const result = await env.run({
+      model,
+      tools: ['big'],
+      message: 'fetch the parts',
+      stopWhen: { functionCall: 'big' },
+    });
+    expect(result).toMatchObject({
+      response: 'Fetching all eight.',
+      terminationReason: { type: 'stop_condition' },
+      transcript: { total: 10, from: 9 },
+    });
     // At least the last message, however large: a tool result is never over 256 KiB.
     expect(result.messages).toHaveLength(1);
-    expect(result.messages[0]).toMatchObject({ role: 'tool', tool_call_id: expect.stringMatching(/part_7|-8$/) as unknown });
+    expect(result.messages[0]).toMatchObject({
+      role: 'tool',
+      tool_call_id: expect.stringMatching(/part_7|-8$/) as unknown,
+    });
   });
 
   test('a model that answers 1.9 MiB of text completes: the result carries the answer once, and the client and the API read it whole', async () => {
@@ -111,7 +139,10 @@ describe("a run near Temporal's payload limit", () => {
     const carried = (await handle.result()) as AgentWorkflowResult;
     expect(carried.response === answer).toBe(true);
     expect(jsonBytes(carried)).toBeLessThan(answer.length + 16 * 1024);
-    expect(carried.responseRepeatedAt).toEqual({ messages: [carried.messages.length - 1], generatedMessages: [carried.generatedMessages.length - 1] });
+    expect(carried.responseRepeatedAt).toEqual({
+      messages: [carried.messages.length - 1],
+      generatedMessages: [carried.generatedMessages.length - 1],
+    });
 
     // What the typed client gives: the full result, as a run with a small answer has it. (Compared as booleans: a
     // failing comparison of 1.9 MiB strings would print them.)
@@ -122,10 +153,14 @@ describe("a run near Temporal's payload limit", () => {
     const last = result.messages.at(-1);
     expect(last?.role === 'assistant' && last.content === answer).toBe(true);
     const generated = result.generatedMessages.at(-1);
-    expect(generated !== undefined && 'sender' in generated && generated.sender === 'ai' && generated.message === answer).toBe(true);
+    expect(
+      generated !== undefined && 'sender' in generated && generated.sender === 'ai' && generated.message === answer,
+    ).toBe(true);
 
     // And the HTTP API, through the same reader.
-    const body = (await api.get<{ outcome: string; result: AgentResult }>(`/runs/${encodeURIComponent(handle.workflowId)}/result`)).body;
+    const body = (
+      await api.get<{ outcome: string; result: AgentResult }>(`/runs/${encodeURIComponent(handle.workflowId)}/result`)
+    ).body;
     expect(body.outcome).toBe('completed');
     expect(JSON.stringify(body.result) === JSON.stringify(result)).toBe(true);
   });
@@ -170,6 +205,10 @@ describe('a conversation near the limit (HTTP)', () => {
     const small = await api.post('/chat', { context_id: contextId, message: 'short one', model });
     expect(small.status).toBe(200);
     expect(small.body.response).toBe('Still here.');
-    expect(env.model.requests(model)[1]?.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(env.model.requests(model)[1]?.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+    ]);
   });
 });

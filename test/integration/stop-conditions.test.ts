@@ -43,21 +43,33 @@ describe('stopWhen (custom stop conditions and termination conditions): a gracef
     const model = env.scenario([ping('a'), ping('b'), ping('c')]);
     const result = await env.run({ model, tools: ['ping'], message: 'go', stopWhen: { maxIterations: 2 } });
     expect(result.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'maxIterations(2)' });
-    expect(result.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Not executed: the run stopped before this call ran.' });
+    expect(result.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      content: 'Not executed: the run stopped before this call ran.',
+    });
     expect(env.model.requests(model)).toHaveLength(2);
   });
 
   test('functionCall, checked after the tool batch', async () => {
     const model = env.scenario([ping('a'), { content: 'never asked' }]);
     const result = await env.run({ model, tools: ['ping'], message: 'go', stopWhen: { functionCall: 'ping' } });
-    expect(result.terminationReason).toEqual({ type: 'stop_condition', condition: 'functionCall("ping")', detail: 'tool "ping" executed this turn' });
+    expect(result.terminationReason).toEqual({
+      type: 'stop_condition',
+      condition: 'functionCall("ping")',
+      detail: 'tool "ping" executed this turn',
+    });
     expect(result.messages.at(-1)).toMatchObject({ role: 'tool', content: 'pong a' });
     expect(env.model.requests(model)).toHaveLength(1);
   });
 
   test('handoff: after transfer_to_<target> ran', async () => {
     const model = env.scenario([{ toolCalls: [{ name: 'transfer_to_billing', arguments: {} }] }]);
-    const result = await env.run({ model, tools: ['transfer_to_billing'], message: 'refund please', stopWhen: { handoff: 'billing' } });
+    const result = await env.run({
+      model,
+      tools: ['transfer_to_billing'],
+      message: 'refund please',
+      stopWhen: { handoff: 'billing' },
+    });
     expect(result.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'handoff("billing")' });
   });
 
@@ -71,23 +83,40 @@ describe('stopWhen (custom stop conditions and termination conditions): a gracef
     });
     expect(anyResult.terminationReason).toMatchObject({ condition: 'textMention("DONE")' });
 
-    const allModel = env.scenario([{ content: 'OK then', toolCalls: [{ name: 'ping', arguments: { host: 'x' } }] }, ping('y'), { content: 'OK' }]);
+    const allModel = env.scenario([
+      { content: 'OK then', toolCalls: [{ name: 'ping', arguments: { host: 'x' } }] },
+      ping('y'),
+      { content: 'OK' },
+    ]);
     const allResult = await env.run({
       model: allModel,
       tools: ['ping'],
       message: 'go',
       stopWhen: { all: [{ functionCall: 'ping' }, { maxIterations: 3 }] },
     });
-    expect(allResult.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'all(functionCall("ping"), maxIterations(3))' });
+    expect(allResult.terminationReason).toMatchObject({
+      type: 'stop_condition',
+      condition: 'all(functionCall("ping"), maxIterations(3))',
+    });
     expect(env.model.requests(allModel)).toHaveLength(3);
   });
 
   test('tokenUsage and timeout', async () => {
-    const tokens = await env.run({ model: env.scenario([ping('a'), ping('b')]), tools: ['ping'], message: 'go', stopWhen: { tokenUsage: { maxTotal: 1 } } });
+    const tokens = await env.run({
+      model: env.scenario([ping('a'), ping('b')]),
+      tools: ['ping'],
+      message: 'go',
+      stopWhen: { tokenUsage: { maxTotal: 1 } },
+    });
     expect(tokens.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'tokenUsage(maxTotal: 1)' });
 
     const slow = { ...ping('slow'), delayMs: 700 };
-    const timed = await env.run({ model: env.scenario([slow, slow, slow, slow]), tools: ['ping'], message: 'go', stopWhen: { timeout: '1s' } });
+    const timed = await env.run({
+      model: env.scenario([slow, slow, slow, slow]),
+      tools: ['ping'],
+      message: 'go',
+      stopWhen: { timeout: '1s' },
+    });
     expect(timed.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'timeout("1s")' });
     // How many 700 ms answers fit before the check sees 1 s depends on the machine's load; that it stopped
     // before the script ran out, and why, does not.
@@ -100,25 +129,49 @@ describe('stopWhen (custom stop conditions and termination conditions): a gracef
   test('external: the stop signal ends the run at its next check, without cancelling anything', async () => {
     // The first call is held for 5 s: the stop arrives while it is in flight.
     const model = env.scenario([{ ...ping('a'), delayMs: 5_000 }, ping('b')]);
-    const handle = await env.start({ model, tools: ['ping'], message: 'go', stopWhen: { any: [{ external: true }, { maxIterations: 10 }] } });
+    const handle = await env.start({
+      model,
+      tools: ['ping'],
+      message: 'go',
+      stopWhen: { any: [{ external: true }, { maxIterations: 10 }] },
+    });
     await waitForState(handle, (state) => state.iteration === 1);
     await handle.signal(stopSignal, { reason: 'enough' });
     const result = (await handle.result()) as AgentResult;
-    expect(result.terminationReason).toEqual({ type: 'stop_condition', condition: 'external()', detail: 'an external stop was requested' });
+    expect(result.terminationReason).toEqual({
+      type: 'stop_condition',
+      condition: 'external()',
+      detail: 'an external stop was requested',
+    });
     // The model call in flight finished normally; its tool calls were not executed.
     expect(result.invocations).toBe(1);
   });
 
   test('a custom condition registered in workflow code, referenced by name with params', async () => {
     const model = env.scenario([ping('a'), ping('b'), ping('c')]);
-    const result = await env.run({ model, tools: ['ping'], message: 'go', stopWhen: { custom: 'tool-calls-at-least', params: { count: 2 } } });
-    expect(result.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'custom("tool-calls-at-least", {"count":2})', detail: '2 tool calls this turn' });
+    const result = await env.run({
+      model,
+      tools: ['ping'],
+      message: 'go',
+      stopWhen: { custom: 'tool-calls-at-least', params: { count: 2 } },
+    });
+    expect(result.terminationReason).toMatchObject({
+      type: 'stop_condition',
+      condition: 'custom("tool-calls-at-least", {"count":2})',
+      detail: '2 tool calls this turn',
+    });
   });
 
   test('bad conditions fail the run at once with InvalidAgentInput', async () => {
-    const unknownCustom = await env.runExpectingFailure({ tools: ['ping'], message: 'go', stopWhen: { any: [{ maxMessages: 3 }, { custom: 'nope' }] } });
+    const unknownCustom = await env.runExpectingFailure({
+      tools: ['ping'],
+      message: 'go',
+      stopWhen: { any: [{ maxMessages: 3 }, { custom: 'nope' }] },
+    });
     expect(unknownCustom.type).toBe('InvalidAgentInput');
-    expect(unknownCustom.message).toContain('stopWhen.any[1].custom: no stop condition named "nope" is registered (registered: tool-calls-at-least)');
+    expect(unknownCustom.message).toContain(
+      'stopWhen.any[1].custom: no stop condition named "nope" is registered (registered: tool-calls-at-least)',
+    );
 
     const malformed = await env.runExpectingFailure({ tools: [], message: 'go', stopWhen: { maxMessages: 0 } });
     expect(malformed.message).toContain('stopWhen.maxMessages: Too small');

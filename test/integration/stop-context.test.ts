@@ -38,9 +38,14 @@ afterAll(async () => {
 const ask = (question: string) => ({ toolCalls: [{ name: 'ask_question', arguments: { question } }] });
 
 describe('a custom stop condition receives its StopContext', () => {
-  test('iteration, response, the run\'s usage (not the turn\'s), tool calls executed and the last tool results', async () => {
+  test("iteration, response, the run's usage (not the turn's), tool calls executed and the last tool results", async () => {
     const model = env.scenario([
-      { toolCalls: [{ name: 'ping', arguments: { host: 'a' } }, { name: 'boom', arguments: {} }] },
+      {
+        toolCalls: [
+          { name: 'ping', arguments: { host: 'a' } },
+          { name: 'boom', arguments: {} },
+        ],
+      },
       ask('Go on?'),
       { content: 'All done.' },
     ]);
@@ -55,7 +60,10 @@ describe('a custom stop condition receives its StopContext', () => {
     await handle.signal(userMessageSignal, { content: 'yes' });
     const result = (await handle.result()) as AgentResult;
 
-    expect(result.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'custom("report-context", {"afterCalls":3})' });
+    expect(result.terminationReason).toMatchObject({
+      type: 'stop_condition',
+      condition: 'custom("report-context", {"afterCalls":3})',
+    });
     const seen = JSON.parse((result.terminationReason as { detail: string }).detail);
     const events = await handle.query(eventsQuery, { after: 0 });
     const callUsages = events.events.flatMap((event) => (event.type === 'model-response' ? [event.usage] : []));
@@ -66,7 +74,9 @@ describe('a custom stop condition receives its StopContext', () => {
       totalUsage: callUsages.reduce(addUsage, ZERO_USAGE),
       turnUsage: callUsages[2],
       toolCallsExecuted: 3,
-      lastToolResults: [{ toolName: 'ask_question', callId: 'call-2-1', contentPreview: expect.any(String), isError: false }],
+      lastToolResults: [
+        { toolName: 'ask_question', callId: 'call-2-1', contentPreview: expect.any(String), isError: false },
+      ],
       executedTools: [],
     });
     expect(seen.totalUsage).toEqual(result.usage);
@@ -75,23 +85,52 @@ describe('a custom stop condition receives its StopContext', () => {
 
   test('lastToolResults hold the latest batch in call order, errors marked; a denied or unknown call is no execution', async () => {
     const model = env.scenario([
-      { toolCalls: [{ name: 'ping', arguments: { host: 'a' } }, { name: 'boom', arguments: {} }, { name: 'nope', arguments: {} }] },
+      {
+        toolCalls: [
+          { name: 'ping', arguments: { host: 'a' } },
+          { name: 'boom', arguments: {} },
+          { name: 'nope', arguments: {} },
+        ],
+      },
       { content: 'Finished.' },
     ]);
-    const result = await env.run({ model, tools: ['ping', 'boom'], message: 'go', stopWhen: { custom: 'report-context', params: { afterCalls: 1 } } });
+    const result = await env.run({
+      model,
+      tools: ['ping', 'boom'],
+      message: 'go',
+      stopWhen: { custom: 'report-context', params: { afterCalls: 1 } },
+    });
     const seen = JSON.parse((result.terminationReason as { detail: string }).detail);
-    expect(seen).toMatchObject({ iteration: 2, response: 'Finished.', toolCallsExecuted: 2, executedTools: ['ping', 'boom'] });
+    expect(seen).toMatchObject({
+      iteration: 2,
+      response: 'Finished.',
+      toolCallsExecuted: 2,
+      executedTools: ['ping', 'boom'],
+    });
     expect(seen.lastToolResults).toEqual([
       { toolName: 'ping', callId: 'call-1-1', contentPreview: 'pong a', isError: false },
-      { toolName: 'boom', callId: 'call-1-2', contentPreview: expect.stringContaining('the boom tool always fails'), isError: true },
-      { toolName: 'nope', callId: 'call-1-3', contentPreview: expect.stringContaining('there is no tool named "nope"'), isError: true },
+      {
+        toolName: 'boom',
+        callId: 'call-1-2',
+        contentPreview: expect.stringContaining('the boom tool always fails'),
+        isError: true,
+      },
+      {
+        toolName: 'nope',
+        callId: 'call-1-3',
+        contentPreview: expect.stringContaining('there is no tool named "nope"'),
+        isError: true,
+      },
     ]);
   });
 });
 
 describe('textMessage: the model answered with text and no tool call', () => {
   test('ends the run before a nudge would answer the text', async () => {
-    const model = env.scenario([{ toolCalls: [{ name: 'ping', arguments: { host: 'a' } }] }, { content: 'Here is my answer.' }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'ping', arguments: { host: 'a' } }] },
+      { content: 'Here is my answer.' },
+    ]);
     const result = await env.run({
       model,
       tools: ['ping', 'finish'],
@@ -117,7 +156,13 @@ describe('textMessage: the model answered with text and no tool call', () => {
       { content: '' },
       { content: 'Now I know.' },
     ]);
-    const result = await env.run({ model, tools: ['ping'], message: 'go', requireToolCall: true, stopWhen: { textMessage: true } });
+    const result = await env.run({
+      model,
+      tools: ['ping'],
+      message: 'go',
+      requireToolCall: true,
+      stopWhen: { textMessage: true },
+    });
     // The empty answer is no text message: it meets the nudge rule (an error context), then the text ends the run.
     expect(result.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'textMessage()' });
     expect(result.response).toBe('Now I know.');
@@ -125,10 +170,18 @@ describe('textMessage: the model answered with text and no tool call', () => {
   });
 });
 
-describe("the stop_condition reason names the part of the tree that held (the example of docs/guide/stop-conditions.md)", () => {
+describe('the stop_condition reason names the part of the tree that held (the example of docs/guide/stop-conditions.md)', () => {
   test('any(maxMessages(10), textMention("APPROVE")) reports textMention', async () => {
-    const model = env.scenario([{ toolCalls: [{ name: 'ping', arguments: { host: 'a' } }] }, { content: 'Looks right to me. APPROVE' }]);
-    const result = await env.run({ model, tools: ['ping'], message: 'review', stopWhen: { any: [{ maxMessages: 10 }, { textMention: 'APPROVE' }] } });
+    const model = env.scenario([
+      { toolCalls: [{ name: 'ping', arguments: { host: 'a' } }] },
+      { content: 'Looks right to me. APPROVE' },
+    ]);
+    const result = await env.run({
+      model,
+      tools: ['ping'],
+      message: 'review',
+      stopWhen: { any: [{ maxMessages: 10 }, { textMention: 'APPROVE' }] },
+    });
     expect(result.terminationReason).toEqual({
       type: 'stop_condition',
       condition: 'textMention("APPROVE")',

@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 const auth = { authorization: `Bearer ${TEST_TOKEN}` };
-const LONG_TEXT = 'Streaming is the model writing its answer one token at a time, while you watch it arrive over the wire.';
+const LONG_TEXT =
+  'Streaming is the model writing its answer one token at a time, while you watch it arrive over the wire.';
 
 async function startRun(input: Record<string, unknown>): Promise<string> {
   const answer = await api.post('/runs', { input });
@@ -54,7 +55,9 @@ describe('model deltas over Server-Sent Events', () => {
     const deltas = events.filter((event) => event.event === 'model-text-delta');
     expect(deltas.length).toBeGreaterThan(10);
     expect(deltas.every((event) => event.id === undefined)).toBe(true);
-    expect(deltas.map((event) => event.data.index)).toEqual([...deltas.map((event) => event.data.index as number)].sort((a, b) => a - b));
+    expect(deltas.map((event) => event.data.index)).toEqual(
+      [...deltas.map((event) => event.data.index as number)].sort((a, b) => a - b),
+    );
     expect(deltas.every((event) => event.data.attempt === 1)).toBe(true);
     expect(textOf(events)).toBe(LONG_TEXT);
     const types = events.map((event) => event.event);
@@ -73,7 +76,10 @@ describe('model deltas over Server-Sent Events', () => {
 
   test('tool-call deltas: the id and name first, then the arguments in fragments that join to the recorded call', async () => {
     const model = env.scenario([
-      { toolCalls: [{ name: 'calculator', arguments: { expression: '(6 * 7) + (100 / 4) - 3' }, id: 'call_streamed' }], tokenDelayMs: 60 },
+      {
+        toolCalls: [{ name: 'calculator', arguments: { expression: '(6 * 7) + (100 / 4) - 3' }, id: 'call_streamed' }],
+        tokenDelayMs: 60,
+      },
       { content: 'It is 64.' },
     ]);
     const runId = await startRun({ model, tools: ['calculator'], message: 'compute' });
@@ -82,14 +88,19 @@ describe('model deltas over Server-Sent Events', () => {
     const fragments = events.filter((event) => event.event === 'model-tool-call-delta').map((event) => event.data);
     expect(fragments.length).toBeGreaterThan(2);
     expect(fragments[0]).toMatchObject({ toolIndex: 0, id: 'call_streamed', name: 'calculator' });
-    expect(fragments.map((fragment) => fragment.arguments ?? '').join('')).toBe('{"expression":"(6 * 7) + (100 / 4) - 3"}');
+    expect(fragments.map((fragment) => fragment.arguments ?? '').join('')).toBe(
+      '{"expression":"(6 * 7) + (100 / 4) - 3"}',
+    );
     const types = events.map((event) => event.event);
     expect(types.lastIndexOf('model-tool-call-delta')).toBeLessThan(types.indexOf('model-response'));
-    expect(events.find((event) => event.event === 'tool-call-start')?.data).toMatchObject({ arguments: { expression: '(6 * 7) + (100 / 4) - 3' } });
+    expect(events.find((event) => event.event === 'tool-call-start')?.data).toMatchObject({
+      arguments: { expression: '(6 * 7) + (100 / 4) - 3' },
+    });
   }, 60_000);
 
-  test('a stream that breaks mid-way is retried: followers are told to discard it, and the recorded message is the retry\'s', async () => {
-    const broken = 'This first attempt will never be finished because the connection drops somewhere in the middle of it.';
+  test("a stream that breaks mid-way is retried: followers are told to discard it, and the recorded message is the retry's", async () => {
+    const broken =
+      'This first attempt will never be finished because the connection drops somewhere in the middle of it.';
     const retried = 'The second attempt completes, and this is what the run records.';
     const model = env.scenario([
       { content: broken, tokenDelayMs: 40, breakAfterChunks: 12 },
@@ -116,7 +127,11 @@ describe('model deltas over Server-Sent Events', () => {
     const hostile = {
       rawStream: {
         chunks: [
-          ...'Some text before the garbage arrives in this stream'.split(' ').map((word) => ({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `${word} ` }, finish_reason: null }] })),
+          ...'Some text before the garbage arrives in this stream'.split(' ').map((word) => ({
+            id: 'x',
+            object: 'chat.completion.chunk',
+            choices: [{ index: 0, delta: { content: `${word} ` }, finish_reason: null }],
+          })),
           '<html>502 Bad Gateway</html>',
         ],
         tokenDelayMs: 40,
@@ -126,9 +141,20 @@ describe('model deltas over Server-Sent Events', () => {
     const runId = await startRun({ model, tools: [], message: 'break it' });
     const events = await followOverSse(runId);
 
-    expect(events.at(-1)).toMatchObject({ data: { outcome: 'failed', error: { type: 'ModelCall.InvalidResponse', message: expect.stringContaining('chunk 10 is not JSON') } } });
-    const resets = events.filter((event) => event.event === 'model-delta-reset').map((event) => event.data.attempt as number);
-    const shownAttempts = [...new Set(events.filter((event) => event.event === 'model-text-delta').map((event) => event.data.attempt as number))];
+    expect(events.at(-1)).toMatchObject({
+      data: {
+        outcome: 'failed',
+        error: { type: 'ModelCall.InvalidResponse', message: expect.stringContaining('chunk 10 is not JSON') },
+      },
+    });
+    const resets = events
+      .filter((event) => event.event === 'model-delta-reset')
+      .map((event) => event.data.attempt as number);
+    const shownAttempts = [
+      ...new Set(
+        events.filter((event) => event.event === 'model-text-delta').map((event) => event.data.attempt as number),
+      ),
+    ];
     expect(shownAttempts.length).toBeGreaterThan(0);
     for (const attempt of shownAttempts) expect(resets).toContain(attempt);
     expect(events.some((event) => event.event === 'model-response')).toBe(false);
@@ -140,10 +166,19 @@ describe('model deltas over Server-Sent Events', () => {
     await followOverSse(runId);
     const history = (await env.client.workflow.getHandle(runId).fetchHistory()).events ?? [];
     // The catalog (a local activity, one marker) and one callModel, scheduled, started and completed once; heartbeats and deltas are nowhere.
-    expect(history.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [])).toEqual(['callModel']);
+    expect(history.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? [])).toEqual([
+      'callModel',
+    ]);
     expect(history.filter((event) => event.activityTaskCompletedEventAttributes)).toHaveLength(1);
-    expect(history.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
-    expect(history.some((event) => event.workflowExecutionSignaledEventAttributes || event.workflowExecutionUpdateAcceptedEventAttributes)).toBe(false);
+    expect(
+      history.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity'),
+    ).toHaveLength(1);
+    expect(
+      history.some(
+        (event) =>
+          event.workflowExecutionSignaledEventAttributes || event.workflowExecutionUpdateAcceptedEventAttributes,
+      ),
+    ).toBe(false);
   }, 60_000);
 });
 
@@ -166,24 +201,34 @@ describe('model deltas from the client', () => {
     // The same events, but not always the same `at`: a follower may read an event from a workflow task that is
     // then retried (slow under load), whose own events carry the retry's time.
     const withoutTime = ({ at: _at, ...event }: RunEvent) => event;
-    expect(durableOnly.map(withoutTime)).toEqual(seen.filter((event): event is RunEvent => !isModelStreamEvent(event)).map(withoutTime));
+    expect(durableOnly.map(withoutTime)).toEqual(
+      seen.filter((event): event is RunEvent => !isModelStreamEvent(event)).map(withoutTime),
+    );
   }, 60_000);
 });
 
 describe('chat endpoints, streamed', () => {
   /** Posts with `Accept: text/event-stream`; answers the status, content type and each `data:` of the stream. */
-  async function postStreamed(path: string, body: unknown): Promise<{ status: number; contentType: string | null; data: string[] }> {
+  async function postStreamed(
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; contentType: string | null; data: string[] }> {
     const response = await fetch(`${api.url}${path}`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify(body),
     });
     const text = await response.text();
-    const data = text.split('\n\n').flatMap((block) => block.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)));
+    const data = text.split('\n\n').flatMap((block) =>
+      block
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6)),
+    );
     return { status: response.status, contentType: response.headers.get('content-type'), data };
   }
 
-  test('POST /chat with Accept: text/event-stream answers chat.completion.chunk events, the turn\'s answer last, then [DONE]', async () => {
+  test("POST /chat with Accept: text/event-stream answers chat.completion.chunk events, the turn's answer last, then [DONE]", async () => {
     const model = env.scenario([{ content: LONG_TEXT, tokenDelayMs: 40 }]);
     const contextId = `ctx-${randomUUID().slice(0, 8)}`;
     const answer = await postStreamed('/chat', { context_id: contextId, message: 'stream the chat', model });
@@ -191,7 +236,14 @@ describe('chat endpoints, streamed', () => {
     expect(answer.status).toBe(200);
     expect(answer.contentType).toMatch(/^text\/event-stream/);
     expect(answer.data.at(-1)).toBe('[DONE]');
-    const chunks = answer.data.slice(0, -1).map((data) => JSON.parse(data) as { object: string; choices: { delta: { content?: string }; finish_reason: string | null }[]; agent_runner?: Record<string, unknown> });
+    const chunks = answer.data.slice(0, -1).map(
+      (data) =>
+        JSON.parse(data) as {
+          object: string;
+          choices: { delta: { content?: string }; finish_reason: string | null }[];
+          agent_runner?: Record<string, unknown>;
+        },
+    );
     expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk')).toBe(true);
     expect(chunks.filter((chunk) => chunk.choices[0]?.delta.content).length).toBeGreaterThan(10);
     expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe(LONG_TEXT);
@@ -200,7 +252,10 @@ describe('chat endpoints, streamed', () => {
     expect(last?.agent_runner).toMatchObject({
       response: LONG_TEXT,
       saved_ai_messages: true,
-      generated_messages: [{ sender: 'human', message: 'stream the chat' }, { sender: 'ai', message: LONG_TEXT }],
+      generated_messages: [
+        { sender: 'human', message: 'stream the chat' },
+        { sender: 'ai', message: LONG_TEXT },
+      ],
       turn: 1,
     });
   }, 60_000);
@@ -217,7 +272,11 @@ describe('chat endpoints, streamed', () => {
     const slow = env.scenario([{ content: LONG_TEXT, tokenDelayMs: 80 }]);
     const first = api.post('/chat', { context_id: contextId, message: 'the long one', model: slow });
     await waitForActiveTurn(contextId);
-    const second = await postStreamed('/chat', { context_id: contextId, message: 'too soon', model: env.scenario([{ content: 'never' }]) });
+    const second = await postStreamed('/chat', {
+      context_id: contextId,
+      message: 'too soon',
+      model: env.scenario([{ content: 'never' }]),
+    });
     expect(second.status).toBe(409);
     expect(second.contentType).toMatch(/^application\/json/);
     expect(second.data).toEqual([]);

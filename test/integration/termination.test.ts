@@ -36,37 +36,49 @@ const injected = (messages: ChatMessage[]) =>
   messages.filter((message) => message.role === 'system' && message.meta?.injected !== undefined);
 
 describe('terminating tools: several tool calls, one terminating', () => {
-  test.each([false, true])('parallelToolCalls %s: the third never runs; the stored assistant message holds two calls', async (parallel) => {
-    const model = env.scenario([
-      {
-        toolCalls: [
-          { name: 'note', arguments: { text: 'first' }, id: 'call_1' },
-          { name: 'task_completion', arguments: { result: 'done' }, id: 'call_2' },
-          { name: 'note', arguments: { text: 'never' }, id: 'call_3' },
-        ],
-      },
-    ]);
-    const handle = await env.start({
-      model,
-      tools: ['note', 'task_completion'],
-      message: 'go',
-      parallelToolCalls: parallel,
-      terminating: { toolIds: ['task_completion'] },
-    });
-    const result = (await handle.result()) as AgentResult;
+  test.each([false, true])(
+    'parallelToolCalls %s: the third never runs; the stored assistant message holds two calls',
+    async (parallel) => {
+      const model = env.scenario([
+        {
+          toolCalls: [
+            { name: 'note', arguments: { text: 'first' }, id: 'call_1' },
+            { name: 'task_completion', arguments: { result: 'done' }, id: 'call_2' },
+            { name: 'note', arguments: { text: 'never' }, id: 'call_3' },
+          ],
+        },
+      ]);
+      const handle = await env.start({
+        model,
+        tools: ['note', 'task_completion'],
+        message: 'go',
+        parallelToolCalls: parallel,
+        terminating: { toolIds: ['task_completion'] },
+      });
+      const result = (await handle.result()) as AgentResult;
 
-    expect(result.response).toBe('done');
-    expect(result.terminationReason).toEqual({ type: 'terminating_tool', toolName: 'task_completion', callId: 'call-1-2' });
-    const assistant = result.messages[1];
-    expect(assistant?.role === 'assistant' && assistant.tool_calls?.map((call) => call.id)).toEqual(['call-1-1', 'call-1-2']);
-    // Nothing ran for the third call: `note` as an activity, `task_completion` (a local tool) as a local one, then nothing.
-    const tools = (await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'executeTool');
-    expect(tools.map((activity) => (activity.input as ToolCallInput).callId)).toEqual(['call-1-1']);
-    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.summary)).toEqual([
-      'tool catalog',
-      'task_completion {"result":"done"} · iteration 1',
-    ]);
-  });
+      expect(result.response).toBe('done');
+      expect(result.terminationReason).toEqual({
+        type: 'terminating_tool',
+        toolName: 'task_completion',
+        callId: 'call-1-2',
+      });
+      const assistant = result.messages[1];
+      expect(assistant?.role === 'assistant' && assistant.tool_calls?.map((call) => call.id)).toEqual([
+        'call-1-1',
+        'call-1-2',
+      ]);
+      // Nothing ran for the third call: `note` as an activity, `task_completion` (a local tool) as a local one, then nothing.
+      const tools = (await scheduledActivities(env.client, handle.workflowId)).filter(
+        (activity) => activity.type === 'executeTool',
+      );
+      expect(tools.map((activity) => (activity.input as ToolCallInput).callId)).toEqual(['call-1-1']);
+      expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.summary)).toEqual([
+        'tool catalog',
+        'task_completion {"result":"done"} · iteration 1',
+      ]);
+    },
+  );
 });
 
 describe('terminating tools: nudges', () => {
@@ -89,7 +101,11 @@ describe('terminating tools: nudges', () => {
     expect(result).toMatchObject({ invocations: 4, consecutiveNudges: 0 });
     const nudges = injected(result.messages);
     expect(nudges).toHaveLength(2);
-    expect(nudges[0]).toEqual({ role: 'system', content: DEFAULT_NUDGE_MESSAGE, meta: { injected: 'nudge', iteration: 1 } });
+    expect(nudges[0]).toEqual({
+      role: 'system',
+      content: DEFAULT_NUDGE_MESSAGE,
+      meta: { injected: 'nudge', iteration: 1 },
+    });
     // The model received the nudge as a plain system message.
     expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'system', content: DEFAULT_NUDGE_MESSAGE });
   });
@@ -137,7 +153,12 @@ describe('terminating tools: maxInvocations', () => {
       { toolCalls: [{ name: 'note', arguments: { text: 'a' } }] },
       { toolCalls: [{ name: 'finish', arguments: {} }] },
     ]);
-    const result = await env.run({ model, tools: ['note', 'finish'], message: 'go', terminating: { toolIds: ['finish'], maxInvocations: 2 } });
+    const result = await env.run({
+      model,
+      tools: ['note', 'finish'],
+      message: 'go',
+      terminating: { toolIds: ['finish'], maxInvocations: 2 },
+    });
     expect(result).toMatchObject({ response: 'Task completed.', invocations: 2 });
   });
 
@@ -153,7 +174,12 @@ describe('terminating tools: maxInvocations', () => {
 describe('TerminateResponse', () => {
   test('a tool not in toolIds ends the run by returning a TerminateResponse', async () => {
     const model = env.scenario([
-      { toolCalls: [{ name: 'submit_report', arguments: { report: 'all green' }, id: 'call_report' }, { name: 'note', arguments: { text: 'after' }, id: 'call_after' }] },
+      {
+        toolCalls: [
+          { name: 'submit_report', arguments: { report: 'all green' }, id: 'call_report' },
+          { name: 'note', arguments: { text: 'after' }, id: 'call_after' },
+        ],
+      },
     ]);
     const handle = await env.start({
       model,
@@ -164,9 +190,19 @@ describe('TerminateResponse', () => {
     });
     const result = (await handle.result()) as AgentResult;
     expect(result.response).toBe('Report submitted: all green');
-    expect(result.terminationReason).toEqual({ type: 'terminate_response', toolName: 'submit_report', callId: 'call-1-1' });
-    expect(result.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call-1-1', content: 'Report submitted: all green' });
-    const tools = (await scheduledActivities(env.client, handle.workflowId)).filter((activity) => activity.type === 'executeTool');
+    expect(result.terminationReason).toEqual({
+      type: 'terminate_response',
+      toolName: 'submit_report',
+      callId: 'call-1-1',
+    });
+    expect(result.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'call-1-1',
+      content: 'Report submitted: all green',
+    });
+    const tools = (await scheduledActivities(env.client, handle.workflowId)).filter(
+      (activity) => activity.type === 'executeTool',
+    );
     expect(tools).toHaveLength(1);
   });
 });
@@ -174,14 +210,23 @@ describe('TerminateResponse', () => {
 describe('restricted output (restrictOutput)', () => {
   test('gives up after maxInjections and ends normally with the text answer', async () => {
     const model = env.scenario([{ content: 'answer 1' }, { content: 'answer 2' }, { content: 'answer 3' }]);
-    const result = await env.run({ model, tools: ['finish'], message: 'go', restrictOutput: { enabled: true, maxInjections: 2 } });
+    const result = await env.run({
+      model,
+      tools: ['finish'],
+      message: 'go',
+      restrictOutput: { enabled: true, maxInjections: 2 },
+    });
 
     expect(result.response).toBe('answer 3');
     expect(result.terminationReason).toEqual({ type: 'complete' });
     expect(result).toMatchObject({ invocations: 3, restrictionInjections: 2, consecutiveNudges: 0 });
     const injections = injected(result.messages);
     expect(injections).toHaveLength(2);
-    expect(injections.every((message) => message.content === DEFAULT_RESTRICTION_MESSAGE && message.meta?.injected === 'restriction')).toBe(true);
+    expect(
+      injections.every(
+        (message) => message.content === DEFAULT_RESTRICTION_MESSAGE && message.meta?.injected === 'restriction',
+      ),
+    ).toBe(true);
   });
 
   test('the per-turn count resets when a tool call starts a new turn', async () => {
@@ -203,7 +248,12 @@ describe('restricted output (restrictOutput)', () => {
 
   test('enabled: false changes nothing', async () => {
     const model = env.scenario([{ content: 'plain' }]);
-    const result = await env.run({ model, tools: [], message: 'go', restrictOutput: { enabled: false, maxInjections: 3 } });
+    const result = await env.run({
+      model,
+      tools: [],
+      message: 'go',
+      restrictOutput: { enabled: false, maxInjections: 3 },
+    });
     expect(result).toMatchObject({ response: 'plain', invocations: 1, restrictionInjections: 0 });
   });
 });
@@ -240,7 +290,11 @@ describe('terminating and restrictOutput together: the restriction first, then t
 describe('visible everywhere', () => {
   test('the state query shows the counters while the run waits on the model', async () => {
     // The second call is held for 10 s, so both queries below land inside it even on a loaded machine.
-    const model = env.scenario([{ content: 'a' }, { content: 'b', delayMs: 10_000 }, { toolCalls: [{ name: 'finish', arguments: {} }] }]);
+    const model = env.scenario([
+      { content: 'a' },
+      { content: 'b', delayMs: 10_000 },
+      { toolCalls: [{ name: 'finish', arguments: {} }] },
+    ]);
     const handle = await env.start({
       model,
       tools: ['finish'],
@@ -249,12 +303,23 @@ describe('visible everywhere', () => {
       restrictOutput: { enabled: true, maxInjections: 1 },
     });
     const state = await waitForState(handle, (current) => current.iteration >= 2);
-    expect(state).toMatchObject({ status: 'running', iteration: 2, invocations: 1, restrictionInjections: 1, consecutiveNudges: 0 });
+    expect(state).toMatchObject({
+      status: 'running',
+      iteration: 2,
+      invocations: 1,
+      restrictionInjections: 1,
+      consecutiveNudges: 0,
+    });
     // The web UI's "current details" come from the SDK's metadata query.
     const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
     expect(metadata.currentDetails).toBe('Iteration 2: calling the model');
     await handle.result();
-    expect(await handle.query(stateQuery)).toMatchObject({ status: 'completed', invocations: 3, restrictionInjections: 0, consecutiveNudges: 0 });
+    expect(await handle.query(stateQuery)).toMatchObject({
+      status: 'completed',
+      invocations: 3,
+      restrictionInjections: 0,
+      consecutiveNudges: 0,
+    });
   });
 
   test('each model-call and tool activity carries a summary for the web UI', async () => {
@@ -270,6 +335,9 @@ describe('visible everywhere', () => {
       'model call · iteration 2',
     ]);
     // The catalog and `finish` (a local tool) are local activities, each with its summary on its marker.
-    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.summary)).toEqual(['tool catalog', 'finish {} · iteration 2']);
+    expect((await localActivities(env.client, handle.workflowId)).map((activity) => activity.summary)).toEqual([
+      'tool catalog',
+      'finish {} · iteration 2',
+    ]);
   });
 });

@@ -54,14 +54,22 @@ describe('a cancellation reaches a running tool within the heartbeat interval an
     const model = env.scenario([{ toolCalls: [{ name: 'wait_for_stop', arguments: {} }] }]);
     const before = runs.length;
     const handle = await env.start({ model, tools: ['wait_for_stop'], message: 'wait' });
-    const run = await waitFor(async () => runs[before], (record) => record !== undefined, 20_000);
+    const run = await waitFor(
+      async () => runs[before],
+      (record) => record !== undefined,
+      20_000,
+    );
     if (afterStartMs > 0) await new Promise((resolve) => setTimeout(resolve, afterStartMs));
     const signalledAt = Date.now();
     await handle.signal(terminateSignal, { reason: 'stop waiting' });
     const result = (await handle.result()) as AgentResult;
 
     expect(result.terminationReason).toEqual({ type: 'external', via: 'signal', reason: 'stop waiting' });
-    const aborted = await waitFor(async () => run?.abortedAt, (at) => at !== undefined, 10_000);
+    const aborted = await waitFor(
+      async () => run?.abortedAt,
+      (at) => at !== undefined,
+      10_000,
+    );
     expect((aborted ?? Number.POSITIVE_INFINITY) - signalledAt).toBeLessThan(BOUND_MS + SLACK_MS);
   });
 });

@@ -17,7 +17,10 @@ let directory: string;
 beforeAll(async () => {
   // The helper replays a directory under each file's name as workflow id; the history was recorded under this one.
   directory = await mkdtemp(path.join(os.tmpdir(), 'replay-histories-'));
-  await copyFile(path.join(__dirname, 'histories', 'agent-loop.json'), path.join(directory, 'recorded-agent-loop.json'));
+  await copyFile(
+    path.join(__dirname, 'histories', 'agent-loop.json'),
+    path.join(directory, 'recorded-agent-loop.json'),
+  );
 });
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
@@ -31,7 +34,10 @@ test('a committed history replays through the helper, with the plugin and the ag
 }, 240_000);
 
 test("a user's workflows module that changed the workflow fails the same history with DeterminismViolationError", async () => {
-  const results = await replayAgentHistories({ historiesDir: directory, workflowsPath: require.resolve('./changed-workflow') });
+  const results = await replayAgentHistories({
+    historiesDir: directory,
+    workflowsPath: require.resolve('./changed-workflow'),
+  });
   expect(results).toHaveLength(1);
   expect(results[0]?.error).toBeInstanceOf(DeterminismViolationError);
 }, 240_000);

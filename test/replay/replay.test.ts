@@ -23,7 +23,20 @@ async function loadHistory() {
 const HISTORY_FILES = readdirSync(path.join(__dirname, 'histories')).filter((file) => file.endsWith('.json'));
 
 test('there are committed histories to replay', () => {
-  expect(HISTORY_FILES).toEqual(['agent-loop.json', 'ask-question.json', 'call-identity.json', 'compaction.json', 'continue-as-new-start.json', 'continue-as-new.json', 'control-plane.json', 'conversation.json', 'linear-history.json', 'local-tools.json', 'nested-agents-child.json', 'nested-agents.json']);
+  expect(HISTORY_FILES).toEqual([
+    'agent-loop.json',
+    'ask-question.json',
+    'call-identity.json',
+    'compaction.json',
+    'continue-as-new-start.json',
+    'continue-as-new.json',
+    'control-plane.json',
+    'conversation.json',
+    'linear-history.json',
+    'local-tools.json',
+    'nested-agents-child.json',
+    'nested-agents.json',
+  ]);
 });
 
 /** Histories whose commands carry their workflow's id (a nested agent's id derives from its parent's) replay under it. */
@@ -34,7 +47,9 @@ test.each(HISTORY_FILES)('%s replays against the current workflow code', async (
   if (!bundlePath) throw new Error('AGENT_TEST_WORKFLOW_BUNDLE is not set: run the tests with `npm test`.');
   const history = historyFromJSON(JSON.parse(await readFile(path.join(__dirname, 'histories', file), 'utf8')));
   expect(history.events?.length).toBeGreaterThan(20);
-  await expect(Worker.runReplayHistory({ workflowBundle: { codePath: bundlePath } }, history, WORKFLOW_IDS[file])).resolves.toBeUndefined();
+  await expect(
+    Worker.runReplayHistory({ workflowBundle: { codePath: bundlePath } }, history, WORKFLOW_IDS[file]),
+  ).resolves.toBeUndefined();
 });
 
 test('a change to the workflow code fails replay with DeterminismViolationError', async () => {

@@ -7,14 +7,21 @@ import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES } from '../../src/shared/def
  */
 describe('the activity stubs keep their options', () => {
   test('the tool catalog: 30 s, 5 attempts', () => {
-    expect({ startToCloseTimeout: ACTIVITY_DEFAULTS.catalogTimeout, retry: ACTIVITY_RETRY_POLICIES.catalog }).toStrictEqual({
+    expect({
+      startToCloseTimeout: ACTIVITY_DEFAULTS.catalogTimeout,
+      retry: ACTIVITY_RETRY_POLICIES.catalog,
+    }).toStrictEqual({
       startToCloseTimeout: '30 seconds',
       retry: { maximumAttempts: 5 },
     });
   });
 
   test('model calls: 5 min, heartbeat 10 s, 1 s doubling to 1 min, 8 attempts', () => {
-    expect({ startToCloseTimeout: ACTIVITY_DEFAULTS.modelCallTimeout, heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout, retry: ACTIVITY_RETRY_POLICIES.modelCall }).toStrictEqual({
+    expect({
+      startToCloseTimeout: ACTIVITY_DEFAULTS.modelCallTimeout,
+      heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
+      retry: ACTIVITY_RETRY_POLICIES.modelCall,
+    }).toStrictEqual({
       startToCloseTimeout: '5 minutes',
       heartbeatTimeout: '10 seconds',
       retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 },
@@ -22,10 +29,19 @@ describe('the activity stubs keep their options', () => {
   });
 
   test('tool calls: 5 min, heartbeat 10 s, 1 s doubling to 10 s, attempts bounded by the deadline only', () => {
-    expect({ startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout, heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout, retry: ACTIVITY_RETRY_POLICIES.toolCall }).toStrictEqual({
+    expect({
+      startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout,
+      heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
+      retry: ACTIVITY_RETRY_POLICIES.toolCall,
+    }).toStrictEqual({
       startToCloseTimeout: '5 minutes',
       heartbeatTimeout: '10 seconds',
-      retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: Number.POSITIVE_INFINITY },
+      retry: {
+        initialInterval: '1 second',
+        backoffCoefficient: 2,
+        maximumInterval: '10 seconds',
+        maximumAttempts: Number.POSITIVE_INFINITY,
+      },
     });
     expect(ACTIVITY_DEFAULTS.toolCallDeadlineFactor).toBe(3);
   });

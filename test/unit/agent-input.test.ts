@@ -28,7 +28,13 @@ describe('parseAgentInput defaults', () => {
   test('a minimal input gets parallelToolCalls true, requireToolCall false, resultMessages recent, and nothing else invented', () => {
     const input = parseValid({ tools: [], message: 'hello' });
 
-    expect(input).toEqual({ tools: [], message: 'hello', parallelToolCalls: true, requireToolCall: false, resultMessages: 'recent' });
+    expect(input).toEqual({
+      tools: [],
+      message: 'hello',
+      parallelToolCalls: true,
+      requireToolCall: false,
+      resultMessages: 'recent',
+    });
   });
 
   test('an explicit parallelToolCalls false is kept', () => {
@@ -38,7 +44,11 @@ describe('parseAgentInput defaults', () => {
   test('terminating gets consecutiveNudges 1 and the default nudge message', () => {
     const input = parseValid({ tools: ['finish'], message: 'go', terminating: { toolIds: ['finish'] } });
 
-    expect(input.terminating).toEqual({ toolIds: ['finish'], consecutiveNudges: 1, nudgeMessage: DEFAULT_NUDGE_MESSAGE });
+    expect(input.terminating).toEqual({
+      toolIds: ['finish'],
+      consecutiveNudges: 1,
+      nudgeMessage: DEFAULT_NUDGE_MESSAGE,
+    });
   });
 
   test('the default nudge message is the specified text', () => {
@@ -84,9 +94,9 @@ describe('parseAgentInput unknown keys', () => {
   });
 
   test('an unknown key inside terminating is reported with its path', () => {
-    expect(
-      problemsOf({ tools: ['finish'], message: 'go', terminating: { toolIds: ['finish'], nudges: 3 } }),
-    ).toEqual(['terminating: Unrecognized key: "nudges"']);
+    expect(problemsOf({ tools: ['finish'], message: 'go', terminating: { toolIds: ['finish'], nudges: 3 } })).toEqual([
+      'terminating: Unrecognized key: "nudges"',
+    ]);
   });
 });
 
@@ -220,7 +230,9 @@ describe('parseAgentInput cross-field rules', () => {
     expect(problemsOf({ tools: ['result_cache'], message: 'go', resultProcessing: { inlineThreshold: 100 } })).toEqual([
       'tools: "result_cache" is the runner\'s own tool when resultProcessing.inlineThreshold is set; rename your tool or leave caching off',
     ]);
-    expect(parseValid({ tools: ['result_cache'], message: 'go', resultProcessing: { extractThreshold: 100 } }).tools).toEqual(['result_cache']);
+    expect(
+      parseValid({ tools: ['result_cache'], message: 'go', resultProcessing: { extractThreshold: 100 } }).tools,
+    ).toEqual(['result_cache']);
   });
 
   test('several rules broken at once are all reported, in rule order', () => {
@@ -250,9 +262,15 @@ describe('parseAgentInput restrictOutput (restricted output)', () => {
   });
 
   test('negative or fractional maxInjections, an empty message and unknown keys are refused with their paths', () => {
-    expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { maxInjections: -1 } })[0]).toMatch(/^restrictOutput\.maxInjections: Too small/);
-    expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { maxInjections: 1.5 } })[0]).toMatch(/^restrictOutput\.maxInjections: /);
-    expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { message: '' } })[0]).toMatch(/^restrictOutput\.message: Too small/);
+    expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { maxInjections: -1 } })[0]).toMatch(
+      /^restrictOutput\.maxInjections: Too small/,
+    );
+    expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { maxInjections: 1.5 } })[0]).toMatch(
+      /^restrictOutput\.maxInjections: /,
+    );
+    expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { message: '' } })[0]).toMatch(
+      /^restrictOutput\.message: Too small/,
+    );
     expect(problemsOf({ tools: [], message: 'hi', restrictOutput: { enable: true } })).toEqual([
       'restrictOutput: Unrecognized key: "enable"',
     ]);
@@ -269,11 +287,17 @@ describe('input bounds (INPUT_BOUNDS)', () => {
 
   test('stopWhen nested 3,000 levels is refused, naming the field, instead of overflowing the stack', () => {
     const [problem] = problemsOf({ tools: [], message: 'hi', stopWhen: deepStopWhen(3000) });
-    expect(problem).toMatch(new RegExp(`^stopWhen: nested more than ${INPUT_BOUNDS.depth} levels deep \\(at stopWhen\\.any\\[0\\]\\.any\\[0\\]`));
+    expect(problem).toMatch(
+      new RegExp(
+        `^stopWhen: nested more than ${INPUT_BOUNDS.depth} levels deep \\(at stopWhen\\.any\\[0\\]\\.any\\[0\\]`,
+      ),
+    );
   });
 
   test('stopWhen nested as deep as the bound allows parses (any/all take two levels each)', () => {
-    expect(parseValid({ tools: [], message: 'hi', stopWhen: deepStopWhen((INPUT_BOUNDS.depth - 2) / 2) }).stopWhen).toBeDefined();
+    expect(
+      parseValid({ tools: [], message: 'hi', stopWhen: deepStopWhen((INPUT_BOUNDS.depth - 2) / 2) }).stopWhen,
+    ).toBeDefined();
   });
 
   test.each([
@@ -282,14 +306,49 @@ describe('input bounds (INPUT_BOUNDS)', () => {
     ['message', { message: 'x'.repeat(INPUT_BOUNDS.textChars + 1) }, 'message: Too big'],
     ['a tool name', { tools: ['t'.repeat(INPUT_BOUNDS.nameChars + 1)] }, 'tools[0]: Too big'],
     ['tools', { tools: Array.from({ length: INPUT_BOUNDS.tools + 1 }, (_, index) => `t${index}`) }, 'tools: Too big'],
-    ['messages', { messages: Array.from({ length: INPUT_BOUNDS.messages + 1 }, () => ({ role: 'user', content: 'x' })) }, 'messages: Too big'],
-    ['a message content', { messages: [{ role: 'user', content: 'x'.repeat(INPUT_BOUNDS.textChars + 1) }] }, 'messages[0].content: Too big'],
-    ['a nudge message', { tools: ['finish'], terminating: { toolIds: ['finish'], nudgeMessage: 'n'.repeat(INPUT_BOUNDS.shortTextChars + 1) } }, 'terminating.nudgeMessage: Too big'],
+    [
+      'messages',
+      { messages: Array.from({ length: INPUT_BOUNDS.messages + 1 }, () => ({ role: 'user', content: 'x' })) },
+      'messages: Too big',
+    ],
+    [
+      'a message content',
+      { messages: [{ role: 'user', content: 'x'.repeat(INPUT_BOUNDS.textChars + 1) }] },
+      'messages[0].content: Too big',
+    ],
+    [
+      'a nudge message',
+      {
+        tools: ['finish'],
+        terminating: { toolIds: ['finish'], nudgeMessage: 'n'.repeat(INPUT_BOUNDS.shortTextChars + 1) },
+      },
+      'terminating.nudgeMessage: Too big',
+    ],
     ['a duration', { timeout: `${'1'.repeat(INPUT_BOUNDS.durationChars)}s` }, 'timeout'],
-    ['any members', { stopWhen: { any: Array.from({ length: INPUT_BOUNDS.stopConditionMembers + 1 }, () => ({ maxMessages: 1 })) } }, 'stopWhen.any: Too big'],
-    ['a textMention', { stopWhen: { textMention: 'x'.repeat(INPUT_BOUNDS.shortTextChars + 1) } }, 'stopWhen.textMention: Too big'],
-    ['custom params', { stopWhen: { custom: 'c', params: { text: 'p'.repeat(INPUT_BOUNDS.paramsBytes) } } }, 'stopWhen.params: params must be at most'],
-    ['perTool entries', { resultProcessing: { perTool: Object.fromEntries(Array.from({ length: INPUT_BOUNDS.tools + 1 }, (_, index) => [`t${index}`, 10])) } }, 'resultProcessing.perTool: at most'],
+    [
+      'any members',
+      { stopWhen: { any: Array.from({ length: INPUT_BOUNDS.stopConditionMembers + 1 }, () => ({ maxMessages: 1 })) } },
+      'stopWhen.any: Too big',
+    ],
+    [
+      'a textMention',
+      { stopWhen: { textMention: 'x'.repeat(INPUT_BOUNDS.shortTextChars + 1) } },
+      'stopWhen.textMention: Too big',
+    ],
+    [
+      'custom params',
+      { stopWhen: { custom: 'c', params: { text: 'p'.repeat(INPUT_BOUNDS.paramsBytes) } } },
+      'stopWhen.params: params must be at most',
+    ],
+    [
+      'perTool entries',
+      {
+        resultProcessing: {
+          perTool: Object.fromEntries(Array.from({ length: INPUT_BOUNDS.tools + 1 }, (_, index) => [`t${index}`, 10])),
+        },
+      },
+      'resultProcessing.perTool: at most',
+    ],
   ])('%s past its bound is refused, naming the field', (_name, fields, expected) => {
     expect(problemsOf({ tools: [], message: 'hi', ...fields }).join(' | ')).toContain(expected);
   });
@@ -305,7 +364,11 @@ describe('input bounds (INPUT_BOUNDS)', () => {
   });
 
   test('many problems are listed short and counted, so the failure stays small', () => {
-    const problems = problemsOf({ tools: [], messages: Array.from({ length: 100 }, () => ({ role: 'nobody' })), ['k'.repeat(100_000)]: 1 });
+    const problems = problemsOf({
+      tools: [],
+      messages: Array.from({ length: 100 }, () => ({ role: 'nobody' })),
+      ['k'.repeat(100_000)]: 1,
+    });
     expect(problems).toHaveLength(INPUT_BOUNDS.problems + 1);
     expect(problems.at(-1)).toMatch(/^\.\.\. and \d+ more problems$/);
     for (const problem of problems) expect(problem.length).toBeLessThanOrEqual(INPUT_BOUNDS.problemChars);
@@ -313,7 +376,12 @@ describe('input bounds (INPUT_BOUNDS)', () => {
 
   test('an input that throws while it is read becomes a problem, not a throw', () => {
     const hostile = { tools: [], message: 'hi' };
-    Object.defineProperty(hostile, 'model', { enumerable: true, get: () => { throw new Error('boom'); } });
+    Object.defineProperty(hostile, 'model', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     expect(problemsOf(hostile)).toEqual(['input: could not be checked (boom)']);
   });
 });

@@ -34,23 +34,43 @@ describe('loadApiConfig', () => {
   });
 
   test('agent defaults come from AGENT_TOOLS, AGENT_INSTRUCTIONS and AGENT_MODEL', () => {
-    const config = loadApiConfig({ AGENT_API_AUTH: 'none', AGENT_TOOLS: 'calculator, finish,calculator', AGENT_INSTRUCTIONS: 'Be brief.', AGENT_MODEL: 'gpt-x' });
+    const config = loadApiConfig({
+      AGENT_API_AUTH: 'none',
+      AGENT_TOOLS: 'calculator, finish,calculator',
+      AGENT_INSTRUCTIONS: 'Be brief.',
+      AGENT_MODEL: 'gpt-x',
+    });
     expect(config.defaults).toEqual({ tools: ['calculator', 'finish'], instructions: 'Be brief.', model: 'gpt-x' });
   });
 });
 
 describe('turn settings', () => {
-  test('the chat API\'s terminating_config becomes the run\'s terminating block, its tools joining the run\'s', () => {
+  test("the chat API's terminating_config becomes the run's terminating block, its tools joining the run's", () => {
     expect(
       turnSettings(
-        { terminating_config: { tool_ids: ['finish'], consecutive_nudges: 3, nudge_message: 'Call finish.', max_invocations: 20 } },
+        {
+          terminating_config: {
+            tool_ids: ['finish'],
+            consecutive_nudges: 3,
+            nudge_message: 'Call finish.',
+            max_invocations: 20,
+          },
+        },
         { tools: ['calculator'] },
       ),
-    ).toEqual({ tools: ['calculator', 'finish'], terminating: { toolIds: ['finish'], consecutiveNudges: 3, nudgeMessage: 'Call finish.', maxInvocations: 20 } });
+    ).toEqual({
+      tools: ['calculator', 'finish'],
+      terminating: { toolIds: ['finish'], consecutiveNudges: 3, nudgeMessage: 'Call finish.', maxInvocations: 20 },
+    });
   });
 
-  test('the request\'s choices win over the defaults; null terminating_config means none', () => {
-    expect(turnSettings({ terminating_config: null, tools: ['read_file'], model: 'm', instructions: 'i' }, { tools: ['calculator'], model: 'd', instructions: 'x' })).toEqual({
+  test("the request's choices win over the defaults; null terminating_config means none", () => {
+    expect(
+      turnSettings(
+        { terminating_config: null, tools: ['read_file'], model: 'm', instructions: 'i' },
+        { tools: ['calculator'], model: 'd', instructions: 'x' },
+      ),
+    ).toEqual({
       tools: ['read_file'],
       model: 'm',
       instructions: 'i',

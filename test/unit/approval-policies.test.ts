@@ -40,12 +40,19 @@ describe('approval policy registry', () => {
     const registry = createApprovalPolicyRegistry({ b: () => ({ decision: 'ask' }) });
     registry.register('a', () => ({ decision: 'approve' }));
     expect(registry.names()).toEqual(['a', 'b']);
-    expect(() => registry.register('a', () => ({ decision: 'deny' }))).toThrow('an approval policy named "a" is already registered; register each name once');
-    expect(() => registry.register('', () => ({ decision: 'deny' }))).toThrow('an approval policy needs a non-empty name');
+    expect(() => registry.register('a', () => ({ decision: 'deny' }))).toThrow(
+      'an approval policy named "a" is already registered; register each name once',
+    );
+    expect(() => registry.register('', () => ({ decision: 'deny' }))).toThrow(
+      'an approval policy needs a non-empty name',
+    );
   });
 
   test('validateApprovalPolicy: no policy and a registered one pass; an unknown name lists the registered ones', () => {
-    const registry = createApprovalPolicyRegistry({ strict: () => ({ decision: 'deny' }), lenient: () => ({ decision: 'approve' }) });
+    const registry = createApprovalPolicyRegistry({
+      strict: () => ({ decision: 'deny' }),
+      lenient: () => ({ decision: 'approve' }),
+    });
     expect(validateApprovalPolicy(undefined, registry)).toBeUndefined();
     expect(validateApprovalPolicy('strict', registry)).toBeUndefined();
     expect(validateApprovalPolicy('nope', registry)).toBe(
@@ -58,10 +65,13 @@ describe('approval policy registry', () => {
 describe('applyApprovalPolicy', () => {
   test('the policy gets the call and the params', () => {
     const seen: unknown[] = [];
-    apply((call, params) => {
-      seen.push(call, params);
-      return { decision: 'approve' };
-    }, { limit: 100 });
+    apply(
+      (call, params) => {
+        seen.push(call, params);
+        return { decision: 'approve' };
+      },
+      { limit: 100 },
+    );
     expect(seen).toEqual([transferCall, { limit: 100 }]);
   });
 
@@ -72,13 +82,21 @@ describe('applyApprovalPolicy', () => {
   });
 
   test('a deny keeps its reason, and without one names the policy', () => {
-    expect(apply(() => ({ decision: 'deny', reason: 'over the limit' }))).toEqual({ decision: 'deny', reason: 'over the limit' });
-    expect(apply(() => ({ decision: 'deny' }))).toEqual({ decision: 'deny', reason: 'approval policy "p" denied the call' });
+    expect(apply(() => ({ decision: 'deny', reason: 'over the limit' }))).toEqual({
+      decision: 'deny',
+      reason: 'over the limit',
+    });
+    expect(apply(() => ({ decision: 'deny' }))).toEqual({
+      decision: 'deny',
+      reason: 'approval policy "p" denied the call',
+    });
   });
 
   test('a decision that depends on params: the same policy approves or denies', () => {
     const underLimit: ApprovalPolicy = (call, params) =>
-      (call.arguments as { amount: number }).amount <= Number(params.limit) ? { decision: 'approve' } : { decision: 'deny', reason: `over ${String(params.limit)}` };
+      (call.arguments as { amount: number }).amount <= Number(params.limit)
+        ? { decision: 'approve' }
+        : { decision: 'deny', reason: `over ${String(params.limit)}` };
     expect(apply(underLimit, { limit: 1000 })).toEqual({ decision: 'approve' });
     expect(apply(underLimit, { limit: 100 })).toEqual({ decision: 'deny', reason: 'over 100' });
   });
@@ -94,11 +112,13 @@ describe('applyApprovalPolicy', () => {
   test("a modification that breaks the tool's schema denies the call with the schema's message", () => {
     expect(apply(() => ({ decision: 'modify', arguments: { amount: -5, to: 'alice' } }))).toEqual({
       decision: 'deny',
-      reason: 'approval policy "p" modified the arguments of "transfer" to ones that do not fit its schema: amount: Too small: expected number to be >0',
+      reason:
+        'approval policy "p" modified the arguments of "transfer" to ones that do not fit its schema: amount: Too small: expected number to be >0',
     });
     expect(apply(() => ({ decision: 'modify', arguments: { amount: 5 } }))).toEqual({
       decision: 'deny',
-      reason: 'approval policy "p" modified the arguments of "transfer" to ones that do not fit its schema: to: Invalid input: expected string, received undefined',
+      reason:
+        'approval policy "p" modified the arguments of "transfer" to ones that do not fit its schema: to: Invalid input: expected string, received undefined',
     });
   });
 
@@ -113,11 +133,16 @@ describe('applyApprovalPolicy', () => {
     cyclic.self = cyclic;
     expect(apply(() => ({ decision: 'modify', arguments: cyclic }))).toEqual({
       decision: 'deny',
-      reason: expect.stringMatching(/^approval policy "p" failed: it returned a malformed decision: arguments\.self\.self.*nested deeper than 32 levels$/) as unknown,
+      reason: expect.stringMatching(
+        /^approval policy "p" failed: it returned a malformed decision: arguments\.self\.self.*nested deeper than 32 levels$/,
+      ) as unknown,
     });
-    expect(apply(() => ({ decision: 'modify', arguments: { amount: 1, to: 'x', big: 10n } as Record<string, unknown> }))).toEqual({
+    expect(
+      apply(() => ({ decision: 'modify', arguments: { amount: 1, to: 'x', big: 10n } as Record<string, unknown> })),
+    ).toEqual({
       decision: 'deny',
-      reason: 'approval policy "p" failed: its replacement arguments are not JSON: TypeError: Do not know how to serialize a BigInt',
+      reason:
+        'approval policy "p" failed: its replacement arguments are not JSON: TypeError: Do not know how to serialize a BigInt',
     });
     const huge = 'x'.repeat(INPUT_BOUNDS.textChars);
     expect(apply(() => ({ decision: 'modify', arguments: { amount: 1, to: huge } }))).toEqual({
@@ -140,7 +165,11 @@ describe('applyApprovalPolicy', () => {
   });
 
   test('a thrown value whose description throws too still ends in a denial', () => {
-    const hostile = { toString: () => { throw new Error('no'); } };
+    const hostile = {
+      toString: () => {
+        throw new Error('no');
+      },
+    };
     expect(
       apply(() => {
         throw hostile;
@@ -161,7 +190,9 @@ describe('applyApprovalPolicy', () => {
     // A misspelt field is a problem, not silently ignored: "args" would otherwise run the model's arguments.
     expect(apply(() => ({ decision: 'modify', args: { amount: 1, to: 'x' } }) as never)).toEqual({
       decision: 'deny',
-      reason: expect.stringContaining('approval policy "p" failed: it returned a malformed decision (arguments: Invalid input: expected record, received undefined; decision: Unrecognized key: "args")') as unknown,
+      reason: expect.stringContaining(
+        'approval policy "p" failed: it returned a malformed decision (arguments: Invalid input: expected record, received undefined; decision: Unrecognized key: "args")',
+      ) as unknown,
     });
     expect(apply(() => ({ decision: 'deny', reason: 42 }) as never)).toEqual({
       decision: 'deny',
@@ -172,7 +203,8 @@ describe('applyApprovalPolicy', () => {
   test('a policy that returns a promise denies the call: policies decide synchronously', () => {
     expect(apply((() => Promise.resolve({ decision: 'approve' })) as never)).toEqual({
       decision: 'deny',
-      reason: 'approval policy "p" failed: it returned a promise; a policy decides synchronously, without awaiting anything',
+      reason:
+        'approval policy "p" failed: it returned a promise; a policy decides synchronously, without awaiting anything',
     });
   });
 
@@ -191,11 +223,15 @@ describe('applyApprovalPolicy', () => {
   test('a policy that changes what it was given changes nothing outside', () => {
     const call = { ...transferCall, arguments: { amount: 1, to: 'x' } };
     const params = { limit: 5 };
-    apply((given, givenParams) => {
-      (given.arguments as { amount: number }).amount = 999;
-      givenParams.limit = 0;
-      return { decision: 'approve' };
-    }, params, call);
+    apply(
+      (given, givenParams) => {
+        (given.arguments as { amount: number }).amount = 999;
+        givenParams.limit = 0;
+        return { decision: 'approve' };
+      },
+      params,
+      call,
+    );
     expect(call.arguments).toEqual({ amount: 1, to: 'x' });
     expect(params).toEqual({ limit: 5 });
   });
@@ -214,7 +250,10 @@ describe('applyApprovalPolicy', () => {
 
   test('without a tool schema any JSON object is accepted as a modification', () => {
     const registry = createApprovalPolicyRegistry({ p: () => ({ decision: 'modify', arguments: { anything: true } }) });
-    expect(applyApprovalPolicy('p', registry, transferCall, {}, undefined)).toEqual({ decision: 'modify', arguments: { anything: true } });
+    expect(applyApprovalPolicy('p', registry, transferCall, {}, undefined)).toEqual({
+      decision: 'modify',
+      arguments: { anything: true },
+    });
   });
 });
 
@@ -223,7 +262,10 @@ describe('approval input with a policy', () => {
 
   test('with a policy and no tool list, every call needs approval (the policy sees every call)', () => {
     const parsed = parseAgentInput({ ...base, approval: { policy: 'p', params: { limit: 3 } } });
-    expect(parsed).toMatchObject({ ok: true, input: { approval: { policy: 'p', params: { limit: 3 }, tools: 'all', onTimeout: 'deny' } } });
+    expect(parsed).toMatchObject({
+      ok: true,
+      input: { approval: { policy: 'p', params: { limit: 3 }, tools: 'all', onTimeout: 'deny' } },
+    });
   });
 
   test('a tool list with a policy narrows it; without a policy the list still defaults to none', () => {
@@ -239,7 +281,10 @@ describe('approval input with a policy', () => {
       ok: false,
       problems: ['approval.params: params are for an approval policy; give `policy` too'],
     });
-    expect(parseAgentInput({ ...base, approval: { policy: '' } })).toMatchObject({ ok: false, problems: [expect.stringMatching(/^approval\.policy: Too small/)] });
+    expect(parseAgentInput({ ...base, approval: { policy: '' } })).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^approval\.policy: Too small/)],
+    });
   });
 });
 

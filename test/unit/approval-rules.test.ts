@@ -41,7 +41,7 @@ describe('needsApproval', () => {
     expect(needsApproval(call, toolDescription('write_file', 'never'), approvalFor([]), NOTHING_FLAGGED)).toBe(false);
   });
 
-  test('a tool list naming the call\'s tool requires approval', () => {
+  test("a tool list naming the call's tool requires approval", () => {
     const approval = approvalFor(['read_file', 'write_file']);
 
     expect(needsApproval(call, toolDescription('write_file', 'never'), approval, NOTHING_FLAGGED)).toBe(true);
@@ -53,12 +53,17 @@ describe('needsApproval', () => {
     expect(needsApproval(call, toolDescription('write_file', 'never'), approval, NOTHING_FLAGGED)).toBe(false);
   });
 
-  test('the tool list is matched by the call\'s function name, not its id', () => {
+  test("the tool list is matched by the call's function name, not its id", () => {
     const callNamedLikeTool = toolCall('read_file', 'write_file');
 
-    expect(needsApproval(callNamedLikeTool, toolDescription('write_file', 'never'), approvalFor(['read_file']), NOTHING_FLAGGED)).toBe(
-      false,
-    );
+    expect(
+      needsApproval(
+        callNamedLikeTool,
+        toolDescription('write_file', 'never'),
+        approvalFor(['read_file']),
+        NOTHING_FLAGGED,
+      ),
+    ).toBe(false);
   });
 
   test('"all" requires approval for every tool', () => {
@@ -70,11 +75,15 @@ describe('needsApproval', () => {
   });
 
   test('an "always" tool requires approval even when the tool list names other tools', () => {
-    expect(needsApproval(call, toolDescription('write_file', 'always'), approvalFor(['read_file']), NOTHING_FLAGGED)).toBe(true);
+    expect(
+      needsApproval(call, toolDescription('write_file', 'always'), approvalFor(['read_file']), NOTHING_FLAGGED),
+    ).toBe(true);
   });
 
   test('a "never" tool still requires approval when the run lists it', () => {
-    expect(needsApproval(call, toolDescription('write_file', 'never'), approvalFor(['write_file']), NOTHING_FLAGGED)).toBe(true);
+    expect(
+      needsApproval(call, toolDescription('write_file', 'never'), approvalFor(['write_file']), NOTHING_FLAGGED),
+    ).toBe(true);
   });
 
   test('a "dynamic" tool alone does not require approval', () => {
@@ -86,11 +95,15 @@ describe('needsApproval', () => {
   });
 
   test('a "dynamic" tool does not require approval when the worker flagged only other calls', () => {
-    expect(needsApproval(call, toolDescription('write_file', 'dynamic'), undefined, new Set(['call-2', 'call-3']))).toBe(false);
+    expect(
+      needsApproval(call, toolDescription('write_file', 'dynamic'), undefined, new Set(['call-2', 'call-3'])),
+    ).toBe(false);
   });
 
   test('a "dynamic" tool listed by the run requires approval without a flag', () => {
-    expect(needsApproval(call, toolDescription('write_file', 'dynamic'), approvalFor(['write_file']), NOTHING_FLAGGED)).toBe(true);
+    expect(
+      needsApproval(call, toolDescription('write_file', 'dynamic'), approvalFor(['write_file']), NOTHING_FLAGGED),
+    ).toBe(true);
   });
 });
 
@@ -157,7 +170,12 @@ describe('checkDecision', () => {
     });
 
     test('an unknown extra key is refused because the schema is strict', () => {
-      const result = checkDecision({ callId: 'call-1', decision: 'approve', comment: 'ok' }, pending, nothingDecided, parametersOf);
+      const result = checkDecision(
+        { callId: 'call-1', decision: 'approve', comment: 'ok' },
+        pending,
+        nothingDecided,
+        parametersOf,
+      );
 
       expect(result).toEqual({ ok: false, problem: 'Malformed decision: input: Unrecognized key: "comment"' });
     });
@@ -172,9 +190,17 @@ describe('checkDecision', () => {
     });
 
     test('arguments that are not a JSON object are malformed', () => {
-      const result = checkDecision({ callId: 'call-1', decision: 'approve', arguments: ['notes.txt'] }, pending, nothingDecided, parametersOf);
+      const result = checkDecision(
+        { callId: 'call-1', decision: 'approve', arguments: ['notes.txt'] },
+        pending,
+        nothingDecided,
+        parametersOf,
+      );
 
-      expect(result).toEqual({ ok: false, problem: 'Malformed decision: arguments: Invalid input: expected record, received array' });
+      expect(result).toEqual({
+        ok: false,
+        problem: 'Malformed decision: arguments: Invalid input: expected record, received array',
+      });
     });
   });
 
@@ -273,7 +299,8 @@ describe('checkDecision', () => {
 
       expect(result).toEqual({
         ok: false,
-        problem: 'Arguments for "write_file" do not fit its schema: path: Invalid input: expected string, received number',
+        problem:
+          'Arguments for "write_file" do not fit its schema: path: Invalid input: expected string, received number',
       });
     });
 
@@ -287,7 +314,8 @@ describe('checkDecision', () => {
 
       expect(result).toEqual({
         ok: false,
-        problem: 'Arguments for "write_file" do not fit its schema: content: Invalid input: expected string, received undefined',
+        problem:
+          'Arguments for "write_file" do not fit its schema: content: Invalid input: expected string, received undefined',
       });
     });
 
@@ -347,19 +375,28 @@ describe('checkDecision', () => {
 
       expect(checkDecision(input, pending, nothingDecided, parametersOf)).toEqual({
         ok: true,
-        input: { callId: 'call-1', decision: 'approve', arguments: { path: 'safe.txt', content: 'hello', append: true } },
+        input: {
+          callId: 'call-1',
+          decision: 'approve',
+          arguments: { path: 'safe.txt', content: 'hello', append: true },
+        },
         pending: writeFilePending,
       });
     });
 
-    test('parametersOf is asked for the pending call\'s tool', () => {
+    test("parametersOf is asked for the pending call's tool", () => {
       const askedFor: string[] = [];
       const recordingParametersOf = (toolName: string): Record<string, unknown> | undefined => {
         askedFor.push(toolName);
         return parametersOf(toolName);
       };
 
-      checkDecision({ callId: 'call-2', decision: 'approve', arguments: { expression: '1' } }, pending, nothingDecided, recordingParametersOf);
+      checkDecision(
+        { callId: 'call-2', decision: 'approve', arguments: { expression: '1' } },
+        pending,
+        nothingDecided,
+        recordingParametersOf,
+      );
 
       expect(askedFor).toEqual(['calculator']);
     });
@@ -381,14 +418,19 @@ describe('checkDecision', () => {
         return parametersOf(toolName);
       };
 
-      const result = checkDecision({ callId: 'call-1', decision: 'approve' }, pending, nothingDecided, recordingParametersOf);
+      const result = checkDecision(
+        { callId: 'call-1', decision: 'approve' },
+        pending,
+        nothingDecided,
+        recordingParametersOf,
+      );
 
       expect(result).toEqual({ ok: true, input: { callId: 'call-1', decision: 'approve' }, pending: writeFilePending });
       expect(askedFor).toEqual([]);
     });
   });
 
-  test('the returned pending entry is the caller\'s own object', () => {
+  test("the returned pending entry is the caller's own object", () => {
     const result = checkDecision({ callId: 'call-2', decision: 'approve' }, pending, nothingDecided, parametersOf);
 
     if (!result.ok) throw new Error(`expected an accepted decision, got: ${result.problem}`);

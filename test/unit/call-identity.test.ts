@@ -1,11 +1,20 @@
 import type { AssistantMessage, ChatMessage } from '../../src/shared/messages';
-import { flaggedCalls, messagesForModel, runnerCallId, withRunnerCallIds } from '../../src/workflows/rules/call-identity';
+import {
+  flaggedCalls,
+  messagesForModel,
+  runnerCallId,
+  withRunnerCallIds,
+} from '../../src/workflows/rules/call-identity';
 
 function answer(...ids: string[]): AssistantMessage {
   return {
     role: 'assistant',
     content: null,
-    tool_calls: ids.map((id, index) => ({ id, type: 'function', function: { name: 'write_file', arguments: `{"n":${index}}` } })),
+    tool_calls: ids.map((id, index) => ({
+      id,
+      type: 'function',
+      function: { name: 'write_file', arguments: `{"n":${index}}` },
+    })),
   };
 }
 
@@ -53,9 +62,13 @@ describe('messagesForModel', () => {
       result('call-2-1', 'third'),
     ]);
 
-    const ids = messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : []));
+    const ids = messages.flatMap((message) =>
+      message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [],
+    );
     expect(ids).toEqual(['call_0', 'call-1-2', 'call-2-1']);
-    expect(messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, message.content])).toEqual([
+    expect(
+      messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id, message.content]),
+    ).toEqual([
       ['call_0', 'first'],
       ['call-1-2', 'second'],
       ['call-2-1', 'third'],
@@ -89,7 +102,7 @@ describe('messagesForModel', () => {
 });
 
 describe('flaggedCalls', () => {
-  test('maps the activity\'s model ids to runner ids; a reused id flags every call that has it', () => {
+  test("maps the activity's model ids to runner ids; a reused id flags every call that has it", () => {
     const recorded = withRunnerCallIds(answer('call_0', 'call_0', 'call_1'), 3);
     expect([...flaggedCalls(recorded, ['call_0'])]).toEqual(['call-3-1', 'call-3-2']);
     expect([...flaggedCalls(recorded, ['call_1'])]).toEqual(['call-3-3']);
@@ -102,10 +115,16 @@ describe('flaggedCalls', () => {
 
 describe('messagesForModel on a transcript from before runner ids', () => {
   test('two calls of one answer named alike are shown apart, each result answering its own call in order', () => {
-    const messages = messagesForModel([answer('call_0', 'call_0'), result('call_0', 'first'), result('call_0', 'second')]);
+    const messages = messagesForModel([
+      answer('call_0', 'call_0'),
+      result('call_0', 'first'),
+      result('call_0', 'second'),
+    ]);
 
     expect((messages[0] as AssistantMessage).tool_calls?.map((call) => call.id)).toEqual(['call_0', 'call_0-2']);
-    expect(messages.slice(1).map((message) => (message.role === 'tool' ? [message.tool_call_id, message.content] : []))).toEqual([
+    expect(
+      messages.slice(1).map((message) => (message.role === 'tool' ? [message.tool_call_id, message.content] : [])),
+    ).toEqual([
       ['call_0', 'first'],
       ['call_0-2', 'second'],
     ]);

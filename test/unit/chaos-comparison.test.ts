@@ -19,14 +19,23 @@ function result(): AgentResult {
     usage: { promptTokens: 300, completionTokens: 60, totalTokens: 360 },
     messages: [
       { role: 'user', content: 'Chaos run k01: 3 iterations.' },
-      { role: 'assistant', content: 'Starting.', tool_calls: [{ id: 'call_0_0', type: 'function', function: { name: 'chaos_step', arguments: '{"step":0}' } }], meta: { iteration: 1 } },
+      {
+        role: 'assistant',
+        content: 'Starting.',
+        tool_calls: [{ id: 'call_0_0', type: 'function', function: { name: 'chaos_step', arguments: '{"step":0}' } }],
+        meta: { iteration: 1 },
+      },
       { role: 'tool', tool_call_id: 'call_0_0', content: 'step 0.0 of k01 done: 1a2b3c4d', meta: { iteration: 1 } },
     ],
     generatedMessages: [{ sender: 'ai', message: 'Run k01 done after 2 steps.' }],
   };
 }
 
-const completed = (value: AgentResult, children?: ChildRun[]): RunOutcome => ({ status: 'completed', result: value, ...(children === undefined ? {} : { children }) });
+const completed = (value: AgentResult, children?: ChildRun[]): RunOutcome => ({
+  status: 'completed',
+  result: value,
+  ...(children === undefined ? {} : { children }),
+});
 
 describe('compareOutcomes', () => {
   test('equal results are identical, whatever the key order', () => {
@@ -36,7 +45,12 @@ describe('compareOutcomes', () => {
 
   test('a tool result that became an error is a difference, named by its path and both values', () => {
     const crashed = result();
-    crashed.messages[2] = { role: 'tool', tool_call_id: 'call_0_0', content: 'Error: tool "chaos_step" timed out (HEARTBEAT)', meta: { iteration: 1 } };
+    crashed.messages[2] = {
+      role: 'tool',
+      tool_call_id: 'call_0_0',
+      content: 'Error: tool "chaos_step" timed out (HEARTBEAT)',
+      meta: { iteration: 1 },
+    };
 
     expect(compareOutcomes(completed(result()), completed(crashed))).toEqual({
       identical: false,
@@ -50,17 +64,32 @@ describe('compareOutcomes', () => {
     const moreInvocations = { ...result(), invocations: 4 };
     const moreTokens = { ...result(), usage: { ...result().usage, totalTokens: 361 } };
 
-    expect(compareOutcomes(completed(result()), completed(otherReason))).toMatchObject({ identical: false, difference: expect.stringMatching(/^result\.terminationReason\.type: /) });
-    expect(compareOutcomes(completed(result()), completed(moreInvocations))).toEqual({ identical: false, difference: 'result.invocations: expected 3, found 4' });
-    expect(compareOutcomes(completed(result()), completed(moreTokens))).toEqual({ identical: false, difference: 'result.usage.totalTokens: expected 360, found 361' });
+    expect(compareOutcomes(completed(result()), completed(otherReason))).toMatchObject({
+      identical: false,
+      difference: expect.stringMatching(/^result\.terminationReason\.type: /),
+    });
+    expect(compareOutcomes(completed(result()), completed(moreInvocations))).toEqual({
+      identical: false,
+      difference: 'result.invocations: expected 3, found 4',
+    });
+    expect(compareOutcomes(completed(result()), completed(moreTokens))).toEqual({
+      identical: false,
+      difference: 'result.usage.totalTokens: expected 360, found 361',
+    });
   });
 
   test('an extra or a missing message is a difference', () => {
     const longer = result();
     longer.messages.push({ role: 'assistant', content: 'again' });
 
-    expect(compareOutcomes(completed(result()), completed(longer))).toEqual({ identical: false, difference: 'result.messages: 3 entries expected, 4 found' });
-    expect(compareOutcomes(completed(longer), completed(result()))).toEqual({ identical: false, difference: 'result.messages: 4 entries expected, 3 found' });
+    expect(compareOutcomes(completed(result()), completed(longer))).toEqual({
+      identical: false,
+      difference: 'result.messages: 3 entries expected, 4 found',
+    });
+    expect(compareOutcomes(completed(longer), completed(result()))).toEqual({
+      identical: false,
+      difference: 'result.messages: 4 entries expected, 3 found',
+    });
   });
 
   test('a stuck or failed run is never identical, and neither is any run against a reference that did not complete', () => {
@@ -68,7 +97,9 @@ describe('compareOutcomes', () => {
       identical: false,
       difference: 'the run was still running at the deadline (stuck); crash-free it completed',
     });
-    expect(compareOutcomes(completed(result()), { status: 'failed', failure: 'MaxInvocationsExceeded: 3 calls' })).toEqual({
+    expect(
+      compareOutcomes(completed(result()), { status: 'failed', failure: 'MaxInvocationsExceeded: 3 calls' }),
+    ).toEqual({
       identical: false,
       difference: 'the run failed: MaxInvocationsExceeded: 3 calls; crash-free it completed',
     });
@@ -83,7 +114,9 @@ describe('compareOutcomes with nested agents', () => {
   /** A parent that delegated call-4-1 to a child whose Temporal run is `runId`, and the child's own result. */
   function withChild(runId: string, childResponse = 'Run k01.3 done after 1 steps.', runIds = [runId]): RunOutcome {
     const parent = result();
-    parent.children = [{ runId, toolName: 'chaos_delegate', usage: { promptTokens: 20, completionTokens: 4, totalTokens: 24 } }];
+    parent.children = [
+      { runId, toolName: 'chaos_delegate', usage: { promptTokens: 20, completionTokens: 4, totalTokens: 24 } },
+    ];
     const child: ChildRun = {
       callId: 'call-4-1',
       runIds,
@@ -107,35 +140,51 @@ describe('compareOutcomes with nested agents', () => {
   test("a child that ended otherwise is a difference in the child's own result", () => {
     expect(compareOutcomes(withChild('run-a'), withChild('run-b', 'Run k01.3 done after 2 steps.'))).toEqual({
       identical: false,
-      difference: 'children[0].outcome.result.response: expected "Run k01.3 done after 1 steps.", found "Run k01.3 done after 2 steps."',
+      difference:
+        'children[0].outcome.result.response: expected "Run k01.3 done after 1 steps.", found "Run k01.3 done after 2 steps."',
     });
   });
 
   test('a parent that names a run none of its children had is a difference', () => {
     const observed = withChild('run-b');
-    if (observed.status === 'completed' && observed.result.children?.[0] !== undefined) observed.result.children[0].runId = 'run-x';
+    if (observed.status === 'completed' && observed.result.children?.[0] !== undefined)
+      observed.result.children[0].runId = 'run-x';
     expect(compareOutcomes(withChild('run-a'), observed)).toEqual({
       identical: false,
-      difference: 'result.children[0].runId: expected "the child of call-4-1", found "run-x (a run of none of its children)"',
+      difference:
+        'result.children[0].runId: expected "the child of call-4-1", found "run-x (a run of none of its children)"',
     });
   });
 
   test('a child missing, or one more, is a difference', () => {
     const none = withChild('run-b');
     if (none.status === 'completed') none.children = [];
-    expect(compareOutcomes(withChild('run-a'), none)).toMatchObject({ identical: false, difference: expect.stringMatching(/^result\.children\[0\]\.runId: /) });
+    expect(compareOutcomes(withChild('run-a'), none)).toMatchObject({
+      identical: false,
+      difference: expect.stringMatching(/^result\.children\[0\]\.runId: /),
+    });
     const twice = withChild('run-b');
     if (twice.status === 'completed') twice.children = [...(twice.children ?? []), ...(twice.children ?? [])];
-    expect(compareOutcomes(withChild('run-a'), twice)).toEqual({ identical: false, difference: 'children: 1 entries expected, 2 found' });
+    expect(compareOutcomes(withChild('run-a'), twice)).toEqual({
+      identical: false,
+      difference: 'children: 1 entries expected, 2 found',
+    });
   });
 
   test('a result_cache slice that differs is a difference in the messages', () => {
     const slice = (text: string): RunOutcome => {
       const value = result();
-      value.messages.push({ role: 'tool', tool_call_id: 'call-3-1', content: `[cache-1: characters 1000 to 4138 of 4139; this is the end]\n${text}` });
+      value.messages.push({
+        role: 'tool',
+        tool_call_id: 'call-3-1',
+        content: `[cache-1: characters 1000 to 4138 of 4139; this is the end]\n${text}`,
+      });
       return completed(value);
     };
-    expect(compareOutcomes(slice('a1b2'), slice('a1b3'))).toMatchObject({ identical: false, difference: expect.stringMatching(/^result\.messages\[3\]\.content: /) });
+    expect(compareOutcomes(slice('a1b2'), slice('a1b3'))).toMatchObject({
+      identical: false,
+      difference: expect.stringMatching(/^result\.messages\[3\]\.content: /),
+    });
   });
 });
 
@@ -143,12 +192,27 @@ describe('compareOutcomes on cached results numbered otherwise', () => {
   /** Two parallel calls' cached summaries, numbered `first` and `second`, and a read of the second one's slice. */
   function cachedPair(first: string, second: string, slice = 'a1b2'): RunOutcome {
     const value = result();
-    const summary = (ref: string, step: string) => `[Cached as ${ref}: the result of chaos_step is 4139 characters ... {"ref":"${ref}","offset":1000}]\nstep ${step}`;
+    const summary = (ref: string, step: string) =>
+      `[Cached as ${ref}: the result of chaos_step is 4139 characters ... {"ref":"${ref}","offset":1000}]\nstep ${step}`;
     value.messages.push(
       { role: 'tool', tool_call_id: 'call-2-1', content: summary(first, '1.0') },
       { role: 'tool', tool_call_id: 'call-2-2', content: summary(second, '1.1') },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call-3-1', type: 'function', function: { name: 'result_cache', arguments: `{"ref":"${second}","offset":1000}` } }] },
-      { role: 'tool', tool_call_id: 'call-3-1', content: `[${second}: characters 1000 to 4138 of 4139; this is the end]\n${slice}` },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'call-3-1',
+            type: 'function',
+            function: { name: 'result_cache', arguments: `{"ref":"${second}","offset":1000}` },
+          },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'call-3-1',
+        content: `[${second}: characters 1000 to 4138 of 4139; this is the end]\n${slice}`,
+      },
     );
     return completed(value);
   }
@@ -156,7 +220,9 @@ describe('compareOutcomes on cached results numbered otherwise', () => {
   test('a run equal but for which cache-N its results got differs, and says so', () => {
     expect(compareOutcomes(cachedPair('cache-1', 'cache-2'), cachedPair('cache-2', 'cache-1'))).toEqual({
       identical: false,
-      difference: expect.stringMatching(/^result\.messages\[3\]\.content: .* \(equal but for the numbering of cached results\)$/),
+      difference: expect.stringMatching(
+        /^result\.messages\[3\]\.content: .* \(equal but for the numbering of cached results\)$/,
+      ),
       onlyCacheRefs: true,
     });
   });
@@ -172,23 +238,54 @@ describe('countFeatureCoverage', () => {
   test('counts child runs at any depth, the interrupted ones, cached results and the result_cache reads answered with a slice', () => {
     const parent = result();
     parent.messages.push(
-      { role: 'tool', tool_call_id: 'call-1-1', content: '[Cached as cache-1: the result of chaos_step is 4139 characters, ...]\nstep 0.0' },
+      {
+        role: 'tool',
+        tool_call_id: 'call-1-1',
+        content: '[Cached as cache-1: the result of chaos_step is 4139 characters, ...]\nstep 0.0',
+      },
       {
         role: 'assistant',
         content: 'Step 2',
         tool_calls: [
-          { id: 'call-2-1', type: 'function', function: { name: 'result_cache', arguments: '{"ref":"cache-1","offset":1000}' } },
+          {
+            id: 'call-2-1',
+            type: 'function',
+            function: { name: 'result_cache', arguments: '{"ref":"cache-1","offset":1000}' },
+          },
           { id: 'call-2-2', type: 'function', function: { name: 'result_cache', arguments: '{"ref":"cache-9"}' } },
         ],
       },
-      { role: 'tool', tool_call_id: 'call-2-1', content: '[cache-1: characters 1000 to 4138 of 4139; this is the end]\n...' },
-      { role: 'tool', tool_call_id: 'call-2-2', content: 'Error: result_cache: there is no cached result "cache-9"; the cache holds cache-1.' },
+      {
+        role: 'tool',
+        tool_call_id: 'call-2-1',
+        content: '[cache-1: characters 1000 to 4138 of 4139; this is the end]\n...',
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'call-2-2',
+        content: 'Error: result_cache: there is no cached result "cache-9"; the cache holds cache-1.',
+      },
     );
-    const grandchild: ChildRun = { callId: 'call-1-1', runIds: ['g1'], interrupted: true, outcome: completed(result()) };
-    const child: ChildRun = { callId: 'call-3-1', runIds: ['c1', 'c2'], interrupted: false, outcome: completed(result(), [grandchild]) };
+    const grandchild: ChildRun = {
+      callId: 'call-1-1',
+      runIds: ['g1'],
+      interrupted: true,
+      outcome: completed(result()),
+    };
+    const child: ChildRun = {
+      callId: 'call-3-1',
+      runIds: ['c1', 'c2'],
+      interrupted: false,
+      outcome: completed(result(), [grandchild]),
+    };
     const outcomes: RunOutcome[] = [completed(parent, [child]), { status: 'stuck' }];
 
-    expect(countFeatureCoverage(outcomes)).toEqual({ childRuns: 3, childRunsInterrupted: 1, cachedResults: 1, cacheReads: 1 });
+    expect(countFeatureCoverage(outcomes)).toEqual({
+      childRuns: 3,
+      childRunsInterrupted: 1,
+      cachedResults: 1,
+      cacheReads: 1,
+    });
   });
 });
 
@@ -251,21 +348,35 @@ describe('summarizeSideEffects with nested agents', () => {
       at: '2026-11-22T20:00:00.000Z',
     });
     const summary = summarizeSideEffects(
-      [record('w1/call-4-1', 'w1/call-4-1:call-1-1'), record('w1/call-4-1', 'w1/call-4-1:call-1-2'), record('w10/call-4-1', 'w10/call-4-1:call-1-1')],
+      [
+        record('w1/call-4-1', 'w1/call-4-1:call-1-1'),
+        record('w1/call-4-1', 'w1/call-4-1:call-1-2'),
+        record('w10/call-4-1', 'w10/call-4-1:call-1-1'),
+      ],
       new Set(['w1']),
     );
 
     expect(summary).toEqual({
       executions: 2,
       distinct: 1,
-      repeated: [{ effect: 'k01.3/0.0', workflowId: 'w1/call-4-1', times: 2, keys: ['w1/call-4-1:call-1-1', 'w1/call-4-1:call-1-2'] }],
+      repeated: [
+        {
+          effect: 'k01.3/0.0',
+          workflowId: 'w1/call-4-1',
+          times: 2,
+          keys: ['w1/call-4-1:call-1-1', 'w1/call-4-1:call-1-2'],
+        },
+      ],
       keyMismatches: 1,
     });
   });
 });
 
 describe('chaosAgent', () => {
-  const request = (messages: ChatCompletionRequest['messages']): ChatCompletionRequest => ({ model: CHAOS_MODEL, messages });
+  const request = (messages: ChatCompletionRequest['messages']): ChatCompletionRequest => ({
+    model: CHAOS_MODEL,
+    messages,
+  });
   const task = { role: 'user', content: chaosTask('k01', 3) };
 
   test('answers a request the same way every time, with call ids from the conversation, so a retried model call changes nothing', () => {
@@ -278,12 +389,25 @@ describe('chaosAgent', () => {
   });
 
   test('odd steps call the tool twice, quoting the results it was given (first line and length); the last iteration calls finish', () => {
-    const afterStep0 = [task, { role: 'assistant', content: 'Starting chaos run k01.' }, { role: 'tool', tool_call_id: 'call_0_0', content: 'r0\npadding' }];
+    const afterStep0 = [
+      task,
+      { role: 'assistant', content: 'Starting chaos run k01.' },
+      { role: 'tool', tool_call_id: 'call_0_0', content: 'r0\npadding' },
+    ];
     expect(chaosAgent(request(afterStep0))).toEqual({
       content: 'Step 1; I was told: r0 (10 chars)',
-      toolCalls: [0, 1].map((part) => ({ id: `call_1_${part}`, name: 'chaos_step', arguments: { run: 'k01', step: 1, part } })),
+      toolCalls: [0, 1].map((part) => ({
+        id: `call_1_${part}`,
+        name: 'chaos_step',
+        arguments: { run: 'k01', step: 1, part },
+      })),
     });
-    const afterStep1 = [...afterStep0, { role: 'assistant', content: '...' }, { role: 'tool', tool_call_id: 'call_1_0', content: 'r1' }, { role: 'tool', tool_call_id: 'call_1_1', content: 'Error: lost' }];
+    const afterStep1 = [
+      ...afterStep0,
+      { role: 'assistant', content: '...' },
+      { role: 'tool', tool_call_id: 'call_1_0', content: 'r1' },
+      { role: 'tool', tool_call_id: 'call_1_1', content: 'Error: lost' },
+    ];
     expect(chaosAgent(request(afterStep1))).toEqual({
       content: 'Step 2; I was told: r1 (2 chars) | Error: lost (11 chars)',
       toolCalls: [{ id: 'call_2_finish', name: 'finish', arguments: { note: 'Run k01 done after 2 steps.' } }],
@@ -291,8 +415,15 @@ describe('chaosAgent', () => {
   });
 
   describe('with a nested agent and the result cache offered', () => {
-    const tools = ['chaos_step', 'chaos_delegate', 'finish', 'result_cache'].map((name) => ({ type: 'function', function: { name } }));
-    const offered = (messages: ChatCompletionRequest['messages']): ChatCompletionRequest => ({ model: CHAOS_MODEL, messages, tools });
+    const tools = ['chaos_step', 'chaos_delegate', 'finish', 'result_cache'].map((name) => ({
+      type: 'function',
+      function: { name },
+    }));
+    const offered = (messages: ChatCompletionRequest['messages']): ChatCompletionRequest => ({
+      model: CHAOS_MODEL,
+      messages,
+      tools,
+    });
     const summary = (ref: string, offset: number) =>
       `[Cached as ${ref}: the result of chaos_step is 4139 characters, too long to show whole. Its first ${offset} characters follow. ` +
       `Read any part with the result_cache tool, e.g. {"ref":"${ref}","offset":${offset},"length":8000} (at most 8000 characters a call).]\nstep 0.0 of k01 done`;
@@ -301,7 +432,11 @@ describe('chaosAgent', () => {
       { role: 'assistant', content },
       ...results.map((result, index) => ({ role: 'tool', tool_call_id: `call_${index}`, content: result })),
     ];
-    const afterStep1 = [sixSteps, ...turn('0', summary('cache-1', 1000)), ...turn('1', summary('cache-2', 1000), summary('cache-3', 1000))];
+    const afterStep1 = [
+      sixSteps,
+      ...turn('0', summary('cache-1', 1000)),
+      ...turn('1', summary('cache-2', 1000), summary('cache-3', 1000)),
+    ];
 
     test('step 2 reads back, with result_cache, the slices the oldest and the newest summaries offer', () => {
       expect(chaosAgent(offered(afterStep1))).toMatchObject({
@@ -313,29 +448,49 @@ describe('chaosAgent', () => {
     });
 
     test('step 3 hands a chaos task of its own to chaos_delegate, which the nested agent (the same model) does in one step', () => {
-      const afterStep2 = [...afterStep1, ...turn('2', '[cache-1: characters 1000 to 4138 of 4139; this is the end]\n...')];
+      const afterStep2 = [
+        ...afterStep1,
+        ...turn('2', '[cache-1: characters 1000 to 4138 of 4139; this is the end]\n...'),
+      ];
       expect(chaosAgent(offered(afterStep2))).toMatchObject({
-        toolCalls: [{ id: 'call_3_delegate', name: 'chaos_delegate', arguments: { task: 'Chaos run k01.3: 2 iterations.' } }],
+        toolCalls: [
+          { id: 'call_3_delegate', name: 'chaos_delegate', arguments: { task: 'Chaos run k01.3: 2 iterations.' } },
+        ],
       });
 
       const childTools = ['chaos_step', 'finish'].map((name) => ({ type: 'function', function: { name } }));
-      const childTask = [{ role: 'system', content: 'You are a nested chaos agent.' }, { role: 'user', content: 'Chaos run k01.3: 2 iterations.' }];
+      const childTask = [
+        { role: 'system', content: 'You are a nested chaos agent.' },
+        { role: 'user', content: 'Chaos run k01.3: 2 iterations.' },
+      ];
       expect(chaosAgent({ model: CHAOS_MODEL, messages: childTask, tools: childTools })).toMatchObject({
         toolCalls: [{ name: 'chaos_step', arguments: { run: 'k01.3', step: 0, part: 0 } }],
       });
-      expect(chaosAgent({ model: CHAOS_MODEL, messages: [...childTask, ...turn('0', 'step 0.0 of k01.3 done')], tools: childTools })).toMatchObject({
+      expect(
+        chaosAgent({
+          model: CHAOS_MODEL,
+          messages: [...childTask, ...turn('0', 'step 0.0 of k01.3 done')],
+          tools: childTools,
+        }),
+      ).toMatchObject({
         toolCalls: [{ name: 'finish', arguments: { note: 'Run k01.3 done after 1 steps.' } }],
       });
     });
 
     test('without a cached result to read, or without the tools, the step calls chaos_step', () => {
       const uncached = [sixSteps, ...turn('0', 'step 0.0 of k01 done'), ...turn('1', 'a', 'b')];
-      expect(chaosAgent(offered(uncached))).toMatchObject({ toolCalls: [{ name: 'chaos_step', arguments: { step: 2, part: 0 } }] });
-      expect(chaosAgent(request([...afterStep1, ...turn('2', 'x')]))).toMatchObject({ toolCalls: [{ name: 'chaos_step', arguments: { step: 3, part: 0 } }, { name: 'chaos_step' }] });
+      expect(chaosAgent(offered(uncached))).toMatchObject({
+        toolCalls: [{ name: 'chaos_step', arguments: { step: 2, part: 0 } }],
+      });
+      expect(chaosAgent(request([...afterStep1, ...turn('2', 'x')]))).toMatchObject({
+        toolCalls: [{ name: 'chaos_step', arguments: { step: 3, part: 0 } }, { name: 'chaos_step' }],
+      });
     });
   });
 
   test('a conversation that is not a chaos task is refused with a 400', () => {
-    expect(chaosAgent(request([{ role: 'user', content: 'hello' }]))).toEqual({ error: { status: 400, message: 'Not a chaos task: "hello"' } });
+    expect(chaosAgent(request([{ role: 'user', content: 'hello' }]))).toEqual({
+      error: { status: 400, message: 'Not a chaos task: "hello"' },
+    });
   });
 });

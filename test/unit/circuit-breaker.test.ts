@@ -4,7 +4,10 @@ const error = (content: string) => ({ content, isError: true });
 const success = (content = 'ok') => ({ content, isError: false });
 
 /** Feeds `results` in order; the count and whether the breaker tripped after each. */
-function run(results: [string, { content: string; isError: boolean }][], threshold: number): { count: number; tripped: boolean }[] {
+function run(
+  results: [string, { content: string; isError: boolean }][],
+  threshold: number,
+): { count: number; tripped: boolean }[] {
   let state: BreakerState = initialBreakerState();
   return results.map(([toolName, result]) => {
     const step = trackToolResult(state, toolName, result, threshold);
@@ -13,8 +16,11 @@ function run(results: [string, { content: string; isError: boolean }][], thresho
   });
 }
 
-const sameError = (times: number, toolName = 'shell', text = 'Error: command not found'): [string, { content: string; isError: boolean }][] =>
-  Array.from({ length: times }, () => [toolName, error(text)]);
+const sameError = (
+  times: number,
+  toolName = 'shell',
+  text = 'Error: command not found',
+): [string, { content: string; isError: boolean }][] => Array.from({ length: times }, () => [toolName, error(text)]);
 
 describe('trackToolResult thresholds', () => {
   test('the initial state has no error and count 0', () => {
@@ -76,13 +82,22 @@ describe('trackToolResult resets', () => {
   });
 
   test('a different error text starts a new count of 1', () => {
-    const steps = run([...sameError(2, 'shell', 'Error: a'), ['shell', error('Error: b')], ['shell', error('Error: b')]], 5);
+    const steps = run(
+      [...sameError(2, 'shell', 'Error: a'), ['shell', error('Error: b')], ['shell', error('Error: b')]],
+      5,
+    );
 
     expect(steps.map((step) => step.count)).toEqual([1, 2, 1, 2]);
   });
 
   test('error texts are compared exactly', () => {
-    const steps = run([['shell', error('Error: a')], ['shell', error('Error: a ')]], 5);
+    const steps = run(
+      [
+        ['shell', error('Error: a')],
+        ['shell', error('Error: a ')],
+      ],
+      5,
+    );
 
     expect(steps.map((step) => step.count)).toEqual([1, 1]);
   });

@@ -7,7 +7,12 @@ const defaults = () => ['calculator', 'read_file'];
 describe('buildAgentInput', () => {
   test('flags alone: the message words are joined, tools default, terminating tools are added to the tools', () => {
     expect(
-      buildAgentInput({}, ['Tidy', 'the', 'notes'], { terminateOn: ['finish'], maxInvocations: 5, approve: 'all', model: 'm' }, defaults),
+      buildAgentInput(
+        {},
+        ['Tidy', 'the', 'notes'],
+        { terminateOn: ['finish'], maxInvocations: 5, approve: 'all', model: 'm' },
+        defaults,
+      ),
     ).toEqual({
       tools: ['calculator', 'read_file', 'finish'],
       message: 'Tidy the notes',
@@ -26,20 +31,21 @@ describe('buildAgentInput', () => {
       terminating: { toolIds: ['task_completion'], consecutiveNudges: 2 },
       approval: { tools: ['write_file'], timeout: '1 hour', onTimeout: 'fail' },
     };
-    expect(buildAgentInput(base, [], { terminateOn: ['finish'], approve: ['write_file', 'finish'] }, defaults)).toEqual({
-      tools: ['write_file', 'finish'],
-      message: 'from the file',
-      instructions: 'be brief',
-      terminating: { toolIds: ['finish'], consecutiveNudges: 2 },
-      approval: { tools: ['write_file', 'finish'], timeout: '1 hour', onTimeout: 'fail' },
-    });
+    expect(buildAgentInput(base, [], { terminateOn: ['finish'], approve: ['write_file', 'finish'] }, defaults)).toEqual(
+      {
+        tools: ['write_file', 'finish'],
+        message: 'from the file',
+        instructions: 'be brief',
+        terminating: { toolIds: ['finish'], consecutiveNudges: 2 },
+        approval: { tools: ['write_file', 'finish'], timeout: '1 hour', onTimeout: 'fail' },
+      },
+    );
   });
 
   test('the tools of --input are kept over the default, and its terminating tools are added to them', () => {
-    expect(buildAgentInput({ tools: ['read_file'], terminating: { toolIds: ['finish'] } }, ['go'], {}, defaults).tools).toEqual([
-      'read_file',
-      'finish',
-    ]);
+    expect(
+      buildAgentInput({ tools: ['read_file'], terminating: { toolIds: ['finish'] } }, ['go'], {}, defaults).tools,
+    ).toEqual(['read_file', 'finish']);
   });
 });
 
@@ -47,7 +53,9 @@ describe('loadAgentInput', () => {
   const source = (text: string) => async () => text;
 
   test('an input that fails the schema throws every problem', async () => {
-    const error = await loadAgentInput([], { tools: ['calculator'], approve: ['write_file'] }, source('')).catch((caught: unknown) => caught);
+    const error = await loadAgentInput([], { tools: ['calculator'], approve: ['write_file'] }, source('')).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(InvalidAgentInputError);
     expect((error as InvalidAgentInputError).problems).toEqual([
       'message: give `message`, or a non-empty `messages` to continue a conversation',
@@ -57,15 +65,23 @@ describe('loadAgentInput', () => {
 
   test('--input that is not a JSON object, or cannot be read, is a usage error naming the source', async () => {
     await expect(loadAgentInput([], { input: 'task.json' }, source('[1]'))).rejects.toThrow(
-      new UsageError({ problems: ["--input task.json: expected a JSON object with the run's input (tools, message, ...)"] }),
+      new UsageError({
+        problems: ["--input task.json: expected a JSON object with the run's input (tools, message, ...)"],
+      }),
     );
     await expect(loadAgentInput([], { input: '-' }, source('{oops'))).rejects.toThrow(/^--input -: not valid JSON/);
     const unreadable = () => Promise.reject(new Error('ENOENT: no such file'));
-    await expect(loadAgentInput([], { input: 'gone.json' }, unreadable)).rejects.toThrow('--input gone.json: cannot read it: ENOENT: no such file');
+    await expect(loadAgentInput([], { input: 'gone.json' }, unreadable)).rejects.toThrow(
+      '--input gone.json: cannot read it: ENOENT: no such file',
+    );
   });
 
   test('a valid --input with a message from the command line', async () => {
-    const input = await loadAgentInput(['Hello'], { input: 'task.json' }, source('{"tools":["calculator"],"maxInvocations":3}'));
+    const input = await loadAgentInput(
+      ['Hello'],
+      { input: 'task.json' },
+      source('{"tools":["calculator"],"maxInvocations":3}'),
+    );
     expect(input).toEqual({ tools: ['calculator'], maxInvocations: 3, message: 'Hello' });
   });
 });

@@ -59,7 +59,10 @@ describe('Ctrl-C while following a run', () => {
     controller.interrupt();
     answer(true);
     await settle();
-    expect(calls.slice(1)).toEqual(['notice: Asking run run-1 to terminate gracefully. Ctrl-C again stops following.', 'terminate']);
+    expect(calls.slice(1)).toEqual([
+      'notice: Asking run run-1 to terminate gracefully. Ctrl-C again stops following.',
+      'terminate',
+    ]);
     controller.interrupt();
     expect(calls.slice(3)).toEqual(['stop following']);
   });
@@ -115,7 +118,14 @@ describe('Ctrl-C while following a run', () => {
   });
 
   test('tsx is recognised by the preflight script it loads', () => {
-    expect(underTsxCommandLine(['--require', '/app/node_modules/tsx/dist/preflight.cjs', '--import', 'file:///app/node_modules/tsx/dist/loader.mjs'])).toBe(true);
+    expect(
+      underTsxCommandLine([
+        '--require',
+        '/app/node_modules/tsx/dist/preflight.cjs',
+        '--import',
+        'file:///app/node_modules/tsx/dist/loader.mjs',
+      ]),
+    ).toBe(true);
     expect(underTsxCommandLine([])).toBe(false);
   });
 });

@@ -9,24 +9,71 @@ import type { AgentResult } from '../../src/shared/agent-result';
 import type { RunEvent, RunEventDetails, RunEventType, UnknownRunEvent } from '../../src/shared/run-events';
 
 const AT = '2025-01-01T00:00:00.000Z';
-const event = <Type extends RunEventType>(type: Type, details: RunEventDetails<Type>): RunEvent => ({ seq: 1, at: AT, type, ...(details as object) }) as RunEvent;
+const event = <Type extends RunEventType>(type: Type, details: RunEventDetails<Type>): RunEvent =>
+  ({ seq: 1, at: AT, type, ...(details as object) }) as RunEvent;
 /** An event as a worker of another version may answer it: any type, any fields. */
-const received = (type: string, details: Record<string, unknown>): UnknownRunEvent => ({ seq: 1, at: AT, type, ...details });
+const received = (type: string, details: Record<string, unknown>): UnknownRunEvent => ({
+  seq: 1,
+  at: AT,
+  type,
+  ...details,
+});
 
 /** One event of every type, as the runner writes it: the compiler says when a type is missing. */
 const EVERY_EVENT: { [Type in RunEventType]: RunEventDetails<Type> } = {
   'run-start': { tools: ['calculator', 'finish'], model: 'demo' },
   'run-take-over': { iteration: 2, temporalRuns: 2 },
   'iteration-start': { iteration: 2, messages: 3 },
-  'observation-masking': { iteration: 4, masked: [{ toolCallId: 'call-1-1', toolName: 'read_file', iteration: 1, tokens: 600 }], tokensSaved: 600 },
+  'observation-masking': {
+    iteration: 4,
+    masked: [{ toolCallId: 'call-1-1', toolName: 'read_file', iteration: 1, tokens: 600 }],
+    tokensSaved: 600,
+  },
   'context-release': { iteration: 5, callId: 'call-5-0', released: [2, 3], ignored: 1, totalReleased: 2 },
-  compaction: { iteration: 6, throughIndex: 8, messagesSummarised: 9, tokensBefore: 4200, tokensAfter: 900, summaryCut: false, usage: { promptTokens: 4000, completionTokens: 200, totalTokens: 4200 }, model: 'demo' },
-  'model-response': { iteration: 2, toolCalls: [], content: 'All\n done.', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } },
+  compaction: {
+    iteration: 6,
+    throughIndex: 8,
+    messagesSummarised: 9,
+    tokensBefore: 4200,
+    tokensAfter: 900,
+    summaryCut: false,
+    usage: { promptTokens: 4000, completionTokens: 200, totalTokens: 4200 },
+    model: 'demo',
+  },
+  'model-response': {
+    iteration: 2,
+    toolCalls: [],
+    content: 'All\n done.',
+    usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+  },
   'loop-detection': { iteration: 3, toolName: 'calculator', count: 3, action: 'warn' },
   'tool-call-start': { iteration: 2, callId: 'call-2-1', toolName: 'calculator', arguments: { expression: '1+1' } },
-  'tool-call-end': { iteration: 2, callId: 'call-2-1', toolName: 'calculator', durationMs: 12, isError: false, output: '2' },
-  'nested-agent-start': { iteration: 2, callId: 'call-2-1', toolName: 'researcher', workflowId: 'run/call-2-1', runId: 'r1', depth: 1 },
-  'nested-agent-end': { iteration: 2, callId: 'call-2-1', toolName: 'researcher', workflowId: 'run/call-2-1', runId: 'r1', outcome: 'completed', terminationReason: 'complete', usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 } },
+  'tool-call-end': {
+    iteration: 2,
+    callId: 'call-2-1',
+    toolName: 'calculator',
+    durationMs: 12,
+    isError: false,
+    output: '2',
+  },
+  'nested-agent-start': {
+    iteration: 2,
+    callId: 'call-2-1',
+    toolName: 'researcher',
+    workflowId: 'run/call-2-1',
+    runId: 'r1',
+    depth: 1,
+  },
+  'nested-agent-end': {
+    iteration: 2,
+    callId: 'call-2-1',
+    toolName: 'researcher',
+    workflowId: 'run/call-2-1',
+    runId: 'r1',
+    outcome: 'completed',
+    terminationReason: 'complete',
+    usage: { promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+  },
   'tool-result-truncation': { callId: 'call-2-1', toolName: 'read_file', originalChars: 900, keptChars: 100 },
   'tool-result-extraction': {
     iteration: 2,
@@ -40,8 +87,23 @@ const EVERY_EVENT: { [Type in RunEventType]: RunEventDetails<Type> } = {
     usage: { promptTokens: 2300, completionTokens: 100, totalTokens: 2400 },
     model: 'cheap',
   },
-  'tool-result-extraction-failure': { iteration: 2, callId: 'call-2-1', toolName: 'read_file', reason: 'the extraction call failed: 400', errorType: 'ModelCall.BadRequest' },
-  'tool-result-caching': { iteration: 2, callId: 'call-2-1', toolName: 'read_file', ref: 'cache-1', originalChars: 9000, originalTokens: 2250, summaryTokens: 300, dropped: [] },
+  'tool-result-extraction-failure': {
+    iteration: 2,
+    callId: 'call-2-1',
+    toolName: 'read_file',
+    reason: 'the extraction call failed: 400',
+    errorType: 'ModelCall.BadRequest',
+  },
+  'tool-result-caching': {
+    iteration: 2,
+    callId: 'call-2-1',
+    toolName: 'read_file',
+    ref: 'cache-1',
+    originalChars: 9000,
+    originalTokens: 2250,
+    summaryTokens: 300,
+    dropped: [],
+  },
   'circuit-breaker-trip': { iteration: 5, toolName: 'shell', errorText: 'Error: timeout', count: 5 },
   'stop-condition-match': { condition: 'maxIterations(3)', detail: '3 iterations' },
   'nudge-injection': { iteration: 1, consecutiveNudges: 1, restrictionInjections: 0 },
@@ -49,7 +111,14 @@ const EVERY_EVENT: { [Type in RunEventType]: RunEventDetails<Type> } = {
   'loop-warning-injection': { iteration: 3, consecutiveNudges: 0, restrictionInjections: 0 },
   'error-context-injection': { iteration: 1, consecutiveNudges: 2, restrictionInjections: 0 },
   'approval-request': { callId: 'call-3-1', toolName: 'write_file', arguments: { path: 'a.md' } },
-  'approval-decision': { callId: 'call-3-1', toolName: 'write_file', decision: 'approve', arguments: { path: 'a.md' }, decidedAt: AT, via: 'update' },
+  'approval-decision': {
+    callId: 'call-3-1',
+    toolName: 'write_file',
+    decision: 'approve',
+    arguments: { path: 'a.md' },
+    decidedAt: AT,
+    via: 'update',
+  },
   'decision-rejection': { via: 'signal', problem: 'No pending call "x".', input: '{"callId":"x"}' },
   'approval-abandonment': { callId: 'call-3-1', toolName: 'write_file' },
   'nested-approval-forward': { callId: 'call-2-1/call-1-1', workflowId: 'run/call-2-1', decision: 'approve' },
@@ -67,7 +136,12 @@ const EVERY_EVENT: { [Type in RunEventType]: RunEventDetails<Type> } = {
 
 describe('event lines', () => {
   test('an approval request comes with the exact commands that decide it, quoted for the shell', () => {
-    expect(describeEvent(event('approval-request', { callId: 'call_1', toolName: 'write_file', arguments: { path: 'a.md' } }), "team's run")).toEqual([
+    expect(
+      describeEvent(
+        event('approval-request', { callId: 'call_1', toolName: 'write_file', arguments: { path: 'a.md' } }),
+        "team's run",
+      ),
+    ).toEqual([
       '  ? write_file {"path":"a.md"} needs approval (call call_1). Decide from another terminal:',
       "      agent-runner approve 'team'\\''s run' call_1",
       `      agent-runner deny 'team'\\''s run' call_1 --reason "..."`,
@@ -78,10 +152,38 @@ describe('event lines', () => {
     const lines = [
       event('iteration-start', { iteration: 2, messages: 3 }),
       event('tool-call-start', { iteration: 2, callId: 'c', toolName: 'calculator', arguments: { expression: '1+1' } }),
-      event('tool-call-start', { iteration: 2, callId: 'd', toolName: 'calculator', argumentsText: '{"expression": "1+' }),
-      event('tool-call-end', { iteration: 2, callId: 'c', toolName: 'calculator', durationMs: 12, isError: true, output: 'Error:\n bad' }),
-      event('approval-decision', { callId: 'c', toolName: 'write_file', decision: 'approve', arguments: { a: 2 }, originalArguments: { a: 1 }, decidedAt: AT, via: 'signal' }),
-      event('approval-decision', { callId: 'c', toolName: 'write_file', decision: 'deny', arguments: { a: 1 }, reason: 'no decision within 1m', decidedAt: AT, via: 'timeout' }),
+      event('tool-call-start', {
+        iteration: 2,
+        callId: 'd',
+        toolName: 'calculator',
+        argumentsText: '{"expression": "1+',
+      }),
+      event('tool-call-end', {
+        iteration: 2,
+        callId: 'c',
+        toolName: 'calculator',
+        durationMs: 12,
+        isError: true,
+        output: 'Error:\n bad',
+      }),
+      event('approval-decision', {
+        callId: 'c',
+        toolName: 'write_file',
+        decision: 'approve',
+        arguments: { a: 2 },
+        originalArguments: { a: 1 },
+        decidedAt: AT,
+        via: 'signal',
+      }),
+      event('approval-decision', {
+        callId: 'c',
+        toolName: 'write_file',
+        decision: 'deny',
+        arguments: { a: 1 },
+        reason: 'no decision within 1m',
+        decidedAt: AT,
+        via: 'timeout',
+      }),
       event('run-end', { status: 'completed', terminationReason: { type: 'complete' } }),
       received('something-new', { detail: 1 }),
     ].flatMap((item) => describeEvent(item, 'run'));
@@ -108,7 +210,9 @@ describe('event lines', () => {
       'context-release': ['  the model released iterations 2, 3 for masking (1 ignored)'],
       compaction: ['  conversation compacted: 9 messages summarised, about 4200 → 900 tokens'],
       'model-response': ['  model: All done.'],
-      'nested-approval-forward': ['  decision (approve) on call-2-1/call-1-1 forwarded to the nested agent run/call-2-1'],
+      'nested-approval-forward': [
+        '  decision (approve) on call-2-1/call-1-1 forwarded to the nested agent run/call-2-1',
+      ],
       'nested-agent-start': ['  ⤷ nested agent researcher started at depth 1: workflow run/call-2-1'],
       'nested-agent-end': ['  ⤶ nested agent researcher completed, 3 tokens'],
       'loop-detection': ['  loop detected: calculator called 3 times in a row (warn)'],
@@ -116,7 +220,9 @@ describe('event lines', () => {
       'tool-call-end': ['  ← calculator (12 ms): 2'],
       'tool-result-truncation': ["  (read_file's result was cut before the model saw it)"],
       'tool-result-extraction': ["  (read_file's result was condensed for the model: about 2250 → 100 tokens)"],
-      'tool-result-extraction-failure': ["  (read_file's result could not be condensed and goes to the model whole: the extraction call failed: 400)"],
+      'tool-result-extraction-failure': [
+        "  (read_file's result could not be condensed and goes to the model whole: the extraction call failed: 400)",
+      ],
       'tool-result-caching': ["  (read_file's result was cached as cache-1; the model sees a summary)"],
       'circuit-breaker-trip': ['  circuit breaker: shell failed 5 times in a row: Error: timeout'],
       'stop-condition-match': ['  stop condition met: maxIterations(3) (3 iterations)'],
@@ -132,7 +238,10 @@ describe('event lines', () => {
       'approval-decision': ['  ✓ approved write_file (call call-3-1) (by update)'],
       'decision-rejection': ['  a decision sent by signal was rejected: No pending call "x".'],
       'approval-abandonment': ['  approval of write_file (call call-3-1) abandoned: the run is stopping'],
-      'input-request': ['  ? the model asks: Which file?. Answer from another terminal:', '      agent-runner answer run "..."'],
+      'input-request': [
+        '  ? the model asks: Which file?. Answer from another terminal:',
+        '      agent-runner answer run "..."',
+      ],
       'input-timeout': ['  no answer within 10m'],
       'user-message': ['  user: notes.md'],
       'user-message-rejection': ['  a user message was rejected: empty content'],
@@ -146,14 +255,21 @@ describe('event lines', () => {
   });
 
   test('an event under a name of before the noun-first renames is an unknown event: those names never left development', () => {
-    expect(describeEvent(received('loop-detected', { iteration: 3, toolName: 'calculator', count: 3, action: 'stop' }), 'run')).toEqual([
-      '  loop-detected {"iteration":3,"toolName":"calculator","count":3,"action":"stop"}',
-    ]);
+    expect(
+      describeEvent(
+        received('loop-detected', { iteration: 3, toolName: 'calculator', count: 3, action: 'stop' }),
+        'run',
+      ),
+    ).toEqual(['  loop-detected {"iteration":3,"toolName":"calculator","count":3,"action":"stop"}']);
   });
 
   test('an event this version does not know, or whose fields it does not know, is printed as its type and fields', () => {
-    expect(describeEvent(received('tool-call-retry', { callId: 'c', attempt: 2 }), 'run')).toEqual(['  tool-call-retry {"callId":"c","attempt":2}']);
-    expect(describeEvent(received('run-start', { tools: 'calculator' }), 'run')).toEqual(['  run-start {"tools":"calculator"}']);
+    expect(describeEvent(received('tool-call-retry', { callId: 'c', attempt: 2 }), 'run')).toEqual([
+      '  tool-call-retry {"callId":"c","attempt":2}',
+    ]);
+    expect(describeEvent(received('run-start', { tools: 'calculator' }), 'run')).toEqual([
+      '  run-start {"tools":"calculator"}',
+    ]);
     expect(describeEvent(received('constructor', {}), 'run')).toEqual(['  constructor {}']);
   });
 });
@@ -172,12 +288,29 @@ describe('outcomes', () => {
       'Response: All done.',
       'Completed: terminating_tool (finish was called) · 1 iteration · 12 tokens (10 prompt, 2 completion).',
     ]);
-    const failed: RunOutcome = { kind: 'failed', type: 'MaxInvocationsExceeded', message: 'Max invocations exceeded', details: [{ iterations: 3, usage: result.usage }] };
-    expect(describeOutcome(failed)[1]).toBe('Failed (MaxInvocationsExceeded): Max invocations exceeded · 3 iterations · 12 tokens (10 prompt, 2 completion).');
+    const failed: RunOutcome = {
+      kind: 'failed',
+      type: 'MaxInvocationsExceeded',
+      message: 'Max invocations exceeded',
+      details: [{ iterations: 3, usage: result.usage }],
+    };
+    expect(describeOutcome(failed)[1]).toBe(
+      'Failed (MaxInvocationsExceeded): Max invocations exceeded · 3 iterations · 12 tokens (10 prompt, 2 completion).',
+    );
     // A message that is a sentence of its own keeps one full stop, after the cost.
-    const tooLarge: RunOutcome = { kind: 'failed', type: 'ContextTooLarge', message: 'The conversation is too large. Split the work.', details: [{ iterations: 3, usage: result.usage }] };
-    expect(describeOutcome(tooLarge)[1]).toBe('Failed (ContextTooLarge): The conversation is too large. Split the work · 3 iterations · 12 tokens (10 prompt, 2 completion).');
-    expect(describeOutcome({ kind: 'terminated', reason: 'terminated in Temporal: no reason given' })).toEqual(['', 'Terminated: terminated in Temporal: no reason given.']);
+    const tooLarge: RunOutcome = {
+      kind: 'failed',
+      type: 'ContextTooLarge',
+      message: 'The conversation is too large. Split the work.',
+      details: [{ iterations: 3, usage: result.usage }],
+    };
+    expect(describeOutcome(tooLarge)[1]).toBe(
+      'Failed (ContextTooLarge): The conversation is too large. Split the work · 3 iterations · 12 tokens (10 prompt, 2 completion).',
+    );
+    expect(describeOutcome({ kind: 'terminated', reason: 'terminated in Temporal: no reason given' })).toEqual([
+      '',
+      'Terminated: terminated in Temporal: no reason given.',
+    ]);
     expect([
       exitCodeForOutcome({ kind: 'completed', result }),
       exitCodeForOutcome(failed),
@@ -190,7 +323,10 @@ describe('outcomes', () => {
 describe('output', () => {
   test('under --json, notices go to stderr so stdout stays NDJSON; held lines come out in order', () => {
     const written = { stdout: '', stderr: '' };
-    const output = createOutput(true, { stdout: { write: (text: string) => (written.stdout += text) }, stderr: { write: (text: string) => (written.stderr += text) } });
+    const output = createOutput(true, {
+      stdout: { write: (text: string) => (written.stdout += text) },
+      stderr: { write: (text: string) => (written.stderr += text) },
+    });
     output.notice('Started run r');
     output.hold();
     output.jsonLine({ seq: 1 });
@@ -203,7 +339,16 @@ describe('output', () => {
   test('the run table lines up its columns', () => {
     expect(
       formatRunTable([
-        { workflowId: 'a', runId: 'r', temporalStatus: 'RUNNING', status: 'waiting_for_approval', iterations: 1, totalTokens: 120, pendingApprovals: 1, startTime: '2025-01-01T10:00:00.123Z' },
+        {
+          workflowId: 'a',
+          runId: 'r',
+          temporalStatus: 'RUNNING',
+          status: 'waiting_for_approval',
+          iterations: 1,
+          totalTokens: 120,
+          pendingApprovals: 1,
+          startTime: '2025-01-01T10:00:00.123Z',
+        },
         { workflowId: 'longer-id', runId: 'r', temporalStatus: 'TERMINATED', startTime: '2025-01-01T09:00:00.000Z' },
       ]),
     ).toEqual([

@@ -5,14 +5,23 @@ import type { ModelStreamEvent } from '../../src/shared/model-stream-events';
 /** The model's text on the terminal as it comes, written to a string. */
 function terminal() {
   let written = '';
-  const output = createOutput(false, { stdout: { write: (text: string) => (written += text) }, stderr: { write: () => undefined } });
+  const output = createOutput(false, {
+    stdout: { write: (text: string) => (written += text) },
+    stderr: { write: () => undefined },
+  });
   return { output, text: () => written };
 }
 
 const source = { activityId: '3', attempt: 1 };
-const text = (value: string, index: number, attempt = 1): ModelStreamEvent => ({ type: 'model-text-delta', ...source, attempt, index, text: value });
+const text = (value: string, index: number, attempt = 1): ModelStreamEvent => ({
+  type: 'model-text-delta',
+  ...source,
+  attempt,
+  index,
+  text: value,
+});
 
-describe('StreamedText: the model\'s text as it is generated', () => {
+describe("StreamedText: the model's text as it is generated", () => {
   test('fragments join on one model line, ended when the answer is recorded, which then prints nothing more', () => {
     const { output, text: written } = terminal();
     const streamed = new StreamedText(output);
@@ -28,7 +37,11 @@ describe('StreamedText: the model\'s text as it is generated', () => {
     const { output, text: written } = terminal();
     const streamed = new StreamedText(output);
     streamed.take(text('Half an', 0));
-    streamed.take({ type: 'model-delta-reset', ...source, reason: 'the attempt failed; it is retried or the run fails' });
+    streamed.take({
+      type: 'model-delta-reset',
+      ...source,
+      reason: 'the attempt failed; it is retried or the run fails',
+    });
     streamed.take(text('Whole answer.', 0, 2));
     streamed.finish();
     expect(written()).toBe(

@@ -19,13 +19,21 @@ test('requiring the client entry loads none of the worker, the API, the CLI or t
     require('tsx/cjs/api').register();
     const client = require(process.argv[1]);
     process.stdout.write(JSON.stringify({ exports: Object.keys(client), loaded: Object.keys(require.cache) }));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, clientEntry], { cwd: root, maxBuffer: 16 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, clientEntry], {
+    cwd: root,
+    maxBuffer: 16 << 20,
+  });
   const { exports, loaded } = JSON.parse(stdout) as { exports: string[]; loaded: string[] };
   // The entry did load, with its client and the SDK's client package (the check checked something) ...
-  expect(exports).toEqual(expect.arrayContaining(['connectAgentClient', 'runAgent', 'followRunEvents', 'registerSearchAttributes']));
+  expect(exports).toEqual(
+    expect.arrayContaining(['connectAgentClient', 'runAgent', 'followRunEvents', 'registerSearchAttributes']),
+  );
   expect(loaded).toContain(clientEntry);
   expect(loaded.some((module) => module.includes(`${path.sep}@temporalio${path.sep}client${path.sep}`))).toBe(true);
   // ... and nothing of the others.
-  const packageOf = (module: string) => NOT_THE_CLIENTS.find((name) => module.includes(`${path.sep}node_modules${path.sep}${name.replace('/', path.sep)}${path.sep}`));
+  const packageOf = (module: string) =>
+    NOT_THE_CLIENTS.find((name) =>
+      module.includes(`${path.sep}node_modules${path.sep}${name.replace('/', path.sep)}${path.sep}`),
+    );
   expect(loaded.filter((module) => packageOf(module) !== undefined)).toEqual([]);
 });

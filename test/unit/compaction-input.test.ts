@@ -22,11 +22,31 @@ describe('the compaction input', () => {
     ['maxTokens below the least', { maxTokens: 255 }, 'compaction.maxTokens: maxTokens must be at least 256'],
     ['maxTokens past the most', { maxTokens: 10_000_001 }, 'compaction.maxTokens: maxTokens must be at most 10000000'],
     ['maxTokens not whole', { maxTokens: 1000.5 }, 'compaction.maxTokens: maxTokens must be a whole number'],
-    ['keeping no iteration', { maxTokens: 1000, keepRecentIterations: 0 }, 'compaction.keepRecentIterations: keepRecentIterations must be at least 1: the model needs its last answer and results as they were'],
-    ['keeping too many', { maxTokens: 1000, keepRecentIterations: 1001 }, 'compaction.keepRecentIterations: keepRecentIterations must be at most 1000'],
-    ['empty instructions', { maxTokens: 1000, instructions: '' }, 'compaction.instructions: Too small: expected string to have >=1 characters'],
-    ['instructions past 64 Ki characters', { maxTokens: 1000, instructions: 'x'.repeat(64 * 1024 + 1) }, 'compaction.instructions: Too big: expected string to have <=65536 characters'],
-    ['a model name past 1,024 characters', { maxTokens: 1000, model: 'm'.repeat(1025) }, 'compaction.model: Too big: expected string to have <=1024 characters'],
+    [
+      'keeping no iteration',
+      { maxTokens: 1000, keepRecentIterations: 0 },
+      'compaction.keepRecentIterations: keepRecentIterations must be at least 1: the model needs its last answer and results as they were',
+    ],
+    [
+      'keeping too many',
+      { maxTokens: 1000, keepRecentIterations: 1001 },
+      'compaction.keepRecentIterations: keepRecentIterations must be at most 1000',
+    ],
+    [
+      'empty instructions',
+      { maxTokens: 1000, instructions: '' },
+      'compaction.instructions: Too small: expected string to have >=1 characters',
+    ],
+    [
+      'instructions past 64 Ki characters',
+      { maxTokens: 1000, instructions: 'x'.repeat(64 * 1024 + 1) },
+      'compaction.instructions: Too big: expected string to have <=65536 characters',
+    ],
+    [
+      'a model name past 1,024 characters',
+      { maxTokens: 1000, model: 'm'.repeat(1025) },
+      'compaction.model: Too big: expected string to have <=1024 characters',
+    ],
     ['an unknown field', { maxTokens: 1000, keepIterations: 2 }, 'compaction: Unrecognized key: "keepIterations"'],
     ['not an object', 'yes', 'compaction: Invalid input: expected object, received string'],
   ])('%s is refused, naming the field', (_name, compaction, problem) => {

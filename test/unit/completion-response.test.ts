@@ -13,7 +13,13 @@ describe('parseCompletion', () => {
       model: 'gpt-x',
       choices: [
         {
-          message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calculator', arguments: '{"expression":"1+1"}' } }] },
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { id: 'c1', type: 'function', function: { name: 'calculator', arguments: '{"expression":"1+1"}' } },
+            ],
+          },
           finish_reason: 'tool_calls',
         },
       ],
@@ -39,16 +45,24 @@ describe('parseCompletion', () => {
   });
 
   test('a first choice that is null, whitespace, a JSON string, and an empty tool-call id', () => {
-    expect(problemOf(JSON.stringify({ choices: [null] }))).toBe('choices[0]: Invalid input: expected object, received null');
+    expect(problemOf(JSON.stringify({ choices: [null] }))).toBe(
+      'choices[0]: Invalid input: expected object, received null',
+    );
     expect(problemOf('  \n ')).toBe('the body is empty');
     expect(problemOf('"just a string"')).toBe('the body is not a JSON object');
-    const parsed = parseCompletion(JSON.stringify({ choices: [{ message: { tool_calls: [{ id: '', function: { name: 'finish', arguments: null } }] } }] }));
+    const parsed = parseCompletion(
+      JSON.stringify({
+        choices: [{ message: { tool_calls: [{ id: '', function: { name: 'finish', arguments: null } }] } }],
+      }),
+    );
     expect(parsed.ok && parsed.completion.toolCalls).toEqual([{ name: 'finish', arguments: '' }]);
   });
 
   test('usage that is absent or null is left out, fractional counts are a problem', () => {
     const parsed = parseCompletion(JSON.stringify({ choices: [{ message: { content: 'x' } }], usage: null }));
     expect(parsed.ok && parsed.completion.usage).toEqual({});
-    expect(problemOf(JSON.stringify({ choices: [{ message: { content: 'x' } }], usage: { total_tokens: 1.5 } }))).toMatch(/^usage\.total_tokens: /);
+    expect(
+      problemOf(JSON.stringify({ choices: [{ message: { content: 'x' } }], usage: { total_tokens: 1.5 } })),
+    ).toMatch(/^usage\.total_tokens: /);
   });
 });

@@ -1,7 +1,14 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig, loadTemporalConfig, loadWorkerConfig } from '../../src/config';
+import {
+  ConfigError,
+  configuredSecrets,
+  loadLogLevel,
+  loadModelConfig,
+  loadTemporalConfig,
+  loadWorkerConfig,
+} from '../../src/config';
 import { loadLocalRunConfig, loadLocalServerConfig } from '../../src/config/local-server';
 import { loadModelStreamConfig } from '../../src/config/model-stream';
 import { loadClientTaskQueue } from '../../src/config/temporal';
@@ -25,7 +32,11 @@ function configErrorOf(load: () => unknown): ConfigError {
 
 describe('loadTemporalConfig', () => {
   test('an empty environment gives the defaults', () => {
-    expect(loadTemporalConfig({})).toEqual({ address: 'localhost:7233', namespace: 'default', taskQueue: 'agent-runner' });
+    expect(loadTemporalConfig({})).toEqual({
+      address: 'localhost:7233',
+      namespace: 'default',
+      taskQueue: 'agent-runner',
+    });
   });
 
   test('empty strings count as unset', () => {
@@ -38,7 +49,11 @@ describe('loadTemporalConfig', () => {
       TEMPORAL_TLS_KEY: '',
     };
 
-    expect(loadTemporalConfig(env)).toEqual({ address: 'localhost:7233', namespace: 'default', taskQueue: 'agent-runner' });
+    expect(loadTemporalConfig(env)).toEqual({
+      address: 'localhost:7233',
+      namespace: 'default',
+      taskQueue: 'agent-runner',
+    });
   });
 
   test('reads every variable that is set', () => {
@@ -101,7 +116,9 @@ describe('loadModelConfig', () => {
   });
 
   test('empty API key and base URL count as unset', () => {
-    expect(() => loadModelConfig({ OPENAI_API_KEY: '', OPENAI_BASE_URL: '' })).toThrow(new ConfigError(NO_MODEL_MESSAGE));
+    expect(() => loadModelConfig({ OPENAI_API_KEY: '', OPENAI_BASE_URL: '' })).toThrow(
+      new ConfigError(NO_MODEL_MESSAGE),
+    );
   });
 
   test('an API key alone is enough, with the default model and workspace', () => {
@@ -121,7 +138,11 @@ describe('loadModelConfig', () => {
   });
 
   test('reads the model and resolves the workspace to an absolute path', () => {
-    const config = loadModelConfig({ OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'llama3.2', AGENT_WORKSPACE: 'data/files' });
+    const config = loadModelConfig({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_MODEL: 'llama3.2',
+      AGENT_WORKSPACE: 'data/files',
+    });
 
     expect(config.defaultModel).toBe('llama3.2');
     expect(config.workspace).toBe(path.resolve('data/files'));
@@ -130,7 +151,9 @@ describe('loadModelConfig', () => {
 
   test('a bad base URL is reported before the missing-model check, quoting the value', () => {
     expect(() => loadModelConfig({ OPENAI_BASE_URL: 'not a url' })).toThrow(
-      new ConfigError('Bad configuration: OPENAI_BASE_URL="not a url": expected an http(s) URL, for example http://localhost:11434/v1'),
+      new ConfigError(
+        'Bad configuration: OPENAI_BASE_URL="not a url": expected an http(s) URL, for example http://localhost:11434/v1',
+      ),
     );
   });
 });
@@ -147,7 +170,8 @@ describe('loadWorkerConfig', () => {
   test('reports the problems of both configurations at once, one per line', () => {
     expect(() => loadWorkerConfig({ TEMPORAL_ADDRESS: 'nope' })).toThrow(
       new ConfigError(
-        'Bad configuration: TEMPORAL_ADDRESS="nope": expected host:port, for example localhost:7233\n' + NO_MODEL_MESSAGE,
+        'Bad configuration: TEMPORAL_ADDRESS="nope": expected host:port, for example localhost:7233\n' +
+          NO_MODEL_MESSAGE,
       ),
     );
   });
@@ -187,13 +211,17 @@ describe('loadLogLevel', () => {
   });
 
   test('an unknown level is named', () => {
-    expect(() => loadLogLevel({ LOG_LEVEL: 'verbose' })).toThrow('LOG_LEVEL="verbose": expected trace, debug, info, warn or error');
+    expect(() => loadLogLevel({ LOG_LEVEL: 'verbose' })).toThrow(
+      'LOG_LEVEL="verbose": expected trace, debug, info, warn or error',
+    );
   });
 });
 
 describe('credentials in OPENAI_BASE_URL', () => {
   test('a base URL with user:password@ is refused at start, naming the variable and not printing them', () => {
-    const error = configErrorOf(() => loadModelConfig({ OPENAI_BASE_URL: 'https://alice:pass-w0rd-secret@llm.internal/v1' }));
+    const error = configErrorOf(() =>
+      loadModelConfig({ OPENAI_BASE_URL: 'https://alice:pass-w0rd-secret@llm.internal/v1' }),
+    );
 
     expect(error.message).toBe(
       'OPENAI_BASE_URL="https://***@llm.internal/v1" has credentials in it (user:password@), which the HTTP client refuses ' +
@@ -205,12 +233,17 @@ describe('credentials in OPENAI_BASE_URL', () => {
   });
 
   test('a user name alone is refused too', () => {
-    expect(() => loadModelConfig({ OPENAI_BASE_URL: 'https://sk-key-as-user@llm.internal/v1' })).toThrow('OPENAI_BASE_URL="https://***@llm.internal/v1"');
+    expect(() => loadModelConfig({ OPENAI_BASE_URL: 'https://sk-key-as-user@llm.internal/v1' })).toThrow(
+      'OPENAI_BASE_URL="https://***@llm.internal/v1"',
+    );
   });
 
   test('loadWorkerConfig reports it along with the other problems', () => {
     const error = configErrorOf(() =>
-      loadWorkerConfig({ TEMPORAL_ADDRESS: 'nope', OPENAI_BASE_URL: 'http://admin:hunter2-hunter2@localhost:11434/v1' }),
+      loadWorkerConfig({
+        TEMPORAL_ADDRESS: 'nope',
+        OPENAI_BASE_URL: 'http://admin:hunter2-hunter2@localhost:11434/v1',
+      }),
     );
 
     expect(error.message).toContain('TEMPORAL_ADDRESS="nope": expected host:port');
@@ -220,7 +253,10 @@ describe('credentials in OPENAI_BASE_URL', () => {
 
   test('an invalid URL is shown with its credentials masked', () => {
     const error = configErrorOf(() =>
-      loadWorkerConfig({ OPENAI_BASE_URL: 'ftp://admin:hunter2-hunter2@files.internal/v1', TEMPORAL_ADDRESS: 'http://u:topsecret-1@x:7233' }),
+      loadWorkerConfig({
+        OPENAI_BASE_URL: 'ftp://admin:hunter2-hunter2@files.internal/v1',
+        TEMPORAL_ADDRESS: 'http://u:topsecret-1@x:7233',
+      }),
     );
 
     expect(error.message).toContain('OPENAI_BASE_URL="ftp://***@files.internal/v1": expected an http(s) URL');
@@ -246,7 +282,8 @@ describe('configuredSecrets', () => {
   test('reads the TLS key file: the whole of it and each line, without the BEGIN/END lines', () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'tls-key-'));
     const keyPath = path.join(directory, 'client.key');
-    const pem = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n';
+    const pem =
+      '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n';
     writeFileSync(keyPath, pem);
 
     const secrets = configuredSecrets({ TEMPORAL_TLS_KEY: keyPath, TEMPORAL_TLS_CERT: '/certs/client.pem' });
@@ -265,7 +302,13 @@ describe('loadModelStreamConfig', () => {
   });
 
   test('reads the variables, trimming the public URL of trailing slashes', () => {
-    expect(loadModelStreamConfig({ AGENT_STREAM_HOST: '0.0.0.0', AGENT_STREAM_PORT: '7300', AGENT_STREAM_PUBLIC_URL: 'http://worker-1:7300//' })).toEqual({
+    expect(
+      loadModelStreamConfig({
+        AGENT_STREAM_HOST: '0.0.0.0',
+        AGENT_STREAM_PORT: '7300',
+        AGENT_STREAM_PUBLIC_URL: 'http://worker-1:7300//',
+      }),
+    ).toEqual({
       host: '0.0.0.0',
       port: 7300,
       publicUrl: 'http://worker-1:7300',
@@ -273,7 +316,9 @@ describe('loadModelStreamConfig', () => {
   });
 
   test('names every bad variable and what it expected', () => {
-    const error = configErrorOf(() => loadModelStreamConfig({ AGENT_STREAM_PORT: 'eighty', AGENT_STREAM_PUBLIC_URL: 'worker-1:7300' }));
+    const error = configErrorOf(() =>
+      loadModelStreamConfig({ AGENT_STREAM_PORT: 'eighty', AGENT_STREAM_PUBLIC_URL: 'worker-1:7300' }),
+    );
 
     expect(error.message).toContain('AGENT_STREAM_PORT="eighty": expected a port number, 0 to 65535');
     expect(error.message).toContain('AGENT_STREAM_PUBLIC_URL="worker-1:7300": expected an http(s) URL');
@@ -283,11 +328,16 @@ describe('loadModelStreamConfig', () => {
 describe('loadLocalServerConfig and loadLocalRunConfig', () => {
   test('unset, a local dev server is started, with the default namespace and task queue', () => {
     expect(loadLocalServerConfig({ TEMPORAL_ADDRESS: '' })).toEqual({});
-    expect(loadLocalRunConfig({ TEMPORAL_NAMESPACE: '', AGENT_TASK_QUEUE: '' })).toEqual({ namespace: 'default', taskQueue: 'agent-runner' });
+    expect(loadLocalRunConfig({ TEMPORAL_NAMESPACE: '', AGENT_TASK_QUEUE: '' })).toEqual({
+      namespace: 'default',
+      taskQueue: 'agent-runner',
+    });
   });
 
   test('a named server is checked as host:port', () => {
-    expect(loadLocalServerConfig({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_UI_URL: 'http://temporal-ui:8080/' })).toEqual({
+    expect(
+      loadLocalServerConfig({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_UI_URL: 'http://temporal-ui:8080/' }),
+    ).toEqual({
       address: 'temporal:7233',
       uiUrl: 'http://temporal-ui:8080',
     });
@@ -306,7 +356,13 @@ describe('loadClientTaskQueue', () => {
 
 describe('loadTemporalCliConfig', () => {
   test('reads the CLI path and the cache directories; blank counts as unset', () => {
-    expect(loadTemporalCliConfig({ TEMPORAL_CLI_PATH: '/opt/temporal', AGENT_RUNNER_CACHE_DIR: '', XDG_CACHE_HOME: '/cache' })).toEqual({
+    expect(
+      loadTemporalCliConfig({
+        TEMPORAL_CLI_PATH: '/opt/temporal',
+        AGENT_RUNNER_CACHE_DIR: '',
+        XDG_CACHE_HOME: '/cache',
+      }),
+    ).toEqual({
       TEMPORAL_CLI_PATH: '/opt/temporal',
       XDG_CACHE_HOME: '/cache',
     });

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { CONFIGURATION_GROUPS, environmentVariables } from '../../src/config/variables';
-import { REFERENCE_FILE, documentedVariables, generatedSection, renderConfigurationTables } from '../../scripts/configuration-reference';
+import {
+  REFERENCE_FILE,
+  documentedVariables,
+  generatedSection,
+  renderConfigurationTables,
+} from '../../scripts/configuration-reference';
 
 const reference = readFileSync(REFERENCE_FILE, 'utf8');
 
@@ -10,7 +15,10 @@ describe('docs/reference/configuration.md', () => {
     const read = environmentVariables().map((variable) => variable.name);
     const documented = documentedVariables(reference);
 
-    expect({ withoutRow: read.filter((name) => !documented.includes(name)), notRead: documented.filter((name) => !read.includes(name)) }).toEqual({
+    expect({
+      withoutRow: read.filter((name) => !documented.includes(name)),
+      notRead: documented.filter((name) => !read.includes(name)),
+    }).toEqual({
       withoutRow: [],
       notRead: [],
     });
@@ -34,7 +42,10 @@ describe('environmentVariables', () => {
   });
 
   test('a row for a variable that is not read fails the check', () => {
-    const withExtraRow = reference.replace('<!-- end:configuration-table -->', '| `AGENT_NOT_READ` | worker | — | Nothing. |\n<!-- end:configuration-table -->');
+    const withExtraRow = reference.replace(
+      '<!-- end:configuration-table -->',
+      '| `AGENT_NOT_READ` | worker | — | Nothing. |\n<!-- end:configuration-table -->',
+    );
     const read = environmentVariables().map((variable) => variable.name);
 
     expect(documentedVariables(withExtraRow).filter((name) => !read.includes(name))).toEqual(['AGENT_NOT_READ']);
@@ -43,7 +54,9 @@ describe('environmentVariables', () => {
   test('refuses a variable without a description', () => {
     const undescribed = z.object({ AGENT_UNDESCRIBED: z.string().optional() });
 
-    expect(() => environmentVariables([{ schema: undescribed, processes: ['worker'] }])).toThrow('AGENT_UNDESCRIBED has no description');
+    expect(() => environmentVariables([{ schema: undescribed, processes: ['worker'] }])).toThrow(
+      'AGENT_UNDESCRIBED has no description',
+    );
   });
 
   test('merges a variable several processes read differently', () => {

@@ -9,7 +9,11 @@ describe('decideContextRelease', () => {
   test('releases earlier iterations, sorted and joined with those released before', () => {
     const decision = decideContextRelease(args({ iterations: [4, 2] }), 6, [1]);
     expect(decision).toEqual({
-      result: { content: 'Released iterations 2, 4: large tool results from them are masked from your next call on.', isError: false, terminate: false },
+      result: {
+        content: 'Released iterations 2, 4: large tool results from them are masked from your next call on.',
+        isError: false,
+        terminate: false,
+      },
       released: [2, 4],
       ignored: 0,
       releasedIterations: [1, 2, 4],
@@ -34,7 +38,9 @@ describe('decideContextRelease', () => {
   test('nothing released and something ignored is an error result, so the model sees its mistake', () => {
     const decision = decideContextRelease(args({ iterations: [7] }), 3, []);
     expect(decision.result.isError).toBe(true);
-    expect(decision.result.content).toBe('Error: Nothing was released. Ignored: 7 (not an earlier iteration). This is iteration 3.');
+    expect(decision.result.content).toBe(
+      'Error: Nothing was released. Ignored: 7 (not an earlier iteration). This is iteration 3.',
+    );
     expect(decision.releasedIterations).toEqual([]);
   });
 
@@ -56,13 +62,22 @@ describe('decideContextRelease', () => {
     const decision = decideContextRelease(text, 4, [1]);
     expect(decision.result.isError).toBe(true);
     expect(decision.result.content).toContain(problem);
-    expect(decision.result.content).toContain('call context_release with {"iterations": [<earlier iteration numbers>]}');
+    expect(decision.result.content).toContain(
+      'call context_release with {"iterations": [<earlier iteration numbers>]}',
+    );
     expect(decision.releasedIterations).toEqual([1]);
   });
 
   test('a huge list is refused whole, and a long list of ignored entries is named in part', () => {
-    const huge = decideContextRelease(args({ iterations: Array.from({ length: CONTEXT_RELEASE_LIMITS.maxPerCall + 1 }, (_, index) => index + 1) }), 10_000, []);
-    expect(huge.result).toMatchObject({ isError: true, content: `Error: at most 256 iterations per call, got 257; nothing was released.` });
+    const huge = decideContextRelease(
+      args({ iterations: Array.from({ length: CONTEXT_RELEASE_LIMITS.maxPerCall + 1 }, (_, index) => index + 1) }),
+      10_000,
+      [],
+    );
+    expect(huge.result).toMatchObject({
+      isError: true,
+      content: `Error: at most 256 iterations per call, got 257; nothing was released.`,
+    });
     expect(huge.releasedIterations).toEqual([]);
 
     const long = decideContextRelease(args({ iterations: Array.from({ length: 30 }, () => 'x'.repeat(1_000)) }), 3, []);
@@ -73,7 +88,11 @@ describe('decideContextRelease', () => {
 
   test('a run releases at most maxReleased iterations in all', () => {
     const full = Array.from({ length: CONTEXT_RELEASE_LIMITS.maxReleased }, (_, index) => index + 1);
-    const decision = decideContextRelease(args({ iterations: [CONTEXT_RELEASE_LIMITS.maxReleased + 1] }), CONTEXT_RELEASE_LIMITS.maxReleased + 5, full);
+    const decision = decideContextRelease(
+      args({ iterations: [CONTEXT_RELEASE_LIMITS.maxReleased + 1] }),
+      CONTEXT_RELEASE_LIMITS.maxReleased + 5,
+      full,
+    );
     expect(decision.result).toMatchObject({ isError: true });
     expect(decision.result.content).toContain('a run releases at most 100000 iterations');
     expect(decision.releasedIterations).toHaveLength(CONTEXT_RELEASE_LIMITS.maxReleased);
@@ -84,7 +103,10 @@ describe('decideContextRelease', () => {
       name: 'context_release',
       terminating: false,
       needsApproval: 'never',
-      parameters: { required: ['iterations'], properties: { iterations: { type: 'array', items: { type: 'integer' } } } },
+      parameters: {
+        required: ['iterations'],
+        properties: { iterations: { type: 'array', items: { type: 'integer' } } },
+      },
     });
   });
 });
@@ -93,8 +115,18 @@ describe('maskObservations with released iterations', () => {
   const config = { keepIterations: 2, minTokens: 500 };
   const ofTokens = (tokens: number): string => 'x'.repeat(tokens * 4);
   const messages: ChatMessage[] = [1, 2, 3, 4].flatMap((iteration): ChatMessage[] => [
-    { role: 'assistant', content: null, tool_calls: [{ id: `c${iteration}`, type: 'function', function: { name: 'read_file', arguments: '{}' } }], meta: { iteration } },
-    { role: 'tool', tool_call_id: `c${iteration}`, content: ofTokens(iteration === 3 ? 100 : 800), meta: { iteration } },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: `c${iteration}`, type: 'function', function: { name: 'read_file', arguments: '{}' } }],
+      meta: { iteration },
+    },
+    {
+      role: 'tool',
+      tool_call_id: `c${iteration}`,
+      content: ofTokens(iteration === 3 ? 100 : 800),
+      meta: { iteration },
+    },
   ]);
   const maskedIterations = (released?: number[]) =>
     maskObservations(messages, 4, config, () => 'read_file', released).masked.map((entry) => entry.iteration);

@@ -45,10 +45,16 @@ describe('the current version', () => {
 
 describe('the recorded history', () => {
   test('the input recorded in conversation.json is of the current version, and read', () => {
-    const json: unknown = JSON.parse(readFileSync(path.join(__dirname, '..', 'replay', 'histories', 'conversation.json'), 'utf8'));
+    const json: unknown = JSON.parse(
+      readFileSync(path.join(__dirname, '..', 'replay', 'histories', 'conversation.json'), 'utf8'),
+    );
     const started = historyFromJSON(json).events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0];
     const recorded = started === undefined ? undefined : defaultPayloadConverter.fromPayload<object>(started);
-    expect(recorded).toEqual({ schemaVersion: CONVERSATION_INPUT_VERSION, contextId: 'recorded', generation: expect.any(String) });
+    expect(recorded).toEqual({
+      schemaVersion: CONVERSATION_INPUT_VERSION,
+      contextId: 'recorded',
+      generation: expect.any(String),
+    });
     expect(readConversationInput(recorded, [])).toEqual({ ok: true, input: recorded });
   });
 });
@@ -56,13 +62,41 @@ describe('the recorded history', () => {
 describe('a malformed input is a list of problems naming the field, never a throw', () => {
   test.each([
     ['null', [null], 'schemaVersion: expected one of 2 (the conversation input versions this worker reads), got none'],
-    ['no contextId', [{ schemaVersion: 2, messages: [] }], 'contextId: Invalid input: expected string, received undefined'],
-    ['a second argument', [{ contextId: 'c1' }, { garbage: true }], "arguments: conversationWorkflow takes one argument, the conversation's input, and was started with 2"],
-    ['a version this worker does not know', [{ schemaVersion: 3, contextId: 'c1' }], 'schemaVersion: expected one of 2 (the conversation input versions this worker reads), got 3'],
-    ['no version (version 1 never left development)', [{ contextId: 'c1' }], 'schemaVersion: expected one of 2 (the conversation input versions this worker reads), got none'],
-    ['a remembered turn without its kind', [{ schemaVersion: 2, contextId: 'c1', recentTurns: [{ updateId: 'k', answer, messages: { from: 0, to: 1 } }] }], 'recentTurns.0.kind'],
-    ['a remembered whole result, as version 1 kept some', [{ ...current, recentTurns: [{ kind: 'wholeResult', updateId: 'k', result: answer }] }], 'recentTurns.0.kind'],
-    ['a range that is not one', [{ ...current, recentTurns: [{ kind: 'messageRange', updateId: 'k', answer, messages: { from: -1, to: 'x' } }] }], 'recentTurns.0'],
+    [
+      'no contextId',
+      [{ schemaVersion: 2, messages: [] }],
+      'contextId: Invalid input: expected string, received undefined',
+    ],
+    [
+      'a second argument',
+      [{ contextId: 'c1' }, { garbage: true }],
+      "arguments: conversationWorkflow takes one argument, the conversation's input, and was started with 2",
+    ],
+    [
+      'a version this worker does not know',
+      [{ schemaVersion: 3, contextId: 'c1' }],
+      'schemaVersion: expected one of 2 (the conversation input versions this worker reads), got 3',
+    ],
+    [
+      'no version (version 1 never left development)',
+      [{ contextId: 'c1' }],
+      'schemaVersion: expected one of 2 (the conversation input versions this worker reads), got none',
+    ],
+    [
+      'a remembered turn without its kind',
+      [{ schemaVersion: 2, contextId: 'c1', recentTurns: [{ updateId: 'k', answer, messages: { from: 0, to: 1 } }] }],
+      'recentTurns.0.kind',
+    ],
+    [
+      'a remembered whole result, as version 1 kept some',
+      [{ ...current, recentTurns: [{ kind: 'wholeResult', updateId: 'k', result: answer }] }],
+      'recentTurns.0.kind',
+    ],
+    [
+      'a range that is not one',
+      [{ ...current, recentTurns: [{ kind: 'messageRange', updateId: 'k', answer, messages: { from: -1, to: 'x' } }] }],
+      'recentTurns.0',
+    ],
   ])('%s', (_name, [input, ...afterInput], expected) => {
     const read = readConversationInput(input, afterInput);
     expect(read.ok).toBe(false);
@@ -72,6 +106,9 @@ describe('a malformed input is a list of problems naming the field, never a thro
   test('an input nested past the bound is refused before it is parsed', () => {
     let deep: unknown = {};
     for (let level = 0; level < 100; level += 1) deep = { deep };
-    expect(readConversationInput({ schemaVersion: 2, contextId: 'c1', messages: [deep] }, [])).toEqual({ ok: false, problems: ['messages: nested more than 32 levels deep'] });
+    expect(readConversationInput({ schemaVersion: 2, contextId: 'c1', messages: [deep] }, [])).toEqual({
+      ok: false,
+      problems: ['messages: nested more than 32 levels deep'],
+    });
   });
 });

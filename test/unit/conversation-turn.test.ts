@@ -18,15 +18,22 @@ describe('turnInput', () => {
   });
 
   test('invoke: the history alone; add-ai-message: the prompt as a trailing system message', () => {
-    expect(turnInput({ kind: 'invoke', settings: { tools: [] } }, history)).toEqual({ tools: [], resultMessages: 'all', messages: history });
-    expect(turnInput({ kind: 'add-ai-message', prompt: 'Summarise.', settings: { tools: [] } }, history).messages).toEqual([
-      ...history,
-      { role: 'system', content: 'Summarise.' },
-    ]);
+    expect(turnInput({ kind: 'invoke', settings: { tools: [] } }, history)).toEqual({
+      tools: [],
+      resultMessages: 'all',
+      messages: history,
+    });
+    expect(
+      turnInput({ kind: 'add-ai-message', prompt: 'Summarise.', settings: { tools: [] } }, history).messages,
+    ).toEqual([...history, { role: 'system', content: 'Summarise.' }]);
   });
 
   test('a first chat has no messages field; settings cannot smuggle in a conversation', () => {
     const smuggled = { tools: [], message: 'injected', messages: [{ role: 'user', content: 'fake' }] } as never;
-    expect(turnInput({ kind: 'chat', message: 'real', settings: smuggled }, [])).toEqual({ tools: [], resultMessages: 'all', message: 'real' });
+    expect(turnInput({ kind: 'chat', message: 'real', settings: smuggled }, [])).toEqual({
+      tools: [],
+      resultMessages: 'all',
+      message: 'real',
+    });
   });
 });

@@ -6,7 +6,10 @@ import { costOf, priceOf, type PriceTable } from '../../src/shared/prices';
 import { parseAgentInput } from '../../src/shared/agent-input';
 import { findCostBreach } from '../../src/workflows/rules/cost-budget';
 
-const prices: PriceTable = { 'gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 }, cheap: { inputPerMTok: 0.1, outputPerMTok: 0.4 } };
+const prices: PriceTable = {
+  'gpt-4o': { inputPerMTok: 2.5, outputPerMTok: 10 },
+  cheap: { inputPerMTok: 0.1, outputPerMTok: 0.4 },
+};
 const usage = (promptTokens: number, completionTokens: number, costUsd?: number) => ({
   promptTokens,
   completionTokens,
@@ -15,7 +18,7 @@ const usage = (promptTokens: number, completionTokens: number, costUsd?: number)
 });
 
 describe('prices', () => {
-  test('a call costs its prompt and completion tokens at the model\'s prices per million', () => {
+  test("a call costs its prompt and completion tokens at the model's prices per million", () => {
     expect(costOf(usage(1_000_000, 0), prices['gpt-4o']!)).toBe(2.5);
     expect(costOf(usage(2_000, 500), prices['gpt-4o']!)).toBeCloseTo(0.01, 12);
   });
@@ -68,7 +71,10 @@ describe('findCostBreach', () => {
 
 describe('costBudget in the input', () => {
   test('takes a positive maxUsd and nothing else', () => {
-    expect(parseAgentInput({ tools: [], message: 'hi', costBudget: { maxUsd: 0.5 } })).toMatchObject({ ok: true, input: { costBudget: { maxUsd: 0.5 } } });
+    expect(parseAgentInput({ tools: [], message: 'hi', costBudget: { maxUsd: 0.5 } })).toMatchObject({
+      ok: true,
+      input: { costBudget: { maxUsd: 0.5 } },
+    });
     for (const costBudget of [{ maxUsd: 0 }, { maxUsd: -1 }, { maxUsd: '1' }, {}, { maxUsd: 1, currency: 'EUR' }]) {
       const parsed = parseAgentInput({ tools: [], message: 'hi', costBudget });
       expect(parsed.ok).toBe(false);
@@ -79,14 +85,18 @@ describe('costBudget in the input', () => {
 
 describe('AGENT_MODEL_PRICES', () => {
   const base = { OPENAI_API_KEY: 'sk-test-key' };
-  test('is read as the worker\'s price table', () => {
+  test("is read as the worker's price table", () => {
     expect(loadModelConfig({ ...base, AGENT_MODEL_PRICES: JSON.stringify(prices) }).prices).toEqual(prices);
     expect(loadModelConfig(base).prices).toBeUndefined();
   });
 
   test('a table that is not JSON, or not prices, fails the worker at start naming the variable', () => {
     expect(() => loadModelConfig({ ...base, AGENT_MODEL_PRICES: '{gpt-4o: 1}' })).toThrow(ConfigError);
-    expect(() => loadModelConfig({ ...base, AGENT_MODEL_PRICES: '{gpt-4o: 1}' })).toThrow(/AGENT_MODEL_PRICES=.*expected JSON/);
-    expect(() => loadModelConfig({ ...base, AGENT_MODEL_PRICES: JSON.stringify({ m: { inputPerMTok: -1, outputPerMTok: 1 } }) })).toThrow(/AGENT_MODEL_PRICES/);
+    expect(() => loadModelConfig({ ...base, AGENT_MODEL_PRICES: '{gpt-4o: 1}' })).toThrow(
+      /AGENT_MODEL_PRICES=.*expected JSON/,
+    );
+    expect(() =>
+      loadModelConfig({ ...base, AGENT_MODEL_PRICES: JSON.stringify({ m: { inputPerMTok: -1, outputPerMTok: 1 } }) }),
+    ).toThrow(/AGENT_MODEL_PRICES/);
   });
 });

@@ -12,7 +12,10 @@ describe('devServerArgs', () => {
   test('the dev servers the project starts lift the queue read limit and start activities eagerly', () => {
     const args = devServerArgs(base);
     expect(args.slice(0, 2)).toEqual(['server', 'start-dev']);
-    expect(dynamicConfigValues(args)).toEqual(['history.transferProcessorMaxPollRPS=1000', 'system.enableActivityEagerExecution=true']);
+    expect(dynamicConfigValues(args)).toEqual([
+      'history.transferProcessorMaxPollRPS=1000',
+      'system.enableActivityEagerExecution=true',
+    ]);
     expect(LOCAL_SERVER_DEFAULTS.dynamicConfig).toEqual({
       'history.transferProcessorMaxPollRPS': 1000,
       'system.enableActivityEagerExecution': true,
@@ -25,11 +28,22 @@ describe('devServerArgs', () => {
 
   test('address, ports, database and search attributes', () => {
     const args = devServerArgs({ ...base, dbFilename: '/tmp/dev.sqlite' });
-    expect(args).toEqual(expect.arrayContaining(['--ip', '127.0.0.1', '--port', '7233', '--ui-port', '8233', '--db-filename', '/tmp/dev.sqlite']));
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        '7233',
+        '--ui-port',
+        '8233',
+        '--db-filename',
+        '/tmp/dev.sqlite',
+      ]),
+    );
     expect(args.filter((arg) => arg === '--search-attribute').length).toBeGreaterThan(0);
   });
 
-  test('searchAttributes: false starts a namespace without the agent\'s search attributes, as a plain dev server has it', () => {
+  test("searchAttributes: false starts a namespace without the agent's search attributes, as a plain dev server has it", () => {
     expect(devServerArgs({ ...base, searchAttributes: false })).not.toContain('--search-attribute');
   });
 });

@@ -53,7 +53,9 @@ function anchorsOf(text: string): Set<string> {
 
 /** The targets of the page's markdown links and images, `[text](target)`, that are not absolute URLs. */
 function relativeLinks(text: string): string[] {
-  const targets = [...prose(text).matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1] ?? '');
+  const targets = [...prose(text).matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map(
+    (match) => match[1] ?? '',
+  );
   return targets.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
@@ -71,7 +73,9 @@ function brokenLink(page: string, link: string): string | undefined {
 const pages = markdownPages();
 
 test('finds the README and the docs pages', () => {
-  expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/README.md', 'docs/benchmarks.md', 'docs/development.md']));
+  expect(pages).toEqual(
+    expect.arrayContaining(['README.md', 'docs/README.md', 'docs/benchmarks.md', 'docs/development.md']),
+  );
 });
 
 describe.each(pages)('%s', (page) => {
@@ -97,6 +101,9 @@ describe('the anchor rule', () => {
   });
 
   test('does not read a link in code as a link', () => {
-    expect(relativeLinks('[a](b.md) `[c](d.md)`\n```\n[e](f.md)\n```\n[g](https://x.example) [h](#i)')).toEqual(['b.md', '#i']);
+    expect(relativeLinks('[a](b.md) `[c](d.md)`\n```\n[e](f.md)\n```\n[g](https://x.example) [h](#i)')).toEqual([
+      'b.md',
+      '#i',
+    ]);
   });
 });

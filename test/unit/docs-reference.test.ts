@@ -16,7 +16,10 @@ const ROOT = path.join(__dirname, '..', '..');
 /** What rewrites the tables (`scripts/generate-reference.ts`'s `REGENERATE_COMMAND`; importing it would load commander here). */
 const REGENERATE_COMMAND = 'npm run docs:reference';
 const reports = JSON.parse(
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate-reference.ts', '--check'], { cwd: ROOT, encoding: 'utf8' }),
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/generate-reference.ts', '--check'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }),
 ) as PageReport[];
 
 test('checks every page with generated tables', () => {

@@ -21,7 +21,8 @@ const RUN_START = { tools: ['calculator'], model: null };
 const RUN_END = { status: 'completed', terminationReason: { type: 'complete' } } as const;
 const TAKE_OVER = { iteration: 250, temporalRuns: 2 };
 
-const seqsOf = (log: EventLog, after?: number, limit?: number): number[] => log.page(after, limit).events.map((event) => event.seq);
+const seqsOf = (log: EventLog, after?: number, limit?: number): number[] =>
+  log.page(after, limit).events.map((event) => event.seq);
 
 describe('EventLog.append', () => {
   test('numbers events from 1 upwards', () => {
@@ -56,7 +57,11 @@ describe('EventLog.append', () => {
   test('keeps the details next to seq, at and type', () => {
     const log = new EventLog();
 
-    const event = log.append('tool-call-start', { iteration: 2, callId: 'call-1', toolName: 'calculator', arguments: {} }, secondsAfterStart(0));
+    const event = log.append(
+      'tool-call-start',
+      { iteration: 2, callId: 'call-1', toolName: 'calculator', arguments: {} },
+      secondsAfterStart(0),
+    );
 
     expect(event).toEqual({
       seq: 1,
@@ -71,12 +76,25 @@ describe('EventLog.append', () => {
 
   test('the details are exactly those of the type: no other field, none missing, no other type', () => {
     const log = new EventLog();
-    const end = { iteration: 1, callId: 'call-1-1', toolName: 'calculator', durationMs: 3, isError: false, output: '2' };
+    const end = {
+      iteration: 1,
+      callId: 'call-1-1',
+      toolName: 'calculator',
+      durationMs: 3,
+      isError: false,
+      output: '2',
+    };
 
     // @ts-expect-error a field a tool-call-end does not carry
     log.append('tool-call-end', { ...end, wrong: 1 });
     // @ts-expect-error a tool-call-end carries its output
-    log.append('tool-call-end', { iteration: 1, callId: 'call-1-1', toolName: 'calculator', durationMs: 3, isError: false });
+    log.append('tool-call-end', {
+      iteration: 1,
+      callId: 'call-1-1',
+      toolName: 'calculator',
+      durationMs: 3,
+      isError: false,
+    });
     // @ts-expect-error a field of the wrong type
     log.append('tool-call-end', { ...end, durationMs: '3' });
     // @ts-expect-error no such event type
@@ -92,9 +110,21 @@ describe('EventLog.append', () => {
   test('details cannot override seq, at or type', () => {
     const log = new EventLog();
     log.append('run-start', RUN_START, secondsAfterStart(0));
-    const decision = { callId: 'call-1', toolName: 'write_file', decision: 'approve', arguments: {}, decidedAt: '2024-05-01T12:00:01.000Z', via: 'update' } as const;
+    const decision = {
+      callId: 'call-1',
+      toolName: 'write_file',
+      decision: 'approve',
+      arguments: {},
+      decidedAt: '2024-05-01T12:00:01.000Z',
+      via: 'update',
+    } as const;
     // The compiler refuses them; what comes in at run time cannot override them either.
-    const forged = { ...decision, seq: 99, at: '1999-01-01T00:00:00.000Z', type: 'forged' } as unknown as typeof decision;
+    const forged = {
+      ...decision,
+      seq: 99,
+      at: '1999-01-01T00:00:00.000Z',
+      type: 'forged',
+    } as unknown as typeof decision;
 
     const event = log.append('approval-decision', forged, secondsAfterStart(1));
 
@@ -110,11 +140,25 @@ describe('EventLog.append', () => {
   });
 
   test('does not modify the details object', () => {
-    const details = { iteration: 1, callId: 'call-1', toolName: 'calculator', durationMs: 3, isError: false, output: '2' };
+    const details = {
+      iteration: 1,
+      callId: 'call-1',
+      toolName: 'calculator',
+      durationMs: 3,
+      isError: false,
+      output: '2',
+    };
 
     new EventLog().append('tool-call-end', details, secondsAfterStart(0));
 
-    expect(details).toEqual({ iteration: 1, callId: 'call-1', toolName: 'calculator', durationMs: 3, isError: false, output: '2' });
+    expect(details).toEqual({
+      iteration: 1,
+      callId: 'call-1',
+      toolName: 'calculator',
+      durationMs: 3,
+      isError: false,
+      output: '2',
+    });
   });
 
   test('returns the event that the log stores', () => {
@@ -173,7 +217,12 @@ describe('EventLog.page', () => {
     const third = log.page(second.nextCursor, 2);
     const fourth = log.page(third.nextCursor, 2);
 
-    expect([first, second, third, fourth].map((page) => page.events.map((event) => event.seq))).toEqual([[1, 2], [3, 4], [5], []]);
+    expect([first, second, third, fourth].map((page) => page.events.map((event) => event.seq))).toEqual([
+      [1, 2],
+      [3, 4],
+      [5],
+      [],
+    ]);
     expect([first, second, third, fourth].map((page) => page.nextCursor)).toEqual([2, 4, 5, 5]);
   });
 
@@ -234,7 +283,9 @@ describe('EventLog.page', () => {
 
     const rest = log.page(log.page().nextCursor);
 
-    expect(rest.events.map((event) => event.seq)).toEqual(Array.from({ length: 20 }, (_, index) => MAX_EVENTS_PER_PAGE + 1 + index));
+    expect(rest.events.map((event) => event.seq)).toEqual(
+      Array.from({ length: 20 }, (_, index) => MAX_EVENTS_PER_PAGE + 1 + index),
+    );
     expect(rest.nextCursor).toBe(MAX_EVENTS_PER_PAGE + 20);
   });
 
@@ -285,7 +336,13 @@ describe('EventLog.last', () => {
   test('is the most recently appended event', () => {
     const log = logWith(3);
 
-    expect(log.last()).toEqual({ seq: 3, at: '2024-05-01T12:00:02.000Z', type: 'iteration-start', iteration: 3, messages: 2 });
+    expect(log.last()).toEqual({
+      seq: 3,
+      at: '2024-05-01T12:00:02.000Z',
+      type: 'iteration-start',
+      iteration: 3,
+      messages: 2,
+    });
 
     const appended = log.append('run-end', RUN_END, secondsAfterStart(9));
 
@@ -347,7 +404,12 @@ describe('EventLog across continue-as-new', () => {
 });
 
 /** A carried event: `details` under `type`, numbered `seq`. */
-const carriedEvent = (seq: number, type: string, details: Record<string, unknown>) => ({ ...details, seq, at: secondsAfterStart(seq).toISOString(), type });
+const carriedEvent = (seq: number, type: string, details: Record<string, unknown>) => ({
+  ...details,
+  seq,
+  at: secondsAfterStart(seq).toISOString(),
+  type,
+});
 
 /** A nudge as the current version logs it. */
 const NUDGE = { iteration: 1, consecutiveNudges: 1, restrictionInjections: 0 };
@@ -362,7 +424,9 @@ describe('readCarriedEvents', () => {
   });
 
   test("the committed history's hand-over is read whole", () => {
-    const history = JSON.parse(readFileSync(path.join(__dirname, '..', 'replay', 'histories', 'continue-as-new.json'), 'utf8'));
+    const history = JSON.parse(
+      readFileSync(path.join(__dirname, '..', 'replay', 'histories', 'continue-as-new.json'), 'utf8'),
+    );
     const payloads: { data: string }[] = history.events[0].workflowExecutionStartedEventAttributes.input.payloads;
     const handOver = JSON.parse(Buffer.from(payloads[1]?.data ?? '', 'base64').toString('utf8'));
 
@@ -375,8 +439,16 @@ describe('readCarriedEvents', () => {
   });
 
   test('an event under a name of before the noun-first renames is not read: those names never left development', () => {
-    expect(readCarriedEvents({ nextSeq: 2, recent: [carriedEvent(1, 'nudge', NUDGE)] })).toEqual({ nextSeq: 2, recent: [] });
-    expect(readCarriedEvents({ nextSeq: 2, recent: [carriedEvent(1, 'loop-detected', { iteration: 3, toolName: 'calculator', count: 3, action: 'warn' })] })).toEqual({
+    expect(readCarriedEvents({ nextSeq: 2, recent: [carriedEvent(1, 'nudge', NUDGE)] })).toEqual({
+      nextSeq: 2,
+      recent: [],
+    });
+    expect(
+      readCarriedEvents({
+        nextSeq: 2,
+        recent: [carriedEvent(1, 'loop-detected', { iteration: 3, toolName: 'calculator', count: 3, action: 'warn' })],
+      }),
+    ).toEqual({
       nextSeq: 2,
       recent: [],
     });
@@ -389,27 +461,48 @@ describe('readCarriedEvents', () => {
     ['a type that is not text', carriedEvent(3, 'x', { type: 7 })],
     ['fields that do not match', carriedEvent(3, 'tool-call-end', { callId: 'call-1-1', durationMs: 'long' })],
     ['no seq', { at: '2024-05-01T12:00:00.000Z', type: 'user-message', content: 'hi' }],
-  ])('an event that does not read (%s) is dropped with the older ones; the newer ones and the numbering are kept', (_, unreadable) => {
-    const newer = [carriedEvent(4, 'user-message', { content: 'four' }), carriedEvent(5, 'nudge-injection', NUDGE)];
-    const carried = { nextSeq: 6, recent: [carriedEvent(1, 'user-message', { content: 'one' }), carriedEvent(2, 'user-message', { content: 'two' }), unreadable, ...newer] };
+  ])(
+    'an event that does not read (%s) is dropped with the older ones; the newer ones and the numbering are kept',
+    (_, unreadable) => {
+      const newer = [carriedEvent(4, 'user-message', { content: 'four' }), carriedEvent(5, 'nudge-injection', NUDGE)];
+      const carried = {
+        nextSeq: 6,
+        recent: [
+          carriedEvent(1, 'user-message', { content: 'one' }),
+          carriedEvent(2, 'user-message', { content: 'two' }),
+          unreadable,
+          ...newer,
+        ],
+      };
 
-    const read = readCarriedEvents(carried);
+      const read = readCarriedEvents(carried);
 
-    expect(read).toEqual({ nextSeq: 6, recent: newer });
-    // As for events that did not fit in the hand-over: a follower behind them is told how many it missed.
-    const log = new EventLog(carried);
-    expect(log.page(0)).toMatchObject({ missed: 3, nextCursor: 5 });
-    expect(log.append('user-message', { content: 'six' }).seq).toBe(6);
-  });
+      expect(read).toEqual({ nextSeq: 6, recent: newer });
+      // As for events that did not fit in the hand-over: a follower behind them is told how many it missed.
+      const log = new EventLog(carried);
+      expect(log.page(0)).toMatchObject({ missed: 3, nextCursor: 5 });
+      expect(log.append('user-message', { content: 'six' }).seq).toBe(6);
+    },
+  );
 
   test('an event numbered out of line is dropped with the older ones', () => {
-    const read = readCarriedEvents({ nextSeq: 4, recent: [carriedEvent(1, 'user-message', { content: 'one' }), carriedEvent(7, 'user-message', { content: '?' }), carriedEvent(3, 'user-message', { content: 'three' })] });
+    const read = readCarriedEvents({
+      nextSeq: 4,
+      recent: [
+        carriedEvent(1, 'user-message', { content: 'one' }),
+        carriedEvent(7, 'user-message', { content: '?' }),
+        carriedEvent(3, 'user-message', { content: 'three' }),
+      ],
+    });
 
     expect(read).toEqual({ nextSeq: 4, recent: [carriedEvent(3, 'user-message', { content: 'three' })] });
   });
 
   test('a carried event under a name of Object.prototype is unknown', () => {
-    expect(readCarriedEvents({ nextSeq: 2, recent: [carriedEvent(1, 'constructor', {})] })).toEqual({ nextSeq: 2, recent: [] });
+    expect(readCarriedEvents({ nextSeq: 2, recent: [carriedEvent(1, 'constructor', {})] })).toEqual({
+      nextSeq: 2,
+      recent: [],
+    });
   });
 
   test.each([
@@ -417,11 +510,18 @@ describe('readCarriedEvents', () => {
     ['not an object', 'events', { nextSeq: 1, recent: [] }],
     ['an array', [carriedEvent(1, 'user-message', { content: 'hi' })], { nextSeq: 1, recent: [] }],
     ['recent that is not a list', { nextSeq: 9, recent: 'none' }, { nextSeq: 9, recent: [] }],
-    ['no nextSeq: numbered on from the newest event', { recent: [carriedEvent(1, 'user-message', { content: 'hi' })] }, { nextSeq: 2, recent: [carriedEvent(1, 'user-message', { content: 'hi' })] }],
+    [
+      'no nextSeq: numbered on from the newest event',
+      { recent: [carriedEvent(1, 'user-message', { content: 'hi' })] },
+      { nextSeq: 2, recent: [carriedEvent(1, 'user-message', { content: 'hi' })] },
+    ],
     ['a nextSeq that is no number', { nextSeq: 'ten', recent: [] }, { nextSeq: 1, recent: [] }],
     ['a nextSeq of 0', { nextSeq: 0, recent: [] }, { nextSeq: 1, recent: [] }],
-  ])('a hand-over whose events are malformed (%s) gives a log that numbers on, and never throws', (_, raw, expected) => {
-    expect(readCarriedEvents(raw)).toEqual(expected);
-    expect(() => new EventLog(raw ?? null)).not.toThrow();
-  });
+  ])(
+    'a hand-over whose events are malformed (%s) gives a log that numbers on, and never throws',
+    (_, raw, expected) => {
+      expect(readCarriedEvents(raw)).toEqual(expected);
+      expect(() => new EventLog(raw ?? null)).not.toThrow();
+    },
+  );
 });

@@ -43,10 +43,30 @@ describe('the failure catalogue', () => {
   test('holds the types the runner raises, spelled as on the wire', () => {
     expect(FAILURE_TYPES).toEqual(
       expect.arrayContaining([
-        'InvalidAgentInput', 'MaxInvocationsExceeded', 'MaxConsecutiveNudgesExceeded', 'TokenBudgetExhausted', 'ApprovalTimedOut',
-        'ContextTooLarge', 'HistoryTooLarge', 'InvalidDecision', 'InvalidLimits', 'ModelCall.RateLimited', 'ModelCall.Unauthorized',
-        'ModelCall.InvalidResponse', 'ModelCall.StreamInterrupted', 'ModelCall.Timeout', 'ModelCall.Failed', 'ToolCall.Retryable', 'MaxDepthExceeded', 'ConversationBusy', 'TurnFailed',
-        'WorkflowTimedOut', 'Error', 'CompactionFailed', 'CostBudgetExceeded', 'ModelCall.PriceUnknown',
+        'InvalidAgentInput',
+        'MaxInvocationsExceeded',
+        'MaxConsecutiveNudgesExceeded',
+        'TokenBudgetExhausted',
+        'ApprovalTimedOut',
+        'ContextTooLarge',
+        'HistoryTooLarge',
+        'InvalidDecision',
+        'InvalidLimits',
+        'ModelCall.RateLimited',
+        'ModelCall.Unauthorized',
+        'ModelCall.InvalidResponse',
+        'ModelCall.StreamInterrupted',
+        'ModelCall.Timeout',
+        'ModelCall.Failed',
+        'ToolCall.Retryable',
+        'MaxDepthExceeded',
+        'ConversationBusy',
+        'TurnFailed',
+        'WorkflowTimedOut',
+        'Error',
+        'CompactionFailed',
+        'CostBudgetExceeded',
+        'ModelCall.PriceUnknown',
       ]),
     );
     // The conversation's refusals are the catalogue's.
@@ -91,7 +111,12 @@ describe("the API's answer for each failure type", () => {
   ])('a chat turn failed with %s answers %i %s, with the type and run in its details', (type, status, code) => {
     const answer = toApiError(new ChatTurnFailedError('the message', type, 'run-1', ['a problem']), 'req-1');
 
-    expect(answer).toMatchObject({ statusCode: status, code, message: 'the message', details: { type, run_id: 'run-1', problems: ['a problem'] } });
+    expect(answer).toMatchObject({
+      statusCode: status,
+      code,
+      message: 'the message',
+      details: { type, run_id: 'run-1', problems: ['a problem'] },
+    });
   });
 });
 
@@ -103,7 +128,10 @@ describe("the CLI's exit code for each failure type", () => {
   test('InvalidAgentInput is a usage error (2); every other failure, in the catalogue or not, a failed run (1)', () => {
     for (const type of [...FAILURE_TYPES, 'TimeoutFailure']) {
       const expected = type === 'InvalidAgentInput' ? ExitCode.usage : ExitCode.runFailed;
-      expect({ type, code: exitCodeForOutcome({ kind: 'failed', type, message: '', details: [] }) }).toEqual({ type, code: expected });
+      expect({ type, code: exitCodeForOutcome({ kind: 'failed', type, message: '', details: [] }) }).toEqual({
+        type,
+        code: expected,
+      });
     }
   });
 });

@@ -36,7 +36,10 @@ async function runFileTool(workspaceRoot: string, name: string, rawArguments: un
     timer = setTimeout(() => reject(new Error(`${name} did not return within 5 s: it blocked`)), 5_000);
   });
   try {
-    const output = await Promise.race([Promise.resolve(tool.execute(tool.parameters.parse(rawArguments), toolContext())), blocked]);
+    const output = await Promise.race([
+      Promise.resolve(tool.execute(tool.parameters.parse(rawArguments), toolContext())),
+      blocked,
+    ]);
     if (typeof output !== 'string') throw new Error(`expected text from ${name}, got ${JSON.stringify(output)}`);
     return output;
   } finally {
@@ -88,7 +91,9 @@ describe('read_file refuses anything but a regular file, without blocking', () =
   test('a directory is refused with a pointer to list_files', async () => {
     await mkdir(path.join(root, 'docs'));
 
-    expect(await failureOf(root, 'read_file', { path: 'docs' })).toBe('"docs" is a directory; list_files shows what it holds.');
+    expect(await failureOf(root, 'read_file', { path: 'docs' })).toBe(
+      '"docs" is a directory; list_files shows what it holds.',
+    );
   });
 
   test('a character device is refused (a workspace at /dev, so no root rights are needed to have one)', async () => {
@@ -114,7 +119,9 @@ describe('read_file refuses anything but a regular file, without blocking', () =
 
     const peakGrowth = process.resourceUsage().maxRSS * 1024 - peakBefore;
     expect(peakGrowth).toBeLessThan(64 * 1024 * 1024);
-    expect(text).toBe(`${'\0'.repeat(100_000)}\n[truncated: the file has 1073741824 bytes; the first 100000 are shown]`);
+    expect(text).toBe(
+      `${'\0'.repeat(100_000)}\n[truncated: the file has 1073741824 bytes; the first 100000 are shown]`,
+    );
   });
 });
 
@@ -175,7 +182,9 @@ describe('write_file refuses anything but a regular file, without blocking', () 
   test('a regular file is still overwritten whole, shorter content included', async () => {
     await writeFile(path.join(root, 'notes.md'), 'a much longer original text');
 
-    expect(await runFileTool(root, 'write_file', { path: 'notes.md', content: 'short' })).toBe('Wrote 5 bytes to notes.md.');
+    expect(await runFileTool(root, 'write_file', { path: 'notes.md', content: 'short' })).toBe(
+      'Wrote 5 bytes to notes.md.',
+    );
     expect(await readFile(path.join(root, 'notes.md'), 'utf8')).toBe('short');
   });
 });
@@ -206,7 +215,13 @@ describe('list_files skips symbolic link loops and says so', () => {
     await writeFile(path.join(root, 'z.txt'), 'z');
 
     expect(await runFileTool(root, 'list_files', { recursive: true })).toBe(
-      ['docs/', 'docs/deep/', 'docs/deep/note.txt (1 bytes)', 'docs/deep/up (skipped: symlink loop)', 'z.txt (1 bytes)'].join('\n'),
+      [
+        'docs/',
+        'docs/deep/',
+        'docs/deep/note.txt (1 bytes)',
+        'docs/deep/up (skipped: symlink loop)',
+        'z.txt (1 bytes)',
+      ].join('\n'),
     );
   });
 
@@ -219,15 +234,45 @@ describe('list_files skips symbolic link loops and says so', () => {
   });
 });
 
-describe('tool errors name workspace paths, never the server\'s', () => {
+describe("tool errors name workspace paths, never the server's", () => {
   const cases: Array<[string, string, Record<string, unknown>, string]> = [
-    ['read_file', 'a missing file', { path: 'docs/missing.txt' }, '"docs/missing.txt" does not exist in the workspace; list_files shows what is there.'],
-    ['read_file', 'a path through a file', { path: 'a.txt/inner' }, '"a.txt/inner" is not a directory (or a part of the path is a file).'],
-    ['read_file', 'a symlink loop', { path: 'loop' }, '"loop" is a symbolic link loop (or a chain of too many links); it leads nowhere.'],
-    ['list_files', 'a missing directory', { path: 'nowhere' }, '"nowhere" does not exist in the workspace; list_files shows what is there.'],
+    [
+      'read_file',
+      'a missing file',
+      { path: 'docs/missing.txt' },
+      '"docs/missing.txt" does not exist in the workspace; list_files shows what is there.',
+    ],
+    [
+      'read_file',
+      'a path through a file',
+      { path: 'a.txt/inner' },
+      '"a.txt/inner" is not a directory (or a part of the path is a file).',
+    ],
+    [
+      'read_file',
+      'a symlink loop',
+      { path: 'loop' },
+      '"loop" is a symbolic link loop (or a chain of too many links); it leads nowhere.',
+    ],
+    [
+      'list_files',
+      'a missing directory',
+      { path: 'nowhere' },
+      '"nowhere" does not exist in the workspace; list_files shows what is there.',
+    ],
     ['list_files', 'a file', { path: 'a.txt' }, '"a.txt" is not a directory (or a part of the path is a file).'],
-    ['write_file', 'a file under a file', { path: 'a.txt/new.txt', content: 'x' }, '"a.txt/new.txt" is not a directory (or a part of the path is a file).'],
-    ['write_file', 'a symlink loop', { path: 'loop', content: 'x' }, '"loop" is a symbolic link loop (or a chain of too many links); it leads nowhere.'],
+    [
+      'write_file',
+      'a file under a file',
+      { path: 'a.txt/new.txt', content: 'x' },
+      '"a.txt/new.txt" is not a directory (or a part of the path is a file).',
+    ],
+    [
+      'write_file',
+      'a symlink loop',
+      { path: 'loop', content: 'x' },
+      '"loop" is a symbolic link loop (or a chain of too many links); it leads nowhere.',
+    ],
   ];
 
   test.each(cases)('%s on %s', async (tool, _what, rawArguments, expected) => {

@@ -19,7 +19,9 @@ describe('toGeneratedMessages', () => {
   });
 
   test('assistant text becomes an ai message', () => {
-    expect(toGeneratedMessages([{ role: 'assistant', content: 'Hello!' }])).toEqual([{ sender: 'ai', message: 'Hello!' }]);
+    expect(toGeneratedMessages([{ role: 'assistant', content: 'Hello!' }])).toEqual([
+      { sender: 'ai', message: 'Hello!' },
+    ]);
   });
 
   test('assistant messages with null or empty content add no ai message', () => {

@@ -18,7 +18,9 @@ describe('findTooDeep', () => {
 
   test('one level past the limit is reported with the path to it', () => {
     expect(findTooDeep(nested(4), 3)).toEqual({ path: ['a', 'a', 'a'] });
-    expect(findTooDeep({ tools: [], stopWhen: { any: [{ any: [{ maxMessages: 1 }] }] } }, 5)).toEqual({ path: ['stopWhen', 'any', 0, 'any', 0] });
+    expect(findTooDeep({ tools: [], stopWhen: { any: [{ any: [{ maxMessages: 1 }] }] } }, 5)).toEqual({
+      path: ['stopWhen', 'any', 0, 'any', 0],
+    });
   });
 
   test('arrays count as levels, and the first too-deep branch is the one reported', () => {

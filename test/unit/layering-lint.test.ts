@@ -14,7 +14,10 @@ describe('lint keeps rules apart from durable steps', () => {
   beforeAll(async () => {
     results = await lintAll([
       { file: 'src/workflows/rules/nudge-rule.ts', code: temporalImport },
-      { file: 'src/workflows/rules/nudge-rule.ts', code: "import { finishRun } from '../agent/steps/finish-run';\nexport const f = finishRun;\n" },
+      {
+        file: 'src/workflows/rules/nudge-rule.ts',
+        code: "import { finishRun } from '../agent/steps/finish-run';\nexport const f = finishRun;\n",
+      },
       { file: 'src/workflows/agent/steps/finish-run.ts', code: temporalImport },
       { file: 'src/workflows/agent/steps/finish-run.ts', code: "import fs from 'node:fs';\nexport const f = fs;\n" },
     ]);
@@ -22,16 +25,26 @@ describe('lint keeps rules apart from durable steps', () => {
 
   it('fails on a Temporal import under rules/', () => {
     expect(results[0]).toEqual([
-      expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining('Rules are pure: no Temporal here') }),
+      expect.objectContaining({
+        ruleId: 'no-restricted-imports',
+        message: expect.stringContaining('Rules are pure: no Temporal here'),
+      }),
     ]);
   });
 
   it("fails on an import of the agent's steps under rules/", () => {
-    expect(results[1]).toEqual([expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining('they take plain data') })]);
+    expect(results[1]).toEqual([
+      expect.objectContaining({
+        ruleId: 'no-restricted-imports',
+        message: expect.stringContaining('they take plain data'),
+      }),
+    ]);
   });
 
   it('lets a step import Temporal, and bans Node built-ins there as in all workflow code', () => {
     expect(results[2]).toEqual([]);
-    expect(results[3]).toEqual([expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining('deterministic') })]);
+    expect(results[3]).toEqual([
+      expect.objectContaining({ ruleId: 'no-restricted-imports', message: expect.stringContaining('deterministic') }),
+    ]);
   });
 });

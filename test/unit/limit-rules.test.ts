@@ -37,7 +37,12 @@ describe('findLimitBreach', () => {
   test('total tokens reaching maxTotal exactly is a breach', () => {
     const limits: RunLimits = { maxInvocations: 10, tokenBudget: { maxTotal: 1_000 } };
 
-    expect(findLimitBreach(1, usage(600, 400), limits)).toEqual({ kind: 'tokens', measure: 'total', used: 1_000, limit: 1_000 });
+    expect(findLimitBreach(1, usage(600, 400), limits)).toEqual({
+      kind: 'tokens',
+      measure: 'total',
+      used: 1_000,
+      limit: 1_000,
+    });
   });
 
   test('total tokens one below maxTotal is not a breach', () => {
@@ -49,45 +54,85 @@ describe('findLimitBreach', () => {
   test('total tokens above maxTotal is a breach with the tokens used', () => {
     const limits: RunLimits = { maxInvocations: 10, tokenBudget: { maxTotal: 1_000 } };
 
-    expect(findLimitBreach(1, usage(900, 350), limits)).toEqual({ kind: 'tokens', measure: 'total', used: 1_250, limit: 1_000 });
+    expect(findLimitBreach(1, usage(900, 350), limits)).toEqual({
+      kind: 'tokens',
+      measure: 'total',
+      used: 1_250,
+      limit: 1_000,
+    });
   });
 
   test('prompt tokens reaching maxPrompt exactly is a breach', () => {
     const limits: RunLimits = { maxInvocations: 10, tokenBudget: { maxPrompt: 700 } };
 
-    expect(findLimitBreach(1, usage(700, 0), limits)).toEqual({ kind: 'tokens', measure: 'prompt', used: 700, limit: 700 });
+    expect(findLimitBreach(1, usage(700, 0), limits)).toEqual({
+      kind: 'tokens',
+      measure: 'prompt',
+      used: 700,
+      limit: 700,
+    });
   });
 
   test('prompt tokens above maxPrompt is a breach', () => {
     const limits: RunLimits = { maxInvocations: 10, tokenBudget: { maxPrompt: 700 } };
 
-    expect(findLimitBreach(1, usage(701, 50), limits)).toEqual({ kind: 'tokens', measure: 'prompt', used: 701, limit: 700 });
+    expect(findLimitBreach(1, usage(701, 50), limits)).toEqual({
+      kind: 'tokens',
+      measure: 'prompt',
+      used: 701,
+      limit: 700,
+    });
   });
 
   test('completion tokens reaching maxCompletion exactly is a breach', () => {
     const limits: RunLimits = { maxInvocations: 10, tokenBudget: { maxCompletion: 400 } };
 
-    expect(findLimitBreach(1, usage(10, 400), limits)).toEqual({ kind: 'tokens', measure: 'completion', used: 400, limit: 400 });
+    expect(findLimitBreach(1, usage(10, 400), limits)).toEqual({
+      kind: 'tokens',
+      measure: 'completion',
+      used: 400,
+      limit: 400,
+    });
   });
 
   test('completion tokens above maxCompletion is a breach', () => {
     const limits: RunLimits = { maxInvocations: 10, tokenBudget: { maxCompletion: 400 } };
 
-    expect(findLimitBreach(1, usage(10, 450), limits)).toEqual({ kind: 'tokens', measure: 'completion', used: 450, limit: 400 });
+    expect(findLimitBreach(1, usage(10, 450), limits)).toEqual({
+      kind: 'tokens',
+      measure: 'completion',
+      used: 450,
+      limit: 400,
+    });
   });
 
   test('the total budget is reported before the prompt and completion budgets', () => {
-    expect(findLimitBreach(1, usage(800, 500), allBudgets)).toEqual({ kind: 'tokens', measure: 'total', used: 1_300, limit: 1_000 });
+    expect(findLimitBreach(1, usage(800, 500), allBudgets)).toEqual({
+      kind: 'tokens',
+      measure: 'total',
+      used: 1_300,
+      limit: 1_000,
+    });
   });
 
   test('the prompt budget is reported before the completion budget', () => {
     const limits: RunLimits = { maxInvocations: 10, tokenBudget: { maxPrompt: 100, maxCompletion: 100 } };
 
-    expect(findLimitBreach(1, usage(150, 150), limits)).toEqual({ kind: 'tokens', measure: 'prompt', used: 150, limit: 100 });
+    expect(findLimitBreach(1, usage(150, 150), limits)).toEqual({
+      kind: 'tokens',
+      measure: 'prompt',
+      used: 150,
+      limit: 100,
+    });
   });
 
   test('a breached completion budget is found when the total and prompt budgets are not reached', () => {
-    expect(findLimitBreach(1, usage(100, 450), allBudgets)).toEqual({ kind: 'tokens', measure: 'completion', used: 450, limit: 400 });
+    expect(findLimitBreach(1, usage(100, 450), allBudgets)).toEqual({
+      kind: 'tokens',
+      measure: 'completion',
+      used: 450,
+      limit: 400,
+    });
   });
 
   test('absent budgets are ignored however many tokens were used', () => {
@@ -107,19 +152,31 @@ describe('applyLimitChange', () => {
   const current: RunLimits = { maxInvocations: 10, tokenBudget: { maxTotal: 1_000, maxPrompt: 700 } };
 
   test('an empty change is refused', () => {
-    expect(applyLimitChange({}, current, 3)).toEqual({ ok: false, problem: 'input: give maxInvocations, tokenBudget or both' });
+    expect(applyLimitChange({}, current, 3)).toEqual({
+      ok: false,
+      problem: 'input: give maxInvocations, tokenBudget or both',
+    });
   });
 
   test('a number is refused as not an object', () => {
-    expect(applyLimitChange(20, current, 3)).toEqual({ ok: false, problem: 'input: Invalid input: expected object, received number' });
+    expect(applyLimitChange(20, current, 3)).toEqual({
+      ok: false,
+      problem: 'input: Invalid input: expected object, received number',
+    });
   });
 
   test('null is refused as not an object', () => {
-    expect(applyLimitChange(null, current, 3)).toEqual({ ok: false, problem: 'input: Invalid input: expected object, received null' });
+    expect(applyLimitChange(null, current, 3)).toEqual({
+      ok: false,
+      problem: 'input: Invalid input: expected object, received null',
+    });
   });
 
   test('an array is refused as not an object', () => {
-    expect(applyLimitChange([20], current, 3)).toEqual({ ok: false, problem: 'input: Invalid input: expected object, received array' });
+    expect(applyLimitChange([20], current, 3)).toEqual({
+      ok: false,
+      problem: 'input: Invalid input: expected object, received array',
+    });
   });
 
   test('zero maxInvocations is refused, naming maxInvocations', () => {

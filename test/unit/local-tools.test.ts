@@ -9,8 +9,14 @@ describe('local tools', () => {
   const builtins = createBuiltinTools({ workspace: os.tmpdir() });
 
   test('the pure built-ins are local; the file tools, which do I/O, are not', () => {
-    const local = builtins.filter((tool) => tool.local === true).map((tool) => tool.name).sort();
-    const regular = builtins.filter((tool) => tool.local !== true).map((tool) => tool.name).sort();
+    const local = builtins
+      .filter((tool) => tool.local === true)
+      .map((tool) => tool.name)
+      .sort();
+    const regular = builtins
+      .filter((tool) => tool.local !== true)
+      .map((tool) => tool.name)
+      .sort();
 
     expect(local).toEqual(['ask_question', 'calculator', 'converse', 'finish', 'task_completion']);
     expect(regular).toEqual(['list_files', 'read_file', 'write_file']);

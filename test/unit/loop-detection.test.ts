@@ -66,7 +66,9 @@ describe('trackToolCall thresholds', () => {
   });
 
   test('warn also fires at every multiple of the threshold', () => {
-    const firedAt = run(repeated(7), { threshold: 3, action: 'warn' }).flatMap((step) => (step.detected ? [step.count] : []));
+    const firedAt = run(repeated(7), { threshold: 3, action: 'warn' }).flatMap((step) =>
+      step.detected ? [step.count] : [],
+    );
 
     expect(firedAt).toEqual([3, 6]);
   });
@@ -89,20 +91,29 @@ describe('trackToolCall resets', () => {
   const warn: LoopDetectionConfig = { threshold: 3, action: 'warn' };
 
   test('a different tool with the same arguments resets the count to 1', () => {
-    const steps = run([call('read_file', '{"path":"a"}'), call('read_file', '{"path":"a"}'), call('stat', '{"path":"a"}')], warn);
+    const steps = run(
+      [call('read_file', '{"path":"a"}'), call('read_file', '{"path":"a"}'), call('stat', '{"path":"a"}')],
+      warn,
+    );
 
     expect(steps.map((step) => step.count)).toEqual([1, 2, 1]);
   });
 
   test('the same tool with different arguments resets the count to 1', () => {
-    const steps = run([call('read_file', '{"path":"a"}'), call('read_file', '{"path":"a"}'), call('read_file', '{"path":"b"}')], warn);
+    const steps = run(
+      [call('read_file', '{"path":"a"}'), call('read_file', '{"path":"a"}'), call('read_file', '{"path":"b"}')],
+      warn,
+    );
 
     expect(steps.map((step) => step.count)).toEqual([1, 2, 1]);
   });
 
   test('an interruption restarts the count: A A B A A does not fire', () => {
     const a = '{"path":"a"}';
-    const steps = run([call('read_file', a), call('read_file', a), call('ls', '{}'), call('read_file', a), call('read_file', a)], warn);
+    const steps = run(
+      [call('read_file', a), call('read_file', a), call('ls', '{}'), call('read_file', a), call('read_file', a)],
+      warn,
+    );
 
     expect(steps.map((step) => step.count)).toEqual([1, 2, 1, 1, 2]);
     expect(steps.every((step) => step.detected === null)).toBe(true);
@@ -161,7 +172,9 @@ describe('identical arguments', () => {
   });
 
   test('canonicalArgumentsKey sorts keys and drops whitespace', () => {
-    expect(canonicalArgumentsKey(' { "b": [ {"d":1,"c":2} ], "a": null } ')).toBe('json:{"a":null,"b":[{"c":2,"d":1}]}');
+    expect(canonicalArgumentsKey(' { "b": [ {"d":1,"c":2} ], "a": null } ')).toBe(
+      'json:{"a":null,"b":[{"c":2,"d":1}]}',
+    );
   });
 
   test('canonicalArgumentsKey keeps a __proto__ key as a plain key', () => {

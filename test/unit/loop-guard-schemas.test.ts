@@ -19,16 +19,23 @@ describe('loopDetectionSchema', () => {
   });
 
   test('keeps explicit values', () => {
-    expect(loopDetectionSchema.parse({ threshold: 2, action: 'inject_warning' })).toEqual({ threshold: 2, action: 'inject_warning' });
+    expect(loopDetectionSchema.parse({ threshold: 2, action: 'inject_warning' })).toEqual({
+      threshold: 2,
+      action: 'inject_warning',
+    });
     expect(loopDetectionSchema.parse({ action: 'stop' })).toEqual({ threshold: 3, action: 'stop' });
   });
 
   test('rejects a threshold of 1', () => {
-    expect(problemsOf(loopDetectionSchema, { threshold: 1 })).toEqual(['threshold: threshold must be at least 2: one call is not a loop']);
+    expect(problemsOf(loopDetectionSchema, { threshold: 1 })).toEqual([
+      'threshold: threshold must be at least 2: one call is not a loop',
+    ]);
   });
 
   test('rejects a fractional threshold', () => {
-    expect(problemsOf(loopDetectionSchema, { threshold: 2.5 })).toEqual(['threshold: threshold must be a whole number']);
+    expect(problemsOf(loopDetectionSchema, { threshold: 2.5 })).toEqual([
+      'threshold: threshold must be a whole number',
+    ]);
   });
 
   test('rejects an unknown action, naming the field', () => {
@@ -80,11 +87,15 @@ describe('resultProcessingSchema', () => {
   });
 
   test('rejects a zero global limit', () => {
-    expect(problemsOf(resultProcessingSchema, { maxResultChars: 0 })).toEqual(['maxResultChars: a character limit must be above 0']);
+    expect(problemsOf(resultProcessingSchema, { maxResultChars: 0 })).toEqual([
+      'maxResultChars: a character limit must be above 0',
+    ]);
   });
 
   test('rejects a fractional global limit', () => {
-    expect(problemsOf(resultProcessingSchema, { maxResultChars: 10.5 })).toEqual(['maxResultChars: a character limit must be a whole number']);
+    expect(problemsOf(resultProcessingSchema, { maxResultChars: 10.5 })).toEqual([
+      'maxResultChars: a character limit must be a whole number',
+    ]);
   });
 
   test('rejects a bad per-tool limit with the tool in the path', () => {
@@ -94,7 +105,9 @@ describe('resultProcessingSchema', () => {
   });
 
   test('rejects an empty tool name', () => {
-    expect(problemsOf(resultProcessingSchema, { perTool: { '': 100 } })).toEqual(['perTool: a tool name must not be empty']);
+    expect(problemsOf(resultProcessingSchema, { perTool: { '': 100 } })).toEqual([
+      'perTool: a tool name must not be empty',
+    ]);
   });
 
   test('rejects an unknown key (strict)', () => {
@@ -102,17 +115,25 @@ describe('resultProcessingSchema', () => {
   });
 
   test('keeps the extractor and the cacher, each optional', () => {
-    const config = { maxResultChars: 100_000, extractThreshold: 20_000, extractModel: 'cheap', extractInstructions: 'Keep the numbers.', inlineThreshold: 4_000 };
+    const config = {
+      maxResultChars: 100_000,
+      extractThreshold: 20_000,
+      extractModel: 'cheap',
+      extractInstructions: 'Keep the numbers.',
+      inlineThreshold: 4_000,
+    };
     expect(resultProcessingSchema.parse(config)).toEqual(config);
     expect(resultProcessingSchema.parse({ inlineThreshold: 1 })).toEqual({ inlineThreshold: 1 });
   });
 
   test('rejects thresholds that are not whole positive numbers, and an empty extractor model', () => {
-    expect(problemsOf(resultProcessingSchema, { extractThreshold: 0, inlineThreshold: 2.5, extractModel: '' })).toEqual([
-      'extractThreshold: a character limit must be above 0',
-      'extractModel: Too small: expected string to have >=1 characters',
-      'inlineThreshold: a character limit must be a whole number',
-    ]);
+    expect(problemsOf(resultProcessingSchema, { extractThreshold: 0, inlineThreshold: 2.5, extractModel: '' })).toEqual(
+      [
+        'extractThreshold: a character limit must be above 0',
+        'extractModel: Too small: expected string to have >=1 characters',
+        'inlineThreshold: a character limit must be a whole number',
+      ],
+    );
   });
 });
 

@@ -2,7 +2,11 @@ import type { ChatMessage } from '../../src/shared/messages';
 import { messagePage, newestThatFit } from '../../src/workflows/rules/message-pages';
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
-const call = (id: string): ChatMessage => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 't', arguments: '{}' } }] });
+const call = (id: string): ChatMessage => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id, type: 'function', function: { name: 't', arguments: '{}' } }],
+});
 const result = (id: string, content: string): ChatMessage => ({ role: 'tool', tool_call_id: id, content });
 
 describe('messagePage', () => {
@@ -36,7 +40,14 @@ describe('newestThatFit', () => {
   });
 
   test('the newest messages within the budget, never starting with results whose call is left out', () => {
-    const messages = [user('q'), call('c1'), result('c1', 'x'.repeat(500)), call('c2'), result('c2', 'y'.repeat(500)), user('done')];
+    const messages = [
+      user('q'),
+      call('c1'),
+      result('c1', 'x'.repeat(500)),
+      call('c2'),
+      result('c2', 'y'.repeat(500)),
+      user('done'),
+    ];
     const from = newestThatFit(messages, 700);
     expect(from).toBe(5);
     const wider = newestThatFit(messages, 1300);

@@ -54,6 +54,8 @@ describe('chatMessageSchema', () => {
   });
 
   test('rejects an unknown injected reason', () => {
-    expect(chatMessageSchema.safeParse({ role: 'system', content: 'x', meta: { injected: 'whim' } }).success).toBe(false);
+    expect(chatMessageSchema.safeParse({ role: 'system', content: 'x', meta: { injected: 'whim' } }).success).toBe(
+      false,
+    );
   });
 });

@@ -8,7 +8,12 @@ const assistant = (iteration: number, id: string): ChatMessage => ({
   tool_calls: [{ id, type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }],
   meta: { iteration },
 });
-const tool = (id: string, iteration: number, tokens = 600): ChatMessage => ({ role: 'tool', tool_call_id: id, content: ofTokens(tokens), meta: { iteration } });
+const tool = (id: string, iteration: number, tokens = 600): ChatMessage => ({
+  role: 'tool',
+  tool_call_id: id,
+  content: ofTokens(tokens),
+  meta: { iteration },
+});
 
 const messages: ChatMessage[] = [
   { role: 'system', content: 'You are terse.' },
@@ -24,11 +29,21 @@ const messages: ChatMessage[] = [
 
 describe('modelContext', () => {
   test('without compaction or masking: the transcript as it is', () => {
-    expect(modelContext(messages, 2, undefined, undefined)).toEqual({ messages, headLength: 0, tailStart: 0, masked: [] });
+    expect(modelContext(messages, 2, undefined, undefined)).toEqual({
+      messages,
+      headLength: 0,
+      tailStart: 0,
+      masked: [],
+    });
   });
 
   test("with a compaction: the caller's system messages it passed, the summary, then the messages after it", () => {
-    const context = modelContext(messages, 2, { throughIndex: 4, summary: 'read a', iteration: 3, count: 1 }, undefined);
+    const context = modelContext(
+      messages,
+      2,
+      { throughIndex: 4, summary: 'read a', iteration: 3, count: 1 },
+      undefined,
+    );
     expect(context.messages).toEqual([messages[0], summaryMessage('read a'), ...messages.slice(5)]);
     expect(context).toMatchObject({ headLength: 2, tailStart: 5 });
   });
@@ -37,14 +52,25 @@ describe('modelContext', () => {
     const masking = { config: { keepIterations: 1, minTokens: 500 }, currentIteration: 3 };
     const whole = modelContext(messages, 2, undefined, masking);
     expect(whole.masked.map((entry) => entry.toolCallId)).toEqual(['c1', 'c2']);
-    const compacted = modelContext(messages, 2, { throughIndex: 4, summary: 'read a', iteration: 3, count: 1 }, masking);
+    const compacted = modelContext(
+      messages,
+      2,
+      { throughIndex: 4, summary: 'read a', iteration: 3, count: 1 },
+      masking,
+    );
     expect(compacted.masked).toEqual([{ toolCallId: 'c2', toolName: 'read_file', iteration: 2, tokens: 600 }]);
-    expect(compacted.messages[3]).toMatchObject({ role: 'tool', tool_call_id: 'c2', content: expect.stringMatching(/^\[Masked: read_file result from iteration 2/) });
+    expect(compacted.messages[3]).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'c2',
+      content: expect.stringMatching(/^\[Masked: read_file result from iteration 2/),
+    });
     expect(compacted.messages[5]).toEqual(messages[8]);
   });
 
   test('a compaction past the end of a (malformed) transcript shows the summary alone', () => {
-    expect(modelContext(messages, 0, { throughIndex: 50, summary: 's', iteration: 3, count: 1 }, undefined).messages).toEqual([summaryMessage('s')]);
+    expect(
+      modelContext(messages, 0, { throughIndex: 50, summary: 's', iteration: 3, count: 1 }, undefined).messages,
+    ).toEqual([summaryMessage('s')]);
   });
 });
 

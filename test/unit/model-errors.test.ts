@@ -112,7 +112,10 @@ describe('classifyModelError for HTTP status errors', () => {
   });
 
   test('a 429 carries the provider message, the hint and the status in its details', () => {
-    const failure = classifyModelError(apiError(429, { message: 'Rate limit reached', code: 'rate_limit_exceeded' }), CONTEXT);
+    const failure = classifyModelError(
+      apiError(429, { message: 'Rate limit reached', code: 'rate_limit_exceeded' }),
+      CONTEXT,
+    );
 
     expect(failure.message).toBe(
       `429 from ${WHERE}: Rate limit reached Retrying after the delay the provider asked for.`,
@@ -133,7 +136,11 @@ describe('classifyModelError for HTTP status errors', () => {
   });
 
   test('a 429 for insufficient quota is a non-retryable QuotaExceeded', () => {
-    const error = apiError(429, { message: 'You exceeded your current quota.', code: 'insufficient_quota' }, { 'retry-after': '7' });
+    const error = apiError(
+      429,
+      { message: 'You exceeded your current quota.', code: 'insufficient_quota' },
+      { 'retry-after': '7' },
+    );
 
     const failure = classifyModelError(error, CONTEXT);
 
@@ -164,7 +171,10 @@ describe('classifyModelError for HTTP status errors', () => {
 
 describe('classifyModelError for connection and other errors', () => {
   test('a connection error is retryable and names its cause', () => {
-    const error = new APIConnectionError({ message: 'Connection error.', cause: new Error('connect ECONNREFUSED 127.0.0.1:11434') });
+    const error = new APIConnectionError({
+      message: 'Connection error.',
+      cause: new Error('connect ECONNREFUSED 127.0.0.1:11434'),
+    });
 
     const failure = classifyModelError(error, CONTEXT);
 
@@ -218,7 +228,10 @@ describe('regressions found in review', () => {
   });
 
   test('a connection error without a cause does not end in ".."', () => {
-    const failure = classifyModelError(new APIConnectionError({ message: 'Connection error.' }), { model: 'm', baseURL: 'http://h/v1' });
+    const failure = classifyModelError(new APIConnectionError({ message: 'Connection error.' }), {
+      model: 'm',
+      baseURL: 'http://h/v1',
+    });
     expect(failure.message).toBe('Could not reach model "m" at http://h/v1: Connection error. Retrying.');
   });
 });

@@ -17,12 +17,20 @@ const counters = (consecutiveNudges: number, restrictionInjections: number): Tur
   consecutiveNudges,
   restrictionInjections,
 });
-const nudgeOf = (consecutiveNudges: number): NudgePolicy => ({ injected: 'nudge', message: 'Call a tool.', consecutiveNudges });
+const nudgeOf = (consecutiveNudges: number): NudgePolicy => ({
+  injected: 'nudge',
+  message: 'Call a tool.',
+  consecutiveNudges,
+});
 const restrictionOf = (maxInjections: number): RestrictionPolicy => ({ maxInjections, message: 'Use a tool.' });
 
 describe('decideModelTurn without rules', () => {
   test('text completes the run with that text', () => {
-    expect(decideModelTurn(textAnswer('Paris.'), fresh, {})).toEqual({ kind: 'final_output', text: 'Paris.', counters: fresh });
+    expect(decideModelTurn(textAnswer('Paris.'), fresh, {})).toEqual({
+      kind: 'final_output',
+      text: 'Paris.',
+      counters: fresh,
+    });
   });
 
   test('null content completes the run with an empty text', () => {
@@ -35,20 +43,32 @@ describe('decideModelTurn without rules', () => {
   });
 
   test('earlier counts do not matter without rules, and are left as they are', () => {
-    expect(decideModelTurn(textAnswer('Done.'), counters(7, 7), {})).toEqual({ kind: 'final_output', text: 'Done.', counters: counters(7, 7) });
+    expect(decideModelTurn(textAnswer('Done.'), counters(7, 7), {})).toEqual({
+      kind: 'final_output',
+      text: 'Done.',
+      counters: counters(7, 7),
+    });
   });
 });
 
 describe('decideModelTurn tool calls', () => {
   test('tool calls are run, with or without text, and start a new turn (both counters back to 0)', () => {
     const message: AssistantMessage = { role: 'assistant', content: 'Let me compute.', tool_calls: [calculatorCall] };
-    expect(decideModelTurn(message, fresh, {})).toEqual({ kind: 'run_tools', calls: [calculatorCall], counters: fresh });
+    expect(decideModelTurn(message, fresh, {})).toEqual({
+      kind: 'run_tools',
+      calls: [calculatorCall],
+      counters: fresh,
+    });
   });
 
   test('tool calls are run whatever the counters and rules say; the counters reset', () => {
     const message: AssistantMessage = { role: 'assistant', content: null, tool_calls: [calculatorCall] };
     const policy = { nudge: nudgeOf(1), restriction: restrictionOf(1) };
-    expect(decideModelTurn(message, counters(5, 5), policy)).toEqual({ kind: 'run_tools', calls: [calculatorCall], counters: fresh });
+    expect(decideModelTurn(message, counters(5, 5), policy)).toEqual({
+      kind: 'run_tools',
+      calls: [calculatorCall],
+      counters: fresh,
+    });
   });
 });
 
@@ -70,9 +90,21 @@ describe('decideModelTurn with one rule', () => {
 
   test('restriction only: injected while the turn budget lasts, then the text is the answer', () => {
     const policy = { restriction: restrictionOf(2) };
-    expect(decideModelTurn(textAnswer('a'), fresh, policy)).toEqual({ kind: 'restrict', message: 'Use a tool.', counters: counters(0, 1) });
-    expect(decideModelTurn(textAnswer('b'), counters(0, 1), policy)).toEqual({ kind: 'restrict', message: 'Use a tool.', counters: counters(0, 2) });
-    expect(decideModelTurn(textAnswer('c'), counters(0, 2), policy)).toEqual({ kind: 'final_output', text: 'c', counters: counters(0, 2) });
+    expect(decideModelTurn(textAnswer('a'), fresh, policy)).toEqual({
+      kind: 'restrict',
+      message: 'Use a tool.',
+      counters: counters(0, 1),
+    });
+    expect(decideModelTurn(textAnswer('b'), counters(0, 1), policy)).toEqual({
+      kind: 'restrict',
+      message: 'Use a tool.',
+      counters: counters(0, 2),
+    });
+    expect(decideModelTurn(textAnswer('c'), counters(0, 2), policy)).toEqual({
+      kind: 'final_output',
+      text: 'c',
+      counters: counters(0, 2),
+    });
   });
 });
 
@@ -80,17 +112,31 @@ describe('decideModelTurn with both rules: the restriction applies first, then t
   const policy = { nudge: nudgeOf(1), restriction: restrictionOf(1) };
 
   test('the first text answer meets the restriction and leaves the nudge counter alone', () => {
-    expect(decideModelTurn(textAnswer('a'), fresh, policy)).toEqual({ kind: 'restrict', message: 'Use a tool.', counters: counters(0, 1) });
+    expect(decideModelTurn(textAnswer('a'), fresh, policy)).toEqual({
+      kind: 'restrict',
+      message: 'Use a tool.',
+      counters: counters(0, 1),
+    });
   });
 
   test('once the restriction is spent, text meets the nudge rule instead of ending the run', () => {
-    expect(decideModelTurn(textAnswer('b'), counters(0, 1), policy)).toMatchObject({ kind: 'nudge', counters: counters(1, 1) });
-    expect(decideModelTurn(textAnswer('c'), counters(1, 1), policy)).toEqual({ kind: 'nudges_exceeded', limit: 1, counters: counters(2, 1) });
+    expect(decideModelTurn(textAnswer('b'), counters(0, 1), policy)).toMatchObject({
+      kind: 'nudge',
+      counters: counters(1, 1),
+    });
+    expect(decideModelTurn(textAnswer('c'), counters(1, 1), policy)).toEqual({
+      kind: 'nudges_exceeded',
+      limit: 1,
+      counters: counters(2, 1),
+    });
   });
 
   test('an unlimited restriction never hands over to the nudges (the invocation cap bounds it)', () => {
     const unlimited = { nudge: nudgeOf(1), restriction: restrictionOf(0) };
-    expect(decideModelTurn(textAnswer('a'), counters(0, 50), unlimited)).toMatchObject({ kind: 'restrict', counters: counters(0, 51) });
+    expect(decideModelTurn(textAnswer('a'), counters(0, 50), unlimited)).toMatchObject({
+      kind: 'restrict',
+      counters: counters(0, 51),
+    });
   });
 });
 
@@ -108,8 +154,13 @@ describe('turnPolicyFor', () => {
   });
 
   test('an autonomous run nudges with its terminating config', () => {
-    const input = parsed({ tools: ['finish'], terminating: { toolIds: ['finish'], nudgeMessage: 'Call finish.', consecutiveNudges: 3 } });
-    expect(turnPolicyFor(input)).toEqual({ nudge: { injected: 'nudge', message: 'Call finish.', consecutiveNudges: 3 } });
+    const input = parsed({
+      tools: ['finish'],
+      terminating: { toolIds: ['finish'], nudgeMessage: 'Call finish.', consecutiveNudges: 3 },
+    });
+    expect(turnPolicyFor(input)).toEqual({
+      nudge: { injected: 'nudge', message: 'Call finish.', consecutiveNudges: 3 },
+    });
   });
 
   test('requireToolCall injects an error context, counted up to the circuit breaker threshold', () => {
@@ -118,7 +169,9 @@ describe('turnPolicyFor', () => {
       message: REQUIRE_TOOL_CALL_MESSAGE,
       consecutiveNudges: DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
     });
-    expect(turnPolicyFor(parsed({ requireToolCall: true, circuitBreaker: { threshold: 2 } })).nudge?.consecutiveNudges).toBe(2);
+    expect(
+      turnPolicyFor(parsed({ requireToolCall: true, circuitBreaker: { threshold: 2 } })).nudge?.consecutiveNudges,
+    ).toBe(2);
   });
 
   test('terminating wins over requireToolCall', () => {

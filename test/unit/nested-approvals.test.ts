@@ -1,5 +1,11 @@
 import type { PendingApproval } from '../../src/shared/control';
-import { approvalsKey, listedNestedApprovals, readNestedApprovals, routeDecision, type NestedRun } from '../../src/workflows/rules/nested-approvals';
+import {
+  approvalsKey,
+  listedNestedApprovals,
+  readNestedApprovals,
+  routeDecision,
+  type NestedRun,
+} from '../../src/workflows/rules/nested-approvals';
 
 const pending = (callId: string, extra: Partial<PendingApproval> = {}): PendingApproval => ({
   callId,
@@ -18,7 +24,9 @@ function runs(): Map<string, NestedRun> {
         callId: 'call-1-2',
         toolName: 'manager',
         // A grandchild's approval, as the child lists it: already prefixed, naming the run that waits.
-        approvals: [pending('call-2-1/call-1-1', { run: { workflowId: 'parent/call-1-2/call-2-1', toolName: 'guarded' } })],
+        approvals: [
+          pending('call-2-1/call-1-1', { run: { workflowId: 'parent/call-1-2/call-2-1', toolName: 'guarded' } }),
+        ],
       },
     ],
   ]);
@@ -33,8 +41,14 @@ describe("nested agents' approvals as the parent lists and routes them", () => {
   });
 
   test('a decision goes to the child whose call it is, with the id that child knows', () => {
-    expect(routeDecision('call-1-1/call-1-1', runs())).toMatchObject({ workflowId: 'parent/call-1-1', callId: 'call-1-1' });
-    expect(routeDecision('call-1-2/call-2-1/call-1-1', runs())).toMatchObject({ workflowId: 'parent/call-1-2', callId: 'call-2-1/call-1-1' });
+    expect(routeDecision('call-1-1/call-1-1', runs())).toMatchObject({
+      workflowId: 'parent/call-1-1',
+      callId: 'call-1-1',
+    });
+    expect(routeDecision('call-1-2/call-2-1/call-1-1', runs())).toMatchObject({
+      workflowId: 'parent/call-1-2',
+      callId: 'call-2-1/call-1-1',
+    });
   });
 
   test("the run's own calls, unknown ids and malformed ones are not routed", () => {
@@ -55,7 +69,9 @@ describe("nested agents' approvals as the parent lists and routes them", () => {
   });
 
   test('the report key changes with the set of waiting calls only', () => {
-    expect(approvalsKey([pending('a'), pending('b')])).toBe(approvalsKey([pending('a', { arguments: 1 }), pending('b')]));
+    expect(approvalsKey([pending('a'), pending('b')])).toBe(
+      approvalsKey([pending('a', { arguments: 1 }), pending('b')]),
+    );
     expect(approvalsKey([pending('a')])).not.toBe(approvalsKey([pending('a'), pending('b')]));
   });
 });

@@ -12,6 +12,11 @@ describe('decideNudge (nudging towards terminating tools)', () => {
 
   test('consecutiveNudges 3: nudges up to and including the third, fails on the fourth', () => {
     const policy = { consecutiveNudges: 3 };
-    expect([0, 1, 2, 3].map((soFar) => decideNudge(soFar, policy).kind)).toEqual(['nudge', 'nudge', 'nudge', 'nudges_exceeded']);
+    expect([0, 1, 2, 3].map((soFar) => decideNudge(soFar, policy).kind)).toEqual([
+      'nudge',
+      'nudge',
+      'nudge',
+      'nudges_exceeded',
+    ]);
   });
 });

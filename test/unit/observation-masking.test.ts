@@ -18,14 +18,18 @@ const assistant = (iteration: number, ...calls: [string, string][]): ChatMessage
   meta: { iteration },
 });
 const tool = (id: string, content: string, iteration?: number): ChatMessage =>
-  iteration === undefined ? { role: 'tool', tool_call_id: id, content } : { role: 'tool', tool_call_id: id, content, meta: { iteration } };
+  iteration === undefined
+    ? { role: 'tool', tool_call_id: id, content }
+    : { role: 'tool', tool_call_id: id, content, meta: { iteration } };
 
 const names: Record<string, string> = { c1: 'read_file', c2: 'search', c3: 'read_file', c4: 'shell' };
 const nameOf = (id: string): string | undefined => names[id];
 
 describe('estimateTokens', () => {
   test('is characters divided by four, rounded up', () => {
-    expect([0, 1, 4, 5, 8, 2_000, 2_001].map((length) => estimateTokens('x'.repeat(length)))).toEqual([0, 1, 1, 2, 2, 500, 501]);
+    expect([0, 1, 4, 5, 8, 2_000, 2_001].map((length) => estimateTokens('x'.repeat(length)))).toEqual([
+      0, 1, 1, 2, 2, 500, 501,
+    ]);
   });
 });
 
@@ -53,11 +57,19 @@ describe('maskObservations', () => {
   test('with keepIterations 1 only the current iteration is kept', () => {
     const messages = [tool('c1', ofTokens(600), 4), tool('c2', ofTokens(600), 5)];
 
-    expect(maskObservations(messages, 5, { keepIterations: 1, minTokens: 500 }, nameOf).masked.map((entry) => entry.toolCallId)).toEqual(['c1']);
+    expect(
+      maskObservations(messages, 5, { keepIterations: 1, minTokens: 500 }, nameOf).masked.map(
+        (entry) => entry.toolCallId,
+      ),
+    ).toEqual(['c1']);
   });
 
   test('tokens exactly at minTokens are masked; one below is kept', () => {
-    const messages = [tool('c1', ofTokens(500), 1), tool('c2', 'x'.repeat(500 * 4 - 4), 1), tool('c3', 'x'.repeat(500 * 4 - 3), 1)];
+    const messages = [
+      tool('c1', ofTokens(500), 1),
+      tool('c2', 'x'.repeat(500 * 4 - 4), 1),
+      tool('c3', 'x'.repeat(500 * 4 - 3), 1),
+    ];
     const { messages: result, masked } = maskObservations(messages, 5, config, nameOf);
 
     expect(masked.map((entry) => [entry.toolCallId, entry.tokens])).toEqual([
@@ -111,7 +123,11 @@ describe('maskObservations', () => {
     ];
     const { messages: result } = maskObservations(messages, 4, config, nameOf);
     const shape = (list: ChatMessage[]) =>
-      list.map((message) => ({ role: message.role, id: message.role === 'tool' ? message.tool_call_id : null, meta: message.meta }));
+      list.map((message) => ({
+        role: message.role,
+        id: message.role === 'tool' ? message.tool_call_id : null,
+        meta: message.meta,
+      }));
 
     expect(shape(result)).toEqual(shape(messages));
     expect(result[1]).toBe(messages[1]);
@@ -140,8 +156,12 @@ describe('maskObservations', () => {
 });
 
 describe('toolNameLookup', () => {
-  test('finds tool names in the assistant messages\' tool calls', () => {
-    const lookup = toolNameLookup([assistant(1, ['c1', 'read_file']), tool('c1', 'x', 1), assistant(2, ['c2', 'search'])]);
+  test("finds tool names in the assistant messages' tool calls", () => {
+    const lookup = toolNameLookup([
+      assistant(1, ['c1', 'read_file']),
+      tool('c1', 'x', 1),
+      assistant(2, ['c2', 'search']),
+    ]);
 
     expect([lookup('c1'), lookup('c2'), lookup('nope')]).toEqual(['read_file', 'search', undefined]);
   });
@@ -155,7 +175,12 @@ describe('toolNameLookup', () => {
 
 describe('toolNameLookup across conversation turns', () => {
   test('an id two turns share names the tool of the answer the result follows', () => {
-    const messages = [assistant(1, ['call-1-1', 'search']), tool('call-1-1', 'x', 1), assistant(1, ['call-1-1', 'send']), tool('call-1-1', 'y', 1)];
+    const messages = [
+      assistant(1, ['call-1-1', 'search']),
+      tool('call-1-1', 'x', 1),
+      assistant(1, ['call-1-1', 'send']),
+      tool('call-1-1', 'y', 1),
+    ];
     const lookup = toolNameLookup(messages);
     expect(lookup('call-1-1', 1)).toBe('search');
     expect(lookup('call-1-1', 3)).toBe('send');

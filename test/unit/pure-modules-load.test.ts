@@ -22,7 +22,10 @@ async function loadedModules(files: string[]): Promise<string[]> {
     require('tsx/cjs/api').register();
     for (const file of JSON.parse(process.argv[1])) require(file);
     process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, JSON.stringify(files)], { cwd: root, maxBuffer: 16 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, JSON.stringify(files)], {
+    cwd: root,
+    maxBuffer: 16 << 20,
+  });
   return JSON.parse(stdout) as string[];
 }
 

@@ -20,20 +20,44 @@ import * as workerDefaults from '../../src/shared/defaults/worker';
  * one place and not the other fails here. (The configuration page is generated from the configuration's schemas and
  * checked by configuration-reference.test.ts.)
  */
-const reference = (page: string): string => readFileSync(path.join(__dirname, '..', '..', 'docs', 'reference', page), 'utf8');
+const reference = (page: string): string =>
+  readFileSync(path.join(__dirname, '..', '..', 'docs', 'reference', page), 'utf8');
 const defaultsPage = reference('defaults.md');
-const constants = { ...activitiesDefaults, ...apiDefaults, ...clientDefaults, ...contextControlDefaults, ...conversationsDefaults, ...eventLogDefaults, ...inputBoundsDefaults, ...localServerDefaults, ...modelStreamDefaults, ...namesDefaults, ...runInputDefaults, ...sizesDefaults, ...toolsDefaults, ...workerDefaults };
+const constants = {
+  ...activitiesDefaults,
+  ...apiDefaults,
+  ...clientDefaults,
+  ...contextControlDefaults,
+  ...conversationsDefaults,
+  ...eventLogDefaults,
+  ...inputBoundsDefaults,
+  ...localServerDefaults,
+  ...modelStreamDefaults,
+  ...namesDefaults,
+  ...runInputDefaults,
+  ...sizesDefaults,
+  ...toolsDefaults,
+  ...workerDefaults,
+};
 
 /** The value at `dotted` (`ACTIVITY_DEFAULTS.modelCallTimeout`) in src/shared/defaults/. */
 function constantAt(dotted: string): unknown {
-  return dotted.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], constants);
+  return dotted
+    .split('.')
+    .reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], constants);
 }
 
 describe('the defaults table', () => {
   const rows = defaultsPage
     .split('\n')
     .filter((line) => /^\| `[A-Z_]+[\w.]*` \| `/.test(line))
-    .map((line) => line.split(' | ').slice(0, 2).map((cell) => cell.replace(/^\| /, '').replace(/^`|`$/g, '')) as [string, string]);
+    .map(
+      (line) =>
+        line
+          .split(' | ')
+          .slice(0, 2)
+          .map((cell) => cell.replace(/^\| /, '').replace(/^`|`$/g, '')) as [string, string],
+    );
 
   test('lists the defaults', () => {
     expect(rows.length).toBeGreaterThan(30);
@@ -43,4 +67,3 @@ describe('the defaults table', () => {
     expect(constantAt(name)).toEqual(JSON.parse(shown));
   });
 });
-

@@ -16,7 +16,9 @@ describe('createRedactor', () => {
   test('replaces every occurrence of every secret', () => {
     const redact = createRedactor([KEY, TOKEN]);
 
-    expect(redact(`key ${KEY}, token ${TOKEN}, key again ${KEY}.`)).toBe('key [redacted], token [redacted], key again [redacted].');
+    expect(redact(`key ${KEY}, token ${TOKEN}, key again ${KEY}.`)).toBe(
+      'key [redacted], token [redacted], key again [redacted].',
+    );
     expect(redact.active).toBe(true);
   });
 

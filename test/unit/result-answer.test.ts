@@ -21,14 +21,22 @@ function resultOf(response: string, messages: ChatMessage[], inputMessageCount =
 }
 
 const callAndResult: ChatMessage[] = [
-  { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'ping', arguments: '{}' } }] },
+  {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'ping', arguments: '{}' } }],
+  },
   { role: 'tool', tool_call_id: 'call_1', content: 'pong' },
 ];
 
 describe('withAnswerOnce', () => {
   test("a model's answer is carried once: its message and its chat-format copy are emptied and listed", () => {
     const answer = 'The answer. '.repeat(1000);
-    const result = resultOf(answer, [{ role: 'user', content: 'ask' }, ...callAndResult, { role: 'assistant', content: answer }]);
+    const result = resultOf(answer, [
+      { role: 'user', content: 'ask' },
+      ...callAndResult,
+      { role: 'assistant', content: answer },
+    ]);
 
     const once = withAnswerOnce(result);
 
@@ -48,7 +56,11 @@ describe('withAnswerOnce', () => {
     const output = 'report '.repeat(500);
     const messages: ChatMessage[] = [
       { role: 'user', content: 'write it' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_done', type: 'function', function: { name: 'done', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_done', type: 'function', function: { name: 'done', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_done', content: output },
     ];
 
@@ -59,12 +71,22 @@ describe('withAnswerOnce', () => {
   });
 
   test('a user message or a tool input that happens to equal the response is left as it is', () => {
-    const result = resultOf('same', [{ role: 'user', content: 'same' }, { role: 'assistant', content: 'other' }], 0);
+    const result = resultOf(
+      'same',
+      [
+        { role: 'user', content: 'same' },
+        { role: 'assistant', content: 'other' },
+      ],
+      0,
+    );
     expect(withAnswerOnce(result)).toBe(result);
   });
 
   test('an empty response, or one the messages do not repeat (they start after it), leaves the result as it is', () => {
-    const empty = resultOf('', [{ role: 'user', content: 'ask' }, { role: 'assistant', content: '' }]);
+    const empty = resultOf('', [
+      { role: 'user', content: 'ask' },
+      { role: 'assistant', content: '' },
+    ]);
     expect(withAnswerOnce(empty)).toBe(empty);
     const notRepeated = resultOf('stopped before answering', [{ role: 'user', content: 'ask' }, ...callAndResult]);
     expect(withAnswerOnce(notRepeated)).toBe(notRepeated);
@@ -78,8 +100,21 @@ describe('withAnswerRestored', () => {
     const cases = [
       resultOf(answer, [{ role: 'user', content: 'ask' }, ...callAndResult, { role: 'assistant', content: answer }]),
       // The same text answered twice: both places are listed and both come back.
-      resultOf(answer, [{ role: 'user', content: 'ask' }, { role: 'assistant', content: answer }, { role: 'user', content: 'again' }, { role: 'assistant', content: answer }]),
-      resultOf(output, [{ role: 'user', content: 'go' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'done', arguments: '{}' } }] }, { role: 'tool', tool_call_id: 'c', content: output }]),
+      resultOf(answer, [
+        { role: 'user', content: 'ask' },
+        { role: 'assistant', content: answer },
+        { role: 'user', content: 'again' },
+        { role: 'assistant', content: answer },
+      ]),
+      resultOf(output, [
+        { role: 'user', content: 'go' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'done', arguments: '{}' } }],
+        },
+        { role: 'tool', tool_call_id: 'c', content: output },
+      ]),
     ];
     for (const result of cases) {
       const restored = withAnswerRestored(withAnswerOnce(result));
@@ -89,13 +124,19 @@ describe('withAnswerRestored', () => {
   });
 
   test('a result that carries its answer in full (an older run, a small answer) is returned as it is', () => {
-    const result = resultOf('fine', [{ role: 'user', content: 'ask' }, { role: 'assistant', content: 'fine' }]);
+    const result = resultOf('fine', [
+      { role: 'user', content: 'ask' },
+      { role: 'assistant', content: 'fine' },
+    ]);
     expect(withAnswerRestored(result)).toBe(result);
   });
 
   test('a result read through JSON, as Temporal hands it over, restores the same', () => {
     const answer = 'z'.repeat(40_000);
-    const result = resultOf(answer, [{ role: 'user', content: 'ask' }, { role: 'assistant', content: answer }]);
+    const result = resultOf(answer, [
+      { role: 'user', content: 'ask' },
+      { role: 'assistant', content: answer },
+    ]);
     const carried = JSON.parse(JSON.stringify(withAnswerOnce(result))) as unknown;
     expect(withAnswerRestored(agentWorkflowResultSchema.parse(carried))).toEqual(result);
   });

@@ -29,7 +29,14 @@ describe('cacheResult', () => {
   test('numbers references in the order results come, and keeps the whole text', () => {
     const first = cacheResult(undefined, result('a'.repeat(500)));
     const second = cacheResult(first.cache, result('b'.repeat(700), 'call-2-1'));
-    expect(first.entry).toEqual({ ref: 'cache-1', toolName: 'read_file', callId: 'call-1-1', iteration: 1, content: 'a'.repeat(500), originalChars: 500 });
+    expect(first.entry).toEqual({
+      ref: 'cache-1',
+      toolName: 'read_file',
+      callId: 'call-1-1',
+      iteration: 1,
+      content: 'a'.repeat(500),
+      originalChars: 500,
+    });
     expect(second.entry.ref).toBe('cache-2');
     expect(second.cache.entries.map((entry) => entry.ref)).toEqual(['cache-1', 'cache-2']);
     expect(second.cache.nextNumber).toBe(3);
@@ -101,7 +108,10 @@ describe('cacheSummary', () => {
 describe('readResultCache', () => {
   test('reads a slice, says where it is and where to read on', () => {
     const reading = readResultCache(oneEntry(), JSON.stringify({ ref: 'cache-1', offset: 1_000, length: 20 }));
-    expect(reading).toEqual({ isError: false, content: `[cache-1: characters 1000 to 1019 of 20000; read on with offset 1020]\n${digits(20_000).slice(1_000, 1_020)}` });
+    expect(reading).toEqual({
+      isError: false,
+      content: `[cache-1: characters 1000 to 1019 of 20000; read on with offset 1020]\n${digits(20_000).slice(1_000, 1_020)}`,
+    });
   });
 
   test('defaults: from the start, as much as one call may read; the last slice says it is the end', () => {
@@ -109,12 +119,16 @@ describe('readResultCache', () => {
     expect(first.content.split('\n')[0]).toBe('[cache-1: characters 0 to 7999 of 20000; read on with offset 8000]');
     expect(first.content.length).toBe(first.content.indexOf('\n') + 1 + RESULT_CACHE_DEFAULTS.sliceMaxChars);
     const last = readResultCache(oneEntry(), '{"ref":"cache-1","offset":19990}');
-    expect(last.content).toBe(`[cache-1: characters 19990 to 19999 of 20000; this is the end]\n${digits(20_000).slice(19_990)}`);
+    expect(last.content).toBe(
+      `[cache-1: characters 19990 to 19999 of 20000; this is the end]\n${digits(20_000).slice(19_990)}`,
+    );
   });
 
   test('a slice never ends inside a surrogate pair', () => {
     const cache = cacheResult(undefined, result(`abc😀${'d'.repeat(100)}`)).cache;
-    expect(readResultCache(cache, '{"ref":"cache-1","length":4}').content).toBe('[cache-1: characters 0 to 2 of 105; read on with offset 3]\nabc');
+    expect(readResultCache(cache, '{"ref":"cache-1","length":4}').content).toBe(
+      '[cache-1: characters 0 to 2 of 105; read on with offset 3]\nabc',
+    );
   });
 
   test.each([
@@ -128,11 +142,23 @@ describe('readResultCache', () => {
     ['a negative offset', '{"ref":"cache-1","offset":-1}', 'offset must be a whole number, 0 or more (got -1)'],
     ['a fractional offset', '{"ref":"cache-1","offset":1.5}', 'offset must be a whole number, 0 or more (got 1.5)'],
     ['an offset as text', '{"ref":"cache-1","offset":"10"}', 'offset must be a whole number, 0 or more (got "10")'],
-    ['an offset past the end', '{"ref":"cache-1","offset":20000}', 'offset 20000 is past the end: cache-1 holds 20000 characters (offsets 0 to 19999)'],
-    ['a huge length', '{"ref":"cache-1","length":1000000000}', 'length must be a whole number from 1 to 8000 (got 1000000000)'],
+    [
+      'an offset past the end',
+      '{"ref":"cache-1","offset":20000}',
+      'offset 20000 is past the end: cache-1 holds 20000 characters (offsets 0 to 19999)',
+    ],
+    [
+      'a huge length',
+      '{"ref":"cache-1","length":1000000000}',
+      'length must be a whole number from 1 to 8000 (got 1000000000)',
+    ],
     ['a zero length', '{"ref":"cache-1","length":0}', 'length must be a whole number from 1 to 8000 (got 0)'],
     ['a fractional length', '{"ref":"cache-1","length":2.5}', 'length must be a whole number from 1 to 8000 (got 2.5)'],
-    ['an unsafe integer offset', '{"ref":"cache-1","offset":1e300}', 'offset must be a whole number, 0 or more (got 1e+300)'],
+    [
+      'an unsafe integer offset',
+      '{"ref":"cache-1","offset":1e300}',
+      'offset must be a whole number, 0 or more (got 1e+300)',
+    ],
   ])('%s is a clear tool error', (_name, argumentsText, problem) => {
     const reading = readResultCache(oneEntry(), argumentsText);
     expect(reading.isError).toBe(true);
@@ -147,11 +173,15 @@ describe('readResultCache', () => {
       isError: true,
       content: `Error: result_cache: cache-1 was dropped from the cache to keep it under ${RESULT_CACHE_DEFAULTS.maxChars} characters; call the tool that produced it again if you need it.`,
     });
-    expect(readResultCache(cache, '{"ref":"cache-3"}').content).toContain('there is no cached result "cache-3"; the cache holds cache-2');
+    expect(readResultCache(cache, '{"ref":"cache-3"}').content).toContain(
+      'there is no cached result "cache-3"; the cache holds cache-2',
+    );
   });
 
   test('with nothing cached, any reference is unknown', () => {
-    expect(readResultCache(undefined, '{"ref":"cache-1"}').content).toBe('Error: result_cache: there is no cached result "cache-1"; the cache holds nothing.');
+    expect(readResultCache(undefined, '{"ref":"cache-1"}').content).toBe(
+      'Error: result_cache: there is no cached result "cache-1"; the cache holds nothing.',
+    );
   });
 });
 
@@ -161,7 +191,10 @@ describe('RESULT_CACHE_TOOL', () => {
     expect(RESULT_CACHE_TOOL.parameters).toMatchObject({
       required: ['ref'],
       additionalProperties: false,
-      properties: { offset: { type: 'integer', minimum: 0 }, length: { type: 'integer', maximum: RESULT_CACHE_DEFAULTS.sliceMaxChars } },
+      properties: {
+        offset: { type: 'integer', minimum: 0 },
+        length: { type: 'integer', maximum: RESULT_CACHE_DEFAULTS.sliceMaxChars },
+      },
     });
   });
 });

@@ -31,16 +31,18 @@ describe('processToolResult', () => {
     expect(processed.truncated).toEqual({ originalChars: 15_234, keptChars: 2_000 });
   });
 
-  test('a tool\'s own limit wins over a larger global limit', () => {
+  test("a tool's own limit wins over a larger global limit", () => {
     const processed = processToolResult('shell', 'x'.repeat(50), { maxResultChars: 100, perTool: { shell: 20 } });
 
     expect(processed.truncated).toEqual({ originalChars: 50, keptChars: 20 });
   });
 
-  test('a tool\'s own limit wins over a smaller global limit', () => {
+  test("a tool's own limit wins over a smaller global limit", () => {
     const content = 'x'.repeat(50);
 
-    expect(processToolResult('read_file', content, { maxResultChars: 10, perTool: { read_file: 1_000 } })).toEqual({ content });
+    expect(processToolResult('read_file', content, { maxResultChars: 10, perTool: { read_file: 1_000 } })).toEqual({
+      content,
+    });
   });
 
   test('a tool without its own limit gets the global limit', () => {
@@ -55,7 +57,7 @@ describe('processToolResult', () => {
     expect(processToolResult('ls', content, { perTool: { shell: 20 } })).toEqual({ content });
   });
 
-  test('a tool named like an Object.prototype member gets the global limit, not the prototype\'s', () => {
+  test("a tool named like an Object.prototype member gets the global limit, not the prototype's", () => {
     expect(resultLimitFor('constructor', { maxResultChars: 30, perTool: { shell: 20 } })).toBe(30);
     expect(resultLimitFor('toString', { perTool: {} })).toBeUndefined();
   });

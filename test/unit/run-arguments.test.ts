@@ -14,10 +14,17 @@ describe('readHandOver', () => {
     for (const second of [{ garbage: true }, handOver, null, 'x']) {
       expect(readHandOver([second], false)).toEqual({
         ok: false,
-        problems: [expect.stringMatching(/^arguments: agentWorkflow takes one argument, the run's input, and was started with 2;/)],
+        problems: [
+          expect.stringMatching(
+            /^arguments: agentWorkflow takes one argument, the run's input, and was started with 2;/,
+          ),
+        ],
       });
     }
-    expect(readHandOver([undefined, 'third'], false)).toMatchObject({ ok: false, problems: [expect.stringContaining('was started with 3')] });
+    expect(readHandOver([undefined, 'third'], false)).toMatchObject({
+      ok: false,
+      problems: [expect.stringContaining('was started with 3')],
+    });
   });
 
   test('a continued run takes its hand-over', () => {
@@ -28,10 +35,22 @@ describe('readHandOver', () => {
   test.each([
     ['not an object', 'garbage', 'continuation: expected the object a run hands over when it continues as new'],
     ['null', null, 'continuation: expected the object a run hands over when it continues as new'],
-    ['a missing counter', { ...handOver, iteration: undefined }, 'continuation.iteration: expected a whole number, 0 or more'],
+    [
+      'a missing counter',
+      { ...handOver, iteration: undefined },
+      'continuation.iteration: expected a whole number, 0 or more',
+    ],
     ['messages that are not an array', { ...handOver, messages: 'm' }, 'continuation.messages: expected an array'],
-    ['messages that are not chat messages', { ...handOver, messages: [null] }, 'continuation.messages: expected chat messages'],
-    ['events without recent', { ...handOver, events: { nextSeq: 1 } }, 'continuation.events: expected { nextSeq, recent }'],
+    [
+      'messages that are not chat messages',
+      { ...handOver, messages: [null] },
+      'continuation.messages: expected chat messages',
+    ],
+    [
+      'events without recent',
+      { ...handOver, events: { nextSeq: 1 } },
+      'continuation.events: expected { nextSeq, recent }',
+    ],
     ['a deadline that is not text', { ...handOver, deadline: 5 }, 'continuation.deadline: expected a text, if given'],
   ])('a malformed hand-over (%s) is a problem, not a throw', (_name, value, expected) => {
     const read = readHandOver([value], true);

@@ -5,7 +5,11 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { ZERO_USAGE } from '../../src/shared/messages';
 import { readCarriedEvents } from '../../src/workflows/agent/event-log';
 import { continuationOf } from '../../src/workflows/agent/run-continuation';
-import { RUN_CONTINUATION_VERSION, handOverV4Schema, parseRunContinuation } from '../../src/workflows/agent/run-continuation-schema';
+import {
+  RUN_CONTINUATION_VERSION,
+  handOverV4Schema,
+  parseRunContinuation,
+} from '../../src/workflows/agent/run-continuation-schema';
 import { createRunRecord } from '../../src/workflows/agent/run-record';
 
 /** A hand-over of the current version after one iteration, without the fields that are optional. */
@@ -15,7 +19,14 @@ const handOver = {
   inputMessageCount: 0,
   messages: [
     { role: 'user', content: 'Add each number to itself, one call at a time.' },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'call-1-1', type: 'function', function: { name: 'calculator', arguments: '{"expression":"1 + 1"}' } }], meta: { iteration: 1, modelCallIds: { 'call-1-1': 'call_0' } } },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'call-1-1', type: 'function', function: { name: 'calculator', arguments: '{"expression":"1 + 1"}' } },
+      ],
+      meta: { iteration: 1, modelCallIds: { 'call-1-1': 'call_0' } },
+    },
     { role: 'tool', tool_call_id: 'call-1-1', content: '2', meta: { iteration: 1 } },
   ],
   inbox: ['sent meanwhile'],
@@ -29,7 +40,13 @@ const handOver = {
   breaker: { toolName: null, errorText: null, count: 0 },
   turn: { startedAtMs: 1795273870750, messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: ['calculator'] },
   externalStopRequested: false,
-  events: { nextSeq: 3, recent: [{ tools: ['calculator'], model: null, seq: 1, at: '2026-11-21T15:11:10.750Z', type: 'run-start' }, { iteration: 1, messages: 1, seq: 2, at: '2026-11-21T15:11:10.850Z', type: 'iteration-start' }] },
+  events: {
+    nextSeq: 3,
+    recent: [
+      { tools: ['calculator'], model: null, seq: 1, at: '2026-11-21T15:11:10.750Z', type: 'run-start' },
+      { iteration: 1, messages: 1, seq: 2, at: '2026-11-21T15:11:10.850Z', type: 'iteration-start' },
+    ],
+  },
   deadline: '2026-11-21T16:11:10.750Z',
 };
 
@@ -37,7 +54,9 @@ const handOver = {
 function recordedHandOvers(file: string): unknown[] {
   const json: unknown = JSON.parse(readFileSync(path.join(__dirname, '..', 'replay', 'histories', file), 'utf8'));
   return (historyFromJSON(json).events ?? []).flatMap((event) => {
-    const payloads = (event.workflowExecutionContinuedAsNewEventAttributes ?? event.workflowExecutionStartedEventAttributes)?.input?.payloads ?? [];
+    const payloads =
+      (event.workflowExecutionContinuedAsNewEventAttributes ?? event.workflowExecutionStartedEventAttributes)?.input
+        ?.payloads ?? [];
     const second = payloads[1];
     return second === undefined ? [] : [defaultPayloadConverter.fromPayload(second)];
   });
@@ -62,7 +81,19 @@ describe('the current version', () => {
   test("carries the run's result cache, which reads back as it was written", () => {
     const run = createRunRecord();
     run.messages = [{ role: 'user', content: 'go' }];
-    run.resultCache = { entries: [{ ref: 'cache-2', toolName: 'read_file', callId: 'call-1-1', iteration: 1, content: 'x'.repeat(50), originalChars: 50 }], nextNumber: 3 };
+    run.resultCache = {
+      entries: [
+        {
+          ref: 'cache-2',
+          toolName: 'read_file',
+          callId: 'call-1-1',
+          iteration: 1,
+          content: 'x'.repeat(50),
+          originalChars: 50,
+        },
+      ],
+      nextNumber: 3,
+    };
     const wire: unknown = JSON.parse(JSON.stringify(continuationOf(run, 0, undefined)));
     expect(wire).toMatchObject({ schemaVersion: 4, resultCache: run.resultCache });
     expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
@@ -70,8 +101,12 @@ describe('the current version', () => {
 
   test('a malformed result cache is named', () => {
     const read = parseRunContinuation({ ...handOver, resultCache: { entries: [{ ref: 'cache-1' }], nextNumber: 0 } });
-    expect(read.ok ? [] : read.problems).toContain('continuation.resultCache.nextNumber: Too small: expected number to be >=1');
-    expect(read.ok ? [] : read.problems).toContain('continuation.resultCache.entries.0.content: Invalid input: expected string, received undefined');
+    expect(read.ok ? [] : read.problems).toContain(
+      'continuation.resultCache.nextNumber: Too small: expected number to be >=1',
+    );
+    expect(read.ok ? [] : read.problems).toContain(
+      'continuation.resultCache.entries.0.content: Invalid input: expected string, received undefined',
+    );
   });
 
   test("carries the run's compaction, which reads back as it was written", () => {
@@ -85,7 +120,13 @@ describe('the current version', () => {
 
   test("carries the nested agents' usage and the turn's agent answers; a hand-over without them reads without", () => {
     const run = createRunRecord();
-    run.nested = { children: [{ runId: 'r1', toolName: 'researcher', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 } }], omitted: 2, total: { promptTokens: 30, completionTokens: 40, totalTokens: 70 } };
+    run.nested = {
+      children: [
+        { runId: 'r1', toolName: 'researcher', usage: { promptTokens: 3, completionTokens: 4, totalTokens: 7 } },
+      ],
+      omitted: 2,
+      total: { promptTokens: 30, completionTokens: 40, totalTokens: 70 },
+    };
     run.turn = { ...run.turn, agentAnswers: [{ toolName: 'researcher', stopMessage: false }] };
     const wire: unknown = JSON.parse(JSON.stringify(continuationOf(run, 0, undefined)));
     expect(wire).toMatchObject({ nested: run.nested, turn: { agentAnswers: run.turn.agentAnswers } });
@@ -98,44 +139,87 @@ describe('the current version', () => {
 
   test('a malformed compaction is named', () => {
     const read = parseRunContinuation({ ...handOver, compaction: { throughIndex: 'all', summary: 5 } });
-    expect(read.ok ? [] : read.problems).toContain('continuation.compaction.throughIndex: Invalid input: expected number, received string');
+    expect(read.ok ? [] : read.problems).toContain(
+      'continuation.compaction.throughIndex: Invalid input: expected number, received string',
+    );
   });
 });
 
 describe('the stop context and released iterations', () => {
   test('a hand-over without them reads as a run that had none; with them, they travel', () => {
     expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { ...handOver, ...NONE_YET } });
-    const carried = { toolCallsExecuted: 4, lastToolResults: [{ toolName: 'big', callId: 'call-2-1', contentPreview: 'y', isError: false }], releasedIterations: [1, 2] };
-    expect(parseRunContinuation({ ...handOver, ...carried })).toEqual({ ok: true, continuation: { ...handOver, ...carried } });
+    const carried = {
+      toolCallsExecuted: 4,
+      lastToolResults: [{ toolName: 'big', callId: 'call-2-1', contentPreview: 'y', isError: false }],
+      releasedIterations: [1, 2],
+    };
+    expect(parseRunContinuation({ ...handOver, ...carried })).toEqual({
+      ok: true,
+      continuation: { ...handOver, ...carried },
+    });
     const wrong = parseRunContinuation({ ...handOver, releasedIterations: [1.5] });
     expect(wrong.ok).toBe(false);
   });
 });
 
 describe('the recorded histories', () => {
-  test.each(['continue-as-new-start.json', 'continue-as-new.json'])('the hand-overs recorded in %s are of the current version, and read', (file) => {
-    const recorded = recordedHandOvers(file);
-    expect(recorded.length).toBeGreaterThan(0);
-    for (const carried of recorded) {
-      expect(carried).toHaveProperty('schemaVersion', RUN_CONTINUATION_VERSION);
-      // The same fields; the events are read as this version writes them, every one of them kept.
-      const { events } = carried as { events: unknown };
-      expect(parseRunContinuation(carried)).toEqual({ ok: true, continuation: { ...(carried as object), events: readCarriedEvents(events) } });
-      expect(readCarriedEvents(events).recent.length).toBe((events as { recent: unknown[] }).recent.length);
-    }
-  });
+  test.each(['continue-as-new-start.json', 'continue-as-new.json'])(
+    'the hand-overs recorded in %s are of the current version, and read',
+    (file) => {
+      const recorded = recordedHandOvers(file);
+      expect(recorded.length).toBeGreaterThan(0);
+      for (const carried of recorded) {
+        expect(carried).toHaveProperty('schemaVersion', RUN_CONTINUATION_VERSION);
+        // The same fields; the events are read as this version writes them, every one of them kept.
+        const { events } = carried as { events: unknown };
+        expect(parseRunContinuation(carried)).toEqual({
+          ok: true,
+          continuation: { ...(carried as object), events: readCarriedEvents(events) },
+        });
+        expect(readCarriedEvents(events).recent.length).toBe((events as { recent: unknown[] }).recent.length);
+      }
+    },
+  );
 });
 
 describe('a malformed hand-over is a list of problems naming the field, never a throw', () => {
   test.each([
-    ['a version this worker does not know', { ...handOver, schemaVersion: 5 }, 'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got 5'],
-    ['an earlier version, never released', { ...handOver, schemaVersion: 3 }, 'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got 3'],
-    ['no version', { ...handOver, schemaVersion: undefined }, 'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got none'],
-    ['a version that is not a number', { ...handOver, schemaVersion: 'two' }, 'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got "two"'],
+    [
+      'a version this worker does not know',
+      { ...handOver, schemaVersion: 5 },
+      'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got 5',
+    ],
+    [
+      'an earlier version, never released',
+      { ...handOver, schemaVersion: 3 },
+      'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got 3',
+    ],
+    [
+      'no version',
+      { ...handOver, schemaVersion: undefined },
+      'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got none',
+    ],
+    [
+      'a version that is not a number',
+      { ...handOver, schemaVersion: 'two' },
+      'continuation.schemaVersion: expected one of 4 (the hand-over versions this worker reads), got "two"',
+    ],
     ['a missing field', { ...handOver, usage: undefined }, 'continuation.usage: expected an object'],
-    ['a usage that does not count tokens', { ...handOver, usage: { ...handOver.usage, totalTokens: 'many' } }, 'continuation.usage.totalTokens: Invalid input: expected number, received string'],
-    ['a loop tracker without its count', { ...handOver, loopTracker: { toolName: null, argumentsKey: null } }, 'continuation.loopTracker.count: Invalid input: expected number, received undefined'],
-    ['a negative counter', { ...handOver, invocations: -1 }, 'continuation.invocations: expected a whole number, 0 or more'],
+    [
+      'a usage that does not count tokens',
+      { ...handOver, usage: { ...handOver.usage, totalTokens: 'many' } },
+      'continuation.usage.totalTokens: Invalid input: expected number, received string',
+    ],
+    [
+      'a loop tracker without its count',
+      { ...handOver, loopTracker: { toolName: null, argumentsKey: null } },
+      'continuation.loopTracker.count: Invalid input: expected number, received undefined',
+    ],
+    [
+      'a negative counter',
+      { ...handOver, invocations: -1 },
+      'continuation.invocations: expected a whole number, 0 or more',
+    ],
     ['an array', [handOver], 'continuation: expected the object a run hands over when it continues as new'],
   ])('%s', (_name, handOver, expected) => {
     const read = parseRunContinuation(handOver);
@@ -144,7 +228,10 @@ describe('a malformed hand-over is a list of problems naming the field, never a 
   });
 
   test('a thousand malformed messages are one problem; every missing field is named', () => {
-    const read = parseRunContinuation({ ...handOver, messages: Array.from({ length: 1000 }, () => ({ role: 'nobody' })) });
+    const read = parseRunContinuation({
+      ...handOver,
+      messages: Array.from({ length: 1000 }, () => ({ role: 'nobody' })),
+    });
     expect(read).toEqual({ ok: false, problems: ['continuation.messages: expected chat messages'] });
     const everything = parseRunContinuation({ schemaVersion: 4 });
     expect(everything.ok ? [] : everything.problems).toHaveLength(15);

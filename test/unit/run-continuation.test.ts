@@ -30,11 +30,24 @@ describe('the hand-over input', () => {
   const continuation = (messageChars: number, events: number): RunContinuation =>
     handOverWith({
       messages: [{ role: 'user', content: 'm'.repeat(messageChars) }],
-      events: { nextSeq: events + 1, recent: Array.from({ length: events }, (_, index) => ({ seq: index + 1, at: '', type: 'user-message' as const, content: 'x'.repeat(5_000) })) },
+      events: {
+        nextSeq: events + 1,
+        recent: Array.from({ length: events }, (_, index) => ({
+          seq: index + 1,
+          at: '',
+          type: 'user-message' as const,
+          content: 'x'.repeat(5_000),
+        })),
+      },
     });
 
   test('travels without its conversation, which the continuation carries once; what is checked has a stand-in for it', () => {
-    const input = { tools: ['calculator'], message: 'go', messages: [{ role: 'user', content: 'earlier' }], maxInvocations: 5 };
+    const input = {
+      tools: ['calculator'],
+      message: 'go',
+      messages: [{ role: 'user', content: 'earlier' }],
+      maxInvocations: 5,
+    };
     expect(inputWithoutConversation(input)).toEqual({ tools: ['calculator'], maxInvocations: 5 });
     const checked = parseAgentInput(inputToValidate(input));
     expect(checked.ok).toBe(true);
@@ -57,8 +70,18 @@ describe('the hand-over input', () => {
   });
 
   test('one that still does not fit without events gives up result cache entries, oldest first, keeping the numbering', () => {
-    const entry = (number: number) => ({ ref: `cache-${number}`, toolName: 'read_file', callId: `call-${number}-1`, iteration: number, content: 'c'.repeat(200_000), originalChars: 200_000 });
-    const handOver = { ...continuation(1_300_000, 10), resultCache: { entries: [entry(1), entry(2), entry(3), entry(4)], nextNumber: 5 } };
+    const entry = (number: number) => ({
+      ref: `cache-${number}`,
+      toolName: 'read_file',
+      callId: `call-${number}-1`,
+      iteration: number,
+      content: 'c'.repeat(200_000),
+      originalChars: 200_000,
+    });
+    const handOver = {
+      ...continuation(1_300_000, 10),
+      resultCache: { entries: [entry(1), entry(2), entry(3), entry(4)], nextNumber: 5 },
+    };
     const fitted = fitHandOver({ tools: [] }, handOver);
     expect(fitted?.continuation.events.recent).toEqual([]);
     // 1.3 MB of conversation leave room for three of the four 200 KB entries.
@@ -74,8 +97,16 @@ describe('the hand-over input', () => {
 describe('partialRun', () => {
   test('carries the messages while they fit in a failure, and only their count beyond', () => {
     const small: ChatMessage[] = [{ role: 'user', content: 'hi' }];
-    expect(partialRun(small, ZERO_USAGE, 1)).toEqual({ messages: small, messageCount: 1, usage: ZERO_USAGE, iterations: 1 });
-    const large: ChatMessage[] = [{ role: 'user', content: 'x'.repeat(1_100_000) }, { role: 'assistant', content: 'ok' }];
+    expect(partialRun(small, ZERO_USAGE, 1)).toEqual({
+      messages: small,
+      messageCount: 1,
+      usage: ZERO_USAGE,
+      iterations: 1,
+    });
+    const large: ChatMessage[] = [
+      { role: 'user', content: 'x'.repeat(1_100_000) },
+      { role: 'assistant', content: 'ok' },
+    ];
     expect(partialRun(large, ZERO_USAGE, 4)).toEqual({ messageCount: 2, usage: ZERO_USAGE, iterations: 4 });
   });
 });

@@ -9,17 +9,26 @@ describe('hasRunEnded', () => {
 
   // Every other status counts as ended, as each caller decided before (`status !== 'RUNNING'`). PAUSED (Temporal's
   // workflow pause) is kept so too, unchanged here, though a paused run may resume: nothing here pauses runs.
-  test.each<WorkflowExecutionStatusName>(['COMPLETED', 'FAILED', 'CANCELLED', 'TERMINATED', 'CONTINUED_AS_NEW', 'TIMED_OUT', 'PAUSED', 'UNSPECIFIED', 'UNKNOWN'])(
-    '%s has ended',
-    (status) => {
-      expect(hasRunEnded(status)).toBe(true);
-    },
-  );
+  test.each<WorkflowExecutionStatusName>([
+    'COMPLETED',
+    'FAILED',
+    'CANCELLED',
+    'TERMINATED',
+    'CONTINUED_AS_NEW',
+    'TIMED_OUT',
+    'PAUSED',
+    'UNSPECIFIED',
+    'UNKNOWN',
+  ])('%s has ended', (status) => {
+    expect(hasRunEnded(status)).toBe(true);
+  });
 });
 
 describe('isRefusedAsEnded', () => {
   test("Temporal's refusal of a signal to a closed run says it has ended", () => {
-    expect(isRefusedAsEnded(Object.assign(new Error('5 NOT_FOUND: workflow execution already completed'), { code: 5 }))).toBe(true);
+    expect(
+      isRefusedAsEnded(Object.assign(new Error('5 NOT_FOUND: workflow execution already completed'), { code: 5 })),
+    ).toBe(true);
   });
 
   test.each([

@@ -48,7 +48,7 @@ describe('selectRunTools', () => {
 });
 
 describe('effectiveMaxInvocations', () => {
-  test('the default when neither limit is set: 64, the seeds\' max_invocations', () => {
+  test("the default when neither limit is set: 64, the seeds' max_invocations", () => {
     // The literal, not the constant: a change of the default must fail here.
     expect(DEFAULT_MAX_INVOCATIONS).toBe(64);
     expect(effectiveMaxInvocations(parsed({}))).toBe(64);
@@ -61,7 +61,11 @@ describe('effectiveMaxInvocations', () => {
   });
 
   test('the smaller of the top-level and the terminating limit', () => {
-    const input = parsed({ tools: ['finish'], maxInvocations: 10, terminating: { toolIds: ['finish'], maxInvocations: 4 } });
+    const input = parsed({
+      tools: ['finish'],
+      maxInvocations: 10,
+      terminating: { toolIds: ['finish'], maxInvocations: 4 },
+    });
 
     expect(effectiveMaxInvocations(input)).toBe(4);
     expect(effectiveMaxInvocations(parsed({ maxInvocations: 7 }))).toBe(7);

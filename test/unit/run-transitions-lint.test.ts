@@ -5,7 +5,8 @@ import { lintAll, type LintMessage } from '../helpers/lint-probes';
  * `src/workflows/agent/run-transitions.ts`: lint fails an assignment elsewhere, so a reader finds every
  * way one of them changes in that file.
  */
-const probe = (body: string) => `import type { RunRecord } from '../run-record';\nexport function probe(run: RunRecord): void {\n  ${body}\n}\n`;
+const probe = (body: string) =>
+  `import type { RunRecord } from '../run-record';\nexport function probe(run: RunRecord): void {\n  ${body}\n}\n`;
 const step = 'src/workflows/agent/steps/finish-run.ts';
 const transitions = 'src/workflows/agent/run-transitions.ts';
 
@@ -25,12 +26,22 @@ describe('lint keeps changes of the run record in its transitions', () => {
   }, 120_000);
 
   it('fails on an assignment to run.status outside the transitions', () => {
-    expect(results[0]).toEqual([expect.objectContaining({ ruleId: 'no-restricted-syntax', message: expect.stringContaining('run-transitions.ts') })]);
+    expect(results[0]).toEqual([
+      expect.objectContaining({
+        ruleId: 'no-restricted-syntax',
+        message: expect.stringContaining('run-transitions.ts'),
+      }),
+    ]);
   });
 
   it('fails on a change in place of a shared field, the turn, or the pending approvals outside the transitions', () => {
     for (const messages of results.slice(1, 4)) {
-      expect(messages).toEqual([expect.objectContaining({ ruleId: 'no-restricted-syntax', message: expect.stringContaining('run-transitions.ts') })]);
+      expect(messages).toEqual([
+        expect.objectContaining({
+          ruleId: 'no-restricted-syntax',
+          message: expect.stringContaining('run-transitions.ts'),
+        }),
+      ]);
     }
   });
 

@@ -1,7 +1,13 @@
 import { SEARCH_ATTRIBUTE_COUNTER_STEP } from '../../src/shared/defaults/activities';
 import { isMeaningfulChange, type SearchAttributeValues } from '../../src/workflows/rules/search-attribute-updates';
 
-const running: SearchAttributeValues = { status: 'running', iterations: 3, totalTokens: 300, pendingApprovals: 0, terminationReason: '' };
+const running: SearchAttributeValues = {
+  status: 'running',
+  iterations: 3,
+  totalTokens: 300,
+  pendingApprovals: 0,
+  terminationReason: '',
+};
 
 describe('isMeaningfulChange', () => {
   test('the first publish of a Temporal run is always sent', () => {
@@ -12,7 +18,9 @@ describe('isMeaningfulChange', () => {
     expect(isMeaningfulChange(running, { ...running, status: 'waiting_for_approval', pendingApprovals: 1 })).toBe(true);
     expect(isMeaningfulChange(running, { ...running, pendingApprovals: 2 })).toBe(true);
     expect(isMeaningfulChange(running, { ...running, status: 'completed' })).toBe(true);
-    expect(isMeaningfulChange(running, { ...running, status: 'failed', terminationReason: 'failed:MaxInvocationsExceeded' })).toBe(true);
+    expect(
+      isMeaningfulChange(running, { ...running, status: 'failed', terminationReason: 'failed:MaxInvocationsExceeded' }),
+    ).toBe(true);
   });
 
   test('counters alone wait until the run is SEARCH_ATTRIBUTE_COUNTER_STEP iterations further', () => {

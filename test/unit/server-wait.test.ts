@@ -29,14 +29,20 @@ describe('waitForServer', () => {
     await writeFile(logFile, `${numberedLines(1, 40)}\n`);
     const progress: string[] = [];
 
-    const failure = waitForServer(address, 1_500, { log: (line) => progress.push(line), progressEveryMs: 500, serverLog: { file: logFile } });
+    const failure = waitForServer(address, 1_500, {
+      log: (line) => progress.push(line),
+      progressEveryMs: 500,
+      serverLog: { file: logFile },
+    });
 
     await expect(failure).rejects.toThrow(
       `The Temporal server at ${address} did not answer within 1.5 s.\nThe last lines of its log, ${logFile}:\n${numberedLines(11, 40)}`,
     );
     expect(progress.length).toBeGreaterThanOrEqual(1);
     expect(progress[0]).toMatch(
-      new RegExp(`^Waiting for the Temporal server at ${address} to answer \\(\\d+ s; a first start after a build can take a minute\\)\\.\\.\\.$`),
+      new RegExp(
+        `^Waiting for the Temporal server at ${address} to answer \\(\\d+ s; a first start after a build can take a minute\\)\\.\\.\\.$`,
+      ),
     );
   });
 
@@ -91,9 +97,13 @@ describe('startDevServer with a CLI whose server never answers', () => {
     const cli = await fakeCli(35, `echo $$ > "${directory}/pid"; exec sleep 30`);
     const logFile = path.join(directory, 'logs', 'server.log');
 
-    const failure = withCli(cli, () => startDevServer({ port: 0, uiPort: 0, detached: true, logFile, startTimeoutMs: 1_500, log: () => {} }));
+    const failure = withCli(cli, () =>
+      startDevServer({ port: 0, uiPort: 0, detached: true, logFile, startTimeoutMs: 1_500, log: () => {} }),
+    );
 
-    await expect(failure).rejects.toThrow(/did not answer within 1\.5 s\.\nThe last lines of its log, .*server\.log:\n/);
+    await expect(failure).rejects.toThrow(
+      /did not answer within 1\.5 s\.\nThe last lines of its log, .*server\.log:\n/,
+    );
     const message = ((await failure.catch((error: unknown) => error)) as Error).message;
     expect(message.endsWith(numberedLines(6, 35))).toBe(true);
     const pid = Number((await readFile(path.join(directory, 'pid'), 'utf8')).trim());

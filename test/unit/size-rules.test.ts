@@ -1,5 +1,10 @@
 import { capOutput } from '../../src/activities/tool-execution';
-import { CONTEXT_BUDGET_BYTES, HISTORY_BUDGET_BYTES, HISTORY_EVENT_BUDGET, TOOL_OUTPUT_LIMIT_BYTES } from '../../src/shared/defaults/sizes';
+import {
+  CONTEXT_BUDGET_BYTES,
+  HISTORY_BUDGET_BYTES,
+  HISTORY_EVENT_BUDGET,
+  TOOL_OUTPUT_LIMIT_BYTES,
+} from '../../src/shared/defaults/sizes';
 import { SCHEMA_VERSION } from '../../src/shared/defaults/names';
 import { ZERO_USAGE, type ChatMessage } from '../../src/shared/messages';
 import { cutToBytes, formatBytes, jsonBytes, utf8Bytes } from '../../src/shared/payload-limits';
@@ -47,11 +52,14 @@ describe('cutToBytes', () => {
     expect(cutToBytes('日本語', 7)).toBe('日本');
   });
 
-  test.each(SAMPLES.flatMap(([label, text]) => [0, 1, 5, 17].map((limit) => [label, limit, text] as const)))('%s text cut to %i bytes fits and is a prefix', (_, limit, text) => {
-    const cut = cutToBytes(text, limit);
-    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(limit);
-    expect(text.startsWith(cut)).toBe(true);
-  });
+  test.each(SAMPLES.flatMap(([label, text]) => [0, 1, 5, 17].map((limit) => [label, limit, text] as const)))(
+    '%s text cut to %i bytes fits and is a prefix',
+    (_, limit, text) => {
+      const cut = cutToBytes(text, limit);
+      expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(limit);
+      expect(text.startsWith(cut)).toBe(true);
+    },
+  );
 });
 
 describe('formatBytes', () => {
@@ -67,10 +75,17 @@ describe('formatBytes', () => {
 });
 
 describe('projectedRunBytes', () => {
-  const input: ChatMessage[] = [{ role: 'user', content: 'earlier question' }, { role: 'assistant', content: 'earlier answer' }];
+  const input: ChatMessage[] = [
+    { role: 'user', content: 'earlier question' },
+    { role: 'assistant', content: 'earlier answer' },
+  ];
   const added: ChatMessage[] = [
     { role: 'user', content: 'q'.repeat(1000) },
-    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }] },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{}' } }],
+    },
     { role: 'tool', tool_call_id: 'c1', content: 'r'.repeat(5000) },
   ];
 
@@ -90,22 +105,35 @@ describe('findSizeBreach', () => {
   const quiet = { bytes: 1_000_000, events: 500 };
 
   test('nothing inside the budgets', () => {
-    expect(findSizeBreach(CONTEXT_BUDGET_BYTES, { bytes: HISTORY_BUDGET_BYTES, events: HISTORY_EVENT_BUDGET })).toBeUndefined();
+    expect(
+      findSizeBreach(CONTEXT_BUDGET_BYTES, { bytes: HISTORY_BUDGET_BYTES, events: HISTORY_EVENT_BUDGET }),
+    ).toBeUndefined();
   });
 
   test('the conversation over its budget', () => {
-    expect(findSizeBreach(CONTEXT_BUDGET_BYTES + 1, quiet)).toEqual({ kind: 'context', bytes: CONTEXT_BUDGET_BYTES + 1, budget: CONTEXT_BUDGET_BYTES });
+    expect(findSizeBreach(CONTEXT_BUDGET_BYTES + 1, quiet)).toEqual({
+      kind: 'context',
+      bytes: CONTEXT_BUDGET_BYTES + 1,
+      budget: CONTEXT_BUDGET_BYTES,
+    });
   });
 
   test.each([
     ['bytes', { bytes: HISTORY_BUDGET_BYTES + 1, events: 500 }],
     ['events', { bytes: 1_000_000, events: HISTORY_EVENT_BUDGET + 1 }],
   ])('the history over its budget in %s', (_, history) => {
-    expect(findSizeBreach(1000, history)).toEqual({ kind: 'history', ...history, budgetBytes: HISTORY_BUDGET_BYTES, budgetEvents: HISTORY_EVENT_BUDGET });
+    expect(findSizeBreach(1000, history)).toEqual({
+      kind: 'history',
+      ...history,
+      budgetBytes: HISTORY_BUDGET_BYTES,
+      budgetEvents: HISTORY_EVENT_BUDGET,
+    });
   });
 
   test('the conversation is reported first when both are over', () => {
-    expect(findSizeBreach(CONTEXT_BUDGET_BYTES + 1, { bytes: HISTORY_BUDGET_BYTES + 1, events: 0 })?.kind).toBe('context');
+    expect(findSizeBreach(CONTEXT_BUDGET_BYTES + 1, { bytes: HISTORY_BUDGET_BYTES + 1, events: 0 })?.kind).toBe(
+      'context',
+    );
   });
 });
 

@@ -23,7 +23,9 @@ describe('sseData: the data of each Server-Sent Event in a provider stream', () 
   });
 
   test('CRLF and CR line ends, a CRLF split across reads, comments and other fields', async () => {
-    expect(await all(bytes(': keep-alive\r\n\r\nevent: x\r\nid: 3\r\ndata: one\r', '\n\r\ndata:two\r\rdata: three\n\n'))).toEqual(['one', 'two', 'three']);
+    expect(
+      await all(bytes(': keep-alive\r\n\r\nevent: x\r\nid: 3\r\ndata: one\r', '\n\r\ndata:two\r\rdata: three\n\n')),
+    ).toEqual(['one', 'two', 'three']);
   });
 
   test('several data lines of one event are joined with newlines; an event without data is skipped', async () => {

@@ -37,10 +37,20 @@ const assistant = (content: string | null, ...toolNames: string[]): ChatMessage 
   content,
   ...(toolNames.length === 0
     ? {}
-    : { tool_calls: toolNames.map((name, index) => ({ id: `call-${index}`, type: 'function', function: { name, arguments: '{}' } })) }),
+    : {
+        tool_calls: toolNames.map((name, index) => ({
+          id: `call-${index}`,
+          type: 'function',
+          function: { name, arguments: '{}' },
+        })),
+      }),
 });
 const toolResult = (content: string): ChatMessage => ({ role: 'tool', tool_call_id: 'call-0', content });
-const nudge = (): ChatMessage => ({ role: 'system', content: 'Call a terminating tool.', meta: { injected: 'nudge', iteration: 1 } });
+const nudge = (): ChatMessage => ({
+  role: 'system',
+  content: 'Call a terminating tool.',
+  meta: { injected: 'nudge', iteration: 1 },
+});
 
 /** The opening user message followed by `produced` messages: assistant, tool and injected system in turn. */
 function turnWith(produced: number): ChatMessage[] {
@@ -62,10 +72,15 @@ function problemsOf(schema: z.ZodType, value: unknown): string[] {
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`)).join('');
+  return path
+    .map((segment, index) =>
+      typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`,
+    )
+    .join('');
 }
 
-const KEYS = 'maxMessages, textMention, tokenUsage, timeout, functionCall, handoff, maxIterations, external, textMessage, stopMessage, sourceMatch, custom, any, all';
+const KEYS =
+  'maxMessages, textMention, tokenUsage, timeout, functionCall, handoff, maxIterations, external, textMessage, stopMessage, sourceMatch, custom, any, all';
 
 describe('stopConditionSchema accepts', () => {
   const valid: [string, StopCondition][] = [
@@ -107,20 +122,32 @@ describe('stopConditionSchema rejects, naming the field', () => {
   const invalid: [string, unknown, string[]][] = [
     ['an unknown key', { foo: 1 }, [`input: expected one of: ${KEYS}; got "foo"`]],
     ['an empty object', {}, [`input: expected one of: ${KEYS}; got an empty object`]],
-    ['sourceMatch that is not a list', { sourceMatch: 'critic' }, ['sourceMatch: Invalid input: expected array, received string']],
+    [
+      'sourceMatch that is not a list',
+      { sourceMatch: 'critic' },
+      ['sourceMatch: Invalid input: expected array, received string'],
+    ],
     ['an empty sourceMatch', { sourceMatch: [] }, ['sourceMatch: name at least one agent tool']],
     ['stopMessage other than true', { stopMessage: false }, ['stopMessage: Invalid input: expected true']],
     ['an unknown key beside a condition', { maxMessages: 3, foo: 1 }, ['input: Unrecognized key: "foo"']],
-    ['params on a condition other than custom', { functionCall: 'finish', params: {} }, ['input: Unrecognized key: "params"']],
+    [
+      'params on a condition other than custom',
+      { functionCall: 'finish', params: {} },
+      ['input: Unrecognized key: "params"'],
+    ],
     [
       'two conditions in one object',
       { maxMessages: 3, textMention: 'APPROVE' },
-      ['input: one condition per object, got maxMessages and textMention; combine conditions with { any: [...] } or { all: [...] }'],
+      [
+        'input: one condition per object, got maxMessages and textMention; combine conditions with { any: [...] } or { all: [...] }',
+      ],
     ],
     [
       'three conditions in one object',
       { maxMessages: 3, external: true, any: [] },
-      ['input: one condition per object, got maxMessages, external and any; combine conditions with { any: [...] } or { all: [...] }'],
+      [
+        'input: one condition per object, got maxMessages, external and any; combine conditions with { any: [...] } or { all: [...] }',
+      ],
     ],
     ['an empty any', { any: [] }, ['any: give at least one condition']],
     ['an empty all', { all: [] }, ['all: give at least one condition']],
@@ -130,15 +157,31 @@ describe('stopConditionSchema rejects, naming the field', () => {
     ['maxMessages as text', { maxMessages: '10' }, ['maxMessages: Invalid input: expected number, received string']],
     ['maxIterations 0', { maxIterations: 0 }, ['maxIterations: Too small: expected number to be >0']],
     ['an empty textMention', { textMention: '' }, ['textMention: Too small: expected string to have >=1 characters']],
-    ['an empty functionCall', { functionCall: '' }, ['functionCall: Too small: expected string to have >=1 characters']],
+    [
+      'an empty functionCall',
+      { functionCall: '' },
+      ['functionCall: Too small: expected string to have >=1 characters'],
+    ],
     ['an empty handoff', { handoff: '' }, ['handoff: Too small: expected string to have >=1 characters']],
     ['an empty custom name', { custom: '' }, ['custom: Too small: expected string to have >=1 characters']],
-    ['custom params that are not an object', { custom: 'x', params: [1] }, ['params: Invalid input: expected record, received array']],
+    [
+      'custom params that are not an object',
+      { custom: 'x', params: [1] },
+      ['params: Invalid input: expected record, received array'],
+    ],
     ['external false', { external: false }, ['external: Invalid input: expected true']],
     ['tokenUsage without a limit', { tokenUsage: {} }, ['tokenUsage: give maxTotal, maxPrompt or maxCompletion']],
     ['tokenUsage 0', { tokenUsage: { maxTotal: 0 } }, ['tokenUsage.maxTotal: Too small: expected number to be >0']],
-    ['an unknown tokenUsage limit', { tokenUsage: { maxTotal: 5, maxCached: 1 } }, ['tokenUsage: Unrecognized key: "maxCached"']],
-    ['a duration that is not one', { timeout: 'soon' }, ['timeout: expected a duration such as "30s", "5 minutes" or "1h"']],
+    [
+      'an unknown tokenUsage limit',
+      { tokenUsage: { maxTotal: 5, maxCached: 1 } },
+      ['tokenUsage: Unrecognized key: "maxCached"'],
+    ],
+    [
+      'a duration that is not one',
+      { timeout: 'soon' },
+      ['timeout: expected a duration such as "30s", "5 minutes" or "1h"'],
+    ],
     ['a zero duration', { timeout: '0s' }, ['timeout: expected a duration such as "30s", "5 minutes" or "1h"']],
     ['a zero timeout', { timeout: 0 }, ['timeout: Too small: expected number to be >0']],
     ['null', null, [`input: expected an object with one of: ${KEYS}`]],
@@ -163,7 +206,9 @@ describe('stopConditionSchema rejects, naming the field', () => {
   test('inside an input object, paths start at the field', () => {
     const input = z.strictObject({ stopWhen: stopConditionSchema.optional() });
 
-    expect(problemsOf(input, { stopWhen: { all: [{ maxMessages: 3 }, { maxMessages: 3, textMention: 'OK' }] } })).toEqual([
+    expect(
+      problemsOf(input, { stopWhen: { all: [{ maxMessages: 3 }, { maxMessages: 3, textMention: 'OK' }] } }),
+    ).toEqual([
       'stopWhen.all[1]: one condition per object, got maxMessages and textMention; combine conditions with { any: [...] } or { all: [...] }',
     ]);
     expect(input.parse({})).toEqual({});
@@ -172,7 +217,9 @@ describe('stopConditionSchema rejects, naming the field', () => {
 
 describe('durationToMs', () => {
   test('milliseconds stay, text is converted', () => {
-    expect([durationToMs(1_500), durationToMs('30s'), durationToMs('5 minutes'), durationToMs('1h')]).toEqual([1_500, 30_000, 300_000, 3_600_000]);
+    expect([durationToMs(1_500), durationToMs('30s'), durationToMs('5 minutes'), durationToMs('1h')]).toEqual([
+      1_500, 30_000, 300_000, 3_600_000,
+    ]);
   });
 });
 
@@ -235,8 +282,12 @@ describe('maxMessages', () => {
   });
 
   test('messages a hand-over left behind after a compaction still count', () => {
-    expect(evaluateStopCondition({ maxMessages: 5 }, context({ turnMessages: turnWith(2), turnMessagesLeftBehind: 2 }))).toEqual({ stop: false });
-    expect(evaluateStopCondition({ maxMessages: 5 }, context({ turnMessages: turnWith(2), turnMessagesLeftBehind: 3 }))).toEqual({
+    expect(
+      evaluateStopCondition({ maxMessages: 5 }, context({ turnMessages: turnWith(2), turnMessagesLeftBehind: 2 })),
+    ).toEqual({ stop: false });
+    expect(
+      evaluateStopCondition({ maxMessages: 5 }, context({ turnMessages: turnWith(2), turnMessagesLeftBehind: 3 })),
+    ).toEqual({
       stop: true,
       condition: 'maxMessages(5)',
       detail: '5 messages this turn, limit 5',
@@ -287,23 +338,29 @@ describe('textMention', () => {
 
 describe('tokenUsage', () => {
   test('total one below maxTotal does not stop', () => {
-    expect(evaluateStopCondition({ tokenUsage: { maxTotal: 1_000 } }, context({ turnUsage: usage(600, 399) }))).toEqual({ stop: false });
+    expect(evaluateStopCondition({ tokenUsage: { maxTotal: 1_000 } }, context({ turnUsage: usage(600, 399) }))).toEqual(
+      { stop: false },
+    );
   });
 
   test('total at maxTotal stops', () => {
-    expect(evaluateStopCondition({ tokenUsage: { maxTotal: 1_000 } }, context({ turnUsage: usage(600, 400) }))).toEqual({
-      stop: true,
-      condition: 'tokenUsage(maxTotal: 1000)',
-      detail: '1000 total tokens this turn, limit 1000',
-    });
+    expect(evaluateStopCondition({ tokenUsage: { maxTotal: 1_000 } }, context({ turnUsage: usage(600, 400) }))).toEqual(
+      {
+        stop: true,
+        condition: 'tokenUsage(maxTotal: 1000)',
+        detail: '1000 total tokens this turn, limit 1000',
+      },
+    );
   });
 
   test('total above maxTotal stops with the tokens used', () => {
-    expect(evaluateStopCondition({ tokenUsage: { maxTotal: 1_000 } }, context({ turnUsage: usage(900, 350) }))).toEqual({
-      stop: true,
-      condition: 'tokenUsage(maxTotal: 1000)',
-      detail: '1250 total tokens this turn, limit 1000',
-    });
+    expect(evaluateStopCondition({ tokenUsage: { maxTotal: 1_000 } }, context({ turnUsage: usage(900, 350) }))).toEqual(
+      {
+        stop: true,
+        condition: 'tokenUsage(maxTotal: 1000)',
+        detail: '1250 total tokens this turn, limit 1000',
+      },
+    );
   });
 
   test('prompt tokens: below, at and above maxPrompt', () => {
@@ -387,34 +444,45 @@ describe('timeout', () => {
 
   test('time is measured from the turn start, not the epoch', () => {
     expect(
-      evaluateStopCondition({ timeout: '1h' }, context({ turnStartedAtMs: TURN_START + 60_000, nowMs: TURN_START + 60_000 + 3_599_999 })),
+      evaluateStopCondition(
+        { timeout: '1h' },
+        context({ turnStartedAtMs: TURN_START + 60_000, nowMs: TURN_START + 60_000 + 3_599_999 }),
+      ),
     ).toEqual({ stop: false });
   });
 });
 
 describe('functionCall', () => {
   test('stops once the tool has executed this turn', () => {
-    expect(evaluateStopCondition({ functionCall: 'finish' }, context({ executedTools: ['search', 'finish'] }))).toEqual({
-      stop: true,
-      condition: 'functionCall("finish")',
-      detail: 'tool "finish" executed this turn',
-    });
+    expect(evaluateStopCondition({ functionCall: 'finish' }, context({ executedTools: ['search', 'finish'] }))).toEqual(
+      {
+        stop: true,
+        condition: 'functionCall("finish")',
+        detail: 'tool "finish" executed this turn',
+      },
+    );
   });
 
   test('a call the model asked for but that did not execute does not stop', () => {
     const turnMessages = [user('go'), assistant(null, 'finish')];
 
-    expect(evaluateStopCondition({ functionCall: 'finish' }, context({ turnMessages, executedTools: [] }))).toEqual({ stop: false });
+    expect(evaluateStopCondition({ functionCall: 'finish' }, context({ turnMessages, executedTools: [] }))).toEqual({
+      stop: false,
+    });
   });
 
   test('other tools, including ones whose name starts the same, do not stop', () => {
-    expect(evaluateStopCondition({ functionCall: 'finish' }, context({ executedTools: ['search', 'finish_draft'] }))).toEqual({ stop: false });
+    expect(
+      evaluateStopCondition({ functionCall: 'finish' }, context({ executedTools: ['search', 'finish_draft'] })),
+    ).toEqual({ stop: false });
   });
 });
 
 describe('handoff', () => {
   test('stops once transfer_to_<target> has executed this turn', () => {
-    expect(evaluateStopCondition({ handoff: 'billing' }, context({ executedTools: ['lookup', 'transfer_to_billing'] }))).toEqual({
+    expect(
+      evaluateStopCondition({ handoff: 'billing' }, context({ executedTools: ['lookup', 'transfer_to_billing'] })),
+    ).toEqual({
       stop: true,
       condition: 'handoff("billing")',
       detail: 'handoff to "billing": tool "transfer_to_billing" executed this turn',
@@ -424,11 +492,15 @@ describe('handoff', () => {
   test('a handoff the model asked for but that did not execute does not stop', () => {
     const turnMessages = [user('go'), assistant(null, 'transfer_to_billing')];
 
-    expect(evaluateStopCondition({ handoff: 'billing' }, context({ turnMessages, executedTools: [] }))).toEqual({ stop: false });
+    expect(evaluateStopCondition({ handoff: 'billing' }, context({ turnMessages, executedTools: [] }))).toEqual({
+      stop: false,
+    });
   });
 
   test('a handoff to another target, or a tool named like the target, does not stop', () => {
-    expect(evaluateStopCondition({ handoff: 'billing' }, context({ executedTools: ['transfer_to_sales', 'billing'] }))).toEqual({
+    expect(
+      evaluateStopCondition({ handoff: 'billing' }, context({ executedTools: ['transfer_to_sales', 'billing'] })),
+    ).toEqual({
       stop: false,
     });
   });
@@ -452,7 +524,9 @@ describe('maxIterations', () => {
   });
 
   test('model calls of earlier turns do not count', () => {
-    expect(evaluateStopCondition({ maxIterations: 3 }, context({ iteration: 10, turnIteration: 1 }))).toEqual({ stop: false });
+    expect(evaluateStopCondition({ maxIterations: 3 }, context({ iteration: 10, turnIteration: 1 }))).toEqual({
+      stop: false,
+    });
   });
 
   test('one model call is singular', () => {
@@ -466,7 +540,9 @@ describe('maxIterations', () => {
 
 describe('external', () => {
   test('stops only once an external stop was requested', () => {
-    expect(evaluateStopCondition({ external: true }, context({ externalStopRequested: false }))).toEqual({ stop: false });
+    expect(evaluateStopCondition({ external: true }, context({ externalStopRequested: false }))).toEqual({
+      stop: false,
+    });
     expect(evaluateStopCondition({ external: true }, context({ externalStopRequested: true }))).toEqual({
       stop: true,
       condition: 'external()',
@@ -506,7 +582,9 @@ describe('any and all', () => {
 
   test('all with one member firing does not stop', () => {
     expect(evaluateStopCondition(twoCallsAndFinish, context({ turnIteration: 2 }))).toEqual({ stop: false });
-    expect(evaluateStopCondition(twoCallsAndFinish, context({ turnIteration: 1, executedTools: ['finish'] }))).toEqual({ stop: false });
+    expect(evaluateStopCondition(twoCallsAndFinish, context({ turnIteration: 1, executedTools: ['finish'] }))).toEqual({
+      stop: false,
+    });
   });
 
   test('all with every member firing reports the whole all and every reason', () => {
@@ -518,10 +596,7 @@ describe('any and all', () => {
   });
 
   const nested: StopCondition = {
-    any: [
-      { all: [{ maxIterations: 5 }, { textMention: 'DONE' }] },
-      { any: [{ external: true }, { timeout: '1m' }] },
-    ],
+    any: [{ all: [{ maxIterations: 5 }, { textMention: 'DONE' }] }, { any: [{ external: true }, { timeout: '1m' }] }],
   };
 
   test('nested: an any inside an any reports the innermost member that fired', () => {
@@ -535,7 +610,9 @@ describe('any and all', () => {
   test('nested: an all inside an any is reported whole', () => {
     const turnMessages = [user('go'), assistant('DONE')];
 
-    expect(evaluateStopCondition(nested, context({ turnIteration: 5, turnMessages, externalStopRequested: true }))).toEqual({
+    expect(
+      evaluateStopCondition(nested, context({ turnIteration: 5, turnMessages, externalStopRequested: true })),
+    ).toEqual({
       stop: true,
       condition: 'all(maxIterations(5), textMention("DONE"))',
       detail: '5 model calls this turn, limit 5; assistant message 1 of this turn mentions "DONE"',
@@ -545,11 +622,15 @@ describe('any and all', () => {
   test('nested: half an all inside an any does not stop it', () => {
     const turnMessages = [user('go'), assistant('DONE')];
 
-    expect(evaluateStopCondition(nested, context({ turnIteration: 4, turnMessages, nowMs: TURN_START + 59_999 }))).toEqual({ stop: false });
+    expect(
+      evaluateStopCondition(nested, context({ turnIteration: 4, turnMessages, nowMs: TURN_START + 59_999 })),
+    ).toEqual({ stop: false });
   });
 
   test('nested: an any inside an all is rendered whole, with the reason of the member that fired', () => {
-    const condition: StopCondition = { all: [{ any: [{ textMention: 'A' }, { textMention: 'B' }] }, { maxMessages: 2 }] };
+    const condition: StopCondition = {
+      all: [{ any: [{ textMention: 'A' }, { textMention: 'B' }] }, { maxMessages: 2 }],
+    };
     const turnMessages = [user('go'), assistant('plan'), assistant('B')];
 
     expect(evaluateStopCondition(condition, context({ turnMessages }))).toEqual({
@@ -563,8 +644,16 @@ describe('any and all', () => {
     const check = jest.fn<ReturnType<CustomStopCondition>, Parameters<CustomStopCondition>>(() => ({ stop: true }));
     const registry = createStopConditionRegistry({ check });
 
-    evaluateStopCondition({ any: [{ external: true }, { custom: 'check' }] }, context({ externalStopRequested: true }), registry);
-    evaluateStopCondition({ all: [{ external: true }, { custom: 'check' }] }, context({ externalStopRequested: false }), registry);
+    evaluateStopCondition(
+      { any: [{ external: true }, { custom: 'check' }] },
+      context({ externalStopRequested: true }),
+      registry,
+    );
+    evaluateStopCondition(
+      { all: [{ external: true }, { custom: 'check' }] },
+      context({ externalStopRequested: false }),
+      registry,
+    );
 
     expect(check).not.toHaveBeenCalled();
   });
@@ -581,7 +670,9 @@ describe('custom conditions', () => {
   test('are called with their params and report their detail', () => {
     const condition: StopCondition = { custom: 'budgetSpent', params: { limit: 500 } };
 
-    expect(evaluateStopCondition(condition, context({ turnUsage: usage(300, 199) }), registry)).toEqual({ stop: false });
+    expect(evaluateStopCondition(condition, context({ turnUsage: usage(300, 199) }), registry)).toEqual({
+      stop: false,
+    });
     expect(evaluateStopCondition(condition, context({ turnUsage: usage(300, 200) }), registry)).toEqual({
       stop: true,
       condition: 'custom("budgetSpent", {"limit":500})',
@@ -612,11 +703,13 @@ describe('custom conditions', () => {
   test('combine with built-in conditions', () => {
     const condition: StopCondition = { all: [{ maxIterations: 2 }, { custom: 'budgetSpent', params: { limit: 100 } }] };
 
-    expect(evaluateStopCondition(condition, context({ turnIteration: 2, turnUsage: usage(80, 40) }), registry)).toEqual({
-      stop: true,
-      condition: 'all(maxIterations(2), custom("budgetSpent", {"limit":100}))',
-      detail: '2 model calls this turn, limit 2; 120 tokens spent, budget 100',
-    });
+    expect(evaluateStopCondition(condition, context({ turnIteration: 2, turnUsage: usage(80, 40) }), registry)).toEqual(
+      {
+        stop: true,
+        condition: 'all(maxIterations(2), custom("budgetSpent", {"limit":100}))',
+        detail: '2 model calls this turn, limit 2; 120 tokens spent, budget 100',
+      },
+    );
   });
 
   test('an unregistered name does not stop and does not throw', () => {
@@ -657,11 +750,15 @@ describe('createStopConditionRegistry', () => {
   test('registering a name twice is a programming error', () => {
     const registry = createStopConditionRegistry({ alpha: never });
 
-    expect(() => registry.register('alpha', never)).toThrow('a stop condition named "alpha" is already registered; register each name once');
+    expect(() => registry.register('alpha', never)).toThrow(
+      'a stop condition named "alpha" is already registered; register each name once',
+    );
   });
 
   test('an empty name is a programming error', () => {
-    expect(() => createStopConditionRegistry().register('', never)).toThrow('a custom stop condition needs a non-empty name');
+    expect(() => createStopConditionRegistry().register('', never)).toThrow(
+      'a custom stop condition needs a non-empty name',
+    );
   });
 });
 
@@ -670,7 +767,9 @@ describe('validateStopCondition', () => {
   const registry = createStopConditionRegistry({ a: never, b: never });
 
   test('a tree whose custom names are registered has no problems', () => {
-    const condition: StopCondition = { any: [{ custom: 'a' }, { all: [{ maxMessages: 3 }, { custom: 'b', params: { x: 1 } }] }] };
+    const condition: StopCondition = {
+      any: [{ custom: 'a' }, { all: [{ maxMessages: 3 }, { custom: 'b', params: { x: 1 } }] }],
+    };
 
     expect(validateStopCondition(condition, registry)).toEqual([]);
   });
@@ -725,8 +824,15 @@ describe('nested agents as sources: stopMessage and sourceMatch', () => {
 
   test('stopMessage holds once a nested agent ended its work with a stop message this turn, not before', () => {
     expect(evaluateStopCondition({ stopMessage: true }, context())).toEqual({ stop: false });
-    expect(evaluateStopCondition({ stopMessage: true }, context({ agentAnswers: [answered('researcher', false)] }))).toEqual({ stop: false });
-    expect(evaluateStopCondition({ stopMessage: true }, context({ agentAnswers: [answered('researcher', false), answered('writer', true)] }))).toEqual({
+    expect(
+      evaluateStopCondition({ stopMessage: true }, context({ agentAnswers: [answered('researcher', false)] })),
+    ).toEqual({ stop: false });
+    expect(
+      evaluateStopCondition(
+        { stopMessage: true },
+        context({ agentAnswers: [answered('researcher', false), answered('writer', true)] }),
+      ),
+    ).toEqual({
       stop: true,
       condition: 'stopMessage()',
       detail: 'nested agent "writer" ended its work with a stop message this turn',
@@ -735,17 +841,30 @@ describe('nested agents as sources: stopMessage and sourceMatch', () => {
 
   test('sourceMatch holds after one of the named nested agents answered, whatever way it ended', () => {
     const condition: StopCondition = { sourceMatch: ['critic', 'editor'] };
-    expect(evaluateStopCondition(condition, context({ agentAnswers: [answered('researcher', true)] }))).toEqual({ stop: false });
-    expect(evaluateStopCondition(condition, context({ agentAnswers: [answered('researcher', true), answered('editor', false)] }))).toEqual({
+    expect(evaluateStopCondition(condition, context({ agentAnswers: [answered('researcher', true)] }))).toEqual({
+      stop: false,
+    });
+    expect(
+      evaluateStopCondition(
+        condition,
+        context({ agentAnswers: [answered('researcher', true), answered('editor', false)] }),
+      ),
+    ).toEqual({
       stop: true,
       condition: 'sourceMatch("critic", "editor")',
       detail: 'nested agent "editor" answered this turn',
     });
   });
 
-  test('the schema accepts both, and validation names a sourceMatch that is not among the run\'s tools', () => {
-    expect(stopConditionSchema.parse({ any: [{ stopMessage: true }, { sourceMatch: ['critic'] }] })).toEqual({ any: [{ stopMessage: true }, { sourceMatch: ['critic'] }] });
-    expect(validateStopCondition({ any: [{ sourceMatch: ['critic', 'ghost'] }] }, createStopConditionRegistry(), { tools: ['critic'] })).toEqual([
+  test("the schema accepts both, and validation names a sourceMatch that is not among the run's tools", () => {
+    expect(stopConditionSchema.parse({ any: [{ stopMessage: true }, { sourceMatch: ['critic'] }] })).toEqual({
+      any: [{ stopMessage: true }, { sourceMatch: ['critic'] }],
+    });
+    expect(
+      validateStopCondition({ any: [{ sourceMatch: ['critic', 'ghost'] }] }, createStopConditionRegistry(), {
+        tools: ['critic'],
+      }),
+    ).toEqual([
       'stopWhen.any[0].sourceMatch[1]: "ghost" is not one of this run\'s tools (critic); name an agent tool of the run',
     ]);
   });

@@ -2,10 +2,18 @@ import { DeltaHub, streamListenerSettings } from '../../src/activities/delta-hub
 
 describe('the stream listener settings', () => {
   test('the option wins, the environment fills what it leaves out, then the defaults', () => {
-    const env = { AGENT_STREAM_HOST: '0.0.0.0', AGENT_STREAM_PORT: '7300', AGENT_STREAM_PUBLIC_URL: 'http://worker-1:7300/' };
+    const env = {
+      AGENT_STREAM_HOST: '0.0.0.0',
+      AGENT_STREAM_PORT: '7300',
+      AGENT_STREAM_PUBLIC_URL: 'http://worker-1:7300/',
+    };
     expect(streamListenerSettings({}, {})).toEqual({ host: '127.0.0.1', port: 0 });
     expect(streamListenerSettings({}, env)).toEqual({ host: '0.0.0.0', port: 7300, publicUrl: 'http://worker-1:7300' });
-    expect(streamListenerSettings({ port: 7400 }, env)).toEqual({ host: '0.0.0.0', port: 7400, publicUrl: 'http://worker-1:7300' });
+    expect(streamListenerSettings({ port: 7400 }, env)).toEqual({
+      host: '0.0.0.0',
+      port: 7400,
+      publicUrl: 'http://worker-1:7300',
+    });
     expect(streamListenerSettings({ host: '::1', port: 0, publicUrl: 'https://streams.example' }, env)).toEqual({
       host: '::1',
       port: 0,
@@ -14,7 +22,9 @@ describe('the stream listener settings', () => {
   });
 
   test('a port that is no port is refused, naming it', () => {
-    expect(() => streamListenerSettings({}, { AGENT_STREAM_PORT: 'eighty' })).toThrow(/whole number from 0 to 65535.*eighty/);
+    expect(() => streamListenerSettings({}, { AGENT_STREAM_PORT: 'eighty' })).toThrow(
+      /whole number from 0 to 65535.*eighty/,
+    );
     expect(() => streamListenerSettings({ port: 70_000 }, {})).toThrow(/70000/);
   });
 

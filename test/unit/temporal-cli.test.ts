@@ -22,20 +22,25 @@ describe('resolveTemporalCli', () => {
     const onPath = await executable(path.join(root, 'bin', 'temporal'), 'exit 0');
     const env = { TEMPORAL_CLI_PATH: explicit, PATH: path.dirname(onPath), AGENT_RUNNER_CACHE_DIR: root };
     expect(await resolveTemporalCli(() => {}, env)).toEqual({ path: explicit, source: 'TEMPORAL_CLI_PATH' });
-    await expect(resolveTemporalCli(() => {}, { ...env, TEMPORAL_CLI_PATH: path.join(root, 'missing') })).rejects.toThrow(
-      `TEMPORAL_CLI_PATH=${path.join(root, 'missing')} is not an executable file.`,
-    );
+    await expect(
+      resolveTemporalCli(() => {}, { ...env, TEMPORAL_CLI_PATH: path.join(root, 'missing') }),
+    ).rejects.toThrow(`TEMPORAL_CLI_PATH=${path.join(root, 'missing')} is not an executable file.`);
   });
 
   test('then temporal on PATH, then the cached build', async () => {
     const root = await scratch();
     const onPath = await executable(path.join(root, 'bin', 'temporal'), 'exit 0');
-    const cached = await executable(path.join(cliCacheDirectory({ AGENT_RUNNER_CACHE_DIR: root }), 'temporal'), 'exit 0');
+    const cached = await executable(
+      path.join(cliCacheDirectory({ AGENT_RUNNER_CACHE_DIR: root }), 'temporal'),
+      'exit 0',
+    );
     expect(await resolveTemporalCli(() => {}, { PATH: path.dirname(onPath), AGENT_RUNNER_CACHE_DIR: root })).toEqual({
       path: onPath,
       source: 'PATH',
     });
-    expect(await resolveTemporalCli(() => {}, { PATH: path.join(root, 'empty'), AGENT_RUNNER_CACHE_DIR: root })).toEqual({
+    expect(
+      await resolveTemporalCli(() => {}, { PATH: path.join(root, 'empty'), AGENT_RUNNER_CACHE_DIR: root }),
+    ).toEqual({
       path: cached,
       source: 'cache',
     });
@@ -54,7 +59,9 @@ describe('resolveTemporalCli', () => {
 
     const expectedPath = path.join(root, 'agent-runner', 'temporal-cli', TEMPORAL_CLI_VERSION, 'temporal');
     expect(resolved).toEqual({ path: expectedPath, source: 'go build' });
-    expect(lines[0]).toContain(`Building the Temporal CLI ${TEMPORAL_CLI_VERSION} from source with Go. This happens once`);
+    expect(lines[0]).toContain(
+      `Building the Temporal CLI ${TEMPORAL_CLI_VERSION} from source with Go. This happens once`,
+    );
     expect(lines.at(-1)).toBe(`Built the Temporal CLI: ${expectedPath}`);
     const { readFile } = await import('node:fs/promises');
     expect((await readFile(path.join(root, 'go-args'), 'utf8')).trim()).toBe(
@@ -67,7 +74,9 @@ describe('resolveTemporalCli', () => {
   test('a failed go build says what to do instead', async () => {
     const root = await scratch();
     const fakeGo = await executable(path.join(root, 'gobin', 'go'), 'echo "go: module lookup disabled" >&2; exit 1');
-    await expect(resolveTemporalCli(() => {}, { PATH: path.dirname(fakeGo), AGENT_RUNNER_CACHE_DIR: root })).rejects.toThrow(
+    await expect(
+      resolveTemporalCli(() => {}, { PATH: path.dirname(fakeGo), AGENT_RUNNER_CACHE_DIR: root }),
+    ).rejects.toThrow(
       /Building the Temporal CLI with Go failed:\ngo: module lookup disabled\nInstall the Temporal CLI yourself/,
     );
   });
@@ -79,13 +88,20 @@ describe('resolveTemporalCli', () => {
       `if [ "$GOSUMDB" != off ]; then echo "verifying module: Get https://sum.golang.org/lookup: dial tcp: i/o timeout" >&2; exit 1; fi; printf '#!/bin/sh\\n' > "$GOBIN/temporal"; /bin/chmod +x "$GOBIN/temporal"`,
     );
     const lines: string[] = [];
-    const resolved = await resolveTemporalCli((line) => lines.push(line), { PATH: path.dirname(fakeGo), AGENT_RUNNER_CACHE_DIR: root });
+    const resolved = await resolveTemporalCli((line) => lines.push(line), {
+      PATH: path.dirname(fakeGo),
+      AGENT_RUNNER_CACHE_DIR: root,
+    });
     expect(resolved?.source).toBe('go build');
-    expect(lines).toContain('The Go checksum database cannot be reached; building once more with GOSUMDB=off for this build only.');
+    expect(lines).toContain(
+      'The Go checksum database cannot be reached; building once more with GOSUMDB=off for this build only.',
+    );
   });
 
   test('no CLI and no go: undefined, so the caller falls back to the SDK download', async () => {
     const root = await scratch();
-    expect(await resolveTemporalCli(() => {}, { PATH: path.join(root, 'empty'), AGENT_RUNNER_CACHE_DIR: root })).toBeUndefined();
+    expect(
+      await resolveTemporalCli(() => {}, { PATH: path.join(root, 'empty'), AGENT_RUNNER_CACHE_DIR: root }),
+    ).toBeUndefined();
   });
 });

@@ -41,7 +41,11 @@ describe('planToolBatch', () => {
     const finish = toolCall('a', 'finish');
     const later = [toolCall('b', 'calculator'), toolCall('c', 'write_file')];
 
-    expect(planToolBatch([finish, ...later], TERMINATING)).toEqual({ leading: [], terminating: finish, dropped: later });
+    expect(planToolBatch([finish, ...later], TERMINATING)).toEqual({
+      leading: [],
+      terminating: finish,
+      dropped: later,
+    });
   });
 
   test('a terminating call last keeps every earlier call leading and drops nothing', () => {

@@ -78,7 +78,11 @@ describe('createToolRegistry descriptions', () => {
     const registry = createToolRegistry([sampleTool('write_file'), sampleTool('calculator'), sampleTool('list_files')]);
 
     expect(registry.names()).toEqual(['calculator', 'list_files', 'write_file']);
-    expect(registry.describe().map((description) => description.name)).toEqual(['calculator', 'list_files', 'write_file']);
+    expect(registry.describe().map((description) => description.name)).toEqual([
+      'calculator',
+      'list_files',
+      'write_file',
+    ]);
   });
 
   test('get returns the registered definition and undefined for unknown names', () => {

@@ -9,7 +9,14 @@ const callWithArguments = (argumentText: string): ToolCall => ({
 });
 
 const activityFailure = (cause: Error): ActivityFailure =>
-  new ActivityFailure('Activity task failed', 'executeTool', '7', RetryState.MAXIMUM_ATTEMPTS_REACHED, 'worker-1', cause);
+  new ActivityFailure(
+    'Activity task failed',
+    'executeTool',
+    '7',
+    RetryState.MAXIMUM_ATTEMPTS_REACHED,
+    'worker-1',
+    cause,
+  );
 
 describe('unknownToolResult', () => {
   test('is an error naming the tool and the allowed ones', () => {
@@ -55,7 +62,9 @@ describe('describeToolFailure', () => {
   test('an activity timeout names the timeout type', () => {
     const error = activityFailure(new TimeoutFailure(undefined, undefined, 'START_TO_CLOSE'));
 
-    expect(describeToolFailure('read_file', error)).toBe('tool "read_file" did not finish before its deadline (START_TO_CLOSE)');
+    expect(describeToolFailure('read_file', error)).toBe(
+      'tool "read_file" did not finish before its deadline (START_TO_CLOSE)',
+    );
   });
 
   test('an application failure inside an activity failure gives its message', () => {

@@ -15,7 +15,7 @@ describe('toolMessagesFor', () => {
   const second = toolCall('call-b', 'read_file');
   const third = toolCall('call-c', 'write_file');
 
-  test('gives one tool message per call, in call order, with the results\' content', () => {
+  test("gives one tool message per call, in call order, with the results' content", () => {
     const results = new Map<string, ToolCallResult>([
       ['call-c', result('written')],
       ['call-a', result('4')],
@@ -61,7 +61,9 @@ describe('toolMessagesFor', () => {
   test('an empty result content is kept, not replaced by the cancelled message', () => {
     const results = new Map<string, ToolCallResult>([['call-a', result('')]]);
 
-    expect(toolMessagesFor([first], results, 2)).toEqual([{ role: 'tool', tool_call_id: 'call-a', content: '', meta: { iteration: 2 } }]);
+    expect(toolMessagesFor([first], results, 2)).toEqual([
+      { role: 'tool', tool_call_id: 'call-a', content: '', meta: { iteration: 2 } },
+    ]);
   });
 
   test('results for calls not in the list are ignored', () => {
@@ -70,7 +72,9 @@ describe('toolMessagesFor', () => {
       ['call-z', result('stray')],
     ]);
 
-    expect(toolMessagesFor([first], results, 4)).toEqual([{ role: 'tool', tool_call_id: 'call-a', content: '4', meta: { iteration: 4 } }]);
+    expect(toolMessagesFor([first], results, 4)).toEqual([
+      { role: 'tool', tool_call_id: 'call-a', content: '4', meta: { iteration: 4 } },
+    ]);
   });
 
   test('no calls give no messages', () => {
@@ -101,7 +105,11 @@ describe('withCallArguments', () => {
       content: 'Let me do that.',
       tool_calls: [
         calculator,
-        { id: 'call-b', type: 'function', function: { name: 'write_file', arguments: '{"path":"safe.txt","content":"x"}' } },
+        {
+          id: 'call-b',
+          type: 'function',
+          function: { name: 'write_file', arguments: '{"path":"safe.txt","content":"x"}' },
+        },
         readFile,
       ],
       meta: { iteration: 2 },
@@ -123,7 +131,11 @@ describe('withCallArguments', () => {
       content: 'Let me do that.',
       tool_calls: [
         { id: 'call-a', type: 'function', function: { name: 'calculator', arguments: '{"expression":"1+1"}' } },
-        { id: 'call-b', type: 'function', function: { name: 'write_file', arguments: '{"path":"danger.txt","content":"x"}' } },
+        {
+          id: 'call-b',
+          type: 'function',
+          function: { name: 'write_file', arguments: '{"path":"danger.txt","content":"x"}' },
+        },
         { id: 'call-c', type: 'function', function: { name: 'read_file', arguments: '{"path":"notes.txt"}' } },
       ],
       meta: { iteration: 2 },
@@ -146,6 +158,10 @@ describe('withCallArguments', () => {
   test('a message without tool_calls gets an empty list', () => {
     const textOnly: AssistantMessage = { role: 'assistant', content: 'Done.' };
 
-    expect(withCallArguments(textOnly, 'call-a', '{}')).toEqual({ role: 'assistant', content: 'Done.', tool_calls: [] });
+    expect(withCallArguments(textOnly, 'call-a', '{}')).toEqual({
+      role: 'assistant',
+      content: 'Done.',
+      tool_calls: [],
+    });
   });
 });

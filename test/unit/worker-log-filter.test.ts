@@ -1,5 +1,18 @@
-import { ActivityFailure, ApplicationFailure, RetryState, type LogLevel, type LogMetadata, type Logger } from '@temporalio/common';
-import { FailureType, invalidAgentInput, maxConsecutiveNudgesExceeded, maxInvocationsExceeded, partialRun } from '../../src/workflows/agent/failures';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  RetryState,
+  type LogLevel,
+  type LogMetadata,
+  type Logger,
+} from '@temporalio/common';
+import {
+  FailureType,
+  invalidAgentInput,
+  maxConsecutiveNudgesExceeded,
+  maxInvocationsExceeded,
+  partialRun,
+} from '../../src/workflows/agent/failures';
 import { describeDeliberateFailure, withQuietRunFailures } from '../../src/worker/log-filter';
 
 /**
@@ -31,7 +44,14 @@ function capturingLogger(): { logger: Logger; entries: Entry[] } {
   return { logger, entries };
 }
 
-const runAttributes = { sdkComponent: 'worker', namespace: 'default', taskQueue: 'q', workflowId: 'demo-1', runId: 'run-1', workflowType: 'agentWorkflow' };
+const runAttributes = {
+  sdkComponent: 'worker',
+  namespace: 'default',
+  taskQueue: 'q',
+  workflowId: 'demo-1',
+  runId: 'run-1',
+  workflowType: 'agentWorkflow',
+};
 const partial = partialRun([], { promptTokens: 0, completionTokens: 0, totalTokens: 0 }, 2);
 
 /** The error as the worker's logger receives it from the workflow thread: a structured clone, named `Error`, without `type`. */
@@ -39,28 +59,43 @@ const acrossThreads = (error: Error): Error => structuredClone(error);
 
 describe('withQuietRunFailures', () => {
   test.each([
-    [FailureType.maxConsecutiveNudgesExceeded, maxConsecutiveNudgesExceeded(1, partial), 'Max consecutive nudges exceeded'],
+    [
+      FailureType.maxConsecutiveNudgesExceeded,
+      maxConsecutiveNudgesExceeded(1, partial),
+      'Max consecutive nudges exceeded',
+    ],
     [FailureType.maxInvocationsExceeded, maxInvocationsExceeded(3, partial), 'Max invocations exceeded'],
     [FailureType.invalidInput, invalidAgentInput(['message: required']), 'Invalid agent input: message: required'],
-  ])('a run failed with %s, as it arrives from the workflow thread: one INFO line, no error, no stack', (_type, failure, message) => {
-    const { logger, entries } = capturingLogger();
+  ])(
+    'a run failed with %s, as it arrives from the workflow thread: one INFO line, no error, no stack',
+    (_type, failure, message) => {
+      const { logger, entries } = capturingLogger();
 
-    withQuietRunFailures(logger).warn('Workflow failed', { ...runAttributes, error: acrossThreads(failure) });
+      withQuietRunFailures(logger).warn('Workflow failed', { ...runAttributes, error: acrossThreads(failure) });
 
-    expect(entries).toEqual([
-      { level: 'INFO', message: `Workflow failed by its own rules: ApplicationFailure: ${message}`, meta: runAttributes },
-    ]);
-  });
+      expect(entries).toEqual([
+        {
+          level: 'INFO',
+          message: `Workflow failed by its own rules: ApplicationFailure: ${message}`,
+          meta: runAttributes,
+        },
+      ]);
+    },
+  );
 
   test('the same failure still holding its type (a worker in debug mode runs workflows in-thread) names the type', () => {
     const { logger, entries } = capturingLogger();
 
-    withQuietRunFailures(logger).warn('Workflow failed', { ...runAttributes, error: maxConsecutiveNudgesExceeded(1, partial) });
+    withQuietRunFailures(logger).warn('Workflow failed', {
+      ...runAttributes,
+      error: maxConsecutiveNudgesExceeded(1, partial),
+    });
 
     expect(entries).toEqual([
       {
         level: 'INFO',
-        message: 'Workflow failed by its own rules: ApplicationFailure (MaxConsecutiveNudgesExceeded): Max consecutive nudges exceeded',
+        message:
+          'Workflow failed by its own rules: ApplicationFailure (MaxConsecutiveNudgesExceeded): Max consecutive nudges exceeded',
         meta: runAttributes,
       },
     ]);
@@ -69,16 +104,26 @@ describe('withQuietRunFailures', () => {
   test('through log(level, ...) as well as warn(...)', () => {
     const { logger, entries } = capturingLogger();
 
-    withQuietRunFailures(logger).log('WARN', 'Workflow failed', { ...runAttributes, error: acrossThreads(maxInvocationsExceeded(3, partial)) });
+    withQuietRunFailures(logger).log('WARN', 'Workflow failed', {
+      ...runAttributes,
+      error: acrossThreads(maxInvocationsExceeded(3, partial)),
+    });
 
     expect(entries).toEqual([
-      { level: 'INFO', message: 'Workflow failed by its own rules: ApplicationFailure: Max invocations exceeded', meta: runAttributes },
+      {
+        level: 'INFO',
+        message: 'Workflow failed by its own rules: ApplicationFailure: Max invocations exceeded',
+        meta: runAttributes,
+      },
     ]);
   });
 
   test.each([
     ['a bug (a plain TypeError)', new TypeError("Cannot read properties of undefined (reading 'length')")],
-    ['an activity failure left uncaught', new ActivityFailure('activity failed', 'callModel', '1', RetryState.MAXIMUM_ATTEMPTS_REACHED, undefined)],
+    [
+      'an activity failure left uncaught',
+      new ActivityFailure('activity failed', 'callModel', '1', RetryState.MAXIMUM_ATTEMPTS_REACHED, undefined),
+    ],
   ])('%s keeps its WARN line with the error and its stack', (_what, error) => {
     const { logger, entries } = capturingLogger();
     const cloned = acrossThreads(error);
@@ -114,12 +159,17 @@ describe('withQuietRunFailures', () => {
 
 describe('describeDeliberateFailure', () => {
   test('a multi-line message is kept to its first line', () => {
-    expect(describeDeliberateFailure(acrossThreads(ApplicationFailure.create({ message: 'first\nsecond', nonRetryable: true })))).toBe(
-      'ApplicationFailure: first …',
-    );
+    expect(
+      describeDeliberateFailure(
+        acrossThreads(ApplicationFailure.create({ message: 'first\nsecond', nonRetryable: true })),
+      ),
+    ).toBe('ApplicationFailure: first …');
   });
 
-  test.each([undefined, null, 'ApplicationFailure: a string', { stack: 'Error: ApplicationFailure: not one' }])('%p is not one', (value) => {
-    expect(describeDeliberateFailure(value)).toBeUndefined();
-  });
+  test.each([undefined, null, 'ApplicationFailure: a string', { stack: 'Error: ApplicationFailure: not one' }])(
+    '%p is not one',
+    (value) => {
+      expect(describeDeliberateFailure(value)).toBeUndefined();
+    },
+  );
 });

@@ -158,7 +158,9 @@ describe('write_file', () => {
   });
 
   test('an empty content writes an empty file', async () => {
-    expect(await runFileTool(root, 'write_file', { path: 'empty.txt', content: '' })).toBe('Wrote 0 bytes to empty.txt.');
+    expect(await runFileTool(root, 'write_file', { path: 'empty.txt', content: '' })).toBe(
+      'Wrote 0 bytes to empty.txt.',
+    );
     expect(await readFile(path.join(root, 'empty.txt'), 'utf8')).toBe('');
   });
 
@@ -172,9 +174,9 @@ describe('write_file', () => {
   test('refuses a new file under a symlinked directory leading outside and writes nothing', async () => {
     await symlink(outside, path.join(root, 'linked-dir'));
 
-    await expect(
-      runFileTool(root, 'write_file', { path: 'linked-dir/sub/evil.txt', content: 'x' }),
-    ).rejects.toThrow(new Error(outsideMessage('linked-dir/sub/evil.txt')));
+    await expect(runFileTool(root, 'write_file', { path: 'linked-dir/sub/evil.txt', content: 'x' })).rejects.toThrow(
+      new Error(outsideMessage('linked-dir/sub/evil.txt')),
+    );
     await expect(stat(path.join(outside, 'sub'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
@@ -294,7 +296,9 @@ describe('list_files', () => {
   test('listing a subdirectory shows paths relative to the workspace root', async () => {
     await populate();
 
-    expect(await runFileTool(root, 'list_files', { path: 'docs' })).toBe(['docs/deep/', 'docs/guide.md (7 bytes)'].join('\n'));
+    expect(await runFileTool(root, 'list_files', { path: 'docs' })).toBe(
+      ['docs/deep/', 'docs/guide.md (7 bytes)'].join('\n'),
+    );
   });
 
   test('an empty directory says so, naming the requested path', async () => {
@@ -334,7 +338,9 @@ describe('list_files', () => {
 
   test('stops at 500 entries and says so', async () => {
     await Promise.all(
-      Array.from({ length: 501 }, (_, index) => writeFile(path.join(root, `file-${String(index).padStart(3, '0')}.txt`), 'x')),
+      Array.from({ length: 501 }, (_, index) =>
+        writeFile(path.join(root, `file-${String(index).padStart(3, '0')}.txt`), 'x'),
+      ),
     );
 
     const lines = (await runFileTool(root, 'list_files', {})).split('\n');
@@ -349,7 +355,9 @@ describe('list_files', () => {
 describe('regressions found in review', () => {
   test('write_file through a dangling symlink does not create a file outside the workspace', async () => {
     await symlink(path.join(outside, 'planted.txt'), path.join(root, 'dangling'));
-    await expect(runFileTool(root, 'write_file', { path: 'dangling', content: 'escaped' })).rejects.toThrow(outsideMessage('dangling'));
+    await expect(runFileTool(root, 'write_file', { path: 'dangling', content: 'escaped' })).rejects.toThrow(
+      outsideMessage('dangling'),
+    );
     await expect(stat(path.join(outside, 'planted.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
@@ -372,7 +380,9 @@ describe('regressions found in review', () => {
 
   test('exactly 500 entries are listed without a truncation marker; 501 get one', async () => {
     await Promise.all(
-      Array.from({ length: 500 }, (_, index) => writeFile(path.join(root, `f-${String(index).padStart(3, '0')}.txt`), 'x')),
+      Array.from({ length: 500 }, (_, index) =>
+        writeFile(path.join(root, `f-${String(index).padStart(3, '0')}.txt`), 'x'),
+      ),
     );
     const full = await runFileTool(root, 'list_files', {});
     expect(full.split('\n')).toHaveLength(500);

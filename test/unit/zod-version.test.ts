@@ -29,8 +29,8 @@ describe('a zod 3 schema given for a tool', () => {
   });
 
   test('something that is no schema at all is refused by name', () => {
-    expect(() => defineTool({ ...zod3Tool, parameters: { orderNumber: 'string' } } as unknown as ToolDefinition)).toThrow(
-      /lookup_order.*must be a zod 4 schema/,
-    );
+    expect(() =>
+      defineTool({ ...zod3Tool, parameters: { orderNumber: 'string' } } as unknown as ToolDefinition),
+    ).toThrow(/lookup_order.*must be a zod 4 schema/);
   });
 });

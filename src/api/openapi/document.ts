@@ -46,19 +46,22 @@ export function openApiDocument(): Json {
 }
 
 /** The document of `operations`. */
-export function buildDocument(operations: readonly ApiOperation[]): Json {
+function buildDocument(operations: readonly ApiOperation[]): Json {
   const requestSchemas = z.registry<{ id: string }>();
   const answerSchemas = z.registry<{ id: string }>();
   // `stopWhen` is a recursive tree checked by a custom schema: described by the strict forms it checks each node against.
   requestSchemas.add(stopConditionSchema, { id: 'StopCondition' });
-  requestSchemas.add(z.union(Object.values(stopConditionFormSchemas()) as [z.ZodType, z.ZodType]), { id: 'StopConditionForm' });
+  requestSchemas.add(z.union(Object.values(stopConditionFormSchemas()) as [z.ZodType, z.ZodType]), {
+    id: 'StopConditionForm',
+  });
   answerSchemas.add(errorResponse, { id: 'ErrorResponse' });
   // Shapes the answers repeat, named once.
   for (const [id, schema] of Object.entries(SHARED_ANSWER_SCHEMAS)) answerSchemas.add(schema, { id });
   requestSchemas.add(inputChatMessageSchema, { id: 'InputChatMessage' });
   for (const operation of operations) {
     if (operation.body !== undefined) addOnce(requestSchemas, operation.body);
-    for (const answer of Object.values(operation.answers)) if (answer.json !== undefined) addOnce(answerSchemas, answer.json);
+    for (const answer of Object.values(operation.answers))
+      if (answer.json !== undefined) addOnce(answerSchemas, answer.json);
   }
   const components = {
     ...convertRegistry(requestSchemas, 'input'),
@@ -93,7 +96,11 @@ export function buildDocument(operations: readonly ApiOperation[]): Json {
     components: {
       schemas: components,
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'The `AGENT_API_TOKEN` the server was started with (off only with `AGENT_API_AUTH=none`).' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The `AGENT_API_TOKEN` the server was started with (off only with `AGENT_API_AUTH=none`).',
+        },
       },
     },
   };
@@ -106,7 +113,8 @@ export function openApiPath(url: string): string {
 
 function addOnce(registry: z.core.$ZodRegistry<{ id: string }>, named: { id: string; schema: z.ZodType }): void {
   const existing = registry.get(named.schema);
-  if (existing !== undefined && existing.id !== named.id) throw new Error(`one schema under two names: ${existing.id} and ${named.id}`);
+  if (existing !== undefined && existing.id !== named.id)
+    throw new Error(`one schema under two names: ${existing.id} and ${named.id}`);
   if (existing === undefined) registry.add(named.schema, { id: named.id });
 }
 
@@ -154,12 +162,20 @@ function successAnswers(answers: Record<number, OperationAnswer>): Json {
   for (const [status, answer] of Object.entries(answers)) {
     const content: Json = {};
     if (answer.json !== undefined) content['application/json'] = { schema: { $ref: COMPONENT(answer.json.id) } };
-    if (answer.eventStream !== undefined) content['text/event-stream'] = { schema: { type: 'string', description: answer.eventStream } };
+    if (answer.eventStream !== undefined)
+      content['text/event-stream'] = { schema: { type: 'string', description: answer.eventStream } };
     result[status] = {
       description: answer.description,
       ...(answer.headers === undefined
         ? {}
-        : { headers: Object.fromEntries(Object.entries(answer.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])) }),
+        : {
+            headers: Object.fromEntries(
+              Object.entries(answer.headers).map(([name, description]) => [
+                name,
+                { description, schema: { type: 'string' } },
+              ]),
+            ),
+          }),
       ...(Object.keys(content).length === 0 ? {} : { content }),
     };
   }
@@ -221,7 +237,8 @@ function convertRegistry(registry: z.core.$ZodRegistry<{ id: string }>, io: 'inp
     uri: COMPONENT,
     override: dropSafeIntegerBounds,
     // The one custom schema, inside `stopConditionSchema`'s lazy: its component is the union of the forms. Any other throws.
-    unrepresentable: (context) => (isStopConditionCheck(context.zodSchema) ? { $ref: COMPONENT('StopConditionForm') } : undefined),
+    unrepresentable: (context) =>
+      isStopConditionCheck(context.zodSchema) ? { $ref: COMPONENT('StopConditionForm') } : undefined,
   });
   if ('__shared' in schemas) throw new Error('a schema the registry does not name was extracted; name it');
   return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, tidy(schema as Json)]));

@@ -24,7 +24,7 @@ export interface OperationAnswer {
 }
 
 /** One header the route reads. */
-export interface OperationHeader {
+interface OperationHeader {
   schema: z.ZodType;
   description: string;
 }
@@ -66,7 +66,10 @@ const chatStream =
   'after the stream began is a `data: {"error": ...}` event, then `[DONE]`.';
 
 const chatHeaders: Record<string, OperationHeader> = {
-  'Idempotency-Key': { schema: requests.idempotencyKeyHeader, description: 'A retry with the same key answers the same turn rather than running another.' },
+  'Idempotency-Key': {
+    schema: requests.idempotencyKeyHeader,
+    description: 'A retry with the same key answers the same turn rather than running another.',
+  },
 };
 
 /** The codes a chat turn's failure answers, from the failure catalogue's mapping. */
@@ -77,7 +80,10 @@ const chatAnswers: Record<number, OperationAnswer> = {
     description: 'The turn’s answer, in the chat response format (or its event stream, by `Accept`).',
     json: { id: 'ChatResponse', schema: answers.chatResponse },
     eventStream: chatStream,
-    headers: { 'agent-run-id': 'The turn’s agent run (JSON answers only).', 'agent-turn': 'The turn’s number (JSON answers only).' },
+    headers: {
+      'agent-run-id': 'The turn’s agent run (JSON answers only).',
+      'agent-turn': 'The turn’s number (JSON answers only).',
+    },
   },
 };
 
@@ -156,7 +162,12 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     tag: 'conversations',
     summary: 'A conversation: its messages, turns and the turn in progress.',
     params: requests.conversationPathParams,
-    answers: { 200: { description: 'The conversation.', json: { id: 'ConversationResponse', schema: answers.conversationResponse } } },
+    answers: {
+      200: {
+        description: 'The conversation.',
+        json: { id: 'ConversationResponse', schema: answers.conversationResponse },
+      },
+    },
     errors: ['invalid_context_id', 'conversation_not_found', 'temporal_unavailable'],
   },
   {
@@ -166,7 +177,12 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     tag: 'conversations',
     summary: 'Ends a conversation; the next request on the context starts a new one.',
     params: requests.conversationPathParams,
-    answers: { 202: { description: 'Ending.', json: { id: 'ConversationEndingResponse', schema: answers.conversationEndingResponse } } },
+    answers: {
+      202: {
+        description: 'Ending.',
+        json: { id: 'ConversationEndingResponse', schema: answers.conversationEndingResponse },
+      },
+    },
     errors: ['invalid_context_id', 'conversation_not_found', 'temporal_unavailable'],
   },
   {
@@ -213,8 +229,14 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: 'How a run ended (200), or that it still runs (202).',
     params: runParams,
     answers: {
-      200: { description: 'The run has ended: `completed`, `terminated` or `failed`.', json: { id: 'RunResultResponse', schema: answers.runResultResponse } },
-      202: { description: 'The run is still running (`outcome: "running"`).', json: { id: 'RunResultResponse', schema: answers.runResultResponse } },
+      200: {
+        description: 'The run has ended: `completed`, `terminated` or `failed`.',
+        json: { id: 'RunResultResponse', schema: answers.runResultResponse },
+      },
+      202: {
+        description: 'The run is still running (`outcome: "running"`).',
+        json: { id: 'RunResultResponse', schema: answers.runResultResponse },
+      },
     },
     errors: ['invalid_run_id', 'run_not_found', 'temporal_unavailable'],
   },
@@ -226,7 +248,12 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Approves a pending tool call, optionally with replacement arguments.',
     params: runParams,
     body: { id: 'ApproveRequest', schema: requests.approveBody },
-    answers: { 200: { description: 'The decision as the run recorded it.', json: { id: 'DecisionResponse', schema: answers.decisionResponse } } },
+    answers: {
+      200: {
+        description: 'The decision as the run recorded it.',
+        json: { id: 'DecisionResponse', schema: answers.decisionResponse },
+      },
+    },
     errors: ['invalid_run_id', 'run_not_found', 'decision_rejected', 'run_ended', 'temporal_unavailable'],
   },
   {
@@ -237,7 +264,12 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Denies a pending tool call; the model hears the reason.',
     params: runParams,
     body: { id: 'DenyRequest', schema: requests.denyBody },
-    answers: { 200: { description: 'The decision as the run recorded it.', json: { id: 'DecisionResponse', schema: answers.decisionResponse } } },
+    answers: {
+      200: {
+        description: 'The decision as the run recorded it.',
+        json: { id: 'DecisionResponse', schema: answers.decisionResponse },
+      },
+    },
     errors: ['invalid_run_id', 'run_not_found', 'decision_rejected', 'run_ended', 'temporal_unavailable'],
   },
   {
@@ -248,7 +280,9 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Stops a run gracefully (the `terminate` signal).',
     params: runParams,
     body: { id: 'TerminateRequest', schema: requests.terminateBody },
-    answers: { 202: { description: 'Terminating.', json: { id: 'TerminatingResponse', schema: answers.terminatingResponse } } },
+    answers: {
+      202: { description: 'Terminating.', json: { id: 'TerminatingResponse', schema: answers.terminatingResponse } },
+    },
     errors: ['invalid_run_id', 'run_not_found', 'run_ended', 'temporal_unavailable'],
   },
   {
@@ -259,7 +293,12 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Sends a person’s message to a running run (the `userMessage` signal).',
     params: runParams,
     body: { id: 'MessageRequest', schema: requests.messageBody },
-    answers: { 202: { description: 'Delivered.', json: { id: 'MessageDeliveredResponse', schema: answers.messageDeliveredResponse } } },
+    answers: {
+      202: {
+        description: 'Delivered.',
+        json: { id: 'MessageDeliveredResponse', schema: answers.messageDeliveredResponse },
+      },
+    },
     errors: ['invalid_run_id', 'run_not_found', 'run_ended', 'temporal_unavailable'],
   },
   {
@@ -270,7 +309,9 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: 'A page of the run’s transcript.',
     params: runParams,
     query: requests.transcriptQueryString,
-    answers: { 200: { description: 'The page.', json: { id: 'MessagePageResponse', schema: answers.messagePageResponse } } },
+    answers: {
+      200: { description: 'The page.', json: { id: 'MessagePageResponse', schema: answers.messagePageResponse } },
+    },
     errors: ['invalid_run_id', 'run_not_found', 'temporal_unavailable'],
   },
   {
@@ -281,10 +322,18 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     summary: 'Follows a run’s events as Server-Sent Events, from the start or after a `seq`.',
     params: runParams,
     query: requests.eventsQueryString,
-    headers: { 'Last-Event-ID': { schema: requests.lastEventIdHeader, description: 'Resume after this `seq` (an EventSource sends it when it reconnects); the later of it and `after` wins.' } },
+    headers: {
+      'Last-Event-ID': {
+        schema: requests.lastEventIdHeader,
+        description:
+          'Resume after this `seq` (an EventSource sends it when it reconnects); the later of it and `after` wins.',
+      },
+    },
     answers: {
       200: { description: 'The event stream, until the run ends or the client goes.', eventStream: runEventsStream },
-      204: { description: 'The run has ended and the follower has read every event: an EventSource stops reconnecting.' },
+      204: {
+        description: 'The run has ended and the follower has read every event: an EventSource stops reconnecting.',
+      },
     },
     errors: ['invalid_run_id', 'invalid_header', 'run_not_found', 'temporal_unavailable'],
   },

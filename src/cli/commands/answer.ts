@@ -11,7 +11,11 @@ import { hasRunEnded } from '../../temporal/run-ended';
  * question `ask_question` put (the run resumes), or joins the conversation
  * before the run's next model call.
  */
-export async function answerCommand(workflowId: string, words: string[], options: { json?: boolean }): Promise<ExitCode> {
+export async function answerCommand(
+  workflowId: string,
+  words: string[],
+  options: { json?: boolean },
+): Promise<ExitCode> {
   const output = createOutput(options.json === true);
   const content = words.join(' ').trim();
   if (content === '') throw new UsageError({ problems: ['give the message to send, for example: answer <id> "2025"'] });
@@ -22,7 +26,10 @@ export async function answerCommand(workflowId: string, words: string[], options
       .describe()
       .then((description) => description.status.name)
       .catch(() => undefined);
-    const sending = status === undefined || !hasRunEnded(status) ? sendUserMessage(client, workflowId, content) : Promise.reject(new RunEndedError(workflowId));
+    const sending =
+      status === undefined || !hasRunEnded(status)
+        ? sendUserMessage(client, workflowId, content)
+        : Promise.reject(new RunEndedError(workflowId));
     await sending.catch((error: unknown) => explainMissingRun(client, workflowId, error));
   });
   if (output.json) output.jsonDocument({ workflowId, sent: true, content });

@@ -14,8 +14,16 @@ export interface StartOptions extends AgentInputOptions {
 }
 
 /** Starts the run on the configured task queue. */
-export function startRun(client: Client, config: TemporalConfig, input: AgentInput, options: StartOptions): Promise<AgentRun> {
-  return startAgentRun(client, input, { taskQueue: config.taskQueue, ...(options.id === undefined ? {} : { workflowId: options.id }) });
+export function startRun(
+  client: Client,
+  config: TemporalConfig,
+  input: AgentInput,
+  options: StartOptions,
+): Promise<AgentRun> {
+  return startAgentRun(client, input, {
+    taskQueue: config.taskQueue,
+    ...(options.id === undefined ? {} : { workflowId: options.id }),
+  });
 }
 
 /** The started run and the commands that steer it, as notices (stderr under `--json`). */

@@ -9,5 +9,7 @@ import { createOutput } from '../output';
  */
 export async function watchCommand(workflowId: string, options: { after?: number; json?: boolean }): Promise<ExitCode> {
   const output = createOutput(options.json === true);
-  return withAgentClient((client) => followRun(client, workflowId, { output, policy: 'stop', after: options.after ?? 0 }));
+  return withAgentClient((client) =>
+    followRun(client, workflowId, { output, policy: 'stop', after: options.after ?? 0 }),
+  );
 }

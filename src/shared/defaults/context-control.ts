@@ -57,7 +57,7 @@ export const COMPACTION_DEFAULTS = {
 
 /** Compaction: the summarisation prompt, the system message of the compaction call unless `compaction.instructions` replaces it. */
 export const DEFAULT_COMPACTION_INSTRUCTIONS =
-  'You condense the earlier part of an agent\'s working conversation so the agent can carry on with less context. ' +
+  "You condense the earlier part of an agent's working conversation so the agent can carry on with less context. " +
   'The transcript you are given will be replaced by what you write, so write it for the agent, in plain text, without a preamble. ' +
   'Keep the task and every requirement, constraint and preference the user stated; what has been done, with the results, ' +
   'numbers, names, paths and identifiers that may still matter; decisions taken and why; errors met and how they were handled; ' +
@@ -65,7 +65,8 @@ export const DEFAULT_COMPACTION_INSTRUCTIONS =
   'Drop greetings, repetition and anything later superseded.';
 
 /** Compaction: what precedes the summary in the message that stands for the summarised messages. */
-export const COMPACTION_SUMMARY_HEADING = 'Summary of the earlier part of this conversation (the runner replaced those messages with it):';
+export const COMPACTION_SUMMARY_HEADING =
+  'Summary of the earlier part of this conversation (the runner replaced those messages with it):';
 
 /** Compaction: the note that ends a summary cut to its share of `maxTokens`. */
 export const COMPACTION_SUMMARY_CUT_NOTE = '[summary cut: it was longer than the compaction allows]';
@@ -87,7 +88,7 @@ export const RESULT_EXTRACTION_DEFAULTS = {
 /** The extractor's prompt, the system message of the extraction call unless `resultProcessing.extractInstructions` replaces it. */
 export const DEFAULT_EXTRACTION_INSTRUCTIONS =
   "You condense one tool result for an agent that is working on a user's request. " +
-  'What you write replaces the result in the agent\'s context, so keep everything the request may need, word for word where ' +
+  "What you write replaces the result in the agent's context, so keep everything the request may need, word for word where " +
   'exactness matters (numbers, names, paths, identifiers, code, error messages), and drop the rest. ' +
   'Write plain text without a preamble, and never more than the result itself.';
 

@@ -92,11 +92,13 @@ export function evaluateArithmetic(source: string): number {
     const name = token.text.toLowerCase();
     if (!isSymbol('(')) {
       const constant = CONSTANTS.get(name);
-      if (constant === undefined) throw new Error(`unknown name "${token.text}"; known: ${[...CONSTANTS.keys()].join(', ')}`);
+      if (constant === undefined)
+        throw new Error(`unknown name "${token.text}"; known: ${[...CONSTANTS.keys()].join(', ')}`);
       return constant;
     }
     const fn = FUNCTIONS.get(name);
-    if (fn === undefined) throw new Error(`unknown function "${token.text}"; known: ${[...FUNCTIONS.keys()].join(', ')}`);
+    if (fn === undefined)
+      throw new Error(`unknown function "${token.text}"; known: ${[...FUNCTIONS.keys()].join(', ')}`);
     position += 1;
     const values = [expression()];
     while (isSymbol(',')) {
@@ -112,7 +114,8 @@ export function evaluateArithmetic(source: string): number {
   };
 
   const value = expression();
-  if (position < tokens.length) throw new Error(`unexpected ${describe(tokens[position])} ${where(tokens[position], source)}`);
+  if (position < tokens.length)
+    throw new Error(`unexpected ${describe(tokens[position])} ${where(tokens[position], source)}`);
   if (!Number.isFinite(value)) throw new Error('the result is not a finite number');
   return value;
 }

@@ -18,7 +18,8 @@ export class FileToolError extends Error {
 }
 
 /** What `fs` calls a file's kind, in words, for a file that is not a regular file. */
-export type FileKind = 'directory' | 'FIFO (named pipe)' | 'socket' | 'character device' | 'block device' | 'special file';
+export type FileKind =
+  'directory' | 'FIFO (named pipe)' | 'socket' | 'character device' | 'block device' | 'special file';
 
 /** The refusal of anything that is not a regular file: reading a FIFO or a device could block or never end. */
 export function notRegularFile(shownPath: string, kind: FileKind, toolName: string): FileToolError {
@@ -54,11 +55,17 @@ export function toFileToolError(error: unknown, shownPath: string, root: string)
   if (error instanceof FileToolError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const message = code === undefined ? undefined : describeCode(code, shownPath);
-  if (code !== undefined && message !== undefined) return new FileToolError({ code, path: shownPath, message, cause: error });
+  if (code !== undefined && message !== undefined)
+    return new FileToolError({ code, path: shownPath, message, cause: error });
   const text = error instanceof Error ? error.message : String(error);
   // An unexpected error: keep its words, drop the server's paths.
   const scrubbed = text.split(`${root}/`).join('').split(root).join('.');
-  return new FileToolError({ code: code ?? 'EUNKNOWN', path: shownPath, message: `"${shownPath}": ${scrubbed}`, cause: error });
+  return new FileToolError({
+    code: code ?? 'EUNKNOWN',
+    path: shownPath,
+    message: `"${shownPath}": ${scrubbed}`,
+    cause: error,
+  });
 }
 
 function describeCode(code: string, shownPath: string): string | undefined {

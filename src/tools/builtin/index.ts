@@ -8,5 +8,12 @@ export { finishTool } from './completion-tools';
 
 /** Every built-in tool; the file tools are confined to `workspace`. */
 export function createBuiltinTools(options: { workspace: string }): ToolDefinition[] {
-  return [finishTool, taskCompletionTool, converseTool, askQuestionTool, calculatorTool, ...createFileTools(options.workspace)];
+  return [
+    finishTool,
+    taskCompletionTool,
+    converseTool,
+    askQuestionTool,
+    calculatorTool,
+    ...createFileTools(options.workspace),
+  ];
 }

@@ -28,7 +28,11 @@ export async function readFileHead(absolute: string, shownPath: string, capBytes
     const buffer = Buffer.alloc(capBytes + 1);
     const filled = await fill(handle, buffer);
     if (filled <= capBytes) return { bytes: buffer.subarray(0, filled), size: filled, cut: false };
-    return { bytes: buffer.subarray(0, characterBoundary(buffer, capBytes)), size: Math.max(stats.size, filled), cut: true };
+    return {
+      bytes: buffer.subarray(0, characterBoundary(buffer, capBytes)),
+      size: Math.max(stats.size, filled),
+      cut: true,
+    };
   } finally {
     await handle.close();
   }
@@ -55,7 +59,12 @@ export async function writeRegularFile(absolute: string, shownPath: string, cont
 }
 
 /** Opens with `flags` (which hold `O_NONBLOCK`); a socket, or a FIFO nobody reads, is refused by its kind. */
-async function openNonBlocking(absolute: string, flags: number, shownPath: string, toolName: string): Promise<FileHandle> {
+async function openNonBlocking(
+  absolute: string,
+  flags: number,
+  shownPath: string,
+  toolName: string,
+): Promise<FileHandle> {
   try {
     return await open(absolute, flags, 0o666);
   } catch (error) {

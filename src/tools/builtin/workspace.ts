@@ -35,7 +35,8 @@ export class Workspace {
   describeError(error: unknown, absolute: string): Error {
     const root = this.rootReal ?? this.root;
     const errorPath = (error as NodeJS.ErrnoException | undefined)?.path;
-    const named = errorPath !== undefined && isInside(root, path.resolve(errorPath)) ? path.resolve(errorPath) : absolute;
+    const named =
+      errorPath !== undefined && isInside(root, path.resolve(errorPath)) ? path.resolve(errorPath) : absolute;
     return toFileToolError(error, this.relative(named), root);
   }
 
@@ -50,7 +51,12 @@ export class Workspace {
 
   /** `absolute` as the model should see it: relative to the root, with `/` separators. */
   relative(absolute: string): string {
-    return path.relative(this.rootReal ?? this.root, absolute).split(path.sep).join('/') || '.';
+    return (
+      path
+        .relative(this.rootReal ?? this.root, absolute)
+        .split(path.sep)
+        .join('/') || '.'
+    );
   }
 
   private async realRoot(): Promise<string> {
@@ -76,7 +82,7 @@ function isInside(root: string, target: string): boolean {
 async function realpathOfExisting(target: string): Promise<string> {
   let current = target;
   const missing: string[] = [];
-  for (let hops = 0; hops <= FILE_TOOL_LIMITS.linkHops; ) {
+  for (let hops = 0; hops <= FILE_TOOL_LIMITS.linkHops;) {
     try {
       return path.join(await realpath(current), ...[...missing].reverse());
     } catch (error) {

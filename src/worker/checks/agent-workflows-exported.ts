@@ -23,7 +23,10 @@ type WebpackPlugin = { apply(compiler: WebpackCompiler): void };
  * (to run it as a child) without re-exporting it passes. A prebuilt `workflowBundle` is not bundled at start, so
  * it is not checked.
  */
-export function checkAgentWorkflowsExported(workflowsPath: string, webpackConfigHook: BundleOptions['webpackConfigHook']): NonNullable<BundleOptions['webpackConfigHook']> {
+export function checkAgentWorkflowsExported(
+  workflowsPath: string,
+  webpackConfigHook: BundleOptions['webpackConfigHook'],
+): NonNullable<BundleOptions['webpackConfigHook']> {
   return (config: WebpackConfig) => {
     const configured = webpackConfigHook === undefined ? config : webpackConfigHook(config);
     const check: WebpackPlugin = { apply: (compiler) => checkBundle(compiler, workflowsPath) };
@@ -43,8 +46,12 @@ function missingAgentWorkflowsMessage(workflowsPath: string, missing: readonly s
 /** The agent's workflow modules, as source (run from `src/`) or built (`dist/`), by workflow name. */
 const WORKFLOWS_DIRECTORY = path.dirname(require.resolve('../../workflows'));
 const AGENT_WORKFLOW_FILES: Record<(typeof AGENT_WORKFLOW_NAMES)[number], string[]> = {
-  agentWorkflow: ['agent/agent-workflow.ts', 'agent/agent-workflow.js'].map((file) => path.join(WORKFLOWS_DIRECTORY, file)),
-  conversationWorkflow: ['conversation/conversation-workflow.ts', 'conversation/conversation-workflow.js'].map((file) => path.join(WORKFLOWS_DIRECTORY, file)),
+  agentWorkflow: ['agent/agent-workflow.ts', 'agent/agent-workflow.js'].map((file) =>
+    path.join(WORKFLOWS_DIRECTORY, file),
+  ),
+  conversationWorkflow: ['conversation/conversation-workflow.ts', 'conversation/conversation-workflow.js'].map((file) =>
+    path.join(WORKFLOWS_DIRECTORY, file),
+  ),
 };
 
 function checkBundle(compiler: WebpackCompiler, workflowsPath: string): void {
@@ -56,8 +63,14 @@ function checkBundle(compiler: WebpackCompiler, workflowsPath: string): void {
       if (resource !== undefined) resources.add(resource);
     }
     // Only the bundle of the worker's own module is judged (a bundle of something else has no business here).
-    if (!resources.has(path.resolve(workflowsPath)) && !candidateFiles(workflowsPath).some((file) => resources.has(file))) return;
-    const missing = AGENT_WORKFLOW_NAMES.filter((name) => !AGENT_WORKFLOW_FILES[name].some((file) => resources.has(file)));
+    if (
+      !resources.has(path.resolve(workflowsPath)) &&
+      !candidateFiles(workflowsPath).some((file) => resources.has(file))
+    )
+      return;
+    const missing = AGENT_WORKFLOW_NAMES.filter(
+      (name) => !AGENT_WORKFLOW_FILES[name].some((file) => resources.has(file)),
+    );
     if (missing.length > 0) throw new Error(missingAgentWorkflowsMessage(workflowsPath, missing));
   });
 }
@@ -65,6 +78,7 @@ function checkBundle(compiler: WebpackCompiler, workflowsPath: string): void {
 /** The file Temporal's bundler loads for `workflowsPath`: the file itself, or a directory's index. */
 function candidateFiles(workflowsPath: string): string[] {
   const resolved = path.resolve(workflowsPath);
-  if (existsSync(resolved) && statSync(resolved).isDirectory()) return ['index.ts', 'index.js'].map((name) => path.join(resolved, name));
+  if (existsSync(resolved) && statSync(resolved).isDirectory())
+    return ['index.ts', 'index.js'].map((name) => path.join(resolved, name));
   return [resolved];
 }

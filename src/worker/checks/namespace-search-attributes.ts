@@ -10,7 +10,9 @@ import { requireSearchAttributes } from '../../temporal/check-search-attributes'
 export async function runIfSearchAttributes(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
   const connection = worker.connection;
   if (connection === undefined) return next(worker);
-  const refusal = await requireSearchAttributes(connection, worker.options.namespace, (message) => Runtime.instance().logger.warn(message)).then(
+  const refusal = await requireSearchAttributes(connection, worker.options.namespace, (message) =>
+    Runtime.instance().logger.warn(message),
+  ).then(
     () => undefined,
     (error: unknown) => error,
   );

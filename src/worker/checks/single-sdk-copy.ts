@@ -13,16 +13,24 @@ const WORKFLOW_PACKAGE = '@temporalio/workflow';
  * bundle takes it from. With two copies every workflow task fails (`Cannot read private member #cancelRequested`)
  * and every run hangs; this says so at `Worker.create` instead.
  */
-export function refuseSecondSdkCopy(options: Pick<BundleOptions, 'workflowsPath' | 'workflowInterceptorModules'>): void {
+export function refuseSecondSdkCopy(
+  options: Pick<BundleOptions, 'workflowsPath' | 'workflowInterceptorModules'>,
+): void {
   const ours = workflowPackageFrom(__dirname);
   if (ours === undefined) return;
   const importers = [
-    ...(options.workflowsPath === undefined ? [] : [{ what: `your workflows (${options.workflowsPath})`, file: options.workflowsPath }]),
-    ...(options.workflowInterceptorModules ?? []).map((file) => ({ what: `the workflow interceptor module ${file}`, file })),
+    ...(options.workflowsPath === undefined
+      ? []
+      : [{ what: `your workflows (${options.workflowsPath})`, file: options.workflowsPath }]),
+    ...(options.workflowInterceptorModules ?? []).map((file) => ({
+      what: `the workflow interceptor module ${file}`,
+      file,
+    })),
   ];
   for (const importer of importers) {
     const theirs = workflowPackageFrom(path.dirname(realPath(importer.file)));
-    if (theirs !== undefined && theirs !== ours) throw new SecondSdkCopyError({ ours, theirs, importer: importer.what });
+    if (theirs !== undefined && theirs !== ours)
+      throw new SecondSdkCopyError({ ours, theirs, importer: importer.what });
   }
 }
 

@@ -13,11 +13,27 @@ import { userMessage } from './conversation-messages';
 import { type PartialRun } from '../../shared/failure-catalogue';
 import { handOverTooLarge, invalidAgentInput, modelCallFailed, partialRun } from './failures';
 import type { RunContext } from './run-context';
-import { canLeaveSummarisedBehind, continuationOf, fitHandOver, inputToValidate, inputWithoutConversation, resumedRunRecord, type RunContinuation } from './run-continuation';
+import {
+  canLeaveSummarisedBehind,
+  continuationOf,
+  fitHandOver,
+  inputToValidate,
+  inputWithoutConversation,
+  resumedRunRecord,
+  type RunContinuation,
+} from './run-continuation';
 import { readHandOver } from './run-arguments';
 import { transcriptTotal } from '../rules/transcript-segment';
 import { registerRunHandlers } from './run-handlers';
-import { createRunRecord, createSearchAttributePublisher, describeActivity, isFinished, lastAssistantText, type RunRecord, runUsage } from './run-record';
+import {
+  createRunRecord,
+  createSearchAttributePublisher,
+  describeActivity,
+  isFinished,
+  lastAssistantText,
+  type RunRecord,
+  runUsage,
+} from './run-record';
 import type { RunEnding, StepOutcome } from './step-outcome';
 import { admitIteration } from './steps/admit-iteration';
 import { afterToolBatch } from './steps/after-tool-batch';
@@ -63,16 +79,26 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   /** Tool schemas by name, once the catalog is loaded; decisions are checked against them. */
   let toolSchemas = new Map<string, Record<string, unknown>>();
 
-  const parsed = handOver.ok ? parseAgentInput(continuation === undefined ? rawInput : inputToValidate(rawInput)) : handOver;
+  const parsed = handOver.ok
+    ? parseAgentInput(continuation === undefined ? rawInput : inputToValidate(rawInput))
+    : handOver;
   // The input's limits are in place before any handler can run: a setLimits update that arrives
   // with the start is applied in the same activation and must change them, not be overwritten.
   // A continued run keeps the limits it had, changes included.
   if (parsed.ok && continuation === undefined) {
-    setRunLimits(run, { maxInvocations: effectiveMaxInvocations(parsed.input), tokenBudget: parsed.input.tokenBudget ?? {} });
+    setRunLimits(run, {
+      maxInvocations: effectiveMaxInvocations(parsed.input),
+      tokenBudget: parsed.input.tokenBudget ?? {},
+    });
   }
 
   // Every handler is set before the first await, so no message is ever dropped.
-  registerRunHandlers(run, loopScope, (name) => toolSchemas.get(name), () => publish(run));
+  registerRunHandlers(
+    run,
+    loopScope,
+    (name) => toolSchemas.get(name),
+    () => publish(run),
+  );
 
   /** Records the run as failed (state, event, search attributes) and fails the workflow with `failure`. */
   const fail = (failure: wf.ApplicationFailure): never => {
@@ -91,11 +117,15 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   const input = parsed.input;
   // Only a nested agent (depth 1 or more, started by a parent run) reports: other runs issue the commands they always did.
   const parentRun = wf.workflowInfo().parent;
-  if (parentRun !== undefined && treePosition(input).depth > 0) reportApprovals = createApprovalReporter(parentRun.workflowId);
+  if (parentRun !== undefined && treePosition(input).depth > 0)
+    reportApprovals = createApprovalReporter(parentRun.workflowId);
   // Workflow time stands still within an activation: reading it before the context is reading it where it was.
   const startedAt = new Date().getTime();
   const deadline =
-    continuation?.deadline ?? (input.timeout === undefined ? undefined : new Date(startedAt + msToNumber(input.timeout as Duration)).toISOString());
+    continuation?.deadline ??
+    (input.timeout === undefined
+      ? undefined
+      : new Date(startedAt + msToNumber(input.timeout as Duration)).toISOString());
   const context: RunContext = { run, input, publish, fail, partial, deadline };
   if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
   else run.events.append('run-take-over', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
@@ -152,7 +182,10 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
       if (admitted !== undefined) return settle(admitted);
 
       run.iteration += 1;
-      run.events.append('iteration-start', { iteration: run.iteration, messages: transcriptTotal(run.messages, run.segment) });
+      run.events.append('iteration-start', {
+        iteration: run.iteration,
+        messages: transcriptTotal(run.messages, run.segment),
+      });
       describeActivity(run, `iteration ${run.iteration}: calling the model`);
       // Awaited only when the run compacts: without it the loop issues the commands it always did.
       const compacting = applyCompaction(context);
@@ -207,9 +240,23 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     await wf.condition(wf.allHandlersFinished);
     run.events.append('run-hand-over', { iteration: run.iteration, historyBytes: wf.workflowInfo().historySize });
     const nextInput = inputWithoutConversation(rawInput);
-    const handOver = continuationOf(run, continuation?.continuations ?? 0, deadline, canLeaveSummarisedBehind(context) ? wf.workflowInfo().runId : undefined);
+    const handOver = continuationOf(
+      run,
+      continuation?.continuations ?? 0,
+      deadline,
+      canLeaveSummarisedBehind(context) ? wf.workflowInfo().runId : undefined,
+    );
     const fitted = fitHandOver(nextInput, handOver);
-    if (fitted === undefined) return fail(handOverTooLarge(jsonBytes([nextInput, { ...handOver, events: { ...handOver.events, recent: [] } }]), partial()));
-    return wf.continueAsNew<(input: unknown, handOver: RunContinuation) => Promise<AgentWorkflowResult>>(nextInput, fitted.continuation);
+    if (fitted === undefined)
+      return fail(
+        handOverTooLarge(
+          jsonBytes([nextInput, { ...handOver, events: { ...handOver.events, recent: [] } }]),
+          partial(),
+        ),
+      );
+    return wf.continueAsNew<(input: unknown, handOver: RunContinuation) => Promise<AgentWorkflowResult>>(
+      nextInput,
+      fitted.continuation,
+    );
   }
 }

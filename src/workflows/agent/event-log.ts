@@ -1,5 +1,13 @@
 import { CARRIED_EVENTS, EVENT_PREVIEW_CHARS, MAX_EVENTS_PER_PAGE } from '../../shared/defaults/event-log';
-import { isRunEvent, loggedToolArguments, type EventPage, type RunEvent, type RunEventDetails, type RunEventOf, type RunEventType } from '../../shared/run-events';
+import {
+  isRunEvent,
+  loggedToolArguments,
+  type EventPage,
+  type RunEvent,
+  type RunEventDetails,
+  type RunEventOf,
+  type RunEventType,
+} from '../../shared/run-events';
 
 /** What a log hands to the run's next Temporal run when it continues as new: its newest events and the next number. */
 export interface CarriedEvents {
@@ -25,15 +33,23 @@ export class EventLog {
     this.firstSeq = this.entries[0]?.seq ?? read?.nextSeq ?? 1;
   }
 
-
   /**
    * Appends an event stamped with workflow time; returns it. `details` are
    * checked against the event's type: `append('tool-call-end', { ... })`
    * takes exactly the fields a `tool-call-end` carries.
    */
-  append<Type extends RunEventType>(type: Type, details: RunEventDetails<Type>, at: Date = new Date()): RunEventOf<Type> {
+  append<Type extends RunEventType>(
+    type: Type,
+    details: RunEventDetails<Type>,
+    at: Date = new Date(),
+  ): RunEventOf<Type> {
     // Details first: they cannot override the number, the time or the type.
-    const event = { ...(details as object), seq: this.firstSeq + this.entries.length, at: at.toISOString(), type } as RunEventOf<Type>;
+    const event = {
+      ...(details as object),
+      seq: this.firstSeq + this.entries.length,
+      at: at.toISOString(),
+      type,
+    } as RunEventOf<Type>;
     this.entries.push(event);
     return event;
   }
@@ -75,11 +91,7 @@ export function readCarriedEvents(raw: unknown): CarriedEvents {
   const carried: Record<string, unknown> = isObject(raw) ? raw : {};
   const recent: unknown[] = Array.isArray(carried.recent) ? carried.recent : [];
   const newest = recent.at(-1);
-  const nextSeq = isSeq(carried.nextSeq)
-    ? carried.nextSeq
-    : isObject(newest) && isSeq(newest.seq)
-      ? newest.seq + 1
-      : 1;
+  const nextSeq = isSeq(carried.nextSeq) ? carried.nextSeq : isObject(newest) && isSeq(newest.seq) ? newest.seq + 1 : 1;
   const kept: RunEvent[] = [];
   for (let index = recent.length - 1; index >= 0; index -= 1) {
     const event = readCarriedEvent(recent[index]);
@@ -122,5 +134,7 @@ export function previewJson(value: unknown): string {
 
 /** `text` cut to {@link EVENT_PREVIEW_CHARS}, marked when cut, so the event log stays small however large the results. */
 export function preview(text: string): string {
-  return text.length <= EVENT_PREVIEW_CHARS ? text : `${text.slice(0, EVENT_PREVIEW_CHARS)}… (${text.length} characters)`;
+  return text.length <= EVENT_PREVIEW_CHARS
+    ? text
+    : `${text.slice(0, EVENT_PREVIEW_CHARS)}… (${text.length} characters)`;
 }

@@ -1,7 +1,13 @@
 import type { Duration } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import { FailureType, type PartialRun } from '../../shared/failure-catalogue';
-import { FAILURE_MESSAGES_LIMIT_BYTES, FAILURE_RESPONSE_LIMIT_CHARS, TEMPORAL_HISTORY_EVENT_LIMIT, TEMPORAL_HISTORY_LIMIT_BYTES, TEMPORAL_PAYLOAD_LIMIT_BYTES } from '../../shared/defaults/sizes';
+import {
+  FAILURE_MESSAGES_LIMIT_BYTES,
+  FAILURE_RESPONSE_LIMIT_CHARS,
+  TEMPORAL_HISTORY_EVENT_LIMIT,
+  TEMPORAL_HISTORY_LIMIT_BYTES,
+  TEMPORAL_PAYLOAD_LIMIT_BYTES,
+} from '../../shared/defaults/sizes';
 import { formatBytes, jsonBytes } from '../../shared/payload-limits';
 import { type ChatMessage, type ToolCall, type Usage } from '../../shared/messages';
 import { type TerminationReason } from '../../shared/agent-result';
@@ -98,7 +104,10 @@ export function tokenBudgetExhausted(
 }
 
 /** The run's model calls cost `maxUsd` or more: checked before each call, like the token budget. */
-export function costBudgetExceeded({ spentUsd, maxUsd }: { spentUsd: number; maxUsd: number }, partial: PartialRun): ApplicationFailure {
+export function costBudgetExceeded(
+  { spentUsd, maxUsd }: { spentUsd: number; maxUsd: number },
+  partial: PartialRun,
+): ApplicationFailure {
   return ApplicationFailure.create({
     type: FailureType.costBudgetExceeded,
     message: `Cost budget exceeded: $${spentUsd.toFixed(6)} spent on model calls, budget $${maxUsd}`,
@@ -149,7 +158,15 @@ export function sizeLimitReached(breach: SizeBreach, partial: PartialRun): Appli
       `${formatBytes(TEMPORAL_HISTORY_LIMIT_BYTES)} or ${TEMPORAL_HISTORY_EVENT_LIMIT} events. ` +
       'Each model call records the whole conversation: mask old tool results with masking, cut them with resultProcessing, or split the work across runs.',
     nonRetryable: true,
-    details: [{ bytes: breach.bytes, events: breach.events, budgetBytes: breach.budgetBytes, budgetEvents: breach.budgetEvents, ...progress }],
+    details: [
+      {
+        bytes: breach.bytes,
+        events: breach.events,
+        budgetBytes: breach.budgetBytes,
+        budgetEvents: breach.budgetEvents,
+        ...progress,
+      },
+    ],
   });
 }
 
@@ -157,7 +174,12 @@ export function sizeLimitReached(breach: SizeBreach, partial: PartialRun): Appli
  * The run ended, but its result would pass Temporal's payload limit (its
  * last tool results were large). The response is kept when it fits.
  */
-export function resultTooLarge(bytes: number, reason: TerminationReason, response: string, partial: PartialRun): ApplicationFailure {
+export function resultTooLarge(
+  bytes: number,
+  reason: TerminationReason,
+  response: string,
+  partial: PartialRun,
+): ApplicationFailure {
   const keptResponse = response.length <= FAILURE_RESPONSE_LIMIT_CHARS ? { response } : {};
   return ApplicationFailure.create({
     type: FailureType.contextTooLarge,
@@ -191,7 +213,8 @@ export function compactionFailed(error: unknown, partial: PartialRun): Applicati
   if (error === undefined) {
     return ApplicationFailure.create({
       type: FailureType.compactionFailed,
-      message: 'Compaction failed: the model answered the request for a summary without any text. Try another compaction.model or other compaction.instructions.',
+      message:
+        'Compaction failed: the model answered the request for a summary without any text. Try another compaction.model or other compaction.instructions.',
       nonRetryable: true,
       details: [{ causeType: null, ...partial }],
     });

@@ -34,7 +34,12 @@ export function readHandOver(
     };
   }
   if (given > 1) {
-    return { ok: false, problems: [`arguments: a continued agentWorkflow takes two arguments, its input and the hand-over, and was given ${given + 1}`] };
+    return {
+      ok: false,
+      problems: [
+        `arguments: a continued agentWorkflow takes two arguments, its input and the hand-over, and was given ${given + 1}`,
+      ],
+    };
   }
   const handOver = afterInput[0];
   if (handOver === undefined) return { ok: true };
@@ -43,6 +48,9 @@ export function readHandOver(
     const read = parseRunContinuation(handOver);
     return read.ok ? { ok: true, continuation: read.continuation } : read;
   } catch (error) {
-    return { ok: false, problems: [`continuation: could not be read (${error instanceof Error ? error.message : String(error)})`] };
+    return {
+      ok: false,
+      problems: [`continuation: could not be read (${error instanceof Error ? error.message : String(error)})`],
+    };
   }
 }

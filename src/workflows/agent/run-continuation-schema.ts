@@ -51,7 +51,13 @@ const streakFields = builtOnce('handOver.streakFields', () => ({ toolName: z.str
 
 /** Where the current turn began, for the stop conditions. */
 const turnSchema = builtOnce('handOver.turn', () =>
-  z.object({ startedAtMs: z.number(), messageIndex: count, iteration: count, usage: usageSchema, executedTools: z.array(z.string()) }),
+  z.object({
+    startedAtMs: z.number(),
+    messageIndex: count,
+    iteration: count,
+    usage: usageSchema,
+    executedTools: z.array(z.string()),
+  }),
 );
 
 /** The run's state: its conversation, counters, limits, guards and turn. */
@@ -85,7 +91,14 @@ const compactionFields = builtOnce('handOver.compactionFields', () => ({
     .optional(),
   /** Where `messages` sit in the transcript, once summarised messages were left behind. */
   segment: z
-    .object({ base: count, pinned: count, runs: z.array(z.object({ runId: z.string(), from: count })).max(MESSAGE_PAGES.maxListedRuns).optional() })
+    .object({
+      base: count,
+      pinned: count,
+      runs: z
+        .array(z.object({ runId: z.string(), from: count }))
+        .max(MESSAGE_PAGES.maxListedRuns)
+        .optional(),
+    })
     .optional(),
   /** The turn, with how many messages it produced were left behind. */
   turn: turnSchema.extend({ leftBehind: count.optional() }),
@@ -96,7 +109,9 @@ const stopContextFields = builtOnce('handOver.stopContextFields', () => ({
   /** Tool calls executed so far, across turns. */
   toolCallsExecuted: count.default(0),
   /** The latest batch's results as stop conditions see them (as many as the model's answer had calls: not bounded here). */
-  lastToolResults: z.array(z.object({ toolName: z.string(), callId: z.string(), contentPreview: z.string(), isError: z.boolean() })).default([]),
+  lastToolResults: z
+    .array(z.object({ toolName: z.string(), callId: z.string(), contentPreview: z.string(), isError: z.boolean() }))
+    .default([]),
   /** Iterations released with `context_release`. */
   releasedIterations: z.array(count).max(CONTEXT_RELEASE_LIMITS.maxReleased).default([]),
 }));
@@ -113,7 +128,9 @@ const nestedFields = builtOnce('handOver.nestedFields', () => ({
       total: usageSchema,
     })
     .optional(),
-  turn: compactionFields.turn.extend({ agentAnswers: z.array(z.object({ toolName: z.string(), stopMessage: z.boolean() })).optional() }),
+  turn: compactionFields.turn.extend({
+    agentAnswers: z.array(z.object({ toolName: z.string(), stopMessage: z.boolean() })).optional(),
+  }),
 }));
 
 /** The run's result cache, once it has cached a result. */
@@ -121,7 +138,14 @@ const resultCacheFields = builtOnce('handOver.resultCacheFields', () => ({
   resultCache: z
     .object({
       entries: z.array(
-        z.object({ ref: z.string(), toolName: z.string(), callId: z.string(), iteration: count, content: z.string(), originalChars: count }),
+        z.object({
+          ref: z.string(),
+          toolName: z.string(),
+          callId: z.string(),
+          iteration: count,
+          content: z.string(),
+          originalChars: count,
+        }),
       ),
       nextNumber: z.number().int().min(1),
     })
@@ -139,7 +163,7 @@ export const handOverV4Schema = builtOnce('handOver.handOverV4', () =>
     ...resultCacheFields,
   }),
 );
-export type HandOverV4 = z.infer<typeof handOverV4Schema>;
+type HandOverV4 = z.infer<typeof handOverV4Schema>;
 
 /** How each version is read: only the current one. */
 const READERS: Record<number, VersionReader<HandOverV4>> = {
@@ -148,7 +172,11 @@ const READERS: Record<number, VersionReader<HandOverV4>> = {
 
 /** What a field's problem says when the field itself is wrong (missing, or of another type). */
 const EXPECTED: Record<
-  keyof typeof handOverFields | keyof typeof compactionFields | keyof typeof stopContextFields | keyof typeof nestedFields | keyof typeof resultCacheFields,
+  | keyof typeof handOverFields
+  | keyof typeof compactionFields
+  | keyof typeof stopContextFields
+  | keyof typeof nestedFields
+  | keyof typeof resultCacheFields,
   string
 > = {
   inputMessageCount: 'a whole number, 0 or more',
@@ -203,7 +231,9 @@ function carriedEvents(events: HandOverV4['events']): CarriedEvents {
  * A hand-over of the version this code writes, parsed; or the problems with
  * it, one line per field, never a throw.
  */
-export function parseRunContinuation(raw: unknown): { ok: true; continuation: RunContinuation } | { ok: false; problems: string[] } {
+export function parseRunContinuation(
+  raw: unknown,
+): { ok: true; continuation: RunContinuation } | { ok: false; problems: string[] } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, problems: ['continuation: expected the object a run hands over when it continues as new'] };
   }
@@ -212,7 +242,10 @@ export function parseRunContinuation(raw: unknown): { ok: true; continuation: Ru
   const parsed = reader.read(raw);
   if (!parsed.success) {
     const problems = [...new Set(parsed.error.issues.map(problemOf))];
-    return { ok: false, problems: problems.slice(0, INPUT_BOUNDS.problems).map((problem) => problem.slice(0, INPUT_BOUNDS.problemChars)) };
+    return {
+      ok: false,
+      problems: problems.slice(0, INPUT_BOUNDS.problems).map((problem) => problem.slice(0, INPUT_BOUNDS.problemChars)),
+    };
   }
   return { ok: true, continuation: { ...parsed.data, events: carriedEvents(parsed.data.events) } };
 }

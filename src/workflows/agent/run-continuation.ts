@@ -59,7 +59,11 @@ function carried(from: CarriedFields): CarriedFields {
  * `iterationsPerRun` iterations, or when Temporal suggests it (history past
  * 4 MiB or 4,096 events), but never before it has run one iteration itself.
  */
-export function shouldContinueAsNew(iterationsThisRun: number, iterationsPerRun: number | undefined, suggested: boolean): boolean {
+export function shouldContinueAsNew(
+  iterationsThisRun: number,
+  iterationsPerRun: number | undefined,
+  suggested: boolean,
+): boolean {
   if (iterationsThisRun < 1) return false;
   return suggested || (iterationsPerRun !== undefined && iterationsThisRun >= iterationsPerRun);
 }
@@ -81,7 +85,10 @@ export function inputWithoutConversation(rawInput: unknown): unknown {
  */
 export function inputToValidate(rawInput: unknown): unknown {
   if (typeof rawInput !== 'object' || rawInput === null) return rawInput;
-  return { ...(inputWithoutConversation(rawInput) as Record<string, unknown>), message: '(carried by continue-as-new)' };
+  return {
+    ...(inputWithoutConversation(rawInput) as Record<string, unknown>),
+    message: '(carried by continue-as-new)',
+  };
 }
 
 /**
@@ -90,7 +97,10 @@ export function inputToValidate(rawInput: unknown): unknown {
  * oldest first (reading one answers that it was dropped). Undefined when even
  * without either they do not (then the run cannot continue as new).
  */
-export function fitHandOver(input: unknown, continuation: RunContinuation): { continuation: RunContinuation; bytes: number } | undefined {
+export function fitHandOver(
+  input: unknown,
+  continuation: RunContinuation,
+): { continuation: RunContinuation; bytes: number } | undefined {
   let fitted = continuation;
   for (;;) {
     const bytes = jsonBytes([input, fitted]);
@@ -123,7 +133,12 @@ export function canLeaveSummarisedBehind({ run, input }: Pick<RunContext, 'run' 
  * Temporal run, which the transcript points back to, and the hand-over
  * carries what the model still sees (`transcript-segment.ts`).
  */
-export function continuationOf(run: RunRecord, continuations: number, deadline: string | undefined, leaveBehindIn?: string): RunContinuation {
+export function continuationOf(
+  run: RunRecord,
+  continuations: number,
+  deadline: string | undefined,
+  leaveBehindIn?: string,
+): RunContinuation {
   const fields = carried(run);
   return {
     schemaVersion: RUN_CONTINUATION_VERSION,

@@ -1,6 +1,19 @@
 import * as wf from '@temporalio/workflow';
 import { FailureType } from '../../shared/failure-catalogue';
-import { approveSignal, decideUpdate, denySignal, eventsQuery, modelRequestQuery, nestedApprovalsSignal, setLimitsUpdate, stateQuery, stopSignal, terminateSignal, transcriptQuery, userMessageSignal } from '../../common/definitions';
+import {
+  approveSignal,
+  decideUpdate,
+  denySignal,
+  eventsQuery,
+  modelRequestQuery,
+  nestedApprovalsSignal,
+  setLimitsUpdate,
+  stateQuery,
+  stopSignal,
+  terminateSignal,
+  transcriptQuery,
+  userMessageSignal,
+} from '../../common/definitions';
 import { decideInputSchema } from '../../shared/control';
 import { MESSAGE_PAGES } from '../../shared/defaults/sizes';
 import { messagePage } from '../rules/message-pages';
@@ -34,7 +47,9 @@ export function registerRunHandlers(
   wf.setHandler(modelRequestQuery, (query) => {
     const request = run.modelRequest;
     if (request === undefined || request.iteration !== query?.iteration) {
-      throw new Error(`No model call of iteration ${String(query?.iteration)} is waiting for its conversation (now: ${request === undefined ? 'none' : `iteration ${request.iteration}`}).`);
+      throw new Error(
+        `No model call of iteration ${String(query?.iteration)} is waiting for its conversation (now: ${request === undefined ? 'none' : `iteration ${request.iteration}`}).`,
+      );
     }
     return messagePage(request.messages, query.from, MESSAGE_PAGES.maxLimit);
   });
@@ -54,18 +69,36 @@ export function registerRunHandlers(
     nested.approvals = report.approvals;
     nestedApprovalsChanged();
   });
-  wf.setHandler(decideUpdate, (input) => forwardDecision(run, input, 'update') ?? recordDecision(run, input, 'update'), {
-    validator: (input) => {
-      if (routeDecision(input?.callId, run.nestedRuns) !== undefined) {
-        // The nested agent's run checks the decision against its tool; here only its shape.
-        const problem = messageTooDeep(input) ?? (decideInputSchema.safeParse(input).success ? undefined : 'expected { callId, decision: "approve" | "deny", arguments?, reason? }');
-        if (problem !== undefined) throw wf.ApplicationFailure.create({ type: FailureType.invalidDecision, message: problem, nonRetryable: true });
-        return;
-      }
-      const checked = checkDecision(input, run.pendingApprovals, run.decisions, toolSchemaFor);
-      if (!checked.ok) throw wf.ApplicationFailure.create({ type: FailureType.invalidDecision, message: checked.problem, nonRetryable: true });
+  wf.setHandler(
+    decideUpdate,
+    (input) => forwardDecision(run, input, 'update') ?? recordDecision(run, input, 'update'),
+    {
+      validator: (input) => {
+        if (routeDecision(input?.callId, run.nestedRuns) !== undefined) {
+          // The nested agent's run checks the decision against its tool; here only its shape.
+          const problem =
+            messageTooDeep(input) ??
+            (decideInputSchema.safeParse(input).success
+              ? undefined
+              : 'expected { callId, decision: "approve" | "deny", arguments?, reason? }');
+          if (problem !== undefined)
+            throw wf.ApplicationFailure.create({
+              type: FailureType.invalidDecision,
+              message: problem,
+              nonRetryable: true,
+            });
+          return;
+        }
+        const checked = checkDecision(input, run.pendingApprovals, run.decisions, toolSchemaFor);
+        if (!checked.ok)
+          throw wf.ApplicationFailure.create({
+            type: FailureType.invalidDecision,
+            message: checked.problem,
+            nonRetryable: true,
+          });
+      },
     },
-  });
+  );
   wf.setHandler(userMessageSignal, (input) => {
     const content = typeof input?.content === 'string' ? input.content : '';
     if (isFinished(run) || content.trim() === '') {

@@ -1,6 +1,12 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
-import { AgentIterationsKey, AgentPendingApprovalsKey, AgentStatusKey, AgentTerminationReasonKey, AgentTotalTokensKey } from '../../common/search-attributes';
+import {
+  AgentIterationsKey,
+  AgentPendingApprovalsKey,
+  AgentStatusKey,
+  AgentTerminationReasonKey,
+  AgentTotalTokensKey,
+} from '../../common/search-attributes';
 import { FailureType } from '../../shared/failure-catalogue';
 import { SCHEMA_VERSION } from '../../shared/defaults/names';
 import { ZERO_USAGE, type AssistantMessage, type ChatMessage, type ToolCall, type Usage } from '../../shared/messages';
@@ -19,7 +25,7 @@ import { isMeaningfulChange, type SearchAttributeValues } from '../rules/search-
 import type { StopToolResult } from '../rules/stop-conditions';
 
 /** The batch of tool calls being executed, kept so a stop can close it with valid tool messages. */
-export interface OpenBatch {
+interface OpenBatch {
   assistantIndex: number;
   calls: ToolCall[];
   results: Map<string, ToolCallResult>;
@@ -139,7 +145,9 @@ function searchAttributeValues(run: RunRecord): SearchAttributeValues {
     iterations: run.iteration,
     totalTokens: runUsage(run).totalTokens,
     pendingApprovals: run.pendingApprovals.length,
-    terminationReason: run.terminationReason?.type ?? (run.status === 'failed' ? `failed:${run.error?.type ?? FailureType.untyped}` : ''),
+    terminationReason:
+      run.terminationReason?.type ??
+      (run.status === 'failed' ? `failed:${run.error?.type ?? FailureType.untyped}` : ''),
   };
 }
 
@@ -162,12 +170,17 @@ export function createSearchAttributePublisher() {
 }
 
 /** The pairs to upsert: every value that differs from what was sent; the termination reason only once there is one. */
-function changedPairs(published: SearchAttributeValues | undefined, current: SearchAttributeValues): SearchAttributeUpdatePair[] {
+function changedPairs(
+  published: SearchAttributeValues | undefined,
+  current: SearchAttributeValues,
+): SearchAttributeUpdatePair[] {
   const pairs: SearchAttributeUpdatePair[] = [];
   if (current.status !== published?.status) pairs.push({ key: AgentStatusKey, value: current.status });
   if (current.iterations !== published?.iterations) pairs.push({ key: AgentIterationsKey, value: current.iterations });
-  if (current.totalTokens !== published?.totalTokens) pairs.push({ key: AgentTotalTokensKey, value: current.totalTokens });
-  if (current.pendingApprovals !== published?.pendingApprovals) pairs.push({ key: AgentPendingApprovalsKey, value: current.pendingApprovals });
+  if (current.totalTokens !== published?.totalTokens)
+    pairs.push({ key: AgentTotalTokensKey, value: current.totalTokens });
+  if (current.pendingApprovals !== published?.pendingApprovals)
+    pairs.push({ key: AgentPendingApprovalsKey, value: current.pendingApprovals });
   if (current.terminationReason !== (published?.terminationReason ?? '') && current.terminationReason !== '') {
     pairs.push({ key: AgentTerminationReasonKey, value: current.terminationReason });
   }
@@ -176,7 +189,9 @@ function changedPairs(published: SearchAttributeValues | undefined, current: Sea
 
 /** The calls waiting for a decision: the run's own, then those its running nested agents wait on (`nested-approvals.ts`). */
 export function allPendingApprovals(run: RunRecord): PendingApproval[] {
-  return run.nestedRuns.size === 0 ? run.pendingApprovals : [...run.pendingApprovals, ...listedNestedApprovals(run.nestedRuns)];
+  return run.nestedRuns.size === 0
+    ? run.pendingApprovals
+    : [...run.pendingApprovals, ...listedNestedApprovals(run.nestedRuns)];
 }
 
 export function snapshot(run: RunRecord): AgentState {
@@ -190,7 +205,15 @@ export function snapshot(run: RunRecord): AgentState {
     consecutiveNudges: run.consecutiveNudges,
     restrictionInjections: run.restrictionInjections,
     messages: run.messages,
-    ...(run.segment === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: run.segment.base, pinned: run.segment.pinned } }),
+    ...(run.segment === undefined
+      ? {}
+      : {
+          transcript: {
+            total: transcriptTotal(run.messages, run.segment),
+            from: run.segment.base,
+            pinned: run.segment.pinned,
+          },
+        }),
     usage: runUsage(run),
     activity: run.activity,
     pendingApprovals,

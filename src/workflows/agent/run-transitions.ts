@@ -68,7 +68,11 @@ export function markFailed(run: RunRecord, error: { type: string; message: strin
 function refreshStatus(run: RunRecord): void {
   if (isFinished(run)) return;
   run.status =
-    run.pendingApprovals.length > 0 ? 'waiting_for_approval' : run.pendingQuestion !== undefined ? 'waiting_for_input' : 'running';
+    run.pendingApprovals.length > 0
+      ? 'waiting_for_approval'
+      : run.pendingQuestion !== undefined
+        ? 'waiting_for_input'
+        : 'running';
 }
 
 // ─── The conversation and its turns ─────────────────────────────────────────
@@ -87,7 +91,13 @@ export function appendMessages(run: RunRecord, ...messages: ChatMessage[]): void
 
 /** A person's answer starts a new turn: stop conditions count afresh from here. */
 export function startTurn(run: RunRecord, startedAtMs: number): void {
-  run.turn = { startedAtMs, messageIndex: run.messages.length, iteration: run.iteration, usage: run.usage, executedTools: [] };
+  run.turn = {
+    startedAtMs,
+    messageIndex: run.messages.length,
+    iteration: run.iteration,
+    usage: run.usage,
+    executedTools: [],
+  };
 }
 
 /** A nested agent answered in this turn (for `sourceMatch` and `stopMessage`). */

@@ -19,7 +19,8 @@ export function summarizeToolCall(call: ToolCall, iteration: number): string {
 /** Why a tool activity failed after its retries, in words for the model. */
 export function describeToolFailure(toolName: string, error: unknown): string {
   const cause = error instanceof ActivityFailure ? error.cause : error;
-  if (cause instanceof TimeoutFailure) return `tool "${toolName}" did not finish before its deadline (${cause.timeoutType})`;
+  if (cause instanceof TimeoutFailure)
+    return `tool "${toolName}" did not finish before its deadline (${cause.timeoutType})`;
   if (cause instanceof ApplicationFailure) return `tool "${toolName}" failed: ${cause.message}`;
   return `tool "${toolName}" failed: ${cause instanceof Error ? cause.message : String(cause)}`;
 }

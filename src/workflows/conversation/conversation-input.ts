@@ -50,7 +50,12 @@ const turnAnswerSchema = builtOnce('conversationInput.turnAnswer', () =>
 
 /** A turn's answer, and where its messages are in the history (`from` up to `to`), from which its generated messages are rebuilt. */
 const rememberedTurnSchema = builtOnce('conversationInput.rememberedTurn', () =>
-  z.object({ kind: z.literal('messageRange'), updateId: z.string(), answer: turnAnswerSchema, messages: z.object({ from: count, to: count }) }),
+  z.object({
+    kind: z.literal('messageRange'),
+    updateId: z.string(),
+    answer: turnAnswerSchema,
+    messages: z.object({ from: count, to: count }),
+  }),
 );
 
 /** Version 2, the current one ({@link ConversationInput}). */
@@ -76,20 +81,39 @@ const READERS: Record<number, VersionReader<ConversationInput>> = {
  * code writes; or what is wrong with them, one line per problem naming the
  * field. Never throws.
  */
-export function readConversationInput(input: unknown, afterInput: readonly unknown[]): { ok: true; input: ConversationInput } | { ok: false; problems: string[] } {
+export function readConversationInput(
+  input: unknown,
+  afterInput: readonly unknown[],
+): { ok: true; input: ConversationInput } | { ok: false; problems: string[] } {
   if (afterInput.some((argument) => argument !== undefined)) {
-    return { ok: false, problems: [`arguments: conversationWorkflow takes one argument, the conversation's input, and was started with ${afterInput.length + 1}`] };
+    return {
+      ok: false,
+      problems: [
+        `arguments: conversationWorkflow takes one argument, the conversation's input, and was started with ${afterInput.length + 1}`,
+      ],
+    };
   }
   try {
     const tooDeep = findTooDeep(input, INPUT_BOUNDS.depth);
-    if (tooDeep !== undefined) return { ok: false, problems: [`${String(tooDeep.path[0] ?? 'input').slice(0, 64)}: nested more than ${INPUT_BOUNDS.depth} levels deep`] };
+    if (tooDeep !== undefined)
+      return {
+        ok: false,
+        problems: [
+          `${String(tooDeep.path[0] ?? 'input').slice(0, 64)}: nested more than ${INPUT_BOUNDS.depth} levels deep`,
+        ],
+      };
     const reader = readerFor(input, READERS, 'schemaVersion', 'the conversation input versions this worker reads');
     if ('problem' in reader) return { ok: false, problems: [reader.problem] };
     const parsed = reader.read(input);
     if (parsed.success) return { ok: true, input: parsed.data };
-    const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`.slice(0, INPUT_BOUNDS.problemChars));
+    const problems = parsed.error.issues.map((issue) =>
+      `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`.slice(0, INPUT_BOUNDS.problemChars),
+    );
     return { ok: false, problems: problems.slice(0, INPUT_BOUNDS.problems) };
   } catch (error) {
-    return { ok: false, problems: [`input: could not be checked (${error instanceof Error ? error.message : String(error)})`] };
+    return {
+      ok: false,
+      problems: [`input: could not be checked (${error instanceof Error ? error.message : String(error)})`],
+    };
   }
 }

@@ -1,7 +1,18 @@
 import * as wf from '@temporalio/workflow';
 import { CONTEXT_BUDGET_BYTES, PAYLOAD_BUDGET_BYTES, TEMPORAL_PAYLOAD_LIMIT_BYTES } from '../../shared/defaults/sizes';
 import { CONVERSATION_DEFAULTS } from '../../shared/defaults/conversations';
-import { CONVERSATION_INPUT_VERSION, ConversationFailure, conversationWorkflowId, turnWorkflowId, type ActiveTurn, type ChatTurnRequest, type ChatTurnResult, type ConversationInput, type ConversationState, type RememberedTurn } from '../../shared/conversation';
+import {
+  CONVERSATION_INPUT_VERSION,
+  ConversationFailure,
+  conversationWorkflowId,
+  turnWorkflowId,
+  type ActiveTurn,
+  type ChatTurnRequest,
+  type ChatTurnResult,
+  type ConversationInput,
+  type ConversationState,
+  type RememberedTurn,
+} from '../../shared/conversation';
 import { FailureType, type FailureTypeName } from '../../shared/failure-catalogue';
 import { chatUpdate, conversationQuery, endConversationSignal } from '../../common/conversation-definitions';
 import { formatBytes, jsonBytes } from '../../shared/payload-limits';
@@ -20,7 +31,10 @@ import { projectedRunBytes } from '../rules/size-rules';
  * completed turn's messages join the history; a failed turn leaves the
  * history as it was, so the conversation never holds half a turn.
  */
-export async function conversationWorkflow(rawInput: ConversationInput, ...afterInput: unknown[]): Promise<ConversationState> {
+export async function conversationWorkflow(
+  rawInput: ConversationInput,
+  ...afterInput: unknown[]
+): Promise<ConversationState> {
   // An argument the workflow cannot read fails it with a reason; reading it anyway would throw and retry the task forever.
   // Any version this code reads arrives as the current one (conversation-input.ts).
   const read = readConversationInput(rawInput, afterInput);
@@ -57,7 +71,11 @@ export async function conversationWorkflow(rawInput: ConversationInput, ...after
   wf.setHandler(chatUpdate, runTurn, {
     validator: (request) => {
       if (earlierAnswer() !== undefined) return; // answered again below, whatever runs now
-      if (conversation.ended) throw refusal(ConversationFailure.ended, 'This conversation has ended; send the request again to start a new one.');
+      if (conversation.ended)
+        throw refusal(
+          ConversationFailure.ended,
+          'This conversation has ended; send the request again to start a new one.',
+        );
       if (conversation.active !== undefined) {
         throw refusal(
           ConversationFailure.busy,
@@ -69,7 +87,9 @@ export async function conversationWorkflow(rawInput: ConversationInput, ...after
   });
 
   const turnsPerRun = input.turnsPerRun ?? CONVERSATION_DEFAULTS.turnsPerRun;
-  await wf.condition(() => conversation.ended || turnsThisRun >= turnsPerRun || wf.workflowInfo().continueAsNewSuggested);
+  await wf.condition(
+    () => conversation.ended || turnsThisRun >= turnsPerRun || wf.workflowInfo().continueAsNewSuggested,
+  );
   await wf.condition(() => conversation.active === undefined && wf.allHandlersFinished());
   if (conversation.ended) return snapshot();
   return wf.continueAsNew<typeof conversationWorkflow>(
@@ -147,7 +167,8 @@ export function turnInput(request: ChatTurnRequest, history: readonly ChatMessag
   const settings: AgentInput = { ...(request.settings as AgentInput) };
   delete settings.message;
   delete settings.messages;
-  const prompt: ChatMessage[] = request.kind === 'add-ai-message' && request.prompt ? [{ role: 'system', content: request.prompt }] : [];
+  const prompt: ChatMessage[] =
+    request.kind === 'add-ai-message' && request.prompt ? [{ role: 'system', content: request.prompt }] : [];
   const messages = [...history, ...prompt];
   return {
     ...settings,
@@ -160,7 +181,8 @@ export function turnInput(request: ChatTurnRequest, history: readonly ChatMessag
 
 /** Refuses a request that could not start a valid turn; the caller hears which field and why. */
 function checkRequest(request: ChatTurnRequest, history: readonly ChatMessage[]): void {
-  if (request === null || typeof request !== 'object') throw refusal(ConversationFailure.invalidRequest, 'The request must be an object.');
+  if (request === null || typeof request !== 'object')
+    throw refusal(ConversationFailure.invalidRequest, 'The request must be an object.');
   if (request.kind === 'chat' && (typeof request.message !== 'string' || request.message.trim() === '')) {
     throw refusal(ConversationFailure.invalidRequest, 'message: give the human message');
   }
@@ -172,7 +194,13 @@ function checkRequest(request: ChatTurnRequest, history: readonly ChatMessage[])
   }
   const runInput = turnInput(request, history);
   const parsed = parseAgentInput(runInput);
-  if (!parsed.ok) throw wf.ApplicationFailure.create({ type: FailureType.invalidInput, message: `Invalid agent input: ${parsed.problems.join('; ')}`, details: [{ problems: parsed.problems }], nonRetryable: true });
+  if (!parsed.ok)
+    throw wf.ApplicationFailure.create({
+      type: FailureType.invalidInput,
+      message: `Invalid agent input: ${parsed.problems.join('; ')}`,
+      details: [{ problems: parsed.problems }],
+      nonRetryable: true,
+    });
   checkSize(runInput, history);
 }
 
@@ -183,7 +211,8 @@ function checkRequest(request: ChatTurnRequest, history: readonly ChatMessage[])
  */
 function checkSize(runInput: AgentInput, history: readonly ChatMessage[]): void {
   const messages = runInput.messages ?? [];
-  const withMessage: ChatMessage[] = runInput.message === undefined ? messages : [...messages, { role: 'user', content: runInput.message }];
+  const withMessage: ChatMessage[] =
+    runInput.message === undefined ? messages : [...messages, { role: 'user', content: runInput.message }];
   const projected = projectedRunBytes(withMessage, messages.length, runInput.instructions);
   if (projected <= CONTEXT_BUDGET_BYTES) return;
   throw refusal(
@@ -211,12 +240,27 @@ function turnFailure(error: unknown, runId: string): wf.ApplicationFailure {
       });
     }
     if (cause instanceof wf.TerminatedFailure) {
-      return wf.ApplicationFailure.create({ type: FailureType.turnTerminated, message: `The turn's run was terminated in Temporal: ${cause.message}`, details: [{ runId }], nonRetryable: true });
+      return wf.ApplicationFailure.create({
+        type: FailureType.turnTerminated,
+        message: `The turn's run was terminated in Temporal: ${cause.message}`,
+        details: [{ runId }],
+        nonRetryable: true,
+      });
     }
-    return wf.ApplicationFailure.create({ type: FailureType.turnFailed, message: cause?.message ?? error.message, details: [{ runId }], nonRetryable: true });
+    return wf.ApplicationFailure.create({
+      type: FailureType.turnFailed,
+      message: cause?.message ?? error.message,
+      details: [{ runId }],
+      nonRetryable: true,
+    });
   }
   if (error instanceof wf.ApplicationFailure) return error;
-  return wf.ApplicationFailure.create({ type: FailureType.turnFailed, message: error instanceof Error ? error.message : String(error), details: [{ runId }], nonRetryable: true });
+  return wf.ApplicationFailure.create({
+    type: FailureType.turnFailed,
+    message: error instanceof Error ? error.message : String(error),
+    details: [{ runId }],
+    nonRetryable: true,
+  });
 }
 
 /** The problems list of an input failure; a failed run's partial transcript stays with its own run. */

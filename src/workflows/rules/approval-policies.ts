@@ -115,7 +115,10 @@ export function applyApprovalPolicy(
   params: Record<string, unknown>,
   parameters: Record<string, unknown> | undefined,
 ): PolicyOutcome {
-  const failed = (problem: string): PolicyOutcome => ({ decision: 'deny', reason: cut(`approval policy "${name}" failed: ${problem}`) });
+  const failed = (problem: string): PolicyOutcome => ({
+    decision: 'deny',
+    reason: cut(`approval policy "${name}" failed: ${problem}`),
+  });
   const policy = registry.get(name);
   if (policy === undefined) return failed('no policy of that name is registered on this worker');
   let returned: unknown;
@@ -149,7 +152,9 @@ function checkPolicyDecision(
   const parsed = policyDecisionSchema.safeParse(returned);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'decision'}: ${issue.message}`);
-    return failed(`it returned a malformed decision (${problems.join('; ')}); expected { decision: "approve" | "deny" | "modify" | "ask", arguments?, reason? }`);
+    return failed(
+      `it returned a malformed decision (${problems.join('; ')}); expected { decision: "approve" | "deny" | "modify" | "ask", arguments?, reason? }`,
+    );
   }
   const verdict = parsed.data;
   const reason = verdict.reason === undefined ? undefined : cut(verdict.reason);
@@ -165,7 +170,12 @@ function checkPolicyDecision(
       if (typeof replacement === 'string') return failed(`its replacement arguments ${replacement}`);
       const problem = checkArguments(replacement, parameters);
       if (problem !== undefined) {
-        return { decision: 'deny', reason: cut(`approval policy "${name}" modified the arguments of "${call.toolName}" to ones that do not fit its schema: ${problem}`) };
+        return {
+          decision: 'deny',
+          reason: cut(
+            `approval policy "${name}" modified the arguments of "${call.toolName}" to ones that do not fit its schema: ${problem}`,
+          ),
+        };
       }
       return { decision: 'modify', arguments: replacement, ...withReason };
     }
@@ -180,7 +190,8 @@ function asJsonObject(value: Record<string, unknown>): Record<string, unknown> |
   } catch (error) {
     return `are not JSON: ${describeThrown(error)}`;
   }
-  if (text.length > INPUT_BOUNDS.textChars) return `are ${text.length} characters of JSON, more than ${INPUT_BOUNDS.textChars}`;
+  if (text.length > INPUT_BOUNDS.textChars)
+    return `are ${text.length} characters of JSON, more than ${INPUT_BOUNDS.textChars}`;
   return JSON.parse(text) as Record<string, unknown>;
 }
 

@@ -25,7 +25,11 @@ export function needsApproval(
  * Whether the tool itself asks for approval of this call: it always needs approval, or its
  * `needsApproval` function asked for it for these arguments (`flaggedByWorker`).
  */
-export function toolAsksForApproval(call: ToolCall, tool: ToolDescription, flaggedByWorker: ReadonlySet<string>): boolean {
+export function toolAsksForApproval(
+  call: ToolCall,
+  tool: ToolDescription,
+  flaggedByWorker: ReadonlySet<string>,
+): boolean {
   return tool.needsApproval === 'always' || flaggedByWorker.has(call.id);
 }
 
@@ -65,13 +69,17 @@ export function checkDecision(
   }
   if (decision.arguments !== undefined) {
     const problem = checkArguments(decision.arguments, parametersOf(waiting.toolName));
-    if (problem !== undefined) return { ok: false, problem: `Arguments for "${waiting.toolName}" do not fit its schema: ${problem}` };
+    if (problem !== undefined)
+      return { ok: false, problem: `Arguments for "${waiting.toolName}" do not fit its schema: ${problem}` };
   }
   return { ok: true, input: decision, pending: waiting };
 }
 
 /** Checks replacement arguments against the tool's JSON Schema; a problem in words, or undefined. */
-export function checkArguments(args: Record<string, unknown>, parameters: Record<string, unknown> | undefined): string | undefined {
+export function checkArguments(
+  args: Record<string, unknown>,
+  parameters: Record<string, unknown> | undefined,
+): string | undefined {
   if (parameters === undefined) return undefined;
   const schema = z.fromJSONSchema(parameters as Parameters<typeof z.fromJSONSchema>[0]);
   const validated = schema.safeParse(args);

@@ -47,7 +47,8 @@ export function messagesForModel(messages: readonly ChatMessage[]): ChatMessage[
       const id = shown.get(message.tool_call_id)?.shift() ?? message.tool_call_id;
       return id === message.tool_call_id ? message : { ...message, tool_call_id: id };
     }
-    if (message.role !== 'assistant' || message.tool_calls === undefined || message.tool_calls.length === 0) return message;
+    if (message.role !== 'assistant' || message.tool_calls === undefined || message.tool_calls.length === 0)
+      return message;
     shown = new Map();
     const modelIds = message.meta?.modelCallIds ?? {};
     let changed = false;

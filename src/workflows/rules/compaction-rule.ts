@@ -1,7 +1,13 @@
 import type { CompactionConfig } from '../../shared/compaction-schema';
 import { CHARS_PER_TOKEN_ESTIMATE, COMPACTION_DEFAULTS } from '../../shared/defaults/context-control';
 import type { ChatMessage } from '../../shared/messages';
-import { contextTokens, isPinned, summaryMessage, type ConversationCompaction, type ModelContext } from './model-context';
+import {
+  contextTokens,
+  isPinned,
+  summaryMessage,
+  type ConversationCompaction,
+  type ModelContext,
+} from './model-context';
 
 /**
  * The compaction rule: before a model call, whether the run compacts and
@@ -55,7 +61,12 @@ export interface CompactionSubject {
  * conversation can be summarised). Only the run's own messages are searched,
  * so an input message that claims an iteration in its `meta` cannot move the cut.
  */
-export function keptFrom(messages: readonly ChatMessage[], inputMessageCount: number, iteration: number, keepRecentIterations: number): number {
+export function keptFrom(
+  messages: readonly ChatMessage[],
+  inputMessageCount: number,
+  iteration: number,
+  keepRecentIterations: number,
+): number {
   const oldestKept = iteration - keepRecentIterations;
   if (oldestKept < 1) return Math.min(inputMessageCount, messages.length);
   for (let index = inputMessageCount; index < messages.length; index += 1) {
@@ -66,10 +77,19 @@ export function keptFrom(messages: readonly ChatMessage[], inputMessageCount: nu
 }
 
 /** Whether and how to compact before the next model call, given the context the model would see (`context`). */
-export function planCompaction(subject: CompactionSubject, context: ModelContext, config: Pick<CompactionConfig, 'maxTokens' | 'keepRecentIterations'>): CompactionPlan {
+export function planCompaction(
+  subject: CompactionSubject,
+  context: ModelContext,
+  config: Pick<CompactionConfig, 'maxTokens' | 'keepRecentIterations'>,
+): CompactionPlan {
   const tokens = contextTokens(context.messages, subject.instructions);
   if (tokens <= config.maxTokens) return { kind: 'none', reason: 'below-threshold', tokens };
-  const keepFrom = keptFrom(subject.messages, subject.inputMessageCount, subject.iteration, config.keepRecentIterations);
+  const keepFrom = keptFrom(
+    subject.messages,
+    subject.inputMessageCount,
+    subject.iteration,
+    config.keepRecentIterations,
+  );
   // The messages the model sees between the previous summary and the cut, less the caller's system messages.
   const fresh = context.messages
     .slice(context.headLength, context.headLength + Math.max(0, keepFrom - context.tailStart))
@@ -91,5 +111,8 @@ export function planCompaction(subject: CompactionSubject, context: ModelContext
 
 /** How long a summary may be, in characters: its share of `maxTokens`, and never past {@link COMPACTION_DEFAULTS.summaryMaxChars}. */
 export function maxSummaryChars(maxTokens: number): number {
-  return Math.min(Math.floor(maxTokens * COMPACTION_DEFAULTS.summaryShare) * CHARS_PER_TOKEN_ESTIMATE, COMPACTION_DEFAULTS.summaryMaxChars);
+  return Math.min(
+    Math.floor(maxTokens * COMPACTION_DEFAULTS.summaryShare) * CHARS_PER_TOKEN_ESTIMATE,
+    COMPACTION_DEFAULTS.summaryMaxChars,
+  );
 }

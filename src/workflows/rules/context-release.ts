@@ -54,7 +54,12 @@ function shown(value: unknown): string {
 }
 
 function errorResult(content: string, alreadyReleased: readonly number[]): ContextReleaseDecision {
-  return { result: { content: `Error: ${content}`, isError: true, terminate: false }, released: [], ignored: 0, releasedIterations: [...alreadyReleased] };
+  return {
+    result: { content: `Error: ${content}`, isError: true, terminate: false },
+    released: [],
+    ignored: 0,
+    releasedIterations: [...alreadyReleased],
+  };
 }
 
 /**
@@ -64,7 +69,11 @@ function errorResult(content: string, alreadyReleased: readonly number[]): Conte
  * that are not whole numbers, not earlier iterations (`1 ≤ n < currentIteration`), or released already
  * are ignored and named in the answer. A run releases at most `maxReleased` iterations in all.
  */
-export function decideContextRelease(argumentsText: string, currentIteration: number, alreadyReleased: readonly number[]): ContextReleaseDecision {
+export function decideContextRelease(
+  argumentsText: string,
+  currentIteration: number,
+  alreadyReleased: readonly number[],
+): ContextReleaseDecision {
   const usage = `call ${CONTEXT_RELEASE_TOOL} with {"iterations": [<earlier iteration numbers>]}`;
   let parsed: unknown;
   try {
@@ -72,12 +81,20 @@ export function decideContextRelease(argumentsText: string, currentIteration: nu
   } catch {
     return errorResult(`the arguments are not JSON; ${usage}.`, alreadyReleased);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Array.isArray((parsed as { iterations?: unknown }).iterations)) {
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    !Array.isArray((parsed as { iterations?: unknown }).iterations)
+  ) {
     return errorResult(`"iterations" must be an array of iteration numbers; ${usage}.`, alreadyReleased);
   }
   const entries = (parsed as { iterations: unknown[] }).iterations;
   if (entries.length > CONTEXT_RELEASE_LIMITS.maxPerCall) {
-    return errorResult(`at most ${CONTEXT_RELEASE_LIMITS.maxPerCall} iterations per call, got ${entries.length}; nothing was released.`, alreadyReleased);
+    return errorResult(
+      `at most ${CONTEXT_RELEASE_LIMITS.maxPerCall} iterations per call, got ${entries.length}; nothing was released.`,
+      alreadyReleased,
+    );
   }
 
   const known = new Set(alreadyReleased);
@@ -91,7 +108,10 @@ export function decideContextRelease(argumentsText: string, currentIteration: nu
   }
   const room = CONTEXT_RELEASE_LIMITS.maxReleased - known.size;
   if (fresh.size > room) {
-    return errorResult(`a run releases at most ${CONTEXT_RELEASE_LIMITS.maxReleased} iterations, and ${known.size} are released; nothing was released.`, alreadyReleased);
+    return errorResult(
+      `a run releases at most ${CONTEXT_RELEASE_LIMITS.maxReleased} iterations, and ${known.size} are released; nothing was released.`,
+      alreadyReleased,
+    );
   }
   const released = [...fresh].sort((a, b) => a - b);
   const releasedIterations = [...known, ...released].sort((a, b) => a - b);
@@ -103,7 +123,9 @@ export function decideContextRelease(argumentsText: string, currentIteration: nu
   ];
   if (ignored.length > 0) {
     const more = ignored.length - NAMED_IGNORED;
-    parts.push(`Ignored: ${ignored.slice(0, NAMED_IGNORED).join(', ')}${more > 0 ? ` and ${more} more` : ''}. This is iteration ${currentIteration}.`);
+    parts.push(
+      `Ignored: ${ignored.slice(0, NAMED_IGNORED).join(', ')}${more > 0 ? ` and ${more} more` : ''}. This is iteration ${currentIteration}.`,
+    );
   }
   // Nothing released and something wrong: an error, so the model (and the circuit breaker) see a mistake.
   const isError = released.length === 0 && ignored.length > 0;

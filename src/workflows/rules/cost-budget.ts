@@ -8,7 +8,10 @@ import type { Usage } from '../../shared/messages';
  * call refuses a model the worker has no price for (`ModelCall.PriceUnknown`),
  * so `usage.costUsd` is never silently short.
  */
-export function findCostBreach(usage: Usage, budget: CostBudget | undefined): { spentUsd: number; maxUsd: number } | undefined {
+export function findCostBreach(
+  usage: Usage,
+  budget: CostBudget | undefined,
+): { spentUsd: number; maxUsd: number } | undefined {
   if (budget === undefined) return undefined;
   const spentUsd = usage.costUsd ?? 0;
   return spentUsd >= budget.maxUsd ? { spentUsd, maxUsd: budget.maxUsd } : undefined;

@@ -34,7 +34,10 @@ export function applyLimitChange(
 ): { ok: true; limits: RunLimits } | { ok: false; problem: string } {
   const parsed = setLimitsInputSchema.safeParse(input);
   if (!parsed.success) {
-    return { ok: false, problem: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ') };
+    return {
+      ok: false,
+      problem: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; '),
+    };
   }
   const change: SetLimitsInput = parsed.data;
   if (change.maxInvocations !== undefined && change.maxInvocations < invocations) {

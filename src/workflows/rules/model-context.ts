@@ -47,7 +47,11 @@ export function summaryMessage(summary: string): ChatMessage {
 
 /** Whether the message at `index` is one of the caller's system or developer messages, which are never summarised. */
 export function isPinned(message: ChatMessage, index: number, inputMessageCount: number): boolean {
-  return index < inputMessageCount && (message.role === 'system' || message.role === 'developer') && message.meta?.injected === undefined;
+  return (
+    index < inputMessageCount &&
+    (message.role === 'system' || message.role === 'developer') &&
+    message.meta?.injected === undefined
+  );
 }
 
 /**
@@ -66,18 +70,30 @@ export function modelContext(
   const head =
     compaction === undefined
       ? []
-      : [...messages.slice(0, tailStart).filter((message, index) => isPinned(message, index, inputMessageCount)), summaryMessage(compaction.summary)];
+      : [
+          ...messages.slice(0, tailStart).filter((message, index) => isPinned(message, index, inputMessageCount)),
+          summaryMessage(compaction.summary),
+        ];
   const composed = head.length === 0 ? [...messages] : [...head, ...messages.slice(tailStart)];
   if (masking === undefined) return { messages: composed, headLength: head.length, tailStart, masked: [] };
   // Masked on what the model sees, so the event counts only results it would have seen, and names each by its call there.
-  const masked = maskObservations(composed, masking.currentIteration, masking.config, toolNameLookup(composed), masking.released);
+  const masked = maskObservations(
+    composed,
+    masking.currentIteration,
+    masking.config,
+    toolNameLookup(composed),
+    masking.released,
+  );
   return { messages: masked.messages, headLength: head.length, tailStart, masked: masked.masked };
 }
 
 /** Estimated tokens of one message: its text and its tool calls' names and arguments. */
 export function messageTokens(message: ChatMessage): number {
   const calls = message.role === 'assistant' ? (message.tool_calls ?? []) : [];
-  return estimateTokens(message.content ?? '') + calls.reduce((sum, call) => sum + estimateTokens(call.function.name + call.function.arguments), 0);
+  return (
+    estimateTokens(message.content ?? '') +
+    calls.reduce((sum, call) => sum + estimateTokens(call.function.name + call.function.arguments), 0)
+  );
 }
 
 /** Estimated tokens of what the model is sent: the instructions and the messages. */

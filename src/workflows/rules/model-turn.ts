@@ -1,7 +1,12 @@
 import type { AssistantMessage, ToolCall } from '../../shared/messages';
 import type { ParsedAgentInput } from '../../shared/agent-input';
 import { NUDGES_AFTER_TOOL_CALL, decideNudge, nudgePolicyFor, type NudgePolicy } from './nudge-rule';
-import { RESTRICTIONS_AFTER_TOOL_CALL, decideRestriction, restrictionPolicyFor, type RestrictionPolicy } from './restriction-rule';
+import {
+  RESTRICTIONS_AFTER_TOOL_CALL,
+  decideRestriction,
+  restrictionPolicyFor,
+  type RestrictionPolicy,
+} from './restriction-rule';
 
 /** The counters the turn rules read and return; the run keeps them. */
 export interface TurnCounters {
@@ -37,7 +42,9 @@ export interface TurnPolicy {
 }
 
 /** The rules a run's input sets for text answers. */
-export function turnPolicyFor(input: Pick<ParsedAgentInput, 'terminating' | 'requireToolCall' | 'circuitBreaker' | 'restrictOutput'>): TurnPolicy {
+export function turnPolicyFor(
+  input: Pick<ParsedAgentInput, 'terminating' | 'requireToolCall' | 'circuitBreaker' | 'restrictOutput'>,
+): TurnPolicy {
   const nudge = nudgePolicyFor(input);
   const restriction = restrictionPolicyFor(input);
   return { ...(nudge === undefined ? {} : { nudge }), ...(restriction === undefined ? {} : { restriction }) };
@@ -50,15 +57,27 @@ export function turnPolicyFor(input: Pick<ParsedAgentInput, 'terminating' | 'req
  * the run; else the text is the answer. Restriction injections do not count
  * as nudges: the nudge counter only moves once the restriction is spent.
  */
-export function decideModelTurn(message: AssistantMessage, counters: TurnCounters, policy: TurnPolicy): ModelTurnOutcome {
+export function decideModelTurn(
+  message: AssistantMessage,
+  counters: TurnCounters,
+  policy: TurnPolicy,
+): ModelTurnOutcome {
   const calls = message.tool_calls ?? [];
   if (calls.length > 0) {
-    return { kind: 'run_tools', calls, counters: { consecutiveNudges: NUDGES_AFTER_TOOL_CALL, restrictionInjections: RESTRICTIONS_AFTER_TOOL_CALL } };
+    return {
+      kind: 'run_tools',
+      calls,
+      counters: { consecutiveNudges: NUDGES_AFTER_TOOL_CALL, restrictionInjections: RESTRICTIONS_AFTER_TOOL_CALL },
+    };
   }
   if (policy.restriction !== undefined) {
     const restriction = decideRestriction(counters.restrictionInjections, policy.restriction);
     if (restriction.kind === 'restrict') {
-      return { kind: 'restrict', message: policy.restriction.message, counters: { ...counters, restrictionInjections: restriction.restrictionInjections } };
+      return {
+        kind: 'restrict',
+        message: policy.restriction.message,
+        counters: { ...counters, restrictionInjections: restriction.restrictionInjections },
+      };
     }
   }
   if (policy.nudge !== undefined) {

@@ -28,7 +28,11 @@ export interface AgentAnswer {
 }
 
 /** A child's usage joins the parent's: listed while fewer than `listed` are, always summed. */
-export function recordChildUsage(nested: NestedUsage | undefined, child: ChildUsage, listed: number = NESTED_AGENT_DEFAULTS.listedChildren): NestedUsage {
+export function recordChildUsage(
+  nested: NestedUsage | undefined,
+  child: ChildUsage,
+  listed: number = NESTED_AGENT_DEFAULTS.listedChildren,
+): NestedUsage {
   const before = nested ?? { children: [], omitted: 0, total: ZERO_USAGE };
   const fits = before.children.length < listed;
   return {
@@ -44,16 +48,21 @@ export function treeUsage(own: Usage, nested: NestedUsage | undefined): Usage {
 }
 
 /** The model's arguments for a nested agent: `{ task }`, a non-empty text. */
-export function readAgentTask(argumentsText: string, maxChars: number): { ok: true; task: string } | { ok: false; problem: string } {
+export function readAgentTask(
+  argumentsText: string,
+  maxChars: number,
+): { ok: true; task: string } | { ok: false; problem: string } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(argumentsText);
   } catch {
     return { ok: false, problem: 'the arguments are not JSON; give {"task": "..."}' };
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, problem: 'give an object: {"task": "..."}' };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { ok: false, problem: 'give an object: {"task": "..."}' };
   const task = (parsed as Record<string, unknown>).task;
-  if (typeof task !== 'string' || task.trim() === '') return { ok: false, problem: '"task" must be a non-empty text saying what the agent should do' };
+  if (typeof task !== 'string' || task.trim() === '')
+    return { ok: false, problem: '"task" must be a non-empty text saying what the agent should do' };
   if (task.length > maxChars) return { ok: false, problem: `"task" is longer than ${maxChars} characters` };
   return { ok: true, task };
 }
@@ -87,7 +96,8 @@ export function childLimits(
     tokenBudget[key] = limit - spent;
   }
   const costBreach = findCostBreach(used, costBudget);
-  if (costBreach !== undefined) return { ok: false, spent: `the cost budget (maxUsd ${costBreach.maxUsd}, ${costBreach.spentUsd} spent)` };
+  if (costBreach !== undefined)
+    return { ok: false, spent: `the cost budget (maxUsd ${costBreach.maxUsd}, ${costBreach.spentUsd} spent)` };
   const timeoutMs = deadlineMs === undefined ? undefined : deadlineMs - nowMs;
   if (timeoutMs !== undefined && timeoutMs <= 0) return { ok: false, spent: 'the run’s timeout' };
   return {
@@ -115,8 +125,12 @@ export function childInput(
     depth: depth + 1,
     maxDepth,
     ...(spec.maxInvocations === undefined ? {} : { maxInvocations: spec.maxInvocations }),
-    ...(spec.terminatingToolIds === undefined || spec.terminatingToolIds.length === 0 ? {} : { terminating: { toolIds: spec.terminatingToolIds } }),
-    ...(spec.approvalTools === undefined || spec.approvalTools.length === 0 ? {} : { approval: { tools: spec.approvalTools } }),
+    ...(spec.terminatingToolIds === undefined || spec.terminatingToolIds.length === 0
+      ? {}
+      : { terminating: { toolIds: spec.terminatingToolIds } }),
+    ...(spec.approvalTools === undefined || spec.approvalTools.length === 0
+      ? {}
+      : { approval: { tools: spec.approvalTools } }),
     ...(limits.tokenBudget === undefined ? {} : { tokenBudget: limits.tokenBudget }),
     ...(limits.timeoutMs === undefined ? {} : { timeout: limits.timeoutMs }),
     ...(limits.costBudget === undefined ? {} : { costBudget: limits.costBudget }),
@@ -137,7 +151,11 @@ export function isStopMessage(reason: TerminationReason): boolean {
 }
 
 /** What the parent's model hears from a child that finished: its response, or, when it was stopped, that it was. */
-export function completedChildContent(toolName: string, reason: TerminationReason, response: string): { content: string; cancelled: boolean } {
+export function completedChildContent(
+  toolName: string,
+  reason: TerminationReason,
+  response: string,
+): { content: string; cancelled: boolean } {
   if (reason.type === 'external') {
     return {
       content: `Cancelled: the nested agent "${toolName}" was stopped before it finished${response === '' ? '.' : `. Its last words: ${response}`}`,

@@ -34,7 +34,10 @@ export function listedNestedApprovals(nestedRuns: ReadonlyMap<string, NestedRun>
 }
 
 /** Where a decision on `callId` goes when a nested agent waits on it: the child's workflow id and the id there. */
-export function routeDecision(callId: unknown, nestedRuns: ReadonlyMap<string, NestedRun>): { workflowId: string; callId: string; approval: PendingApproval } | undefined {
+export function routeDecision(
+  callId: unknown,
+  nestedRuns: ReadonlyMap<string, NestedRun>,
+): { workflowId: string; callId: string; approval: PendingApproval } | undefined {
   if (typeof callId !== 'string') return undefined;
   const at = callId.indexOf(SEPARATOR);
   if (at <= 0) return undefined;
@@ -52,11 +55,15 @@ export function routeDecision(callId: unknown, nestedRuns: ReadonlyMap<string, N
  * A `nestedApprovals` signal checked: from a nested agent this run started, with a list of pending approvals
  * of plain shape and bounded size. Anything else is ignored (it can only come from outside the runner).
  */
-export function readNestedApprovals(input: unknown, nestedRuns: ReadonlyMap<string, NestedRun>): { workflowId: string; approvals: PendingApproval[] } | undefined {
+export function readNestedApprovals(
+  input: unknown,
+  nestedRuns: ReadonlyMap<string, NestedRun>,
+): { workflowId: string; approvals: PendingApproval[] } | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
   const { workflowId, approvals } = input as { workflowId?: unknown; approvals?: unknown };
   if (typeof workflowId !== 'string' || !nestedRuns.has(workflowId)) return undefined;
-  if (!Array.isArray(approvals) || approvals.length > INPUT_BOUNDS.toolCallsPerMessage * INPUT_BOUNDS.tools) return undefined;
+  if (!Array.isArray(approvals) || approvals.length > INPUT_BOUNDS.toolCallsPerMessage * INPUT_BOUNDS.tools)
+    return undefined;
   const valid = approvals.every(
     (approval: unknown) =>
       typeof approval === 'object' &&

@@ -21,8 +21,7 @@ export interface NudgePolicy {
 }
 
 export type NudgeDecision =
-  | { kind: 'nudge'; consecutiveNudges: number }
-  | { kind: 'nudges_exceeded'; consecutiveNudges: number };
+  { kind: 'nudge'; consecutiveNudges: number } | { kind: 'nudges_exceeded'; consecutiveNudges: number };
 
 /**
  * The run's nudge policy, or `undefined` when a text answer may end the run.
@@ -31,9 +30,15 @@ export type NudgeDecision =
  * breaker allows identical tool errors (its threshold), one measure of a
  * stuck run for both.
  */
-export function nudgePolicyFor(input: Pick<ParsedAgentInput, 'terminating' | 'requireToolCall' | 'circuitBreaker'>): NudgePolicy | undefined {
+export function nudgePolicyFor(
+  input: Pick<ParsedAgentInput, 'terminating' | 'requireToolCall' | 'circuitBreaker'>,
+): NudgePolicy | undefined {
   if (input.terminating !== undefined) {
-    return { injected: 'nudge', message: input.terminating.nudgeMessage, consecutiveNudges: input.terminating.consecutiveNudges };
+    return {
+      injected: 'nudge',
+      message: input.terminating.nudgeMessage,
+      consecutiveNudges: input.terminating.consecutiveNudges,
+    };
   }
   if (!input.requireToolCall) return undefined;
   return {

@@ -54,7 +54,8 @@ export function maskObservations(
   const masked: MaskedObservation[] = [];
   const result = messages.map((message, index): ChatMessage => {
     const iteration = message.meta?.iteration;
-    if (message.role !== 'tool' || iteration === undefined || (iteration > newestMasked && !releasedSet.has(iteration))) return message;
+    if (message.role !== 'tool' || iteration === undefined || (iteration > newestMasked && !releasedSet.has(iteration)))
+      return message;
     const tokens = estimateTokens(message.content);
     if (tokens < config.minTokens) return message;
     const toolName = toolNameOf(message.tool_call_id, index) ?? 'unknown tool';
@@ -70,7 +71,9 @@ export function maskObservations(
  * matched with the assistant message before it, so an id that two turns of a
  * conversation share names the right tool; by id alone only as a fallback.
  */
-export function toolNameLookup(messages: readonly ChatMessage[]): (toolCallId: string, index?: number) => string | undefined {
+export function toolNameLookup(
+  messages: readonly ChatMessage[],
+): (toolCallId: string, index?: number) => string | undefined {
   const byId = new Map<string, string>();
   const byIndex = new Map<number, string>();
   let current = new Map<string, string>();

@@ -24,7 +24,10 @@ export function restrictionPolicyFor(input: Pick<ParsedAgentInput, 'restrictOutp
 }
 
 /** Whether one more text answer is met with an injection, after `injectionsThisTurn`. */
-export function decideRestriction(injectionsThisTurn: number, policy: Pick<RestrictionPolicy, 'maxInjections'>): RestrictionDecision {
+export function decideRestriction(
+  injectionsThisTurn: number,
+  policy: Pick<RestrictionPolicy, 'maxInjections'>,
+): RestrictionDecision {
   if (policy.maxInjections !== 0 && injectionsThisTurn >= policy.maxInjections) return { kind: 'restriction_spent' };
   return { kind: 'restrict', restrictionInjections: injectionsThisTurn + 1 };
 }

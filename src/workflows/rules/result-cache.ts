@@ -103,7 +103,10 @@ export function summaryHeadChars(inlineThreshold: number): number {
 /** What the conversation holds in place of a cached result: a line saying what and where it is, then its head. */
 export function cacheSummary(entry: ResultCacheEntry, inlineThreshold: number): string {
   const head = cutAt(entry.content, summaryHeadChars(inlineThreshold));
-  const stored = entry.content.length < entry.originalChars ? ` Only its first ${entry.content.length} characters could be kept.` : '';
+  const stored =
+    entry.content.length < entry.originalChars
+      ? ` Only its first ${entry.content.length} characters could be kept.`
+      : '';
   const call = JSON.stringify({ ref: entry.ref, offset: head.length, length: RESULT_CACHE_DEFAULTS.sliceMaxChars });
   return (
     `[Cached as ${entry.ref}: the result of ${entry.toolName} is ${entry.originalChars} characters, too long to show whole.${stored} ` +
@@ -123,7 +126,12 @@ export const RESULT_CACHE_TOOL: WorkflowToolSpec = {
     properties: {
       ref: { type: 'string', description: 'The reference from the summary, e.g. "cache-1"' },
       offset: { type: 'integer', minimum: 0, description: 'The first character to read, counted from 0' },
-      length: { type: 'integer', minimum: 1, maximum: RESULT_CACHE_DEFAULTS.sliceMaxChars, description: 'How many characters to read' },
+      length: {
+        type: 'integer',
+        minimum: 1,
+        maximum: RESULT_CACHE_DEFAULTS.sliceMaxChars,
+        description: 'How many characters to read',
+      },
     },
     required: ['ref'],
     additionalProperties: false,
@@ -149,12 +157,16 @@ export function readResultCache(cache: ResultCache | undefined, argumentsText: s
   const entry = cache?.entries.find((candidate) => candidate.ref === ref);
   if (entry === undefined) return failure(missingRefProblem(cache, ref));
   const size = entry.content.length;
-  if (offset >= size && size > 0) return failure(`offset ${offset} is past the end: ${ref} holds ${size} characters (offsets 0 to ${size - 1})`);
+  if (offset >= size && size > 0)
+    return failure(`offset ${offset} is past the end: ${ref} holds ${size} characters (offsets 0 to ${size - 1})`);
   let end = Math.min(size, offset + length);
   // A slice never ends inside a surrogate pair: the next one starts with the pair whole.
   if (end < size && end - offset > 1 && isHighSurrogate(entry.content.charCodeAt(end - 1))) end -= 1;
   const next = end < size ? `; read on with offset ${end}` : '; this is the end';
-  return { content: `[${ref}: characters ${offset} to ${end - 1} of ${size}${next}]\n${entry.content.slice(offset, end)}`, isError: false };
+  return {
+    content: `[${ref}: characters ${offset} to ${end - 1} of ${size}${next}]\n${entry.content.slice(offset, end)}`,
+    isError: false,
+  };
 }
 
 function failure(problem: string): CacheReading {
@@ -180,17 +192,25 @@ function parseArguments(argumentsText: string): { ref: string; offset: number; l
   } catch {
     return { problem: 'the arguments are not valid JSON; send an object such as {"ref":"cache-1","offset":0}' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'the arguments must be an object: {"ref", "offset"?, "length"?}' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { problem: 'the arguments must be an object: {"ref", "offset"?, "length"?}' };
   const fields = value as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((key) => key !== 'ref' && key !== 'offset' && key !== 'length');
-  if (unknown.length > 0) return { problem: `unknown argument ${JSON.stringify(unknown[0]?.slice(0, 100))}; the arguments are ref, offset and length` };
-  if (typeof fields.ref !== 'string' || fields.ref === '') return { problem: 'ref must be the reference from the summary, a text such as "cache-1"' };
+  if (unknown.length > 0)
+    return {
+      problem: `unknown argument ${JSON.stringify(unknown[0]?.slice(0, 100))}; the arguments are ref, offset and length`,
+    };
+  if (typeof fields.ref !== 'string' || fields.ref === '')
+    return { problem: 'ref must be the reference from the summary, a text such as "cache-1"' };
   const offset = fields.offset ?? 0;
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) return { problem: `offset must be a whole number, 0 or more (got ${short(offset)})` };
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0)
+    return { problem: `offset must be a whole number, 0 or more (got ${short(offset)})` };
   const length = fields.length ?? RESULT_CACHE_DEFAULTS.sliceMaxChars;
   const max = RESULT_CACHE_DEFAULTS.sliceMaxChars;
   if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 1 || length > max) {
-    return { problem: `length must be a whole number from 1 to ${max} (got ${short(length)}); read a longer part in several calls` };
+    return {
+      problem: `length must be a whole number from 1 to ${max} (got ${short(length)}); read a longer part in several calls`,
+    };
   }
   return { ref: fields.ref, offset, length };
 }
@@ -198,4 +218,3 @@ function parseArguments(argumentsText: string): { ref: string; offset: number; l
 function short(value: unknown): string {
   return (JSON.stringify(value) ?? String(value)).slice(0, 40);
 }
-

@@ -29,7 +29,11 @@ export function resultLimitFor(toolName: string, config: ResultProcessingConfig)
  * or with no limit, is returned unchanged. A cut that would split a
  * surrogate pair keeps one character less, so the text stays well-formed.
  */
-export function processToolResult(toolName: string, content: string, config: ResultProcessingConfig): ProcessedToolResult {
+export function processToolResult(
+  toolName: string,
+  content: string,
+  config: ResultProcessingConfig,
+): ProcessedToolResult {
   const limit = resultLimitFor(toolName, config);
   if (limit === undefined || content.length <= limit) return { content };
   const kept = cutAt(content, limit);

@@ -17,7 +17,10 @@ export interface SearchAttributeValues {
  * {@link SEARCH_ATTRIBUTE_COUNTER_STEP} iterations, and exact with any of the others, so a run
  * that ended or waits shows its true counts.
  */
-export function isMeaningfulChange(published: SearchAttributeValues | undefined, current: SearchAttributeValues): boolean {
+export function isMeaningfulChange(
+  published: SearchAttributeValues | undefined,
+  current: SearchAttributeValues,
+): boolean {
   if (published === undefined) return true;
   return (
     current.status !== published.status ||

@@ -1,4 +1,9 @@
-import { CONTEXT_BUDGET_BYTES, HISTORY_BUDGET_BYTES, HISTORY_EVENT_BUDGET, PAYLOAD_BUDGET_BYTES } from '../../shared/defaults/sizes';
+import {
+  CONTEXT_BUDGET_BYTES,
+  HISTORY_BUDGET_BYTES,
+  HISTORY_EVENT_BUDGET,
+  PAYLOAD_BUDGET_BYTES,
+} from '../../shared/defaults/sizes';
 import { jsonBytes, utf8Bytes } from '../../shared/payload-limits';
 import { type AgentResult } from '../../shared/agent-result';
 import { type ChatMessage } from '../../shared/messages';
@@ -28,14 +33,19 @@ export interface HistoryMeasure {
  * result). Observation masking shortens the call but not the result, so the
  * whole conversation is counted.
  */
-export function projectedRunBytes(messages: readonly ChatMessage[], inputMessageCount: number, instructions: string | undefined): number {
+export function projectedRunBytes(
+  messages: readonly ChatMessage[],
+  inputMessageCount: number,
+  instructions: string | undefined,
+): number {
   const generated = toGeneratedMessages(messages.slice(inputMessageCount));
   return jsonBytes(messages) + Math.max(utf8Bytes(instructions ?? ''), jsonBytes(generated));
 }
 
 /** Checked before every model call: the conversation's weight, then the history's. */
 export function findSizeBreach(projectedBytes: number, history: HistoryMeasure): SizeBreach | undefined {
-  if (projectedBytes > CONTEXT_BUDGET_BYTES) return { kind: 'context', bytes: projectedBytes, budget: CONTEXT_BUDGET_BYTES };
+  if (projectedBytes > CONTEXT_BUDGET_BYTES)
+    return { kind: 'context', bytes: projectedBytes, budget: CONTEXT_BUDGET_BYTES };
   if (history.bytes > HISTORY_BUDGET_BYTES || history.events > HISTORY_EVENT_BUDGET) {
     return { kind: 'history', ...history, budgetBytes: HISTORY_BUDGET_BYTES, budgetEvents: HISTORY_EVENT_BUDGET };
   }

@@ -86,7 +86,10 @@ export type StopVerdict = { stop: true; condition: string; detail: string } | { 
  * Must be pure and deterministic like the rest of the workflow; a throw is a
  * bug and fails the workflow task. `params` is the node's `params`, or `{}`.
  */
-export type CustomStopCondition = (context: StopContext, params: Record<string, unknown>) => { stop: boolean; detail?: string };
+export type CustomStopCondition = (
+  context: StopContext,
+  params: Record<string, unknown>,
+) => { stop: boolean; detail?: string };
 
 /** The custom conditions a workflow knows, by name. */
 export type StopConditionRegistry = NamedRegistry<CustomStopCondition>;
@@ -123,18 +126,29 @@ export function validateStopCondition(
 ): string[] {
   const { tools, path = 'stopWhen' } = options;
   const toolList = tools === undefined ? '' : tools.join(', ') || 'none';
-  if ('any' in condition) return condition.any.flatMap((member, index) => validateStopCondition(member, registry, { tools, path: `${path}.any[${index}]` }));
-  if ('all' in condition) return condition.all.flatMap((member, index) => validateStopCondition(member, registry, { tools, path: `${path}.all[${index}]` }));
+  if ('any' in condition)
+    return condition.any.flatMap((member, index) =>
+      validateStopCondition(member, registry, { tools, path: `${path}.any[${index}]` }),
+    );
+  if ('all' in condition)
+    return condition.all.flatMap((member, index) =>
+      validateStopCondition(member, registry, { tools, path: `${path}.all[${index}]` }),
+    );
   if ('custom' in condition && registry.get(condition.custom) === undefined) {
     const registered = registry.names().join(', ') || 'none';
     return [`${path}.custom: no stop condition named "${condition.custom}" is registered (registered: ${registered})`];
   }
   if ('functionCall' in condition && tools !== undefined && !tools.includes(condition.functionCall)) {
-    return [`${path}.functionCall: "${condition.functionCall}" is not one of this run's tools (${toolList}); add it to \`tools\``];
+    return [
+      `${path}.functionCall: "${condition.functionCall}" is not one of this run's tools (${toolList}); add it to \`tools\``,
+    ];
   }
   if ('sourceMatch' in condition && tools !== undefined) {
     const index = condition.sourceMatch.findIndex((source) => !tools.includes(source));
-    if (index !== -1) return [`${path}.sourceMatch[${index}]: "${condition.sourceMatch[index]}" is not one of this run's tools (${toolList}); name an agent tool of the run`];
+    if (index !== -1)
+      return [
+        `${path}.sourceMatch[${index}]: "${condition.sourceMatch[index]}" is not one of this run's tools (${toolList}); name an agent tool of the run`,
+      ];
   }
   if ('handoff' in condition && tools !== undefined && !tools.includes(handoffToolName(condition.handoff))) {
     return [
@@ -151,7 +165,11 @@ export function validateStopCondition(
  * missing from `registry` does not stop: `validateStopCondition` reports it
  * before the run starts. An empty `any` or `all` never stops.
  */
-export function evaluateStopCondition(condition: StopCondition, context: StopContext, registry?: StopConditionRegistry): StopVerdict {
+export function evaluateStopCondition(
+  condition: StopCondition,
+  context: StopContext,
+  registry?: StopConditionRegistry,
+): StopVerdict {
   if ('any' in condition) {
     for (const member of condition.any) {
       const verdict = evaluateStopCondition(member, context, registry);
@@ -193,7 +211,8 @@ export function describeStopCondition(condition: StopCondition): string {
   if ('external' in condition) return 'external()';
   if ('textMessage' in condition) return 'textMessage()';
   if ('stopMessage' in condition) return 'stopMessage()';
-  if ('sourceMatch' in condition) return `sourceMatch(${condition.sourceMatch.map((source) => JSON.stringify(source)).join(', ')})`;
+  if ('sourceMatch' in condition)
+    return `sourceMatch(${condition.sourceMatch.map((source) => JSON.stringify(source)).join(', ')})`;
   const params = condition.params === undefined ? '' : `, ${JSON.stringify(condition.params)}`;
   return `custom(${JSON.stringify(condition.custom)}${params})`;
 }
@@ -206,13 +225,20 @@ function checkLeaf(
 ): string | undefined {
   if ('maxMessages' in condition) {
     // The user message that opened the turn is input, not something the turn produced.
-    const produced = context.turnMessages.filter((message) => message.role !== 'user').length + (context.turnMessagesLeftBehind ?? 0);
-    return produced >= condition.maxMessages ? `${plural(produced, 'message')} this turn, limit ${condition.maxMessages}` : undefined;
+    const produced =
+      context.turnMessages.filter((message) => message.role !== 'user').length + (context.turnMessagesLeftBehind ?? 0);
+    return produced >= condition.maxMessages
+      ? `${plural(produced, 'message')} this turn, limit ${condition.maxMessages}`
+      : undefined;
   }
   if ('textMention' in condition) {
-    const assistantTexts = context.turnMessages.flatMap((message) => (message.role === 'assistant' ? [message.content ?? ''] : []));
+    const assistantTexts = context.turnMessages.flatMap((message) =>
+      message.role === 'assistant' ? [message.content ?? ''] : [],
+    );
     const index = assistantTexts.findIndex((text) => text.includes(condition.textMention));
-    return index === -1 ? undefined : `assistant message ${index + 1} of this turn mentions ${JSON.stringify(condition.textMention)}`;
+    return index === -1
+      ? undefined
+      : `assistant message ${index + 1} of this turn mentions ${JSON.stringify(condition.textMention)}`;
   }
   if ('tokenUsage' in condition) {
     for (const { key, measure, used } of TOKEN_MEASURES) {
@@ -228,7 +254,9 @@ function checkLeaf(
     return elapsed >= limit ? `${elapsed} ms since the turn started, limit ${limit} ms` : undefined;
   }
   if ('functionCall' in condition) {
-    return context.executedTools.includes(condition.functionCall) ? `tool ${JSON.stringify(condition.functionCall)} executed this turn` : undefined;
+    return context.executedTools.includes(condition.functionCall)
+      ? `tool ${JSON.stringify(condition.functionCall)} executed this turn`
+      : undefined;
   }
   if ('handoff' in condition) {
     const toolName = handoffToolName(condition.handoff);
@@ -238,13 +266,17 @@ function checkLeaf(
   }
   if ('maxIterations' in condition) {
     const calls = context.turnIteration;
-    return calls >= condition.maxIterations ? `${plural(calls, 'model call')} this turn, limit ${condition.maxIterations}` : undefined;
+    return calls >= condition.maxIterations
+      ? `${plural(calls, 'model call')} this turn, limit ${condition.maxIterations}`
+      : undefined;
   }
   if ('external' in condition) return context.externalStopRequested ? 'an external stop was requested' : undefined;
   if ('textMessage' in condition) return textAnswerDetail(context.response);
   if ('stopMessage' in condition) {
     const stopped = context.agentAnswers?.find((answer) => answer.stopMessage);
-    return stopped === undefined ? undefined : `nested agent ${JSON.stringify(stopped.toolName)} ended its work with a stop message this turn`;
+    return stopped === undefined
+      ? undefined
+      : `nested agent ${JSON.stringify(stopped.toolName)} ended its work with a stop message this turn`;
   }
   if ('sourceMatch' in condition) {
     const matched = context.agentAnswers?.find((answer) => condition.sourceMatch.includes(answer.toolName));
@@ -263,7 +295,9 @@ function checkLeaf(
 function textAnswerDetail(response: AssistantMessage | undefined): string | undefined {
   if (response === undefined || (response.tool_calls ?? []).length > 0) return undefined;
   const text = response.content ?? '';
-  return text.trim() === '' ? undefined : `the model answered with text and no tool call (${plural(text.length, 'character')})`;
+  return text.trim() === ''
+    ? undefined
+    : `the model answered with text and no tool call (${plural(text.length, 'character')})`;
 }
 
 /** AutoGen's handoff convention: handing off to `target` is calling `transfer_to_<target>`. */

@@ -28,7 +28,10 @@ export interface TranscriptSegment {
 const WHOLE_TRANSCRIPT: TranscriptSegment = { base: 0, pinned: 0 };
 
 /** The number of messages in the whole transcript. */
-export function transcriptTotal(messages: readonly ChatMessage[], segment: TranscriptSegment = WHOLE_TRANSCRIPT): number {
+export function transcriptTotal(
+  messages: readonly ChatMessage[],
+  segment: TranscriptSegment = WHOLE_TRANSCRIPT,
+): number {
   return segment.base + messages.length - segment.pinned;
 }
 
@@ -57,7 +60,8 @@ export function segmentPage(
   if (start < segment.base) {
     const runs = segment.runs ?? [];
     const earlierRunId = (runHolding(runs, start) ?? runs[0])?.runId ?? previousRunId;
-    if (earlierRunId !== undefined) return { total, from: start, messages: [], earlierRunId, ...(runs.length === 0 ? {} : { runs }) };
+    if (earlierRunId !== undefined)
+      return { total, from: start, messages: [], earlierRunId, ...(runs.length === 0 ? {} : { runs }) };
   }
   const own = messagePage(messages.slice(segment.pinned), Math.max(0, start - segment.base), limit);
   return { total, from: segment.base + own.from, messages: own.messages };
@@ -83,7 +87,11 @@ export interface SegmentFields {
 }
 
 /** Whether a compaction summarised messages these fields still hold (beyond the kept copies): what a hand-over can leave behind. */
-export function hasSummarisedToLeave({ messages, compaction, segment }: Pick<SegmentFields, 'messages' | 'compaction' | 'segment'>): boolean {
+export function hasSummarisedToLeave({
+  messages,
+  compaction,
+  segment,
+}: Pick<SegmentFields, 'messages' | 'compaction' | 'segment'>): boolean {
   if (compaction === undefined) return false;
   return Math.min(compaction.throughIndex + 1, messages.length) > (segment ?? WHOLE_TRANSCRIPT).pinned;
 }
@@ -107,13 +115,22 @@ export function leaveSummarisedBehind<T extends SegmentFields>(fields: T, runId:
   const kept = [...pinned, ...messages.slice(cut)];
   const shift = (index: number) => (index >= cut ? index - cut + pinned.length : pinned.length);
   const turnStart = fields.turn.messageIndex;
-  const producedLeftBehind = turnStart >= cut ? 0 : messages.slice(turnStart, cut).filter((message) => message.role !== 'user').length;
+  const producedLeftBehind =
+    turnStart >= cut ? 0 : messages.slice(turnStart, cut).filter((message) => message.role !== 'user').length;
   return {
     ...fields,
     messages: kept,
     inputMessageCount: pinned.length + Math.max(0, fields.inputMessageCount - cut),
     compaction: { ...compaction, throughIndex: pinned.length - 1 },
-    turn: { ...fields.turn, messageIndex: shift(turnStart), leftBehind: (fields.turn.leftBehind ?? 0) + producedLeftBehind },
-    segment: { base: transcriptIndexOf(cut, segment), pinned: pinned.length, runs: withListedRun(segment.runs, { runId, from: segment.base }) },
+    turn: {
+      ...fields.turn,
+      messageIndex: shift(turnStart),
+      leftBehind: (fields.turn.leftBehind ?? 0) + producedLeftBehind,
+    },
+    segment: {
+      base: transcriptIndexOf(cut, segment),
+      pinned: pinned.length,
+      runs: withListedRun(segment.runs, { runId, from: segment.base }),
+    },
   };
 }

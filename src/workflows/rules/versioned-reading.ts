@@ -9,7 +9,9 @@ import type { z } from 'zod';
  */
 
 /** One version's reader: the input parsed as that version, as the current one; or the schema's error. */
-export type VersionReader<Current> = (raw: unknown) => { success: true; data: Current } | { success: false; error: z.ZodError };
+export type VersionReader<Current> = (
+  raw: unknown,
+) => { success: true; data: Current } | { success: false; error: z.ZodError };
 
 /**
  * The reader for the version `raw` names, or the problem line when no reader

@@ -36,9 +36,11 @@ export function admitIteration(context: RunContext, firstIteration: number): Run
   if (tooLarge?.kind === 'history' && iterationsThisRun >= 1) return { kind: 'continue_as_new' };
   // So is a conversation that has grown too large to carry when a compaction summarised part of it: the hand-over
   // leaves that part behind. If the rest is still too large, the next Temporal run fails on it before its first call.
-  if (tooLarge?.kind === 'context' && iterationsThisRun >= 1 && canLeaveSummarisedBehind(context)) return { kind: 'continue_as_new' };
+  if (tooLarge?.kind === 'context' && iterationsThisRun >= 1 && canLeaveSummarisedBehind(context))
+    return { kind: 'continue_as_new' };
   if (tooLarge !== undefined) return { kind: 'fail', failure: sizeLimitReached(tooLarge, partial()) };
   // Between iterations nothing waits for a decision or an answer: the place to hand over to a new Temporal run.
-  if (shouldContinueAsNew(iterationsThisRun, input.iterationsPerRun, info.continueAsNewSuggested)) return { kind: 'continue_as_new' };
+  if (shouldContinueAsNew(iterationsThisRun, input.iterationsPerRun, info.continueAsNewSuggested))
+    return { kind: 'continue_as_new' };
   return undefined;
 }

@@ -13,7 +13,11 @@ import type { ToolBatchResult } from './run-tool-batch';
  * a question makes the run wait for the answer. Otherwise the model is called
  * again.
  */
-export function afterToolBatch(context: RunContext, batch: ToolBatchResult, loopWarnings: readonly string[]): StepOutcome {
+export function afterToolBatch(
+  context: RunContext,
+  batch: ToolBatchResult,
+  loopWarnings: readonly string[],
+): StepOutcome {
   const { run } = context;
   run.lastToolResults = batch.executed.map(({ call, result }) => ({
     toolName: call.function.name,
@@ -26,6 +30,7 @@ export function afterToolBatch(context: RunContext, batch: ToolBatchResult, loop
   const stopped = applyCircuitBreaker(context, batch.executed) ?? applyStopWhen(context);
   if (stopped !== undefined) return stopped;
   const asked = batch.executed.find(({ result }) => result.waitForInput !== undefined);
-  if (asked !== undefined) return { kind: 'wait_for_input', callId: asked.call.id, question: asked.result.waitForInput?.question ?? '' };
+  if (asked !== undefined)
+    return { kind: 'wait_for_input', callId: asked.call.id, question: asked.result.waitForInput?.question ?? '' };
   return runAgain;
 }

@@ -34,27 +34,40 @@ export function applyCompaction(context: RunContext): Promise<RunEnding | undefi
   const { run, input } = context;
   const config = input.compaction;
   if (config === undefined) return undefined;
-  const subject = { messages: run.messages, inputMessageCount: run.inputMessageCount, iteration: run.iteration, previous: run.compaction, instructions: input.instructions };
+  const subject = {
+    messages: run.messages,
+    inputMessageCount: run.inputMessageCount,
+    iteration: run.iteration,
+    previous: run.compaction,
+    instructions: input.instructions,
+  };
   const plan = planCompaction(subject, modelContextOf(context), config);
   if (plan.kind === 'none') return undefined;
   return compact(context, config, plan);
 }
 
 /** Runs the compaction activity on `plan` and records its summary; the run's ending when it failed. */
-async function compact(context: RunContext, config: CompactionConfig, plan: Extract<CompactionPlan, { kind: 'compact' }>): Promise<RunEnding | undefined> {
+async function compact(
+  context: RunContext,
+  config: CompactionConfig,
+  plan: Extract<CompactionPlan, { kind: 'compact' }>,
+): Promise<RunEnding | undefined> {
   const { run, input } = context;
   describeActivity(run, `iteration ${run.iteration}: compacting the conversation`);
   let result: CompactionResult;
   try {
-    result = await modelActivities.compactConversation.executeWithOptions({ summary: `compaction · iteration ${run.iteration}` }, [
-      {
-        model: config.model ?? input.model,
-        instructions: config.instructions,
-        messages: plan.summarise,
-        maxSummaryChars: maxSummaryChars(config.maxTokens),
-        ...priceRequirement(input),
-      },
-    ]);
+    result = await modelActivities.compactConversation.executeWithOptions(
+      { summary: `compaction · iteration ${run.iteration}` },
+      [
+        {
+          model: config.model ?? input.model,
+          instructions: config.instructions,
+          messages: plan.summarise,
+          maxSummaryChars: maxSummaryChars(config.maxTokens),
+          ...priceRequirement(input),
+        },
+      ],
+    );
   } catch (error) {
     if (wf.isCancellation(error)) throw error;
     return { kind: 'fail', failure: compactionFailed(error, context.partial()) };
@@ -63,12 +76,21 @@ async function compact(context: RunContext, config: CompactionConfig, plan: Extr
 }
 
 /** The summary in the run's record, its tokens in the run's usage, and a `compaction` event. */
-function recordCompaction(context: RunContext, plan: Extract<CompactionPlan, { kind: 'compact' }>, result: CompactionResult): RunEnding | undefined {
+function recordCompaction(
+  context: RunContext,
+  plan: Extract<CompactionPlan, { kind: 'compact' }>,
+  result: CompactionResult,
+): RunEnding | undefined {
   const { run, input, publish } = context;
   addRunUsage(run, result.usage);
   publish(run);
   if (result.summary === '') return { kind: 'fail', failure: compactionFailed(undefined, context.partial()) };
-  run.compaction = { throughIndex: plan.throughIndex, summary: result.summary, iteration: run.iteration, count: (run.compaction?.count ?? 0) + 1 };
+  run.compaction = {
+    throughIndex: plan.throughIndex,
+    summary: result.summary,
+    iteration: run.iteration,
+    count: (run.compaction?.count ?? 0) + 1,
+  };
   run.events.append('compaction', {
     iteration: run.iteration,
     // In the whole transcript, also after a hand-over left earlier messages behind.

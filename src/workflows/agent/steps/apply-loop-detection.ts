@@ -9,7 +9,11 @@ import type { RunEnding } from '../step-outcome';
  * result is the warnings to inject after the batch, or a finish that stops
  * the run before the calls run.
  */
-export function applyLoopDetection(context: RunContext, calls: ToolCall[], response: string): { warnings: string[]; stop?: RunEnding } {
+export function applyLoopDetection(
+  context: RunContext,
+  calls: ToolCall[],
+  response: string,
+): { warnings: string[]; stop?: RunEnding } {
   const { run, input } = context;
   const warnings: string[] = [];
   if (input.loopDetection === undefined) return { warnings };
@@ -22,7 +26,12 @@ export function applyLoopDetection(context: RunContext, calls: ToolCall[], respo
     if (detection.action === 'stop') {
       return {
         warnings,
-        stop: { kind: 'finish', reason: { type: 'loop_detected', toolName: detection.toolName, count: detection.count }, response, unexecuted: calls },
+        stop: {
+          kind: 'finish',
+          reason: { type: 'loop_detected', toolName: detection.toolName, count: detection.count },
+          response,
+          unexecuted: calls,
+        },
       };
     }
     if (detection.action === 'inject_warning') warnings.push(loopWarningMessage(detection.toolName, detection.count));

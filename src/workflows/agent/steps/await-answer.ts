@@ -11,7 +11,10 @@ import { markInputSettled, markWaitingForInput, startTurn } from '../run-transit
  * conditions count afresh) and the run goes on; when `inputTimeout` passes
  * first, the run finishes with the question as its response.
  */
-export async function awaitAnswer(context: RunContext, request: Extract<StepOutcome, { kind: 'wait_for_input' }>): Promise<RunEnding | typeof runAgain> {
+export async function awaitAnswer(
+  context: RunContext,
+  request: Extract<StepOutcome, { kind: 'wait_for_input' }>,
+): Promise<RunEnding | typeof runAgain> {
   const { run, input, publish } = context;
   const { callId, question } = request;
   markWaitingForInput(run, { callId, question, askedAt: new Date().toISOString() });
@@ -27,7 +30,11 @@ export async function awaitAnswer(context: RunContext, request: Extract<StepOutc
   publish(run);
   if (!answered) {
     run.events.append('input-timeout', { callId, limit: limit as Duration });
-    return { kind: 'finish', reason: { type: 'input_timeout', question, limit: String(input.inputTimeout) }, response: question };
+    return {
+      kind: 'finish',
+      reason: { type: 'input_timeout', question, limit: String(input.inputTimeout) },
+      response: question,
+    };
   }
   startTurn(run, new Date().getTime());
   return runAgain;

@@ -53,11 +53,21 @@ export function decideCall(
   const outcome = applyApprovalPolicy(
     policy,
     approvalPolicyRegistry,
-    { toolName: call.function.name, arguments: requested, callId: call.id, iteration: run.iteration, toolAsksForApproval },
+    {
+      toolName: call.function.name,
+      arguments: requested,
+      callId: call.id,
+      iteration: run.iteration,
+      toolAsksForApproval,
+    },
     input.approval?.params ?? {},
     description.parameters,
   );
-  if (outcome.decision === 'ask') return awaitApproval(context, call, requested, { policy, ...(outcome.reason === undefined ? {} : { reason: outcome.reason }) });
+  if (outcome.decision === 'ask')
+    return awaitApproval(context, call, requested, {
+      policy,
+      ...(outcome.reason === undefined ? {} : { reason: outcome.reason }),
+    });
   const { decision, reason } = outcome;
   const recorded = recordDecision(
     run,
@@ -92,7 +102,12 @@ async function awaitApproval(
     arguments: requested,
     requestedAt: new Date().toISOString(),
   });
-  run.events.append('approval-request', { callId: call.id, toolName: call.function.name, arguments: requested, ...askedBy });
+  run.events.append('approval-request', {
+    callId: call.id,
+    toolName: call.function.name,
+    arguments: requested,
+    ...askedBy,
+  });
   describeActivity(run, `iteration ${run.iteration}: waiting for approval of ${call.function.name} (${call.id})`);
   publish(run);
 
@@ -108,7 +123,11 @@ async function awaitApproval(
   if (!decidedInTime) {
     // Fails the run at once, whatever the other calls of a parallel batch are doing (see `RunContext.fail`).
     if (input.approval?.onTimeout === 'fail') return fail(approvalTimedOut(call, timeout ?? 0, partial()));
-    return recordDecision(run, { callId: call.id, decision: 'deny', reason: `no decision within ${String(timeout)}` }, 'timeout');
+    return recordDecision(
+      run,
+      { callId: call.id, decision: 'deny', reason: `no decision within ${String(timeout)}` },
+      'timeout',
+    );
   }
   return run.decisions.get(call.id) as ApprovalDecision;
 }

@@ -23,7 +23,9 @@ import { addRunUsage, appendMessages } from '../run-transitions';
 export function modelContextOf({ run, input }: RunContext): ModelContext {
   // Results of the last `keepIterations` iterations that produced them stay: the newest is the previous one.
   const masking =
-    input.masking === undefined ? undefined : { config: input.masking, currentIteration: run.iteration - 1, released: run.releasedIterations };
+    input.masking === undefined
+      ? undefined
+      : { config: input.masking, currentIteration: run.iteration - 1, released: run.releasedIterations };
   return modelContext(run.messages, run.inputMessageCount, run.compaction, masking);
 }
 
@@ -57,7 +59,8 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
   run.modelRequest = byReference ? { iteration: run.iteration, messages: sent } : undefined;
   // The worker that runs the call next can take it from memory and skip the query. Not on replay:
   // the call was made long ago, and copying every conversation again would only cost the replay.
-  if (byReference && !wf.workflowInfo().unsafe.isReplaying) modelRequestSinks.agentRunnerModelRequests.offer(run.iteration, sent, bytes);
+  if (byReference && !wf.workflowInfo().unsafe.isReplaying)
+    modelRequestSinks.agentRunnerModelRequests.offer(run.iteration, sent, bytes);
   // Tools the workflow answers itself: `result_cache` while the run caches results, `context_release` while it masks.
   const offered = [
     ...(input.resultProcessing?.inlineThreshold === undefined ? [] : [RESULT_CACHE_TOOL]),

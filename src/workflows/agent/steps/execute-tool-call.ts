@@ -15,8 +15,13 @@ import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../to
 import { withCallArguments } from '../../rules/transcript';
 
 /** One attempt's timeout and the call's deadline, from what the tool declares. */
-function callTimeouts(description: ToolDescription, local: boolean): { startToCloseTimeout: number; scheduleToCloseTimeout: number } {
-  const timeoutMs = description.timeoutMs ?? msToNumber(local ? ACTIVITY_DEFAULTS.localToolCallTimeout : ACTIVITY_DEFAULTS.toolCallTimeout);
+function callTimeouts(
+  description: ToolDescription,
+  local: boolean,
+): { startToCloseTimeout: number; scheduleToCloseTimeout: number } {
+  const timeoutMs =
+    description.timeoutMs ??
+    msToNumber(local ? ACTIVITY_DEFAULTS.localToolCallTimeout : ACTIVITY_DEFAULTS.toolCallTimeout);
   const deadlineMs = description.deadlineMs ?? timeoutMs * ACTIVITY_DEFAULTS.toolCallDeadlineFactor;
   return { startToCloseTimeout: timeoutMs, scheduleToCloseTimeout: Math.max(deadlineMs, timeoutMs) };
 }
@@ -71,7 +76,11 @@ export async function executeToolCall(
       argumentsText = JSON.stringify(decision.arguments);
       const batch = run.openBatch;
       if (batch !== undefined) {
-        run.messages[batch.assistantIndex] = withCallArguments(run.messages[batch.assistantIndex] as AssistantMessage, call.id, argumentsText);
+        run.messages[batch.assistantIndex] = withCallArguments(
+          run.messages[batch.assistantIndex] as AssistantMessage,
+          call.id,
+          argumentsText,
+        );
       }
     }
   }
@@ -85,12 +94,19 @@ export async function executeToolCall(
     // Tools the workflow answers itself run no activity: `context_release`, and a nested agent, which runs
     // as a child workflow (`run-agent-tool.ts`).
     if (description === workflowTool) result = answerContextRelease(context, call, argumentsText);
-    else if (description.agent !== undefined) result = await runAgentTool(context, call, description.agent, argumentsText);
+    else if (description.agent !== undefined)
+      result = await runAgentTool(context, call, description.agent, argumentsText);
     else
       result = await runToolActivity(
         description,
         summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
-        { toolName: call.function.name, callId: call.id, arguments: argumentsText, allowedTools: input.tools, ...idempotencyKeyOf(call) },
+        {
+          toolName: call.function.name,
+          callId: call.id,
+          arguments: argumentsText,
+          allowedTools: input.tools,
+          ...idempotencyKeyOf(call),
+        },
       );
   } catch (error) {
     // Only a failed activity is the call's outcome; anything else is a bug of the workflow, not the tool's.

@@ -31,7 +31,8 @@ export function runResult(
 ): { kind: 'finished'; result: AgentWorkflowResult } | Extract<StepOutcome, { kind: 'fail' }> {
   const { run } = context;
   const { reason, response } = outcome;
-  if (outcome.unexecuted !== undefined) appendMessages(run, ...toolMessagesFor(outcome.unexecuted, new Map(), run.iteration, NOT_EXECUTED_RESULT));
+  if (outcome.unexecuted !== undefined)
+    appendMessages(run, ...toolMessagesFor(outcome.unexecuted, new Map(), run.iteration, NOT_EXECUTED_RESULT));
   const from = resultMessagesFrom(context);
   const full: AgentResult = {
     schemaVersion: SCHEMA_VERSION,
@@ -45,13 +46,18 @@ export function runResult(
     ...nestedFields(run),
     messages: from === undefined ? run.messages : run.messages.slice(from),
     generatedMessages: toGeneratedMessages(run.messages.slice(Math.max(run.inputMessageCount, from ?? 0))),
-    ...(from === undefined ? {} : { transcript: { total: transcriptTotal(run.messages, run.segment), from: transcriptIndexOf(from, run.segment) } }),
+    ...(from === undefined
+      ? {}
+      : {
+          transcript: { total: transcriptTotal(run.messages, run.segment), from: transcriptIndexOf(from, run.segment) },
+        }),
   };
   // An answer larger than the messages a result carries inline is carried once: the result weighs it once, not three times.
   const result = utf8Bytes(response) > RESULT_MESSAGES_INLINE_BYTES ? withAnswerOnce(full) : full;
   // Temporal would terminate a workflow whose result is over its limit; fail with the reason instead.
   const oversized = oversizedResult(result);
-  if (oversized !== undefined) return { kind: 'fail', failure: resultTooLarge(oversized, reason, response, context.partial()) };
+  if (oversized !== undefined)
+    return { kind: 'fail', failure: resultTooLarge(oversized, reason, response, context.partial()) };
   return { kind: 'finished', result };
 }
 
@@ -59,7 +65,11 @@ export function runResult(
 function nestedFields(run: RunRecord): Pick<AgentResult, 'ownUsage' | 'children' | 'childrenOmitted'> {
   const nested = run.nested;
   if (nested === undefined) return {};
-  return { ownUsage: run.usage, children: nested.children, ...(nested.omitted === 0 ? {} : { childrenOmitted: nested.omitted }) };
+  return {
+    ownUsage: run.usage,
+    children: nested.children,
+    ...(nested.omitted === 0 ? {} : { childrenOmitted: nested.omitted }),
+  };
 }
 
 /**

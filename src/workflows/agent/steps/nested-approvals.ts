@@ -25,9 +25,9 @@ export function createApprovalReporter(parentWorkflowId: string): (run: RunRecor
     reported = key;
     const { workflowId } = wf.workflowInfo();
     // Not cancellable: a run that is stopping still withdraws what it asked for. A parent that has ended needs no news.
-    wf.CancellationScope.nonCancellable(() => wf.getExternalWorkflowHandle(parentWorkflowId).signal(nestedApprovalsSignal, { workflowId, approvals })).catch(
-      () => undefined,
-    );
+    wf.CancellationScope.nonCancellable(() =>
+      wf.getExternalWorkflowHandle(parentWorkflowId).signal(nestedApprovalsSignal, { workflowId, approvals }),
+    ).catch(() => undefined);
   };
 }
 
@@ -36,18 +36,32 @@ export function createApprovalReporter(parentWorkflowId: string): (run: RunRecor
  * why it refused it, as for any decision it gets). Undefined when no nested agent waits on `callId`: the run
  * decides it itself. What it returns is the decision as forwarded, for the `decide` update's answer.
  */
-export function forwardDecision(run: RunRecord, input: Partial<DecideInput> | undefined, via: 'signal' | 'update'): ApprovalDecision | undefined {
+export function forwardDecision(
+  run: RunRecord,
+  input: Partial<DecideInput> | undefined,
+  via: 'signal' | 'update',
+): ApprovalDecision | undefined {
   const route = routeDecision(input?.callId, run.nestedRuns);
   if (route === undefined || input?.decision === undefined) return undefined;
   const child = wf.getExternalWorkflowHandle(route.workflowId);
   const sent =
     input.decision === 'approve'
-      ? child.signal(approveSignal, { callId: route.callId, ...(input.arguments === undefined ? {} : { arguments: input.arguments }) })
-      : child.signal(denySignal, { callId: route.callId, ...(input.reason === undefined ? {} : { reason: input.reason }) });
+      ? child.signal(approveSignal, {
+          callId: route.callId,
+          ...(input.arguments === undefined ? {} : { arguments: input.arguments }),
+        })
+      : child.signal(denySignal, {
+          callId: route.callId,
+          ...(input.reason === undefined ? {} : { reason: input.reason }),
+        });
   // The child may have ended meanwhile: its call is then decided already, and there is nothing to forward to.
   sent.catch(() => undefined);
   const callId = input.callId ?? '';
   run.events.append('nested-approval-forward', { callId, workflowId: route.workflowId, decision: input.decision });
   // As forwarded, unchecked: the nested agent checks it and records it or logs why it refused it.
-  return approvalDecisionOf({ callId, decision: input.decision, arguments: input.arguments, reason: input.reason }, route.approval, via);
+  return approvalDecisionOf(
+    { callId, decision: input.decision, arguments: input.arguments, reason: input.reason },
+    route.approval,
+    via,
+  );
 }

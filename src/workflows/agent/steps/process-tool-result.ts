@@ -44,11 +44,14 @@ export function processToolResult(
   // With `earlierCalls`, a result is cached only once the calls before it in its batch are: `cache-N` follows the
   // calls' order, not the order parallel calls happen to complete in.
   if (!extractionDue(processed.content, config)) {
-    if (earlierCalls === undefined || !cachingDue(processed.content, config.inlineThreshold)) return cache(context, call, processed, config);
+    if (earlierCalls === undefined || !cachingDue(processed.content, config.inlineThreshold))
+      return cache(context, call, processed, config);
     return { interim: processed, final: earlierCalls.then(() => cache(context, call, processed, config)) };
   }
   const final = extract(context, call, processed, config).then((extracted) =>
-    earlierCalls === undefined ? cache(context, call, extracted, config) : earlierCalls.then(() => cache(context, call, extracted, config)),
+    earlierCalls === undefined
+      ? cache(context, call, extracted, config)
+      : earlierCalls.then(() => cache(context, call, extracted, config)),
   );
   return { interim: processed, final };
 }
@@ -67,10 +70,19 @@ export function isPending(result: ToolCallResult | PendingToolResult): result is
 }
 
 /** The processor: a result longer than its tool's limit is cut, with a marker and an event. */
-function truncate(context: RunContext, call: ToolCall, result: ToolCallResult, config: ResultProcessingConfig): ToolCallResult {
+function truncate(
+  context: RunContext,
+  call: ToolCall,
+  result: ToolCallResult,
+  config: ResultProcessingConfig,
+): ToolCallResult {
   const processed = truncateToolResult(call.function.name, result.content, config);
   if (processed.truncated === undefined) return result;
-  context.run.events.append('tool-result-truncation', { callId: call.id, toolName: call.function.name, ...processed.truncated });
+  context.run.events.append('tool-result-truncation', {
+    callId: call.id,
+    toolName: call.function.name,
+    ...processed.truncated,
+  });
   return { ...result, content: processed.content };
 }
 
@@ -81,7 +93,12 @@ function truncate(context: RunContext, call: ToolCall, result: ToolCallResult, c
  * is empty or no shorter, leaves the result as it was, with an event: the run
  * goes on.
  */
-async function extract(context: RunContext, call: ToolCall, result: ToolCallResult, config: ResultProcessingConfig): Promise<ToolCallResult> {
+async function extract(
+  context: RunContext,
+  call: ToolCall,
+  result: ToolCallResult,
+  config: ResultProcessingConfig,
+): Promise<ToolCallResult> {
   const { run, input, publish } = context;
   const toolName = call.function.name;
   const iteration = run.iteration;
@@ -93,7 +110,10 @@ async function extract(context: RunContext, call: ToolCall, result: ToolCallResu
   };
   let extracted;
   try {
-    extracted = await modelActivities.extractToolResult.executeWithOptions({ summary: `extraction · ${toolName} · iteration ${iteration}` }, [request]);
+    extracted = await modelActivities.extractToolResult.executeWithOptions(
+      { summary: `extraction · ${toolName} · iteration ${iteration}` },
+      [request],
+    );
   } catch (error) {
     if (wf.isCancellation(error)) throw error;
     const failure = modelCallFailed(error, context.partial());
@@ -129,11 +149,21 @@ async function extract(context: RunContext, call: ToolCall, result: ToolCallResu
 }
 
 /** The cacher: a result longer than `inlineThreshold` goes into the run's result cache, its summary into the conversation. */
-function cache(context: RunContext, call: ToolCall, result: ToolCallResult, config: ResultProcessingConfig): ToolCallResult {
+function cache(
+  context: RunContext,
+  call: ToolCall,
+  result: ToolCallResult,
+  config: ResultProcessingConfig,
+): ToolCallResult {
   const threshold = config.inlineThreshold;
   if (!cachingDue(result.content, threshold)) return result;
   const { run } = context;
-  const cached = cacheResult(run.resultCache, { toolName: call.function.name, callId: call.id, iteration: run.iteration, content: result.content });
+  const cached = cacheResult(run.resultCache, {
+    toolName: call.function.name,
+    callId: call.id,
+    iteration: run.iteration,
+    content: result.content,
+  });
   run.resultCache = cached.cache;
   const summary = cacheSummary(cached.entry, threshold);
   run.events.append('tool-result-caching', {

@@ -36,7 +36,12 @@ function errorResult(content: string): ToolCallResult {
  * gracefully (`WAIT_CANCELLATION_COMPLETED`); a parent closed without that
  * (terminated in Temporal) asks its children to cancel (`REQUEST_CANCEL`).
  */
-export async function runAgentTool(context: RunContext, call: ToolCall, spec: AgentToolSpec, argumentsText: string): Promise<ToolCallResult> {
+export async function runAgentTool(
+  context: RunContext,
+  call: ToolCall,
+  spec: AgentToolSpec,
+  argumentsText: string,
+): Promise<ToolCallResult> {
   const { run, input } = context;
   const toolName = call.function.name;
   const tree = treePosition(input);
@@ -46,7 +51,8 @@ export async function runAgentTool(context: RunContext, call: ToolCall, spec: Ag
   if (!task.ok) return errorResult(`Error: the nested agent "${toolName}" needs {"task": "..."}: ${task.problem}`);
   const deadlineMs = context.deadline === undefined ? undefined : Date.parse(context.deadline);
   const limits = childLimits(run.limits.tokenBudget, runUsage(run), deadlineMs, new Date().getTime(), input.costBudget);
-  if (!limits.ok) return errorResult(`Error: the nested agent "${toolName}" was not started: ${limits.spent} is spent.`);
+  if (!limits.ok)
+    return errorResult(`Error: the nested agent "${toolName}" was not started: ${limits.spent} is spent.`);
 
   const workflowId = childWorkflowId(wf.workflowInfo().workflowId, call.id);
   let handle: wf.ChildWorkflowHandle<(input: unknown) => Promise<AgentWorkflowResult>>;
@@ -60,7 +66,9 @@ export async function runAgentTool(context: RunContext, call: ToolCall, spec: Ag
     });
   } catch (error) {
     if (wf.isCancellation(error)) throw error;
-    return errorResult(`Error: the nested agent "${toolName}" could not start: ${error instanceof Error ? error.message : String(error)}`);
+    return errorResult(
+      `Error: the nested agent "${toolName}" could not start: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const runId = handle.firstExecutionRunId;
   const ids = { iteration: run.iteration, callId: call.id, toolName, workflowId, runId };
@@ -87,11 +95,23 @@ export async function runAgentTool(context: RunContext, call: ToolCall, spec: Ag
     if (!(error instanceof wf.ChildWorkflowFailure)) throw error;
     const cause = error.cause;
     const cancelled = wf.isCancellation(error);
-    const type = cancelled ? 'Cancelled' : cause instanceof wf.ApplicationFailure ? (cause.type ?? FailureType.untyped) : (cause?.name ?? FailureType.untyped);
+    const type = cancelled
+      ? 'Cancelled'
+      : cause instanceof wf.ApplicationFailure
+        ? (cause.type ?? FailureType.untyped)
+        : (cause?.name ?? FailureType.untyped);
     const message = cause?.message ?? error.message;
-    const usage = cause instanceof wf.ApplicationFailure ? readUsage((cause.details?.[0] as { usage?: unknown } | undefined)?.usage) : ZERO_USAGE;
+    const usage =
+      cause instanceof wf.ApplicationFailure
+        ? readUsage((cause.details?.[0] as { usage?: unknown } | undefined)?.usage)
+        : ZERO_USAGE;
     recordChild(run, { runId, toolName, usage });
-    run.events.append('nested-agent-end', { ...ids, outcome: cancelled ? 'cancelled' : 'failed', error: { type, message }, usage });
+    run.events.append('nested-agent-end', {
+      ...ids,
+      outcome: cancelled ? 'cancelled' : 'failed',
+      error: { type, message },
+      usage,
+    });
     // The parent's own stop: it ends now, and closing its batch says the call was cancelled.
     if (cancelled) throw error;
     return errorResult(failedChildContent(toolName, type, message));

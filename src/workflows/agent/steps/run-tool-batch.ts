@@ -44,7 +44,8 @@ export async function runToolBatch(
 
   // Parallel calls complete in any order; the cacher takes each result once the calls before it are done, so a
   // run's `cache-N` numbering is its input's alone, not its tools' timing.
-  const inCallOrder = input.parallelToolCalls && plan.leading.length > 1 && input.resultProcessing?.inlineThreshold !== undefined;
+  const inCallOrder =
+    input.parallelToolCalls && plan.leading.length > 1 && input.resultProcessing?.inlineThreshold !== undefined;
   let earlierCalls: Promise<void> = Promise.resolve();
   const execute = async (call: ToolCall): Promise<ToolCallResult> => {
     const before = earlierCalls;
@@ -60,7 +61,10 @@ export async function runToolBatch(
       }
       const raw = await executeToolCall(context, call, tools.descriptions, flagged);
       // A result that ends the run is the response: it is never processed.
-      const processing = raw.terminate || call === plan.terminating ? raw : processToolResult(context, call, raw, inCallOrder ? before : undefined);
+      const processing =
+        raw.terminate || call === plan.terminating
+          ? raw
+          : processToolResult(context, call, raw, inCallOrder ? before : undefined);
       if (!isPending(processing)) {
         batch.results.set(call.id, processing);
         return processing;
@@ -105,11 +109,16 @@ export async function runToolBatch(
     // A terminating tool that errored (bad arguments, a throw, a denial) does not end
     // the run: the error goes back to the model so it can call the tool correctly.
     if (!result.isError) {
-      ending = { kind: 'finish', reason: { type: 'terminating_tool', toolName: call.function.name, callId: call.id }, response: result.content };
+      ending = {
+        kind: 'finish',
+        reason: { type: 'terminating_tool', toolName: call.function.name, callId: call.id },
+        response: result.content,
+      };
     }
   }
 
-  const executed = stoppedEarly || terminated !== undefined ? planned.filter((call) => batch.results.has(call.id)) : planned;
+  const executed =
+    stoppedEarly || terminated !== undefined ? planned.filter((call) => batch.results.has(call.id)) : planned;
   if (executed.length < planned.length) {
     run.messages[assistantIndex] = keepToolCalls(run.messages[assistantIndex] as AssistantMessage, executed);
   }
