@@ -170,6 +170,7 @@ describe('the package through its exports map', () => {
       'terminateSignal',
       'transcriptQuery',
       'userMessageSignal',
+      'withAnswerRestored',
     ]);
     expect(entries['agent-runner/testing']).toEqual(['ScriptedModelServer', 'replayAgentHistories', 'startDevServer']);
     expect(deepImport).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');

@@ -199,7 +199,7 @@ describe('a server without the search attributes', () => {
       });
       expect(worker.code).toBe(1);
       expect(worker.stderr).toContain(
-        'The namespace "default" lacks the search attributes AgentStatus, AgentIterations',
+        'The Temporal namespace "default" lacks the search attributes AgentStatus, AgentIterations',
       );
       expect(worker.stderr).toContain(
         'temporal operator search-attribute create --namespace default --name AgentStatus --type Keyword',

@@ -23,7 +23,7 @@ describe('the stream listener settings', () => {
 
   test('a port that is no port is refused, naming it', () => {
     expect(() => streamListenerSettings({}, { AGENT_STREAM_PORT: 'eighty' })).toThrow(
-      /whole number from 0 to 65535.*eighty/,
+      /AGENT_STREAM_PORT="eighty": expected a port number, 0 to 65535/,
     );
     expect(() => streamListenerSettings({ port: 70_000 }, {})).toThrow(/70000/);
   });
