@@ -52,7 +52,15 @@ export function createModelCall(
     const channel: DeltaChannel | undefined =
       settings.stream === false || hub === false ? undefined : await openChannel(hub, context);
     const announcement: ModelStreamAnnouncement | undefined =
-      channel === undefined ? undefined : { modelStream: { url: channel.url, attempt: context.info.attempt } };
+      channel === undefined
+        ? undefined
+        : {
+            modelStream: {
+              url: channel.url,
+              attempt: context.info.attempt,
+              ...(input.iteration === undefined ? {} : { iteration: input.iteration }),
+            },
+          };
     let outcome: 'completed' | 'failed' = 'failed';
     try {
       const response = await keepHeartbeating(

@@ -26,6 +26,8 @@ import { type RunEvent } from '../shared/run-events';
 /** A stream found on a running model call. */
 interface FoundStream extends ModelStreamSource {
   url: string;
+  /** The run's iteration the call belongs to, when the worker announced it. */
+  iteration?: number;
   /** Which attempt of which call of which Temporal run: each is read once. */
   key: string;
 }
@@ -45,6 +47,8 @@ export async function* withModelDeltas(
   const queue = new AsyncQueue<RunEvent | ModelStreamEvent>();
   const state = {
     modelCallRunning: false,
+    /** The iteration of the last `iteration-start` read, so a later call's stream is not put under it. */
+    iteration: undefined as number | undefined,
     generation: 0,
     reading: undefined as Promise<void> | undefined,
     wake: () => {},
@@ -57,6 +61,7 @@ export async function* withModelDeltas(
     for await (const event of events(stop.signal)) {
       if (event.type === 'iteration-start') {
         state.modelCallRunning = true;
+        state.iteration = event.iteration;
         state.wake();
       } else if (event.type === 'model-response' || event.type === 'run-end' || event.type === 'run-hand-over') {
         state.modelCallRunning = false;
@@ -81,7 +86,11 @@ export async function* withModelDeltas(
       const found = await findModelStream(client, workflowId).catch(() => undefined);
       const looking = state.modelCallRunning || first;
       first = false;
-      if (found !== undefined && !read.has(found.key) && generation === state.generation && looking) {
+      // The durable events may lag the run: a stream of a later iteration than the one read so far waits for its own
+      // `iteration-start` (its key is not marked read, so it is found again then).
+      const ahead =
+        found?.iteration !== undefined && state.iteration !== undefined && found.iteration !== state.iteration;
+      if (found !== undefined && !ahead && !read.has(found.key) && generation === state.generation && looking) {
         read.add(found.key);
         const current = (push: ModelStreamEvent) => generation === state.generation && queue.push(push);
         state.reading = readStream(found, current, stop.signal);
@@ -123,6 +132,7 @@ async function findModelStream(client: Client, workflowId: string): Promise<Foun
     return {
       url: stream.url,
       attempt: stream.attempt,
+      ...(typeof stream.iteration === 'number' ? { iteration: stream.iteration } : {}),
       activityId,
       key: `${description.runId}/${activityId}/${stream.attempt}`,
     };

@@ -53,6 +53,11 @@ export interface DescribeToolsResult {
 export interface ModelCallInput {
   /** Model name; the worker's default when absent. */
   model?: string;
+  /**
+   * The run's iteration this call belongs to, announced with the call's stream so a follower puts the deltas under
+   * the right `iteration-start`; absent in calls scheduled before it was carried.
+   */
+  iteration?: number;
   instructions?: string;
   /** The conversation, when it is small enough to travel in the input. */
   messages?: ChatMessage[];

@@ -109,5 +109,6 @@ export function deltaEvent(source: ModelStreamSource, index: number, delta: Mode
  * heartbeats as its details, so a follower finds it by describing the run.
  */
 export interface ModelStreamAnnouncement {
-  modelStream: { url: string; attempt: number };
+  /** `iteration`: the run's iteration the call belongs to (absent from calls scheduled before it was carried). */
+  modelStream: { url: string; attempt: number; iteration?: number };
 }

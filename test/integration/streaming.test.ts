@@ -183,6 +183,35 @@ describe('model deltas over Server-Sent Events', () => {
 });
 
 describe('model deltas from the client', () => {
+  test("a later call's stream waits for its own iteration-start, however far the durable events lag", async () => {
+    // The follower reads the first call's stream to its end and looks again at once; the calculator is local, so the
+    // second call is already streaming while the durable events (read every 250 ms) are still in the first iteration.
+    // Its deltas must not land there.
+    const second = Array.from({ length: 40 }, (_, index) => `word${index}`).join(' ');
+    const model = env.scenario([
+      {
+        content: 'Adding first, then the second call.',
+        toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }],
+        tokenDelayMs: 25,
+      },
+      { content: second, tokenDelayMs: 25 },
+    ]);
+    const handle = await env.start({ model, tools: ['calculator'], message: 'two calls' });
+    const seen: (RunEvent | ModelStreamEvent)[] = [];
+    for await (const event of followRunEvents(env.client, handle.workflowId, { deltas: true })) seen.push(event);
+
+    // The text each iteration's deltas carried, by the last iteration-start before them.
+    const textByIteration = new Map<number, string>();
+    let iteration = 0;
+    for (const event of seen) {
+      if (event.type === 'iteration-start') iteration = event.iteration;
+      if (event.type === 'model-text-delta')
+        textByIteration.set(iteration, (textByIteration.get(iteration) ?? '') + event.text);
+    }
+    expect(textByIteration.get(1) ?? '').not.toContain('word');
+    expect(textByIteration.get(2)).toBe(second);
+  }, 60_000);
+
   test('followRunEvents({ deltas: true }) yields the deltas between the durable events; without it, none', async () => {
     const model = env.scenario([{ reasoning: 'Let me think about this.', content: LONG_TEXT, tokenDelayMs: 30 }]);
     const handle = await env.start({ model, tools: [], message: 'client stream' });

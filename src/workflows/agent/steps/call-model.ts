@@ -69,6 +69,7 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
   return modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
     {
       model: input.model,
+      iteration: run.iteration,
       instructions: input.instructions,
       ...(byReference ? { conversation: { iteration: run.iteration, count: sent.length } } : { messages: sent }),
       toolNames: input.tools,
