@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { agentResultSchema, agentStateSchema, generatedMessageSchema, type AgentState } from '../shared/agent-result';
-import { tokenBudgetSchema, type ApprovalDecision } from '../shared/control';
+import { approvalDecisionFields, tokenBudgetSchema, type ApprovalDecision } from '../shared/control';
 import { chatMessageSchema } from '../shared/messages';
 import { runEventSchema } from '../shared/run-events';
 import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from './error-codes';
@@ -124,17 +124,7 @@ export const runResultResponse = z.discriminatedUnion('outcome', [
 ]);
 
 /** `POST /runs/:run_id/approve` and `/deny`: the decision as the run recorded it. */
-export const decisionResponse = z.object({
-  callId: z.string(),
-  toolName: z.string(),
-  decision: z.enum(['approve', 'deny']),
-  arguments: z.unknown(),
-  originalArguments: z.unknown().optional(),
-  reason: z.string().optional(),
-  decidedAt: z.string(),
-  via: z.enum(['signal', 'update', 'timeout', 'policy']),
-  policy: z.string().optional(),
-});
+export const decisionResponse = z.object(approvalDecisionFields());
 
 const decisionMatches: Same<ApprovalDecision, z.output<typeof decisionResponse>> = true;
 void decisionMatches;

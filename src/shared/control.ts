@@ -79,6 +79,25 @@ export interface ApprovalDecision {
   policy?: string;
 }
 
+/**
+ * The fields of a recorded {@link ApprovalDecision} as zod describes them: one statement for the `approval-decision`
+ * event and the HTTP API's answer to approve and deny.
+ */
+export function approvalDecisionFields() {
+  return {
+    callId: z.string(),
+    toolName: z.string(),
+    decision: z.enum(['approve', 'deny']),
+    arguments: z.unknown(),
+    originalArguments: z.unknown().optional(),
+    reason: z.string().optional(),
+    decidedAt: z.string(),
+    via: z.enum(['signal', 'update', 'timeout', 'policy']),
+    /** The approval policy that decided, when `via` is `policy`. */
+    policy: z.string().optional(),
+  };
+}
+
 /** Signal `terminate`: stop now, gracefully. Exported for whoever documents or validates the shape. @public */
 export const terminateInputSchema = builtOnce('control.terminateInput', () =>
   z.strictObject({ reason: z.string().optional() }),

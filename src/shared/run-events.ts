@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
 import { terminationReasonSchema } from './agent-result';
-import { tokenBudgetSchema } from './control';
+import { approvalDecisionFields, tokenBudgetSchema } from './control';
 import { loopDetectionSchema } from './loop-guard-schemas';
 import { usageSchema, type MessageMeta } from './messages';
 
@@ -262,16 +262,7 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     /** A decision was recorded (`ApprovalDecision`). */
     z.object({
       ...envelope('approval-decision'),
-      callId: z.string(),
-      toolName: z.string(),
-      decision: z.enum(['approve', 'deny']),
-      arguments: z.unknown(),
-      originalArguments: z.unknown().optional(),
-      reason: z.string().optional(),
-      decidedAt: z.string(),
-      via: z.enum(['signal', 'update', 'timeout', 'policy']),
-      /** The approval policy that decided, when `via` is `policy`. */
-      policy: z.string().optional(),
+      ...approvalDecisionFields(),
     }),
     /** A decision on a call a nested agent waits on was forwarded to that agent's run (`workflowId`), which records it. */
     z.object({
