@@ -46,6 +46,7 @@ export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[
     env.OPENAI_API_KEY,
     env.AGENT_API_TOKEN,
     env.TEMPORAL_API_KEY,
+    ...codecKeyStrings(env.AGENT_CODEC_KEYS),
     ...urlCredentials(env.OPENAI_BASE_URL ?? ''),
   ];
   if (env.TEMPORAL_TLS_KEY) {
@@ -64,4 +65,13 @@ export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[
     }
   }
   return [...new Set(secrets.filter((secret): secret is string => secret !== undefined && secret !== ''))];
+}
+
+/** The base64 keys of an `AGENT_CODEC_KEYS` value, whatever its shape: each is a secret to redact. */
+function codecKeyStrings(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  return value.split(/[,\n]/).flatMap((entry) => {
+    const key = entry.slice(entry.indexOf('=') + 1).trim();
+    return key.length >= 16 ? [key] : [];
+  });
 }

@@ -5,6 +5,7 @@ import { localRunSchema, localServerSchema } from './local-server';
 import { logLevelSchema } from './log-level';
 import { modelSchema } from './model';
 import { modelStreamSchema } from './model-stream';
+import { payloadCodecSchema } from './payload-codec';
 import { clientSchema, temporalSchema } from './temporal';
 import { temporalCliSchema } from './temporal-cli';
 
@@ -46,6 +47,7 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: apiSchema, processes: ['api', 'start'] },
   { schema: agentToolsSchema, processes: ['api', 'start', 'cli'] },
   { schema: modelStreamSchema, processes: ['plugin'] },
+  { schema: payloadCodecSchema, processes: ['worker', 'api', 'cli', 'start', 'demo'] },
   { schema: temporalCliSchema, processes: ['start', 'demo', 'server'] },
 ];
 
