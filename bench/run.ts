@@ -20,6 +20,7 @@ import { benchStreaming } from './streaming';
 import { comparisonTable, compareLoops, defaultComparisonCases } from './anchors/compare-loops';
 import { benchInFlight, inFlightLines } from './inflight/in-flight';
 import { benchNestedOverhead } from './nested-overhead';
+import { codecVariant, featureCostTable, measureFeatureCost } from './features/feature-cost';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -104,9 +105,10 @@ const options = new Command()
     (value) => Number(value),
     3,
   )
+  .option('--feature-runs <n>', 'measured runs of each variant in the features section', (value) => Number(value), 5)
   .option(
     '--only <section>',
-    'run one section: anchors, history, streaming, inflight, compacted-long or nested (the last three only when named)',
+    'run one section: anchors, features, history, streaming, inflight, compacted-long or nested (the last three only when named)',
   )
   .parse()
   .opts<{
@@ -131,6 +133,7 @@ const options = new Command()
     anchorServers: string[];
     inflightRuns: number;
     inflightIterations: number;
+    featureRuns: number;
     only?: string;
   }>();
 
@@ -203,6 +206,7 @@ async function main(): Promise<void> {
     return;
   }
   if (options.only === undefined || options.only === 'anchors') await benchAnchors();
+  if (options.only === undefined || options.only === 'features') await benchFeatures();
   if (options.only === undefined || options.only === 'history') {
     await benchHistoryGrowth({
       lengths: options.historyLengths,
@@ -322,6 +326,27 @@ async function benchAnchors(): Promise<void> {
     `the runner against its anchors: ${options.anchorRuns} runs of each loop, interleaved, n model calls and n - 1 tool calls per run; median ms per iteration`,
   );
   for (const line of comparisonTable(rows)) console.log(line);
+}
+
+/**
+ * What payload encryption costs per iteration: the same runs without and with it, interleaved on the tuned
+ * dev server, 20 iterations with the calculator's few bytes and with 4 KB tool results.
+ */
+async function benchFeatures(): Promise<void> {
+  const rows = await measureFeatureCost({
+    variants: [codecVariant()],
+    cases: [
+      { iterations: 20, resultBytes: 0 },
+      { iterations: 20, resultBytes: 4096 },
+    ],
+    runs: options.featureRuns,
+    log: (line) => console.log(line),
+  });
+  console.log('');
+  console.log(
+    `what the features cost: ${options.featureRuns} runs of each variant, interleaved; median ms per iteration and the ratio to plain runs`,
+  );
+  for (const line of featureCostTable(rows)) console.log(line);
 }
 
 /**

@@ -1,0 +1,173 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
+import type { ChatCompletionRequest, ScriptStep } from '../../src/scripted-model/script';
+import { ScriptedModelServer } from '../../src/scripted-model/server';
+import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
+import type { AgentResult } from '../../src/shared/agent-result';
+import { startDevServer } from '../../src/temporal/dev-server';
+import { createBuiltinTools } from '../../src/tools/builtin';
+import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
+import { median } from '../statistics';
+
+/**
+ * What a feature that wraps every payload or every step costs per iteration: the same runs, interleaved on one
+ * dev server, on a worker and client without the feature and on ones with it. Each variant is a worker and a
+ * client of its own; the plain one is the anchor every ratio is taken against.
+ */
+export interface FeatureVariant {
+  name: string;
+  /** The worker's options beyond the common ones (a data converter, plugins). */
+  worker?: Pick<AgentWorkerOptions, 'overrides'>;
+  dataConverter?: DataConverter;
+  /** Called once the variant's runs are done (an exporter to flush, a provider to shut down). */
+  close?: () => Promise<void>;
+}
+
+export interface FeatureCase {
+  iterations: number;
+  /** Bytes of each tool result (0: the calculator's few bytes). */
+  resultBytes: number;
+}
+
+export interface FeatureRow extends FeatureCase {
+  /** Median milliseconds per iteration, by variant name. */
+  msPerIteration: Record<string, number>;
+  /** History bytes of the last run, by variant name. */
+  historyBytes: Record<string, number>;
+}
+
+/** A variant with payloads encrypted by the AES-256-GCM codec (a fresh key). */
+export function codecVariant(): FeatureVariant {
+  const codec = new AesGcmPayloadCodec([{ id: 'bench', key: randomBytes(32) }]);
+  const dataConverter: DataConverter = { payloadCodecs: [codec] };
+  return { name: 'codec', dataConverter, worker: { overrides: { dataConverter } } };
+}
+
+function agent(iterations: number, file: string | undefined) {
+  return (request: ChatCompletionRequest): ScriptStep => {
+    const done = request.messages.filter((message) => message.role === 'assistant').length;
+    if (done + 1 >= iterations) return { content: `Finished after ${done} tool calls.` };
+    const call =
+      file === undefined
+        ? { name: 'calculator', arguments: { expression: `${done} * 2` } }
+        : { name: 'read_file', arguments: { path: file } };
+    return { toolCalls: [call] };
+  };
+}
+
+/** Runs every case on every variant, `runs` times each after one warm-up, interleaved. */
+export async function measureFeatureCost(options: {
+  variants: FeatureVariant[];
+  cases: FeatureCase[];
+  runs: number;
+  log: (line: string) => void;
+}): Promise<FeatureRow[]> {
+  const variants: FeatureVariant[] = [{ name: 'plain' }, ...options.variants];
+  const dev = await startDevServer({ port: 0, uiPort: 0, log: () => undefined });
+  const model = await ScriptedModelServer.start();
+  const workerConnection = await NativeConnection.connect({ address: dev.address });
+  const clientConnection = await Connection.connect({ address: dev.address });
+  const rows: FeatureRow[] = [];
+  try {
+    const sides = await Promise.all(
+      variants.map(async (variant) => {
+        const taskQueue = `feature-${variant.name}-${randomUUID()}`;
+        const worker: Worker = await createAgentWorker({
+          connection: workerConnection,
+          namespace: 'default',
+          taskQueue,
+          tools: createBuiltinTools({ workspace: os.tmpdir() }),
+          model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: 'feature' },
+          ...variant.worker,
+        });
+        const client = new Client({
+          connection: clientConnection,
+          ...(variant.dataConverter === undefined ? {} : { dataConverter: variant.dataConverter }),
+        });
+        return { variant, worker, client, taskQueue, running: worker.run() };
+      }),
+    );
+    try {
+      for (const entry of options.cases) {
+        const file = entry.resultBytes > 0 ? writeResultFile(entry.resultBytes) : undefined;
+        const modelName = `feature-${entry.iterations}-${entry.resultBytes}`;
+        model.respond(modelName, agent(entry.iterations, file));
+        const tools = file === undefined ? ['calculator'] : ['read_file'];
+        const times: Record<string, number[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
+        const historyBytes: Record<string, number> = {};
+        for (let run = -1; run < options.runs; run += 1) {
+          for (const side of sides) {
+            const workflowId = `feature-${side.variant.name}-${randomUUID()}`;
+            const started = performance.now();
+            const result = (await side.client.workflow.execute(WORKFLOW_TYPE, {
+              taskQueue: side.taskQueue,
+              workflowId,
+              args: [{ model: modelName, tools, message: 'Double a few numbers.' }],
+            })) as AgentResult;
+            if (result.iterations !== entry.iterations)
+              throw new Error(`${side.variant.name} ran ${result.iterations} iterations, not ${entry.iterations}`);
+            if (run >= 0) times[side.variant.name]!.push((performance.now() - started) / result.iterations);
+            if (run === options.runs - 1) {
+              const history = await side.client.workflow.getHandle(workflowId).fetchHistory();
+              historyBytes[side.variant.name] = Buffer.byteLength(JSON.stringify(history));
+            }
+          }
+        }
+        const row: FeatureRow = {
+          ...entry,
+          msPerIteration: Object.fromEntries(Object.entries(times).map(([name, values]) => [name, median(values)])),
+          historyBytes,
+        };
+        options.log(
+          `[features] ${entry.iterations} iterations${entry.resultBytes > 0 ? `, ${entry.resultBytes}-byte results` : ''}: ` +
+            variants.map((variant) => `${variant.name} ${row.msPerIteration[variant.name]!.toFixed(1)} ms`).join(', '),
+        );
+        rows.push(row);
+      }
+    } finally {
+      for (const side of sides) side.worker.shutdown();
+      await Promise.all(sides.map((side) => side.running));
+      for (const variant of variants) await variant.close?.();
+    }
+  } finally {
+    await clientConnection.close();
+    await workerConnection.close();
+    await model.close();
+    await dev.stop();
+  }
+  return rows;
+}
+
+/** The rows as a table: ms per iteration per variant and its ratio to the plain runs, and history size. */
+export function featureCostTable(rows: readonly FeatureRow[]): string[] {
+  const names = Object.keys(rows[0]?.msPerIteration ?? {});
+  const lines = [
+    `${'case'.padEnd(28)}${names.map((name) => name.padStart(18)).join('')}`,
+    ...rows.map((row) => {
+      const plain = row.msPerIteration.plain ?? Number.NaN;
+      const label = `${row.iterations} iterations${row.resultBytes > 0 ? `, ${row.resultBytes / 1024} KB` : ''}`;
+      return `${label.padEnd(28)}${names
+        .map((name) => {
+          const value = row.msPerIteration[name] ?? Number.NaN;
+          return `${value.toFixed(1)} ms ${name === 'plain' ? '     ' : `${(value / plain).toFixed(2)}×`}`.padStart(18);
+        })
+        .join('')}`;
+    }),
+    `${'history bytes (last run)'.padEnd(28)}${names
+      .map((name) => `${((rows.at(-1)?.historyBytes[name] ?? 0) / 1024).toFixed(0)} KiB`.padStart(18))
+      .join('')}`,
+  ];
+  return lines;
+}
+
+function writeResultFile(bytes: number): string {
+  const name = `agent-runner-feature-${bytes}-${process.pid}.txt`;
+  writeFileSync(path.join(os.tmpdir(), name), 'All work and no play. '.repeat(Math.ceil(bytes / 22)).slice(0, bytes));
+  return name;
+}
