@@ -1,25 +1,36 @@
-import { randomUUID } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { loadModelStreamConfig } from '../config/model-stream';
+import { createSecureContext } from 'node:tls';
+import { loadModelStreamConfig, type PemPair } from '../config/model-stream';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import type { ChannelLine, ModelDelta } from '../shared/model-stream-events';
 
 /**
- * The worker's side channel for model-call deltas: a small HTTP server, in
- * the worker's own process, started on first use. Each attempt of a model
- * call opens a channel under an unguessable URL (which the activity
- * heartbeats, so only someone who can describe the run learns it); a
- * follower GETs it and reads newline-delimited JSON: every delta from the
- * attempt's first, then each as it comes, then `{"end": "completed" |
- * "failed"}`. Nothing here is durable: a lost worker loses its channels, and
- * followers are told to discard what they were shown.
+ * The worker's side channel for model-call deltas: a small HTTP (or, with a
+ * certificate, HTTPS) server, in the worker's own process, started on first
+ * use. Each attempt of a model call opens a channel under its own URL and
+ * with its own credential, a fresh random token of 256 bits; the activity
+ * heartbeats both (a payload, encrypted like every other when the workers
+ * have a payload codec). A follower GETs the URL with
+ * `Authorization: Bearer <token>` and reads newline-delimited JSON: every
+ * delta from the attempt's first, then each as it comes, then
+ * `{"end": "completed" | "failed"}`. Without a credential the answer is 401,
+ * with one that is not the channel's (or for a channel that does not exist)
+ * 404: the same either way, so a caller learns nothing about which channels
+ * exist. Nothing here is durable: a lost worker loses its channels, and
+ * followers are told to discard what they were shown; a token is worth
+ * nothing once its channel is forgotten, `MODEL_STREAM_DEFAULTS.keepEndedMs`
+ * after the attempt.
  */
 
 /** Where one attempt publishes. */
 export interface DeltaChannel {
   /** What a follower GETs. */
   readonly url: string;
+  /** The credential a follower presents, `Authorization: Bearer <token>`: never logged, never shown to API callers. */
+  readonly token: string;
   publish(delta: ModelDelta): void;
   /** Ends the channel: followers get the end line and are disconnected; it stays readable a while for late ones. */
   end(outcome: 'completed' | 'failed'): void;
@@ -31,6 +42,8 @@ export interface DeltaHubOptions {
   port: number;
   /** The base URL followers use, when it differs from the bound address (a container, a proxy). */
   publicUrl?: string;
+  /** Serve https with this certificate and key; plain http without. */
+  tls?: PemPair;
 }
 
 /**
@@ -42,20 +55,31 @@ export interface StreamListenerOptions {
   host?: string;
   /** Its port; 0 picks a free one. @default `AGENT_STREAM_PORT`, else 0 */
   port?: number;
-  /** The base URL followers reach it at, when not `http://host:port` (a container, a proxy, another machine). @default `AGENT_STREAM_PUBLIC_URL` */
+  /** The base URL followers reach it at, when not `http(s)://host:port` (a container, a proxy, another machine). @default `AGENT_STREAM_PUBLIC_URL` */
   publicUrl?: string;
+  /**
+   * Serve https with this PEM certificate (chain first to last) and private key, the contents, not paths:
+   * `{ cert: readFileSync('stream.crt'), key: readFileSync('stream.key') }`. Followers check it against Node's
+   * certificate authorities plus `AGENT_STREAM_TLS_CA`. A pair that does not match is refused here.
+   * @default the files named by `AGENT_STREAM_TLS_CERT` and `AGENT_STREAM_TLS_KEY`, else none (plain http)
+   */
+  tls?: PemPair;
 }
 
 /**
  * The listener's settings: `options` first, then the environment as `src/config/model-stream.ts` checks it
- * (`AGENT_STREAM_HOST`, `AGENT_STREAM_PORT`, `AGENT_STREAM_PUBLIC_URL`), then the defaults. A port given as an option
- * that is not a whole number from 0 to 65535 is refused.
+ * (`AGENT_STREAM_HOST`, `AGENT_STREAM_PORT`, `AGENT_STREAM_PUBLIC_URL`, `AGENT_STREAM_TLS_CERT` and
+ * `AGENT_STREAM_TLS_KEY`), then the defaults. A port given as an option that is not a whole number from 0 to 65535
+ * is refused, and so is a certificate that does not go with its key.
  */
 export function streamListenerSettings(
   options: StreamListenerOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): DeltaHubOptions {
-  const fromEnvironment = loadModelStreamConfig(env);
+  // A certificate given as an option wins: the files of the environment are then not read at all.
+  const fromEnvironment = loadModelStreamConfig(
+    options.tls === undefined ? env : { ...env, AGENT_STREAM_TLS_CERT: '', AGENT_STREAM_TLS_KEY: '' },
+  );
   const host = options.host ?? fromEnvironment.host;
   const port = options.port ?? fromEnvironment.port;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -64,7 +88,24 @@ export function streamListenerSettings(
     );
   }
   const publicUrl = options.publicUrl ?? fromEnvironment.publicUrl;
-  return { host, port, ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }) };
+  const tls = options.tls ?? fromEnvironment.tls;
+  if (tls !== undefined) refuseBadPair(tls);
+  return {
+    host,
+    port,
+    ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }),
+    ...(tls === undefined ? {} : { tls }),
+  };
+}
+
+/** Throws, naming the problem (never the key), when `pair` cannot serve https. */
+function refuseBadPair(pair: PemPair): void {
+  try {
+    createSecureContext({ cert: pair.cert, key: pair.key });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`The stream listener's TLS certificate and key cannot serve https: ${reason}.`);
+  }
 }
 
 /** The worker's delta server; see the file comment. */
@@ -82,7 +123,9 @@ export class DeltaHub {
    */
   static forProcess(options: StreamListenerOptions = {}): DeltaHub {
     const settings = streamListenerSettings(options);
-    const key = JSON.stringify([settings.host, settings.port, settings.publicUrl ?? null]);
+    const certificate =
+      settings.tls === undefined ? null : createHash('sha256').update(settings.tls.cert).digest('hex');
+    const key = JSON.stringify([settings.host, settings.port, settings.publicUrl ?? null, certificate]);
     let hub = DeltaHub.byAddress.get(key);
     if (hub === undefined) {
       hub = new DeltaHub(settings);
@@ -96,14 +139,19 @@ export class DeltaHub {
     return this.listen();
   }
 
-  /** Opens a channel for one attempt (starting the server on first use). */
+  /** Whether it serves plain http on an address other machines may reach (the worker warns of it at start). */
+  get plainBeyondLoopback(): boolean {
+    return this.options.tls === undefined && !/^(127\.|::1$|localhost$)/i.test(this.options.host);
+  }
+
+  /** Opens a channel for one attempt (starting the server on first use), with a fresh credential. */
   async open(): Promise<DeltaChannel> {
     const base = await this.listen();
-    const token = randomUUID();
-    const channel = new Channel(`${base}/model-streams/${token}`, () => {
-      setTimeout(() => this.channels.delete(token), MODEL_STREAM_DEFAULTS.keepEndedMs).unref();
+    const id = randomUUID();
+    const channel = new Channel(`${base}/model-streams/${id}`, newToken(), () => {
+      setTimeout(() => this.channels.delete(id), MODEL_STREAM_DEFAULTS.keepEndedMs).unref();
     });
-    this.channels.set(token, channel);
+    this.channels.set(id, channel);
     return channel;
   }
 
@@ -119,15 +167,8 @@ export class DeltaHub {
 
   private listen(): Promise<string> {
     this.starting ??= new Promise<string>((resolve, reject) => {
-      const server = createServer((request, response) => {
-        const token = /^\/model-streams\/([0-9a-f-]{36})$/.exec(request.url ?? '')?.[1];
-        const channel = request.method === 'GET' && token !== undefined ? this.channels.get(token) : undefined;
-        if (channel === undefined) {
-          response.writeHead(404, { 'content-type': 'text/plain' }).end('no such model stream\n');
-          return;
-        }
-        channel.follow(response);
-      });
+      const serve = (request: IncomingMessage, response: ServerResponse) => this.serve(request, response);
+      const server = this.options.tls === undefined ? createServer(serve) : createTlsServer(this.options.tls, serve);
       // The hub must never keep a worker (or a test) alive on its own.
       server.unref();
       server.once('error', (error) => {
@@ -138,11 +179,50 @@ export class DeltaHub {
         this.server = server;
         const { port } = server.address() as AddressInfo;
         const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
-        resolve(this.options.publicUrl ?? `http://${host}:${port}`);
+        const scheme = this.options.tls === undefined ? 'http' : 'https';
+        resolve(this.options.publicUrl ?? `${scheme}://${host}:${port}`);
       });
     });
     return this.starting;
   }
+
+  /**
+   * One request: a GET of a channel's path with that channel's credential follows it. Without a bearer credential
+   * the answer is 401, whether the channel exists or not; with a wrong one, or for a channel that does not exist,
+   * 404, the same answer. The credential is compared in constant time (as digests, so its length does not show).
+   */
+  private serve(request: IncomingMessage, response: ServerResponse): void {
+    const id = /^\/model-streams\/([0-9a-f-]{36})$/.exec(request.url ?? '')?.[1];
+    if (request.method !== 'GET' || id === undefined) return notFound(response);
+    const presented = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (presented === undefined) {
+      response
+        .writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' })
+        .end('a model stream needs its credential: Authorization: Bearer <token>\n');
+      return;
+    }
+    const channel = this.channels.get(id);
+    // Compared against a token no channel has when there is no such channel, so both cases take the same time.
+    const matches = sameToken(presented, channel?.token ?? UNUSED_TOKEN);
+    if (channel === undefined || !matches) return notFound(response);
+    channel.follow(response);
+  }
+}
+
+/** 256 random bits, base64url: a channel's credential. */
+function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+const UNUSED_TOKEN = newToken();
+
+function sameToken(presented: string, expected: string): boolean {
+  const digest = (token: string) => createHash('sha256').update(token).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+function notFound(response: ServerResponse): void {
+  response.writeHead(404, { 'content-type': 'text/plain' }).end('no such model stream\n');
 }
 
 class Channel implements DeltaChannel {
@@ -152,6 +232,7 @@ class Channel implements DeltaChannel {
 
   constructor(
     readonly url: string,
+    readonly token: string,
     private readonly onEnd: () => void,
   ) {}
 

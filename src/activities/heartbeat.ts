@@ -7,7 +7,7 @@ import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
  * cancellation reaches the activity: it does so only in the answer to a
  * heartbeat, so the interval (with the worker's throttle, see
  * createAgentWorker) bounds how long a cancelled call keeps running.
- * `details`, when given, go with every heartbeat (a model call's stream URL):
+ * `details`, when given, go with every heartbeat (a model call's stream URL and credential):
  * a heartbeat without them would clear them on the server. Those are sent at
  * once, so followers find the stream while the answer comes; otherwise the
  * first heartbeat is due one interval after the start, not at once: most

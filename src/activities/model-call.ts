@@ -57,6 +57,7 @@ export function createModelCall(
         : {
             modelStream: {
               url: channel.url,
+              token: channel.token,
               attempt: context.info.attempt,
               ...(input.iteration === undefined ? {} : { iteration: input.iteration }),
             },

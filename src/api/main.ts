@@ -1,6 +1,7 @@
 import { connectAgentClient } from '../client';
 import { ConfigError, loadLogLevel, loadTemporalConfig } from '../config';
 import { loadApiConfig } from '../config/api';
+import { loadModelStreamFollowerCa } from '../config/model-stream';
 import { closeApi, describeAuth, listen, untilSignal } from './lifecycle';
 import { buildApiServer } from './server';
 
@@ -11,6 +12,8 @@ import { buildApiServer } from './server';
  */
 async function main(): Promise<void> {
   const api = loadApiConfig();
+  // Checked at start; each event stream reads it again (so a renewed file is picked up) when it follows deltas.
+  loadModelStreamFollowerCa();
   const temporal = loadTemporalConfig();
   const logLevel = loadLogLevel().toLowerCase();
   const client = await connectAgentClient(temporal);

@@ -57,6 +57,7 @@ export type {
   ModelTextDeltaEvent,
   ModelToolCallDeltaEvent,
 } from '../shared/model-stream-events';
+export type { StreamTrust } from './model-stream-follower';
 // Signals, queries and updates of `agentWorkflow`, and their arguments and answers.
 export {
   approveSignal,

@@ -1,5 +1,9 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import * as tls from 'node:tls';
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { loadModelStreamFollowerCa } from '../config/model-stream';
 import type { ChannelLine } from '../shared/model-stream-events';
 import { sleep } from './abortable-sleep';
 import { AsyncQueue } from './async-queue';
@@ -21,11 +25,27 @@ import { type RunEvent } from '../shared/run-events';
  * delta, and put in the feed before the call's `model-response`. An attempt
  * that fails, or whose stream breaks off, is followed by `model-delta-reset`.
  * Nothing here touches the run's history.
+ *
+ * The heartbeat also carries the attempt's credential, presented as
+ * `Authorization: Bearer <token>` and nowhere else: it is not put in any event
+ * and not logged. Over https the worker's certificate is checked against
+ * Node's certificate authorities plus {@link StreamTrust.ca}.
  */
+
+/** What a follower trusts a worker's https delta server with. */
+export interface StreamTrust {
+  /**
+   * PEM certificate authorities trusted in addition to Node's own (for a self-signed or private-CA certificate).
+   * @default the file named by `AGENT_STREAM_TLS_CA`, else none
+   */
+  ca?: string | Buffer;
+}
 
 /** A stream found on a running model call. */
 interface FoundStream extends ModelStreamSource {
   url: string;
+  /** The attempt's credential; absent from a worker that predates it. */
+  token?: string;
   /** The run's iteration the call belongs to, when the worker announced it. */
   iteration?: number;
   /** Which attempt of which call of which Temporal run: each is read once. */
@@ -39,7 +59,10 @@ export async function* withModelDeltas(
   events: (signal: AbortSignal) => AsyncGenerator<RunEvent>,
   signal?: AbortSignal,
   resumed = false,
+  trust?: StreamTrust,
 ): AsyncGenerator<RunEvent | ModelStreamEvent> {
+  // Read before anything is followed: a CA file that cannot be read is an error of the follow, naming the variable.
+  const connect = connectOptions(trust ?? { ca: loadModelStreamFollowerCa() });
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -93,7 +116,7 @@ export async function* withModelDeltas(
       if (found !== undefined && !ahead && !read.has(found.key) && generation === state.generation && looking) {
         read.add(found.key);
         const current = (push: ModelStreamEvent) => generation === state.generation && queue.push(push);
-        state.reading = readStream(found, current, stop.signal);
+        state.reading = readStream(found, connect, current, stop.signal);
         await state.reading;
         state.reading = undefined;
         continue;
@@ -131,6 +154,7 @@ async function findModelStream(client: Client, workflowId: string): Promise<Foun
     const activityId = activity.activityId ?? '';
     return {
       url: stream.url,
+      ...(typeof stream.token === 'string' ? { token: stream.token } : {}),
       attempt: stream.attempt,
       ...(typeof stream.iteration === 'number' ? { iteration: stream.iteration } : {}),
       activityId,
@@ -147,6 +171,7 @@ async function findModelStream(client: Client, workflowId: string): Promise<Foun
  */
 async function readStream(
   found: FoundStream,
+  connect: tls.ConnectionOptions,
   push: (event: ModelStreamEvent) => unknown,
   signal: AbortSignal,
 ): Promise<void> {
@@ -154,13 +179,14 @@ async function readStream(
   let shown = false;
   let ending: string;
   try {
-    const response = await fetch(found.url, { signal });
-    if (!response.ok || response.body === null) {
+    const response = await get(found, connect, signal);
+    if (response.statusCode !== 200) {
       // Ended and forgotten already, or another worker's address we cannot read: the recorded answer will say it.
+      response.resume();
       return;
     }
     ending = 'the stream from the worker broke off';
-    for await (const line of ndjsonLines(response.body)) {
+    for await (const line of ndjsonLines(response)) {
       if ('end' in line) {
         if (line.end === 'completed') return;
         ending = 'the attempt failed; it is retried or the run fails';
@@ -177,14 +203,37 @@ async function readStream(
     push({ type: 'model-delta-reset', ...source, reason: ending });
 }
 
-async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<ChannelLine> {
+/** TLS options for `trust`: Node's certificate authorities (with the system's, where Node uses them) plus its own. */
+function connectOptions(trust: StreamTrust): tls.ConnectionOptions {
+  if (trust.ca === undefined) return {};
+  // An explicit `ca` replaces Node's list rather than adding to it: the default list goes first.
+  const defaults =
+    typeof tls.getCACertificates === 'function' ? tls.getCACertificates('default') : tls.rootCertificates;
+  return { ca: [...defaults, trust.ca] };
+}
+
+/**
+ * GETs the stream with its credential. Node's own client rather than `fetch`, whose built-in dispatcher takes no
+ * certificate authorities per request; redirects are not followed, so the credential goes to the announced URL only.
+ */
+function get(found: FoundStream, connect: tls.ConnectionOptions, signal: AbortSignal): Promise<IncomingMessage> {
+  const url = new URL(found.url);
+  const headers = found.token === undefined ? {} : { authorization: `Bearer ${found.token}` };
+  return new Promise((resolve, reject) => {
+    const request =
+      url.protocol === 'https:'
+        ? httpsRequest(url, { headers, signal, ...connect }, resolve)
+        : httpRequest(url, { headers, signal }, resolve);
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+async function* ndjsonLines(body: AsyncIterable<Buffer>): AsyncGenerator<ChannelLine> {
   const decoder = new TextDecoder();
-  const reader = body.getReader();
   let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
     let newline: number;
     while ((newline = buffer.indexOf('\n')) >= 0) {
       const line = buffer.slice(0, newline);

@@ -21,7 +21,7 @@ import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-a
 import { type ApprovalDecision, type DecideInput } from '../shared/control';
 import { type ModelStreamEvent } from '../shared/model-stream-events';
 import { sleep } from './abortable-sleep';
-import { withModelDeltas } from './model-stream-follower';
+import { withModelDeltas, type StreamTrust } from './model-stream-follower';
 import { explainedBySearchAttributes } from '../temporal/check-search-attributes';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
@@ -157,6 +157,11 @@ export interface FollowOptions {
    * They are not run events: no `seq`, not in the event log. @default false
    */
   deltas?: boolean;
+  /**
+   * With `deltas`: the certificate authorities a worker's https delta server is checked against, besides Node's.
+   * @default `{ ca: <the file named by AGENT_STREAM_TLS_CA> }`, else Node's own only
+   */
+  streamTrust?: StreamTrust;
 }
 
 /**
@@ -192,6 +197,7 @@ export function followRunEvents(
     (signal) => followDurableEvents(client, workflowId, { ...options, signal }),
     options.signal,
     (options.after ?? 0) > 0,
+    options.streamTrust,
   );
 }
 

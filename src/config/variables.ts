@@ -4,7 +4,7 @@ import { apiSchema } from './api';
 import { localRunSchema, localServerSchema } from './local-server';
 import { logLevelSchema } from './log-level';
 import { modelSchema } from './model';
-import { modelStreamSchema } from './model-stream';
+import { modelStreamFollowerSchema, modelStreamSchema } from './model-stream';
 import { payloadCodecSchema } from './payload-codec';
 import { clientSchema, temporalSchema } from './temporal';
 import { temporalCliSchema } from './temporal-cli';
@@ -26,6 +26,7 @@ export const PROCESS_KINDS = {
   server: '`npm run server` and `npm run temporal:install`',
   cli: 'the `agent-runner` command',
   client: '`AgentClient`, `startAgentRun` and `chatTurn` when their caller names no task queue',
+  follower: '`followRunEvents(..., { deltas: true })` when its caller passes no `streamTrust`',
 } as const;
 
 type ProcessKind = keyof typeof PROCESS_KINDS;
@@ -47,6 +48,7 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: apiSchema, processes: ['api', 'start'] },
   { schema: agentToolsSchema, processes: ['api', 'start', 'cli'] },
   { schema: modelStreamSchema, processes: ['plugin'] },
+  { schema: modelStreamFollowerSchema, processes: ['api', 'start', 'cli', 'follower'] },
   { schema: payloadCodecSchema, processes: ['worker', 'api', 'cli', 'start', 'demo'] },
   { schema: temporalCliSchema, processes: ['start', 'demo', 'server'] },
 ];

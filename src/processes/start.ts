@@ -1,6 +1,7 @@
 import { Runtime } from '@temporalio/worker';
 import { closeApi, describeAuth, listen, untilSignal } from '../api/lifecycle';
 import { loadApiConfig } from '../config/api';
+import { loadModelStreamFollowerCa } from '../config/model-stream';
 import { buildApiServer } from '../api/server';
 import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig } from '../config';
 import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-server';
@@ -18,6 +19,7 @@ async function main(): Promise<number> {
   const say = (line: string) => console.log(line);
   // Configuration first: a missing token or model should not cost a server start.
   const api = loadApiConfig();
+  loadModelStreamFollowerCa(); // checked at start, as `npm run api` does
   const model = loadModelConfig();
   const logLevel = loadLogLevel();
   const localServer = loadLocalServerConfig();

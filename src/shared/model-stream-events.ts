@@ -105,10 +105,21 @@ export function deltaEvent(source: ModelStreamSource, index: number, delta: Mode
 }
 
 /**
- * Where a model call's attempt publishes its deltas: what the activity
- * heartbeats as its details, so a follower finds it by describing the run.
+ * Where a model call's attempt publishes its deltas, and the credential to
+ * read them: what the activity heartbeats as its details (a payload, so
+ * encrypted when the workers have a payload codec), so a follower finds it by
+ * describing the run. Never shown to API callers.
  */
 export interface ModelStreamAnnouncement {
-  /** `iteration`: the run's iteration the call belongs to (absent from calls scheduled before it was carried). */
-  modelStream: { url: string; attempt: number; iteration?: number };
+  modelStream: {
+    url: string;
+    /**
+     * The attempt's credential, sent as `Authorization: Bearer <token>`. Absent from an announcement of a worker
+     * that predates it, whose URL is read without one.
+     */
+    token?: string;
+    attempt: number;
+    /** The run's iteration the call belongs to (absent from calls scheduled before it was carried). */
+    iteration?: number;
+  };
 }

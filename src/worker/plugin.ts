@@ -51,9 +51,11 @@ export interface AgentRunnerPluginOptions {
    * The HTTP listener the worker serves model deltas on while a model call streams, so followers
    * (`followRunEvents({ deltas: true })`, the API's event stream, `agent-runner run`/`watch`) see the answer as it
    * comes. It starts when the worker runs and logs one info line with its address. Each attempt of a model call gets
-   * an unguessable URL there, published only in the activity's heartbeat. `false`: no listener; followers see each
-   * answer once it is complete. Fields left out come from `AGENT_STREAM_HOST`, `AGENT_STREAM_PORT` and
-   * `AGENT_STREAM_PUBLIC_URL`, else the defaults.
+   * its own URL there and its own credential (a random 256-bit token followers send as `Authorization: Bearer`), both
+   * published only in the activity's heartbeat details, a payload (encrypted when the worker has a payload codec).
+   * With `tls` it serves https. `false`: no listener; followers see each answer once it is complete. Fields left out
+   * come from `AGENT_STREAM_HOST`, `AGENT_STREAM_PORT`, `AGENT_STREAM_PUBLIC_URL`, `AGENT_STREAM_TLS_CERT` and
+   * `AGENT_STREAM_TLS_KEY`, else the defaults.
    * @default `{ host: '127.0.0.1', port: 0 }` (this machine only, a free port)
    */
   streamListener?: StreamListenerOptions | false;
@@ -150,6 +152,10 @@ async function announceStreamListener(hub: DeltaHub): Promise<void> {
     logger.info(
       `agent-runner: serving streamed model deltas to followers at ${url} (AgentRunnerPlugin's streamListener)`,
     );
+    if (hub.plainBeyondLoopback)
+      logger.warn(
+        'agent-runner: the stream listener serves plain http beyond this machine: keep its port on a private network, or give it a certificate (AGENT_STREAM_TLS_CERT and AGENT_STREAM_TLS_KEY).',
+      );
   } catch (error) {
     logger.warn(
       `agent-runner: the stream listener could not start (${error instanceof Error ? error.message : String(error)}); followers see answers only once complete.`,

@@ -58,6 +58,11 @@ function run(
   return env.run(activities.callModel, modelInput);
 }
 
+/** The request options that present an announced stream's credential. */
+function withToken(modelStream: ModelStreamAnnouncement['modelStream']): RequestInit {
+  return { headers: { authorization: `Bearer ${modelStream.token}` } };
+}
+
 function environment(attempt = 1): MockActivityEnvironment {
   return quietEnvironment({ attempt });
 }
@@ -201,7 +206,7 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
     const started = Date.now();
     const call = rejectionOf(run(streamed, input(model), env));
     const { modelStream } = await announced;
-    const follower = fetch(modelStream.url).then((response) => response.text());
+    const follower = fetch(modelStream.url, withToken(modelStream)).then((response) => response.text());
     await new Promise((resolve) => setTimeout(resolve, 350));
     env.cancel();
     expect(await call).toBeInstanceOf(CancelledFailure);
@@ -235,7 +240,7 @@ describe("callModel streamed: deltas on the worker's delta server", () => {
     const call = run(streamed, input(model), env);
     const { modelStream } = await announced;
     expect(modelStream.attempt).toBe(2);
-    const response = await fetch(modelStream.url);
+    const response = await fetch(modelStream.url, withToken(modelStream));
     const lines = (await response.text())
       .trimEnd()
       .split('\n')
@@ -264,7 +269,7 @@ describe("callModel streamed: deltas on the worker's delta server", () => {
     );
     const call = rejectionOf(run(streamed, input(model), env));
     const { modelStream } = await announced;
-    const lines = (await (await fetch(modelStream.url)).text())
+    const lines = (await (await fetch(modelStream.url, withToken(modelStream))).text())
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as ChannelLine);

@@ -5,7 +5,7 @@
 
 /**
  * How a model call's deltas reach followers: the worker serves each attempt's deltas over HTTP
- * (a small server it starts itself on first use) and heartbeats the URL; a follower finds it by
+ * (a small server it starts itself on first use) and heartbeats the URL with its credential; a follower finds it by
  * describing the run and reads it directly. Nothing of it enters the run's history.
  */
 export const MODEL_STREAM_DEFAULTS = {
