@@ -39,7 +39,7 @@ export async function codecServerCommand(options: CodecServerCommandOptions): Pr
 }
 
 /** What the command prints once it listens. */
-export function startupLines(url: string, keyIds: string[], origins: readonly string[]): string[] {
+function startupLines(url: string, keyIds: string[], origins: readonly string[]): string[] {
   // The dev server's UI is opened as http://localhost:8233: the same host name makes the two the same site, so the sign-in cookie goes along.
   const browserUrl = url.replace('//127.0.0.1:', '//localhost:');
   return [
