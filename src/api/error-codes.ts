@@ -14,6 +14,11 @@ export interface ApiErrorCodeEntry {
 
 export const API_ERROR_CODES = {
   unauthorized: { status: 401, meaning: 'The `Authorization: Bearer <token>` header is missing or wrong.' },
+  origin_not_allowed: {
+    status: 403,
+    meaning:
+      'The codec server: the request comes from a browser page whose origin is not in `AGENT_CODEC_CORS_ORIGINS`.',
+  },
   route_not_found: { status: 404, meaning: 'No route has this method and path.' },
   bad_request: {
     status: 400,

@@ -10,7 +10,7 @@ import type { ApiConfig } from '../config/api';
  */
 
 /** Listens as configured and answers the base URL. */
-export async function listen(app: FastifyInstance, config: ApiConfig): Promise<string> {
+export async function listen(app: FastifyInstance, config: Pick<ApiConfig, 'host' | 'port'>): Promise<string> {
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -7,6 +8,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import { registerCodecRoutes } from '../codec-server/codec-routes';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { bearerAuth, isAuthorized, type ApiAuth } from './auth';
 import { registerChatRoutes, type AgentDefaults } from './chat-routes';
@@ -31,6 +33,12 @@ export interface ApiServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** Keep-alive comments on idle event streams. @default 15 s (`API_DEFAULTS.keepAliveMs`) */
   keepAliveMs?: number;
+  /**
+   * A payload codec to serve Temporal's codec protocol with, at `POST /codec/encode` and `POST /codec/decode`,
+   * behind the API's own authentication (for the CLI's `--codec-endpoint`; the web UI uses `agent-runner codec-server`).
+   * @default none: no codec routes
+   */
+  codec?: PayloadCodec;
 }
 
 /**
@@ -76,6 +84,7 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     taskQueue: options.taskQueue,
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
   });
+  if (options.codec !== undefined) registerCodecRoutes(app, { codec: options.codec, prefix: '/codec' });
   return app;
 }
 

@@ -54,3 +54,10 @@ function parseWholeNumber(value: string): number {
   if (!Number.isSafeInteger(number)) throw new InvalidArgumentError('the number is too large');
   return number;
 }
+
+/** A TCP port, 0 to 65535 (0: a free one). */
+export function parsePort(value: string): number {
+  const number = parseWholeNumber(value);
+  if (number > 65_535) throw new InvalidArgumentError('expected a port from 0 to 65535');
+  return number;
+}

@@ -5,6 +5,7 @@ import { DEFAULT_MAX_INVOCATIONS } from '../shared/defaults/run-input';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from '../shared/defaults/names';
 import { agentStatusSchema } from '../shared/agent-result';
 import { answerCommand } from './commands/answer';
+import { codecServerCommand } from './commands/codec-server';
 import { decideCommand } from './commands/decide';
 import { listCommand } from './commands/list';
 import { runCommand } from './commands/run';
@@ -20,6 +21,7 @@ import {
   parseJsonObject,
   parseNameList,
   parseNonNegativeInteger,
+  parsePort,
   parsePositiveInteger,
 } from './option-parsers';
 import { CLI_NAME } from './steering-commands';
@@ -196,6 +198,30 @@ export function createProgram(report: ExitReporter): Command {
     .action(async (options: { status?: string; query?: string; limit?: number; json?: boolean }) =>
       report(await listCommand(options)),
     );
+
+  program
+    .command('codec-server')
+    .description(
+      "Serve Temporal's codec protocol (/encode, /decode) with the payload keys, so the web UI and CLI show decrypted payloads.",
+    )
+    .option('--host <address>', 'the address to bind (default: AGENT_CODEC_SERVER_HOST, else 127.0.0.1)')
+    .option('--port <n>', 'the port; 0 picks a free one (default: AGENT_CODEC_SERVER_PORT, else 8888)', parsePort)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Environment:',
+        '  AGENT_CODEC_KEYS or AGENT_CODEC_KEY_FILE   the payload keys, as the workers have them (required)',
+        '  AGENT_CODEC_SERVER_TOKEN   the credential (required): the CLI sends --codec-auth "Bearer <token>",',
+        '                             a browser signs in once at <server>/login',
+        '  AGENT_CODEC_CORS_ORIGINS   web UI origins allowed to call from a browser (default http://localhost:8233,http://127.0.0.1:8233)',
+        '',
+        'Ctrl-C stops it.',
+        '',
+        EXIT_CODES_HELP,
+      ].join('\n'),
+    )
+    .action(async (options: { host?: string; port?: number }) => report(await codecServerCommand(options)));
 
   return program;
 }

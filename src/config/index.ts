@@ -35,7 +35,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
 
 /**
  * Every secret in the worker's environment, for redaction from failures and
- * log lines: `OPENAI_API_KEY`, `AGENT_API_TOKEN`, `TEMPORAL_API_KEY`, the
+ * log lines: `OPENAI_API_KEY`, `AGENT_API_TOKEN`, `AGENT_CODEC_SERVER_TOKEN`, `TEMPORAL_API_KEY`, the
  * contents of the `TEMPORAL_TLS_KEY` file (whole and line by line, without
  * its BEGIN/END lines) and credentials in `OPENAI_BASE_URL`. Never throws:
  * it is read even when the configuration is bad, so the message about that
@@ -45,6 +45,7 @@ export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[
   const secrets = [
     env.OPENAI_API_KEY,
     env.AGENT_API_TOKEN,
+    env.AGENT_CODEC_SERVER_TOKEN,
     env.TEMPORAL_API_KEY,
     ...codecKeyStrings(env.AGENT_CODEC_KEYS),
     ...urlCredentials(env.OPENAI_BASE_URL ?? ''),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { agentToolsSchema } from './agent-tools';
 import { apiSchema } from './api';
+import { codecServerSchema } from './codec-server';
 import { localRunSchema, localServerSchema } from './local-server';
 import { logLevelSchema } from './log-level';
 import { modelSchema } from './model';
@@ -25,6 +26,7 @@ export const PROCESS_KINDS = {
   demo: '`npm run demo`',
   server: '`npm run server` and `npm run temporal:install`',
   cli: 'the `agent-runner` command',
+  'codec-server': '`agent-runner codec-server`',
   client: '`AgentClient`, `startAgentRun` and `chatTurn` when their caller names no task queue',
   follower: '`followRunEvents(..., { deltas: true })` when its caller passes no `streamTrust`',
 } as const;
@@ -49,7 +51,8 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: agentToolsSchema, processes: ['api', 'start', 'cli'] },
   { schema: modelStreamSchema, processes: ['plugin'] },
   { schema: modelStreamFollowerSchema, processes: ['api', 'start', 'cli', 'follower'] },
-  { schema: payloadCodecSchema, processes: ['worker', 'api', 'cli', 'start', 'demo'] },
+  { schema: payloadCodecSchema, processes: ['worker', 'api', 'cli', 'start', 'demo', 'codec-server'] },
+  { schema: codecServerSchema, processes: ['codec-server'] },
   { schema: temporalCliSchema, processes: ['start', 'demo', 'server'] },
 ];
 

@@ -36,6 +36,8 @@ export interface DevServerOptions {
    * `temporal server start-dev` has it, without them: what a worker must refuse. @default true
    */
   searchAttributes?: boolean;
+  /** The web UI's remote codec endpoint (`--ui-codec-endpoint`), for example an `agent-runner codec-server`. @default none */
+  uiCodecEndpoint?: string;
 }
 
 /** A dev server this process started. */
@@ -51,7 +53,7 @@ export interface StartedDevServer {
 
 /** The `temporal` arguments that start a dev server as `options` say. */
 export function devServerArgs(
-  options: Pick<DevServerOptions, 'dbFilename' | 'stock' | 'searchAttributes'> & {
+  options: Pick<DevServerOptions, 'dbFilename' | 'stock' | 'searchAttributes' | 'uiCodecEndpoint'> & {
     ip: string;
     port: number;
     uiPort: number;
@@ -69,6 +71,7 @@ export function devServerArgs(
     '--log-level',
     'warn',
     ...(options.dbFilename === undefined ? [] : ['--db-filename', options.dbFilename]),
+    ...(options.uiCodecEndpoint === undefined ? [] : ['--ui-codec-endpoint', options.uiCodecEndpoint]),
     ...(options.searchAttributes === false ? [] : searchAttributeFlags()),
     ...(options.stock ? [] : dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig)),
   ];
@@ -157,7 +160,10 @@ async function startWithSdkDownload(options: DevServerOptions & { ip: string }):
       uiPort: options.uiPort,
       ...(options.dbFilename === undefined ? {} : { dbFilename: options.dbFilename }),
       searchAttributes: options.searchAttributes === false ? [] : [...AGENT_SEARCH_ATTRIBUTE_KEYS],
-      ...(options.stock ? {} : { extraArgs: dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig) }),
+      extraArgs: [
+        ...(options.stock ? [] : dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig)),
+        ...(options.uiCodecEndpoint === undefined ? [] : ['--ui-codec-endpoint', options.uiCodecEndpoint]),
+      ],
     },
   });
   return {

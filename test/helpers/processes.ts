@@ -64,10 +64,16 @@ export function startScript(
   env: NodeJS.ProcessEnv,
   readyLine: RegExp,
   timeoutMs = 120_000,
+  args: string[] = [],
 ): Promise<{ child: ChildProcess; output: () => string }> {
   return new Promise((resolve, reject) => {
     // Its own process group, so stopChild can signal tsx and its node child together, as Ctrl-C in a terminal does.
-    const child = spawn(TSX, [script], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(TSX, [script, ...args], {
+      cwd: PROJECT_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     const timer = setTimeout(
       () => reject(new Error(`${script} did not print ${readyLine} in ${timeoutMs} ms:\n${output}`)),

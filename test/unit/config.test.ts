@@ -271,11 +271,12 @@ describe('configuredSecrets', () => {
       configuredSecrets({
         OPENAI_API_KEY: 'sk-openai',
         AGENT_API_TOKEN: 'api-token',
+        AGENT_CODEC_SERVER_TOKEN: 'codec-server-token',
         TEMPORAL_API_KEY: 'temporal-key',
         OPENAI_BASE_URL: 'https://bob:p%40ss@host/v1',
         OPENAI_MODEL: 'not-a-secret',
       }),
-    ).toEqual(['sk-openai', 'api-token', 'temporal-key', 'bob', 'p%40ss', 'p@ss']);
+    ).toEqual(['sk-openai', 'api-token', 'codec-server-token', 'temporal-key', 'bob', 'p%40ss', 'p@ss']);
     expect(configuredSecrets({ AGENT_API_TOKEN: '' })).toEqual([]);
   });
 

@@ -1,0 +1,27 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorBody } from '../api/errors';
+import { isAuthorized } from '../api/auth';
+import { CODEC_SESSION_COOKIE } from '../shared/defaults/codec-server';
+import { isValidSession, readCookie } from './session';
+
+/** The answer to a request without a valid credential; it says how to get one, never what was sent. */
+export const CODEC_UNAUTHORIZED = new ApiError(
+  'unauthorized',
+  'Missing or wrong codec server credential: send Authorization: Bearer <AGENT_CODEC_SERVER_TOKEN> ' +
+    "(the CLI's --codec-auth), or sign in at this server's /login and let the web UI include cross-origin credentials.",
+);
+
+/**
+ * An `onRequest` hook guarding `/encode` and `/decode` (every path but `open`): a request passes with the bearer
+ * token in `Authorization`, or with the session cookie of a browser that signed in at `/login`. It runs before the
+ * body is read, so a refused request is answered 401 with nothing parsed or decoded. Kept to this one function, so a
+ * per-principal check (a "decode payloads" scope) can replace it.
+ */
+export function codecAuth(token: string, open: ReadonlySet<string>) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (request.method === 'OPTIONS' || open.has(request.routeOptions.url ?? '')) return;
+    if (isAuthorized({ token }, request.headers.authorization)) return;
+    if (isValidSession(token, readCookie(request.headers.cookie, CODEC_SESSION_COOKIE))) return;
+    await reply.code(401).header('www-authenticate', 'Bearer').send(errorBody(CODEC_UNAUTHORIZED));
+  };
+}

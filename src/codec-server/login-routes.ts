@@ -1,0 +1,81 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { parseBody } from '../api/errors';
+import { CODEC_SESSION_COOKIE } from '../shared/defaults/codec-server';
+import { CODEC_UNAUTHORIZED } from './codec-auth';
+import { createSession, isValidSession, readCookie } from './session';
+
+/** The paths of the browser's sign-in, open to every caller. */
+export const LOGIN_PATHS = ['/login', '/logout'] as const;
+
+const loginBodySchema = z.object({ token: z.string().min(1).max(1000) });
+
+/**
+ * A browser's sign-in to the codec server: `GET /login` is a form asking for the token, `POST /login` (the form, or
+ * JSON `{ "token" }`) checks it and sets the session cookie (HttpOnly, SameSite=Strict, Secure over https), and
+ * `POST /logout` clears it. The web UI, with "include cross-origin credentials" on, sends the cookie with every
+ * `/decode`: the UI and the codec server are different origins but the same site when they share a host name
+ * (ports do not count), so a SameSite=Strict cookie goes along.
+ */
+export function registerLoginRoutes(app: FastifyInstance, token: string, sessionTtlMs: number): void {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.get('/login', async (request, reply) => {
+    const signedIn = isValidSession(token, readCookie(request.headers.cookie, CODEC_SESSION_COOKIE));
+    return reply.type('text/html; charset=utf-8').send(loginPage(signedIn));
+  });
+
+  app.post('/login', async (request, reply) => {
+    const body = parseBody(loginBodySchema, request.body);
+    if (!sameSecret(body.token, token)) throw CODEC_UNAUTHORIZED;
+    const expiresAt = Date.now() + sessionTtlMs;
+    void reply.header('set-cookie', sessionCookie(request, createSession(token, expiresAt), sessionTtlMs));
+    if (wantsJson(request)) return { signed_in: true, expires_at: new Date(expiresAt).toISOString() };
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(page('Signed in', `<p>This browser may decode payloads until ${new Date(expiresAt).toISOString()}.</p>`));
+  });
+
+  app.post('/logout', async (request, reply) => {
+    void reply.header('set-cookie', sessionCookie(request, '', 0));
+    if (wantsJson(request)) return { signed_in: false };
+    return reply.type('text/html; charset=utf-8').send(page('Signed out', '<p>This browser no longer decodes.</p>'));
+  });
+}
+
+function sameSecret(presented: string, token: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(presented), digest(token));
+}
+
+function sessionCookie(request: FastifyRequest, value: string, ttlMs: number): string {
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  return `${CODEC_SESSION_COOKIE}=${value}; Path=/; Max-Age=${Math.floor(ttlMs / 1000)}; HttpOnly; SameSite=Strict${secure}`;
+}
+
+function wantsJson(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').startsWith('application/json');
+}
+
+function loginPage(signedIn: boolean): string {
+  const state = signedIn
+    ? '<p>This browser is signed in.</p><form method="post" action="/logout"><button type="submit">Sign out</button></form>'
+    : '<p>Sign in with the codec server token to let the Temporal web UI in this browser show decoded payloads.</p>';
+  return page(
+    'Codec server sign-in',
+    `${state}
+<form method="post" action="/login">
+  <label>Token <input type="password" name="token" autocomplete="current-password" required></label>
+  <button type="submit">Sign in</button>
+</form>
+<p>Then, in the web UI's codec server settings, turn on "Include cross-origin credentials"
+(open the UI on the same host name as this server: localhost with localhost, 127.0.0.1 with 127.0.0.1).</p>`,
+  );
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`;
+}

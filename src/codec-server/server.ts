@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { PayloadCodec } from '@temporalio/common';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { answerClientError } from '../api/client-errors';
+import { ApiError, errorBody, handleError } from '../api/errors';
+import { limitJsonDepth } from '../api/json-body';
+import { CODEC_SERVER_DEFAULTS } from '../shared/defaults/codec-server';
+import { codecAuth } from './codec-auth';
+import { registerCodecRoutes } from './codec-routes';
+import { allowOrigins } from './cors';
+import { LOGIN_PATHS, registerLoginRoutes } from './login-routes';
+
+export { UNOPENED_KEYS_HEADER } from './codec-routes';
+
+/** What the codec server needs. */
+export interface CodecServerOptions {
+  /** The codec: the workers' own keys. */
+  codec: PayloadCodec;
+  /** The bearer token, and the secret of the browser's sign-in cookie. */
+  token: string;
+  /** The web UI origins a browser may call from. */
+  corsOrigins: readonly string[];
+  /** Largest request body, in bytes. @default 8 MiB (`CODEC_SERVER_DEFAULTS.bodyLimitBytes`) */
+  bodyLimit?: number;
+  /** Most payloads in one request. @default 1000 (`CODEC_SERVER_DEFAULTS.maxPayloads`) */
+  maxPayloads?: number;
+  /** How long a browser sign-in lasts. @default 12 h (`CODEC_SERVER_DEFAULTS.sessionTtlMs`) */
+  sessionTtlMs?: number;
+  /** Fastify's pino logger options; false for none. @default false */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * The codec server: Temporal's remote codec protocol (`POST /encode`, `POST /decode`) over the workers' payload
+ * codec, for the Temporal web UI and CLI to show decrypted payloads to those who hold its credential. Browsers from
+ * `corsOrigins` may call it (CORS), with the cookie of `/login`; the CLI sends the token as a bearer token.
+ * Errors are the HTTP API's `{ "error": { "code", "message" } }`.
+ */
+export function buildCodecServer(options: CodecServerOptions): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? CODEC_SERVER_DEFAULTS.bodyLimitBytes,
+    genReqId: () => `req-${randomUUID().slice(0, 8)}`,
+    clientErrorHandler: answerClientError,
+  });
+  limitJsonDepth(app);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .code(404)
+      .send(errorBody(new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+  });
+  allowOrigins(app, options.corsOrigins);
+  app.addHook('onRequest', codecAuth(options.token, new Set([...LOGIN_PATHS, '/healthz'])));
+  app.get('/healthz', async () => ({ ok: true }));
+  registerLoginRoutes(app, options.token, options.sessionTtlMs ?? CODEC_SERVER_DEFAULTS.sessionTtlMs);
+  registerCodecRoutes(app, {
+    codec: options.codec,
+    ...(options.maxPayloads === undefined ? {} : { maxPayloads: options.maxPayloads }),
+  });
+  return app;
+}
