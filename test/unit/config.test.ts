@@ -71,7 +71,7 @@ describe('loadTemporalConfig', () => {
       namespace: 'agents',
       taskQueue: 'agents-q',
       apiKey: 'secret-key',
-      tls: { certPath: '/certs/client.pem', keyPath: '/certs/client.key' },
+      tls: { clientCert: { path: '/certs/client.pem' }, clientKey: { path: '/certs/client.key' } },
     });
   });
 
