@@ -63,7 +63,7 @@ export class RemotePayloadCodec implements PayloadCodec {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      const timedOut = (error as { name?: unknown } | null)?.name === 'TimeoutError';
       throw fail(
         timedOut
           ? `no answer within ${timeoutMs} ms.`
@@ -135,9 +135,11 @@ function parseAnswer(body: string): JsonPayload[] | undefined {
   return valid ? (payloads as JsonPayload[]) : undefined;
 }
 
-/** fetch's "fetch failed" hides the reason in its cause (ECONNREFUSED, ENOTFOUND...). */
+/** fetch's "fetch failed" hides the reason in its cause (ECONNREFUSED, ENOTFOUND...). Duck-typed: fetch's errors
+ * may come from another realm than this module's `Error`. */
 function connectionReason(error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
-  const base = error instanceof Error ? error.message : String(error);
-  return cause?.code ? `${base} (${cause.code})` : cause?.message ? `${base} (${cause.message})` : base;
+  const { message, cause } = (error ?? {}) as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  const base = typeof message === 'string' ? message : String(error);
+  if (typeof cause?.code === 'string') return `${base} (${cause.code})`;
+  return typeof cause?.message === 'string' ? `${base} (${cause.message})` : base;
 }
