@@ -136,18 +136,27 @@ const ALIASES = [
 /**
  * Reads the Temporal connection settings: the profile (file from `TEMPORAL_CONFIG_FILE` or the default path,
  * profile from `TEMPORAL_PROFILE` or `default`), then the environment over it; empty variables count as unset.
+ *
+ * @param options.readDefaultFile false: read a config file only when `TEMPORAL_CONFIG_FILE` names one
+ * @default options.readDefaultFile true
  */
-export function loadTemporalConfig(env: NodeJS.ProcessEnv = process.env): TemporalConfig {
+export function loadTemporalConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  options: { readDefaultFile?: boolean } = {},
+): TemporalConfig {
   const values = parseEnvironment(temporalSchema, env, SECRET_VARIABLES);
   if ((values.TEMPORAL_TLS_CERT === undefined) !== (values.TEMPORAL_TLS_KEY === undefined)) {
     throw new ConfigError('Set both TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY for mTLS, or neither.');
   }
-  const { file, text } = readConfigFile(env, values.TEMPORAL_CONFIG_FILE);
+  const { file, text } =
+    options.readDefaultFile === false && values.TEMPORAL_CONFIG_FILE === undefined
+      ? {}
+      : readConfigFile(env, values.TEMPORAL_CONFIG_FILE);
   const profileName = text === undefined ? undefined : (values.TEMPORAL_PROFILE ?? 'default');
   if (text === undefined && values.TEMPORAL_PROFILE !== undefined) {
     throw new ConfigError(
       `TEMPORAL_PROFILE=${JSON.stringify(values.TEMPORAL_PROFILE)} names a profile, but there is no config file ` +
-        `(looked for ${file ?? 'none: neither TEMPORAL_CONFIG_FILE nor HOME is set'}). Set TEMPORAL_CONFIG_FILE to the file that holds it.`,
+        `(looked for ${file ?? 'none: TEMPORAL_CONFIG_FILE is not set'}). Set TEMPORAL_CONFIG_FILE to the file that holds it.`,
     );
   }
   const where = profileName === undefined ? 'the environment' : `profile "${profileName}" of ${file}`;

@@ -4,7 +4,15 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { PROJECT_ROOT, cleanEnv, runProcess, startScript, stopChild, type Finished } from '../helpers/processes';
+import {
+  PROJECT_ROOT,
+  cleanEnv,
+  runProcess,
+  runScript,
+  startScript,
+  stopChild,
+  type Finished,
+} from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
 
 /**
@@ -116,6 +124,20 @@ test('the API alone connects through the profile and serves a chat', async () =>
     await stopChild(api.child);
   }
 }, 120_000);
+
+test('the demo runs on the server the profile names instead of starting its own', async () => {
+  const workspace = await mkdtemp(path.join(os.tmpdir(), 'demo-workspace-'));
+  const finished = await runScript('src/processes/demo.ts', {
+    env: cleanEnv(profileEnv()),
+    args: ['--workspace', workspace],
+    timeoutMs: 120_000,
+  });
+
+  expect(finished.stderr).toBe('');
+  expect(finished.code).toBe(0);
+  expect(finished.stdout).toContain(`Temporal: ${testServerAddress()} (profile "suite" of ${configFile}).`);
+  expect(finished.stdout).toContain('Response: Summarised 3 files into summary.md.');
+}, 150_000);
 
 test('an unknown profile is a clear error naming the profile and the file', async () => {
   const finished = await cli(['list'], { TEMPORAL_PROFILE: 'staging' });

@@ -6,6 +6,7 @@ import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
 import { RemotePayloadCodec } from '../../src/codec/remote-codec';
 import { ConfigError, configuredSecrets, loadTemporalConfig } from '../../src/config';
 import { loadDataConverter } from '../../src/config/data-converter';
+import { loadLocalServerConfig } from '../../src/config/local-server';
 import { defaultTemporalConfigFile, describeTemporalSource } from '../../src/config/temporal';
 import { connectionOptions } from '../../src/temporal/connection';
 
@@ -236,6 +237,37 @@ describe('a profile file', () => {
       '/Users/a/Library/Application Support/temporalio/temporal.toml',
     );
     expect(defaultTemporalConfigFile({}, 'linux')).toBeUndefined();
+  });
+});
+
+describe('npm start, the demo and npm run server', () => {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'home-'));
+  mkdirSync(path.join(home, '.config', 'temporalio'), { recursive: true });
+  writeFileSync(
+    path.join(home, '.config', 'temporalio', 'temporal.toml'),
+    '[profile.default]\naddress = "cloud.example:7233"\napi_key = "cloud-key"\n',
+  );
+
+  test("ignore the user's default config file alone: they start their own dev server", () => {
+    expect(loadLocalServerConfig({ HOME: home })).toEqual({});
+  });
+
+  test('use a profile someone names, with its TLS and key', () => {
+    expect(loadLocalServerConfig({ HOME: home, TEMPORAL_PROFILE: 'default' })).toMatchObject({
+      address: 'cloud.example:7233',
+      temporal: { apiKey: 'cloud-key', source: { profile: 'default' } },
+    });
+    expect(loadLocalServerConfig({ TEMPORAL_CONFIG_FILE: FILE, TEMPORAL_PROFILE: 'prod' })).toMatchObject({
+      address: 'prod.example:7233',
+      temporal: { namespace: 'prod-ns', source: { file: FILE, profile: 'prod' } },
+    });
+  });
+
+  test('with TEMPORAL_ADDRESS alone, read the other TEMPORAL_* variables but no file', () => {
+    expect(loadLocalServerConfig({ HOME: home, TEMPORAL_ADDRESS: 'other:7233', TEMPORAL_API_KEY: 'k' })).toEqual({
+      address: 'other:7233',
+      temporal: { address: 'other:7233', namespace: 'default', taskQueue: 'agent-runner', apiKey: 'k' },
+    });
   });
 });
 
