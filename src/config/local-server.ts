@@ -23,7 +23,11 @@ export const localServerSchema = z.object({
 
 /** Where the one-machine processes that run a worker put their runs. */
 export const localRunSchema = z.object({
-  TEMPORAL_NAMESPACE: z.string().min(1).default(DEFAULT_NAMESPACE).describe('The Temporal namespace runs live in.'),
+  TEMPORAL_NAMESPACE: z
+    .string()
+    .min(1)
+    .default(DEFAULT_NAMESPACE)
+    .describe("The Temporal namespace runs live in; over the profile's `namespace`."),
   AGENT_TASK_QUEUE: z
     .string()
     .min(1)
