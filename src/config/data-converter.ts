@@ -29,15 +29,3 @@ export function loadDataConverter(
   }
   return { dataConverter: undefined, codec: { kind: 'none' } };
 }
-
-/** The codec choice as a start line says it. */
-export function describePayloadCodec(choice: PayloadCodecChoice): string {
-  switch (choice.kind) {
-    case 'local-keys':
-      return `payloads encrypted (key ${choice.keyIds[0]} primary)`;
-    case 'remote':
-      return `payloads through the codec server ${choice.endpoint}`;
-    case 'none':
-      return 'payloads in clear';
-  }
-}
