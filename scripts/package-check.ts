@@ -19,6 +19,7 @@ const TEMPORAL_PACKAGES = [
   '@temporalio/activity',
   '@temporalio/client',
   '@temporalio/common',
+  '@temporalio/envconfig',
   '@temporalio/plugin',
   '@temporalio/worker',
   '@temporalio/workflow',

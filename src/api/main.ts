@@ -2,6 +2,7 @@ import { connectAgentClient } from '../client';
 import { ConfigError, loadLogLevel, loadTemporalConfig } from '../config';
 import { loadApiConfig } from '../config/api';
 import { loadModelStreamFollowerCa } from '../config/model-stream';
+import { describeTemporalSource } from '../config/temporal';
 import { closeApi, describeAuth, listen, untilSignal } from './lifecycle';
 import { buildApiServer } from './server';
 
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   const stop = untilSignal();
   const url = await listen(app, api);
   console.log(
-    `Agent API at ${url} (Temporal ${temporal.address}, namespace "${temporal.namespace}", task queue "${temporal.taskQueue}"); ${describeAuth(api)}. Ctrl-C stops it.`,
+    `Agent API at ${url} (Temporal ${temporal.address}, ${describeTemporalSource(temporal)}, namespace "${temporal.namespace}", task queue "${temporal.taskQueue}"); ${describeAuth(api)}. Ctrl-C stops it.`,
   );
   await stop;
   await closeApi(app, (line) => console.log(line));

@@ -6,8 +6,8 @@ import { hasRunEnded } from '../temporal/run-ended';
 import { runEndedError } from './run-ended-error';
 
 /**
- * Runs `work` with a client for the server in `TEMPORAL_ADDRESS` (and the
- * rest of the Temporal settings), closing the connection afterwards.
+ * Runs `work` with a client for the server of the Temporal profile and the
+ * `TEMPORAL_*` variables (`loadTemporalConfig`), closing the connection afterwards.
  */
 export async function withAgentClient<T>(work: (client: Client, config: TemporalConfig) => Promise<T>): Promise<T> {
   const config = loadTemporalConfig();

@@ -34,10 +34,11 @@ import { CLI_NAME } from './steering-commands';
 
 const ENVIRONMENT_HELP = [
   'Environment:',
-  `  TEMPORAL_ADDRESS     the Temporal server, host:port (default ${DEFAULT_TEMPORAL_ADDRESS})`,
+  '  TEMPORAL_CONFIG_FILE, TEMPORAL_PROFILE   a Temporal profile (temporal.toml), as the temporal CLI reads it',
+  `  TEMPORAL_ADDRESS     the Temporal server, host:port, over the profile's (default ${DEFAULT_TEMPORAL_ADDRESS})`,
   `  TEMPORAL_NAMESPACE   its namespace (default "${DEFAULT_NAMESPACE}")`,
   `  AGENT_TASK_QUEUE     the task queue the agent workers poll (default "${DEFAULT_TASK_QUEUE}")`,
-  '  TEMPORAL_API_KEY, TEMPORAL_TLS_CERT, TEMPORAL_TLS_KEY   credentials for Temporal Cloud or mTLS',
+  '  TEMPORAL_API_KEY, TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH   credentials for Temporal Cloud or mTLS',
   `  AGENT_TOOLS          tools of a run that names none (default ${DEFAULT_AGENT_TOOLS.join(',')})`,
 ].join('\n');
 

@@ -108,6 +108,7 @@ export {
 export type { PartialRun } from '../shared/failure-catalogue';
 export { ConversationFailure } from '../shared/conversation';
 export { ConfigError, type TemporalConfig } from '../config';
+export type { RemoteCodecConfig, TemporalConfigSource, TemporalTlsConfig } from '../config/temporal';
 // A namespace needs the agent's search attributes: the helper that registers them, and the error when they are missing.
 export { registerSearchAttributes, type OperatorConnection } from '../temporal/check-search-attributes';
 export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';

@@ -35,11 +35,14 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
 
 /**
  * Every secret in the worker's environment, for redaction from failures and
- * log lines: `OPENAI_API_KEY`, `AGENT_API_TOKEN`, `AGENT_CODEC_SERVER_TOKEN`, `TEMPORAL_API_KEY`, the
- * contents of the `TEMPORAL_TLS_KEY` file (whole and line by line, without
- * its BEGIN/END lines) and credentials in `OPENAI_BASE_URL`. Never throws:
- * it is read even when the configuration is bad, so the message about that
- * is redacted too; a key file that cannot be read holds nothing to redact yet.
+ * log lines: `OPENAI_API_KEY`, `AGENT_API_TOKEN`, `AGENT_CODEC_SERVER_TOKEN`, `TEMPORAL_API_KEY`,
+ * `TEMPORAL_CODEC_AUTH`, the codec keys, the TLS client key (the contents of
+ * the `TEMPORAL_TLS_KEY` / `TEMPORAL_TLS_CLIENT_KEY_PATH` file or
+ * `TEMPORAL_TLS_CLIENT_KEY_DATA`, whole and line by line, without its
+ * BEGIN/END lines), the same secrets of the Temporal profile in use, and
+ * credentials in `OPENAI_BASE_URL`. Never throws: it is read even when the
+ * configuration is bad, so the message about that is redacted too; a key file
+ * that cannot be read holds nothing to redact yet.
  */
 export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
   const secrets = [
@@ -47,25 +50,54 @@ export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[
     env.AGENT_API_TOKEN,
     env.AGENT_CODEC_SERVER_TOKEN,
     env.TEMPORAL_API_KEY,
+    env.TEMPORAL_CODEC_AUTH,
     ...codecKeyStrings(env.AGENT_CODEC_KEYS),
     ...urlCredentials(env.OPENAI_BASE_URL ?? ''),
+    ...keySecrets(readQuietly(env.TEMPORAL_TLS_KEY)),
+    ...keySecrets(readQuietly(env.TEMPORAL_TLS_CLIENT_KEY_PATH)),
+    ...keySecrets(env.TEMPORAL_TLS_CLIENT_KEY_DATA),
   ];
-  if (env.TEMPORAL_TLS_KEY) {
-    try {
-      const key = readFileSync(env.TEMPORAL_TLS_KEY, 'utf8');
-      secrets.push(
-        key,
-        key.trim(),
-        ...key
-          .split(/\r?\n/)
-          .map((line) => line.trim())
-          .filter((line) => !line.startsWith('-----')),
-      );
-    } catch {
-      // The connection reports the missing file; there is no key material to hide.
-    }
+  try {
+    const profile = loadTemporalConfig(env);
+    const clientKey = profile.tls?.clientKey;
+    secrets.push(
+      profile.apiKey,
+      profile.codec?.auth,
+      ...keySecrets(
+        clientKey === undefined
+          ? undefined
+          : 'path' in clientKey
+            ? readQuietly(clientKey.path)
+            : Buffer.from(clientKey.data).toString('utf8'),
+      ),
+    );
+  } catch {
+    // A configuration that does not load connects nowhere; its error names no secret of a profile.
   }
   return [...new Set(secrets.filter((secret): secret is string => secret !== undefined && secret !== ''))];
+}
+
+/** A PEM key whole, trimmed, and line by line without its BEGIN/END lines: any of them may reach a message. */
+function keySecrets(key: string | undefined): string[] {
+  if (!key) return [];
+  return [
+    key,
+    key.trim(),
+    ...key
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('-----')),
+  ];
+}
+
+/** A file's text; undefined when it is not named or cannot be read (the connection reports that). */
+function readQuietly(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The base64 keys of an `AGENT_CODEC_KEYS` value, whatever its shape: each is a secret to redact. */

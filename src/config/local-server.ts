@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from '../shared/defaults/names';
 import { hostPort, parseEnvironment } from './environment';
+import { loadTemporalConfig, type TemporalConfig } from './temporal';
 
 /**
  * What the one-machine processes (`npm start`, `npm run demo`,
@@ -11,7 +12,8 @@ export const localServerSchema = z.object({
   TEMPORAL_ADDRESS: hostPort
     .optional()
     .describe(
-      'Unset, `npm start`, the demo and `npm run server` start a local dev server (or reuse the one already running).',
+      'Unset (and TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE unset), `npm start`, the demo and `npm run server` start a ' +
+        'local dev server (or reuse the one already running).',
     ),
   TEMPORAL_UI_URL: z
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://localhost:8233' })
@@ -21,7 +23,11 @@ export const localServerSchema = z.object({
 
 /** Where the one-machine processes that run a worker put their runs. */
 export const localRunSchema = z.object({
-  TEMPORAL_NAMESPACE: z.string().min(1).default(DEFAULT_NAMESPACE).describe('The Temporal namespace runs live in.'),
+  TEMPORAL_NAMESPACE: z
+    .string()
+    .min(1)
+    .default(DEFAULT_NAMESPACE)
+    .describe("The Temporal namespace runs live in; over the profile's `namespace`."),
   AGENT_TASK_QUEUE: z
     .string()
     .min(1)
@@ -31,17 +37,27 @@ export const localRunSchema = z.object({
 
 /** The server a one-machine process uses instead of its own dev server. */
 export interface LocalServerConfig {
-  /** `TEMPORAL_ADDRESS`; unset, the process starts (or reuses) a local dev server. */
+  /** The server named by `TEMPORAL_ADDRESS` or a profile; unset, the process starts (or reuses) a local dev server. */
   address?: string;
   /** `TEMPORAL_UI_URL`. */
   uiUrl?: string;
+  /** The whole connection (TLS, API key, namespace, profile) when a server is named. */
+  temporal?: TemporalConfig;
 }
 
-/** Reads {@link localServerSchema}; empty variables count as unset. */
+/**
+ * Reads {@link localServerSchema}; empty variables count as unset. A server is named by `TEMPORAL_ADDRESS`,
+ * `TEMPORAL_PROFILE` or `TEMPORAL_CONFIG_FILE`: then the whole Temporal connection is read as the worker reads it.
+ * The user's default config file alone does not count: a Temporal Cloud profile there must not turn the offline
+ * demo into a run on Cloud.
+ */
 export function loadLocalServerConfig(env: NodeJS.ProcessEnv = process.env): LocalServerConfig {
   const values = parseEnvironment(localServerSchema, env);
+  const named =
+    values.TEMPORAL_ADDRESS !== undefined || Boolean(env.TEMPORAL_PROFILE) || Boolean(env.TEMPORAL_CONFIG_FILE);
+  const temporal = named ? loadTemporalConfig(env, { readDefaultFile: Boolean(env.TEMPORAL_PROFILE) }) : undefined;
   return {
-    ...(values.TEMPORAL_ADDRESS === undefined ? {} : { address: values.TEMPORAL_ADDRESS }),
+    ...(temporal === undefined ? {} : { address: temporal.address, temporal }),
     ...(values.TEMPORAL_UI_URL === undefined ? {} : { uiUrl: values.TEMPORAL_UI_URL.replace(/\/+$/, '') }),
   };
 }

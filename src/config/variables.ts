@@ -42,6 +42,11 @@ interface ConfigurationGroup {
 /** Each schema, with the processes that parse it; one place to add a group. */
 export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: temporalSchema, processes: ['worker', 'api', 'cli'] },
+  // The one-machine processes read the profile and TLS settings only for a server named by a variable.
+  {
+    schema: temporalSchema.omit({ TEMPORAL_ADDRESS: true, TEMPORAL_NAMESPACE: true, AGENT_TASK_QUEUE: true }),
+    processes: ['start', 'demo', 'server'],
+  },
   { schema: clientSchema, processes: ['client'] },
   { schema: localServerSchema, processes: ['start', 'demo', 'server'] },
   { schema: localRunSchema, processes: ['start', 'demo'] },

@@ -72,7 +72,8 @@ async function main(): Promise<number> {
   say(`Temporal: ${server.address} (${server.description}).`);
   await prepareWorkspace(workspace, say);
 
-  const namespace = localRun.namespace;
+  // A named server's namespace comes from its profile too (TEMPORAL_NAMESPACE still wins).
+  const namespace = localServer.temporal?.namespace ?? localRun.namespace;
   // The offline model must not meet workers of a real deployment, so it gets a task queue of its own.
   const taskQueue = online ? localRun.taskQueue : DEMO_TASK_QUEUE;
   const { client, clientConnection, workerConnection } = await connectToLocalServer(server, namespace, say);

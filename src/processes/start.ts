@@ -23,7 +23,10 @@ async function main(): Promise<number> {
   const model = loadModelConfig();
   const logLevel = loadLogLevel();
   const localServer = loadLocalServerConfig();
-  const { namespace, taskQueue } = loadLocalRunConfig();
+  const localRun = loadLocalRunConfig();
+  // A named server's namespace comes from its profile too (TEMPORAL_NAMESPACE still wins).
+  const namespace = localServer.temporal?.namespace ?? localRun.namespace;
+  const taskQueue = localRun.taskQueue;
   const secrets = configuredSecrets();
   const logger = runnerLogger(logLevel === 'INFO' ? 'WARN' : logLevel, secrets);
   Runtime.install({ logger, shutdownSignals: [] });

@@ -2,11 +2,15 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import type { TemporalConfig } from '../config';
 import { loadLocalServerConfig, type LocalServerConfig } from '../config/local-server';
+import { describeTemporalSource } from '../config/temporal';
 import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
 import { registerSearchAttributes } from './check-search-attributes';
+import { connectClient } from './connection';
 import { answers, freePort, isAlive, portIsFree, startDevServer, stopProcess } from './dev-server';
 import type { Log } from './temporal-cli';
+import { connectWorker } from './worker-connection';
 
 /** Where the demo's persistent dev server keeps its SQLite file, log and process record. */
 const LOCAL_SERVER_DIRECTORY = path.resolve('.temporal');
@@ -21,6 +25,8 @@ export interface LocalServer {
   description: string;
   /** Present when the server lives only as long as this process (the SDK's download). */
   stop?: () => Promise<void>;
+  /** The connection settings of a server named by TEMPORAL_ADDRESS or a profile (TLS, API key, headers). */
+  temporal?: TemporalConfig;
 }
 
 interface ServerRecord {
@@ -30,7 +36,7 @@ interface ServerRecord {
 }
 
 /**
- * A server for the demo: `TEMPORAL_ADDRESS` when set; else the dev server an
+ * A server for the demo: the one `TEMPORAL_ADDRESS` or a profile (`TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`) names; else the dev server an
  * earlier run started (it keeps running, with its runs in `.temporal/`);
  * else a new one, started in the background on SQLite so runs survive a
  * restart and the web UI stays up after the demo exits.
@@ -40,10 +46,13 @@ export async function ensureLocalServer(
   configured: LocalServerConfig = loadLocalServerConfig(),
 ): Promise<LocalServer> {
   if (configured.address !== undefined) {
+    const temporal = configured.temporal;
     return {
       address: configured.address,
       ...(configured.uiUrl === undefined ? {} : { uiUrl: configured.uiUrl }),
-      description: `TEMPORAL_ADDRESS=${configured.address}`,
+      description:
+        temporal?.source === undefined ? `TEMPORAL_ADDRESS=${configured.address}` : describeTemporalSource(temporal),
+      ...(temporal === undefined ? {} : { temporal }),
     };
   }
   const record = await readRecord();
@@ -132,10 +141,16 @@ export async function connectToLocalServer(
   namespace: string,
   log: Log,
 ): Promise<LocalConnections> {
-  const clientConnection = await Connection.connect({ address: server.address });
+  const clientConnection =
+    server.temporal === undefined
+      ? await Connection.connect({ address: server.address })
+      : await connectClient(server.temporal);
   const registered = await registerSearchAttributes(clientConnection, namespace);
   if (registered.length > 0)
     log(`Registered the search attributes ${registered.join(', ')} on namespace "${namespace}".`);
-  const workerConnection = await NativeConnection.connect({ address: server.address });
+  const workerConnection =
+    server.temporal === undefined
+      ? await NativeConnection.connect({ address: server.address })
+      : await connectWorker(server.temporal);
   return { client: new Client({ connection: clientConnection, namespace }), clientConnection, workerConnection };
 }

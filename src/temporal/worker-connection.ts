@@ -1,11 +1,11 @@
-import { NativeConnection, type NativeConnectionOptions } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import type { TemporalConfig } from '../config';
-import { securityOptions, unreachable } from './connection';
+import { connectionOptions, unreachable } from './connection';
 
 /** A worker connection, with an error that says what to do when the server is not there. */
 export async function connectWorker(config: TemporalConfig): Promise<NativeConnection> {
+  const options = connectionOptions(config);
   try {
-    const options: NativeConnectionOptions = { address: config.address, ...(await securityOptions(config)) };
     return await NativeConnection.connect(options);
   } catch (error) {
     throw unreachable(config, error);

@@ -1,6 +1,7 @@
 import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@temporalio/worker';
 import type { ModelSettings } from '../shared/model-settings';
 import { ConfigError, configuredSecrets, loadWorkerConfig } from '../config';
+import { describeTemporalSource } from '../config/temporal';
 import { AgentRunnerPlugin, type AgentRunnerPluginOptions } from './plugin';
 import { createRedactor } from '../redaction';
 import { requireSearchAttributes } from '../temporal/check-search-attributes';
@@ -113,7 +114,7 @@ async function main(secrets: readonly string[]): Promise<void> {
   }
   // Announced only once the handlers are in place: a Ctrl-C right after this line must already drain.
   console.log(
-    `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address}; ` +
+    `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address} (${describeTemporalSource(temporal)}); ` +
       `model ${model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}; workspace ${model.workspace}. Ctrl-C stops it.`,
   );
   try {

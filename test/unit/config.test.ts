@@ -71,7 +71,7 @@ describe('loadTemporalConfig', () => {
       namespace: 'agents',
       taskQueue: 'agents-q',
       apiKey: 'secret-key',
-      tls: { certPath: '/certs/client.pem', keyPath: '/certs/client.key' },
+      tls: { clientCert: { path: '/certs/client.pem' }, clientKey: { path: '/certs/client.key' } },
     });
   });
 
@@ -338,9 +338,10 @@ describe('loadLocalServerConfig and loadLocalRunConfig', () => {
   test('a named server is checked as host:port', () => {
     expect(
       loadLocalServerConfig({ TEMPORAL_ADDRESS: 'temporal:7233', TEMPORAL_UI_URL: 'http://temporal-ui:8080/' }),
-    ).toEqual({
+    ).toMatchObject({
       address: 'temporal:7233',
       uiUrl: 'http://temporal-ui:8080',
+      temporal: { address: 'temporal:7233', namespace: 'default' },
     });
     expect(configErrorOf(() => loadLocalServerConfig({ TEMPORAL_ADDRESS: 'temporal' })).message).toContain(
       'TEMPORAL_ADDRESS="temporal": expected host:port, for example localhost:7233',
