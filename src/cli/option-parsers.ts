@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { deciderNameSchema } from '../shared/control';
 
 /**
  * Parsers for option values. Commander calls them while it reads the
@@ -53,4 +54,11 @@ function parseWholeNumber(value: string): number {
   const number = Number(value);
   if (!Number.isSafeInteger(number)) throw new InvalidArgumentError('the number is too large');
   return number;
+}
+
+/** A decider's name (`--as`): what the run records as who decided. */
+export function parseDeciderName(value: string): string {
+  const parsed = deciderNameSchema.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues.map((issue) => issue.message).join('; '));
+  return parsed.data;
 }
