@@ -42,7 +42,13 @@ export function redactingLoggerOptions(
     ...options,
     serializers: {
       ...options.serializers,
-      req: (request: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+      req: (request: {
+        method: string;
+        url: string;
+        host?: string;
+        ip?: string;
+        socket?: { remotePort?: number };
+      }) => ({
         method: request.method,
         url: redactUrl(request.url),
         host: request.host,

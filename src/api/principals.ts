@@ -26,7 +26,10 @@ export const principalEntrySchema = z.strictObject({
   name: deciderNameSchema,
   tokenSha256: z
     .string()
-    .regex(/^[0-9a-fA-F]{64}$/, 'expected the SHA-256 of the token, 64 hex digits (`agent-runner api-token` prints one)'),
+    .regex(
+      /^[0-9a-fA-F]{64}$/,
+      'expected the SHA-256 of the token, 64 hex digits (`agent-runner api-token` prints one)',
+    ),
   scopes: z.array(z.enum(API_SCOPE_NAMES)).min(1, 'give at least one scope'),
 });
 
@@ -54,11 +57,15 @@ export function parsePrincipals(
   const names = new Set<string>(reserved);
   const digests = new Set<string>();
   list.data.forEach((item, index) => {
-    const name = typeof (item as { name?: unknown })?.name === 'string' ? ` ("${(item as { name: string }).name.slice(0, 100)}")` : '';
+    const name =
+      typeof (item as { name?: unknown })?.name === 'string'
+        ? ` ("${(item as { name: string }).name.slice(0, 100)}")`
+        : '';
     const label = `entry ${index + 1}${name}`;
     const entry = principalEntrySchema.safeParse(item);
     if (!entry.success) {
-      for (const issue of entry.error.issues) problems.push(`${label}: ${issue.path.join('.') || 'entry'}: ${issue.message}`);
+      for (const issue of entry.error.issues)
+        problems.push(`${label}: ${issue.path.join('.') || 'entry'}: ${issue.message}`);
       return;
     }
     const digest = entry.data.tokenSha256.toLowerCase();
@@ -69,7 +76,11 @@ export function parsePrincipals(
     if (digests.has(digest)) problems.push(`${label}: the same token as an earlier entry; give each its own token`);
     names.add(entry.data.name);
     digests.add(digest);
-    principals.push({ name: entry.data.name, tokenSha256: Buffer.from(digest, 'hex'), scopes: new Set(entry.data.scopes) });
+    principals.push({
+      name: entry.data.name,
+      tokenSha256: Buffer.from(digest, 'hex'),
+      scopes: new Set(entry.data.scopes),
+    });
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, principals };
 }

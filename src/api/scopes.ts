@@ -4,10 +4,11 @@
  * slip out unguarded.
  */
 
-/** Every scope, with what it allows, for the reference. */
+/** Every scope, with what it allows, for the reference. @public */
 export const API_SCOPES = {
   'runs:read': 'Read runs and conversations: state, result, transcript, events, the list.',
-  'runs:write': 'Start, steer and stop runs: start, send a message or an answer, terminate; chat turns; end a conversation.',
+  'runs:write':
+    'Start, steer and stop runs: start, send a message or an answer, terminate; chat turns; end a conversation.',
   'approvals:decide': 'Approve or deny a tool call that waits for a decision.',
   'payloads:decode': "Decode (and encode) payloads with the API's codec, as the Temporal UI and CLI do.",
   admin: 'Everything: every other scope.',

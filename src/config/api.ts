@@ -102,12 +102,14 @@ function chooseAuth(mode: 'token' | 'none', token: string | undefined, principal
 }
 
 /** The principals file, parsed; every problem at once, each naming its entry. */
-export function readPrincipalsFile(file: string, reserved: readonly string[] = []): Principal[] {
+function readPrincipalsFile(file: string, reserved: readonly string[] = []): Principal[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`AGENT_API_PRINCIPALS_FILE=${JSON.stringify(file)}: cannot read it (${(error as Error).message}).`);
+    throw new ConfigError(
+      `AGENT_API_PRINCIPALS_FILE=${JSON.stringify(file)}: cannot read it (${(error as Error).message}).`,
+    );
   }
   const parsed = parsePrincipals(text, reserved);
   if (!parsed.ok)

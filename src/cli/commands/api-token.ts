@@ -18,7 +18,9 @@ export function apiTokenCommand(options: { name: string; scopes: ApiScope[]; jso
   output.line(`token:       ${token}`);
   output.line(`tokenSha256: ${tokenSha256}`);
   output.line('');
-  output.line('Give the token to the client (Authorization: Bearer <token>); add this entry to AGENT_API_PRINCIPALS_FILE:');
+  output.line(
+    'Give the token to the client (Authorization: Bearer <token>); add this entry to AGENT_API_PRINCIPALS_FILE:',
+  );
   output.line(JSON.stringify(entry));
   return ExitCode.ok;
 }

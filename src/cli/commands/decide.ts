@@ -40,7 +40,9 @@ function osUser(): string {
   }
   if (!deciderNameSchema.safeParse(name).success)
     throw new UsageError({
-      problems: [`--as: the operating system's user name ${JSON.stringify(name)} is not a valid name; give --as <name>.`],
+      problems: [
+        `--as: the operating system's user name ${JSON.stringify(name)} is not a valid name; give --as <name>.`,
+      ],
     });
   return name;
 }

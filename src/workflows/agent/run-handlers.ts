@@ -55,7 +55,12 @@ export function registerRunHandlers(
   });
   // A call a nested agent waits on is decided by forwarding the decision to it; any other, here.
   wf.setHandler(approveSignal, (input) => {
-    const decision = { callId: input?.callId, decision: 'approve' as const, arguments: input?.arguments, by: input?.by };
+    const decision = {
+      callId: input?.callId,
+      decision: 'approve' as const,
+      arguments: input?.arguments,
+      by: input?.by,
+    };
     if (forwardDecision(run, decision, 'signal') === undefined) decideFromSignal(run, toolSchemaFor, decision);
   });
   wf.setHandler(denySignal, (input) => {
