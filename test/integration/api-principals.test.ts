@@ -10,6 +10,8 @@ import { buildApiServer, type ApiAuth } from '../../src/api/server';
 import { openApiDocument, openApiPath } from '../../src/api/openapi/document';
 import { eventsQuery, stateQuery } from '../../src/common/definitions';
 import type { RunEvent } from '../../src/shared/run-events';
+import { startAgentRun } from '../../src/client';
+import { decideToolCall } from '../../src/client/run-control';
 import { TEST_TOKEN, type Json } from '../helpers/api';
 import { cleanEnv, startScript, stopChild } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
@@ -298,6 +300,62 @@ describe("the API process's request log holds no token", () => {
       expect(lines).toContain('"url":"/runs/[redacted]"');
     } finally {
       await stopChild(child);
+    }
+  });
+});
+
+describe("the worker's audit line", () => {
+  test('a decision is one line in the log of `npm run worker`, naming the call, the tool, the decision and who', async () => {
+    const taskQueue = `audit-${randomUUID()}`;
+    const model = env.scenario([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'audited.txt', content: 'x' } }] },
+      { content: 'done audited.txt' },
+    ]);
+    const worker = await startScript(
+      'src/worker/index.ts',
+      cleanEnv({
+        TEMPORAL_ADDRESS: testServerAddress(),
+        AGENT_TASK_QUEUE: taskQueue,
+        OPENAI_BASE_URL: env.model.baseURL,
+        OPENAI_MODEL: model,
+        AGENT_WORKSPACE: await mkdtemp(path.join(os.tmpdir(), 'audit-workspace-')),
+        LOG_LEVEL: 'INFO',
+      }),
+      /Worker polling task queue/,
+    );
+    try {
+      const run = await startAgentRun(
+        env.client,
+        { model, tools: ['write_file'], message: 'write', approval: { tools: ['write_file'] } },
+        { taskQueue },
+      );
+      const handle = env.client.workflow.getHandle(run.workflowId);
+      await waitForState(handle, (state) => state.status === 'waiting_for_approval');
+      await decideToolCall(env.client, run.workflowId, {
+        callId: 'call-1-1',
+        decision: 'approve',
+        by: { name: 'release-bot' },
+      });
+      expect(await handle.result()).toMatchObject({ response: 'done audited.txt' });
+      const output = await waitFor(
+        async () => worker.output(),
+        (text) => text.includes('Approval decision'),
+      );
+      const lines = output.split('Approval decision').slice(1);
+      // One decision, one line (the SDK prints its fields after the message, with the workflow's ids).
+      expect(lines).toHaveLength(1);
+      const line = lines[0]!.slice(0, 1_000);
+      for (const field of [
+        "callId: 'call-1-1'",
+        "toolName: 'write_file'",
+        "decision: 'approve'",
+        "decidedBy: 'release-bot'",
+        "decidedVia: 'client'",
+        `workflowId: '${run.workflowId}'`,
+      ])
+        expect(line).toContain(field);
+    } finally {
+      await stopChild(worker.child);
     }
   });
 });
