@@ -7,7 +7,7 @@ import { API_TOKEN_PRINCIPAL, newApiToken, parsePrincipals, tokenSha256 } from '
 import { API_SCOPE_NAMES, ROUTE_SCOPES, allows, scopeOfRoute } from '../../src/api/scopes';
 import { loadApiConfig } from '../../src/config/api';
 import { deciderNameSchema } from '../../src/shared/control';
-import { decidedBy } from '../../src/workflows/rules/approval-rules';
+import { checkDecision, decidedBy } from '../../src/workflows/rules/approval-rules';
 
 const DIGEST = 'a'.repeat(64);
 
@@ -150,5 +150,36 @@ describe('decider names and who decided', () => {
       via: 'policy',
     });
     expect(decidedBy({ name: 'mallory' }, 'timeout')).toEqual({ via: 'timeout' });
+  });
+
+  test('a decision whose name breaks the rule is refused, naming the field', () => {
+    const pending = [
+      { callId: 'call-1-1', toolName: 'write_file', arguments: {}, requestedAt: '2026-01-01T00:00:00Z' },
+    ];
+    const checked = checkDecision(
+      { callId: 'call-1-1', decision: 'approve', by: { name: 'eve\nroot', via: 'api' } },
+      pending,
+      new Map(),
+      () => undefined,
+    );
+    expect(checked).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^Malformed decision: by\.name: letters, digits/),
+    });
+    const unknownVia = checkDecision(
+      { callId: 'call-1-1', decision: 'approve', by: { via: 'policy' } },
+      pending,
+      new Map(),
+      () => undefined,
+    );
+    expect(unknownVia).toMatchObject({ ok: false, problem: expect.stringContaining('by.via') });
+    expect(
+      checkDecision(
+        { callId: 'call-1-1', decision: 'deny', by: { name: 'alice' } },
+        pending,
+        new Map(),
+        () => undefined,
+      ),
+    ).toMatchObject({ ok: true, input: { by: { name: 'alice' } } });
   });
 });
