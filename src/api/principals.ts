@@ -34,7 +34,7 @@ export const principalEntrySchema = z.strictObject({
 });
 
 /** The principals file: a JSON array of entries. */
-const principalsFileSchema = z.array(z.unknown()).min(1, 'expected at least one principal');
+const principalsFileSchema = z.array(z.unknown()).min(1);
 
 /**
  * Reads the principals file's text: every problem at once, each naming its entry (`entry 2 ("ops-bot")`).
@@ -51,15 +51,22 @@ export function parsePrincipals(
     return { ok: false, problems: [`not JSON: ${(error as Error).message}`] };
   }
   const list = principalsFileSchema.safeParse(raw);
-  if (!list.success) return { ok: false, problems: ['expected a JSON array of { name, tokenSha256, scopes }'] };
+  if (!list.success)
+    return {
+      ok: false,
+      problems: [
+        Array.isArray(raw) ? 'the file lists no principal' : 'expected a JSON array of { name, tokenSha256, scopes }',
+      ],
+    };
   const problems: string[] = [];
   const principals: Principal[] = [];
   const names = new Set<string>(reserved);
   const digests = new Set<string>();
   list.data.forEach((item, index) => {
+    // Quoted as JSON: the name is what the file says, control characters and all.
     const name =
       typeof (item as { name?: unknown })?.name === 'string'
-        ? ` ("${(item as { name: string }).name.slice(0, 100)}")`
+        ? ` (${JSON.stringify((item as { name: string }).name.slice(0, 100))})`
         : '';
     const label = `entry ${index + 1}${name}`;
     const entry = principalEntrySchema.safeParse(item);

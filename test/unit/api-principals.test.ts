@@ -46,7 +46,7 @@ describe('parsePrincipals: the principals file', () => {
       expect.stringMatching(/^entry 3 \("bad-scope"\): scopes\.0: /),
       'entry 4 ("ok"): the name is taken; names must be unique',
       'entry 5 ("same-token"): the same token as an earlier entry; give each its own token',
-      expect.stringMatching(/^entry 6 \("no\nnewlines"\): name: letters, digits/),
+      expect.stringMatching(/^entry 6 \("no\\nnewlines"\): name: letters, digits/),
       expect.stringMatching(/^entry 7 \("extra"\): entry: Unrecognized key: "token"/),
       'entry 8 ("none"): scopes: give at least one scope',
     ]);
@@ -55,7 +55,7 @@ describe('parsePrincipals: the principals file', () => {
   test('not JSON, not an array, an empty array; the AGENT_API_TOKEN principal name is reserved', () => {
     expect(parsePrincipals('{')).toMatchObject({ ok: false, problems: [expect.stringMatching(/^not JSON: /)] });
     expect(parsePrincipals('{}')).toMatchObject({ ok: false, problems: [expect.stringMatching(/JSON array/)] });
-    expect(parsePrincipals('[]')).toMatchObject({ ok: false });
+    expect(parsePrincipals('[]')).toEqual({ ok: false, problems: ['the file lists no principal'] });
     expect(
       parsePrincipals(JSON.stringify([{ name: API_TOKEN_PRINCIPAL, tokenSha256: DIGEST, scopes: ['admin'] }]), [
         API_TOKEN_PRINCIPAL,
