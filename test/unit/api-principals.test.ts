@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -122,6 +123,11 @@ describe('authentication and scopes', () => {
     expect(scopeOfRoute('GET', '/healthz')).toBeNull();
     expect(scopeOfRoute('GET', '/nowhere')).toBeUndefined();
     for (const scope of Object.values(ROUTE_SCOPES)) expect(API_SCOPE_NAMES).toContain(scope);
+  });
+
+  test('the guide lists every scope in its table', () => {
+    const guide = readFileSync(path.join(__dirname, '../../docs/guide/principals.md'), 'utf8');
+    for (const scope of API_SCOPE_NAMES) expect(guide).toMatch(new RegExp(`^\\| \`${scope}\` \\|`, 'm'));
   });
 
   test('the values of secret query parameters are redacted, other parameters kept', () => {
