@@ -1,37 +1,89 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { UNAUTHORIZED, errorBody } from './errors';
-
-/** How the API authenticates: a bearer token, or nothing (only when disabled on purpose, for local use). */
-export type ApiAuth = { token: string } | { disabled: true };
-
-/**
- * Paths answered without a token: the liveness and readiness probes, and the OpenAPI document (what the
- * API accepts, as public as this repository), none of which says anything about runs.
- */
-const OPEN_PATHS = new Set(['/healthz', '/readyz', '/openapi.json']);
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, UNAUTHORIZED, errorBody } from './errors';
+import { apiTokenPrincipal, type Principal } from './principals';
+import { allows, routeKey, scopeOfRoute } from './scopes';
 
 /**
- * An `onRequest` hook: runs before the body is read, so a request without
- * the token gets 401 and nothing else — no parsing, no validation, no run.
+ * How the API authenticates: principals (each a name, its token's digest and its scopes) and `token`, the
+ * `AGENT_API_TOKEN` principal with every scope; or nothing (only when disabled on purpose, for local use).
  */
-export function bearerAuth(auth: ApiAuth) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (OPEN_PATHS.has(request.routeOptions.url ?? '')) return;
-    if (isAuthorized(auth, request.headers.authorization)) return;
-    await reply.code(401).header('www-authenticate', 'Bearer').send(errorBody(UNAUTHORIZED));
-  };
+export type ApiAuth = { token?: string; principals?: readonly Principal[] } | { disabled: true };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who sent the request; undefined on open routes and when authentication is off. */
+    principal: Principal | undefined;
+  }
 }
 
-/** Whether the `Authorization` header carries the token (always, when authentication is off). */
+/** Every principal `auth` accepts: the `AGENT_API_TOKEN` one first. */
+export function principalsOf(auth: ApiAuth): Principal[] {
+  if ('disabled' in auth) return [];
+  return [...(auth.token === undefined ? [] : [apiTokenPrincipal(auth.token)]), ...(auth.principals ?? [])];
+}
+
+/**
+ * Authentication and authorisation, installed before any route: each route's scope must be in the table of
+ * `scopes.ts` (registering one that is not throws), and an `onRequest` hook, which runs before the body is
+ * read, answers 401 to a request without a known token and 403 to a principal without the route's scope —
+ * no parsing, no validation, no run. The principal is on `request.principal` for the handlers.
+ */
+export function registerAuth(app: FastifyInstance, auth: ApiAuth): void {
+  const principals = principalsOf(auth);
+  app.decorateRequest('principal', undefined);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (scopeOfRoute(method, route.url) === undefined)
+        throw new Error(
+          `The route ${routeKey(method, route.url)} has no scope: add it to ROUTE_SCOPES (or OPEN_ROUTES) in src/api/scopes.ts.`,
+        );
+    }
+  });
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const url = request.routeOptions.url;
+    // Unknown routes (no url) still need a token: a 404 says which paths exist.
+    const needed = url === undefined ? undefined : scopeOfRoute(request.method, url);
+    if (needed === null || 'disabled' in auth) return;
+    const principal = authenticate(principals, request.headers.authorization);
+    if (principal === undefined) {
+      await reply.code(401).header('www-authenticate', 'Bearer').send(errorBody(UNAUTHORIZED));
+      return;
+    }
+    request.principal = principal;
+    if (needed !== undefined && !allows(principal.scopes, needed)) {
+      await reply
+        .code(403)
+        .send(
+          errorBody(
+            new ApiError(
+              'forbidden',
+              `${request.method} ${url} needs the scope "${needed}"; principal "${principal.name}" holds ${[...principal.scopes].map((scope) => `"${scope}"`).join(', ')}.`,
+            ),
+          ),
+        );
+    }
+  });
+}
+
+/** Whether the `Authorization` header carries a known token (always, when authentication is off). */
 export function isAuthorized(auth: ApiAuth, header: string | undefined): boolean {
-  if ('disabled' in auth) return true;
-  const presented =
-    header !== undefined && /^Bearer\s+/i.test(header) ? header.replace(/^Bearer\s+/i, '').trim() : undefined;
-  // Digests of equal length, compared in constant time: the answer time says nothing about the token.
-  return presented !== undefined && timingSafeEqual(digest(presented), digest(auth.token));
+  return 'disabled' in auth || authenticate(principalsOf(auth), header) !== undefined;
 }
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
+/**
+ * The principal whose token the `Authorization: Bearer` header carries. The token's digest is compared with
+ * every principal's, each in constant time and without stopping at a match: the answer time says nothing
+ * about the token, nor about which principal it is.
+ */
+export function authenticate(principals: readonly Principal[], header: string | undefined): Principal | undefined {
+  if (header === undefined || !/^Bearer\s+/i.test(header)) return undefined;
+  const presented = createHash('sha256')
+    .update(header.replace(/^Bearer\s+/i, '').trim(), 'utf8')
+    .digest();
+  let found: Principal | undefined;
+  for (const principal of principals) {
+    if (timingSafeEqual(presented, principal.tokenSha256) && found === undefined) found = principal;
+  }
+  return found;
 }

@@ -13,7 +13,14 @@ export interface ApiErrorCodeEntry {
 }
 
 export const API_ERROR_CODES = {
-  unauthorized: { status: 401, meaning: 'The `Authorization: Bearer <token>` header is missing or wrong.' },
+  unauthorized: {
+    status: 401,
+    meaning: 'The `Authorization: Bearer <token>` header is missing, or its token is no principal’s.',
+  },
+  forbidden: {
+    status: 403,
+    meaning: 'The token is known, but its principal lacks the scope the route needs (the message names it).',
+  },
   origin_not_allowed: {
     status: 403,
     meaning:

@@ -39,7 +39,7 @@ export class ApiError extends Error {
 /** The one answer to a request without the token. */
 export const UNAUTHORIZED = new ApiError(
   'unauthorized',
-  'Missing or wrong bearer token: send Authorization: Bearer <AGENT_API_TOKEN>.',
+  'Missing or unknown bearer token: send Authorization: Bearer <token>, AGENT_API_TOKEN or a token of the principals file.',
 );
 
 /** The answer (503) when Temporal did not answer within the deadline, or refused the connection. */

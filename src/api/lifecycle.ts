@@ -24,7 +24,12 @@ export function describeAuth(config: ApiConfig): string {
     const local = config.host === '127.0.0.1' || config.host === 'localhost' || config.host === '::1';
     return `authentication OFF (AGENT_API_AUTH=none)${local ? '' : ` on a non-local address (${config.host}): anyone who can reach it can run agents`}`;
   }
-  return 'bearer token from AGENT_API_TOKEN required';
+  const principals = config.auth.principals?.length ?? 0;
+  const sources = [
+    ...(config.auth.token === undefined ? [] : ['AGENT_API_TOKEN']),
+    ...(principals === 0 ? [] : [`${principals} principal${principals === 1 ? '' : 's'} of AGENT_API_PRINCIPALS_FILE`]),
+  ];
+  return `bearer token from ${sources.join(' or ')} required`;
 }
 
 /** Resolves on the first SIGINT or SIGTERM; later ones are ignored so shutdown is not cut short. */

@@ -17,6 +17,7 @@ import {
   type RunOutcome,
   type RunSummary,
 } from '../client/run-control';
+import type { ApprovalDecision, Decider } from '../shared/control';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { eventsQuery } from '../common/definitions';
@@ -114,22 +115,32 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const runId = runIdOf(request);
     const body = parseBody(approveBody, request.body);
     await describeAgentRun(client, runId);
-    return decideToolCall(client, runId, {
-      callId: body.call_id,
-      decision: 'approve',
-      ...(body.arguments ? { arguments: body.arguments } : {}),
-    });
+    return auditDecision(
+      request,
+      runId,
+      await decideToolCall(client, runId, {
+        callId: body.call_id,
+        decision: 'approve',
+        ...(body.arguments ? { arguments: body.arguments } : {}),
+        by: deciderOf(request),
+      }),
+    );
   });
 
   app.post('/runs/:run_id/deny', async (request) => {
     const runId = runIdOf(request);
     const body = parseBody(denyBody, request.body);
     await describeAgentRun(client, runId);
-    return decideToolCall(client, runId, {
-      callId: body.call_id,
-      decision: 'deny',
-      ...(body.reason === undefined ? {} : { reason: body.reason }),
-    });
+    return auditDecision(
+      request,
+      runId,
+      await decideToolCall(client, runId, {
+        callId: body.call_id,
+        decision: 'deny',
+        ...(body.reason === undefined ? {} : { reason: body.reason }),
+        by: deciderOf(request),
+      }),
+    );
   });
 
   app.post('/runs/:run_id/terminate', async (request, reply) => {
@@ -247,6 +258,28 @@ async function describeAgentRun(client: Client, runId: string): Promise<Workflow
 function eventFrame(event: RunEvent | ModelStreamEvent): string {
   if (isModelStreamEvent(event)) return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
   return `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** Who decides over HTTP: the request's principal (none when authentication is off), whatever the body says. */
+function deciderOf(request: FastifyRequest): Decider {
+  return request.principal === undefined ? { via: 'api' } : { name: request.principal.name, via: 'api' };
+}
+
+/** The API's audit line of a decision it delivered: one per decision, naming the run, the call and who. */
+function auditDecision(request: FastifyRequest, runId: string, recorded: ApprovalDecision): ApprovalDecision {
+  request.log.info(
+    {
+      audit: 'approval-decision',
+      runId,
+      callId: recorded.callId,
+      toolName: recorded.toolName,
+      decision: recorded.decision,
+      decidedBy: recorded.by?.name ?? '(unnamed)',
+      decidedVia: recorded.by?.via ?? recorded.via,
+    },
+    'Approval decision',
+  );
+  return recorded;
 }
 
 function runIdOf(request: FastifyRequest): string {

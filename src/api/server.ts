@@ -10,11 +10,12 @@ import Fastify, {
 } from 'fastify';
 import { registerCodecRoutes } from '../codec-server/codec-routes';
 import { API_DEFAULTS } from '../shared/defaults/api';
-import { bearerAuth, isAuthorized, type ApiAuth } from './auth';
+import { isAuthorized, registerAuth, type ApiAuth } from './auth';
 import { registerChatRoutes, type AgentDefaults } from './chat-routes';
 import { answerClientError } from './client-errors';
 import { ApiError, UNAUTHORIZED, errorBody, handleError, toApiError } from './errors';
 import { limitJsonDepth } from './json-body';
+import { redactingLoggerOptions } from './log-redaction';
 import { openApiDocument } from './openapi/document';
 import { registerRunRoutes } from './run-routes';
 import { probeTemporal } from './temporal-deadline';
@@ -29,7 +30,7 @@ export interface ApiServerOptions {
   defaults: AgentDefaults;
   /** Largest request body, in bytes. @default 1 MiB (`API_DEFAULTS.bodyLimitBytes`) */
   bodyLimit?: number;
-  /** Fastify's pino logger options; false for none. @default false */
+  /** Fastify's pino logger options; false for none. Tokens are redacted from every line (`log-redaction.ts`). @default false */
   logger?: FastifyServerOptions['logger'];
   /** Keep-alive comments on idle event streams. @default 15 s (`API_DEFAULTS.keepAliveMs`) */
   keepAliveMs?: number;
@@ -49,7 +50,7 @@ export interface ApiServerOptions {
  */
 export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: redactingLoggerOptions(options.logger, options.auth),
     bodyLimit: options.bodyLimit ?? API_DEFAULTS.bodyLimitBytes,
     // A chat request lasts as long as its turn, which may wait for a person: no server-side cut-off.
     requestTimeout: 0,
@@ -63,7 +64,7 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     clientErrorHandler: answerClientError,
   });
   limitJsonDepth(app);
-  app.addHook('onRequest', bearerAuth(options.auth));
+  registerAuth(app, options.auth);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     void reply

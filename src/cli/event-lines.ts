@@ -127,6 +127,11 @@ function describeDecision(event: ApprovalDecision): string {
   const changed =
     approved && event.originalArguments !== undefined ? ` with arguments ${oneLine(event.arguments)}` : '';
   const reason = event.reason ? `: ${oneLine(event.reason)}` : '';
-  const via = event.via === 'timeout' ? ' (no decision in time)' : ` (by ${event.via})`;
+  const via =
+    event.via === 'timeout'
+      ? ' (no decision in time)'
+      : event.by?.name === undefined
+        ? ` (by ${event.by?.via ?? event.via})`
+        : ` (by ${event.by.name}, ${event.by.via})`;
   return `  ${approved ? '✓ approved' : '✗ denied'} ${event.toolName} (call ${event.callId})${changed}${reason}${via}`;
 }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { deciderNameSchema } from '../shared/control';
 
 /**
  * Parsers for option values. Commander calls them while it reads the
@@ -60,4 +61,11 @@ export function parsePort(value: string): number {
   const number = parseWholeNumber(value);
   if (number > 65_535) throw new InvalidArgumentError('expected a port from 0 to 65535');
   return number;
+}
+
+/** A decider's name (`--as`): what the run records as who decided. */
+export function parseDeciderName(value: string): string {
+  const parsed = deciderNameSchema.safeParse(value);
+  if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues.map((issue) => issue.message).join('; '));
+  return parsed.data;
 }

@@ -1,11 +1,13 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import { DEFAULT_AGENT_TOOLS } from '../shared/defaults/tools';
 import { DEFAULT_MAX_INVOCATIONS } from '../shared/defaults/run-input';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from '../shared/defaults/names';
 import { agentStatusSchema } from '../shared/agent-result';
+import { API_SCOPE_NAMES, type ApiScope } from '../api/scopes';
 import { answerCommand } from './commands/answer';
 import { codecServerCommand } from './commands/codec-server';
+import { apiTokenCommand } from './commands/api-token';
 import { decideCommand } from './commands/decide';
 import { listCommand } from './commands/list';
 import { runCommand } from './commands/run';
@@ -18,6 +20,7 @@ import { watchCommand } from './commands/watch';
 import { EXIT_CODES_HELP, type ExitCode } from './exit-codes';
 import {
   parseApprovalTools,
+  parseDeciderName,
   parseJsonObject,
   parseNameList,
   parseNonNegativeInteger,
@@ -129,19 +132,21 @@ export function createProgram(report: ExitReporter): Command {
       "run the tool with these arguments instead of the model's (a JSON object)",
       parseJsonObject,
     )
+    .option('--as <name>', 'who decides, as the run records it (default: the operating system user)', parseDeciderName)
     .option('--json', 'print the recorded decision as JSON')
     .addHelpText(
       'after',
       `\nA decision the run refuses (unknown call, already decided, arguments off the tool's schema) exits 4.\n\n${EXIT_CODES_HELP}`,
     )
-    .action(async (id: string, callId: string, options: { args?: Record<string, unknown>; json?: boolean }) =>
-      report(
-        await decideCommand(
-          id,
-          { callId, decision: 'approve', ...(options.args === undefined ? {} : { arguments: options.args }) },
-          options,
+    .action(
+      async (id: string, callId: string, options: { args?: Record<string, unknown>; as?: string; json?: boolean }) =>
+        report(
+          await decideCommand(
+            id,
+            { callId, decision: 'approve', ...(options.args === undefined ? {} : { arguments: options.args }) },
+            options,
+          ),
         ),
-      ),
     );
 
   program
@@ -150,9 +155,10 @@ export function createProgram(report: ExitReporter): Command {
     .argument('<callId>', 'the pending tool call, as the approval request names it')
     .description('Deny a tool call that waits for a decision; the model hears "Denied: <reason>" and goes on.')
     .option('--reason <text>', 'why, for the model to read')
+    .option('--as <name>', 'who decides, as the run records it (default: the operating system user)', parseDeciderName)
     .option('--json', 'print the recorded decision as JSON')
     .addHelpText('after', `\nA decision the run refuses (unknown call, already decided) exits 4.\n\n${EXIT_CODES_HELP}`)
-    .action(async (id: string, callId: string, options: { reason?: string; json?: boolean }) =>
+    .action(async (id: string, callId: string, options: { reason?: string; as?: string; json?: boolean }) =>
       report(
         await decideCommand(
           id,
@@ -224,7 +230,32 @@ export function createProgram(report: ExitReporter): Command {
     )
     .action(async (options: { host?: string; port?: number }) => report(await codecServerCommand(options)));
 
+  program
+    .command('api-token')
+    .description(
+      "Print a fresh token for an HTTP API principal and its principals-file entry (the token's SHA-256, not the token).",
+    )
+    .option('--name <name>', "the principal's name, recorded with its decisions", parseDeciderName, 'ops-bot')
+    .option(
+      '--scopes <scopes>',
+      `comma-separated scopes: ${API_SCOPE_NAMES.join(', ')}`,
+      (value: string) => parseScopes(value),
+      ['runs:read'] as ApiScope[],
+    )
+    .option('--json', 'print {token, entry} as JSON')
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .action((options: { name: string; scopes: ApiScope[]; json?: boolean }) => report(apiTokenCommand(options)));
+
   return program;
+}
+
+/** Scope names, each one of the API's. */
+function parseScopes(value: string): ApiScope[] {
+  const names = parseNameList(value);
+  const unknown = names.filter((name) => !(API_SCOPE_NAMES as string[]).includes(name));
+  if (unknown.length > 0)
+    throw new InvalidArgumentError(`unknown scope ${unknown.join(', ')}; the scopes are ${API_SCOPE_NAMES.join(', ')}`);
+  return names as ApiScope[];
 }
 
 /** The options `run` and `start` share: the run's input. */

@@ -59,14 +59,19 @@ export class RunEndedError extends Error {
   }
 }
 
-/** Approves or denies a pending call through the `decide` update; answers the decision as recorded. */
+/**
+ * Approves or denies a pending call through the `decide` update; answers the decision as recorded. `by` names who
+ * decides (`{ name: 'ops-bot' }`): recorded as `by: { name, via: 'client' }`, in the `approval-decision` event and
+ * the worker's audit line. A name the run refuses (see `deciderNameSchema`) is a {@link DecisionRejectedError}.
+ */
 export async function decideToolCall(
   client: Client,
   workflowId: string,
   decision: DecideInput,
 ): Promise<ApprovalDecision> {
+  const sent: DecideInput = { ...decision, by: { via: 'client', ...decision.by } };
   try {
-    return await client.workflow.getHandle(workflowId).executeUpdate(decideUpdate, { args: [decision] });
+    return await client.workflow.getHandle(workflowId).executeUpdate(decideUpdate, { args: [sent] });
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError) {
       const failure = failureOf(error);

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ApiAuth } from '../api/auth';
+import { API_TOKEN_PRINCIPAL, parsePrincipals, type Principal } from '../api/principals';
 import type { AgentDefaults } from '../api/chat-routes';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { defaultAgentTools } from './agent-tools';
@@ -29,7 +31,14 @@ export const apiSchema = z.object({
     .min(16, 'use at least 16 characters (for example `openssl rand -hex 32`)')
     .optional()
     .describe(
-      'The bearer token clients send (`Authorization: Bearer <token>`), 16+ characters; required unless AGENT_API_AUTH=none.',
+      'The bearer token clients send (`Authorization: Bearer <token>`), 16+ characters: the principal `api-token`, with every scope. Required unless AGENT_API_PRINCIPALS_FILE is set or AGENT_API_AUTH=none.',
+    ),
+  AGENT_API_PRINCIPALS_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'A JSON file of API principals, `[{ "name", "tokenSha256", "scopes" }]`: each a name (recorded with its decisions), the SHA-256 of its token, and its scopes (docs/guide/principals.md). With AGENT_API_TOKEN or instead of it.',
     ),
   AGENT_API_AUTH: z
     .enum(['token', 'none'], { message: "expected 'token' (the default) or 'none'" })
@@ -58,7 +67,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return {
     host: values.AGENT_API_HOST,
     port: values.AGENT_API_PORT,
-    auth: chooseAuth(values.AGENT_API_AUTH, values.AGENT_API_TOKEN),
+    auth: chooseAuth(values.AGENT_API_AUTH, values.AGENT_API_TOKEN, values.AGENT_API_PRINCIPALS_FILE),
     bodyLimit: values.AGENT_API_BODY_LIMIT,
     defaults: {
       tools,
@@ -68,18 +77,44 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   };
 }
 
-/** A token is required; running without one has to be asked for by name. */
-function chooseAuth(mode: 'token' | 'none', token: string | undefined): ApiAuth {
+/** A token or a principals file is required; running without either has to be asked for by name. */
+function chooseAuth(mode: 'token' | 'none', token: string | undefined, principalsFile: string | undefined): ApiAuth {
   if (mode === 'none') {
-    if (token !== undefined)
-      throw new ConfigError('AGENT_API_AUTH=none and AGENT_API_TOKEN are both set; unset one of them.');
+    if (token !== undefined || principalsFile !== undefined)
+      throw new ConfigError(
+        `AGENT_API_AUTH=none and ${token !== undefined ? 'AGENT_API_TOKEN' : 'AGENT_API_PRINCIPALS_FILE'} are both set; unset one of them.`,
+      );
     return { disabled: true };
   }
-  if (token === undefined) {
+  if (token === undefined && principalsFile === undefined) {
     throw new ConfigError(
-      'The API needs a bearer token: set AGENT_API_TOKEN to a secret of 16+ characters (for example `export AGENT_API_TOKEN=$(openssl rand -hex 32)`); ' +
-        'clients send it as `Authorization: Bearer <token>`. For local use only, AGENT_API_AUTH=none turns authentication off.',
+      'The API needs a bearer token: set AGENT_API_TOKEN to a secret of 16+ characters (for example `export AGENT_API_TOKEN=$(openssl rand -hex 32)`), ' +
+        'or AGENT_API_PRINCIPALS_FILE to a file of principals with scopes; clients send a token as `Authorization: Bearer <token>`. ' +
+        'For local use only, AGENT_API_AUTH=none turns authentication off.',
     );
   }
-  return { token };
+  return {
+    ...(token === undefined ? {} : { token }),
+    ...(principalsFile === undefined
+      ? {}
+      : { principals: readPrincipalsFile(principalsFile, token === undefined ? [] : [API_TOKEN_PRINCIPAL]) }),
+  };
+}
+
+/** The principals file, parsed; every problem at once, each naming its entry. */
+function readPrincipalsFile(file: string, reserved: readonly string[] = []): Principal[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      `AGENT_API_PRINCIPALS_FILE=${JSON.stringify(file)}: cannot read it (${(error as Error).message}).`,
+    );
+  }
+  const parsed = parsePrincipals(text, reserved);
+  if (!parsed.ok)
+    throw new ConfigError(
+      `AGENT_API_PRINCIPALS_FILE=${JSON.stringify(file)}:\n${parsed.problems.map((problem) => `  ${problem}`).join('\n')}`,
+    );
+  return parsed.principals;
 }

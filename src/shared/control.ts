@@ -1,10 +1,50 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
+import { INPUT_BOUNDS } from './defaults/input-bounds';
 
 /**
  * What callers send to a running run — approvals, termination, limits — and
  * what the run records about it. Plain JSON, validated with zod.
  */
+
+/**
+ * A decider's name: a principal of the HTTP API, a CLI user (`--as`), or what a client passes. Untrusted text that
+ * ends in logs and events, so short and plain: letters, digits, and `. _ - @ + : / \\` and spaces inside.
+ */
+export const deciderNameSchema = builtOnce('control.deciderName', () =>
+  z
+    .string()
+    .min(1, 'give a name')
+    .max(INPUT_BOUNDS.deciderNameChars, `at most ${INPUT_BOUNDS.deciderNameChars} characters`)
+    .regex(
+      /^[\p{L}\p{N}](?:[\p{L}\p{N} ._@+:/\\-]*[\p{L}\p{N}._@+:/\\-])?$/u,
+      'letters, digits and . _ - @ + : / \\ only (spaces inside), starting with a letter or digit',
+    ),
+);
+
+/**
+ * Who sends a decision, as the sender says: the surface it came through and a name. The HTTP API puts its
+ * authenticated principal here (whatever the body says); the CLI its user; a client what its caller passes.
+ * A decision without it is recorded as sent by the Temporal message it came in (`{ via: 'signal' }`, `'update'`).
+ * Exported for whoever documents or validates the shape. @public
+ */
+export const deciderSchema = builtOnce('control.decider', () =>
+  z.strictObject({
+    name: deciderNameSchema.optional(),
+    via: z.enum(['api', 'cli', 'client']).optional(),
+  }),
+);
+export type Decider = z.infer<typeof deciderSchema>;
+
+/**
+ * Who made a recorded decision: `via` the surface (`api`, `cli`, `client`), the Temporal message a sender that
+ * said nothing used (`signal`, `update`), or the run itself (`policy`, `timeout`); `name` the principal, user or
+ * client name, or the approval policy.
+ */
+export interface DecidedBy {
+  name?: string;
+  via: 'api' | 'cli' | 'client' | 'signal' | 'update' | 'policy' | 'timeout';
+}
 
 /** Arguments an approver puts in place of the model's: a JSON object. */
 const replacementArguments = builtOnce('control.replacementArguments', () => z.record(z.string(), z.unknown()));
@@ -15,6 +55,8 @@ export const approveInputSchema = builtOnce('control.approveInput', () =>
     callId: z.string().min(1),
     /** Replaces the model's arguments; checked against the tool's schema. */
     arguments: replacementArguments.optional(),
+    /** Who decides, as the sender says. */
+    by: deciderSchema.optional(),
   }),
 );
 export type ApproveInput = z.infer<typeof approveInputSchema>;
@@ -25,6 +67,8 @@ export const denyInputSchema = builtOnce('control.denyInput', () =>
     callId: z.string().min(1),
     /** Sent to the model as `Denied: <reason>`. */
     reason: z.string().optional(),
+    /** Who decides, as the sender says. */
+    by: deciderSchema.optional(),
   }),
 );
 export type DenyInput = z.infer<typeof denyInputSchema>;
@@ -36,6 +80,8 @@ export const decideInputSchema = builtOnce('control.decideInput', () =>
     decision: z.enum(['approve', 'deny']),
     arguments: replacementArguments.optional(),
     reason: z.string().optional(),
+    /** Who decides, as the sender says. */
+    by: deciderSchema.optional(),
   }),
 );
 export type DecideInput = z.infer<typeof decideInputSchema>;
@@ -77,6 +123,11 @@ export interface ApprovalDecision {
   via: 'signal' | 'update' | 'timeout' | 'policy';
   /** The approval policy that decided, when `via` is `policy`. */
   policy?: string;
+  /**
+   * Who decided: the API's principal, the CLI's user, a client's name, the policy; or only how it came.
+   * Always set by this version; absent in decisions recorded before decisions named who made them.
+   */
+  by?: DecidedBy;
 }
 
 /**
@@ -95,6 +146,15 @@ export function approvalDecisionFields() {
     via: z.enum(['signal', 'update', 'timeout', 'policy']),
     /** The approval policy that decided, when `via` is `policy`. */
     policy: z.string().optional(),
+    by: z
+      .object({
+        name: z.string().optional(),
+        via: z.enum(['api', 'cli', 'client', 'signal', 'update', 'policy', 'timeout']),
+      })
+      .describe(
+        "Who decided: `via` the surface (`api`, `cli`, `client`), the Temporal message of a sender that named none (`signal`, `update`), or the run itself (`policy`, `timeout`); `name` the API principal, the CLI user, the client's name, or the policy. Absent only in decisions recorded before decisions named who made them.",
+      )
+      .optional(),
   };
 }
 

@@ -77,6 +77,8 @@ describe('approval policies: a function in workflow code decides each call', () 
         reason: 'at most 100',
         via: 'policy',
         policy: 'transfer-limits',
+        // Who decided: the policy, by name.
+        by: { name: 'transfer-limits', via: 'policy' },
       }),
     ]);
     const decision = (await decisionsOf(handle))[0];

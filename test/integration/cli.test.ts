@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -126,9 +126,10 @@ describe('agent-runner run', () => {
     expect(run.stdout).toContain(`Started run ${workflowId}`);
     expect(run.stdout).toContain(`agent-runner approve ${workflowId} call-1-1\n`);
 
-    const approved = await cli(['approve', workflowId, 'call-1-1']);
+    const approved = await cli(['approve', workflowId, 'call-1-1', '--as', 'reviewer']);
     expect(approved).toMatchObject({ code: 0, stderr: '' });
     expect(approved.stdout).toContain(`Approved write_file (call call-1-1) in run ${workflowId}.`);
+    expect(approved.stdout).toContain('  by: reviewer (cli)');
 
     const finished = await run.finished();
     expect(finished).toMatchObject({ code: 0, stderr: '' });
@@ -137,7 +138,7 @@ describe('agent-runner run', () => {
     expect(output).toContain(
       '? write_file {"path":"cli-approved.txt","content":"written by the model"} needs approval (call call-1-1)',
     );
-    expect(output).toContain('✓ approved write_file (call call-1-1) (by update)');
+    expect(output).toContain('✓ approved write_file (call call-1-1) (by reviewer, cli)');
     expect(output).toContain('→ write_file {"path":"cli-approved.txt","content":"written by the model"}');
     expect(output).toMatch(/← write_file \(\d+ ms\): Wrote \d+ bytes to cli-approved\.txt/);
     expect(output).toContain('Response: The file is written.');
@@ -355,11 +356,15 @@ describe('steering a run from other processes', () => {
       decision: 'deny',
       reason: 'not in this sprint',
       via: 'update',
+      // Without --as: the operating system's user.
+      by: { name: os.userInfo().username, via: 'cli' },
     });
 
     const watched = await watch.finished();
     expect(watched.code).toBe(0);
-    expect(watched.stdout).toContain('✗ denied write_file (call call-1-1): not in this sprint (by update)');
+    expect(watched.stdout).toContain(
+      `✗ denied write_file (call call-1-1): not in this sprint (by ${os.userInfo().username}, cli)`,
+    );
     expect(watched.stdout).toContain('Response: Understood, I will not write it.');
     expect(env.model.requests(model)[1]?.messages.at(-1)).toMatchObject({
       role: 'tool',
@@ -545,7 +550,7 @@ describe('errors and exit codes', () => {
     const directory = await mkdtemp(path.join(os.tmpdir(), 'cli-bad-input-'));
     const badInput = path.join(directory, 'input.json');
     await writeFile(badInput, JSON.stringify({ tools: ['calculator'], message: '', terminating: { toolIds: [] } }));
-    const [zero, unknownOption, approveUnknown, fromFile, args, status, noCommand] = await Promise.all([
+    const [zero, unknownOption, approveUnknown, fromFile, args, status, noCommand, badName, token] = await Promise.all([
       cli(['run', 'hi', '--max-invocations', '0']),
       cli(['run', 'hi', '--bogus']),
       cli(['start', 'hi', '--tools', 'calculator', '--approve', 'write_file']),
@@ -553,6 +558,8 @@ describe('errors and exit codes', () => {
       cli(['approve', 'some-run', 'call_1', '--args', '[1, 2]']),
       cli(['list', '--status', 'sleeping']),
       cli([]),
+      cli(['deny', 'some-run', 'call_1', '--as', 'eve\nroot']),
+      cli(['api-token', '--name', 'ops-bot', '--scopes', 'runs:read,approvals:decide', '--json']),
     ]);
     expect(zero.code).toBe(2);
     expect(zero.stderr).toContain(
@@ -576,6 +583,20 @@ describe('errors and exit codes', () => {
     );
     expect(noCommand.code).toBe(2);
     expect(noCommand.stderr).toContain('Usage: agent-runner');
+    // A decider's name is untrusted text for logs and events: plain characters only.
+    expect(badName.code).toBe(2);
+    expect(badName.stderr).toContain("option '--as <name>' argument 'eve\nroot' is invalid. letters, digits");
+    // api-token needs no server: a fresh token and the principals-file entry with its SHA-256.
+    expect(token.code).toBe(0);
+    const printed = JSON.parse(token.stdout) as {
+      token: string;
+      entry: { name: string; tokenSha256: string; scopes: string[] };
+    };
+    expect(printed.entry).toEqual({
+      name: 'ops-bot',
+      tokenSha256: createHash('sha256').update(printed.token).digest('hex'),
+      scopes: ['runs:read', 'approvals:decide'],
+    });
   }, 90_000);
 
   test('a tool the worker does not know fails the started run as invalid input: exit 2 with the problem', async () => {

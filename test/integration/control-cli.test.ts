@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { eventsQuery } from '../../src/common/definitions';
 import type { AgentState } from '../../src/shared/agent-result';
 import { runProcess, temporalCli } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
@@ -119,6 +120,13 @@ test('approve with `temporal workflow signal`, after finding the run with `tempo
     result: { response: 'finished cli-approved.txt' },
   });
   expect(await readFile(path.join(env.workspace, 'cli-approved.txt'), 'utf8')).toBe('cli');
+  // A signal that names nobody is recorded as what the run can know: it came by signal. One audit line per decision.
+  const decisions = (await env.client.workflow.getHandle(workflowId).query(eventsQuery, { after: 0 })).events.filter(
+    (event) => event.type === 'approval-decision',
+  );
+  expect(decisions).toEqual([
+    expect.objectContaining({ callId, decision: 'approve', via: 'signal', by: { via: 'signal' } }),
+  ]);
 });
 
 test('deny with `temporal workflow update execute`, which answers the recorded decision; a bad decision is refused', async () => {
@@ -159,8 +167,10 @@ test('deny with `temporal workflow update execute`, which answers the recorded d
     '--output',
     'json',
     '--input',
-    JSON.stringify({ callId, decision: 'deny', reason: 'wrong folder' }),
+    JSON.stringify({ callId, decision: 'deny', reason: 'wrong folder', by: { name: 'oncall' } }),
   );
+  // A name the sender gives is recorded with the Temporal message it came in.
+  expect(answer).toMatch(/"by": \{\s*"name": "oncall",\s*"via": "update"\s*\}/);
   expect(answer).toContain('"decision": "deny"');
   expect(answer).toContain('"reason": "wrong folder"');
   const result = await resultFromCli(workflowId);

@@ -386,7 +386,7 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
     const handle = await env.start({ model, tools: ['guarded'], message: 'go' });
     await waitForState(handle, (current) => current.pendingApprovals.length === 1);
     const decision = await handle.executeUpdate(decideUpdate, {
-      args: [{ callId: 'call-1-1/call-1-1', decision: 'deny', reason: 'not b' }],
+      args: [{ callId: 'call-1-1/call-1-1', decision: 'deny', reason: 'not b', by: { name: 'lead', via: 'client' } }],
     });
     expect(decision).toMatchObject({
       callId: 'call-1-1/call-1-1',
@@ -394,8 +394,16 @@ describe('nested agents: an agent tool runs a child agentWorkflow', () => {
       decision: 'deny',
       reason: 'not b',
       via: 'update',
+      by: { name: 'lead', via: 'client' },
     });
     await handle.result();
+    // Who decided travels with the forwarded decision: the child's record names the same decider.
+    expect(
+      (await events(`${handle.workflowId}/call-1-1`)).find((event) => event.type === 'approval-decision'),
+    ).toMatchObject({
+      decision: 'deny',
+      by: { name: 'lead', via: 'client' },
+    });
     const child = await childResult(`${handle.workflowId}/call-1-1`);
     expect(child.messages.find((message) => message.role === 'tool')?.content).toBe('Denied: not b');
   });

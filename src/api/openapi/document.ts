@@ -5,6 +5,7 @@ import { chatMessageSchema, inputChatMessageSchema, messageMetaSchema, usageSche
 import { runEventSchema } from '../../shared/run-events';
 import { errorResponse, runOutcomeSchema } from '../response-schemas';
 import { stopConditionFormSchemas, stopConditionSchema } from '../../shared/stop-conditions-schema';
+import { scopeOfRoute } from '../scopes';
 import { API_OPERATIONS, type ApiOperation, type OperationAnswer } from './operations';
 
 /**
@@ -99,7 +100,8 @@ function buildDocument(operations: readonly ApiOperation[]): Json {
         bearer: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The `AGENT_API_TOKEN` the server was started with (off only with `AGENT_API_AUTH=none`).',
+          description:
+            'A principal’s token: `AGENT_API_TOKEN` (every scope) or one of `AGENT_API_PRINCIPALS_FILE` (its scopes; each operation names the scope it needs as `x-required-scope`). Off only with `AGENT_API_AUTH=none`.',
         },
       },
     },
@@ -119,6 +121,7 @@ function addOnce(registry: z.core.$ZodRegistry<{ id: string }>, named: { id: str
 }
 
 function operationObject(operation: ApiOperation): Json {
+  const scope = scopeOfRoute(operation.method, operation.url) ?? undefined;
   const parameters = [
     ...objectParameters(operation.params, 'path'),
     ...objectParameters(operation.query, 'query'),
@@ -131,7 +134,7 @@ function operationObject(operation: ApiOperation): Json {
     })),
   ];
   const codes: ApiErrorCode[] = [
-    ...(operation.open ? [] : (['unauthorized'] as const)),
+    ...(operation.open ? [] : (['unauthorized', 'forbidden'] as const)),
     ...EVERY_ROUTE,
     ...(operation.body === undefined ? [] : EVERY_BODY),
     ...(operation.query === undefined ? [] : (['invalid_body'] as const)),
@@ -141,8 +144,18 @@ function operationObject(operation: ApiOperation): Json {
     operationId: operation.operationId,
     tags: [operation.tag],
     summary: operation.summary,
-    ...(operation.description === undefined ? {} : { description: operation.description }),
+    ...(operation.description === undefined && scope === undefined
+      ? {}
+      : {
+          description: [
+            operation.description,
+            scope === undefined ? undefined : `Needs the scope \`${scope}\` (or \`admin\`).`,
+          ]
+            .filter((part) => part !== undefined)
+            .join('\n\n'),
+        }),
     ...(operation.open ? { security: [] } : {}),
+    ...(scope === undefined ? {} : { 'x-required-scope': scope }),
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(operation.body === undefined
       ? {}

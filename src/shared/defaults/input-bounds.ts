@@ -22,6 +22,8 @@ export const INPUT_BOUNDS = {
    * deep; each `any`/`all` adds 2.
    */
   depth: 32,
+  /** Characters of a decider's name (`by.name` of approve, deny and decide): a principal, a user, a client's name. */
+  deciderNameChars: 100,
   /** Characters of `model`; provider model names are short, and the name travels in every model call. */
   modelChars: 1024,
   /**

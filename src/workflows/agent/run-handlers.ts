@@ -55,11 +55,16 @@ export function registerRunHandlers(
   });
   // A call a nested agent waits on is decided by forwarding the decision to it; any other, here.
   wf.setHandler(approveSignal, (input) => {
-    const decision = { callId: input?.callId, decision: 'approve' as const, arguments: input?.arguments };
+    const decision = {
+      callId: input?.callId,
+      decision: 'approve' as const,
+      arguments: input?.arguments,
+      by: input?.by,
+    };
     if (forwardDecision(run, decision, 'signal') === undefined) decideFromSignal(run, toolSchemaFor, decision);
   });
   wf.setHandler(denySignal, (input) => {
-    const decision = { callId: input?.callId, decision: 'deny' as const, reason: input?.reason };
+    const decision = { callId: input?.callId, decision: 'deny' as const, reason: input?.reason, by: input?.by };
     if (forwardDecision(run, decision, 'signal') === undefined) decideFromSignal(run, toolSchemaFor, decision);
   });
   wf.setHandler(nestedApprovalsSignal, (input) => {
@@ -80,7 +85,7 @@ export function registerRunHandlers(
             messageTooDeep(input) ??
             (decideInputSchema.safeParse(input).success
               ? undefined
-              : 'expected { callId, decision: "approve" | "deny", arguments?, reason? }');
+              : 'expected { callId, decision: "approve" | "deny", arguments?, reason?, by? }');
           if (problem !== undefined)
             throw wf.ApplicationFailure.create({
               type: FailureType.invalidDecision,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApprovalConfig } from '../../shared/agent-input';
-import type { ApprovalDecision, DecideInput, PendingApproval } from '../../shared/control';
+import type { ApprovalDecision, DecideInput, DecidedBy, Decider, PendingApproval } from '../../shared/control';
 import type { ToolCall } from '../../shared/messages';
 import type { ToolDescription } from '../../shared/activity-types';
 import { decideInputSchema } from '../../shared/control';
@@ -85,4 +85,15 @@ export function checkArguments(
   const validated = schema.safeParse(args);
   if (validated.success) return undefined;
   return validated.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('; ');
+}
+
+/**
+ * Who made a decision, for the record: the run itself for a policy (named) or a timeout; else the sender's own
+ * words (`by`, already checked), its surface defaulting to the Temporal message the decision came in, so a
+ * signal from `temporal workflow signal` reads `{ via: 'signal' }`.
+ */
+export function decidedBy(by: Decider | undefined, via: ApprovalDecision['via'], policy?: string): DecidedBy {
+  if (via === 'policy') return policy === undefined ? { via } : { name: policy, via };
+  if (via === 'timeout') return { via };
+  return { ...(by?.name === undefined ? {} : { name: by.name }), via: by?.via ?? via };
 }

@@ -1,10 +1,10 @@
 import type { Duration } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
-import type { ApprovalDecision } from '../../../shared/control';
+import type { ApprovalDecision, DecidedBy, Decider } from '../../../shared/control';
 import type { ToolCall } from '../../../shared/messages';
 import type { ToolDescription } from '../../../shared/activity-types';
 import { approvalPolicyRegistry, applyApprovalPolicy } from '../../rules/approval-policies';
-import { checkDecision } from '../../rules/approval-rules';
+import { checkDecision, decidedBy } from '../../rules/approval-rules';
 import { approvalTimedOut } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity, type RunRecord } from '../run-record';
@@ -31,6 +31,8 @@ export interface DecisionToRecord {
   reason?: string;
   /** The approval policy that decided (`via: 'policy'`). */
   policy?: string;
+  /** Who decides, as the sender said (a signal or update's `by`). */
+  by?: Decider;
 }
 
 /**
@@ -157,6 +159,14 @@ export function recordDecision(
   const recorded = approvalDecisionOf(decision, pending, via);
   run.decisions.set(decision.callId, recorded);
   run.events.append('approval-decision', { ...recorded });
+  // The audit line: one per decision, in the worker's log (the SDK adds the workflow and run ids; not on replay).
+  wf.log.info('Approval decision', {
+    callId: recorded.callId,
+    toolName: recorded.toolName,
+    decision: recorded.decision,
+    decidedBy: recorded.by.name ?? '(unnamed)',
+    decidedVia: recorded.by.via,
+  });
   return recorded;
 }
 
@@ -170,7 +180,7 @@ export function approvalDecisionOf(
   decision: DecisionToRecord,
   requested: { toolName: string; arguments: unknown } | undefined,
   via: ApprovalDecision['via'],
-): ApprovalDecision {
+): ApprovalDecision & { by: DecidedBy } {
   return {
     callId: decision.callId,
     toolName: requested?.toolName ?? '',
@@ -181,5 +191,6 @@ export function approvalDecisionOf(
     decidedAt: new Date().toISOString(),
     via,
     ...(decision.policy === undefined ? {} : { policy: decision.policy }),
+    by: decidedBy(decision.by, via, decision.policy),
   };
 }

@@ -49,10 +49,12 @@ export function forwardDecision(
       ? child.signal(approveSignal, {
           callId: route.callId,
           ...(input.arguments === undefined ? {} : { arguments: input.arguments }),
+          ...(input.by === undefined ? {} : { by: input.by }),
         })
       : child.signal(denySignal, {
           callId: route.callId,
           ...(input.reason === undefined ? {} : { reason: input.reason }),
+          ...(input.by === undefined ? {} : { by: input.by }),
         });
   // The child may have ended meanwhile: its call is then decided already, and there is nothing to forward to.
   sent.catch(() => undefined);
@@ -60,7 +62,7 @@ export function forwardDecision(
   run.events.append('nested-approval-forward', { callId, workflowId: route.workflowId, decision: input.decision });
   // As forwarded, unchecked: the nested agent checks it and records it or logs why it refused it.
   return approvalDecisionOf(
-    { callId, decision: input.decision, arguments: input.arguments, reason: input.reason },
+    { callId, decision: input.decision, arguments: input.arguments, reason: input.reason, by: input.by },
     route.approval,
     via,
   );

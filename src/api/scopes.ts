@@ -1,0 +1,64 @@
+/**
+ * What an API principal may do: the scopes, and the one table that says which scope each route needs.
+ * A route missing from the table cannot be registered (`requireRouteScopes`), so a new route cannot
+ * slip out unguarded.
+ */
+
+/** Every scope, with what it allows, for the reference. @public */
+export const API_SCOPES = {
+  'runs:read': 'Read runs and conversations: state, result, transcript, events, the list.',
+  'runs:write':
+    'Start, steer and stop runs: start, send a message or an answer, terminate; chat turns; end a conversation.',
+  'approvals:decide': 'Approve or deny a tool call that waits for a decision.',
+  'payloads:decode': "Decode (and encode) payloads with the API's codec, as the Temporal UI and CLI do.",
+  admin: 'Everything: every other scope.',
+} as const;
+
+/** A scope a principal may hold. */
+export type ApiScope = keyof typeof API_SCOPES;
+
+/** Every scope, in the catalogue's order. */
+export const API_SCOPE_NAMES = Object.keys(API_SCOPES) as [ApiScope, ...ApiScope[]];
+
+/** Routes answered to anyone: the probes and the OpenAPI document, none of which says anything about runs. */
+export const OPEN_ROUTES: ReadonlySet<string> = new Set(['GET /healthz', 'GET /readyz', 'GET /openapi.json']);
+
+/** The scope each route needs, by `METHOD /path` as registered. */
+export const ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
+  'POST /runs': 'runs:write',
+  'GET /runs': 'runs:read',
+  'GET /runs/:run_id': 'runs:read',
+  'GET /runs/:run_id/result': 'runs:read',
+  'POST /runs/:run_id/approve': 'approvals:decide',
+  'POST /runs/:run_id/deny': 'approvals:decide',
+  'POST /runs/:run_id/terminate': 'runs:write',
+  'POST /runs/:run_id/messages': 'runs:write',
+  'GET /runs/:run_id/messages': 'runs:read',
+  'GET /runs/:run_id/events': 'runs:read',
+  'POST /chat': 'runs:write',
+  'POST /chat/invoke': 'runs:write',
+  'POST /chat/add-ai-message': 'runs:write',
+  'GET /conversations/:context_id': 'runs:read',
+  'DELETE /conversations/:context_id': 'runs:write',
+  'POST /codec/encode': 'payloads:decode',
+  'POST /codec/decode': 'payloads:decode',
+};
+
+/** The key of a route in {@link ROUTE_SCOPES}; a HEAD route fastify adds for a GET is the GET. */
+export function routeKey(method: string, url: string): string {
+  return `${method === 'HEAD' ? 'GET' : method} ${url}`;
+}
+
+/**
+ * The scope a route needs: `null` when it is open, `undefined` when the table does not know it.
+ */
+export function scopeOfRoute(method: string, url: string): ApiScope | null | undefined {
+  const key = routeKey(method, url);
+  if (OPEN_ROUTES.has(key)) return null;
+  return ROUTE_SCOPES[key];
+}
+
+/** Whether `held` allows `needed`: it is there, or `admin` is. */
+export function allows(held: ReadonlySet<ApiScope>, needed: ApiScope): boolean {
+  return held.has(needed) || held.has('admin');
+}
