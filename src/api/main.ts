@@ -1,6 +1,7 @@
 import { connectAgentClient } from '../client';
 import { ConfigError, loadLogLevel, loadTemporalConfig } from '../config';
 import { loadApiConfig } from '../config/api';
+import { describePayloadEncryption, loadPayloadEncryption } from '../config/payload-codec';
 import { closeApi, describeAuth, listen, untilSignal } from './lifecycle';
 import { buildApiServer } from './server';
 
@@ -13,7 +14,8 @@ async function main(): Promise<void> {
   const api = loadApiConfig();
   const temporal = loadTemporalConfig();
   const logLevel = loadLogLevel().toLowerCase();
-  const client = await connectAgentClient(temporal);
+  const encryption = loadPayloadEncryption();
+  const client = await connectAgentClient(temporal, { dataConverter: encryption.dataConverter });
   const app = buildApiServer({
     client,
     taskQueue: temporal.taskQueue,
@@ -25,7 +27,7 @@ async function main(): Promise<void> {
   const stop = untilSignal();
   const url = await listen(app, api);
   console.log(
-    `Agent API at ${url} (Temporal ${temporal.address}, namespace "${temporal.namespace}", task queue "${temporal.taskQueue}"); ${describeAuth(api)}. Ctrl-C stops it.`,
+    `Agent API at ${url} (Temporal ${temporal.address}, namespace "${temporal.namespace}", task queue "${temporal.taskQueue}"); ${describeAuth(api)}; ${describePayloadEncryption(encryption.keyIds)}. Ctrl-C stops it.`,
   );
   await stop;
   await closeApi(app, (line) => console.log(line));

@@ -1,17 +1,19 @@
 import type { Client, WorkflowExecutionStatusName } from '@temporalio/client';
 import { connectAgentClient } from '../client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
+import { loadPayloadEncryption } from '../config/payload-codec';
 import { RunEndedError, RunNotFoundError } from '../client/run-control';
 import { hasRunEnded } from '../temporal/run-ended';
 import { runEndedError } from './run-ended-error';
 
 /**
  * Runs `work` with a client for the server in `TEMPORAL_ADDRESS` (and the
- * rest of the Temporal settings), closing the connection afterwards.
+ * rest of the Temporal settings) and the payload codec of `AGENT_CODEC_KEYS` or `AGENT_CODEC_KEY_FILE`, closing the
+ * connection afterwards.
  */
 export async function withAgentClient<T>(work: (client: Client, config: TemporalConfig) => Promise<T>): Promise<T> {
   const config = loadTemporalConfig();
-  const client = await connectAgentClient(config);
+  const client = await connectAgentClient(config, { dataConverter: loadPayloadEncryption().dataConverter });
   try {
     return await work(client, config);
   } finally {

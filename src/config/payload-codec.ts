@@ -1,5 +1,7 @@
+import type { DataConverter } from '@temporalio/common';
 import { z } from 'zod';
 import { AesGcmPayloadCodec } from '../codec/aes-gcm-codec';
+import { payloadCodecDataConverter } from '../codec/data-converter';
 import { CodecKeyError, parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
 import { ConfigError, parseEnvironment } from './environment';
 
@@ -42,4 +44,28 @@ export function loadCodecKeys(env: NodeJS.ProcessEnv = process.env): CodecKey[] 
 export function loadPayloadCodec(env: NodeJS.ProcessEnv = process.env): AesGcmPayloadCodec | undefined {
   const keys = loadCodecKeys(env);
   return keys.length === 0 ? undefined : new AesGcmPayloadCodec(keys);
+}
+
+/** What a process encrypts its payloads with, from the environment. */
+export interface PayloadEncryption {
+  /** For the process's worker and client: the codec with the configured keys, or a keyless one. */
+  dataConverter: DataConverter;
+  /** The configured key ids, primary first; empty: payloads in clear. */
+  keyIds: string[];
+}
+
+/**
+ * The data converter of the environment's codec keys, for a process's worker and client. Without keys payloads stay
+ * in clear, and an encrypted payload fails with an error that names its key id (not Temporal's "Unknown encoding").
+ */
+export function loadPayloadEncryption(env: NodeJS.ProcessEnv = process.env): PayloadEncryption {
+  const keys = loadCodecKeys(env);
+  return { dataConverter: payloadCodecDataConverter(keys), keyIds: keys.map((key) => key.id) };
+}
+
+/** One line for a process's start: whether its payloads are encrypted, and with which key. */
+export function describePayloadEncryption(keyIds: readonly string[]): string {
+  if (keyIds.length === 0) return 'payloads in clear (no AGENT_CODEC_KEYS or AGENT_CODEC_KEY_FILE)';
+  const older = keyIds.length > 1 ? `; also reads ${keyIds.slice(1).map((id) => `"${id}"`).join(', ')}` : '';
+  return `payloads encrypted (AES-256-GCM, key "${keyIds[0]}"${older})`;
 }

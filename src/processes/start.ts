@@ -1,6 +1,7 @@
 import { Runtime } from '@temporalio/worker';
 import { closeApi, describeAuth, listen, untilSignal } from '../api/lifecycle';
 import { loadApiConfig } from '../config/api';
+import { describePayloadEncryption, loadPayloadEncryption } from '../config/payload-codec';
 import { buildApiServer } from '../api/server';
 import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig } from '../config';
 import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-server';
@@ -22,19 +23,26 @@ async function main(): Promise<number> {
   const logLevel = loadLogLevel();
   const localServer = loadLocalServerConfig();
   const { namespace, taskQueue } = loadLocalRunConfig();
+  const encryption = loadPayloadEncryption();
   const secrets = configuredSecrets();
   const logger = runnerLogger(logLevel === 'INFO' ? 'WARN' : logLevel, secrets);
   Runtime.install({ logger, shutdownSignals: [] });
   const stop = untilSignal();
 
   const server = await ensureLocalServer(say, localServer);
-  const { client, clientConnection, workerConnection } = await connectToLocalServer(server, namespace, say);
+  const { client, clientConnection, workerConnection } = await connectToLocalServer(
+    server,
+    namespace,
+    say,
+    encryption.dataConverter,
+  );
   const worker = await createAgentWorker({
     connection: workerConnection,
     namespace,
     taskQueue,
     tools: createBuiltinTools({ workspace: model.workspace }),
     model: { ...model, secrets },
+    dataConverter: encryption.dataConverter,
   });
   const workerRun = worker.run();
   const app = buildApiServer({
@@ -48,7 +56,7 @@ async function main(): Promise<number> {
   const url = await listen(app, api);
   say(`Temporal: ${server.address} (${server.description})${server.uiUrl ? `; web UI ${server.uiUrl}` : ''}.`);
   say(
-    `Worker: task queue "${taskQueue}", model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}, tools ${api.defaults.tools.join(', ')} by default.`,
+    `Worker: task queue "${taskQueue}", model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}, tools ${api.defaults.tools.join(', ')} by default; ${describePayloadEncryption(encryption.keyIds)}.`,
   );
   say(`Agent API at ${url}; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`);
 

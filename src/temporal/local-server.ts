@@ -1,6 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
 import { loadLocalServerConfig, type LocalServerConfig } from '../config/local-server';
 import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
@@ -125,17 +126,23 @@ export interface LocalConnections {
 /**
  * Connects to `server` and registers the search attributes its namespace
  * lacks: a server this project did not start may not have them, and runs
- * would stall on their first update.
+ * would stall on their first update. `dataConverter` is the client's (the payload codec).
  */
 export async function connectToLocalServer(
   server: LocalServer,
   namespace: string,
   log: Log,
+  dataConverter?: DataConverter,
 ): Promise<LocalConnections> {
   const clientConnection = await Connection.connect({ address: server.address });
   const registered = await registerSearchAttributes(clientConnection, namespace);
   if (registered.length > 0)
     log(`Registered the search attributes ${registered.join(', ')} on namespace "${namespace}".`);
   const workerConnection = await NativeConnection.connect({ address: server.address });
-  return { client: new Client({ connection: clientConnection, namespace }), clientConnection, workerConnection };
+  const client = new Client({
+    connection: clientConnection,
+    namespace,
+    ...(dataConverter === undefined ? {} : { dataConverter }),
+  });
+  return { client, clientConnection, workerConnection };
 }
