@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { defaultPayloadConverter, type FailureConverter, type Payload } from '@temporalio/common';
 import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, PayloadKeyError } from '../../src/codec/aes-gcm-codec';
 import { CodecKeyError, parseCodecKeys, type CodecKey } from '../../src/codec/codec-keys';
 import { ENCODED_FAILURE_CONVERTER_PATH, payloadCodecDataConverter } from '../../src/codec/data-converter';
@@ -158,8 +158,15 @@ describe('payloadCodecDataConverter', () => {
     expect(converter.payloadCodecs?.[0]).toBeInstanceOf(AesGcmPayloadCodec);
     expect(converter.failureConverterPath).toBe(ENCODED_FAILURE_CONVERTER_PATH);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const loaded = require(ENCODED_FAILURE_CONVERTER_PATH) as { failureConverter: { options: unknown } };
-    expect(loaded.failureConverter.options).toEqual({ encodeCommonAttributes: true });
+    const { failureConverter } = require(ENCODED_FAILURE_CONVERTER_PATH) as { failureConverter: FailureConverter };
+    const encoded = failureConverter.errorToFailure(new Error(SECRET), defaultPayloadConverter);
+    expect(encoded.message).toBe('Encoded failure');
+    expect(encoded.stackTrace).toBe('');
+    expect(JSON.stringify(defaultPayloadConverter.fromPayload(encoded.encodedAttributes!))).toContain(SECRET);
+    // A missing key's failure names a key id only, and must be readable without that key.
+    const missing = failureConverter.errorToFailure(new PayloadKeyError('key "k1" is missing', 'k1'), defaultPayloadConverter);
+    expect(missing.message).toBe('key "k1" is missing');
+    expect(missing.encodedAttributes).toBeUndefined();
   });
 
   test('without keys: a keyless codec (a clear error for an encrypted payload), failures as Temporal leaves them', () => {
