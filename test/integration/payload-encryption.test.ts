@@ -125,6 +125,23 @@ describe('payload encryption', () => {
     expect(keyless.stderr).toContain('AGENT_CODEC_KEYS');
   });
 
+  test('an API without the key answers payload_key_missing naming the key id, in the answer and the event stream', async () => {
+    const keylessApi = await TestApi.start(env, { client: env.clientWith(payloadCodecDataConverter([])) });
+    try {
+      const state = await keylessApi.get(`/runs/${encodeURIComponent(runId)}`);
+      expect(state.status).toBe(500);
+      expect(state.body.error).toMatchObject({ code: 'payload_key_missing', details: { key_id: 'k1' } });
+      expect(state.body.error.message).toMatch(/encrypted with key "k1"/);
+      const result = await keylessApi.get(`/runs/${encodeURIComponent(runId)}/result`);
+      expect(result.body.error).toMatchObject({ code: 'payload_key_missing' });
+      const stream = await readEventStream(`${keylessApi.url}/runs/${encodeURIComponent(runId)}/events`, auth);
+      expect(stream.events.at(-1)).toMatchObject({ event: 'error', data: { code: 'payload_key_missing' } });
+      expect(JSON.stringify(stream.events)).not.toContain(PROMPT);
+    } finally {
+      await keylessApi.close();
+    }
+  });
+
   test('a client without the key gets PayloadKeyError naming the key id, not the text', async () => {
     const keyless = env.clientWith(payloadCodecDataConverter([]));
     const refusal = await getAgentResult(keyless, runId).catch((error: unknown) => error);
