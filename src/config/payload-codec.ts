@@ -1,6 +1,5 @@
 import type { DataConverter } from '@temporalio/common';
 import { z } from 'zod';
-import { AesGcmPayloadCodec } from '../codec/aes-gcm-codec';
 import { payloadCodecDataConverter } from '../codec/data-converter';
 import { CodecKeyError, parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
 import { ConfigError, parseEnvironment } from './environment';
@@ -40,12 +39,6 @@ export function loadCodecKeys(env: NodeJS.ProcessEnv = process.env): CodecKey[] 
   return [];
 }
 
-/** The payload codec of the environment; undefined when no key is configured (payloads in clear). */
-export function loadPayloadCodec(env: NodeJS.ProcessEnv = process.env): AesGcmPayloadCodec | undefined {
-  const keys = loadCodecKeys(env);
-  return keys.length === 0 ? undefined : new AesGcmPayloadCodec(keys);
-}
-
 /** What a process encrypts its payloads with, from the environment. */
 export interface PayloadEncryption {
   /** For the process's worker and client: the codec with the configured keys, or a keyless one. */
@@ -66,6 +59,12 @@ export function loadPayloadEncryption(env: NodeJS.ProcessEnv = process.env): Pay
 /** One line for a process's start: whether its payloads are encrypted, and with which key. */
 export function describePayloadEncryption(keyIds: readonly string[]): string {
   if (keyIds.length === 0) return 'payloads in clear (no AGENT_CODEC_KEYS or AGENT_CODEC_KEY_FILE)';
-  const older = keyIds.length > 1 ? `; also reads ${keyIds.slice(1).map((id) => `"${id}"`).join(', ')}` : '';
+  const older =
+    keyIds.length > 1
+      ? `; also reads ${keyIds
+          .slice(1)
+          .map((id) => `"${id}"`)
+          .join(', ')}`
+      : '';
   return `payloads encrypted (AES-256-GCM, key "${keyIds[0]}"${older})`;
 }

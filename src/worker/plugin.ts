@@ -227,9 +227,7 @@ function refuseActivityClashes(activities: object | undefined, agentActivityName
  */
 function mergeDataConverter(existing: DataConverter | undefined, ours: DataConverter): DataConverter {
   if (existing === undefined || existing === ours) return ours;
-  const clashes = (
-    ['payloadCodecs', 'failureConverterPath', 'payloadConverterPath'] as const
-  ).filter(
+  const clashes = (['payloadCodecs', 'failureConverterPath', 'payloadConverterPath'] as const).filter(
     (field) =>
       existing[field] !== undefined &&
       ours[field] !== undefined &&
@@ -239,7 +237,7 @@ function mergeDataConverter(existing: DataConverter | undefined, ours: DataConve
   if (clashes.length > 0) {
     throw new Error(
       `AgentRunnerPlugin: the worker's dataConverter already sets ${clashes.join(', ')}, and so does the plugin's dataConverter option. ` +
-        'Give the codec in one place: either the worker\'s options or the plugin\'s.',
+        "Give the codec in one place: either the worker's options or the plugin's.",
     );
   }
   return { ...existing, ...Object.fromEntries(Object.entries(ours).filter(([, value]) => value !== undefined)) };

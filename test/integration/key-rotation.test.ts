@@ -97,7 +97,9 @@ describe('key rotation', () => {
       30_000,
     );
     const failure = JSON.stringify(failed[0]);
-    expect(failure).toMatch(/A payload is encrypted with key \\"k1\\", which this process does not hold \(it holds \\"k2\\"\)/);
+    expect(failure).toMatch(
+      /A payload is encrypted with key \\"k1\\", which this process does not hold \(it holds \\"k2\\"\)/,
+    );
     // Not failed, not terminated: the run waits, its workflow task retried, for a worker that holds k1.
     const description = await client.workflow.getHandle(handle.workflowId).describe();
     expect(description.status.name).toBe('RUNNING');

@@ -179,7 +179,13 @@ describe('payload encryption', () => {
       .filter((payload) => !markers.includes(payload))
       .map((payload) => payload.path.replace(/^.*indexedFields\./, ''));
     expect(new Set(searchAttributes)).toEqual(
-      new Set(['AgentStatus', 'AgentIterations', 'AgentTotalTokens', 'AgentPendingApprovals', 'AgentTerminationReason']),
+      new Set([
+        'AgentStatus',
+        'AgentIterations',
+        'AgentTotalTokens',
+        'AgentPendingApprovals',
+        'AgentTerminationReason',
+      ]),
     );
   });
 

@@ -67,9 +67,7 @@ describe('codec keys', () => {
 
   test('what a process says at start about its payloads', () => {
     expect(describePayloadEncryption([])).toBe('payloads in clear (no AGENT_CODEC_KEYS or AGENT_CODEC_KEY_FILE)');
-    expect(describePayloadEncryption(['k2', 'k1'])).toBe(
-      'payloads encrypted (AES-256-GCM, key "k2"; also reads "k1")',
-    );
+    expect(describePayloadEncryption(['k2', 'k1'])).toBe('payloads encrypted (AES-256-GCM, key "k2"; also reads "k1")');
     expect(loadPayloadEncryption({}).keyIds).toEqual([]);
   });
 });
@@ -110,9 +108,13 @@ describe('AES-256-GCM payload codec', () => {
     const refusal = await new AesGcmPayloadCodec([key('k2')]).decode([encrypted!]).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(PayloadKeyError);
     expect(refusal).toMatchObject({ keyId: 'k1' });
-    expect((refusal as Error).message).toMatch(/encrypted with key "k1", which this process does not hold \(it holds "k2"\)/);
+    expect((refusal as Error).message).toMatch(
+      /encrypted with key "k1", which this process does not hold \(it holds "k2"\)/,
+    );
     const keyless = await new AesGcmPayloadCodec([]).decode([encrypted!]).catch((error: unknown) => error);
-    expect((keyless as Error).message).toMatch(/key "k1".*it holds no key: set AGENT_CODEC_KEYS or AGENT_CODEC_KEY_FILE/);
+    expect((keyless as Error).message).toMatch(
+      /key "k1".*it holds no key: set AGENT_CODEC_KEYS or AGENT_CODEC_KEY_FILE/,
+    );
   });
 
   test('a wrong key of the same id, altered data or a swapped key id are refused, naming the key id', async () => {
@@ -164,7 +166,10 @@ describe('payloadCodecDataConverter', () => {
     expect(encoded.stackTrace).toBe('');
     expect(JSON.stringify(defaultPayloadConverter.fromPayload(encoded.encodedAttributes!))).toContain(SECRET);
     // A missing key's failure names a key id only, and must be readable without that key.
-    const missing = failureConverter.errorToFailure(new PayloadKeyError('key "k1" is missing', 'k1'), defaultPayloadConverter);
+    const missing = failureConverter.errorToFailure(
+      new PayloadKeyError('key "k1" is missing', 'k1'),
+      defaultPayloadConverter,
+    );
     expect(missing.message).toBe('key "k1" is missing');
     expect(missing.encodedAttributes).toBeUndefined();
   });
