@@ -6,6 +6,7 @@ import { PayloadKeyError } from '../../src/codec/aes-gcm-codec';
 import type { CodecKey } from '../../src/codec/codec-keys';
 import { payloadCodecDataConverter } from '../../src/codec/data-converter';
 import { eventsQuery } from '../../src/common/definitions';
+import { replayAgentHistories } from '../../src/testing/replay-histories';
 import { defineTool } from '../../src/tools/define-tool';
 import { TEST_TOKEN, TestApi, readEventStream } from '../helpers/api';
 import { cleanEnv, PROJECT_ROOT, runProcess, type Finished } from '../helpers/processes';
@@ -188,6 +189,21 @@ describe('payload encryption', () => {
       ]),
     );
   });
+
+  test('its encrypted history replays against the workflow code with the same data converter', async () => {
+    const history = await env.client.workflow.getHandle(runId).fetchHistory();
+    const results = await replayAgentHistories({
+      histories: [{ workflowId: runId, history }],
+      replayOptions: { dataConverter: payloadCodecDataConverter([k1]) },
+    });
+    expect(results.map((result) => result.error)).toEqual([undefined]);
+    // Without the key the same history does not replay, and the error names the key.
+    const [keyless] = await replayAgentHistories({
+      histories: [{ workflowId: runId, history }],
+      replayOptions: { dataConverter: payloadCodecDataConverter([]) },
+    });
+    expect(String(keyless?.error)).toMatch(/k1/);
+  }, 120_000);
 
   test('a failure quoting the provider is encrypted too: "Encoded failure" in the history, the text for the client', async () => {
     const model = env.scenario([{ error: { status: 400, message: PROVIDER_TEXT } }]);
