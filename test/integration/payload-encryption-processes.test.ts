@@ -9,7 +9,8 @@ import { testServerAddress } from '../helpers/test-env';
 
 /*
  * The processes read their keys from the environment: `npm run worker` with a key file and `agent-runner run` with
- * AGENT_CODEC_KEYS hold a run whose raw history has none of its text; the demo with a key does the same.
+ * AGENT_CODEC_KEYS hold a run whose raw history has none of its text, and `npm run api` with the keys reads it; the
+ * demo with a key does the same.
  */
 
 const keyLine = (id: string) => `${id}=${randomBytes(32).toString('base64')}`;
@@ -64,6 +65,33 @@ describe('processes with codec keys', () => {
       expect(run.stdout).toContain('6 * 7 + 0.5 - 0.5');
       const history = await rawHistory(workflowId);
       expect(history.holding([prompt, answer, '6 * 7 + 0.5 - 0.5', 'forty-two'])).toEqual([]);
+
+      // npm run api with the same keys reads the run in clear.
+      const token = randomUUID();
+      const api = await startScript(
+        'src/api/main.ts',
+        cleanEnv({
+          TEMPORAL_ADDRESS: address,
+          AGENT_TASK_QUEUE: taskQueue,
+          AGENT_API_TOKEN: token,
+          AGENT_API_PORT: '0',
+          AGENT_CODEC_KEYS: keys,
+        }),
+        /Agent API at http:\/\/127\.0\.0\.1:\d+.*\n/,
+      );
+      try {
+        expect(api.output()).toContain('payloads encrypted (AES-256-GCM, key "proc-1")');
+        const url = /Agent API at (http:\/\/127\.0\.0\.1:\d+)/.exec(api.output())?.[1];
+        const messages = await fetch(`${url}/runs/${workflowId}/messages`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(messages.status).toBe(200);
+        const body = await messages.text();
+        expect(body).toContain(prompt);
+        expect(body).toContain(answer);
+      } finally {
+        await stopChild(api.child);
+      }
     } catch (error) {
       failure = error;
     }
