@@ -24,7 +24,7 @@ describe('processes with codec keys', () => {
     await model.close();
   });
 
-  test('npm run worker (key file) and agent-runner run (AGENT_CODEC_KEYS) run it; the history holds none of its text', async () => {
+  test('npm run worker (key file) and agent-runner run (AGENT_CODEC_KEYS) run it, the history holds none of its text, npm run api reads it', async () => {
     const keys = keyLine('proc-1');
     const keyFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'codec-keys-')), 'keys');
     await writeFile(keyFile, `# the worker's keys\n${keys}\n`, { mode: 0o600 });
