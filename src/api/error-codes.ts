@@ -97,6 +97,11 @@ export const API_ERROR_CODES = {
     status: 500,
     meaning: 'The turn’s run failed for another reason (`details.type` names the failure type).',
   },
+  payload_key_missing: {
+    status: 500,
+    meaning:
+      'The run’s payloads are encrypted with a key the API does not hold (`details.key_id` names it): add it to `AGENT_CODEC_KEYS` or `AGENT_CODEC_KEY_FILE`.',
+  },
   internal_error: {
     status: 500,
     meaning: 'A bug: the server log has the details under the request id the message gives.',

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ChatTurnFailedError } from '../client/conversations';
 import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../client/run-control';
+import { PayloadKeyError } from '../codec/aes-gcm-codec';
 import {
   FailureType,
   MODEL_CALL_FAILURE_PREFIX,
@@ -162,6 +163,8 @@ export function toApiError(error: unknown, requestId: string): ApiError {
     return new ApiError(answer.code, error.message, details, answer.status);
   }
   if (error instanceof RunNotFoundError) return new ApiError('run_not_found', error.message);
+  if (error instanceof PayloadKeyError)
+    return new ApiError('payload_key_missing', error.message, { key_id: error.keyId });
   if (error instanceof WorkflowNotFoundError)
     return new ApiError('run_not_found', `No run "${error.workflowId}" exists.`);
   if (error instanceof DecisionRejectedError) return new ApiError('decision_rejected', error.message);

@@ -3,6 +3,7 @@ import { ConfigError, loadLogLevel, loadTemporalConfig } from '../config';
 import { loadApiConfig } from '../config/api';
 import { loadModelStreamFollowerCa } from '../config/model-stream';
 import { describeTemporalSource } from '../config/temporal';
+import { describePayloadEncryption, loadPayloadEncryption } from '../config/payload-codec';
 import { closeApi, describeAuth, listen, untilSignal } from './lifecycle';
 import { buildApiServer } from './server';
 
@@ -17,7 +18,8 @@ async function main(): Promise<void> {
   loadModelStreamFollowerCa();
   const temporal = loadTemporalConfig();
   const logLevel = loadLogLevel().toLowerCase();
-  const client = await connectAgentClient(temporal);
+  const encryption = loadPayloadEncryption(process.env, temporal);
+  const client = await connectAgentClient(temporal, { dataConverter: encryption.dataConverter });
   const app = buildApiServer({
     client,
     taskQueue: temporal.taskQueue,
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
   const stop = untilSignal();
   const url = await listen(app, api);
   console.log(
-    `Agent API at ${url} (Temporal ${temporal.address}, ${describeTemporalSource(temporal)}, namespace "${temporal.namespace}", task queue "${temporal.taskQueue}"); ${describeAuth(api)}. Ctrl-C stops it.`,
+    `Agent API at ${url} (Temporal ${temporal.address}, ${describeTemporalSource(temporal)}, namespace "${temporal.namespace}", task queue "${temporal.taskQueue}"); ${describeAuth(api)}; ${describePayloadEncryption(encryption)}. Ctrl-C stops it.`,
   );
   await stop;
   await closeApi(app, (line) => console.log(line));

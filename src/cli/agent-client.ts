@@ -1,17 +1,21 @@
 import type { Client, WorkflowExecutionStatusName } from '@temporalio/client';
 import { connectAgentClient } from '../client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
+import { loadPayloadEncryption } from '../config/payload-codec';
 import { RunEndedError, RunNotFoundError } from '../client/run-control';
 import { hasRunEnded } from '../temporal/run-ended';
 import { runEndedError } from './run-ended-error';
 
 /**
  * Runs `work` with a client for the server of the Temporal profile and the
- * `TEMPORAL_*` variables (`loadTemporalConfig`), closing the connection afterwards.
+ * `TEMPORAL_*` variables (`loadTemporalConfig`), and the payload codec of `AGENT_CODEC_KEYS`, `AGENT_CODEC_KEY_FILE`
+ * or the profile's codec endpoint, closing the connection afterwards.
  */
 export async function withAgentClient<T>(work: (client: Client, config: TemporalConfig) => Promise<T>): Promise<T> {
   const config = loadTemporalConfig();
-  const client = await connectAgentClient(config);
+  const client = await connectAgentClient(config, {
+    dataConverter: loadPayloadEncryption(process.env, config).dataConverter,
+  });
   try {
     return await work(client, config);
   } finally {

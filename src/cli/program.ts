@@ -43,6 +43,7 @@ const ENVIRONMENT_HELP = [
   `  AGENT_TASK_QUEUE     the task queue the agent workers poll (default "${DEFAULT_TASK_QUEUE}")`,
   '  TEMPORAL_API_KEY, TEMPORAL_TLS_CLIENT_CERT_PATH, TEMPORAL_TLS_CLIENT_KEY_PATH   credentials for Temporal Cloud or mTLS',
   `  AGENT_TOOLS          tools of a run that names none (default ${DEFAULT_AGENT_TOOLS.join(',')})`,
+  '  AGENT_CODEC_KEYS, AGENT_CODEC_KEY_FILE   payload encryption keys, id=base64key, the primary first',
 ].join('\n');
 
 const RUN_HELP = [

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
 import { loadClientTaskQueue } from '../config/temporal';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
@@ -112,6 +113,11 @@ export type { RemoteCodecConfig, TemporalConfigSource, TemporalTlsConfig } from 
 // A namespace needs the agent's search attributes: the helper that registers them, and the error when they are missing.
 export { registerSearchAttributes, type OperatorConnection } from '../temporal/check-search-attributes';
 export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';
+// Payload encryption: the codec's data converter for this client and the workers, its keys, and its errors.
+export { ENCODED_FAILURE_CONVERTER_PATH, payloadCodecDataConverter } from '../codec/data-converter';
+export { AesGcmPayloadCodec, PayloadKeyError } from '../codec/aes-gcm-codec';
+export { CodecKeyError, parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
+export { loadCodecKeys } from '../config/payload-codec';
 
 /** Options of {@link startAgentRun}. */
 export interface StartAgentRunOptions {
@@ -161,10 +167,29 @@ export class AgentRunFailedError extends Error {
   }
 }
 
+/** Options of {@link connectAgentClient}. */
+export interface ConnectAgentClientOptions {
+  /**
+   * The client's data converter: the payload codec the workers encrypt with (`payloadCodecDataConverter(keys)`, or
+   * one of your own), so the client writes inputs, signals and updates encrypted and reads results, queries and
+   * events in clear. A run whose payloads name a key the client does not hold fails to read with a
+   * `PayloadKeyError` naming the key id.
+   * @default none: payloads in clear
+   */
+  dataConverter?: DataConverter;
+}
+
 /** A client for the server in `TEMPORAL_ADDRESS` (or `config`). */
-export async function connectAgentClient(config: TemporalConfig = loadTemporalConfig()): Promise<Client> {
+export async function connectAgentClient(
+  config: TemporalConfig = loadTemporalConfig(),
+  options: ConnectAgentClientOptions = {},
+): Promise<Client> {
   const connection = await connectClient(config);
-  return new Client({ connection, namespace: config.namespace });
+  return new Client({
+    connection,
+    namespace: config.namespace,
+    ...(options.dataConverter === undefined ? {} : { dataConverter: options.dataConverter }),
+  });
 }
 
 /** Starts a run. The input is checked first, so a mistake throws here rather than failing a started run. */

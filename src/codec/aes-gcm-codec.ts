@@ -5,7 +5,7 @@ import type { CodecKey } from './codec-keys';
 
 /** The metadata an encrypted payload carries: its encoding, the cipher and the id of the key that opens it. */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
-export const CIPHER = 'AES-256-GCM';
+const CIPHER = 'AES-256-GCM';
 const METADATA_ENCODING = 'encoding';
 const METADATA_CIPHER = 'encryption-cipher';
 const METADATA_KEY_ID = 'encryption-key-id';

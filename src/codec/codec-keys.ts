@@ -46,7 +46,7 @@ export function parseCodecKeys(text: string, source: string): CodecKey[] {
     if (key.length !== KEY_BYTES || key.toString('base64').replace(/=+$/, '') !== encoded.replace(/=+$/, '')) {
       throw new CodecKeyError(
         `${where} (key id "${id}"): the key must be ${KEY_BYTES} bytes in base64 ` +
-          '(make one with `openssl rand -base64 32` or `agent-runner codec-key`).',
+          '(make one with `openssl rand -base64 32`).',
       );
     }
     if (keys.some((known) => known.id === id)) throw new CodecKeyError(`${where}: key id "${id}" appears twice.`);

@@ -1,7 +1,10 @@
+import type { DataConverter } from '@temporalio/common';
 import { z } from 'zod';
-import { AesGcmPayloadCodec } from '../codec/aes-gcm-codec';
+import { ENCODED_FAILURE_CONVERTER_PATH, payloadCodecDataConverter } from '../codec/data-converter';
+import { RemotePayloadCodec } from '../codec/remote-codec';
 import { CodecKeyError, parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
 import { ConfigError, parseEnvironment } from './environment';
+import { loadTemporalConfig, type TemporalConfig } from './temporal';
 
 /** The keys of the payload codec: set one of the two, or neither for payloads in clear. */
 export const payloadCodecSchema = z.object({
@@ -38,8 +41,56 @@ export function loadCodecKeys(env: NodeJS.ProcessEnv = process.env): CodecKey[] 
   return [];
 }
 
-/** The payload codec of the environment; undefined when no key is configured (payloads in clear). */
-export function loadPayloadCodec(env: NodeJS.ProcessEnv = process.env): AesGcmPayloadCodec | undefined {
+/** What a process encrypts its payloads with, from the environment. */
+export interface PayloadEncryption {
+  /** For the process's worker and client: the codec with the configured keys, a remote codec, or a keyless one. */
+  dataConverter: DataConverter;
+  /** The configured key ids, primary first; empty: no local key. */
+  keyIds: string[];
+  /** The codec server payloads go through, when the process holds no key but its Temporal profile names one. */
+  remoteEndpoint?: string;
+}
+
+/**
+ * The data converter of the environment, for a process's worker and client:
+ * - payloads encrypted with the process's own keys (`AGENT_CODEC_KEYS` / `AGENT_CODEC_KEY_FILE`) when it holds any;
+ * - else through the codec server of the Temporal profile or `TEMPORAL_CODEC_ENDPOINT` (with `TEMPORAL_CODEC_AUTH`);
+ * - else in clear, and an encrypted payload fails with an error that names its key id (not Temporal's "Unknown
+ *   encoding").
+ * Local keys win over an endpoint: a process that holds the keys needs no server to read its own payloads.
+ *
+ * @param temporal the process's Temporal settings, when it loaded them already (they carry the endpoint)
+ */
+export function loadPayloadEncryption(
+  env: NodeJS.ProcessEnv = process.env,
+  temporal: Pick<TemporalConfig, 'codec' | 'namespace'> = loadTemporalConfig(env),
+): PayloadEncryption {
   const keys = loadCodecKeys(env);
-  return keys.length === 0 ? undefined : new AesGcmPayloadCodec(keys);
+  if (keys.length === 0 && temporal.codec !== undefined) {
+    const remote = new RemotePayloadCodec({ ...temporal.codec, namespace: temporal.namespace });
+    return {
+      dataConverter: { ...payloadCodecDataConverter(remote), failureConverterPath: ENCODED_FAILURE_CONVERTER_PATH },
+      keyIds: [],
+      remoteEndpoint: temporal.codec.endpoint,
+    };
+  }
+  return { dataConverter: payloadCodecDataConverter(keys), keyIds: keys.map((key) => key.id) };
+}
+
+/** One line for a process's start: whether its payloads are encrypted, and how. */
+export function describePayloadEncryption(encryption: Pick<PayloadEncryption, 'keyIds' | 'remoteEndpoint'>): string {
+  const { keyIds, remoteEndpoint } = encryption;
+  if (keyIds.length === 0) {
+    return remoteEndpoint === undefined
+      ? 'payloads in clear (no AGENT_CODEC_KEYS or AGENT_CODEC_KEY_FILE)'
+      : `payloads encrypted through the codec server ${remoteEndpoint}`;
+  }
+  const older =
+    keyIds.length > 1
+      ? `; also reads ${keyIds
+          .slice(1)
+          .map((id) => `"${id}"`)
+          .join(', ')}`
+      : '';
+  return `payloads encrypted (AES-256-GCM, key "${keyIds[0]}"${older})`;
 }

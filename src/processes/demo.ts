@@ -6,9 +6,10 @@ import { ExitCode } from '../cli/exit-codes';
 import { followRun } from '../cli/follow-run';
 import { createOutput } from '../cli/output';
 import { startAgentRun } from '../client';
-import { configuredSecrets, loadModelConfig, type ModelConfig } from '../config';
+import { configuredSecrets, loadModelConfig, loadTemporalConfig, type ModelConfig } from '../config';
 import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-server';
 import { loadDemoModelChoice } from '../config/model';
+import { describePayloadEncryption, loadPayloadEncryption } from '../config/payload-codec';
 import { DEMO_MODEL, SUMMARY_FILE, demoAgent } from '../scripted-model/demo-agent';
 import { ScriptedModelServer } from '../scripted-model/server';
 import { DEMO_TASK_QUEUE } from '../shared/defaults/names';
@@ -38,6 +39,10 @@ async function main(): Promise<number> {
   const choice = loadDemoModelChoice();
   const localServer = loadLocalServerConfig();
   const localRun = loadLocalRunConfig();
+  const encryption = loadPayloadEncryption(
+    process.env,
+    localServer.temporal ?? loadTemporalConfig(process.env, { readDefaultFile: false }),
+  );
   const options = new Command()
     .name('demo')
     .description('Run one agent task as a durable Temporal workflow and follow it live.')
@@ -76,13 +81,22 @@ async function main(): Promise<number> {
   const namespace = localServer.temporal?.namespace ?? localRun.namespace;
   // The offline model must not meet workers of a real deployment, so it gets a task queue of its own.
   const taskQueue = online ? localRun.taskQueue : DEMO_TASK_QUEUE;
-  const { client, clientConnection, workerConnection } = await connectToLocalServer(server, namespace, say);
+  const { client, clientConnection, workerConnection } = await connectToLocalServer(
+    server,
+    namespace,
+    say,
+    encryption.dataConverter,
+  );
+  // Said only when on: the demo's other lines stay as they are for the usual run in clear.
+  if (encryption.keyIds.length > 0)
+    say(`${describePayloadEncryption(encryption).replace(/^p/, 'P')}; the web UI shows them as ciphertext.`);
   const worker = await createAgentWorker({
     connection: workerConnection,
     namespace,
     taskQueue,
     tools: createBuiltinTools({ workspace }),
     model,
+    dataConverter: encryption.dataConverter,
   });
 
   const input: AgentInput = {

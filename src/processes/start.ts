@@ -2,8 +2,9 @@ import { Runtime } from '@temporalio/worker';
 import { closeApi, describeAuth, listen, untilSignal } from '../api/lifecycle';
 import { loadApiConfig } from '../config/api';
 import { loadModelStreamFollowerCa } from '../config/model-stream';
+import { describePayloadEncryption, loadPayloadEncryption } from '../config/payload-codec';
 import { buildApiServer } from '../api/server';
-import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig } from '../config';
+import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig, loadTemporalConfig } from '../config';
 import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-server';
 import { connectToLocalServer, ensureLocalServer } from '../temporal/local-server';
 import { createBuiltinTools } from '../tools/builtin';
@@ -27,19 +28,29 @@ async function main(): Promise<number> {
   // A named server's namespace comes from its profile too (TEMPORAL_NAMESPACE still wins).
   const namespace = localServer.temporal?.namespace ?? localRun.namespace;
   const taskQueue = localRun.taskQueue;
+  const encryption = loadPayloadEncryption(
+    process.env,
+    localServer.temporal ?? loadTemporalConfig(process.env, { readDefaultFile: false }),
+  );
   const secrets = configuredSecrets();
   const logger = runnerLogger(logLevel === 'INFO' ? 'WARN' : logLevel, secrets);
   Runtime.install({ logger, shutdownSignals: [] });
   const stop = untilSignal();
 
   const server = await ensureLocalServer(say, localServer);
-  const { client, clientConnection, workerConnection } = await connectToLocalServer(server, namespace, say);
+  const { client, clientConnection, workerConnection } = await connectToLocalServer(
+    server,
+    namespace,
+    say,
+    encryption.dataConverter,
+  );
   const worker = await createAgentWorker({
     connection: workerConnection,
     namespace,
     taskQueue,
     tools: createBuiltinTools({ workspace: model.workspace }),
     model: { ...model, secrets },
+    dataConverter: encryption.dataConverter,
   });
   const workerRun = worker.run();
   const app = buildApiServer({
@@ -53,7 +64,7 @@ async function main(): Promise<number> {
   const url = await listen(app, api);
   say(`Temporal: ${server.address} (${server.description})${server.uiUrl ? `; web UI ${server.uiUrl}` : ''}.`);
   say(
-    `Worker: task queue "${taskQueue}", model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}, tools ${api.defaults.tools.join(', ')} by default.`,
+    `Worker: task queue "${taskQueue}", model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}, tools ${api.defaults.tools.join(', ')} by default; ${describePayloadEncryption(encryption)}.`,
   );
   say(`Agent API at ${url}; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`);
 

@@ -1,6 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection } from '@temporalio/worker';
 import type { TemporalConfig } from '../config';
 import { loadLocalServerConfig, type LocalServerConfig } from '../config/local-server';
@@ -134,12 +135,13 @@ export interface LocalConnections {
 /**
  * Connects to `server` and registers the search attributes its namespace
  * lacks: a server this project did not start may not have them, and runs
- * would stall on their first update.
+ * would stall on their first update. `dataConverter` is the client's (the payload codec).
  */
 export async function connectToLocalServer(
   server: LocalServer,
   namespace: string,
   log: Log,
+  dataConverter?: DataConverter,
 ): Promise<LocalConnections> {
   const clientConnection =
     server.temporal === undefined
@@ -152,5 +154,10 @@ export async function connectToLocalServer(
     server.temporal === undefined
       ? await NativeConnection.connect({ address: server.address })
       : await connectWorker(server.temporal);
-  return { client: new Client({ connection: clientConnection, namespace }), clientConnection, workerConnection };
+  const client = new Client({
+    connection: clientConnection,
+    namespace,
+    ...(dataConverter === undefined ? {} : { dataConverter }),
+  });
+  return { client, clientConnection, workerConnection };
 }

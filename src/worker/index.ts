@@ -2,6 +2,7 @@ import { Runtime, Worker, type NativeConnection, type WorkerOptions } from '@tem
 import type { ModelSettings } from '../shared/model-settings';
 import { ConfigError, configuredSecrets, loadWorkerConfig } from '../config';
 import { describeTemporalSource } from '../config/temporal';
+import { describePayloadEncryption, loadPayloadEncryption } from '../config/payload-codec';
 import { AgentRunnerPlugin, type AgentRunnerPluginOptions } from './plugin';
 import { createRedactor } from '../redaction';
 import { requireSearchAttributes } from '../temporal/check-search-attributes';
@@ -33,6 +34,10 @@ export type { StreamListenerOptions } from '../activities/delta-hub';
 export { registerSearchAttributes } from '../temporal/check-search-attributes';
 export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';
 export { SecondSdkCopyError } from './checks/second-sdk-copy-error';
+export { ENCODED_FAILURE_CONVERTER_PATH, payloadCodecDataConverter } from '../codec/data-converter';
+export { AesGcmPayloadCodec, PayloadKeyError } from '../codec/aes-gcm-codec';
+export { CodecKeyError, parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
+export { loadCodecKeys } from '../config/payload-codec';
 
 /** What a worker for `agentWorkflow` needs. */
 export interface AgentWorkerOptions {
@@ -45,7 +50,18 @@ export interface AgentWorkerOptions {
   model: ModelSettings;
   /** The HTTP listener for streaming model deltas: {@link AgentRunnerPluginOptions.streamListener}. */
   streamListener?: AgentRunnerPluginOptions['streamListener'];
-  /** A prebuilt workflow bundle (tests bundle once); by default the workflows are bundled at start. */
+  /**
+   * The worker's data converter: a payload codec that encrypts what the agent writes to the history
+   * (`payloadCodecDataConverter(keys)`, or one of your own); {@link AgentRunnerPluginOptions.dataConverter}.
+   * Clients that read the runs need the same codec (`connectAgentClient(config, { dataConverter })`).
+   * @default none: payloads in clear
+   */
+  dataConverter?: AgentRunnerPluginOptions['dataConverter'];
+  /**
+   * A prebuilt workflow bundle (tests bundle once); by default the workflows are bundled at start. With a
+   * `dataConverter` that has a `failureConverterPath`, bundle with it (`bundleWorkflowCode({ ..., failureConverterPath })`)
+   * so the failures workflows raise are encrypted too.
+   */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Extra worker options (concurrency limits, identity, more plugins, ...). */
   overrides?: Partial<WorkerOptions>;
@@ -80,6 +96,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
         tools: options.tools,
         model: options.model,
         ...(options.streamListener === undefined ? {} : { streamListener: options.streamListener }),
+        ...(options.dataConverter === undefined ? {} : { dataConverter: options.dataConverter }),
       }),
       ...plugins,
     ],
@@ -89,6 +106,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
 /** `npm run worker`: a worker with the built-in tools, configured from the environment. */
 async function main(secrets: readonly string[]): Promise<void> {
   const { temporal, model, logLevel } = loadWorkerConfig();
+  const encryption = loadPayloadEncryption(process.env, temporal);
   // Signals are handled below, not by the SDK: Ctrl-C reaches tsx and node both and tsx relays it once more,
   // and a second SIGINT after the SDK's handler has run would kill the worker in the middle of draining.
   // A provider may echo the key in an error: no log line of the worker prints a configured secret.
@@ -100,6 +118,7 @@ async function main(secrets: readonly string[]): Promise<void> {
     taskQueue: temporal.taskQueue,
     tools: createBuiltinTools({ workspace: model.workspace }),
     model: { ...model, secrets },
+    dataConverter: encryption.dataConverter,
   });
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -115,7 +134,7 @@ async function main(secrets: readonly string[]): Promise<void> {
   // Announced only once the handlers are in place: a Ctrl-C right after this line must already drain.
   console.log(
     `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address} (${describeTemporalSource(temporal)}); ` +
-      `model ${model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}; workspace ${model.workspace}. Ctrl-C stops it.`,
+      `model ${model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}; workspace ${model.workspace}; ${describePayloadEncryption(encryption)}. Ctrl-C stops it.`,
   );
   try {
     await worker.run();

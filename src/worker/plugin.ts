@@ -1,3 +1,4 @@
+import type { DataConverter } from '@temporalio/common';
 import { SimplePlugin } from '@temporalio/plugin';
 import {
   Runtime,
@@ -59,6 +60,14 @@ export interface AgentRunnerPluginOptions {
    * @default `{ host: '127.0.0.1', port: 0 }` (this machine only, a free port)
    */
   streamListener?: StreamListenerOptions | false;
+  /**
+   * The data converter of the worker: a payload codec that encrypts what the agent writes to the history
+   * (`payloadCodecDataConverter(keys)` for the runner's AES-256-GCM codec, or one of your own). Merged into the
+   * worker's own `dataConverter`, field by field; a worker whose `dataConverter` already names payload codecs or a
+   * failure converter and a plugin that names them too is refused, rather than one of the two silently dropped.
+   * @default the worker's own `dataConverter` (none: payloads in clear)
+   */
+  dataConverter?: DataConverter;
 }
 
 /**
@@ -82,6 +91,9 @@ export interface AgentRunnerPluginOptions {
  *   worker's options set it, so a cancelled tool hears of it within about a second. The option is worker-wide: the
  *   worker's other activities heartbeat at that rate too.
  *
+ * - **Data converter**: the `dataConverter` option (a payload codec: the history's content encrypted) is merged
+ *   into the worker's, and into the replay worker's and a client's that use this plugin; two codecs are refused.
+ *
  * - **Checks**: a worker whose bundle would hold a second copy of `@temporalio/workflow` is refused at
  *   `Worker.create` (`SecondSdkCopyError`); a namespace that lacks the agent's search attributes is refused when
  *   the worker runs (`SearchAttributesMissingError`, with the command that registers them).
@@ -97,7 +109,14 @@ export class AgentRunnerPlugin extends SimplePlugin {
   constructor(options: AgentRunnerPluginOptions) {
     const hub = options.streamListener === false ? false : DeltaHub.forProcess(options.streamListener);
     const activities = createActivities({ registry: createToolRegistry(options.tools), model: options.model, hub });
-    super({ name: 'agent-runner', activities });
+    const dataConverter = options.dataConverter;
+    super({
+      name: 'agent-runner',
+      activities,
+      ...(dataConverter === undefined
+        ? {}
+        : { dataConverter: (existing?: DataConverter) => mergeDataConverter(existing, dataConverter) }),
+    });
     this.activityNames = Object.keys(activities);
     this.hub = hub;
   }
@@ -206,4 +225,26 @@ function refuseActivityClashes(activities: object | undefined, agentActivityName
         'Rename yours, or run the agent on a worker of its own.',
     );
   }
+}
+
+/**
+ * `ours` over the worker's own data converter: its fields win where the worker left them out; a worker with payload
+ * codecs or a failure converter of its own and a plugin with them too is refused (with which), rather than losing one.
+ */
+function mergeDataConverter(existing: DataConverter | undefined, ours: DataConverter): DataConverter {
+  if (existing === undefined || existing === ours) return ours;
+  const clashes = (['payloadCodecs', 'failureConverterPath', 'payloadConverterPath'] as const).filter(
+    (field) =>
+      existing[field] !== undefined &&
+      ours[field] !== undefined &&
+      existing[field] !== ours[field] &&
+      !(field === 'payloadCodecs' && existing.payloadCodecs?.length === 0),
+  );
+  if (clashes.length > 0) {
+    throw new Error(
+      `AgentRunnerPlugin: the worker's dataConverter already sets ${clashes.join(', ')}, and so does the plugin's dataConverter option. ` +
+        "Give the codec in one place: either the worker's options or the plugin's.",
+    );
+  }
+  return { ...existing, ...Object.fromEntries(Object.entries(ours).filter(([, value]) => value !== undefined)) };
 }

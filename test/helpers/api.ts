@@ -1,3 +1,4 @@
+import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildApiServer, type ApiAuth, type AgentDefaults } from '../../src/api/server';
 import type { TestEnv } from './test-env';
@@ -24,10 +25,10 @@ export class TestApi {
 
   static async start(
     env: TestEnv,
-    options: { auth?: ApiAuth; defaults?: Partial<AgentDefaults>; bodyLimit?: number } = {},
+    options: { auth?: ApiAuth; defaults?: Partial<AgentDefaults>; bodyLimit?: number; client?: Client } = {},
   ): Promise<TestApi> {
     const app = buildApiServer({
-      client: env.client,
+      client: options.client ?? env.client,
       taskQueue: env.taskQueue,
       auth: options.auth ?? { token: TEST_TOKEN },
       defaults: { tools: ['calculator'], ...options.defaults },

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, type DataConverter } from '@temporalio/common';
 import { NativeConnection, bundleWorkflowCode, type Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
@@ -14,7 +14,7 @@ import { type AgentWorkflowResult, withAnswerRestored } from '../../src/shared/r
 import { type PriceTable } from '../../src/shared/prices';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import type { ToolDefinition } from '../../src/tools/define-tool';
-import { AGENT_PRELOADED_MODULES } from '../../src/worker/plugin';
+import { AGENT_PRELOADED_MODULES, AGENT_WORKFLOWS_PATH } from '../../src/worker/plugin';
 import { createAgentWorker } from '../../src/worker';
 import { installQuietRuntime } from './quiet-runtime';
 
@@ -41,7 +41,7 @@ export class TestEnv {
     readonly client: Client,
     readonly model: ScriptedModelServer,
     private worker: Worker,
-    private readonly createWorker: () => Promise<Worker>,
+    private readonly createWorker: (dataConverter?: DataConverter) => Promise<Worker>,
     readonly taskQueue: string,
     readonly workspace: string,
     private readonly connections: { client: Connection; worker: NativeConnection },
@@ -50,9 +50,16 @@ export class TestEnv {
   /**
    * @param options.workflowsPath a workflows module of the test's own (bundled here, once) instead of the suite's bundle
    * @param options.prices the worker's price table (`model.prices`)
+   * @param options.dataConverter the worker's and the client's data converter (a payload codec); one with a
+   *   `failureConverterPath` gets a bundle of its own with that converter, as a deployment's worker would
    */
   static async create(
-    options: { extraTools?: ToolDefinition[]; workflowsPath?: string; prices?: PriceTable } = {},
+    options: {
+      extraTools?: ToolDefinition[];
+      workflowsPath?: string;
+      prices?: PriceTable;
+      dataConverter?: DataConverter;
+    } = {},
   ): Promise<TestEnv> {
     installQuietRuntime();
     const address = testServerAddress();
@@ -63,15 +70,17 @@ export class TestEnv {
     const taskQueue = `test-${randomUUID()}`;
     const workerConnection = await NativeConnection.connect({ address });
     const clientConnection = await Connection.connect({ address });
+    const failureConverterPath = options.dataConverter?.failureConverterPath;
     const ownBundle =
-      options.workflowsPath === undefined
+      options.workflowsPath === undefined && failureConverterPath === undefined
         ? undefined
         : await bundleWorkflowCode({
-            workflowsPath: options.workflowsPath,
+            workflowsPath: options.workflowsPath ?? AGENT_WORKFLOWS_PATH,
             preloadModules: [...AGENT_PRELOADED_MODULES],
+            ...(failureConverterPath === undefined ? {} : { failureConverterPath }),
             logger: { trace() {}, debug() {}, info() {}, warn() {}, error() {}, log() {} },
           });
-    const createWorker = () =>
+    const createWorker = (dataConverter = options.dataConverter) =>
       createAgentWorker({
         connection: workerConnection,
         namespace: 'default',
@@ -84,10 +93,15 @@ export class TestEnv {
           ...(options.prices === undefined ? {} : { prices: options.prices }),
         },
         workflowBundle: ownBundle ?? { codePath: bundlePath },
+        ...(dataConverter === undefined ? {} : { dataConverter }),
       });
     const worker = await createWorker();
     const env = new TestEnv(
-      new Client({ connection: clientConnection, namespace: 'default' }),
+      new Client({
+        connection: clientConnection,
+        namespace: 'default',
+        ...(options.dataConverter === undefined ? {} : { dataConverter: options.dataConverter }),
+      }),
       model,
       worker,
       createWorker,
@@ -139,11 +153,33 @@ export class TestEnv {
    * Shuts the worker down (its cached workflows are gone with it) and starts a
    * new one on the same task queue: what a crash and redeploy look like to a run.
    */
-  async restartWorker(): Promise<void> {
+  async restartWorker(options: { dataConverter?: DataConverter } = {}): Promise<void> {
+    await this.stopWorker();
+    await this.startWorker(options);
+  }
+
+  /** Shuts the worker down: the task queue has no worker until {@link startWorker}. */
+  async stopWorker(): Promise<void> {
     this.worker.shutdown();
     await this.workerRun;
-    this.worker = await this.createWorker();
+  }
+
+  /**
+   * Starts a worker after {@link stopWorker}; `dataConverter` replaces the one the test env was created with (keys
+   * rotated, a key missing), on the same workflow bundle.
+   */
+  async startWorker(options: { dataConverter?: DataConverter } = {}): Promise<void> {
+    this.worker = await this.createWorker(options.dataConverter);
     this.workerRun = this.worker.run();
+  }
+
+  /** A client of this env's server and namespace with a data converter of its own (other keys, or none). */
+  clientWith(dataConverter?: DataConverter): Client {
+    return new Client({
+      connection: this.connections.client,
+      namespace: 'default',
+      ...(dataConverter === undefined ? {} : { dataConverter }),
+    });
   }
 
   async close(): Promise<void> {

@@ -115,6 +115,10 @@ describe('the package through its exports map', () => {
         'FailureType',
         'FAILURE_CATALOGUE',
         'isFailureType',
+        'payloadCodecDataConverter',
+        'loadCodecKeys',
+        'parseCodecKeys',
+        'PayloadKeyError',
       ]),
     );
     // The runner's internals stay internal.
@@ -142,6 +146,9 @@ describe('the package through its exports map', () => {
         'TerminateResponse',
         'WaitForInput',
         'RetryableToolError',
+        'payloadCodecDataConverter',
+        'loadCodecKeys',
+        'PayloadKeyError',
       ]),
     );
     expect(entries['agent-runner/workflow']).toEqual([

@@ -9,7 +9,7 @@ import { AesGcmPayloadCodec, ENCRYPTED_ENCODING } from '../../src/codec/aes-gcm-
 import { parseCodecKeys } from '../../src/codec/codec-keys';
 import { RemotePayloadCodec } from '../../src/codec/remote-codec';
 import { RemoteCodecError } from '../../src/codec/remote-codec-error';
-import { loadDataConverter } from '../../src/config/data-converter';
+import { loadPayloadEncryption } from '../../src/config/payload-codec';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import type { AgentWorkflowResult } from '../../src/shared/result-answer';
@@ -131,8 +131,8 @@ describe('a run encrypted with local keys, through processes that hold none', ()
     model = await ScriptedModelServer.start();
     workerConnection = await NativeConnection.connect({ address: testServerAddress() });
     clientConnection = await Connection.connect({ address: testServerAddress() });
-    const remote = loadDataConverter(remoteEnv());
-    expect(remote.codec).toEqual({ kind: 'remote', endpoint: server.endpoint });
+    const remote = loadPayloadEncryption(remoteEnv());
+    expect(remote.remoteEndpoint).toBe(server.endpoint);
     worker = await createAgentWorker({
       connection: workerConnection,
       namespace: 'default',
@@ -140,7 +140,7 @@ describe('a run encrypted with local keys, through processes that hold none', ()
       tools: createBuiltinTools({ workspace: await mkdtemp(path.join(os.tmpdir(), 'remote-codec-')) }),
       model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused' },
       workflowBundle: { codePath: bundlePath },
-      overrides: { dataConverter: remote.dataConverter! },
+      overrides: { dataConverter: remote.dataConverter },
     });
     workerRun = worker.run();
   }, 120_000);
@@ -159,12 +159,12 @@ describe('a run encrypted with local keys, through processes that hold none', ()
     const withKeys = new Client({
       connection: clientConnection,
       namespace: 'default',
-      dataConverter: loadDataConverter({ AGENT_CODEC_KEYS: `k1=${KEYS[0]!.key.toString('base64')}` }).dataConverter!,
+      dataConverter: loadPayloadEncryption({ AGENT_CODEC_KEYS: `k1=${KEYS[0]!.key.toString('base64')}` }).dataConverter,
     });
     const keyless = new Client({
       connection: clientConnection,
       namespace: 'default',
-      dataConverter: loadDataConverter(remoteEnv()).dataConverter!,
+      dataConverter: loadPayloadEncryption(remoteEnv()).dataConverter,
     });
     const before = server.requests.length;
 

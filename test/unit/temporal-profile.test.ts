@@ -5,7 +5,7 @@ import path from 'node:path';
 import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
 import { RemotePayloadCodec } from '../../src/codec/remote-codec';
 import { ConfigError, configuredSecrets, loadTemporalConfig } from '../../src/config';
-import { loadDataConverter } from '../../src/config/data-converter';
+import { loadPayloadEncryption } from '../../src/config/payload-codec';
 import { loadLocalServerConfig } from '../../src/config/local-server';
 import { defaultTemporalConfigFile, describeTemporalSource } from '../../src/config/temporal';
 import { connectionOptions } from '../../src/temporal/connection';
@@ -327,31 +327,34 @@ describe('secrets of a profile', () => {
   });
 });
 
-describe('loadDataConverter', () => {
+describe('loadPayloadEncryption', () => {
   const keys = `k1=${randomBytes(32).toString('base64')}`;
 
   test('local keys win over a codec endpoint', () => {
-    const { dataConverter, codec } = loadDataConverter({
+    const { dataConverter, keyIds, remoteEndpoint } = loadPayloadEncryption({
       AGENT_CODEC_KEYS: keys,
       TEMPORAL_CODEC_ENDPOINT: 'http://x:1',
     });
 
-    expect(codec).toEqual({ kind: 'local-keys', keyIds: ['k1'] });
-    expect(dataConverter?.payloadCodecs?.[0]).toBeInstanceOf(AesGcmPayloadCodec);
+    expect(keyIds).toEqual(['k1']);
+    expect(remoteEndpoint).toBeUndefined();
+    expect(dataConverter.payloadCodecs?.[0]).toBeInstanceOf(AesGcmPayloadCodec);
   });
 
   test('without keys, the profile or TEMPORAL_CODEC_ENDPOINT gives a remote codec', () => {
-    const fromProfile = loadDataConverter({ TEMPORAL_CONFIG_FILE: FILE, TEMPORAL_PROFILE: 'prod' });
-    expect(fromProfile.codec).toEqual({ kind: 'remote', endpoint: 'https://codec.example/prod' });
-    expect(fromProfile.dataConverter?.payloadCodecs?.[0]).toBeInstanceOf(RemotePayloadCodec);
+    const fromProfile = loadPayloadEncryption({ TEMPORAL_CONFIG_FILE: FILE, TEMPORAL_PROFILE: 'prod' });
+    expect(fromProfile.remoteEndpoint).toBe('https://codec.example/prod');
+    expect(fromProfile.dataConverter.payloadCodecs?.[0]).toBeInstanceOf(RemotePayloadCodec);
 
-    expect(loadDataConverter({ TEMPORAL_CODEC_ENDPOINT: 'http://codec:8081' }).codec).toEqual({
-      kind: 'remote',
-      endpoint: 'http://codec:8081',
-    });
+    expect(loadPayloadEncryption({ TEMPORAL_CODEC_ENDPOINT: 'http://codec:8081' }).remoteEndpoint).toBe(
+      'http://codec:8081',
+    );
   });
 
-  test('neither: no data converter, payloads in clear', () => {
-    expect(loadDataConverter({})).toEqual({ dataConverter: undefined, codec: { kind: 'none' } });
+  test('neither: a keyless codec, payloads in clear', () => {
+    const none = loadPayloadEncryption({});
+    expect(none.keyIds).toEqual([]);
+    expect(none.remoteEndpoint).toBeUndefined();
+    expect(none.dataConverter.payloadCodecs?.[0]).toBeInstanceOf(AesGcmPayloadCodec);
   });
 });
