@@ -26,6 +26,8 @@ async function main(): Promise<void> {
     auth: api.auth,
     defaults: api.defaults,
     bodyLimit: api.bodyLimit,
+    // With keys of its own the API serves Temporal's codec protocol too, to principals with payloads:decode.
+    ...(encryption.keyIds.length > 0 ? { codec: encryption.dataConverter.payloadCodecs![0]! } : {}),
     logger: { level: logLevel },
   });
   const stop = untilSignal();

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { TEST_TOKEN, type Json } from '../helpers/api';
 import { cleanEnv, startScript, stopChild } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';
+import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
 
 /**
  * Principals of the HTTP API, over real HTTP against a real worker: a read-only principal cannot decide (403,
@@ -203,6 +204,8 @@ describe('principals and scopes over HTTP', () => {
       taskQueue: env.taskQueue,
       auth: { principals },
       defaults: { tools: [] },
+      // With a codec, so the codec routes are there too.
+      codec: new AesGcmPayloadCodec([{ id: 'k', key: randomBytes(32) }]),
     });
     await server.listen({ host: '127.0.0.1', port: 0 });
     const address = server.server.address();

@@ -10,6 +10,8 @@ import { buildApiServer } from '../../src/api/server';
 import { TestApi } from '../helpers/api';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
+import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
+import { randomBytes } from 'node:crypto';
 
 /**
  * The OpenAPI document against the server it describes: every route fastify
@@ -44,6 +46,8 @@ async function registeredRoutes(): Promise<string[]> {
     taskQueue: env.taskQueue,
     auth: { token: 'x'.repeat(16) },
     defaults: { tools: [] },
+    // With a codec, so the codec routes are there too.
+    codec: new AesGcmPayloadCodec([{ id: 'k', key: randomBytes(32) }]),
   });
   await app.ready();
   const tree = app.printRoutes({ commonPrefix: false });

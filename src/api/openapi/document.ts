@@ -91,6 +91,11 @@ function buildDocument(operations: readonly ApiOperation[]): Json {
       { name: 'runs', description: 'Runs without a conversation.' },
       { name: 'health', description: 'Probes, open without a token.' },
       { name: 'document', description: 'This document, open without a token.' },
+      {
+        name: 'codec',
+        description:
+          "Temporal's remote codec protocol, for the CLI's `--codec-endpoint` (only when the API holds codec keys).",
+      },
     ],
     security: [{ bearer: [] }],
     paths,

@@ -3,6 +3,8 @@ import { HTTP_STATUS_OF } from '../errors';
 import type { ApiErrorCode } from '../error-codes';
 import * as answers from '../response-schemas';
 import * as requests from '../schemas';
+import { payloadsBodySchema } from '../../codec-server/payload-json';
+import { CODEC_SERVER_DEFAULTS } from '../../shared/defaults/codec-server';
 
 /**
  * Every route of the API as the OpenAPI document describes it, with the zod
@@ -34,7 +36,7 @@ export interface ApiOperation {
   method: 'GET' | 'POST' | 'DELETE';
   url: string;
   operationId: string;
-  tag: 'health' | 'chat' | 'conversations' | 'runs' | 'document';
+  tag: 'health' | 'chat' | 'conversations' | 'runs' | 'document' | 'codec';
   summary: string;
   description?: string;
   /** Answered without the bearer token. */
@@ -90,6 +92,8 @@ const chatAnswers: Record<number, OperationAnswer> = {
 const chatErrors: ApiErrorCode[] = ['invalid_header', 'temporal_unavailable', ...chatTurnFailureCodes];
 
 const runParams = requests.runPathParams;
+
+const payloadsBody = payloadsBodySchema(CODEC_SERVER_DEFAULTS.maxPayloads);
 
 export const API_OPERATIONS: readonly ApiOperation[] = [
   {
@@ -337,4 +341,27 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     },
     errors: ['invalid_run_id', 'invalid_header', 'run_not_found', 'temporal_unavailable'],
   },
+  ...(['encode', 'decode'] as const).map((direction): ApiOperation => ({
+    method: 'POST',
+    url: `/codec/${direction}`,
+    operationId: `${direction}Payloads`,
+    tag: 'codec',
+    summary: `Temporal's remote codec protocol: ${direction}s payloads with the API's codec keys.`,
+    description:
+      'Served only when the API is built with a codec (`buildApiServer({ codec })`). ' +
+      (direction === 'decode'
+        ? 'A payload whose key the API does not hold comes back as it was, its key id named in the `x-codec-unopened-key-ids` header.'
+        : 'Every payload comes back encrypted with the primary key.'),
+    body: { id: 'CodecPayloads', schema: payloadsBody },
+    answers: {
+      200: {
+        description: `The payloads, ${direction}d, in the order given.`,
+        json: { id: 'CodecPayloadsResponse', schema: payloadsBody },
+        ...(direction === 'decode'
+          ? { headers: { 'x-codec-unopened-key-ids': 'Key ids of payloads left as they were (no such key here).' } }
+          : {}),
+      },
+    },
+    errors: [],
+  })),
 ];
