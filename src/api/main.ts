@@ -3,6 +3,11 @@ import { ConfigError, loadLogLevel, loadTemporalConfig } from '../config';
 import { loadApiConfig } from '../config/api';
 import { closeApi, describeAuth, listen, untilSignal } from './lifecycle';
 import { buildApiServer } from './server';
+import { loadTracingConfig } from '../config/tracing';
+import { tracingForProcess } from '../tracing/process-tracing';
+
+/** The `service.name` of the API's spans when `OTEL_SERVICE_NAME` is unset. */
+const API_SERVICE_NAME = 'agent-runner-api';
 
 /**
  * `npm run api`: the HTTP API alone, for a deployment whose workers run
@@ -13,6 +18,7 @@ async function main(): Promise<void> {
   const api = loadApiConfig();
   const temporal = loadTemporalConfig();
   const logLevel = loadLogLevel().toLowerCase();
+  const tracing = tracingForProcess(loadTracingConfig(API_SERVICE_NAME));
   const client = await connectAgentClient(temporal);
   const app = buildApiServer({
     client,
@@ -21,6 +27,7 @@ async function main(): Promise<void> {
     defaults: api.defaults,
     bodyLimit: api.bodyLimit,
     logger: { level: logLevel },
+    traceContext: tracing !== undefined,
   });
   const stop = untilSignal();
   const url = await listen(app, api);
@@ -30,6 +37,7 @@ async function main(): Promise<void> {
   await stop;
   await closeApi(app, (line) => console.log(line));
   await client.connection.close();
+  await tracing?.shutdown();
 }
 
 main().then(

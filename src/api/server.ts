@@ -16,6 +16,7 @@ import { limitJsonDepth } from './json-body';
 import { openApiDocument } from './openapi/document';
 import { registerRunRoutes } from './run-routes';
 import { probeTemporal } from './temporal-deadline';
+import { traceContextHook } from '../tracing/http-trace-context';
 
 export type { ApiAuth } from './auth';
 export type { AgentDefaults } from './chat-routes';
@@ -31,6 +32,11 @@ export interface ApiServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** Keep-alive comments on idle event streams. @default 15 s (`API_DEFAULTS.keepAliveMs`) */
   keepAliveMs?: number;
+  /**
+   * Start runs under a request's W3C `traceparent` (the client must carry Temporal's OpenTelemetry interceptor,
+   * as `connectAgentClient` does when tracing is on). @default false
+   */
+  traceContext?: boolean;
 }
 
 /**
@@ -56,6 +62,7 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   });
   limitJsonDepth(app);
   app.addHook('onRequest', bearerAuth(options.auth));
+  if (options.traceContext === true) app.addHook('onRequest', traceContextHook());
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     void reply

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { clientTracingInterceptor } from '../tracing/client-tracing';
+import { tracingOn } from '../tracing/process-tracing';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
 import { loadClientTaskQueue } from '../config/temporal';
@@ -159,10 +161,29 @@ export class AgentRunFailedError extends Error {
   }
 }
 
+/** How {@link connectAgentClient} connects. */
+export interface ConnectAgentClientOptions {
+  /**
+   * Start runs under the caller's active OpenTelemetry span and carry the trace context into them (Temporal's
+   * OpenTelemetry client interceptor), so a run's trace continues the caller's. Needs an OpenTelemetry tracer
+   * provider registered in the process (the caller's own, or the runner's when `OTEL_*` tracing is on).
+   * @default true when this process traces (`OTEL_EXPORTER_OTLP_ENDPOINT` set), else false
+   */
+  tracing?: boolean;
+}
+
 /** A client for the server in `TEMPORAL_ADDRESS` (or `config`). */
-export async function connectAgentClient(config: TemporalConfig = loadTemporalConfig()): Promise<Client> {
+export async function connectAgentClient(
+  config: TemporalConfig = loadTemporalConfig(),
+  options: ConnectAgentClientOptions = {},
+): Promise<Client> {
   const connection = await connectClient(config);
-  return new Client({ connection, namespace: config.namespace });
+  const tracing = options.tracing ?? tracingOn();
+  return new Client({
+    connection,
+    namespace: config.namespace,
+    ...(tracing ? { interceptors: { workflow: [clientTracingInterceptor()] } } : {}),
+  });
 }
 
 /** Starts a run. The input is checked first, so a mistake throws here rather than failing a started run. */

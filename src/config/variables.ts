@@ -8,6 +8,7 @@ import { modelStreamSchema } from './model-stream';
 import { payloadCodecSchema } from './payload-codec';
 import { clientSchema, temporalSchema } from './temporal';
 import { temporalCliSchema } from './temporal-cli';
+import { metricsSchema, tracingSchema } from './tracing';
 
 /**
  * Every environment variable the package reads, derived from the schemas the
@@ -49,6 +50,8 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: modelStreamSchema, processes: ['plugin'] },
   { schema: payloadCodecSchema, processes: ['worker', 'api', 'cli', 'start', 'demo'] },
   { schema: temporalCliSchema, processes: ['start', 'demo', 'server'] },
+  { schema: tracingSchema, processes: ['worker', 'api'] },
+  { schema: metricsSchema, processes: ['worker'] },
 ];
 
 /** One environment variable, as the configuration reference shows it. */

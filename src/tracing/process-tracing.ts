@@ -1,0 +1,34 @@
+import type * as SdkModule from './sdk';
+import type { TracingConfig } from '../config/tracing';
+import type { TracingSdk } from './sdk';
+
+/**
+ * Tracing is process-wide (OpenTelemetry's tracer provider and context manager are globals): started once, by the
+ * first worker plugin or API server that finds it configured, and shared by every worker in the process.
+ */
+let started: TracingSdk | undefined;
+
+/** Starts tracing for this process with `config` (once; later calls get the first one's), or returns undefined when off. */
+export function tracingForProcess(config: TracingConfig | undefined): TracingSdk | undefined {
+  if (config === undefined) return started;
+  if (started === undefined) {
+    // Loaded here and only here: with tracing off no OpenTelemetry SDK module is loaded at all.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const sdk = require('./sdk') as typeof SdkModule;
+    started = sdk.startTracingSdk(config);
+    captureContent = config.captureContent;
+  }
+  return started;
+}
+
+/** Whether this process traces; the GenAI spans cost one check when it does not. */
+export function tracingOn(): boolean {
+  return started !== undefined;
+}
+
+let captureContent = false;
+
+/** Whether spans carry message content (`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`). */
+export function capturesContent(): boolean {
+  return captureContent;
+}
