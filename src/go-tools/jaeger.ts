@@ -10,7 +10,7 @@ import { buildGoTool, executableName, findOnPath, isExecutable, toolCacheDirecto
  * (`npm run jaeger:install`). Version 2's all-in-one (`cmd/jaeger`, an OpenTelemetry Collector distribution),
  * built from source with Go like the Temporal CLI, because no registry this project uses ships it.
  */
-export const JAEGER_VERSION = 'v1.76.0';
+const JAEGER_VERSION = 'v1.76.0';
 const JAEGER_PACKAGE = 'github.com/jaegertracing/jaeger/cmd/jaeger';
 
 /** Finds Jaeger: `jaeger` on PATH, else the cached build, else builds it once with Go. */

@@ -7,7 +7,6 @@ import type { WorkflowClientInterceptor } from '@temporalio/client';
  */
 export function clientTracingInterceptor(): WorkflowClientInterceptor {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { OpenTelemetryWorkflowClientInterceptor } =
-    require('@temporalio/interceptors-opentelemetry/lib/client') as typeof ClientModule;
-  return new OpenTelemetryWorkflowClientInterceptor();
+  const client = require('@temporalio/interceptors-opentelemetry/lib/client') as typeof ClientModule;
+  return new client.OpenTelemetryWorkflowClientInterceptor();
 }

@@ -1,4 +1,5 @@
 import type * as SdkModule from './sdk';
+import { ConfigError } from '../config/environment';
 import type { TracingConfig } from '../config/tracing';
 import type { TracingSdk } from './sdk';
 
@@ -13,8 +14,7 @@ export function tracingForProcess(config: TracingConfig | undefined): TracingSdk
   if (config === undefined) return started;
   if (started === undefined) {
     // Loaded here and only here: with tracing off no OpenTelemetry SDK module is loaded at all.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const sdk = require('./sdk') as typeof SdkModule;
+    const sdk = loadSdk();
     started = sdk.startTracingSdk(config);
     captureContent = config.captureContent;
   }
@@ -31,4 +31,22 @@ let captureContent = false;
 /** Whether spans carry message content (`OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`). */
 export function capturesContent(): boolean {
   return captureContent;
+}
+
+/** The SDK module; a clear error when Temporal's OpenTelemetry package (an optional peer dependency) is missing. */
+function loadSdk(): typeof SdkModule {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('./sdk') as typeof SdkModule;
+  } catch (error) {
+    if (
+      (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' &&
+      String(error).includes('@temporalio/interceptors-opentelemetry')
+    )
+      throw new ConfigError(
+        'Tracing is configured (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER=otlp) but @temporalio/interceptors-opentelemetry ' +
+          'is not installed: npm install @temporalio/interceptors-opentelemetry@<your @temporalio/worker version>, or unset those variables.',
+      );
+    throw error;
+  }
 }

@@ -6,7 +6,7 @@ import type { TracingSdk } from './sdk';
  * The workflow interceptor module of the agent's own spans (`invoke_agent`): `src/workflows/tracing-interceptors.ts`,
  * or its build. Bundled only by workers with tracing on.
  */
-export const AGENT_TRACING_INTERCEPTORS_PATH: string = require.resolve('../workflows/tracing-interceptors');
+const AGENT_TRACING_INTERCEPTORS_PATH: string = require.resolve('../workflows/tracing-interceptors');
 
 /** What a worker with tracing on adds to its options: Temporal's interceptors, the agent's, the span sink. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the worker's sinks are of any shape
