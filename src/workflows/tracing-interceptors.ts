@@ -54,6 +54,21 @@ function withConversation(conversationId: string): otel.Context {
 }
 
 class AgentTracingInbound implements wf.WorkflowInboundCallsInterceptor {
+  /** A conversation's `context_id`, once its `execute` has read it. */
+  private contextId: string | undefined;
+
+  /**
+   * A conversation runs each turn from its `chat` update's handler, which runs in the update's own context
+   * (Temporal's `HandleUpdate` span, from the caller's headers), not in `execute`'s: its id is put there too.
+   */
+  handleUpdate(
+    input: wf.UpdateInput,
+    next: wf.Next<wf.WorkflowInboundCallsInterceptor, 'handleUpdate'>,
+  ): Promise<unknown> {
+    if (this.contextId === undefined) return next(input);
+    return otel.context.with(withConversation(this.contextId), () => next(input));
+  }
+
   async execute(
     input: wf.WorkflowExecuteInput,
     next: wf.Next<wf.WorkflowInboundCallsInterceptor, 'execute'>,
@@ -62,6 +77,7 @@ class AgentTracingInbound implements wf.WorkflowInboundCallsInterceptor {
     if (type === CONVERSATION_WORKFLOW_TYPE) {
       const first = input.args[0] as { contextId?: unknown } | undefined;
       if (typeof first?.contextId !== 'string') return next(input);
+      this.contextId = first.contextId;
       return otel.context.with(withConversation(first.contextId), () => next(input));
     }
     if (type !== WORKFLOW_TYPE) return next(input);
@@ -97,4 +113,6 @@ class AgentTracingInbound implements wf.WorkflowInboundCallsInterceptor {
 }
 
 /** The interceptors Temporal loads from this module (`interceptors.workflowModules`). */
-export const interceptors = (): wf.WorkflowInterceptors => ({ inbound: [new AgentTracingInbound()] });
+export const interceptors = (): wf.WorkflowInterceptors => {
+  return { inbound: [new AgentTracingInbound()] };
+};

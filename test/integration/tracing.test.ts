@@ -220,6 +220,42 @@ describe('OpenTelemetry traces with the GenAI semantic conventions', () => {
   });
 });
 
+describe('a conversation turn', () => {
+  test("POST /chat with a traceparent: the turn's spans name the conversation's context_id", async () => {
+    const scriptName = `traced-chat-${randomUUID().slice(0, 8)}`;
+    model.script(scriptName, [
+      { toolCalls: [{ name: 'ping', arguments: { host: 'example.org' } }] },
+      { content: 'Up.' },
+    ]);
+    const contextId = `ctx-${randomUUID().slice(0, 8)}`;
+    const traceId = randomBytes(16).toString('hex');
+    const answered = await fetch(`${apiUrl}/chat`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+      },
+      body: JSON.stringify({
+        context_id: contextId,
+        message: 'Is example.org up?',
+        model: scriptName,
+        tools: ['ping'],
+      }),
+    });
+    expect(answered.status).toBe(200);
+    // The turn's run has ended; its workflow spans are exported then. (The conversation goes on: its own spans later.)
+    const spans = await settledTrace(traceId, 6);
+    const [turn] = spans.filter((span) => span.operationName === 'invoke_agent agent');
+    expect(turn).toBeDefined();
+    expect(tag(turn!, 'gen_ai.conversation.id')).toBe(contextId);
+    const chats = spans.filter((span) => span.operationName === `chat ${scriptName}`);
+    expect(chats).toHaveLength(2);
+    expect(chats.map((chat) => tag(chat, 'gen_ai.conversation.id'))).toEqual([contextId, contextId]);
+    const [ping] = spans.filter((span) => span.operationName === 'execute_tool ping');
+    expect(tag(ping!, 'gen_ai.conversation.id')).toBe(contextId);
+  });
+});
+
 /** How many traces Jaeger holds for the test's service. */
 async function traceCount(): Promise<number> {
   const response = await fetch(`${jaeger.queryUrl}/api/traces?service=${SERVICE}&limit=1000&lookback=1h`);
