@@ -32,6 +32,8 @@ interface JaegerSpan {
 }
 
 const SERVICE = `tracing-test-${randomUUID().slice(0, 8)}`;
+/** The worker's model key: a configured secret, which the traced run's tool arguments carry (to be redacted). */
+const SECRET = `sk-secret-${randomUUID()}`;
 let jaeger: RunningJaeger;
 let model: ScriptedModelServer;
 let worker: { child: ChildProcess; output: () => string };
@@ -56,7 +58,12 @@ beforeAll(async () => {
   [worker, api] = await Promise.all([
     startScript(
       'test/fixtures/tracing-worker.ts',
-      cleanEnv({ ...common, OPENAI_BASE_URL: model.baseURL }),
+      cleanEnv({
+        ...common,
+        OPENAI_BASE_URL: model.baseURL,
+        OPENAI_API_KEY: SECRET,
+        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+      }),
       /tracing-worker ready/,
     ),
     startScript(
@@ -109,7 +116,7 @@ describe('OpenTelemetry traces with the GenAI semantic conventions', () => {
     model.script(scriptName, [
       {
         toolCalls: [
-          { name: 'ping', arguments: { host: 'example.org' } },
+          { name: 'ping', arguments: { host: SECRET } },
           { name: 'researcher', arguments: { task: 'Is example.org up?' } },
         ],
       },
@@ -177,8 +184,9 @@ describe('OpenTelemetry traces with the GenAI semantic conventions', () => {
       expect(Number(tag(chat, 'gen_ai.usage.input_tokens'))).toBeGreaterThan(0);
       expect(Number(tag(chat, 'gen_ai.usage.output_tokens'))).toBeGreaterThan(0);
       expect(JSON.stringify(tag(chat, 'gen_ai.response.finish_reasons'))).toMatch(/tool_calls|stop/);
-      // Content capture is off by default.
-      expect(tag(chat, 'gen_ai.input.messages')).toBeUndefined();
+      // Content capture is on for this worker: what was sent and answered, as JSON.
+      expect(JSON.parse(String(tag(chat, 'gen_ai.input.messages')))).toEqual(expect.any(Array));
+      expect(JSON.parse(String(tag(chat, 'gen_ai.output.messages')))[0].role).toBe('assistant');
     }
     const plannerChats = chats.filter((chat) => ancestors(chat)[2]!.spanID === planner!.spanID);
     expect(plannerChats).toHaveLength(2);
@@ -197,6 +205,13 @@ describe('OpenTelemetry traces with the GenAI semantic conventions', () => {
         .map((span) => span.operationName)
         .slice(0, 3),
     ).toEqual(['RunActivity:executeTool', 'StartActivity:executeTool', 'invoke_agent planner']);
+
+    // Captured content is redacted as logs are: the secret in the tool's arguments shows nowhere in the trace.
+    expect(tag(ping!, 'gen_ai.tool.call.arguments')).toBe('{"host":"[redacted]"}');
+    expect(tag(ping!, 'gen_ai.tool.call.result')).toBe('pong [redacted]');
+    expect(plannerChats.some((chat) => String(tag(chat, 'gen_ai.output.messages')).includes('[redacted]'))).toBe(true);
+    expect(plannerChats.some((chat) => String(tag(chat, 'gen_ai.input.messages')).includes('[redacted]'))).toBe(true);
+    expect(JSON.stringify(spans)).not.toContain(SECRET);
 
     // A replay on another worker (here: a replay worker in this process, tracing on, exporting to the same
     // Jaeger) rebuilds the spans but exports none: the trace keeps its spans, the service its traces.
