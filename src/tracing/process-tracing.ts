@@ -33,19 +33,27 @@ export function capturesContent(): boolean {
   return captureContent;
 }
 
-/** The SDK module; a clear error when Temporal's OpenTelemetry package (an optional peer dependency) is missing. */
+/** The packages tracing needs beyond `@opentelemetry/api`: optional peer dependencies of the package. */
+const TRACING_PACKAGES = [
+  '@temporalio/interceptors-opentelemetry',
+  '@opentelemetry/sdk-trace-node',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-proto',
+  '@opentelemetry/resources',
+];
+
+/** The SDK module; a clear error when a package it needs (an optional peer dependency) is not installed. */
 function loadSdk(): typeof SdkModule {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require('./sdk') as typeof SdkModule;
   } catch (error) {
-    if (
-      (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' &&
-      String(error).includes('@temporalio/interceptors-opentelemetry')
-    )
+    const missing = TRACING_PACKAGES.find((name) => String(error).includes(`'${name}'`));
+    if ((error as { code?: unknown }).code === 'MODULE_NOT_FOUND' && missing !== undefined)
       throw new ConfigError(
-        'Tracing is configured (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER=otlp) but @temporalio/interceptors-opentelemetry ' +
-          'is not installed: npm install @temporalio/interceptors-opentelemetry@<your @temporalio/worker version>, or unset those variables.',
+        `Tracing is configured (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER=otlp) but ${missing} is not installed. ` +
+          `Install the tracing packages (docs/guide/tracing.md): npm install ${TRACING_PACKAGES.join(' ')} ` +
+          '(@temporalio/interceptors-opentelemetry at your @temporalio/worker version); or unset those variables.',
       );
     throw error;
   }
