@@ -18,12 +18,17 @@ import * as otel from '@opentelemetry/api';
 import * as wf from '@temporalio/workflow';
 import { CONVERSATION_BAGGAGE_KEY, DEFAULT_AGENT_NAME, GENAI, GENAI_PROVIDER } from '../shared/genai-attributes';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
+import { INPUT_BOUNDS } from '../shared/defaults/input-bounds';
 import { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId } from '../shared/conversation';
 
 /** The span and baggage of one agent run, read from its input (never trusted: a bad input fails in the workflow). */
 function agentSpanAttributes(input: unknown): { name: string; attributes: otel.Attributes; depth: number } {
   const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
-  const name = typeof fields.name === 'string' && fields.name !== '' ? fields.name : DEFAULT_AGENT_NAME;
+  // Cut to the input's bound: the input is checked after this, and a span name should not carry a megabyte.
+  const name =
+    typeof fields.name === 'string' && fields.name !== ''
+      ? fields.name.slice(0, INPUT_BOUNDS.nameChars)
+      : DEFAULT_AGENT_NAME;
   const depth = typeof fields.depth === 'number' ? fields.depth : 0;
   const attributes: otel.Attributes = {
     [GENAI.operationName]: 'invoke_agent',
