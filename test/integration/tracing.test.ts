@@ -10,6 +10,7 @@ import { pingTool } from '../helpers/ping-tool';
 import { cleanEnv, startScript, stopChild } from '../helpers/processes';
 import { installQuietRuntime } from '../helpers/quiet-runtime';
 import { testServerAddress } from '../helpers/test-env';
+import { waitForState } from '../helpers/wait';
 import { researcher } from '../fixtures/tracing-worker';
 
 /**
@@ -37,6 +38,7 @@ const SECRET = `sk-secret-${randomUUID()}`;
 let jaeger: RunningJaeger;
 let model: ScriptedModelServer;
 let worker: { child: ChildProcess; output: () => string };
+let workerEnv: NodeJS.ProcessEnv;
 let api: { child: ChildProcess; output: () => string };
 let apiUrl: string;
 let connection: Connection;
@@ -55,17 +57,14 @@ beforeAll(async () => {
     OTEL_BSP_SCHEDULE_DELAY: '100',
   };
   const common = { TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: taskQueue, ...otel };
+  workerEnv = cleanEnv({
+    ...common,
+    OPENAI_BASE_URL: model.baseURL,
+    OPENAI_API_KEY: SECRET,
+    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+  });
   [worker, api] = await Promise.all([
-    startScript(
-      'test/fixtures/tracing-worker.ts',
-      cleanEnv({
-        ...common,
-        OPENAI_BASE_URL: model.baseURL,
-        OPENAI_API_KEY: SECRET,
-        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
-      }),
-      /tracing-worker ready/,
-    ),
+    startScript('test/fixtures/tracing-worker.ts', workerEnv, /tracing-worker ready/),
     startScript(
       'src/api/main.ts',
       cleanEnv({ ...common, AGENT_API_AUTH: 'none', AGENT_API_PORT: '0' }),
@@ -268,6 +267,49 @@ describe('a conversation turn', () => {
     expect(chats.map((chat) => tag(chat, 'gen_ai.conversation.id'))).toEqual([contextId, contextId]);
     const [ping] = spans.filter((span) => span.operationName === 'execute_tool ping');
     expect(tag(ping!, 'gen_ai.conversation.id')).toBe(contextId);
+  });
+});
+
+describe('a run that moves to another worker mid-way', () => {
+  test('the second worker replays the run and exports each span once', async () => {
+    const scriptName = `traced-move-${randomUUID().slice(0, 8)}`;
+    model.script(scriptName, [
+      { toolCalls: [{ name: 'ping', arguments: { host: 'example.org' } }] },
+      { content: 'Up.' },
+    ]);
+    const traceId = randomBytes(16).toString('hex');
+    const started = await fetch(`${apiUrl}/runs`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+      },
+      body: JSON.stringify({
+        input: { model: scriptName, tools: ['ping'], message: 'Is example.org up?', approval: { tools: ['ping'] } },
+      }),
+    });
+    const runId = ((await started.json()) as { run_id: string }).run_id;
+    const handle = client.workflow.getHandle(runId);
+    // The run waits for a person on the first worker; that worker stops; another one takes the run on.
+    const waiting = await waitForState(handle, (state) => state.pendingApprovals.length > 0);
+    await stopChild(worker.child, 'SIGTERM');
+    worker = await startScript('test/fixtures/tracing-worker.ts', workerEnv, /tracing-worker ready/);
+    const approved = await fetch(`${apiUrl}/runs/${encodeURIComponent(runId)}/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ call_id: waiting.pendingApprovals[0]!.callId }),
+    });
+    expect(approved.status).toBe(200);
+    expect(((await handle.result()) as { response: string }).response).toBe('Up.');
+
+    const spans = await settledTrace(traceId, 8);
+    const count = (name: string) => spans.filter((span) => span.operationName === name).length;
+    expect(count('RunWorkflow:agentWorkflow')).toBe(1);
+    expect(count('invoke_agent agent')).toBe(1);
+    expect(count('StartActivity:callModel')).toBe(2);
+    expect(count(`chat ${scriptName}`)).toBe(2);
+    expect(count('execute_tool ping')).toBe(1);
+    expect(new Set(spans.map((span) => span.spanID)).size).toBe(spans.length);
   });
 });
 
