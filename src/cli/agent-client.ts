@@ -4,6 +4,8 @@ import { loadTemporalConfig, type TemporalConfig } from '../config';
 import { RunEndedError, RunNotFoundError } from '../client/run-control';
 import { hasRunEnded } from '../temporal/run-ended';
 import { runEndedError } from './run-ended-error';
+import { loadTracingConfig } from '../config/tracing';
+import { tracingForProcess } from '../tracing/process-tracing';
 
 /**
  * Runs `work` with a client for the server in `TEMPORAL_ADDRESS` (and the
@@ -11,13 +13,19 @@ import { runEndedError } from './run-ended-error';
  */
 export async function withAgentClient<T>(work: (client: Client, config: TemporalConfig) => Promise<T>): Promise<T> {
   const config = loadTemporalConfig();
+  // With OTEL_* tracing configured, a run the command starts begins its trace here (`StartWorkflow`).
+  const tracing = tracingForProcess(loadTracingConfig(CLI_SERVICE_NAME));
   const client = await connectAgentClient(config);
   try {
     return await work(client, config);
   } finally {
     await client.connection.close();
+    await tracing?.shutdown();
   }
 }
+
+/** The `service.name` of the command's spans when `OTEL_SERVICE_NAME` is unset. */
+const CLI_SERVICE_NAME = 'agent-runner-cli';
 
 /**
  * Temporal answers a signal or update sent to a run that has ended the same

@@ -50,7 +50,7 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: modelStreamSchema, processes: ['plugin'] },
   { schema: payloadCodecSchema, processes: ['worker', 'api', 'cli', 'start', 'demo'] },
   { schema: temporalCliSchema, processes: ['start', 'demo', 'server'] },
-  { schema: tracingSchema, processes: ['plugin', 'api', 'start'] },
+  { schema: tracingSchema, processes: ['plugin', 'api', 'start', 'cli'] },
   { schema: metricsSchema, processes: ['worker'] },
 ];
 
