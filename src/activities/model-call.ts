@@ -16,6 +16,7 @@ import { keepHeartbeating } from './heartbeat';
 import { requestMessages } from './model-request';
 import { readStreamedAnswer, type StreamedAnswer } from './streamed-answer';
 import { throwIfCancelled } from './cancellation';
+import { withChatSpan, type ChatOutcome, type ChatSpan } from '../tracing/genai-spans';
 
 /**
  * The `callModel` activity: one chat-completions request, no client-side
@@ -31,9 +32,13 @@ export function createModelCall(
 ) {
   const { client, baseURL, redact } = createModelClient(settings);
 
-  return async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
-    const context = Context.current();
+  return function callModel(input: ModelCallInput): Promise<ModelCallResult> {
     const model = input.model ?? settings.defaultModel;
+    return withChatSpan(model, (span) => answer(input, model, span), chatOutcome, redact);
+  };
+
+  async function answer(input: ModelCallInput, model: string, span: ChatSpan): Promise<ModelCallResult> {
+    const context = Context.current();
     // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
     if (input.requirePrice === true && priceOf(settings.prices, model) === undefined)
       throw priceUnknownFailure(model, settings.prices);
@@ -44,9 +49,11 @@ export function createModelCall(
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
     const conversation = await keepHeartbeating(context, () => requestMessages(context, input));
+    const wireConversation = conversation.map(toWireMessage);
+    span.recordInput(input.instructions, wireConversation);
     const messages: ChatCompletionMessageParam[] = [
       ...(input.instructions ? [{ role: 'system' as const, content: input.instructions }] : []),
-      ...conversation.map(toWireMessage),
+      ...wireConversation,
     ];
 
     const channel: DeltaChannel | undefined =
@@ -136,7 +143,7 @@ export function createModelCall(
       // Before the result reaches the workflow: a follower sees the stream end before the recorded answer.
       channel?.end(outcome);
     }
-  };
+  }
 
   /** The activity's result for a checked completion: the same whether it came whole or streamed. */
   function toResult(completion: ParsedCompletion, model: string): ModelCallResult {
@@ -161,6 +168,17 @@ export function createModelCall(
       }),
     };
   }
+}
+
+/** What the `chat` span records of an answer. */
+function chatOutcome(result: ModelCallResult): ChatOutcome {
+  return {
+    responseModel: result.model,
+    finishReason: result.finishReason,
+    inputTokens: result.usage.promptTokens,
+    outputTokens: result.usage.completionTokens,
+    output: result.message,
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import { AttemptTimedOut, withinAttemptTimeout } from './attempt-timeout';
 import { throwIfCancelled } from './cancellation';
 import { describeThrown } from './describe-thrown';
 import { keepHeartbeating } from './heartbeat';
+import { withToolSpan } from '../tracing/genai-spans';
 
 /**
  * The `executeTool` activity. Model mistakes (an unknown tool, arguments that
@@ -29,7 +30,11 @@ import { keepHeartbeating } from './heartbeat';
  * fits in a Temporal payload.
  */
 export function createToolExecution(registry: ToolRegistry, redact: Redactor = createRedactor([])) {
-  return async function executeTool(input: ToolCallInput): Promise<ToolCallResult> {
+  return function executeTool(input: ToolCallInput): Promise<ToolCallResult> {
+    return withToolSpan(input, () => execute(input), redact);
+  };
+
+  async function execute(input: ToolCallInput): Promise<ToolCallResult> {
     let result: ToolCallResult;
     try {
       result = await runTool(registry, input);
@@ -38,7 +43,7 @@ export function createToolExecution(registry: ToolRegistry, redact: Redactor = c
     }
     // A tool may print the environment or echo a provider's error: no configured secret reaches the history.
     return capOutput(redact.active ? { ...result, content: redact(result.content) } : result);
-  };
+  }
 }
 
 async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<ToolCallResult> {

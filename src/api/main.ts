@@ -6,6 +6,11 @@ import { describeTemporalSource } from '../config/temporal';
 import { describePayloadEncryption, loadPayloadEncryption } from '../config/payload-codec';
 import { closeApi, describeAuth, listen, untilSignal } from './lifecycle';
 import { buildApiServer } from './server';
+import { loadTracingConfig } from '../config/tracing';
+import { tracingForProcess } from '../tracing/process-tracing';
+
+/** The `service.name` of the API's spans when `OTEL_SERVICE_NAME` is unset. */
+const API_SERVICE_NAME = 'agent-runner-api';
 
 /**
  * `npm run api`: the HTTP API alone, for a deployment whose workers run
@@ -18,6 +23,7 @@ async function main(): Promise<void> {
   loadModelStreamFollowerCa();
   const temporal = loadTemporalConfig();
   const logLevel = loadLogLevel().toLowerCase();
+  const tracing = tracingForProcess(loadTracingConfig(API_SERVICE_NAME));
   const encryption = loadPayloadEncryption(process.env, temporal);
   const client = await connectAgentClient(temporal, { dataConverter: encryption.dataConverter });
   const app = buildApiServer({
@@ -29,6 +35,7 @@ async function main(): Promise<void> {
     // With keys of its own the API serves Temporal's codec protocol too, to principals with payloads:decode.
     ...(encryption.keyIds.length > 0 ? { codec: encryption.dataConverter.payloadCodecs![0]! } : {}),
     logger: { level: logLevel },
+    traceContext: tracing !== undefined,
   });
   const stop = untilSignal();
   const url = await listen(app, api);
@@ -38,6 +45,7 @@ async function main(): Promise<void> {
   await stop;
   await closeApi(app, (line) => console.log(line));
   await client.connection.close();
+  await tracing?.shutdown();
 }
 
 main().then(

@@ -19,6 +19,7 @@ import { redactingLoggerOptions } from './log-redaction';
 import { openApiDocument } from './openapi/document';
 import { registerRunRoutes } from './run-routes';
 import { probeTemporal } from './temporal-deadline';
+import { traceContextHook } from '../tracing/http-trace-context';
 
 export type { ApiAuth } from './auth';
 export type { AgentDefaults } from './chat-routes';
@@ -40,6 +41,11 @@ export interface ApiServerOptions {
    * @default none: no codec routes
    */
   codec?: PayloadCodec;
+  /**
+   * Start runs under a request's W3C `traceparent` (the client must carry Temporal's OpenTelemetry interceptor,
+   * as `connectAgentClient` does when tracing is on). @default false
+   */
+  traceContext?: boolean;
 }
 
 /**
@@ -65,6 +71,7 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   });
   limitJsonDepth(app);
   registerAuth(app, options.auth);
+  if (options.traceContext === true) app.addHook('onRequest', traceContextHook());
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     void reply

@@ -5,6 +5,8 @@ import { loadPayloadEncryption } from '../config/payload-codec';
 import { RunEndedError, RunNotFoundError } from '../client/run-control';
 import { hasRunEnded } from '../temporal/run-ended';
 import { runEndedError } from './run-ended-error';
+import { loadTracingConfig } from '../config/tracing';
+import { tracingForProcess } from '../tracing/process-tracing';
 
 /**
  * Runs `work` with a client for the server of the Temporal profile and the
@@ -13,6 +15,8 @@ import { runEndedError } from './run-ended-error';
  */
 export async function withAgentClient<T>(work: (client: Client, config: TemporalConfig) => Promise<T>): Promise<T> {
   const config = loadTemporalConfig();
+  // With OTEL_* tracing configured, a run the command starts begins its trace here (`StartWorkflow`).
+  const tracing = tracingForProcess(loadTracingConfig(CLI_SERVICE_NAME));
   const client = await connectAgentClient(config, {
     dataConverter: loadPayloadEncryption(process.env, config).dataConverter,
   });
@@ -20,8 +24,12 @@ export async function withAgentClient<T>(work: (client: Client, config: Temporal
     return await work(client, config);
   } finally {
     await client.connection.close();
+    await tracing?.shutdown();
   }
 }
+
+/** The `service.name` of the command's spans when `OTEL_SERVICE_NAME` is unset. */
+const CLI_SERVICE_NAME = 'agent-runner-cli';
 
 /**
  * Temporal answers a signal or update sent to a run that has ended the same

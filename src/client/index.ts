@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { clientTracingInterceptor } from '../tracing/client-tracing';
+import { tracingOn } from '../tracing/process-tracing';
 import { Client, WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
@@ -177,6 +179,13 @@ export interface ConnectAgentClientOptions {
    * @default none: payloads in clear
    */
   dataConverter?: DataConverter;
+  /**
+   * Start runs under the caller's active OpenTelemetry span and carry the trace context into them (Temporal's
+   * OpenTelemetry client interceptor), so a run's trace continues the caller's. Needs an OpenTelemetry tracer
+   * provider registered in the process (the caller's own, or the runner's when `OTEL_*` tracing is on).
+   * @default true when this process traces (`OTEL_EXPORTER_OTLP_ENDPOINT` set), else false
+   */
+  tracing?: boolean;
 }
 
 /** A client for the server in `TEMPORAL_ADDRESS` (or `config`). */
@@ -185,10 +194,12 @@ export async function connectAgentClient(
   options: ConnectAgentClientOptions = {},
 ): Promise<Client> {
   const connection = await connectClient(config);
+  const tracing = options.tracing ?? tracingOn();
   return new Client({
     connection,
     namespace: config.namespace,
     ...(options.dataConverter === undefined ? {} : { dataConverter: options.dataConverter }),
+    ...(tracing ? { interceptors: { workflow: [clientTracingInterceptor()] } } : {}),
   });
 }
 

@@ -9,6 +9,7 @@ import { modelStreamFollowerSchema, modelStreamSchema } from './model-stream';
 import { payloadCodecSchema } from './payload-codec';
 import { clientSchema, temporalSchema } from './temporal';
 import { temporalCliSchema } from './temporal-cli';
+import { metricsSchema, tracingSchema } from './tracing';
 
 /**
  * Every environment variable the package reads, derived from the schemas the
@@ -59,6 +60,8 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: payloadCodecSchema, processes: ['worker', 'api', 'cli', 'start', 'demo', 'codec-server'] },
   { schema: codecServerSchema, processes: ['codec-server'] },
   { schema: temporalCliSchema, processes: ['start', 'demo', 'server'] },
+  { schema: tracingSchema, processes: ['plugin', 'api', 'start', 'cli'] },
+  { schema: metricsSchema, processes: ['worker'] },
 ];
 
 /** One environment variable, as the configuration reference shows it. */

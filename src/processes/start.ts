@@ -1,3 +1,6 @@
+import { Client } from '@temporalio/client';
+import { clientTracingInterceptor } from '../tracing/client-tracing';
+import { tracingForProcess, tracingOn } from '../tracing/process-tracing';
 import { Runtime } from '@temporalio/worker';
 import { closeApi, describeAuth, listen, untilSignal } from '../api/lifecycle';
 import { loadApiConfig } from '../config/api';
@@ -53,8 +56,17 @@ async function main(): Promise<number> {
     dataConverter: encryption.dataConverter,
   });
   const workerRun = worker.run();
+  // The worker's plugin turned tracing on when OTEL_* says so: the API then starts runs under a request's traceparent.
+  const traced = tracingOn();
   const app = buildApiServer({
-    client,
+    client: traced
+      ? new Client({
+          connection: clientConnection,
+          namespace,
+          interceptors: { workflow: [clientTracingInterceptor()] },
+        })
+      : client,
+    traceContext: traced,
     taskQueue,
     auth: api.auth,
     defaults: api.defaults,
@@ -86,6 +98,7 @@ async function main(): Promise<number> {
   await workerStopped;
   await clientConnection.close();
   await workerConnection.close();
+  await tracingForProcess(undefined)?.shutdown();
   if (server.stop !== undefined) await server.stop();
   else if (localServer.address === undefined)
     say('The dev server keeps running with its runs; `npm run server:stop` stops it.');

@@ -101,6 +101,11 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
     .strictObject({
       /** Model name sent to the provider. @default the worker's `OPENAI_MODEL` */
       model: z.string().min(1).max(INPUT_BOUNDS.modelChars).optional(),
+      /**
+       * The agent's name, for people and traces: the run's span is `invoke_agent {name}` (`gen_ai.agent.name`).
+       * A nested agent is named after its tool. @default 'agent'
+       */
+      name: z.string().min(1).max(INPUT_BOUNDS.nameChars).optional(),
       /** System prompt, sent first on every model call; not stored in `messages`. */
       instructions: z.string().max(INPUT_BOUNDS.textChars).optional(),
       /** Names of registered tools this run may use. */

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { access, constants, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
 import { loadTemporalCliConfig } from '../config/temporal-cli';
+import { findOnPath, isExecutable, toolCacheDirectory, type Log } from '../go-tools/go-tool';
 import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
 
 /** The CLI release built from source; the newest whose go.mod has no `replace` directive. */
@@ -18,20 +18,11 @@ export interface ResolvedCli {
   source: CliSource;
 }
 
-/** Progress and notices; the demo prints them, tests keep them short. */
-export type Log = (line: string) => void;
+export type { Log } from '../go-tools/go-tool';
 
 /** The per-user cache directory holding the built CLI, outside any clone so every clone and CI run reuses it. */
 export function cliCacheDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  const config = loadTemporalCliConfig(env);
-  const base =
-    config.AGENT_RUNNER_CACHE_DIR ??
-    (process.platform === 'darwin'
-      ? path.join(os.homedir(), 'Library', 'Caches')
-      : process.platform === 'win32'
-        ? (config.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local'))
-        : (config.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache')));
-  return path.join(base, 'agent-runner', 'temporal-cli', TEMPORAL_CLI_VERSION);
+  return toolCacheDirectory('temporal-cli', TEMPORAL_CLI_VERSION, env);
 }
 
 const EXECUTABLE = process.platform === 'win32' ? 'temporal.exe' : 'temporal';
@@ -138,22 +129,4 @@ function buildFailure(output: string): Error {
       'Install the Temporal CLI yourself (https://docs.temporal.io/cli) and put it on PATH or in TEMPORAL_CLI_PATH, ' +
       'or set TEMPORAL_ADDRESS to a running server.',
   );
-}
-
-async function findOnPath(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  for (const directory of (env.PATH ?? '').split(path.delimiter)) {
-    if (directory === '') continue;
-    const candidate = path.join(directory, name);
-    if (await isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-async function isExecutable(file: string): Promise<boolean> {
-  try {
-    await access(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -11,6 +11,8 @@ import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from '../shar
 import { createBuiltinTools } from '../tools/builtin';
 import type { ToolDefinition } from '../tools/define-tool';
 import { runnerLogger } from './runner-logger';
+import { loadMetricsConfig } from '../config/tracing';
+import { tracingForProcess } from '../tracing/process-tracing';
 
 /*
  * `agent-runner/worker`: what a process that runs agents imports. Workflow code imports `agent-runner/workflow`
@@ -110,7 +112,13 @@ async function main(secrets: readonly string[]): Promise<void> {
   // Signals are handled below, not by the SDK: Ctrl-C reaches tsx and node both and tsx relays it once more,
   // and a second SIGINT after the SDK's handler has run would kill the worker in the middle of draining.
   // A provider may echo the key in an error: no log line of the worker prints a configured secret.
-  Runtime.install({ logger: runnerLogger(logLevel, secrets), shutdownSignals: [] });
+  const metrics = loadMetricsConfig();
+  Runtime.install({
+    logger: runnerLogger(logLevel, secrets),
+    shutdownSignals: [],
+    // Temporal's own SDK metrics (its Rust core serves or pushes them): AGENT_METRICS_PROMETHEUS or AGENT_METRICS_OTLP_URL.
+    ...(metrics === undefined ? {} : { telemetryOptions: { metrics } }),
+  });
   const connection = await connectWorker(temporal);
   const worker = await createAgentWorker({
     connection,
@@ -140,6 +148,8 @@ async function main(secrets: readonly string[]): Promise<void> {
     await worker.run();
   } finally {
     await connection.close();
+    // The spans still buffered, among them the last runs' workflow spans.
+    await tracingForProcess(undefined)?.shutdown();
   }
 }
 

@@ -19,6 +19,10 @@ import { createToolRegistry } from '../tools/tool-registry';
 import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
 import { runIfSearchAttributes } from './checks/namespace-search-attributes';
 import { refuseSecondSdkCopy } from './checks/single-sdk-copy';
+import { loadTracingConfig, type TracingConfig } from '../config/tracing';
+import { tracingForProcess } from '../tracing/process-tracing';
+import type { TracingSdk } from '../tracing/sdk';
+import { withWorkerTracing } from '../tracing/worker-tracing';
 
 /**
  * The module a worker bundles for `agentWorkflow` and `conversationWorkflow`:
@@ -41,6 +45,9 @@ export const AGENT_PRELOADED_MODULES: readonly string[] = [require.resolve('../s
  * throttled to 80% of the heartbeat timeout, which would let a cancelled tool run on for seconds.
  */
 export const AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL = ACTIVITY_DEFAULTS.maxHeartbeatThrottleInterval;
+
+/** The `service.name` of a worker's spans when `OTEL_SERVICE_NAME` is unset. */
+const WORKER_SERVICE_NAME = 'agent-runner-worker';
 
 /** What {@link AgentRunnerPlugin} needs. */
 export interface AgentRunnerPluginOptions {
@@ -68,6 +75,16 @@ export interface AgentRunnerPluginOptions {
    * @default the worker's own `dataConverter` (none: payloads in clear)
    */
   dataConverter?: DataConverter;
+  /**
+   * OpenTelemetry tracing (`docs/guide/tracing.md`): Temporal's workflow and activity spans and the agent's GenAI
+   * spans (`invoke_agent`, `chat`, `execute_tool`), exported over OTLP. Unset: from the `OTEL_*` variables, on when
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_TRACES_EXPORTER=otlp`) is set. `false`, or unset with no such variable:
+   * off, and no interceptor is installed. Tracing is process-wide: the first plugin that turns it on sets it up.
+   * Workflow spans need the worker to bundle its workflows: a prebuilt `workflowBundle` must be bundled with
+   * `workflowInterceptorModules` of its own to have them.
+   * @default from the environment
+   */
+  tracing?: TracingConfig | false;
 }
 
 /**
@@ -105,6 +122,7 @@ export interface AgentRunnerPluginOptions {
 export class AgentRunnerPlugin extends SimplePlugin {
   private readonly activityNames: readonly string[];
   private readonly hub: DeltaHub | false;
+  private readonly tracing: TracingSdk | undefined;
 
   constructor(options: AgentRunnerPluginOptions) {
     const hub = options.streamListener === false ? false : DeltaHub.forProcess(options.streamListener);
@@ -119,16 +137,26 @@ export class AgentRunnerPlugin extends SimplePlugin {
     });
     this.activityNames = Object.keys(activities);
     this.hub = hub;
+    this.tracing =
+      options.tracing === false
+        ? undefined
+        : tracingForProcess(options.tracing ?? loadTracingConfig(WORKER_SERVICE_NAME));
+  }
+
+  /** Whether this plugin's workers trace (and so carry Temporal's OpenTelemetry interceptors). */
+  get tracingOn(): boolean {
+    return this.tracing !== undefined;
   }
 
   /** Adds the agent's activities, its workflows when the worker has none, the preloaded modules and the heartbeat throttle. */
   override configureWorker(options: WorkerOptions): WorkerOptions {
     refuseActivityClashes(options.activities, this.activityNames);
+    const traced = this.tracing === undefined ? options : withWorkerTracing(options, this.tracing);
     return super.configureWorker({
-      ...options,
+      ...traced,
       ...defaultWorkflows(options, true),
       maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
-      sinks: { ...options.sinks, ...modelRequestSinks() },
+      sinks: { ...traced.sinks, ...modelRequestSinks() },
     });
   }
 
@@ -155,10 +183,11 @@ export class AgentRunnerPlugin extends SimplePlugin {
   /** A replay worker with no workflows of its own replays the agent's. */
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     // Not checked for the agent's workflows: a replay may replay one of them only, from a module of the user's.
+    const traced = this.tracing === undefined ? options : withWorkerTracing(options, this.tracing);
     return super.configureReplayWorker({
-      ...options,
+      ...traced,
       ...defaultWorkflows(options, false),
-      sinks: { ...options.sinks, ...modelRequestSinks() },
+      sinks: { ...traced.sinks, ...modelRequestSinks() },
     });
   }
 }

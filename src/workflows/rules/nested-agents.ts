@@ -114,11 +114,13 @@ export function childInput(
   task: string,
   parent: Pick<ParsedAgentInput, 'model' | 'depth' | 'maxDepth'>,
   limits: { tokenBudget?: TokenBudget; timeoutMs?: number; costBudget?: CostBudget },
+  name?: string,
 ): AgentInput {
   const model = spec.model ?? parent.model;
   const { depth, maxDepth } = treePosition(parent);
   return {
     ...(model === undefined ? {} : { model }),
+    ...(name === undefined ? {} : { name }),
     instructions: spec.instructions,
     tools: spec.tools,
     message: task,

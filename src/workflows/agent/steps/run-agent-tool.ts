@@ -59,7 +59,7 @@ export async function runAgentTool(
   try {
     handle = await wf.startChild<(input: unknown) => Promise<AgentWorkflowResult>>(WORKFLOW_TYPE, {
       workflowId,
-      args: [childInput(spec, task.task, input, limits)],
+      args: [childInput(spec, task.task, input, limits, toolName)],
       parentClosePolicy: wf.ParentClosePolicy.REQUEST_CANCEL,
       cancellationType: wf.ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
       staticSummary: `nested agent ${toolName} · depth ${tree.depth + 1}`,

@@ -1,0 +1,39 @@
+/**
+ * The OpenTelemetry GenAI semantic conventions' names this runner writes on its spans
+ * (https://opentelemetry.io/docs/specs/semconv/gen-ai/): span names `invoke_agent {name}`, `chat {model}` and
+ * `execute_tool {tool}`, and the attributes below. Kept here, pure, so the workflow side and the activities use the
+ * same names; the conventions are still "development" status, so they are written out rather than imported from
+ * `@opentelemetry/semantic-conventions`' incubating entry.
+ */
+export const GENAI = {
+  operationName: 'gen_ai.operation.name',
+  providerName: 'gen_ai.provider.name',
+  agentName: 'gen_ai.agent.name',
+  agentId: 'gen_ai.agent.id',
+  conversationId: 'gen_ai.conversation.id',
+  requestModel: 'gen_ai.request.model',
+  responseModel: 'gen_ai.response.model',
+  responseFinishReasons: 'gen_ai.response.finish_reasons',
+  inputTokens: 'gen_ai.usage.input_tokens',
+  outputTokens: 'gen_ai.usage.output_tokens',
+  toolName: 'gen_ai.tool.name',
+  toolCallId: 'gen_ai.tool.call.id',
+  toolType: 'gen_ai.tool.type',
+  toolCallArguments: 'gen_ai.tool.call.arguments',
+  toolCallResult: 'gen_ai.tool.call.result',
+  systemInstructions: 'gen_ai.system_instructions',
+  inputMessages: 'gen_ai.input.messages',
+  outputMessages: 'gen_ai.output.messages',
+} as const;
+
+/** The provider every model call goes to: an OpenAI-compatible chat-completions endpoint. */
+export const GENAI_PROVIDER = 'openai';
+
+/**
+ * The baggage entry that carries a run's conversation id from its workflow to its activities and to the turns of a
+ * conversation, so a `chat` span names the same conversation as its `invoke_agent` span.
+ */
+export const CONVERSATION_BAGGAGE_KEY = GENAI.conversationId;
+
+/** An agent's name when its input gives none. */
+export const DEFAULT_AGENT_NAME = 'agent';

@@ -1,0 +1,72 @@
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { Resource } from '@opentelemetry/resources';
+import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import {
+  OpenTelemetryActivityInboundInterceptor,
+  OpenTelemetryActivityOutboundInterceptor,
+  makeWorkflowExporter,
+} from '@temporalio/interceptors-opentelemetry';
+import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
+import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
+import type { TracingConfig } from '../config/tracing';
+
+/*
+ * The OpenTelemetry SDK, loaded only when tracing is on (`./index.ts` requires this module then and never
+ * otherwise): a process without `OTEL_*` tracing variables loads none of it.
+ *
+ * Why these packages: `@temporalio/interceptors-opentelemetry` is Temporal's own instrumentation (its workflow,
+ * activity and client spans, and the trace context in every workflow, activity and child workflow's headers),
+ * replay-safe by design; it is built on the OpenTelemetry JS SDK 1.x, so the SDK packages here are of that line
+ * (one copy of `sdk-trace-base` for both). OTLP over HTTP with protobuf is the exporter every collector and
+ * Jaeger accept, without gRPC's native dependencies.
+ */
+
+/** A process's tracing: the provider (registered globally) and what a worker hands Temporal's interceptors. */
+export interface TracingSdk {
+  readonly config: TracingConfig;
+  readonly spanProcessor: SpanProcessor;
+  readonly resource: Resource;
+  /** Sends the spans still buffered and stops the exporter. */
+  shutdown(): Promise<void>;
+  /** Sends the spans still buffered. */
+  flush(): Promise<void>;
+}
+
+/** Starts the SDK: a global tracer provider exporting over OTLP, W3C trace context and baggage propagation. */
+export function startTracingSdk(config: TracingConfig): TracingSdk {
+  const resource = new Resource({ 'service.name': config.serviceName });
+  // The exporter reads OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT, _HEADERS, _TIMEOUT itself, as every OTel SDK does.
+  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter());
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  // The global provider, AsyncLocalStorage context and the tracecontext + baggage propagators.
+  provider.register();
+  return {
+    config,
+    spanProcessor,
+    resource,
+    shutdown: () => provider.shutdown(),
+    flush: () => provider.forceFlush(),
+  };
+}
+
+/** Temporal's worker-side interceptors for `sdk`, and `workflowModules` in the order they must run. */
+export function workerTracingInterceptors(workflowModules: readonly string[]): WorkerInterceptors {
+  return {
+    workflowModules: [
+      require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+      ...workflowModules,
+    ],
+    activity: [
+      (ctx) => ({
+        inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+        outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
+      }),
+    ],
+  };
+}
+
+/** The sink that takes workflow spans out of the sandbox (not called during replay). */
+export function workflowSpanSinks(sdk: TracingSdk): InjectedSinks<OpenTelemetrySinks> {
+  return { exporter: makeWorkflowExporter(sdk.spanProcessor, sdk.resource) };
+}
