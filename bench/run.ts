@@ -21,6 +21,7 @@ import { comparisonTable, compareLoops, defaultComparisonCases } from './anchors
 import { benchInFlight, inFlightLines } from './inflight/in-flight';
 import { benchNestedOverhead } from './nested-overhead';
 import { codecVariant, featureCostTable, measureFeatureCost } from './features/feature-cost';
+import { measureTracingCost } from './features/tracing-cost';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -329,24 +330,36 @@ async function benchAnchors(): Promise<void> {
 }
 
 /**
- * What payload encryption costs per iteration: the same runs without and with it, interleaved on the tuned
- * dev server, 20 iterations with the calculator's few bytes and with 4 KB tool results.
+ * What payload encryption and tracing cost per iteration: the same runs without and with each, on the tuned dev
+ * server, 20 iterations with the calculator's few bytes and with 4 KB tool results.
  */
 async function benchFeatures(): Promise<void> {
-  const rows = await measureFeatureCost({
+  const cases = [
+    { iterations: 20, resultBytes: 0 },
+    { iterations: 20, resultBytes: 4096 },
+  ];
+  const codec = await measureFeatureCost({
     variants: [codecVariant()],
-    cases: [
-      { iterations: 20, resultBytes: 0 },
-      { iterations: 20, resultBytes: 4096 },
-    ],
+    cases,
     runs: options.featureRuns,
+    log: (line) => console.log(line),
+  });
+  const tracing = await measureTracingCost({
+    cases,
+    runs: options.featureRuns,
+    rounds: 3,
     log: (line) => console.log(line),
   });
   console.log('');
   console.log(
-    `what the features cost: ${options.featureRuns} runs of each variant, interleaved; median ms per iteration and the ratio to plain runs`,
+    `what payload encryption costs: ${options.featureRuns} runs of each variant, interleaved in one process; median ms per iteration and the ratio to plain runs`,
   );
-  for (const line of featureCostTable(rows)) console.log(line);
+  for (const line of featureCostTable(codec)) console.log(line);
+  console.log('');
+  console.log(
+    `what tracing costs (every span exported to a real Jaeger over OTLP): 3 processes of each, alternating, ${options.featureRuns} runs each; median ms per iteration`,
+  );
+  for (const line of featureCostTable(tracing)) console.log(line);
 }
 
 /**

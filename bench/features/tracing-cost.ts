@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { resolveJaeger, startJaeger } from '../../src/go-tools/jaeger';
+import { median } from '../statistics';
+import type { FeatureCase, FeatureRow } from './feature-cost';
+
+/**
+ * What tracing costs per iteration. Tracing is process-wide (OpenTelemetry's provider and Temporal's interceptors),
+ * so the same runs go through processes that alternate, one without tracing and one exporting every span over OTLP
+ * to a real Jaeger: `rounds` of each, their per-iteration medians' median compared. Rows are shaped like the other
+ * features' (`plain` and `tracing`), for the same table.
+ */
+export async function measureTracingCost(options: {
+  cases: FeatureCase[];
+  runs: number;
+  rounds: number;
+  log: (line: string) => void;
+}): Promise<FeatureRow[]> {
+  const jaeger = await startJaeger(await resolveJaeger(options.log));
+  const rounds: Record<'plain' | 'tracing', FeatureRow[][]> = { plain: [], tracing: [] };
+  try {
+    for (let round = 0; round < options.rounds; round += 1) {
+      for (const variant of ['plain', 'tracing'] as const) {
+        const rows = await child({
+          FEATURE_CASES: JSON.stringify(options.cases),
+          FEATURE_RUNS: String(options.runs),
+          ...(variant === 'tracing'
+            ? { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint, OTEL_SERVICE_NAME: 'agent-runner-bench' }
+            : {}),
+        });
+        rounds[variant].push(rows);
+        options.log(
+          `[features] tracing round ${round + 1}, ${variant}: ${rows.map((row) => `${row.msPerIteration.plain!.toFixed(1)} ms`).join(', ')}`,
+        );
+      }
+    }
+  } finally {
+    await jaeger.stop();
+  }
+  return options.cases.map((entry, index) => {
+    const of = (variant: 'plain' | 'tracing') => rounds[variant].map((rows) => rows[index]!);
+    return {
+      ...entry,
+      msPerIteration: {
+        plain: median(of('plain').map((row) => row.msPerIteration.plain!)),
+        tracing: median(of('tracing').map((row) => row.msPerIteration.plain!)),
+      },
+      historyBytes: {
+        plain: of('plain').at(-1)!.historyBytes.plain!,
+        tracing: of('tracing').at(-1)!.historyBytes.plain!,
+      },
+    };
+  });
+}
+
+function child(env: Record<string, string>): Promise<FeatureRow[]> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
+  return new Promise((resolve, reject) => {
+    const process_ = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'feature-child.ts')], {
+      env: { ...clean, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    process_.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    process_.on('error', reject);
+    process_.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`the feature process exited with ${code}`));
+      const line = output.trim().split('\n').at(-1) ?? '[]';
+      resolve(JSON.parse(line) as FeatureRow[]);
+    });
+  });
+}
