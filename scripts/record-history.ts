@@ -4,7 +4,14 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { WORKFLOW_TYPE } from '../src/shared/defaults/names';
-import { approveSignal, decideUpdate, stateQuery, terminateSignal, userMessageSignal } from '../src/common/definitions';
+import {
+  approveSignal,
+  decideUpdate,
+  denySignal,
+  stateQuery,
+  terminateSignal,
+  userMessageSignal,
+} from '../src/common/definitions';
 import { conversationWorkflowId } from '../src/shared/conversation';
 import { endConversationSignal } from '../src/common/conversation-definitions';
 import { type AgentInput } from '../src/shared/agent-input';
@@ -53,6 +60,9 @@ import { createAgentWorker } from '../src/worker';
  *   by signal), its answer the tool result; the child's own history beside.
  * `npm run record-history -- call-identity` records that one alone; without
  * arguments every history is recorded.
+ * - attributed-decisions.json: a named agent whose three approvals are decided by a client that names itself
+ *   (update), a CLI user (deny signal) and a bare `temporal workflow signal` (no name): each decision records who.
+ *
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
  * proof that runs in flight survive a deploy.
@@ -69,6 +79,7 @@ const COMPACTION_MODEL = 'recorded-compaction';
 const SUMMARY_MODEL = 'recorded-compaction-summary';
 const LOCAL_MODEL = 'recorded-local-tools';
 const NESTED_MODEL = 'recorded-nested-agents';
+const ATTRIBUTED_MODEL = 'recorded-attributed-decisions';
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -194,6 +205,43 @@ async function main(): Promise<void> {
       }
     };
     await worker.runUntil(async () => {
+      if (wanted('attributed-decisions')) {
+        model.script(ATTRIBUTED_MODEL, [
+          {
+            toolCalls: [
+              { name: 'calculator', arguments: { expression: '1 + 1' }, id: 'call_a' },
+              { name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_b' },
+              { name: 'calculator', arguments: { expression: '3 + 3' }, id: 'call_c' },
+            ],
+          },
+          { toolCalls: [{ name: 'task_completion', arguments: { result: '2, denied, 6.' }, id: 'call_done' }] },
+        ]);
+        const attributed = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-attributed-decisions',
+          args: [
+            {
+              name: 'reviewed-adder',
+              model: ATTRIBUTED_MODEL,
+              tools: ['calculator', 'task_completion'],
+              message: 'Add three numbers, each after approval.',
+              approval: { tools: ['calculator'] },
+            } satisfies AgentInput,
+          ],
+        });
+        await waitForPending(attributed, 'call-1-3');
+        await attributed.executeUpdate(decideUpdate, {
+          args: [{ callId: 'call-1-1', decision: 'approve', by: { name: 'release-bot', via: 'client' } }],
+        });
+        await attributed.signal(denySignal, {
+          callId: 'call-1-2',
+          reason: 'not this one',
+          by: { name: 'alice', via: 'cli' },
+        });
+        await attributed.signal(approveSignal, { callId: 'call-1-3' });
+        await attributed.result();
+        await save(attributed, 'attributed-decisions.json');
+      }
       if (wanted('linear-history')) {
         const linear = await client.workflow.start(WORKFLOW_TYPE, {
           taskQueue: 'record-history',

@@ -26,6 +26,7 @@ test('there are committed histories to replay', () => {
   expect(HISTORY_FILES).toEqual([
     'agent-loop.json',
     'ask-question.json',
+    'attributed-decisions.json',
     'call-identity.json',
     'compaction.json',
     'continue-as-new-start.json',
