@@ -331,12 +331,14 @@ async function benchAnchors(): Promise<void> {
 
 /**
  * What payload encryption and tracing cost per iteration: the same runs without and with each, on the tuned dev
- * server, 20 iterations with the calculator's few bytes and with 4 KB tool results.
+ * server, 20 iterations with the calculator's few bytes and with 4 KB tool results against a model that answers at
+ * once (the runner's own cost, magnified), and 5 iterations against a model that takes 500 ms (what a user sees).
  */
 async function benchFeatures(): Promise<void> {
   const cases = [
     { iterations: 20, resultBytes: 0 },
     { iterations: 20, resultBytes: 4096 },
+    { iterations: 5, resultBytes: 0, latencyMs: 500 },
   ];
   const codec = await measureFeatureCost({
     variants: [codecVariant()],

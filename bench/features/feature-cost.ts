@@ -33,6 +33,8 @@ export interface FeatureCase {
   iterations: number;
   /** Bytes of each tool result (0: the calculator's few bytes). */
   resultBytes: number;
+  /** The scripted model's latency per call. @default 0 */
+  latencyMs?: number;
 }
 
 export interface FeatureRow extends FeatureCase {
@@ -49,15 +51,15 @@ export function codecVariant(): FeatureVariant {
   return { name: 'codec', dataConverter, worker: { overrides: { dataConverter } } };
 }
 
-function agent(iterations: number, file: string | undefined) {
+function agent(iterations: number, file: string | undefined, delayMs: number) {
   return (request: ChatCompletionRequest): ScriptStep => {
     const done = request.messages.filter((message) => message.role === 'assistant').length;
-    if (done + 1 >= iterations) return { content: `Finished after ${done} tool calls.` };
+    if (done + 1 >= iterations) return { content: `Finished after ${done} tool calls.`, delayMs };
     const call =
       file === undefined
         ? { name: 'calculator', arguments: { expression: `${done} * 2` } }
         : { name: 'read_file', arguments: { path: file } };
-    return { toolCalls: [call] };
+    return { toolCalls: [call], delayMs };
   };
 }
 
@@ -96,8 +98,8 @@ export async function measureFeatureCost(options: {
     try {
       for (const entry of options.cases) {
         const file = entry.resultBytes > 0 ? writeResultFile(entry.resultBytes) : undefined;
-        const modelName = `feature-${entry.iterations}-${entry.resultBytes}`;
-        model.respond(modelName, agent(entry.iterations, file));
+        const modelName = `feature-${entry.iterations}-${entry.resultBytes}-${entry.latencyMs ?? 0}`;
+        model.respond(modelName, agent(entry.iterations, file, entry.latencyMs ?? 0));
         const tools = file === undefined ? ['calculator'] : ['read_file'];
         const times: Record<string, number[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
         const historyBytes: Record<string, number> = {};
@@ -125,7 +127,7 @@ export async function measureFeatureCost(options: {
           historyBytes,
         };
         options.log(
-          `[features] ${entry.iterations} iterations${entry.resultBytes > 0 ? `, ${entry.resultBytes}-byte results` : ''}: ` +
+          `[features] ${caseLabel(entry)}: ` +
             variants.map((variant) => `${variant.name} ${row.msPerIteration[variant.name]!.toFixed(1)} ms`).join(', '),
         );
         rows.push(row);
@@ -151,7 +153,7 @@ export function featureCostTable(rows: readonly FeatureRow[]): string[] {
     `${'case'.padEnd(28)}${names.map((name) => name.padStart(18)).join('')}`,
     ...rows.map((row) => {
       const plain = row.msPerIteration.plain ?? Number.NaN;
-      const label = `${row.iterations} iterations${row.resultBytes > 0 ? `, ${row.resultBytes / 1024} KB` : ''}`;
+      const label = caseLabel(row);
       return `${label.padEnd(28)}${names
         .map((name) => {
           const value = row.msPerIteration[name] ?? Number.NaN;
@@ -164,6 +166,14 @@ export function featureCostTable(rows: readonly FeatureRow[]): string[] {
       .join('')}`,
   ];
   return lines;
+}
+
+function caseLabel(entry: FeatureCase): string {
+  return (
+    `${entry.iterations} iterations` +
+    (entry.resultBytes > 0 ? `, ${entry.resultBytes / 1024} KB` : '') +
+    (entry.latencyMs ? `, ${entry.latencyMs} ms model` : '')
+  );
 }
 
 function writeResultFile(bytes: number): string {
