@@ -50,68 +50,130 @@ export async function isExecutable(file: string): Promise<boolean> {
   }
 }
 
-/** A Go package to build from the Go module proxy. */
-export interface GoToolBuild {
-  /** What the progress lines call it, e.g. "Jaeger v1.76.0". */
-  title: string;
-  /** The package path, e.g. github.com/jaegertracing/jaeger/cmd/jaeger. */
-  packagePath: string;
+/** How a tool is built into its cache: what to call it in progress lines, and where it goes. */
+interface GoToolTarget {
+  /** What the progress lines call it, e.g. "Jaeger". */
+  name: string;
   version: string;
   /** Where the executable goes. */
   target: string;
+  /** What the error of a failed build adds: what to do instead. */
+  hint?: string;
+}
+
+/** A Go package to build from the Go module proxy in a scratch module. */
+export interface GoToolBuild extends GoToolTarget {
+  /** The package path, e.g. github.com/jaegertracing/jaeger/cmd/jaeger. */
+  packagePath: string;
 }
 
 /**
  * Builds `build` with `go` into its target: in a scratch module, `go get -tool package@version` (which, unlike
- * `go install package@version`, accepts a module whose go.mod has `replace` directives) then `go build`, into a
- * staging directory renamed into place, so two processes building at once never leave a half-written binary.
+ * `go install package@version`, accepts a module whose go.mod has `replace` directives) then `go build`.
  */
 export async function buildGoTool(go: string, build: GoToolBuild, log: Log, env: NodeJS.ProcessEnv): Promise<void> {
-  const directory = path.dirname(build.target);
-  await mkdir(directory, { recursive: true });
-  const staging = await mkdtemp(path.join(directory, '.build-'));
-  log(
-    `Building ${build.title} from source with Go. This happens once and takes several minutes; the binary is cached at ${build.target}.`,
-  );
-  try {
+  await buildIntoCache(build, log, async (staging) => {
     const module = path.join(staging, 'module');
     await mkdir(module);
     await writeFile(path.join(module, 'go.mod'), 'module agentrunnertoolbuild\n');
-    // A static binary, as the Temporal CLI's build makes.
-    const buildEnv = { ...env, CGO_ENABLED: env.CGO_ENABLED ?? '0' };
     const output = path.join(staging, path.basename(build.target));
-    for (const args of [
-      ['get', '-tool', `${build.packagePath}@${build.version}`],
-      ['build', '-o', output, build.packagePath],
-    ]) {
-      const step = await runGo(go, args, module, build.title, log, buildEnv);
-      if (step.code !== 0) throw buildFailure(build.title, step.output);
-    }
-    await rename(output, build.target);
-    log(`Built ${build.title}: ${build.target}`);
+    await runGoStep(go, ['get', '-tool', `${build.packagePath}@${build.version}`], module, build, log, env);
+    await runGoStep(go, ['build', '-o', output, build.packagePath], module, build, log, env);
+    return output;
+  });
+}
+
+/**
+ * `go install module@version` with `GOBIN` in the staging directory: for a module whose go.mod has no `replace`
+ * directive (the Temporal CLI), as its own docs install it.
+ */
+export async function installGoTool(
+  go: string,
+  install: GoToolTarget & { modulePath: string },
+  log: Log,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  await buildIntoCache(install, log, async (staging) => {
+    const args = ['install', `${install.modulePath}@${install.version}`];
+    await runGoStep(go, args, staging, install, log, { ...env, GOBIN: staging });
+    return path.join(staging, path.basename(install.target));
+  });
+}
+
+/**
+ * Builds into a fresh staging directory beside the target, then renames the result into place, so two processes
+ * building at once never leave a half-written binary.
+ */
+async function buildIntoCache(
+  tool: GoToolTarget,
+  log: Log,
+  build: (staging: string) => Promise<string>,
+): Promise<void> {
+  const directory = path.dirname(tool.target);
+  await mkdir(directory, { recursive: true });
+  const staging = await mkdtemp(path.join(directory, '.build-'));
+  log(
+    `Building ${tool.name} ${tool.version} from source with Go. This happens once and takes a few minutes; ` +
+      `the binary is cached at ${tool.target}.`,
+  );
+  try {
+    await rename(await build(staging), tool.target);
+    log(`Built ${tool.name}: ${tool.target}`);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
 }
 
+/**
+ * One `go` command of a build, static (`CGO_ENABLED=0` unless set); when the Go checksum database cannot be
+ * reached, run once more with `GOSUMDB=off` for this command only. Throws the build's failure, with its last lines.
+ */
+async function runGoStep(
+  go: string,
+  args: string[],
+  cwd: string,
+  tool: GoToolTarget,
+  log: Log,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const buildEnv = { ...env, CGO_ENABLED: env.CGO_ENABLED ?? '0' };
+  let step = await runGo(go, args, cwd, tool.name, log, buildEnv);
+  if (step.code !== 0 && /sum\.golang\.org|verifying module|checksum database/i.test(step.output)) {
+    log('The Go checksum database cannot be reached; building once more with GOSUMDB=off for this build only.');
+    step = await runGo(go, args, cwd, tool.name, log, { ...buildEnv, GOSUMDB: 'off' });
+  }
+  if (step.code !== 0) {
+    const tail = step.output.split('\n').slice(-15).join('\n');
+    throw new Error(`Building ${tool.name} with Go failed:\n${tail}${tool.hint === undefined ? '' : `\n${tool.hint}`}`);
+  }
+}
+
+/** Runs `go`, with a progress line every so often (how long, how many modules downloaded). */
 function runGo(
   go: string,
   args: string[],
   cwd: string,
-  title: string,
+  name: string,
   log: Log,
   env: NodeJS.ProcessEnv,
 ): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(go, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
+    let downloads = 0;
     const started = Date.now();
     const ticker = setInterval(
-      () => log(`  still building ${title} (go ${args[0]}, ${Math.round((Date.now() - started) / 1000)} s)`),
+      () =>
+        log(
+          `  still building ${name} (go ${args[0]}, ${Math.round((Date.now() - started) / 1000)} s, ${downloads} modules downloaded)`,
+        ),
       LOCAL_SERVER_DEFAULTS.cliBuildProgressEveryMs,
     );
     for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream }).on('line', (line) => lines.push(line));
+      readline.createInterface({ input: stream }).on('line', (line) => {
+        lines.push(line);
+        if (line.startsWith('go: downloading')) downloads += 1;
+      });
     }
     child.on('error', (error) => {
       clearInterval(ticker);
@@ -122,9 +184,4 @@ function runGo(
       resolve({ code: code ?? 1, output: lines.join('\n') });
     });
   });
-}
-
-function buildFailure(title: string, output: string): Error {
-  const tail = output.split('\n').slice(-15).join('\n');
-  return new Error(`Building ${title} with Go failed:\n${tail}`);
 }

@@ -23,7 +23,7 @@ export async function resolveJaeger(log: Log, env: NodeJS.ProcessEnv = process.e
   if (go === undefined) throw new Error('Jaeger is not on PATH nor cached, and there is no Go toolchain to build it.');
   await buildGoTool(
     go,
-    { title: `Jaeger ${JAEGER_VERSION}`, packagePath: JAEGER_PACKAGE, version: JAEGER_VERSION, target: cached },
+    { name: 'Jaeger', packagePath: JAEGER_PACKAGE, version: JAEGER_VERSION, target: cached },
     log,
     env,
   );

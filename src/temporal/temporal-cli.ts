@@ -1,10 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import readline from 'node:readline';
 import { loadTemporalCliConfig } from '../config/temporal-cli';
-import { findOnPath, isExecutable, toolCacheDirectory, type Log } from '../go-tools/go-tool';
-import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
+import { findOnPath, installGoTool, isExecutable, toolCacheDirectory, type Log } from '../go-tools/go-tool';
 
 /** The CLI release built from source; the newest whose go.mod has no `replace` directive. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
@@ -52,81 +48,19 @@ export async function resolveTemporalCli(
 
   const go = await findOnPath(process.platform === 'win32' ? 'go.exe' : 'go', env);
   if (go === undefined) return undefined;
-  await buildWithGo(go, cached, log, env);
+  await installGoTool(
+    go,
+    {
+      name: 'the Temporal CLI',
+      version: TEMPORAL_CLI_VERSION,
+      target: cached,
+      modulePath: CLI_MODULE,
+      hint:
+        'Install the Temporal CLI yourself (https://docs.temporal.io/cli) and put it on PATH or in TEMPORAL_CLI_PATH, ' +
+        'or set TEMPORAL_ADDRESS to a running server.',
+    },
+    log,
+    env,
+  );
   return { path: cached, source: 'go build' };
-}
-
-/**
- * `go install` into a fresh directory, then an atomic rename into the cache,
- * so two processes building at once never leave a half-written binary.
- */
-async function buildWithGo(go: string, target: string, log: Log, env: NodeJS.ProcessEnv): Promise<void> {
-  const directory = path.dirname(target);
-  await mkdir(directory, { recursive: true });
-  const staging = await mkdtemp(path.join(directory, '.build-'));
-  log(
-    `Building the Temporal CLI ${TEMPORAL_CLI_VERSION} from source with Go. This happens once and takes a few minutes; ` +
-      `the binary is cached at ${target}.`,
-  );
-  try {
-    const first = await goInstall(go, staging, log, env);
-    if (first.code !== 0 && /sum\.golang\.org|verifying module|checksum database/i.test(first.output)) {
-      log('The Go checksum database cannot be reached; building once more with GOSUMDB=off for this build only.');
-      const second = await goInstall(go, staging, log, { ...env, GOSUMDB: 'off' });
-      if (second.code !== 0) throw buildFailure(second.output);
-    } else if (first.code !== 0) {
-      throw buildFailure(first.output);
-    }
-    await rename(path.join(staging, EXECUTABLE), target);
-    log(`Built the Temporal CLI: ${target}`);
-  } finally {
-    await rm(staging, { recursive: true, force: true });
-  }
-}
-
-function goInstall(
-  go: string,
-  gobin: string,
-  log: Log,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(go, ['install', `${CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
-      env: { ...env, GOBIN: gobin, CGO_ENABLED: env.CGO_ENABLED ?? '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const lines: string[] = [];
-    let downloads = 0;
-    const started = Date.now();
-    const ticker = setInterval(
-      () =>
-        log(
-          `  still building the Temporal CLI (${Math.round((Date.now() - started) / 1000)} s, ${downloads} modules downloaded)`,
-        ),
-      LOCAL_SERVER_DEFAULTS.cliBuildProgressEveryMs,
-    );
-    for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream }).on('line', (line) => {
-        lines.push(line);
-        if (line.startsWith('go: downloading')) downloads += 1;
-      });
-    }
-    child.on('error', (error) => {
-      clearInterval(ticker);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearInterval(ticker);
-      resolve({ code: code ?? 1, output: lines.join('\n') });
-    });
-  });
-}
-
-function buildFailure(output: string): Error {
-  const tail = output.split('\n').slice(-15).join('\n');
-  return new Error(
-    `Building the Temporal CLI with Go failed:\n${tail}\n` +
-      'Install the Temporal CLI yourself (https://docs.temporal.io/cli) and put it on PATH or in TEMPORAL_CLI_PATH, ' +
-      'or set TEMPORAL_ADDRESS to a running server.',
-  );
 }
