@@ -7,6 +7,7 @@ import { createModelCall } from './model-call';
 import type { ModelSettings } from '../shared/model-settings';
 import { redactorFor } from './model-client';
 import { createToolExecution } from './tool-execution';
+import { describeTools } from './describe-tools';
 
 /** Everything the activities need from the worker's configuration. */
 export interface ActivityDependencies {
@@ -19,7 +20,7 @@ export interface ActivityDependencies {
 /** The activities of `agentWorkflow`, bound to a tool registry and a model endpoint. */
 export function createActivities({ registry, model, hub }: ActivityDependencies): AgentActivities {
   return {
-    describeTools: () => Promise.resolve({ tools: registry.describe() }),
+    describeTools: (input) => describeTools(registry, input),
     callModel: hub === undefined ? createModelCall(model, registry) : createModelCall(model, registry, hub),
     executeTool: createToolExecution(registry, redactorFor(model)),
     compactConversation: createConversationCompaction(model),

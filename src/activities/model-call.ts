@@ -42,7 +42,9 @@ export function createModelCall(
     // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
     if (input.requirePrice === true && priceOf(settings.prices, model) === undefined)
       throw priceUnknownFailure(model, settings.prices);
-    const offered = registry.describe().filter((tool) => input.toolNames.includes(tool.name));
+    // MCP servers' tools are described by their servers (listed once per worker, then cached).
+    const external = await registry.describeExternal(input.toolNames);
+    const offered = [...registry.describe(), ...external.tools].filter((tool) => input.toolNames.includes(tool.name));
     // The tools the workflow answers itself (`context_release`, `result_cache`) are described by the workflow.
     const tools: ChatCompletionTool[] = [...offered, ...(input.workflowTools ?? [])].map((tool) => ({
       type: 'function',

@@ -9,6 +9,8 @@ import { formatSeconds } from '../shared/duration';
 import { unknownToolMessage, type ToolCallInput, type ToolCallResult } from '../shared/activity-types';
 import type { ToolContext, ToolOutput } from '../tools/define-tool';
 import { RetryableToolError } from '../tools/retryable-tool-error';
+import { ToolCallLost } from '../tools/tool-call-lost';
+import { ToolErrorOutput } from '../tools/tool-error-output';
 import { TerminateResponse } from '../tools/terminate-response';
 import { WaitForInput } from '../tools/wait-for-input';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -97,7 +99,11 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
     return toResult(output);
   } catch (error) {
     throwIfCancelled(context, error);
-    if (isRetryableToolError(error)) {
+    if (isInstance(error, ToolCallLost)) {
+      // Lost with what ran it, like an execution lost with a worker: run again, however often, until the deadline.
+      throw ApplicationFailure.retryable(describeThrown(error), FailureType.toolCallLost);
+    }
+    if (isInstance(error, RetryableToolError)) {
       // Retries of infrastructure failures are unlimited within the call's deadline, so the tool's own
       // requests for a retry are counted here: the last allowed attempt answers the model instead.
       if (context.info.attempt < ACTIVITY_DEFAULTS.toolCallMaxAttempts) {
@@ -110,15 +116,16 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
   }
 }
 
-function isRetryableToolError(error: unknown): boolean {
+function isInstance(error: unknown, type: abstract new (...args: never[]) => unknown): boolean {
   try {
-    return error instanceof RetryableToolError;
+    return error instanceof type;
   } catch {
     return false; // a Proxy whose getPrototypeOf trap throws
   }
 }
 
 function toResult(output: ToolOutput): ToolCallResult {
+  if (output instanceof ToolErrorOutput) return errorResult(String(output.content));
   if (output instanceof WaitForInput) {
     // Plain JavaScript can hand over anything here: a question is text, and no larger than a tool result.
     const question = cutToBytes(String(output.question), TOOL_OUTPUT_LIMIT_BYTES / 2);

@@ -108,6 +108,7 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.modelCallTimeout]: MODEL_CALL_FAILED,
   [FailureType.modelCallFailed]: MODEL_CALL_FAILED,
   [FailureType.toolCallRetryable]: RUN_FAILED,
+  [FailureType.toolCallLost]: RUN_FAILED,
   [FailureType.maxDepthExceeded]: RUN_FAILED,
   [FailureType.conversationBusy]: answerOf('conversation_busy'),
   [FailureType.conversationEmpty]: answerOf('conversation_empty'),

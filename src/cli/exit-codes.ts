@@ -75,6 +75,7 @@ export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> =
   [FailureType.modelCallTimeout]: ExitCode.runFailed,
   [FailureType.modelCallFailed]: ExitCode.runFailed,
   [FailureType.toolCallRetryable]: ExitCode.runFailed,
+  [FailureType.toolCallLost]: ExitCode.runFailed,
   [FailureType.maxDepthExceeded]: ExitCode.runFailed,
   [FailureType.conversationBusy]: ExitCode.runFailed,
   [FailureType.conversationEmpty]: ExitCode.runFailed,

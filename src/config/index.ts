@@ -3,6 +3,8 @@ import { urlCredentials } from '../redaction/url-credentials';
 import { loadAll } from './environment';
 import { loadLogLevel, type LogLevel } from './log-level';
 import { loadModelConfig, type ModelConfig } from './model';
+import { loadMcpServers, mcpConfigSecrets } from './mcp';
+import type { McpServers } from '../mcp/server-config';
 import { loadTemporalConfig, type TemporalConfig } from './temporal';
 
 /**
@@ -25,11 +27,13 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
   temporal: TemporalConfig;
   model: ModelConfig;
   logLevel: LogLevel;
+  mcpServers: McpServers;
 } {
   return loadAll({
     temporal: () => loadTemporalConfig(env),
     model: () => loadModelConfig(env),
     logLevel: () => loadLogLevel(env),
+    mcpServers: () => loadMcpServers(env),
   });
 }
 
@@ -40,7 +44,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
  * the `TEMPORAL_TLS_KEY` / `TEMPORAL_TLS_CLIENT_KEY_PATH` file or
  * `TEMPORAL_TLS_CLIENT_KEY_DATA`, whole and line by line, without its
  * BEGIN/END lines), the same secrets of the Temporal profile in use, and
- * credentials in `OPENAI_BASE_URL`. Never throws: it is read even when the
+ * credentials in `OPENAI_BASE_URL` and the MCP servers' `env` and `headers` (`AGENT_MCP_CONFIG`). Never throws: it is read even when the
  * configuration is bad, so the message about that is redacted too; a key file
  * that cannot be read holds nothing to redact yet.
  */
@@ -56,6 +60,7 @@ export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[
     ...keySecrets(readQuietly(env.TEMPORAL_TLS_KEY)),
     ...keySecrets(readQuietly(env.TEMPORAL_TLS_CLIENT_KEY_PATH)),
     ...keySecrets(env.TEMPORAL_TLS_CLIENT_KEY_DATA),
+    ...mcpConfigSecrets(env),
   ];
   try {
     const profile = loadTemporalConfig(env);

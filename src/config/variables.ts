@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { agentToolsSchema } from './agent-tools';
+import { mcpSchema } from './mcp';
 import { apiSchema } from './api';
 import { codecServerSchema } from './codec-server';
 import { localRunSchema, localServerSchema } from './local-server';
@@ -62,6 +63,7 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: temporalCliSchema, processes: ['start', 'demo', 'server'] },
   { schema: tracingSchema, processes: ['plugin', 'api', 'start', 'cli'] },
   { schema: metricsSchema, processes: ['worker'] },
+  { schema: mcpSchema, processes: ['worker', 'start'] },
 ];
 
 /** One environment variable, as the configuration reference shows it. */

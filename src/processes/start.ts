@@ -12,6 +12,7 @@ import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-serve
 import { connectToLocalServer, ensureLocalServer } from '../temporal/local-server';
 import { createBuiltinTools } from '../tools/builtin';
 import { createAgentWorker } from '../worker';
+import { loadMcpServers } from '../config/mcp';
 import { runnerLogger } from '../worker/runner-logger';
 
 /**
@@ -25,6 +26,7 @@ async function main(): Promise<number> {
   const api = loadApiConfig();
   loadModelStreamFollowerCa(); // checked at start, as `npm run api` does
   const model = loadModelConfig();
+  const mcpServers = loadMcpServers();
   const logLevel = loadLogLevel();
   const localServer = loadLocalServerConfig();
   const localRun = loadLocalRunConfig();
@@ -54,6 +56,7 @@ async function main(): Promise<number> {
     tools: createBuiltinTools({ workspace: model.workspace }),
     model: { ...model, secrets },
     dataConverter: encryption.dataConverter,
+    mcpServers,
   });
   const workerRun = worker.run();
   // The worker's plugin turned tracing on when OTEL_* says so: the API then starts runs under a request's traceparent.

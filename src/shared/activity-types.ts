@@ -46,8 +46,27 @@ export interface AgentToolSpec {
 }
 
 export interface DescribeToolsResult {
-  /** Every tool registered on the worker, sorted by name. */
+  /** Every tool defined on the worker and the MCP servers' tools the run names, sorted by name. */
   tools: ToolDescription[];
+  /** MCP servers the run names that could not be listed, or tools of theirs that cannot be offered; absent when none. */
+  unavailable?: ToolServerProblem[];
+}
+
+/** What `describeTools` is asked: the run's `tools`, so it lists only the MCP servers they name. */
+export interface DescribeToolsInput {
+  tools: string[];
+}
+
+/** An MCP server whose tools could not be listed (or a tool of it that cannot be offered), and why. */
+export interface ToolServerProblem {
+  server: string;
+  reason: string;
+}
+
+/** Tools that live outside the worker (MCP servers' tools), as the registry lists them. */
+export interface ExternalToolDescriptions {
+  tools: ToolDescription[];
+  problems: ToolServerProblem[];
 }
 
 export interface ModelCallInput {
@@ -176,7 +195,8 @@ export interface ToolCallResult {
 
 /** The activities the workflow schedules, by name. */
 export interface AgentActivities {
-  describeTools(): Promise<DescribeToolsResult>;
+  /** Without input (runs from before MCP tools): the defined tools only. */
+  describeTools(input?: DescribeToolsInput): Promise<DescribeToolsResult>;
   callModel(input: ModelCallInput): Promise<ModelCallResult>;
   executeTool(input: ToolCallInput): Promise<ToolCallResult>;
   compactConversation(input: CompactionInput): Promise<CompactionResult>;

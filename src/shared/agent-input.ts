@@ -16,6 +16,7 @@ import { stopConditionSchema } from './stop-conditions-schema';
 import { compactionSchema } from './compaction-schema';
 import { circuitBreakerSchema, loopDetectionSchema, maskingSchema, resultProcessingSchema } from './loop-guard-schemas';
 import { findTooDeep } from './json-depth';
+import { toolMatches } from './mcp-tool-names';
 import { inputChatMessageSchema, type ChatMessage } from './messages';
 
 /** A tool's name as the input gives it. */
@@ -192,7 +193,7 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
         context.addIssue({ code: 'custom', path: ['tools'], message: `tool "${duplicate}" is listed twice` });
       }
       input.terminating?.toolIds.forEach((toolId, index) => {
-        if (!input.tools.includes(toolId)) {
+        if (!input.tools.some((pattern) => toolMatches(pattern, toolId))) {
           context.addIssue({
             code: 'custom',
             path: ['terminating', 'toolIds', index],
@@ -203,7 +204,7 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
       const approvalTools = input.approval?.tools;
       if (Array.isArray(approvalTools)) {
         approvalTools.forEach((toolName, index) => {
-          if (!input.tools.includes(toolName)) {
+          if (!input.tools.some((pattern) => toolMatches(pattern, toolName))) {
             context.addIssue({
               code: 'custom',
               path: ['approval', 'tools', index],

@@ -84,6 +84,8 @@ export const FailureType = {
   // The tool-call activity's failure.
   /** A tool threw `RetryableToolError` before its last attempt: Temporal runs the call again. Never ends a run. */
   toolCallRetryable: 'ToolCall.Retryable',
+  /** A tool's call was lost with what ran it (an MCP server that died mid-call): Temporal runs it again until its deadline. Never ends a run. */
+  toolCallLost: 'ToolCall.Lost',
   /** A nested agent (`defineAgentTool`) would run deeper than `maxDepth`: the call is refused with a tool error. Never ends a run. */
   maxDepthExceeded: 'MaxDepthExceeded',
 
@@ -236,6 +238,10 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   'ToolCall.Retryable': {
     raisedBy: 'tool call',
     when: 'a tool threw `RetryableToolError`: Temporal runs the call again; never ends a run',
+  },
+  'ToolCall.Lost': {
+    raisedBy: 'tool call',
+    when: 'an MCP server closed its connection or could not be reached during a call: Temporal runs the call again until its deadline; never ends a run',
   },
   MaxDepthExceeded: {
     raisedBy: 'tool call',

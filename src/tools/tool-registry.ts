@@ -1,15 +1,23 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
-import type { AgentToolSpec, ToolDescription } from '../shared/activity-types';
+import type { AgentToolSpec, ExternalToolDescriptions, ToolDescription } from '../shared/activity-types';
+import { MCP_TOOL_SEPARATOR } from '../shared/mcp-tool-names';
+import type { McpToolSet } from '../mcp/mcp-tool-set';
 import type { ToolDefinition } from './define-tool';
 import { requireZod4Parameters } from './zod-version';
 
 /** The tools a worker offers, by name. */
 export interface ToolRegistry {
+  /** A defined tool, or the definition a call of an MCP server's tool (`<server>__<tool>`) runs. */
   get(name: string): ToolDefinition | undefined;
-  /** Every tool, sorted by name, as the workflow and the model see them. */
+  /** Every defined tool, sorted by name, as the workflow and the model see them. */
   describe(): ToolDescription[];
   names(): string[];
+  /**
+   * The tools `names` stands for that live outside the worker (MCP servers' tools; a `<server>__*`
+   * stands for all of a server's), listed from their servers on first use; none without MCP servers.
+   */
+  describeExternal(names: readonly string[]): Promise<ExternalToolDescriptions>;
 }
 
 /**
@@ -29,21 +37,32 @@ export function callNeedsApproval(tool: ToolDefinition, argumentsText: string): 
   return validated.success && tool.needsApproval(validated.data);
 }
 
-/** Builds a registry; two tools with one name is a configuration error. */
-export function createToolRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
+/**
+ * Builds a registry of `tools` and, when given, the tools of MCP servers. Two tools with one name,
+ * or a tool named like one of a server's (`<server>__...`), is a configuration error.
+ */
+export function createToolRegistry(tools: readonly ToolDefinition[], mcp?: McpToolSet): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
     if (byName.has(tool.name))
       throw new TypeError(`Two tools are registered as "${tool.name}"; tool names must be unique.`);
+    if (mcp?.owns(tool.name) === true) {
+      const server = tool.name.slice(0, tool.name.indexOf(MCP_TOOL_SEPARATOR));
+      throw new TypeError(
+        `Tool "${tool.name}" is named like a tool of the MCP server "${server}" ("${server}${MCP_TOOL_SEPARATOR}<tool>"); rename it or the server.`,
+      );
+    }
     byName.set(tool.name, tool);
   }
   const descriptions = [...byName.values()]
     .map((tool) => describeTool(tool))
     .sort((left, right) => left.name.localeCompare(right.name));
   return {
-    get: (name) => byName.get(name),
+    get: (name) => byName.get(name) ?? mcp?.definition(name),
     describe: () => descriptions,
     names: () => descriptions.map((description) => description.name),
+    describeExternal: (names) =>
+      mcp === undefined ? Promise.resolve({ tools: [], problems: [] }) : mcp.describe(names),
   };
 }
 

@@ -65,6 +65,8 @@ export interface AgentWorkerOptions {
    * so the failures workflows raise are encrypted too.
    */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** MCP servers whose tools runs may use: {@link AgentRunnerPluginOptions.mcpServers}. @default none */
+  mcpServers?: AgentRunnerPluginOptions['mcpServers'];
   /** Extra worker options (concurrency limits, identity, more plugins, ...). */
   overrides?: Partial<WorkerOptions>;
 }
@@ -99,6 +101,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
         model: options.model,
         ...(options.streamListener === undefined ? {} : { streamListener: options.streamListener }),
         ...(options.dataConverter === undefined ? {} : { dataConverter: options.dataConverter }),
+        ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
       }),
       ...plugins,
     ],
@@ -107,7 +110,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
 
 /** `npm run worker`: a worker with the built-in tools, configured from the environment. */
 async function main(secrets: readonly string[]): Promise<void> {
-  const { temporal, model, logLevel } = loadWorkerConfig();
+  const { temporal, model, logLevel, mcpServers } = loadWorkerConfig();
   const encryption = loadPayloadEncryption(process.env, temporal);
   // Signals are handled below, not by the SDK: Ctrl-C reaches tsx and node both and tsx relays it once more,
   // and a second SIGINT after the SDK's handler has run would kill the worker in the middle of draining.
@@ -127,6 +130,7 @@ async function main(secrets: readonly string[]): Promise<void> {
     tools: createBuiltinTools({ workspace: model.workspace }),
     model: { ...model, secrets },
     dataConverter: encryption.dataConverter,
+    mcpServers,
   });
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

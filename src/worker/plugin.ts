@@ -16,6 +16,8 @@ import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 import { type ModelRequestSinks } from '../common/model-request-sinks';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';
+import { McpToolSet } from '../mcp/mcp-tool-set';
+import { mcpSecrets, parseMcpServers, type McpServers } from '../mcp/server-config';
 import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
 import { runIfSearchAttributes } from './checks/namespace-search-attributes';
 import { refuseSecondSdkCopy } from './checks/single-sdk-copy';
@@ -85,6 +87,16 @@ export interface AgentRunnerPluginOptions {
    * @default from the environment
    */
   tracing?: TracingConfig | false;
+  /**
+   * MCP servers whose tools runs on this worker may use (`docs/guide/mcp-tools.md`), by name, as MCP clients write
+   * them: `{ command, args?, env?, cwd? }` for a server the worker starts over stdio, `{ url, headers? }` for a
+   * Streamable HTTP one; each may set `approval` (`'none'`, `'all'` or the tools that wait for approval), `timeout`
+   * and `deadline`. A server's tool `t` is the tool `<name>__t`; a run names `<name>__*` for all of them. One
+   * connection per server per worker, opened on first use, closed when the worker stops. `env` and `headers` are
+   * credentials: redacted from results, failures and log lines. Checked at construction: a bad entry throws.
+   * @default none
+   */
+  mcpServers?: McpServers;
 }
 
 /**
@@ -123,10 +135,14 @@ export class AgentRunnerPlugin extends SimplePlugin {
   private readonly activityNames: readonly string[];
   private readonly hub: DeltaHub | false;
   private readonly tracing: TracingSdk | undefined;
+  private readonly mcp: McpToolSet | undefined;
 
   constructor(options: AgentRunnerPluginOptions) {
     const hub = options.streamListener === false ? false : DeltaHub.forProcess(options.streamListener);
-    const activities = createActivities({ registry: createToolRegistry(options.tools), model: options.model, hub });
+    const mcpServers = parseMcpServers(options.mcpServers ?? {});
+    const mcp = Object.keys(mcpServers).length === 0 ? undefined : mcpToolSet(mcpServers);
+    const model = mcp === undefined ? options.model : withMcpSecrets(options.model, mcpServers);
+    const activities = createActivities({ registry: createToolRegistry(options.tools, mcp), model, hub });
     const dataConverter = options.dataConverter;
     super({
       name: 'agent-runner',
@@ -137,6 +153,7 @@ export class AgentRunnerPlugin extends SimplePlugin {
     });
     this.activityNames = Object.keys(activities);
     this.hub = hub;
+    this.mcp = mcp;
     this.tracing =
       options.tracing === false
         ? undefined
@@ -173,9 +190,14 @@ export class AgentRunnerPlugin extends SimplePlugin {
    */
   override runWorker(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
     return super.runWorker(worker, (started) =>
-      runIfSearchAttributes(started, (checked) => {
+      runIfSearchAttributes(started, async (checked) => {
         if (this.hub !== false) void announceStreamListener(this.hub);
-        return next(checked);
+        try {
+          return await next(checked);
+        } finally {
+          // No MCP server's process outlives the worker.
+          await this.mcp?.close();
+        }
       }),
     );
   }
@@ -190,6 +212,21 @@ export class AgentRunnerPlugin extends SimplePlugin {
       sinks: { ...traced.sinks, ...modelRequestSinks() },
     });
   }
+}
+
+/** The worker's MCP servers, logging through the SDK's logger. */
+function mcpToolSet(servers: McpServers): McpToolSet {
+  return new McpToolSet(servers, {
+    log: {
+      info: (message, attributes) => Runtime.instance().logger.info(message, attributes),
+      warn: (message, attributes) => Runtime.instance().logger.warn(message, attributes),
+    },
+  });
+}
+
+/** The model settings with the MCP servers' credentials among the secrets redacted from results and failures. */
+function withMcpSecrets(model: ModelSettings, servers: McpServers): ModelSettings {
+  return { ...model, secrets: [...(model.secrets ?? []), ...mcpSecrets(servers)] };
 }
 
 /** Starts `hub` and logs its address; a listener that cannot start is a warning, as it is to each model call. */

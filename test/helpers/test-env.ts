@@ -1,3 +1,4 @@
+import type { McpServers } from '../../src/mcp/server-config';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,8 @@ export class TestEnv {
       workflowsPath?: string;
       prices?: PriceTable;
       dataConverter?: DataConverter;
+      /** MCP servers the worker offers tools from. */
+      mcpServers?: McpServers;
     } = {},
   ): Promise<TestEnv> {
     installQuietRuntime();
@@ -94,6 +97,7 @@ export class TestEnv {
         },
         workflowBundle: ownBundle ?? { codePath: bundlePath },
         ...(dataConverter === undefined ? {} : { dataConverter }),
+        ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
       });
     const worker = await createWorker();
     const env = new TestEnv(

@@ -164,6 +164,7 @@ describe('loadWorkerConfig', () => {
       temporal: { address: 'localhost:7233', namespace: 'agents', taskQueue: 'agent-runner' },
       model: { apiKey: 'sk-test', defaultModel: 'gpt-4o-mini', workspace: path.resolve('./workspace') },
       logLevel: 'DEBUG',
+      mcpServers: {},
     });
   });
 

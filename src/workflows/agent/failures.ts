@@ -1,6 +1,8 @@
 import type { Duration } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import { FailureType, type PartialRun } from '../../shared/failure-catalogue';
+import type { ToolServerProblem } from '../../shared/activity-types';
+import { MCP_TOOL_SEPARATOR } from '../../shared/mcp-tool-names';
 import {
   FAILURE_MESSAGES_LIMIT_BYTES,
   FAILURE_RESPONSE_LIMIT_CHARS,
@@ -37,10 +39,17 @@ export function invalidAgentInput(problems: readonly string[]): ApplicationFailu
   });
 }
 
-export function unknownTools(unknown: readonly string[], registered: readonly string[]): ApplicationFailure {
-  const problems = unknown.map(
-    (name) => `tools: unknown tool "${name}"; the worker registers: ${registered.join(', ') || 'no tools'}`,
-  );
+export function unknownTools(
+  unknown: readonly string[],
+  registered: readonly string[],
+  unavailable: readonly ToolServerProblem[] = [],
+): ApplicationFailure {
+  const problems = unknown.map((name) => {
+    // An MCP server that could not be listed explains its tools' absence better than the list of the others.
+    const server = unavailable.find((problem) => name.startsWith(`${problem.server}${MCP_TOOL_SEPARATOR}`));
+    if (server !== undefined) return `tools: "${name}" is not available: ${server.reason}`;
+    return `tools: unknown tool "${name}"; the worker registers: ${registered.join(', ') || 'no tools'}`;
+  });
   return invalidAgentInput(problems);
 }
 

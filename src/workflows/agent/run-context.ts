@@ -12,7 +12,8 @@ import type { RunRecord } from './run-record';
 export interface RunContext {
   /** The run's record: state, conversation, event log. The pieces change it in place. */
   readonly run: RunRecord;
-  readonly input: ParsedAgentInput;
+  /** The run's input; its `tools` are expanded once the catalog is loaded when they name `<server>__*`. */
+  input: ParsedAgentInput;
   /** Upserts the search attributes that changed since the last call. */
   readonly publish: (run: RunRecord) => void;
   /**

@@ -1,0 +1,13 @@
+/** MCP servers as tools: the client's limits and names. */
+export const MCP_DEFAULTS = {
+  /** How long starting a server and its MCP handshake may take (or a call's timeout, when shorter). */
+  connectTimeoutMs: 30_000,
+  /** Pages of `tools/list` read before a server that keeps paging is cut off. */
+  maxToolPages: 100,
+  /** The `_meta` key of the runner's idempotency key in every `tools/call`. */
+  idempotencyMetaKey: 'agent-runner/idempotency-key',
+  /** The version the client announces in the MCP handshake. */
+  clientVersion: '0.3.0',
+  /** Longest tool description passed on to the model; a longer one is cut. */
+  maxDescriptionChars: 4_000,
+} as const;
