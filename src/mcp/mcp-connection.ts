@@ -54,11 +54,16 @@ export class McpServerConnection {
   private tools: Promise<Tool[]> | undefined;
   private closed = false;
 
+  // A JS private field: the configuration holds the server's credentials, and JSON of this object must not show them.
+  readonly #config: McpServerConfig;
+
   constructor(
     readonly server: string,
-    private readonly config: McpServerConfig,
+    config: McpServerConfig,
     private readonly options: McpConnectionOptions,
-  ) {}
+  ) {
+    this.#config = config;
+  }
 
   /** Every tool the server lists, all pages, cached until the server announces a change. */
   listTools(timeoutMs: number = MCP_DEFAULTS.connectTimeoutMs): Promise<Tool[]> {
@@ -177,13 +182,13 @@ export class McpServerConnection {
     }
     this.open = open;
     this.options.log.info(`MCP server "${this.server}" connected`, {
-      transport: isHttpServer(this.config) ? 'streamable-http' : 'stdio',
+      transport: isHttpServer(this.#config) ? 'streamable-http' : 'stdio',
     });
     return open;
   }
 
   private transport(stderr: OutputTail): Transport {
-    const config = this.config;
+    const config = this.#config;
     if (isHttpServer(config)) {
       return new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers ?? {} },

@@ -34,13 +34,13 @@ const anyArguments = z.record(z.string(), z.unknown());
  * call can run on a worker that has not listed the server's tools.
  */
 export class McpToolSet {
-  private readonly connections: ReadonlyMap<string, McpServerConnection>;
+  // JS private fields: a worker's options are logged as JSON, and the servers' configuration holds credentials.
+  readonly #servers: McpServers;
+  readonly #connections: ReadonlyMap<string, McpServerConnection>;
 
-  constructor(
-    private readonly servers: McpServers,
-    options: McpConnectionOptions,
-  ) {
-    this.connections = new Map(
+  constructor(servers: McpServers, options: McpConnectionOptions) {
+    this.#servers = servers;
+    this.#connections = new Map(
       Object.entries(servers).map(([name, config]) => [name, new McpServerConnection(name, config, options)]),
     );
   }
@@ -55,7 +55,7 @@ export class McpToolSet {
     const server = this.serverOf(name);
     if (server === undefined || wildcardServer(name) !== undefined) return undefined;
     const tool = name.slice(server.length + MCP_TOOL_SEPARATOR.length);
-    const config = this.servers[server]!;
+    const config = this.#servers[server]!;
     const timeoutMs = timeoutOf(config);
     return {
       name,
@@ -86,18 +86,18 @@ export class McpToolSet {
 
   /** Closes every connection; stdio servers' processes end with them. */
   async close(): Promise<void> {
-    await Promise.all([...this.connections.values()].map((connection) => connection.close()));
+    await Promise.all([...this.#connections.values()].map((connection) => connection.close()));
   }
 
   private async describeServer(server: string, wanted: readonly string[]): Promise<ExternalToolDescriptions> {
     let tools: Tool[];
     try {
-      tools = await this.connections.get(server)!.listTools();
+      tools = await this.#connections.get(server)!.listTools();
     } catch (error) {
       const reason = error instanceof McpServerUnavailable ? error.message : `MCP server "${server}": ${String(error)}`;
       return { tools: [], problems: [{ server, reason }] };
     }
-    const config = this.servers[server]!;
+    const config = this.#servers[server]!;
     const problems: ToolServerProblem[] = [];
     const descriptions: ToolDescription[] = [];
     for (const tool of tools) {
@@ -120,7 +120,7 @@ export class McpToolSet {
     context: ToolContext,
     timeoutMs: number,
   ): Promise<ToolOutput> {
-    const result = await this.connections.get(server)!.callTool(tool, args, {
+    const result = await this.#connections.get(server)!.callTool(tool, args, {
       signal: context.signal,
       // Answered by the server's own timeout a little before the activity's, so the model hears which server hung.
       timeoutMs: Math.max(1_000, timeoutMs - ACTIVITY_DEFAULTS.attemptMarginMs),
@@ -134,7 +134,7 @@ export class McpToolSet {
     const index = name.indexOf(MCP_TOOL_SEPARATOR);
     if (index <= 0) return undefined;
     const server = name.slice(0, index);
-    return this.connections.has(server) ? server : undefined;
+    return this.#connections.has(server) ? server : undefined;
   }
 }
 

@@ -16,6 +16,7 @@ import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 import { type ModelRequestSinks } from '../common/model-request-sinks';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';
+import { createRedactor } from '../redaction';
 import { McpToolSet } from '../mcp/mcp-tool-set';
 import { mcpSecrets, parseMcpServers, type McpServers } from '../mcp/server-config';
 import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
@@ -135,7 +136,9 @@ export class AgentRunnerPlugin extends SimplePlugin {
   private readonly activityNames: readonly string[];
   private readonly hub: DeltaHub | false;
   private readonly tracing: TracingSdk | undefined;
-  private readonly mcp: McpToolSet | undefined;
+  // A JS private field, not a TypeScript one: the SDK logs the worker's options (its plugins included) at DEBUG as
+  // JSON, and the servers' configuration holds their credentials.
+  readonly #mcp: McpToolSet | undefined;
 
   constructor(options: AgentRunnerPluginOptions) {
     const hub = options.streamListener === false ? false : DeltaHub.forProcess(options.streamListener);
@@ -153,7 +156,7 @@ export class AgentRunnerPlugin extends SimplePlugin {
     });
     this.activityNames = Object.keys(activities);
     this.hub = hub;
-    this.mcp = mcp;
+    this.#mcp = mcp;
     this.tracing =
       options.tracing === false
         ? undefined
@@ -196,7 +199,7 @@ export class AgentRunnerPlugin extends SimplePlugin {
           return await next(checked);
         } finally {
           // No MCP server's process outlives the worker.
-          await this.mcp?.close();
+          await this.#mcp?.close();
         }
       }),
     );
@@ -214,12 +217,18 @@ export class AgentRunnerPlugin extends SimplePlugin {
   }
 }
 
-/** The worker's MCP servers, logging through the SDK's logger. */
+/**
+ * The worker's MCP servers, logging through the SDK's logger with their credentials redacted: a server's last
+ * stderr lines go into the log when it exits, and a server may print its own environment.
+ */
 function mcpToolSet(servers: McpServers): McpToolSet {
+  const redact = createRedactor(mcpSecrets(servers));
+  const attributesOf = (attributes: Record<string, unknown> | undefined) =>
+    attributes === undefined ? undefined : redact.value(attributes);
   return new McpToolSet(servers, {
     log: {
-      info: (message, attributes) => Runtime.instance().logger.info(message, attributes),
-      warn: (message, attributes) => Runtime.instance().logger.warn(message, attributes),
+      info: (message, attributes) => Runtime.instance().logger.info(redact(message), attributesOf(attributes)),
+      warn: (message, attributes) => Runtime.instance().logger.warn(redact(message), attributesOf(attributes)),
     },
   });
 }
