@@ -19,10 +19,11 @@ export interface ActivityDependencies {
 
 /** The activities of `agentWorkflow`, bound to a tool registry and a model endpoint. */
 export function createActivities({ registry, model, hub }: ActivityDependencies): AgentActivities {
+  const redact = redactorFor(model);
   return {
-    describeTools: (input) => describeTools(registry, input),
+    describeTools: (input) => describeTools(registry, input, redact),
     callModel: hub === undefined ? createModelCall(model, registry) : createModelCall(model, registry, hub),
-    executeTool: createToolExecution(registry, redactorFor(model)),
+    executeTool: createToolExecution(registry, redact),
     compactConversation: createConversationCompaction(model),
     extractToolResult: createToolResultExtraction(model),
   };
