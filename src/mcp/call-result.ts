@@ -14,8 +14,9 @@ export function resultText(result: CallToolResult): string {
   if (structuredJson !== undefined) parts.push(structuredJson);
   for (const item of Array.isArray(result.content) ? result.content : []) {
     const text = describeContent(item as unknown as Record<string, unknown>);
-    // A server that returns structured content usually repeats it as text: once is enough.
-    if (text !== undefined && !(structuredJson !== undefined && sameJson(text, structured))) parts.push(text);
+    // A server that returns structured content usually repeats it as text, whole or as one of its fields
+    // (server-filesystem: `{ content: <the file> }`): once is enough.
+    if (text !== undefined && !(structuredJson !== undefined && repeats(text, structured))) parts.push(text);
   }
   return parts.join('\n');
 }
@@ -46,6 +47,17 @@ function base64Size(data: unknown): string {
   if (typeof data !== 'string') return 'no data';
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
   return formatBytes(Math.max(0, Math.floor((data.length * 3) / 4) - padding));
+}
+
+/** Whether `text` is `structured` as JSON, or the value of one of its top-level fields. */
+function repeats(text: string, structured: unknown): boolean {
+  if (sameJson(text, structured)) return true;
+  return (
+    typeof structured === 'object' &&
+    structured !== null &&
+    !Array.isArray(structured) &&
+    Object.values(structured).some((value) => value === text)
+  );
 }
 
 function sameJson(text: string, value: unknown): boolean {
