@@ -144,6 +144,9 @@ export class McpServerConnection {
         listChanged: {
           tools: {
             autoRefresh: false,
+            // The SDK waits 300 ms by default before it says so: a run that starts in between would be offered the
+            // old list. Dropping the cache costs nothing, so at once.
+            debounceMs: 0,
             onChanged: () => {
               this.tools = undefined;
               this.options.log.info(`MCP server "${this.server}" changed its tools; listing them again on next use`);
