@@ -105,7 +105,11 @@ export class McpToolSet {
       if (!wanted.some((pattern) => toolMatches(pattern, name))) continue;
       const problem = mcpToolNameProblem(server, String(tool.name));
       if (problem !== undefined) {
-        problems.push({ server, reason: `MCP server "${server}" lists a tool the runner cannot offer: ${problem}` });
+        problems.push({
+          server,
+          tool: name,
+          reason: `MCP server "${server}" lists a tool the runner cannot offer: ${problem}`,
+        });
         continue;
       }
       descriptions.push(describeTool(name, server, tool, config));

@@ -60,6 +60,8 @@ export interface DescribeToolsInput {
 /** An MCP server whose tools could not be listed (or a tool of it that cannot be offered), and why. */
 export interface ToolServerProblem {
   server: string;
+  /** The one tool (its runner name, `<server>__<tool>`) the problem is about; absent: the whole server. */
+  tool?: string;
   reason: string;
 }
 

@@ -46,7 +46,10 @@ export function unknownTools(
 ): ApplicationFailure {
   const problems = unknown.map((name) => {
     // An MCP server that could not be listed explains its tools' absence better than the list of the others.
-    const server = unavailable.find((problem) => name.startsWith(`${problem.server}${MCP_TOOL_SEPARATOR}`));
+    const server = unavailable.find((problem) =>
+      // A problem with one tool explains only that tool's absence, not that of a name the server never listed.
+      problem.tool === undefined ? name.startsWith(`${problem.server}${MCP_TOOL_SEPARATOR}`) : problem.tool === name,
+    );
     if (server !== undefined) return `tools: "${name}" is not available: ${server.reason}`;
     return `tools: unknown tool "${name}"; the worker registers: ${registered.join(', ') || 'no tools'}`;
   });
