@@ -4,6 +4,7 @@ import { ConfigError, configuredSecrets, loadWorkerConfig } from '../config';
 import { describeTemporalSource } from '../config/temporal';
 import { describePayloadEncryption, loadPayloadEncryption } from '../config/payload-codec';
 import { AgentRunnerPlugin, type AgentRunnerPluginOptions } from './plugin';
+import { isHttpServer, type McpServers } from '../mcp/server-config';
 import { createRedactor } from '../redaction';
 import { requireSearchAttributes } from '../temporal/check-search-attributes';
 import { connectWorker } from '../temporal/worker-connection';
@@ -146,7 +147,7 @@ async function main(secrets: readonly string[]): Promise<void> {
   // Announced only once the handlers are in place: a Ctrl-C right after this line must already drain.
   console.log(
     `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address} (${describeTemporalSource(temporal)}); ` +
-      `model ${model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}; workspace ${model.workspace}; ${describePayloadEncryption(encryption)}. Ctrl-C stops it.`,
+      `model ${model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}; workspace ${model.workspace}; ${describePayloadEncryption(encryption)}; ${describeMcpServers(mcpServers)}. Ctrl-C stops it.`,
   );
   try {
     await worker.run();
@@ -155,6 +156,12 @@ async function main(secrets: readonly string[]): Promise<void> {
     // The spans still buffered, among them the last runs' workflow spans.
     await tracingForProcess(undefined)?.shutdown();
   }
+}
+
+/** The MCP servers' names and transports for the start line; never their commands, URLs or credentials. */
+function describeMcpServers(servers: McpServers): string {
+  const names = Object.entries(servers).map(([name, server]) => `${name} (${isHttpServer(server) ? 'http' : 'stdio'})`);
+  return names.length === 0 ? 'no MCP servers' : `MCP servers ${names.join(', ')}`;
 }
 
 if (require.main === module) {
