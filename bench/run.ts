@@ -20,7 +20,13 @@ import { benchStreaming } from './streaming';
 import { comparisonTable, compareLoops, defaultComparisonCases } from './anchors/compare-loops';
 import { benchInFlight, inFlightLines } from './inflight/in-flight';
 import { benchNestedOverhead } from './nested-overhead';
-import { codecVariant, featureCostTable, measureFeatureCost } from './features/feature-cost';
+import {
+  codecVariant,
+  definedEchoVariant,
+  featureCostTable,
+  mcpEchoVariant,
+  measureFeatureCost,
+} from './features/feature-cost';
 import { measureTracingCost } from './features/tracing-cost';
 
 /**
@@ -330,7 +336,8 @@ async function benchAnchors(): Promise<void> {
 }
 
 /**
- * What payload encryption and tracing cost per iteration: the same runs without and with each, on the tuned dev
+ * What payload encryption, an MCP tool and tracing cost per iteration: the same runs without and with each (an MCP
+ * tool against a defined tool doing the same), on the tuned dev
  * server, 20 iterations with the calculator's few bytes and with 4 KB tool results against a model that answers at
  * once (the runner's own cost, magnified), and 5 iterations against a model that takes 500 ms (what a user sees).
  */
@@ -346,6 +353,13 @@ async function benchFeatures(): Promise<void> {
     runs: options.featureRuns,
     log: (line) => console.log(line),
   });
+  // An MCP tool against a defined tool that does the same (server-everything's echo; calculator runs as the anchor).
+  const mcp = await measureFeatureCost({
+    variants: [definedEchoVariant(), mcpEchoVariant()],
+    cases: cases.filter((entry) => entry.resultBytes === 0),
+    runs: options.featureRuns,
+    log: (line) => console.log(line),
+  });
   const tracing = await measureTracingCost({
     cases,
     runs: options.featureRuns,
@@ -357,6 +371,11 @@ async function benchFeatures(): Promise<void> {
     `what payload encryption costs: ${options.featureRuns} runs of each variant, interleaved in one process; median ms per iteration and the ratio to plain runs`,
   );
   for (const line of featureCostTable(codec)) console.log(line);
+  console.log('');
+  console.log(
+    `what an MCP tool call costs (server-everything's echo over stdio against a defined echo; calculator runs are the anchor): ${options.featureRuns} runs of each, interleaved in one process; median ms per iteration and the ratio to the anchor`,
+  );
+  for (const line of featureCostTable(mcp)) console.log(line);
   console.log('');
   console.log(
     `what tracing costs (every span exported to a real Jaeger over OTLP): 3 processes of each, alternating, ${options.featureRuns} runs each; median ms per iteration`,

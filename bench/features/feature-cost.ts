@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import { z } from 'zod';
 import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
 import type { ChatCompletionRequest, ScriptStep } from '../../src/scripted-model/script';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
@@ -12,6 +13,7 @@ import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import type { AgentResult } from '../../src/shared/agent-result';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { createBuiltinTools } from '../../src/tools/builtin';
+import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
 import { median } from '../statistics';
 
@@ -22,8 +24,15 @@ import { median } from '../statistics';
  */
 export interface FeatureVariant {
   name: string;
-  /** The worker's options beyond the common ones (a data converter, plugins). */
-  worker?: Pick<AgentWorkerOptions, 'overrides'>;
+  /** The worker's options beyond the common ones (a data converter, plugins, MCP servers). */
+  worker?: Pick<AgentWorkerOptions, 'overrides' | 'mcpServers'>;
+  /** Tools the variant's worker has beside the built-in ones. */
+  extraTools?: ToolDefinition[];
+  /**
+   * The tool each iteration calls instead of the anchor's (`calculator`, or `read_file` with a result size), with
+   * the arguments for iteration `done`.
+   */
+  call?: { name: string; arguments: (done: number) => Record<string, unknown> };
   dataConverter?: DataConverter;
   /** Called once the variant's runs are done (an exporter to flush, a provider to shut down). */
   close?: () => Promise<void>;
@@ -51,16 +60,53 @@ export function codecVariant(): FeatureVariant {
   return { name: 'codec', dataConverter, worker: { overrides: { dataConverter } } };
 }
 
-function agent(iterations: number, file: string | undefined, delayMs: number) {
+/**
+ * A variant whose iterations call `echo`, a tool defined in the worker (`defineTool`) that does what
+ * server-everything's `echo` does: the baseline an MCP tool's cost is read against.
+ */
+export function definedEchoVariant(): FeatureVariant {
+  const echo = defineTool({
+    name: 'echo',
+    description: 'Echoes back the input string',
+    parameters: z.object({ message: z.string() }),
+    execute: ({ message }) => `Echo: ${message}`,
+  });
+  return { name: 'defined echo', extraTools: [echo], call: { name: 'echo', arguments: echoArguments } };
+}
+
+/** A variant whose iterations call `@modelcontextprotocol/server-everything`'s `echo`, started by the worker over stdio. */
+export function mcpEchoVariant(): FeatureVariant {
+  const server = path.join(__dirname, '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything');
+  return {
+    name: 'MCP echo',
+    worker: {
+      mcpServers: { everything: { command: process.execPath, args: [path.join(server, 'dist', 'index.js'), 'stdio'] } },
+    },
+    call: { name: 'everything__echo', arguments: echoArguments },
+  };
+}
+
+function echoArguments(done: number): Record<string, unknown> {
+  return { message: `${done} * 2` };
+}
+
+function agent(
+  iterations: number,
+  call: { name: string; arguments: (done: number) => Record<string, unknown> },
+  delayMs: number,
+) {
   return (request: ChatCompletionRequest): ScriptStep => {
     const done = request.messages.filter((message) => message.role === 'assistant').length;
     if (done + 1 >= iterations) return { content: `Finished after ${done} tool calls.`, delayMs };
-    const call =
-      file === undefined
-        ? { name: 'calculator', arguments: { expression: `${done} * 2` } }
-        : { name: 'read_file', arguments: { path: file } };
-    return { toolCalls: [call], delayMs };
+    return { toolCalls: [{ name: call.name, arguments: call.arguments(done) }], delayMs };
   };
+}
+
+/** The anchor's call: the calculator's few bytes, or `read_file` of `file`. */
+function anchorCall(file: string | undefined) {
+  return file === undefined
+    ? { name: 'calculator', arguments: (done: number) => ({ expression: `${done} * 2` }) }
+    : { name: 'read_file', arguments: () => ({ path: file }) };
 }
 
 /** Runs every case on every variant, `runs` times each after one warm-up, interleaved. */
@@ -84,7 +130,7 @@ export async function measureFeatureCost(options: {
           connection: workerConnection,
           namespace: 'default',
           taskQueue,
-          tools: createBuiltinTools({ workspace: os.tmpdir() }),
+          tools: [...createBuiltinTools({ workspace: os.tmpdir() }), ...(variant.extraTools ?? [])],
           model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: 'feature' },
           ...variant.worker,
         });
@@ -98,9 +144,12 @@ export async function measureFeatureCost(options: {
     try {
       for (const entry of options.cases) {
         const file = entry.resultBytes > 0 ? writeResultFile(entry.resultBytes) : undefined;
-        const modelName = `feature-${entry.iterations}-${entry.resultBytes}-${entry.latencyMs ?? 0}`;
-        model.respond(modelName, agent(entry.iterations, file, entry.latencyMs ?? 0));
-        const tools = file === undefined ? ['calculator'] : ['read_file'];
+        const modelName = (variant: FeatureVariant) =>
+          `feature-${entry.iterations}-${entry.resultBytes}-${entry.latencyMs ?? 0}-${variant.name}`;
+        const callOf = (variant: FeatureVariant) => variant.call ?? anchorCall(file);
+        for (const variant of variants) {
+          model.respond(modelName(variant), agent(entry.iterations, callOf(variant), entry.latencyMs ?? 0));
+        }
         const times: Record<string, number[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
         const historyBytes: Record<string, number> = {};
         for (let run = -1; run < options.runs; run += 1) {
@@ -110,7 +159,13 @@ export async function measureFeatureCost(options: {
             const result = (await side.client.workflow.execute(WORKFLOW_TYPE, {
               taskQueue: side.taskQueue,
               workflowId,
-              args: [{ model: modelName, tools, message: 'Double a few numbers.' }],
+              args: [
+                {
+                  model: modelName(side.variant),
+                  tools: [callOf(side.variant).name],
+                  message: 'Double a few numbers.',
+                },
+              ],
             })) as AgentResult;
             if (result.iterations !== entry.iterations)
               throw new Error(`${side.variant.name} ran ${result.iterations} iterations, not ${entry.iterations}`);
