@@ -105,6 +105,24 @@ describe('approvals on MCP tools', () => {
     await handle.signal(approveSignal, { callId: waiting.pendingApprovals[0]!.callId });
     expect(toolResults((await handle.result()) as AgentResult)).toEqual(['The sum of 40 and 2 is 42.']);
   });
+
+  test("the run's own approval.tools names an MCP tool by its prefixed name", async () => {
+    const model = env.scenario([
+      { toolCalls: [{ name: 'everything__echo', arguments: { message: 'may I?' } }] },
+      { content: 'done' },
+    ]);
+    const handle = await env.start({
+      model,
+      tools: ['everything__*'],
+      message: 'echo',
+      approval: { tools: ['everything__echo'] },
+      resultMessages: 'all',
+    });
+    const waiting = await waitForState(handle, (state) => state.status === 'waiting_for_approval');
+    expect(waiting.pendingApprovals.map((pending) => pending.toolName)).toEqual(['everything__echo']);
+    await handle.signal(approveSignal, { callId: waiting.pendingApprovals[0]!.callId });
+    expect(toolResults((await handle.result()) as AgentResult)).toEqual(['Echo: may I?']);
+  });
 });
 
 describe('loop detection, the result pipeline and size limits on MCP results', () => {
