@@ -115,7 +115,7 @@ const options = new Command()
   .option('--feature-runs <n>', 'measured runs of each variant in the features section', (value) => Number(value), 5)
   .option(
     '--only <section>',
-    'run one section: anchors, features, history, streaming, inflight, compacted-long or nested (the last three only when named)',
+    'run one section: anchors, features, history, streaming, inflight, compacted-long, nested or mcp (the last four only when named; features includes mcp)',
   )
   .parse()
   .opts<{
@@ -214,6 +214,7 @@ async function main(): Promise<void> {
   }
   if (options.only === undefined || options.only === 'anchors') await benchAnchors();
   if (options.only === undefined || options.only === 'features') await benchFeatures();
+  if (options.only === 'mcp') await benchMcpCost();
   if (options.only === undefined || options.only === 'history') {
     await benchHistoryGrowth({
       lengths: options.historyLengths,
@@ -336,8 +337,8 @@ async function benchAnchors(): Promise<void> {
 }
 
 /**
- * What payload encryption, an MCP tool and tracing cost per iteration: the same runs without and with each (an MCP
- * tool against a defined tool doing the same), on the tuned dev
+ * What payload encryption, an MCP tool ({@link benchMcpCost}) and tracing cost per iteration: the same runs without
+ * and with each, on the tuned dev
  * server, 20 iterations with the calculator's few bytes and with 4 KB tool results against a model that answers at
  * once (the runner's own cost, magnified), and 5 iterations against a model that takes 500 ms (what a user sees).
  */
@@ -353,13 +354,6 @@ async function benchFeatures(): Promise<void> {
     runs: options.featureRuns,
     log: (line) => console.log(line),
   });
-  // An MCP tool against a defined tool that does the same (server-everything's echo; calculator runs as the anchor).
-  const mcp = await measureFeatureCost({
-    variants: [definedEchoVariant(), mcpEchoVariant()],
-    cases: cases.filter((entry) => entry.resultBytes === 0),
-    runs: options.featureRuns,
-    log: (line) => console.log(line),
-  });
   const tracing = await measureTracingCost({
     cases,
     runs: options.featureRuns,
@@ -372,15 +366,34 @@ async function benchFeatures(): Promise<void> {
   );
   for (const line of featureCostTable(codec)) console.log(line);
   console.log('');
-  console.log(
-    `what an MCP tool call costs (server-everything's echo over stdio against a defined echo; calculator runs are the anchor): ${options.featureRuns} runs of each, interleaved in one process; median ms per iteration and the ratio to the anchor`,
-  );
-  for (const line of featureCostTable(mcp)) console.log(line);
+  await benchMcpCost();
   console.log('');
   console.log(
     `what tracing costs (every span exported to a real Jaeger over OTLP): 3 processes of each, alternating, ${options.featureRuns} runs each; median ms per iteration`,
   );
   for (const line of featureCostTable(tracing)) console.log(line);
+}
+
+/**
+ * What an MCP tool call costs per iteration: server-everything's `echo`, started by the worker over stdio, against a
+ * `defineTool` echo doing the same (both ordinary activities), with the calculator's runs of the same process as the
+ * anchor: 20 iterations against a model that answers at once, and 5 against a 500 ms model.
+ */
+async function benchMcpCost(): Promise<void> {
+  const rows = await measureFeatureCost({
+    variants: [definedEchoVariant(), mcpEchoVariant()],
+    cases: [
+      { iterations: 20, resultBytes: 0 },
+      { iterations: 5, resultBytes: 0, latencyMs: 500 },
+    ],
+    runs: options.featureRuns,
+    log: (line) => console.log(line),
+  });
+  console.log('');
+  console.log(
+    `what an MCP tool call costs (server-everything's echo over stdio against a defined echo; calculator runs are the anchor): ${options.featureRuns} runs of each, interleaved in one process; median ms per iteration and the ratio to the anchor`,
+  );
+  for (const line of featureCostTable(rows)) console.log(line);
 }
 
 /**
