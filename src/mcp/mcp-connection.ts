@@ -10,13 +10,13 @@ import { OutputTail } from './output-tail';
 import { isHttpServer, type McpServerConfig } from './server-config';
 
 /** What the connection tells the worker's log. */
-export interface McpLog {
+interface McpLog {
   info(message: string, attributes?: Record<string, unknown>): void;
   warn(message: string, attributes?: Record<string, unknown>): void;
 }
 
 /** Installs handlers for what a server asks of the client (elicitation, sampling) on a new client, before it connects. */
-export type McpClientSetup = (client: Client, server: string) => void;
+type McpClientSetup = (client: Client, server: string) => void;
 
 export interface McpConnectionOptions {
   log: McpLog;

@@ -61,7 +61,7 @@ const serverSchema = z.unknown().transform((value, context) => {
   return parsed.data;
 });
 
-export const mcpConfigSchema = z.strictObject({
+const mcpConfigSchema = z.strictObject({
   mcpServers: z.record(z.string(), serverSchema).superRefine((servers, context) => {
     for (const [name, server] of Object.entries(servers)) {
       const problem = serverNameProblem(name);
@@ -79,7 +79,7 @@ export const mcpConfigSchema = z.strictObject({
   }),
 });
 
-export type McpStdioServer = z.output<typeof stdioServerSchema>;
+type McpStdioServer = z.output<typeof stdioServerSchema>;
 export type McpHttpServer = z.output<typeof httpServerSchema>;
 /** One server's entry. */
 export type McpServerConfig = McpStdioServer | McpHttpServer;
