@@ -1,5 +1,6 @@
 import type { ChatMessage, AssistantMessage, Usage } from './messages';
 import type { ModelRequestReference } from './transcript';
+import type { OutputSpecInput } from './output-schema';
 
 /**
  * The contract between the workflow and its activities. Workflow code imports
@@ -43,6 +44,8 @@ export interface AgentToolSpec {
   terminatingToolIds?: string[];
   /** Tools of the child whose calls wait for approval (its `approval.tools`). */
   approvalTools?: string[];
+  /** The child's output schema (its `output`): its answer, valid against it, is the tool result as JSON text. */
+  output?: OutputSpecInput;
 }
 
 export interface DescribeToolsResult {
