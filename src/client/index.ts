@@ -374,7 +374,11 @@ export async function runAgent<Input extends AgentInput>(
   options: StartAgentRunOptions = {},
 ): Promise<AgentRunResult<Input>> {
   const run = await startAgentRun(client, input, options);
-  const result = { ...(await getAgentResult(client, run.workflowId, run.runId)), workflowId: run.workflowId, runId: run.runId };
+  const result = {
+    ...(await getAgentResult(client, run.workflowId, run.runId)),
+    workflowId: run.workflowId,
+    runId: run.runId,
+  };
   if (input.output !== undefined && !('output' in result)) throw new AgentOutputMissingError(result);
   return result as AgentRunResult<Input>;
 }

@@ -50,8 +50,6 @@ export const outputSpecSchema = builtOnce('outputSchema.outputSpec', () =>
 );
 /** The run input's `output`, as a caller writes it. */
 export type OutputSpecInput = z.input<typeof outputSpecSchema>;
-/** The run input's `output`, its defaults applied. */
-export type OutputSpecConfig = z.output<typeof outputSpecSchema>;
 
 /** JSON Schema's instance types. */
 const TYPE_NAMES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
@@ -128,20 +126,24 @@ export function schemaProblems(schema: Record<string, unknown>): string[] {
     for (const key of SCHEMA_ARRAY) {
       if (!(key in value)) continue;
       const members = value[key];
-      if (!Array.isArray(members) || members.length === 0) problems.push(`schema ${at}/${key}: expected a non-empty array`);
+      if (!Array.isArray(members) || members.length === 0)
+        problems.push(`schema ${at}/${key}: expected a non-empty array`);
       else members.forEach((member, index) => stack.push({ value: member, at: `${at}/${key}/${index}` }));
     }
     for (const key of SCHEMA_MAP) {
       if (!(key in value)) continue;
       const members = value[key];
       if (!isObject(members)) problems.push(`schema ${at}/${key}: expected an object of subschemas`);
-      else for (const [name, member] of Object.entries(members)) stack.push({ value: member, at: `${at}/${key}/${name}` });
+      else
+        for (const [name, member] of Object.entries(members)) stack.push({ value: member, at: `${at}/${key}/${name}` });
     }
   }
   for (const { at, ref } of refs) {
     if (problems.length >= OUTPUT_DEFAULTS.problems) break;
     if (!refResolves(schema, ref, anchors))
-      problems.push(`schema ${at}/$ref: "${cut(ref)}" does not resolve; only local references (#, #/$defs/..., #anchor) are followed`);
+      problems.push(
+        `schema ${at}/$ref: "${cut(ref)}" does not resolve; only local references (#, #/$defs/..., #anchor) are followed`,
+      );
   }
   if (problems.length > 0) return problems.map(cut);
   try {
@@ -160,7 +162,10 @@ function keywordProblems(value: Record<string, unknown>, at: string): string[] {
     if (types.length === 0 || !types.every((type) => typeof type === 'string' && TYPE_NAMES.has(type)))
       problems.push(`schema ${at}/type: expected one of ${[...TYPE_NAMES].join(', ')}, or an array of them`);
   }
-  if ('required' in value && !(Array.isArray(value.required) && value.required.every((name) => typeof name === 'string')))
+  if (
+    'required' in value &&
+    !(Array.isArray(value.required) && value.required.every((name) => typeof name === 'string'))
+  )
     problems.push(`schema ${at}/required: expected an array of property names`);
   if ('enum' in value && !Array.isArray(value.enum)) problems.push(`schema ${at}/enum: expected an array`);
   for (const key of COUNTS) {
@@ -283,14 +288,17 @@ const SUMMARY_KEYWORDS = new Set([
 ]);
 
 /** Validates `value` against `schema`: the value, or the problems (the first {@link OUTPUT_DEFAULTS.problems}). */
-export function checkAnswer(schema: Record<string, unknown>, value: unknown): AnswerCheck {
+function checkAnswer(schema: Record<string, unknown>, value: unknown): AnswerCheck {
   let errors: OutputUnit[];
   try {
     const result = validatorFor(schema).validate(value);
     if (result.valid) return { ok: true, value };
     errors = result.errors;
   } catch (error) {
-    return { ok: false, problems: [cut(`could not be checked (${error instanceof Error ? error.message : String(error)})`)] };
+    return {
+      ok: false,
+      problems: [cut(`could not be checked (${error instanceof Error ? error.message : String(error)})`)],
+    };
   }
   // The validator reports each failing level ("property x does not match"); the problems below them say what to fix.
   const specific = errors.filter((unit) => !SUMMARY_KEYWORDS.has(unit.keyword));

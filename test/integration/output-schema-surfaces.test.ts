@@ -59,7 +59,7 @@ describe('structured output surfaces', () => {
     await expect(running).rejects.toMatchObject({ result: { terminationReason: { type: 'stop_condition' } } });
   });
 
-  test("a nested agent with an output schema gives its parent the value as JSON text in the tool result", async () => {
+  test('a nested agent with an output schema gives its parent the value as JSON text in the tool result', async () => {
     // The parent and its nested agent share the scenario's script: the parent calls the agent, the child
     // answers through final_answer, the parent answers with text.
     const model = env.scenario([
@@ -104,7 +104,18 @@ describe('structured output surfaces', () => {
     const model = env.scenario([answer(oslo)]);
     const finished = await runProcess(
       process.execPath,
-      [path.join(PROJECT_ROOT, 'bin', 'agent-runner.js'), 'run', '--json', '--model', model, '--tools', 'calculator', '--output-schema', file, 'weather?'],
+      [
+        path.join(PROJECT_ROOT, 'bin', 'agent-runner.js'),
+        'run',
+        '--json',
+        '--model',
+        model,
+        '--tools',
+        'calculator',
+        '--output-schema',
+        file,
+        'weather?',
+      ],
       {
         env: cleanEnv({
           ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),

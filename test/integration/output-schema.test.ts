@@ -60,10 +60,7 @@ describe('structured output (tool mode)', () => {
 
   test('a text answer is told to call the answer tool; a non-object schema is wrapped as { value }', async () => {
     const list = z.toJSONSchema(z.array(z.string()).min(2)) as Record<string, unknown>;
-    const model = env.scenario([
-      { content: 'Here: a, b' },
-      answer({ value: ['a', 'b'] }),
-    ]);
+    const model = env.scenario([{ content: 'Here: a, b' }, answer({ value: ['a', 'b'] })]);
     const result = await env.run({ model, tools: [], message: 'two letters', output: { schema: list } });
     expect(result.output).toEqual(['a', 'b']);
     expect(result.response).toBe('["a","b"]');

@@ -65,7 +65,12 @@ describe('decideOutputAnswer', () => {
 });
 
 describe('what a model call asks for', () => {
-  const output = { schema: { $schema: 'x', ...schema }, name: 'final_answer', mode: 'tool' as const, maxCorrections: 3 };
+  const output = {
+    schema: { $schema: 'x', ...schema },
+    name: 'final_answer',
+    mode: 'tool' as const,
+    maxCorrections: 3,
+  };
   test('tool mode offers the answer tool, without $schema; response_format mode asks for json_schema', () => {
     expect(answerTools({ output })).toEqual([
       { name: 'final_answer', description: expect.any(String), parameters: schema },

@@ -17,15 +17,15 @@ const Weather = z.object({ city: z.string(), celsius: z.number(), note: z.string
 describe('outputSchema (the zod helper)', () => {
   test("types runAgent's output as the schema's output type, and a plain spec as unknown", () => {
     const spec = outputSchema(Weather);
-    const input = { tools: [], message: 'go', output: spec };
-    assertType<Equal<OutputOf<typeof input>, { city: string; celsius: number; note?: string | undefined }>>();
-    assertType<Equal<AgentRunResult<typeof input>['output'], z.infer<typeof Weather>>>();
-    const plain = { tools: [], message: 'go', output: { schema: { type: 'object' } } };
-    assertType<Equal<AgentRunResult<typeof plain>['output'], unknown>>();
-    const without = { tools: [], message: 'go' };
-    assertType<Equal<AgentRunResult<typeof without>, AgentResult & { workflowId: string; runId: string }>>();
+    type Typed = { tools: string[]; message: string; output: typeof spec };
+    assertType<Equal<OutputOf<Typed>, { city: string; celsius: number; note?: string | undefined }>>();
+    assertType<Equal<AgentRunResult<Typed>['output'], z.infer<typeof Weather>>>();
+    type Plain = { tools: string[]; message: string; output: { schema: Record<string, unknown> } };
+    assertType<Equal<AgentRunResult<Plain>['output'], unknown>>();
+    type Without = { tools: string[]; message: string };
+    assertType<Equal<AgentRunResult<Without>, AgentResult & { workflowId: string; runId: string }>>();
     // @ts-expect-error: the answer's fields are typed; a wrong one does not compile
-    const wrong: AgentRunResult<typeof input>['output']['city'] = 3;
+    const wrong: AgentRunResult<Typed>['output']['city'] = 3;
     expect(wrong).toBe(3);
     // The spec is plain JSON: the JSON Schema zod makes, and the options.
     expect(JSON.parse(JSON.stringify(spec))).toEqual({ schema: z.toJSONSchema(Weather) });

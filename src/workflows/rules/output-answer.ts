@@ -22,7 +22,7 @@ export interface OutputPolicy {
 }
 
 /** Where a rejected answer came from, as the `output-rejection` event says. */
-export type AnswerSource = 'answer_tool' | 'text' | 'tool_output';
+type AnswerSource = 'answer_tool' | 'text' | 'tool_output';
 
 /** What an answer means for the run's output. */
 export type OutputDecision =
@@ -123,7 +123,8 @@ function decided(
   policy: OutputPolicy,
   about: { source: AnswerSource; retry: string; what: string; callId?: string },
 ): AnswerVerdict {
-  if (check.ok) return { kind: 'accept', value: check.value, ...(about.callId === undefined ? {} : { callId: about.callId }) };
+  if (check.ok)
+    return { kind: 'accept', value: check.value, ...(about.callId === undefined ? {} : { callId: about.callId }) };
   const message = invalidAnswerMessage(about.what, check.problems, about.retry);
   return rejected(check.problems, message, corrections, policy, about.source, about.callId);
 }

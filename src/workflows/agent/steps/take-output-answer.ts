@@ -35,7 +35,12 @@ export function takeOutputAnswer(context: RunContext, assistant: AssistantMessag
 export function outputOfEnding(context: RunContext, ending: Extract<StepOutcome, { kind: 'finish' }>): StepOutcome {
   const policy = outputPolicyFor(context.input);
   if (policy === undefined || !('toolName' in ending.reason)) return ending;
-  const decision = decideToolOutput(ending.reason.toolName, ending.response, context.run.outputCorrections ?? 0, policy);
+  const decision = decideToolOutput(
+    ending.reason.toolName,
+    ending.response,
+    context.run.outputCorrections ?? 0,
+    policy,
+  );
   return applyDecision(context, decision, ending.reason, ending.reason.toolName);
 }
 
