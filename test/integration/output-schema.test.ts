@@ -117,6 +117,22 @@ describe('structured output (tool mode)', () => {
     expect(env.model.requests(model)[1]?.messages.at(-1)?.content).toContain('the output of "task_completion"');
   });
 
+  test('corrections are counted across continue-as-new: the count carried makes the next bad answer the last', async () => {
+    const bad = { city: 'Oslo', temperatures: [], sky: 'clear' };
+    const model = env.scenario([answer(bad, 'a1'), answer(bad, 'a2')]);
+    const handle = await env.start({
+      model,
+      tools: [],
+      message: 'weather?',
+      iterationsPerRun: 1,
+      output: { schema: weather, maxCorrections: 1 },
+    });
+    await expect(handle.result()).rejects.toMatchObject({ cause: { type: FailureType.outputInvalid } });
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events.map((event) => event.type)).toContain('run-take-over');
+    expect(env.model.requests(model)).toHaveLength(2);
+  });
+
   test('a stop condition still ends the run, without output', async () => {
     const model = env.scenario([{ toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] }]);
     const result = await env.run({
