@@ -1,10 +1,11 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { AgentOutputMissingError, outputSchema, runAgent } from '../../src/client';
 import { defineAgentTool } from '../../src/tools/define-agent-tool';
-import { PROJECT_ROOT, cleanEnv, runProcess } from '../helpers/processes';
+import { PROJECT_ROOT, cleanEnv, runProcess, temporalCli } from '../helpers/processes';
 import { TestApi } from '../helpers/api';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
 
@@ -134,6 +135,29 @@ describe('structured output surfaces', () => {
     expect(JSON.parse(last.outcome.result.response)).toEqual(oslo);
     const request = env.model.requests(model)[0];
     expect(request?.tools?.map((tool) => tool.function.name)).toEqual(['calculator', 'final_answer']);
+  });
+
+  test('the Temporal CLI starts a run with `output` in its JSON input; the result carries `output`', async () => {
+    const model = env.scenario([answer(oslo)]);
+    const workflowId = `temporal-cli-${randomUUID()}`;
+    const input = { model, tools: [], message: 'weather?', output: { schema: z.toJSONSchema(Weather) } };
+    const started = await runProcess(await temporalCli(), [
+      'workflow',
+      'start',
+      '--type',
+      'agentWorkflow',
+      '--task-queue',
+      env.taskQueue,
+      '--workflow-id',
+      workflowId,
+      '--input',
+      JSON.stringify(input),
+      '--address',
+      testServerAddress(),
+    ]);
+    expect(started.code).toBe(0);
+    const result = (await env.client.workflow.getHandle(workflowId).result()) as { output: unknown };
+    expect(result.output).toEqual(oslo);
   });
 
   test('--output-schema with a file that is not JSON is a usage error (exit 2)', async () => {
