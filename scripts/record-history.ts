@@ -62,6 +62,9 @@ import { createAgentWorker } from '../src/worker';
  * arguments every history is recorded.
  * - attributed-decisions.json: a named agent whose three approvals are decided by a client that names itself
  *   (update), a CLI user (deny signal) and a bare `temporal workflow signal` (no name): each decision records who.
+ * - output-schema.json: a run with an output schema (`tool` mode): a calculator call, the answer tool called beside
+ *   another call (not taken), an answer that fails the schema and a text answer (each sent back as a correction),
+ *   then a valid answer that ends the run with `output`.
  *
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
@@ -80,6 +83,7 @@ const SUMMARY_MODEL = 'recorded-compaction-summary';
 const LOCAL_MODEL = 'recorded-local-tools';
 const NESTED_MODEL = 'recorded-nested-agents';
 const ATTRIBUTED_MODEL = 'recorded-attributed-decisions';
+const OUTPUT_MODEL = 'recorded-output-schema';
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -167,6 +171,18 @@ async function main(): Promise<void> {
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 3' }, id: 'call_sum' }] }, // the child
       { content: '2 + 3 = 5.' }, // the child's answer
       { content: 'The adder says 5.' },
+    ]);
+    model.script(OUTPUT_MODEL, [
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
+      {
+        toolCalls: [
+          { name: 'calculator', arguments: { expression: '3 + 3' }, id: 'call_second' },
+          { name: 'final_answer', arguments: { sums: [4, 6] }, id: 'call_early' },
+        ],
+      },
+      { toolCalls: [{ name: 'final_answer', arguments: { sums: ['4', '6'] }, id: 'call_strings' }] },
+      { content: 'The sums are 4 and 6.' },
+      { toolCalls: [{ name: 'final_answer', arguments: { sums: [4, 6] }, id: 'call_answer' }] },
     ]);
     model.script(CONTROL_MODEL, [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
@@ -320,6 +336,29 @@ async function main(): Promise<void> {
         });
         await local.result();
         await save(local, 'local-tools.json');
+      }
+      if (wanted('output-schema')) {
+        const structured = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-output-schema',
+          args: [
+            {
+              model: OUTPUT_MODEL,
+              tools: ['calculator'],
+              message: 'Add 2 and 2, then 3 and 3; answer with both sums.',
+              output: {
+                schema: {
+                  type: 'object',
+                  properties: { sums: { type: 'array', items: { type: 'integer' }, minItems: 2 } },
+                  required: ['sums'],
+                  additionalProperties: false,
+                },
+              },
+            } satisfies AgentInput,
+          ],
+        });
+        await structured.result();
+        await save(structured, 'output-schema.json');
       }
       if (!wanted('agent-loop')) return;
       const loop = await client.workflow.start(WORKFLOW_TYPE, {

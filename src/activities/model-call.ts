@@ -85,6 +85,7 @@ export function createModelCall(
                   model,
                   messages,
                   ...(tools.length > 0 ? { tools, parallel_tool_calls: input.parallelToolCalls } : {}),
+                  ...(input.responseFormat === undefined ? {} : { response_format: input.responseFormat }),
                   ...(channel === undefined ? {} : { stream: true as const, stream_options: { include_usage: true } }),
                 },
                 { signal: context.cancellationSignal },

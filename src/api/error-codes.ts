@@ -81,6 +81,10 @@ export const API_ERROR_CODES = {
     status: 422,
     meaning: 'The model answered without the terminating tool too many times in a row.',
   },
+  output_invalid: {
+    status: 422,
+    meaning: 'The model gave no answer valid against `output.schema` within `output.maxCorrections` corrections.',
+  },
   token_budget_exhausted: { status: 422, meaning: 'The turn’s run reached its token budget.' },
   cost_budget_exceeded: { status: 422, meaning: 'The turn’s run reached its cost budget.' },
   approval_timed_out: {

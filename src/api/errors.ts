@@ -84,6 +84,7 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.historyTooLarge]: answerOf('history_too_large'),
   // The summarising model call is a model call: its failure is the provider's, as ModelCall.* are.
   [FailureType.compactionFailed]: MODEL_CALL_FAILED,
+  [FailureType.outputInvalid]: answerOf('output_invalid'),
   [FailureType.invalidDecision]: RUN_FAILED,
   // The model-call activity's own faults, not the provider's: as before the catalogue named them, a failed run.
   [FailureType.invalidModelCallInput]: RUN_FAILED,

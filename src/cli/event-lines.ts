@@ -73,6 +73,10 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return [`  loop detected: ${event.toolName} called ${event.count} times in a row (${event.action})`];
     case 'circuit-breaker-trip':
       return [`  circuit breaker: ${event.toolName} failed ${event.count} times in a row: ${oneLine(event.errorText)}`];
+    case 'output-rejection':
+      return [
+        `  answer not valid against the output schema (${event.corrections} so far), sent back: ${oneLine(event.problems.join('; '))}`,
+      ];
     case 'stop-condition-match':
       return [`  stop condition met: ${event.condition} (${oneLine(event.detail)})`];
     case 'observation-masking':

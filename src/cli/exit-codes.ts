@@ -52,6 +52,7 @@ export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> =
   [FailureType.contextTooLarge]: ExitCode.runFailed,
   [FailureType.historyTooLarge]: ExitCode.runFailed,
   [FailureType.compactionFailed]: ExitCode.runFailed,
+  [FailureType.outputInvalid]: ExitCode.runFailed,
   [FailureType.invalidDecision]: ExitCode.runFailed,
   [FailureType.invalidModelCallInput]: ExitCode.runFailed,
   [FailureType.modelRequestUnavailable]: ExitCode.runFailed,

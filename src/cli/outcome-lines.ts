@@ -2,6 +2,7 @@ import type { RunOutcome } from '../client/run-control';
 import type { TerminationReason } from '../shared/agent-result';
 import type { Usage } from '../shared/messages';
 import { oneLine } from './one-line';
+import { FailureType } from '../shared/failure-catalogue';
 
 /**
  * The end of a followed run as a person reads it: the final response in
@@ -24,7 +25,8 @@ export function describeOutcome(outcome: RunOutcome): string[] {
       return ['', ...response, `Terminated: ${outcome.reason}${cost}.`];
     }
     case 'failed': {
-      const problems = describeProblems(outcome.details);
+      // Only a refused input lists problems as the input's; an answer's problems are in the message.
+      const problems = outcome.type === FailureType.outputInvalid ? [] : describeProblems(outcome.details);
       // The message of an input failure repeats its problems on one line; the list reads better alone.
       const message =
         problems.length > 0

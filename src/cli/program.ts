@@ -281,5 +281,15 @@ function withInputOptions(command: Command): Command {
     )
     .option('--approve <tools|all>', 'tools whose calls wait for a human decision, or "all"', parseApprovalTools)
     .option('--input <file|->', 'a whole AgentInput as JSON (- reads stdin); the flags given override its fields')
+    .option(
+      '--output-schema <file>',
+      'a JSON Schema the final answer must validate against (output.schema); the answer is printed as JSON',
+    )
+    .addOption(
+      new Option('--output-mode <mode>', 'how the model gives the answer (output.mode; default: tool)').choices([
+        'tool',
+        'response_format',
+      ]),
+    )
     .option('--id <workflowId>', "the run's workflow id (default: agent-<uuid>)");
 }

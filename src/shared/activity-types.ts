@@ -1,5 +1,6 @@
 import type { ChatMessage, AssistantMessage, Usage } from './messages';
 import type { ModelRequestReference } from './transcript';
+import type { OutputSpecInput } from './output-schema';
 
 /**
  * The contract between the workflow and its activities. Workflow code imports
@@ -43,6 +44,8 @@ export interface AgentToolSpec {
   terminatingToolIds?: string[];
   /** Tools of the child whose calls wait for approval (its `approval.tools`). */
   approvalTools?: string[];
+  /** The child's output schema (its `output`): its answer, valid against it, is the tool result as JSON text. */
+  output?: OutputSpecInput;
 }
 
 export interface DescribeToolsResult {
@@ -93,8 +96,19 @@ export interface ModelCallInput {
    */
   workflowTools?: WorkflowToolSpec[];
   parallelToolCalls: boolean;
+  /**
+   * Structured output in `response_format` mode: sent as the request's `response_format`; absent otherwise, so
+   * a run without it schedules its calls as before.
+   */
+  responseFormat?: ResponseFormat;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+}
+
+/** The chat-completions `response_format` that asks for JSON valid against a schema. */
+export interface ResponseFormat {
+  type: 'json_schema';
+  json_schema: { name: string; schema: Record<string, unknown> };
 }
 
 /** A tool the workflow answers itself, as the model is offered it. */

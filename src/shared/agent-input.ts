@@ -18,6 +18,8 @@ import { circuitBreakerSchema, loopDetectionSchema, maskingSchema, resultProcess
 import { findTooDeep } from './json-depth';
 import { toolMatches } from './mcp-tool-names';
 import { inputChatMessageSchema, type ChatMessage } from './messages';
+import { outputSpecSchema } from './output-schema';
+import { CONTEXT_RELEASE_TOOL } from './defaults/context-control';
 
 /** A tool's name as the input gives it. */
 const toolName = builtOnce('agentInput.toolName', () => z.string().min(1).max(INPUT_BOUNDS.nameChars));
@@ -174,6 +176,12 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
        * (a deeper call gets a `MaxDepthExceeded` tool error). Nested agents inherit it. @default 3
        */
       maxDepth: z.number().int().positive().optional(),
+      /**
+       * Structured output: the run ends only with an answer that validates against `output.schema` (a JSON Schema),
+       * given by the model through a tool (`output.name`, `final_answer`) or as JSON text (`output.mode:
+       * 'response_format'`); the result carries it parsed as `output`. See the structured output guide. Off unless given.
+       */
+      output: outputSpecSchema.optional(),
     })
     .superRefine((input, context) => {
       if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {
@@ -221,6 +229,19 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
           code: 'custom',
           path: ['tools'],
           message: `"${RESULT_CACHE_DEFAULTS.toolName}" is the runner's own tool when resultProcessing.inlineThreshold is set; rename your tool or leave caching off`,
+        });
+      }
+      const answerTool = input.output?.mode === 'tool' ? input.output.name : undefined;
+      if (
+        answerTool !== undefined &&
+        (input.tools.includes(answerTool) ||
+          answerTool === RESULT_CACHE_DEFAULTS.toolName ||
+          answerTool === CONTEXT_RELEASE_TOOL)
+      ) {
+        context.addIssue({
+          code: 'custom',
+          path: ['output', 'name'],
+          message: `"${answerTool}" is the tool the model answers with; it must not be one of the run's tools (or the runner's own), so give \`output.name\` another name`,
         });
       }
       const tree = treePosition(input);

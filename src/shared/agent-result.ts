@@ -74,8 +74,16 @@ export type ChildUsage = z.infer<typeof childUsageSchema>;
 export const agentResultSchema = builtOnce('agentResult.agentResult', () =>
   z.object({
     schemaVersion: z.literal(1),
-    /** The final text: the model's answer, or the terminating tool's output. */
+    /** The final text: the model's answer, or the terminating tool's output; with `output`, that value's JSON text. */
     response: z.string(),
+    /**
+     * Structured output: the answer, parsed and valid against the input's `output.schema`. Present when the run had
+     * an output schema and the model ended it with an answer (`complete`, or a terminating tool whose output is a
+     * valid answer); absent when a limit or a person stopped the run first (stop condition, timeout, terminate).
+     */
+    output: z.unknown().optional(),
+    /** Structured output: answers that were not a valid final answer and went back to the model. */
+    outputCorrections: z.number().int().optional(),
     terminationReason: terminationReasonSchema,
     /** Loop iterations run (one model call each). */
     iterations: z.number().int(),

@@ -32,6 +32,8 @@ export const FailureType = {
   historyTooLarge: 'HistoryTooLarge',
   /** Compaction failed: the summarising model call failed for good, or the model wrote no summary. */
   compactionFailed: 'CompactionFailed',
+  /** Structured output: the model's answers were not valid against `output.schema` more often than `output.maxCorrections` allows. */
+  outputInvalid: 'Output.Invalid',
 
   // Refusals of the agent's updates: the caller's request is refused, the run goes on.
   /** The `decide` update was refused: unknown or already decided call, or arguments that fail the tool's schema. */
@@ -161,6 +163,10 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   CompactionFailed: {
     raisedBy: 'run',
     when: 'the `compaction` call failed for good (its `ModelCall.*` type in the details), or the model wrote no summary',
+  },
+  'Output.Invalid': {
+    raisedBy: 'run',
+    when: 'the model gave no valid answer to `output.schema` within `output.maxCorrections` corrections (the last problems in the details)',
   },
   InvalidDecision: {
     raisedBy: 'update',

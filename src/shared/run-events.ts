@@ -240,6 +240,19 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       errorText: z.string(),
       count: z.number().int(),
     }),
+    /**
+     * Structured output: an answer was not a valid final answer and went back to the model with its problems:
+     * the answer tool's arguments (`answer_tool`), a text answer (`text`), or the output of a terminating tool that
+     * ended the run (`tool_output`, `toolName` says which). `corrections` counts them in the run.
+     */
+    z.object({
+      ...envelope('output-rejection'),
+      iteration: z.number().int(),
+      source: z.enum(['answer_tool', 'text', 'tool_output']),
+      toolName: z.string().optional(),
+      problems: z.array(z.string()),
+      corrections: z.number().int(),
+    }),
     /** A `stopWhen` condition held; the run ends. */
     z.object({ ...envelope('stop-condition-match'), condition: z.string(), detail: z.string() }),
     /** A nudge (the model answered without calling a terminating tool) was added to the conversation. */

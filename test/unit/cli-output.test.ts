@@ -105,6 +105,12 @@ const EVERY_EVENT: { [Type in RunEventType]: RunEventDetails<Type> } = {
     dropped: [],
   },
   'circuit-breaker-trip': { iteration: 5, toolName: 'shell', errorText: 'Error: timeout', count: 5 },
+  'output-rejection': {
+    iteration: 2,
+    source: 'answer_tool',
+    problems: ['#/city: Instance type "number" is invalid. Expected "string".'],
+    corrections: 1,
+  },
   'stop-condition-match': { condition: 'maxIterations(3)', detail: '3 iterations' },
   'nudge-injection': { iteration: 1, consecutiveNudges: 1, restrictionInjections: 0 },
   'restriction-injection': { iteration: 1, consecutiveNudges: 0, restrictionInjections: 1 },
@@ -225,6 +231,9 @@ describe('event lines', () => {
       ],
       'tool-result-caching': ["  (read_file's result was cached as cache-1; the model sees a summary)"],
       'circuit-breaker-trip': ['  circuit breaker: shell failed 5 times in a row: Error: timeout'],
+      'output-rejection': [
+        '  answer not valid against the output schema (1 so far), sent back: #/city: Instance type "number" is invalid. Expected "string".',
+      ],
       'stop-condition-match': ['  stop condition met: maxIterations(3) (3 iterations)'],
       'nudge-injection': ['  nudge: the model answered without calling a terminating tool (1 in a row)'],
       'restriction-injection': ['  restriction: the model must call a tool before it may finish'],

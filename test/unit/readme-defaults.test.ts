@@ -10,6 +10,7 @@ import * as inputBoundsDefaults from '../../src/shared/defaults/input-bounds';
 import * as localServerDefaults from '../../src/shared/defaults/local-server';
 import * as modelStreamDefaults from '../../src/shared/defaults/model-stream';
 import * as namesDefaults from '../../src/shared/defaults/names';
+import * as outputDefaults from '../../src/shared/defaults/output';
 import * as runInputDefaults from '../../src/shared/defaults/run-input';
 import * as sizesDefaults from '../../src/shared/defaults/sizes';
 import * as toolsDefaults from '../../src/shared/defaults/tools';
@@ -34,6 +35,7 @@ const constants = {
   ...localServerDefaults,
   ...modelStreamDefaults,
   ...namesDefaults,
+  ...outputDefaults,
   ...runInputDefaults,
   ...sizesDefaults,
   ...toolsDefaults,

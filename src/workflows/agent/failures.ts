@@ -72,6 +72,19 @@ export function maxConsecutiveNudgesExceeded(limit: number, partial: PartialRun)
 }
 
 /**
+ * Structured output: the model's answers never validated against `output.schema`. The details carry the last
+ * answer's problems and how many corrections the run sent back.
+ */
+export function outputInvalid(problems: string[], maxCorrections: number, partial: PartialRun): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.outputInvalid,
+    message: `The model gave no valid answer to the output schema after ${maxCorrections} correction${maxCorrections === 1 ? '' : 's'}: ${problems.join('; ')}`,
+    nonRetryable: true,
+    details: [{ problems, maxCorrections, ...partial }],
+  });
+}
+
+/**
  * The run's failure for a model call that failed for good: the activity's
  * classified type (`ModelCall.Unauthorized`, ...) and the provider's message
  * are kept so the caller sees what to fix.

@@ -38,6 +38,8 @@ export interface RunRecord {
   invocations: number;
   consecutiveNudges: number;
   restrictionInjections: number;
+  /** Structured output: answers that were not a valid final answer and went back to the model; absent before the first. */
+  outputCorrections?: number;
   messages: ChatMessage[];
   /** How many of `messages` came with the run's input; what follows is what the run added. */
   inputMessageCount: number;

@@ -133,6 +133,7 @@ export function childInput(
     ...(spec.approvalTools === undefined || spec.approvalTools.length === 0
       ? {}
       : { approval: { tools: spec.approvalTools } }),
+    ...(spec.output === undefined ? {} : { output: spec.output }),
     ...(limits.tokenBudget === undefined ? {} : { tokenBudget: limits.tokenBudget }),
     ...(limits.timeoutMs === undefined ? {} : { timeout: limits.timeoutMs }),
     ...(limits.costBudget === undefined ? {} : { costBudget: limits.costBudget }),

@@ -7,6 +7,7 @@ import type { RunTools } from '../../rules/run-setup';
 import { executeToolCall } from './execute-tool-call';
 import { isPending, processToolResult } from './process-tool-result';
 import { answerResultCacheCall, isResultCacheCall } from './read-result-cache';
+import { answerNotAlone, isAnswerToolCall } from './take-output-answer';
 import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
 import { abandonPendingApprovals, appendMessages } from '../run-transitions';
@@ -56,6 +57,11 @@ export async function runToolBatch(
     try {
       if (isResultCacheCall(context, call)) {
         const answer = answerResultCacheCall(context, call);
+        batch.results.set(call.id, answer);
+        return answer;
+      }
+      if (isAnswerToolCall(context, call)) {
+        const answer = answerNotAlone(context);
         batch.results.set(call.id, answer);
         return answer;
       }

@@ -5,6 +5,7 @@ import { maxConsecutiveNudgesExceeded } from '../failures';
 import type { RunContext } from '../run-context';
 import { runAgain, type StepOutcome } from '../step-outcome';
 import { applyStopWhen } from './apply-stop-when';
+import { takeOutputAnswer } from './take-output-answer';
 
 /**
  * What the model's answer, recorded in the run, means: `stopWhen` may end the
@@ -21,6 +22,9 @@ export function takeModelAnswer(
   const { run } = context;
   const stopped = applyStopWhen(context, assistant.tool_calls ?? []);
   if (stopped !== undefined) return stopped;
+  // A run with an output schema ends only with a valid answer: that rule comes before the turn rules.
+  const output = takeOutputAnswer(context, assistant);
+  if (output !== undefined) return output;
 
   const turn = decideModelTurn(assistant, run, policy);
   run.consecutiveNudges = turn.counters.consecutiveNudges;
