@@ -1,5 +1,6 @@
 import type { ChatMessage, AssistantMessage, Usage } from './messages';
 import type { ModelRequestReference } from './transcript';
+import type { SamplingSettings } from './sampling';
 
 /**
  * The contract between the workflow and its activities. Workflow code imports
@@ -43,6 +44,8 @@ export interface AgentToolSpec {
   terminatingToolIds?: string[];
   /** Tools of the child whose calls wait for approval (its `approval.tools`). */
   approvalTools?: string[];
+  /** The child's `modelSettings`; absent, the parent's without `toolChoice`. */
+  modelSettings?: SamplingSettings;
 }
 
 export interface DescribeToolsResult {
@@ -76,6 +79,8 @@ export interface ModelCallInput {
   parallelToolCalls: boolean;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+  /** The run's `modelSettings`, over the worker's; absent when the run sets none, so its calls are scheduled as before. */
+  sampling?: SamplingSettings;
 }
 
 /** A tool the workflow answers itself, as the model is offered it. */
@@ -111,6 +116,8 @@ export interface CompactionInput {
   maxSummaryChars: number;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+  /** The run's `modelSettings` but `toolChoice`, over the worker's; absent when the run sets none. */
+  sampling?: SamplingSettings;
 }
 
 /** A summary written by the model. */
@@ -139,6 +146,8 @@ export interface ExtractionInput {
   maxChars: number;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+  /** The run's `modelSettings` but `toolChoice`, over the worker's; absent when the run sets none. */
+  sampling?: SamplingSettings;
 }
 
 /** A tool result condensed by the model. */

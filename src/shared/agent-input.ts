@@ -17,6 +17,7 @@ import { compactionSchema } from './compaction-schema';
 import { circuitBreakerSchema, loopDetectionSchema, maskingSchema, resultProcessingSchema } from './loop-guard-schemas';
 import { findTooDeep } from './json-depth';
 import { inputChatMessageSchema, type ChatMessage } from './messages';
+import { answerTruncationSchema, samplingSettingsSchema } from './sampling';
 
 /** A tool's name as the input gives it. */
 const toolName = builtOnce('agentInput.toolName', () => z.string().min(1).max(INPUT_BOUNDS.nameChars));
@@ -114,6 +115,18 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
       message: z.string().min(1).max(INPUT_BOUNDS.textChars).optional(),
       /** Prior conversation in OpenAI chat format. */
       messages: z.array(inputChatMessageSchema).max(INPUT_BOUNDS.messages).optional(),
+      /**
+       * Sampling settings of the run's model calls (`maxTokens`, `temperature`, `topP`, `seed`, `stop`, `toolChoice`),
+       * over the worker's (`AGENT_MODEL_*`) field by field. Compaction and extraction calls use them too, but for
+       * `toolChoice`; nested agents inherit them, but for `toolChoice`, unless their tool sets its own. @default the worker's
+       */
+      modelSettings: samplingSettingsSchema.optional(),
+      /**
+       * What a final text answer cut at the token cap (`finish_reason: "length"`) does: continued (the default, at
+       * most twice), a failure (`AnswerTruncated`), or accepted with `truncated: true` in the result. A tool call
+       * cut there never runs: the model hears it was cut. @default { action: 'continue', maxContinuations: 2 }
+       */
+      answerTruncation: answerTruncationSchema.optional(),
       /** Let the model ask for several tools at once and run them concurrently. @default true */
       parallelToolCalls: z.boolean().default(INPUT_DEFAULTS.parallelToolCalls),
       /** Model calls allowed in the run when `terminating` does not set its own. @default 64 */
@@ -220,6 +233,13 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
           code: 'custom',
           path: ['tools'],
           message: `"${RESULT_CACHE_DEFAULTS.toolName}" is the runner's own tool when resultProcessing.inlineThreshold is set; rename your tool or leave caching off`,
+        });
+      }
+      if (input.modelSettings?.toolChoice === 'required' && input.tools.length === 0) {
+        context.addIssue({
+          code: 'custom',
+          path: ['modelSettings', 'toolChoice'],
+          message: '"required" needs at least one tool in `tools`',
         });
       }
       const tree = treePosition(input);

@@ -76,6 +76,11 @@ export const agentResultSchema = builtOnce('agentResult.agentResult', () =>
     schemaVersion: z.literal(1),
     /** The final text: the model's answer, or the terminating tool's output. */
     response: z.string(),
+    /**
+     * Set when `response` is an answer the token cap cut (`finish_reason: "length"`) and the run accepted it
+     * (`answerTruncation.action: 'accept'`). An answer that was continued to its end is not cut.
+     */
+    truncated: z.literal(true).optional(),
     terminationReason: terminationReasonSchema,
     /** Loop iterations run (one model call each). */
     iterations: z.number().int(),

@@ -32,6 +32,8 @@ export const FailureType = {
   historyTooLarge: 'HistoryTooLarge',
   /** Compaction failed: the summarising model call failed for good, or the model wrote no summary. */
   compactionFailed: 'CompactionFailed',
+  /** The model's final answer was cut by the token cap (`finish_reason: "length"`), and `answerTruncation` did not accept it (continued as often as allowed, or `fail`). */
+  answerTruncated: 'AnswerTruncated',
 
   // Refusals of the agent's updates: the caller's request is refused, the run goes on.
   /** The `decide` update was refused: unknown or already decided call, or arguments that fail the tool's schema. */
@@ -159,6 +161,10 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   CompactionFailed: {
     raisedBy: 'run',
     when: 'the `compaction` call failed for good (its `ModelCall.*` type in the details), or the model wrote no summary',
+  },
+  AnswerTruncated: {
+    raisedBy: 'run',
+    when: 'the final answer was cut by the token cap (`finish_reason: "length"`) and `answerTruncation` did not accept it: continued `maxContinuations` times and still cut, or `action: "fail"`',
   },
   InvalidDecision: {
     raisedBy: 'update',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { INPUT_BOUNDS } from '../shared/defaults/input-bounds';
 import { type AgentToolSpec } from '../shared/activity-types';
 import { defineTool, type ToolDefinition } from './define-tool';
+import { samplingSettingsSchema, type SamplingSettings } from '../shared/sampling';
 
 /** The arguments the model gives a nested agent: the task, in words. */
 const agentTaskParameters = z.object({
@@ -34,6 +35,8 @@ export interface AgentToolDefinition {
   approvalTools?: string[];
   /** Whether a call of the agent itself waits for approval, as `defineTool`'s. @default false */
   needsApproval?: boolean;
+  /** The nested agent's sampling settings (its input's `modelSettings`). @default the calling run's, without `toolChoice` */
+  modelSettings?: SamplingSettings;
 }
 
 /** A tool definition that is a nested agent: `agent` is what the workflow starts it with. */
@@ -75,6 +78,7 @@ export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefin
     ...(definition.maxInvocations === undefined ? {} : { maxInvocations: definition.maxInvocations }),
     ...(definition.terminatingToolIds === undefined ? {} : { terminatingToolIds: [...definition.terminatingToolIds] }),
     ...(definition.approvalTools === undefined ? {} : { approvalTools: [...definition.approvalTools] }),
+    ...(definition.modelSettings === undefined ? {} : { modelSettings: checkedModelSettings(definition) }),
   };
   const tool = defineTool({
     name: definition.name,
@@ -87,4 +91,14 @@ export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefin
   });
   // Registered beside tools of any parameters: a registry holds `ToolDefinition`s of the general type.
   return { ...(tool as unknown as ToolDefinition), agent };
+}
+
+/** The definition's `modelSettings`, checked against the run input's bounds when the tool is defined, not when a run calls it. */
+function checkedModelSettings(definition: AgentToolDefinition): SamplingSettings {
+  const parsed = samplingSettingsSchema.safeParse(definition.modelSettings);
+  if (!parsed.success)
+    throw new TypeError(
+      `Agent tool "${definition.name}": modelSettings: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`).join('; ')}.`,
+    );
+  return parsed.data;
 }

@@ -20,7 +20,7 @@ export type StepOutcome =
    * End the run with `reason`, `response` its answer. `unexecuted` are tool calls
    * of the last response the run stops before running; each gets a "not executed" result.
    */
-  | { kind: 'finish'; reason: TerminationReason; response: string; unexecuted?: ToolCall[] }
+  | { kind: 'finish'; reason: TerminationReason; response: string; unexecuted?: ToolCall[]; truncated?: true }
   /** Fail the run with `failure` (a non-retryable `ApplicationFailure` from `failures.ts`). */
   | { kind: 'fail'; failure: ApplicationFailure }
   /** A tool asked a person a question: wait for the answer, then run again (or finish when it does not come). */

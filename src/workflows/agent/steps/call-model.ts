@@ -12,6 +12,7 @@ import { RESULT_CACHE_TOOL } from '../../rules/result-cache';
 import type { RunContext } from '../run-context';
 import { workflowTools } from './context-release';
 import { addRunUsage, appendMessages } from '../run-transitions';
+import { LENGTH_FINISH_REASON } from '../../rules/answer-truncation';
 
 /**
  * What the model would see if called now (`rules/model-context.ts`): the
@@ -77,6 +78,7 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
       ...priceRequirement(input),
       // Absent unless offered, so the input of a run without them stays as it was.
       ...(offered.length === 0 ? {} : { workflowTools: offered }),
+      ...(input.modelSettings === undefined ? {} : { sampling: input.modelSettings }),
     },
   ]);
 }
@@ -96,6 +98,9 @@ export function recordModelResponse(context: RunContext, response: ModelCallResu
     toolCalls: (assistant.tool_calls ?? []).map((call) => call.function.name),
     ...(assistant.content ? { content: preview(assistant.content) } : {}),
     usage: response.usage,
+    // Absent from results of workers before it was carried.
+    ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
+    ...(response.finishReason === LENGTH_FINISH_REASON ? { truncated: true as const } : {}),
   });
   publish(run);
   return assistant;

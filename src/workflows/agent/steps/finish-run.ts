@@ -37,6 +37,7 @@ export function runResult(
   const full: AgentResult = {
     schemaVersion: SCHEMA_VERSION,
     response,
+    ...(outcome.truncated === true ? { truncated: true as const } : {}),
     terminationReason: reason,
     iterations: run.iteration,
     invocations: run.invocations,
