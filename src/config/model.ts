@@ -49,9 +49,9 @@ export const modelSchema = z.object({
     ),
   AGENT_MODEL_MAX_TOKENS_FIELD: z
     .enum(['max_tokens', 'max_completion_tokens'], { message: 'expected max_tokens or max_completion_tokens' })
-    .default(DEFAULT_MAX_TOKENS_FIELD)
+    .optional()
     .describe(
-      'The request field the token cap is sent as: `max_tokens` (llama.cpp, Ollama, vLLM, most servers) or `max_completion_tokens` (OpenAI reasoning models).',
+      `The request field the token cap is sent as: \`max_tokens\` (llama.cpp, Ollama, vLLM, most servers) or \`max_completion_tokens\` (OpenAI reasoning models); unset, ${DEFAULT_MAX_TOKENS_FIELD}.`,
     ),
   AGENT_MODEL_TEMPERATURE: z.coerce
     .number()
@@ -81,7 +81,7 @@ export type ModelConfig = {
   prices?: PriceTable;
   /** `AGENT_MODEL_MAX_TOKENS`, `AGENT_MODEL_TEMPERATURE`, `AGENT_MODEL_TOP_P`, `AGENT_MODEL_SEED`; absent when none is set. */
   sampling?: SamplingSettings;
-  /** `AGENT_MODEL_MAX_TOKENS_FIELD`. */
+  /** `AGENT_MODEL_MAX_TOKENS_FIELD`; absent, `max_tokens`. */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 };
 
@@ -111,7 +111,7 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
     workspace: path.resolve(values.AGENT_WORKSPACE),
     ...(values.AGENT_MODEL_PRICES === undefined ? {} : { prices: values.AGENT_MODEL_PRICES }),
     ...(sampling === undefined ? {} : { sampling }),
-    maxTokensField: values.AGENT_MODEL_MAX_TOKENS_FIELD,
+    ...(values.AGENT_MODEL_MAX_TOKENS_FIELD === undefined ? {} : { maxTokensField: values.AGENT_MODEL_MAX_TOKENS_FIELD }),
   };
 }
 

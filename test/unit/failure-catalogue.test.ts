@@ -32,12 +32,17 @@ const ANSWERS_BEFORE_THE_CATALOGUE = {
   TurnTerminated: { status: 409, code: 'turn_terminated' },
 };
 
+/** Types added since, with answers of their own. */
+const ANSWERS_OF_NEWER_TYPES = {
+  AnswerTruncated: { status: 422, code: 'answer_truncated' },
+};
+
 describe('the failure catalogue', () => {
   test('names each type once, and describes every one', () => {
     expect(new Set(FAILURE_TYPES).size).toBe(FAILURE_TYPES.length);
     expect(Object.keys(FAILURE_CATALOGUE)).toEqual([...FAILURE_TYPES]);
     for (const type of FAILURE_TYPES) expect(FAILURE_CATALOGUE[type].when).not.toBe('');
-    expect(FAILURE_TYPES).toHaveLength(42);
+    expect(FAILURE_TYPES).toHaveLength(43);
   });
 
   test('holds the types the runner raises, spelled as on the wire', () => {
@@ -87,10 +92,13 @@ describe("the API's answer for each failure type", () => {
 
   test('the types mapped before keep their status and code', () => {
     expect(HTTP_STATUS_OF).toMatchObject(ANSWERS_BEFORE_THE_CATALOGUE);
+    expect(HTTP_STATUS_OF).toMatchObject(ANSWERS_OF_NEWER_TYPES);
   });
 
   test('the rest keep the default they fell through to: 502 model_call_failed for ModelCall.* (and the compaction call), else 500 run_failed', () => {
-    for (const type of FAILURE_TYPES.filter((name) => !(name in ANSWERS_BEFORE_THE_CATALOGUE))) {
+    for (const type of FAILURE_TYPES.filter(
+      (name) => !(name in ANSWERS_BEFORE_THE_CATALOGUE) && !(name in ANSWERS_OF_NEWER_TYPES),
+    )) {
       const modelCall = type.startsWith('ModelCall.') || type === 'CompactionFailed';
       const expected = modelCall ? { status: 502, code: 'model_call_failed' } : { status: 500, code: 'run_failed' };
       expect({ type, ...HTTP_STATUS_OF[type] }).toEqual({ type, ...expected });
