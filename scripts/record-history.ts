@@ -62,6 +62,9 @@ import { createAgentWorker } from '../src/worker';
  * arguments every history is recorded.
  * - attributed-decisions.json: a named agent whose three approvals are decided by a client that names itself
  *   (update), a CLI user (deny signal) and a bare `temporal workflow signal` (no name): each decision records who.
+ * - truncated-answers.json: a run with `modelSettings` whose model's tool call is cut by the token cap (answered
+ *   in the workflow, the tool not run; a `truncated-tool-call` marker), then whose answer is cut and continued
+ *   once (an `answer-truncation` marker), the parts joined.
  *
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
@@ -80,6 +83,7 @@ const SUMMARY_MODEL = 'recorded-compaction-summary';
 const LOCAL_MODEL = 'recorded-local-tools';
 const NESTED_MODEL = 'recorded-nested-agents';
 const ATTRIBUTED_MODEL = 'recorded-attributed-decisions';
+const TRUNCATED_MODEL = 'recorded-truncated-answers';
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -205,6 +209,30 @@ async function main(): Promise<void> {
       }
     };
     await worker.runUntil(async () => {
+      if (wanted('truncated-answers')) {
+        model.script(TRUNCATED_MODEL, [
+          {
+            toolCalls: [{ name: 'calculator', arguments: '{"expression": "1 +', id: 'call_cut' }],
+            finishReason: 'length',
+          },
+          { content: 'One and one make ', finishReason: 'length' },
+          { content: 'two.' },
+        ]);
+        const truncated = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-truncated-answers',
+          args: [
+            {
+              model: TRUNCATED_MODEL,
+              tools: ['calculator'],
+              message: 'What is 1 + 1?',
+              modelSettings: { maxTokens: 16, temperature: 0 },
+            } satisfies AgentInput,
+          ],
+        });
+        await truncated.result();
+        await save(truncated, 'truncated-answers.json');
+      }
       if (wanted('attributed-decisions')) {
         model.script(ATTRIBUTED_MODEL, [
           {
