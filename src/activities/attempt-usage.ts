@@ -66,7 +66,12 @@ export class AttemptUsage {
     if (!this.answered) return ZERO_USAGE;
     const promptTokens = Math.ceil(this.promptChars / CHARS_PER_TOKEN);
     const completionTokens = Math.ceil(this.generatedChars / CHARS_PER_TOKEN);
-    return this.price({ promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true });
+    return this.price({
+      promptTokens,
+      completionTokens,
+      totalTokens: promptTokens + completionTokens,
+      estimated: true,
+    });
   }
 
   /** What the call has spent with this attempt so far: the earlier attempts' and this one's estimate. */

@@ -59,7 +59,10 @@ export function createTextRequest(settings: ModelSettings): TextRequest {
     const response = await keepHeartbeating(context, async () => {
       try {
         const raw = await client.chat.completions
-          .create({ model, messages, ...samplingFields(settings, sampling, false) }, { signal: context.cancellationSignal })
+          .create(
+            { model, messages, ...samplingFields(settings, sampling, false) },
+            { signal: context.cancellationSignal },
+          )
           .asResponse();
         return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
       } catch (error) {

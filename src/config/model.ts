@@ -64,7 +64,9 @@ export const modelSchema = z.object({
     .gt(0)
     .max(1)
     .optional()
-    .describe("Nucleus sampling of every model call, above 0 and at most 1 (a run's `modelSettings.topP` overrides it)."),
+    .describe(
+      "Nucleus sampling of every model call, above 0 and at most 1 (a run's `modelSettings.topP` overrides it).",
+    ),
   AGENT_MODEL_SEED: z.coerce
     .number()
     .int()
@@ -111,7 +113,9 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
     workspace: path.resolve(values.AGENT_WORKSPACE),
     ...(values.AGENT_MODEL_PRICES === undefined ? {} : { prices: values.AGENT_MODEL_PRICES }),
     ...(sampling === undefined ? {} : { sampling }),
-    ...(values.AGENT_MODEL_MAX_TOKENS_FIELD === undefined ? {} : { maxTokensField: values.AGENT_MODEL_MAX_TOKENS_FIELD }),
+    ...(values.AGENT_MODEL_MAX_TOKENS_FIELD === undefined
+      ? {}
+      : { maxTokensField: values.AGENT_MODEL_MAX_TOKENS_FIELD }),
   };
 }
 

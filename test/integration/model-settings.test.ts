@@ -170,7 +170,7 @@ describe('the tokens of attempts that failed', () => {
     expect(response?.usage).toEqual(result.usage);
   });
 
-  test("an attempt lost with its worker is counted from its last heartbeat, by the attempt that follows", async () => {
+  test('an attempt lost with its worker is counted from its last heartbeat, by the attempt that follows', async () => {
     // Slow enough that the first attempt heartbeats its spending (every second) before the worker goes away.
     const model = env.scenario([{ content: LONG, tokenDelayMs: 10 }, { content: 'fine' }]);
     const handle = await env.start({ model, tools: [], message: 'hi' });
@@ -199,7 +199,8 @@ describe('the tokens of attempts that failed', () => {
       () => undefined,
       (error: unknown) => (error instanceof WorkflowFailedError ? error.cause : undefined),
     );
-    if (!(failure instanceof ApplicationFailure)) throw new Error(`expected an ApplicationFailure, got ${String(failure)}`);
+    if (!(failure instanceof ApplicationFailure))
+      throw new Error(`expected an ApplicationFailure, got ${String(failure)}`);
     expect(failure.type).toBe(FailureType.modelCallInvalidResponse);
     const usage = (failure.details?.[0] as { usage: Usage }).usage;
     // Three attempts, each 100 tokens written before the bad chunk.

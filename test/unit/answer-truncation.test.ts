@@ -37,9 +37,13 @@ describe('answers cut by the token cap', () => {
   });
 
   test('a cut tool call is one whose arguments are not JSON; empty arguments are {}', () => {
-    const call = (id: string, args: string) => ({ id, type: 'function' as const, function: { name: 't', arguments: args } });
-    expect(truncatedToolCalls([call('a', '{"x": 1}'), call('b', '{"x": "cu'), call('c', ' ')]).map((c) => c.id)).toEqual([
-      'b',
-    ]);
+    const call = (id: string, args: string) => ({
+      id,
+      type: 'function' as const,
+      function: { name: 't', arguments: args },
+    });
+    expect(
+      truncatedToolCalls([call('a', '{"x": 1}'), call('b', '{"x": "cu'), call('c', ' ')]).map((c) => c.id),
+    ).toEqual(['b']);
   });
 });

@@ -24,7 +24,9 @@ describe('sampling settings', () => {
       stop: ['x'],
       tool_choice: 'none',
     });
-    expect(samplingFields({ ...worker, maxTokensField: 'max_completion_tokens' }, { toolChoice: 'required' }, false)).toEqual({
+    expect(
+      samplingFields({ ...worker, maxTokensField: 'max_completion_tokens' }, { toolChoice: 'required' }, false),
+    ).toEqual({
       max_completion_tokens: 300,
     });
     expect(samplingFields({}, undefined, true)).toEqual({});
@@ -45,12 +47,20 @@ describe('sampling settings', () => {
   });
 
   test('bounds: temperature 0..2, topP in (0, 1], at most 4 stop sequences, known fields only', () => {
-    expect(samplingSettingsSchema.safeParse({ temperature: 2, topP: 1, stop: ['a', 'b', 'c', 'd'] }).success).toBe(true);
-    for (const wrong of [{ temperature: 2.1 }, { topP: 0 }, { stop: ['a', 'b', 'c', 'd', 'e'] }, { maxTokens: 1.5 }, { n: 2 }])
-      expect(samplingSettingsSchema.safeParse(wrong).success).toBe(false);
-    expect(() => defineAgentTool({ name: 'a', description: 'd', instructions: 'i', tools: [], modelSettings: { topP: 2 } })).toThrow(
-      /Agent tool "a": modelSettings: topP/,
+    expect(samplingSettingsSchema.safeParse({ temperature: 2, topP: 1, stop: ['a', 'b', 'c', 'd'] }).success).toBe(
+      true,
     );
+    for (const wrong of [
+      { temperature: 2.1 },
+      { topP: 0 },
+      { stop: ['a', 'b', 'c', 'd', 'e'] },
+      { maxTokens: 1.5 },
+      { n: 2 },
+    ])
+      expect(samplingSettingsSchema.safeParse(wrong).success).toBe(false);
+    expect(() =>
+      defineAgentTool({ name: 'a', description: 'd', instructions: 'i', tools: [], modelSettings: { topP: 2 } }),
+    ).toThrow(/Agent tool "a": modelSettings: topP/);
   });
 
   test('the worker reads AGENT_MODEL_* into its sampling settings, and refuses values out of bounds', () => {
@@ -68,9 +78,11 @@ describe('sampling settings', () => {
       maxTokensField: 'max_completion_tokens',
     });
     expect(loadModelConfig({ OPENAI_BASE_URL: 'http://localhost:8080/v1' })).not.toHaveProperty('sampling');
-    expect(() => loadModelConfig({ OPENAI_BASE_URL: 'http://x/v1', AGENT_MODEL_TEMPERATURE: '5' })).toThrow(ConfigError);
-    expect(() => loadModelConfig({ OPENAI_BASE_URL: 'http://x/v1', AGENT_MODEL_MAX_TOKENS_FIELD: 'n_predict' })).toThrow(
-      /AGENT_MODEL_MAX_TOKENS_FIELD/,
+    expect(() => loadModelConfig({ OPENAI_BASE_URL: 'http://x/v1', AGENT_MODEL_TEMPERATURE: '5' })).toThrow(
+      ConfigError,
     );
+    expect(() =>
+      loadModelConfig({ OPENAI_BASE_URL: 'http://x/v1', AGENT_MODEL_MAX_TOKENS_FIELD: 'n_predict' }),
+    ).toThrow(/AGENT_MODEL_MAX_TOKENS_FIELD/);
   });
 });

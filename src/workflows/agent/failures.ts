@@ -104,7 +104,8 @@ export function answerTruncated(
     truncation.continuations === 0
       ? 'answerTruncation.action is "fail"'
       : `it was still cut after ${truncation.continuations} continuation(s)`;
-  const keptResponse = truncation.response.length <= FAILURE_RESPONSE_LIMIT_CHARS ? { response: truncation.response } : {};
+  const keptResponse =
+    truncation.response.length <= FAILURE_RESPONSE_LIMIT_CHARS ? { response: truncation.response } : {};
   return ApplicationFailure.create({
     type: FailureType.answerTruncated,
     message:
