@@ -27,7 +27,8 @@ export class AttemptUsage {
   private generatedChars = 0;
 
   /**
-   * @param promptChars the request's characters (messages and tools), counted once the provider answers
+   * @param promptChars the request's characters (messages and tools), counted once the provider streams a first
+   *   delta (a body that is not a completion, or an error, may never have reached the model: it counts nothing)
    * @param carried what earlier attempts of the call spent
    * @param price adds the cost of an estimate, from the worker's price table
    */
@@ -36,11 +37,6 @@ export class AttemptUsage {
     readonly carried: Usage | undefined,
     private readonly price: (usage: Usage) => Usage = (usage) => usage,
   ) {}
-
-  /** The provider began to answer: the prompt was read, and is counted. */
-  markAnswered(): void {
-    this.answered = true;
-  }
 
   /** Counts a streamed delta's characters as generated. */
   add(delta: ModelDelta): void {

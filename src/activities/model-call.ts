@@ -103,7 +103,6 @@ export function createModelCall(
                 { signal: context.cancellationSignal },
               )
               .asResponse();
-            meter.markAnswered();
             const contentType = raw.headers.get('content-type');
             // A server may answer a streamed request with one JSON body: it is read as a non-streamed answer.
             if (channel === undefined || raw.body === null || !/^text\/event-stream\b/i.test(contentType ?? '')) {
