@@ -18,6 +18,12 @@ export interface AgentInputOptions {
   terminateOn?: string[];
   maxInvocations?: number;
   approve?: string[] | 'all';
+  /** `modelSettings.maxTokens`. */
+  maxTokens?: number;
+  /** `modelSettings.temperature`. */
+  temperature?: number;
+  /** `modelSettings.toolChoice`. */
+  toolChoice?: 'auto' | 'required' | 'none';
   /** A file with a whole `AgentInput` as JSON, or `-` for stdin. */
   input?: string;
 }
@@ -66,6 +72,13 @@ export function buildAgentInput(
   if (options.terminateOn !== undefined)
     input.terminating = { ...asObject(input.terminating), toolIds: options.terminateOn };
   if (options.approve !== undefined) input.approval = { ...asObject(input.approval), tools: options.approve };
+  const modelSettings = {
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
+  };
+  if (Object.keys(modelSettings).length > 0)
+    input.modelSettings = { ...asObject(input.modelSettings), ...modelSettings };
 
   const terminatingIds = asObject(input.terminating).toolIds;
   if (isStringArray(input.tools) && isStringArray(terminatingIds))
