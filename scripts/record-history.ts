@@ -65,6 +65,9 @@ import { createAgentWorker } from '../src/worker';
  * - truncated-answers.json: a run with `modelSettings` whose model's tool call is cut by the token cap (answered
  *   in the workflow, the tool not run; a `truncated-tool-call` marker), then whose answer is cut and continued
  *   once (an `answer-truncation` marker), the parts joined.
+ * - truncated-answers-before.json (not written here): the same model recorded by a worker from before those rules
+ *   (its cut tool call ran, its cut answer completed the run), to prove that such runs replay on the `wf.patched`
+ *   branches that keep the old behaviour.
  *
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the

@@ -37,6 +37,7 @@ test('there are committed histories to replay', () => {
     'local-tools.json',
     'nested-agents-child.json',
     'nested-agents.json',
+    'truncated-answers-before.json',
     'truncated-answers.json',
   ]);
 });
