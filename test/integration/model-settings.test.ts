@@ -170,6 +170,19 @@ describe('the tokens of attempts that failed', () => {
     expect(response?.usage).toEqual(result.usage);
   });
 
+  test('a server that counts nothing gets an estimate, said to be one, not 0', async () => {
+    const result = await env.run({
+      model: env.scenario([{ content: 'four words right here', omitUsage: true }]),
+      tools: [],
+      message: 'hi',
+    });
+    expect(result.usage).toMatchObject({
+      completionTokens: Math.ceil('four words right here'.length / 4),
+      estimated: true,
+    });
+    expect(result.usage.promptTokens).toBeGreaterThan(0);
+  });
+
   test('an attempt lost with its worker is counted from its last heartbeat, by the attempt that follows', async () => {
     // Slow enough that the first attempt heartbeats its spending (every second) before the worker goes away.
     const model = env.scenario([{ content: LONG, tokenDelayMs: 10 }, { content: 'fine' }]);
