@@ -65,6 +65,12 @@ import { createAgentWorker } from '../src/worker';
  * - output-schema.json: a run with an output schema (`tool` mode): a calculator call, the answer tool called beside
  *   another call (not taken), an answer that fails the schema and a text answer (each sent back as a correction),
  *   then a valid answer that ends the run with `output`.
+ * - truncated-answers.json: a run with `modelSettings` whose model's tool call is cut by the token cap (answered
+ *   in the workflow, the tool not run; a `truncated-tool-call` marker), then whose answer is cut and continued
+ *   once (an `answer-truncation` marker), the parts joined.
+ * - truncated-answers-before.json (not written here): the same model recorded by a worker from before those rules
+ *   (its cut tool call ran, its cut answer completed the run), to prove that such runs replay on the `wf.patched`
+ *   branches that keep the old behaviour.
  *
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
@@ -84,6 +90,7 @@ const LOCAL_MODEL = 'recorded-local-tools';
 const NESTED_MODEL = 'recorded-nested-agents';
 const ATTRIBUTED_MODEL = 'recorded-attributed-decisions';
 const OUTPUT_MODEL = 'recorded-output-schema';
+const TRUNCATED_MODEL = 'recorded-truncated-answers';
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -221,6 +228,30 @@ async function main(): Promise<void> {
       }
     };
     await worker.runUntil(async () => {
+      if (wanted('truncated-answers')) {
+        model.script(TRUNCATED_MODEL, [
+          {
+            toolCalls: [{ name: 'calculator', arguments: '{"expression": "1 +', id: 'call_cut' }],
+            finishReason: 'length',
+          },
+          { content: 'One and one make ', finishReason: 'length' },
+          { content: 'two.' },
+        ]);
+        const truncated = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-truncated-answers',
+          args: [
+            {
+              model: TRUNCATED_MODEL,
+              tools: ['calculator'],
+              message: 'What is 1 + 1?',
+              modelSettings: { maxTokens: 16, temperature: 0 },
+            } satisfies AgentInput,
+          ],
+        });
+        await truncated.result();
+        await save(truncated, 'truncated-answers.json');
+      }
       if (wanted('attributed-decisions')) {
         model.script(ATTRIBUTED_MODEL, [
           {

@@ -82,6 +82,7 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.approvalTimedOut]: answerOf('approval_timed_out'),
   [FailureType.contextTooLarge]: answerOf('context_too_large'),
   [FailureType.historyTooLarge]: answerOf('history_too_large'),
+  [FailureType.answerTruncated]: answerOf('answer_truncated'),
   // The summarising model call is a model call: its failure is the provider's, as ModelCall.* are.
   [FailureType.compactionFailed]: MODEL_CALL_FAILED,
   [FailureType.outputInvalid]: answerOf('output_invalid'),

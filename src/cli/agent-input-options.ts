@@ -18,6 +18,12 @@ export interface AgentInputOptions {
   terminateOn?: string[];
   maxInvocations?: number;
   approve?: string[] | 'all';
+  /** `modelSettings.maxTokens`. */
+  maxTokens?: number;
+  /** `modelSettings.temperature`. */
+  temperature?: number;
+  /** `modelSettings.toolChoice`. */
+  toolChoice?: 'auto' | 'required' | 'none';
   /** A file with a whole `AgentInput` as JSON, or `-` for stdin. */
   input?: string;
   /** A file with the JSON Schema of the final answer (`output.schema`). */
@@ -84,6 +90,13 @@ export function buildAgentInput(
     input.terminating = { ...asObject(input.terminating), toolIds: options.terminateOn };
   if (options.approve !== undefined) input.approval = { ...asObject(input.approval), tools: options.approve };
   if (options.outputMode !== undefined) input.output = { ...asObject(input.output), mode: options.outputMode };
+  const modelSettings = {
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
+  };
+  if (Object.keys(modelSettings).length > 0)
+    input.modelSettings = { ...asObject(input.modelSettings), ...modelSettings };
 
   const terminatingIds = asObject(input.terminating).toolIds;
   if (isStringArray(input.tools) && isStringArray(terminatingIds))

@@ -24,7 +24,10 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
     case 'iteration-start':
       return [`[iteration ${event.iteration}] calling the model…`];
     case 'model-response':
-      return event.content === undefined ? [] : [`  model: ${oneLine(event.content)}`];
+      return [
+        ...(event.content === undefined ? [] : [`  model: ${oneLine(event.content)}`]),
+        ...(event.truncated === true ? ['  (the answer was cut by the output token limit)'] : []),
+      ];
     case 'tool-call-start':
       return [`  → ${event.toolName} ${oneLine(event.argumentsText ?? event.arguments)}`];
     case 'tool-call-end':
@@ -69,6 +72,8 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return ['  loop warning sent to the model'];
     case 'error-context-injection':
       return [`  the model answered without calling a tool; told to call one (${event.consecutiveNudges} in a row)`];
+    case 'continuation-injection':
+      return ['  the answer was cut by the output token limit; the model is asked to continue it'];
     case 'loop-detection':
       return [`  loop detected: ${event.toolName} called ${event.count} times in a row (${event.action})`];
     case 'circuit-breaker-trip':

@@ -51,6 +51,7 @@ export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> =
   [FailureType.approvalTimedOut]: ExitCode.runFailed,
   [FailureType.contextTooLarge]: ExitCode.runFailed,
   [FailureType.historyTooLarge]: ExitCode.runFailed,
+  [FailureType.answerTruncated]: ExitCode.runFailed,
   [FailureType.compactionFailed]: ExitCode.runFailed,
   [FailureType.outputInvalid]: ExitCode.runFailed,
   [FailureType.invalidDecision]: ExitCode.runFailed,

@@ -15,6 +15,7 @@ export function describeOutcome(outcome: RunOutcome): string[] {
       return [
         '',
         `Response: ${result.response}`,
+        ...(result.truncated === true ? ['(The response was cut by the output token limit.)'] : []),
         `Completed: ${describeTerminationReason(result.terminationReason)} · ${describeCost(result.iterations, result.usage)}.`,
       ];
     }
@@ -63,7 +64,7 @@ export function describeTerminationReason(reason: TerminationReason): string {
 
 /** `3 iterations · 1234 tokens (1000 prompt, 234 completion)` */
 export function describeCost(iterations: number, usage: Usage): string {
-  return `${iterations} iteration${iterations === 1 ? '' : 's'} · ${usage.totalTokens} tokens (${usage.promptTokens} prompt, ${usage.completionTokens} completion)`;
+  return `${iterations} iteration${iterations === 1 ? '' : 's'} · ${usage.estimated === true ? 'about ' : ''}${usage.totalTokens} tokens (${usage.promptTokens} prompt, ${usage.completionTokens} completion)`;
 }
 
 /** A failure's details carry what the run had done, when the failure type records it. */

@@ -21,11 +21,13 @@ import { EXIT_CODES_HELP, type ExitCode } from './exit-codes';
 import {
   parseApprovalTools,
   parseDeciderName,
+  parseDecimal,
   parseJsonObject,
   parseNameList,
   parseNonNegativeInteger,
   parsePort,
   parsePositiveInteger,
+  parseToolChoice,
 } from './option-parsers';
 import { CLI_NAME } from './steering-commands';
 
@@ -279,6 +281,17 @@ function withInputOptions(command: Command): Command {
       `model calls the run may make (default ${DEFAULT_MAX_INVOCATIONS})`,
       parsePositiveInteger,
     )
+    .option(
+      '--max-tokens <n>',
+      "most tokens one answer may have (modelSettings.maxTokens; default: the worker's)",
+      parsePositiveInteger,
+    )
+    .option(
+      '--temperature <t>',
+      "sampling temperature, 0 to 2 (modelSettings.temperature; default: the worker's)",
+      parseDecimal,
+    )
+    .option('--tool-choice <choice>', 'auto, required or none (modelSettings.toolChoice)', parseToolChoice)
     .option('--approve <tools|all>', 'tools whose calls wait for a human decision, or "all"', parseApprovalTools)
     .option('--input <file|->', 'a whole AgentInput as JSON (- reads stdin); the flags given override its fields')
     .option(

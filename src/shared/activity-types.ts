@@ -1,6 +1,7 @@
 import type { ChatMessage, AssistantMessage, Usage } from './messages';
 import type { ModelRequestReference } from './transcript';
 import type { OutputSpecInput } from './output-schema';
+import type { SamplingSettings } from './sampling';
 
 /**
  * The contract between the workflow and its activities. Workflow code imports
@@ -46,6 +47,8 @@ export interface AgentToolSpec {
   approvalTools?: string[];
   /** The child's output schema (its `output`): its answer, valid against it, is the tool result as JSON text. */
   output?: OutputSpecInput;
+  /** The child's `modelSettings`; absent, the parent's without `toolChoice`. */
+  modelSettings?: SamplingSettings;
 }
 
 export interface DescribeToolsResult {
@@ -103,6 +106,8 @@ export interface ModelCallInput {
   responseFormat?: ResponseFormat;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+  /** The run's `modelSettings`, over the worker's; absent when the run sets none, so its calls are scheduled as before. */
+  sampling?: SamplingSettings;
 }
 
 /** The chat-completions `response_format` that asks for JSON valid against a schema. */
@@ -144,6 +149,8 @@ export interface CompactionInput {
   maxSummaryChars: number;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+  /** The run's `modelSettings` but `toolChoice`, over the worker's; absent when the run sets none. */
+  sampling?: SamplingSettings;
 }
 
 /** A summary written by the model. */
@@ -172,6 +179,8 @@ export interface ExtractionInput {
   maxChars: number;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+  /** The run's `modelSettings` but `toolChoice`, over the worker's; absent when the run sets none. */
+  sampling?: SamplingSettings;
 }
 
 /** A tool result condensed by the model. */

@@ -84,6 +84,11 @@ export const agentResultSchema = builtOnce('agentResult.agentResult', () =>
     output: z.unknown().optional(),
     /** Structured output: answers that were not a valid final answer and went back to the model. */
     outputCorrections: z.number().int().optional(),
+    /**
+     * Set when `response` is an answer the token cap cut (`finish_reason: "length"`) and the run accepted it
+     * (`answerTruncation.action: 'accept'`). An answer that was continued to its end is not cut.
+     */
+    truncated: z.literal(true).optional(),
     terminationReason: terminationReasonSchema,
     /** Loop iterations run (one model call each). */
     iterations: z.number().int(),

@@ -34,6 +34,8 @@ export const FailureType = {
   compactionFailed: 'CompactionFailed',
   /** Structured output: the model's answers were not valid against `output.schema` more often than `output.maxCorrections` allows. */
   outputInvalid: 'Output.Invalid',
+  /** The model's final answer was cut by the token cap (`finish_reason: "length"`), and `answerTruncation` did not accept it (continued as often as allowed, or `fail`). */
+  answerTruncated: 'AnswerTruncated',
 
   // Refusals of the agent's updates: the caller's request is refused, the run goes on.
   /** The `decide` update was refused: unknown or already decided call, or arguments that fail the tool's schema. */
@@ -167,6 +169,10 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   'Output.Invalid': {
     raisedBy: 'run',
     when: 'the model gave no valid answer to `output.schema` within `output.maxCorrections` corrections (the last problems in the details)',
+  },
+  AnswerTruncated: {
+    raisedBy: 'run',
+    when: 'the final answer was cut by the token cap (`finish_reason: "length"`) and `answerTruncation` did not accept it: continued `maxContinuations` times and still cut, or `action: "fail"`',
   },
   InvalidDecision: {
     raisedBy: 'update',

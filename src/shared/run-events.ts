@@ -113,6 +113,9 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     /**
      * The model answered: the names of the tools it called and, when it wrote text, `content`, cut to 500
      * characters (absent when it wrote none). Workers before this version also wrote `text`, a flag of the same.
+     * `finishReason` is the provider's (`stop`, `tool_calls`, `length`, ...; null when it gave none; absent from
+     * workers before it was logged); `truncated` is set when it is `length`: the token cap cut the answer.
+     * `usage.estimated` says some of the tokens were estimated (attempts that failed before the provider counted them).
      */
     z.object({
       ...envelope('model-response'),
@@ -120,6 +123,8 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       toolCalls: z.array(z.string()),
       content: z.string().optional(),
       usage: usageSchema,
+      finishReason: z.string().nullable().optional(),
+      truncated: z.literal(true).optional(),
     }),
     /** Loop detection counted `count` identical calls of a tool in a row; `action` is what follows. */
     z.object({
@@ -263,6 +268,8 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     injectionEvent('loop-warning-injection'),
     /** An error context (`requireToolCall`: the answer called no tool) was added to the conversation. */
     injectionEvent('error-context-injection'),
+    /** The token cap cut the model's final answer, and the run asked it to continue (`answerTruncation`). */
+    injectionEvent('continuation-injection'),
     /** A tool call waits for a decision; `policy` and its `reason` when an approval policy asked a person to decide. */
     z.object({
       ...envelope('approval-request'),
@@ -360,6 +367,7 @@ export const INJECTION_EVENT_TYPES = {
   restriction: 'restriction-injection',
   loop_warning: 'loop-warning-injection',
   error_context: 'error-context-injection',
+  continuation: 'continuation-injection',
 } as const satisfies Record<InjectionKind, RunEventType>;
 
 /**

@@ -3,6 +3,7 @@ import { INPUT_BOUNDS } from '../shared/defaults/input-bounds';
 import { type AgentToolSpec } from '../shared/activity-types';
 import { defineTool, type ToolDefinition } from './define-tool';
 import { outputSpecSchema, type OutputSpecInput } from '../shared/output-schema';
+import { samplingSettingsSchema, type SamplingSettings } from '../shared/sampling';
 
 /** The arguments the model gives a nested agent: the task, in words. */
 const agentTaskParameters = z.object({
@@ -40,6 +41,8 @@ export interface AgentToolDefinition {
    * answer valid against it, and that answer, as JSON text, is the tool's result. @default none: its text answer
    */
   output?: OutputSpecInput;
+  /** The nested agent's sampling settings (its input's `modelSettings`). @default the calling run's, without `toolChoice` */
+  modelSettings?: SamplingSettings;
 }
 
 /** A tool definition that is a nested agent: `agent` is what the workflow starts it with. */
@@ -89,6 +92,7 @@ export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefin
     ...(definition.terminatingToolIds === undefined ? {} : { terminatingToolIds: [...definition.terminatingToolIds] }),
     ...(definition.approvalTools === undefined ? {} : { approvalTools: [...definition.approvalTools] }),
     ...(definition.output === undefined ? {} : { output: toPlainOutput(definition.output) }),
+    ...(definition.modelSettings === undefined ? {} : { modelSettings: checkedModelSettings(definition) }),
   };
   const tool = defineTool({
     name: definition.name,
@@ -106,4 +110,14 @@ export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefin
 /** The output spec as plain JSON: what travels in the tool catalog and the child's input (a typed spec's marker dropped). */
 function toPlainOutput(output: OutputSpecInput): OutputSpecInput {
   return JSON.parse(JSON.stringify(output)) as OutputSpecInput;
+}
+
+/** The definition's `modelSettings`, checked against the run input's bounds when the tool is defined, not when a run calls it. */
+function checkedModelSettings(definition: AgentToolDefinition): SamplingSettings {
+  const parsed = samplingSettingsSchema.safeParse(definition.modelSettings);
+  if (!parsed.success)
+    throw new TypeError(
+      `Agent tool "${definition.name}": modelSettings: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`).join('; ')}.`,
+    );
+  return parsed.data;
 }

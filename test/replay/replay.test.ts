@@ -38,6 +38,8 @@ test('there are committed histories to replay', () => {
     'nested-agents-child.json',
     'nested-agents.json',
     'output-schema.json',
+    'truncated-answers-before.json',
+    'truncated-answers.json',
   ]);
 });
 

@@ -23,6 +23,15 @@ describe('buildAgentInput', () => {
     });
   });
 
+  test('--max-tokens, --temperature and --tool-choice set modelSettings over those of --input', () => {
+    const base = { modelSettings: { maxTokens: 10, seed: 4 } };
+    expect(
+      buildAgentInput(base, ['hi'], { maxTokens: 256, temperature: 0.2, toolChoice: 'required' }, defaults)
+        .modelSettings,
+    ).toEqual({ maxTokens: 256, seed: 4, temperature: 0.2, toolChoice: 'required' });
+    expect(buildAgentInput({}, ['hi'], {}, defaults)).not.toHaveProperty('modelSettings');
+  });
+
   test('flags override the fields of --input and keep the rest of the blocks they touch', () => {
     const base = {
       tools: ['write_file'],

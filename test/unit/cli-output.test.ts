@@ -116,6 +116,7 @@ const EVERY_EVENT: { [Type in RunEventType]: RunEventDetails<Type> } = {
   'restriction-injection': { iteration: 1, consecutiveNudges: 0, restrictionInjections: 1 },
   'loop-warning-injection': { iteration: 3, consecutiveNudges: 0, restrictionInjections: 0 },
   'error-context-injection': { iteration: 1, consecutiveNudges: 2, restrictionInjections: 0 },
+  'continuation-injection': { iteration: 2, consecutiveNudges: 0, restrictionInjections: 0 },
   'approval-request': { callId: 'call-3-1', toolName: 'write_file', arguments: { path: 'a.md' } },
   'approval-decision': {
     callId: 'call-3-1',
@@ -239,6 +240,7 @@ describe('event lines', () => {
       'restriction-injection': ['  restriction: the model must call a tool before it may finish'],
       'loop-warning-injection': ['  loop warning sent to the model'],
       'error-context-injection': ['  the model answered without calling a tool; told to call one (2 in a row)'],
+      'continuation-injection': ['  the answer was cut by the output token limit; the model is asked to continue it'],
       'approval-request': [
         '  ? write_file {"path":"a.md"} needs approval (call call-3-1). Decide from another terminal:',
         '      agent-runner approve run call-3-1',

@@ -35,6 +35,7 @@ const ANSWERS_BEFORE_THE_CATALOGUE = {
 /** Types added after the catalogue, with an answer of their own. */
 const ANSWERS_ADDED_SINCE = {
   'Output.Invalid': { status: 422, code: 'output_invalid' },
+  AnswerTruncated: { status: 422, code: 'answer_truncated' },
 };
 
 describe('the failure catalogue', () => {
@@ -42,7 +43,7 @@ describe('the failure catalogue', () => {
     expect(new Set(FAILURE_TYPES).size).toBe(FAILURE_TYPES.length);
     expect(Object.keys(FAILURE_CATALOGUE)).toEqual([...FAILURE_TYPES]);
     for (const type of FAILURE_TYPES) expect(FAILURE_CATALOGUE[type].when).not.toBe('');
-    expect(FAILURE_TYPES).toHaveLength(44);
+    expect(FAILURE_TYPES).toHaveLength(45);
   });
 
   test('holds the types the runner raises, spelled as on the wire', () => {

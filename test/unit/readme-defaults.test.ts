@@ -8,6 +8,7 @@ import * as conversationsDefaults from '../../src/shared/defaults/conversations'
 import * as eventLogDefaults from '../../src/shared/defaults/event-log';
 import * as inputBoundsDefaults from '../../src/shared/defaults/input-bounds';
 import * as localServerDefaults from '../../src/shared/defaults/local-server';
+import * as modelSettingsDefaults from '../../src/shared/defaults/model-settings';
 import * as modelStreamDefaults from '../../src/shared/defaults/model-stream';
 import * as namesDefaults from '../../src/shared/defaults/names';
 import * as outputDefaults from '../../src/shared/defaults/output';
@@ -33,6 +34,7 @@ const constants = {
   ...eventLogDefaults,
   ...inputBoundsDefaults,
   ...localServerDefaults,
+  ...modelSettingsDefaults,
   ...modelStreamDefaults,
   ...namesDefaults,
   ...outputDefaults,

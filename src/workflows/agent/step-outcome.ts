@@ -27,6 +27,8 @@ export type StepOutcome =
       unexecuted?: ToolCall[];
       /** Structured output: the valid answer, when the run has an output schema and ends with one. */
       output?: { value: unknown };
+      /** The response is an answer the token cap cut, accepted as it is. */
+      truncated?: true;
     }
   /** Fail the run with `failure` (a non-retryable `ApplicationFailure` from `failures.ts`). */
   | { kind: 'fail'; failure: ApplicationFailure }

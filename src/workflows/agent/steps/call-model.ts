@@ -13,6 +13,7 @@ import type { RunContext } from '../run-context';
 import { workflowTools } from './context-release';
 import { addRunUsage, appendMessages } from '../run-transitions';
 import { answerFormat, answerTools } from '../../rules/output-request';
+import { LENGTH_FINISH_REASON } from '../../rules/answer-truncation';
 
 /**
  * What the model would see if called now (`rules/model-context.ts`): the
@@ -81,6 +82,7 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
       // Absent unless offered, so the input of a run without them stays as it was.
       ...(offered.length === 0 ? {} : { workflowTools: offered }),
       ...(responseFormat === undefined ? {} : { responseFormat }),
+      ...(input.modelSettings === undefined ? {} : { sampling: input.modelSettings }),
     },
   ]);
 }
@@ -100,6 +102,9 @@ export function recordModelResponse(context: RunContext, response: ModelCallResu
     toolCalls: (assistant.tool_calls ?? []).map((call) => call.function.name),
     ...(assistant.content ? { content: preview(assistant.content) } : {}),
     usage: response.usage,
+    // Absent from results of workers before it was carried.
+    ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
+    ...(response.finishReason === LENGTH_FINISH_REASON ? { truncated: true as const } : {}),
   });
   publish(run);
   return assistant;

@@ -39,6 +39,7 @@ export function runResult(
     response,
     ...(outcome.output === undefined ? {} : { output: outcome.output.value }),
     ...(context.input.output === undefined ? {} : { outputCorrections: run.outputCorrections ?? 0 }),
+    ...(outcome.truncated === true ? { truncated: true as const } : {}),
     terminationReason: reason,
     iterations: run.iteration,
     invocations: run.invocations,
