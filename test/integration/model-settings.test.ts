@@ -6,6 +6,7 @@ import type { RunEvent, RunEventOf } from '../../src/shared/run-events';
 import type { Usage } from '../../src/shared/messages';
 import { DEFAULT_CONTINUATION_MESSAGE } from '../../src/shared/defaults/model-settings';
 import { TestEnv } from '../helpers/test-env';
+import { defineAgentTool } from '../../src/tools/define-agent-tool';
 
 /**
  * Sampling settings, answers cut by the token cap, and the tokens of attempts that failed, through a real
@@ -15,7 +16,12 @@ import { TestEnv } from '../helpers/test-env';
 
 let env: TestEnv;
 beforeAll(async () => {
-  env = await TestEnv.create({ modelSettings: { sampling: { maxTokens: 300, temperature: 0.5 } } });
+  env = await TestEnv.create({
+    modelSettings: { sampling: { maxTokens: 300, temperature: 0.5 } },
+    extraTools: [
+      defineAgentTool({ name: 'helper', description: 'Helps.', instructions: 'Answer briefly.', tools: [] }),
+    ],
+  });
 });
 afterAll(async () => {
   await env.close();
@@ -56,6 +62,25 @@ describe('sampling settings', () => {
         tool_choice: 'required',
       });
     }
+  });
+
+  test("a nested agent inherits the run's settings but toolChoice", async () => {
+    const model = env.scenario([
+      { toolCalls: [{ name: 'helper', arguments: { task: 'Say hi.' } }] },
+      { content: 'hi' }, // the nested agent
+      { content: 'The helper said hi.' },
+    ]);
+    const result = await env.run({
+      model,
+      tools: ['helper'],
+      message: 'Ask the helper.',
+      modelSettings: { temperature: 0.3, toolChoice: 'required' },
+    });
+    expect(result.response).toBe('The helper said hi.');
+    const [parent, child] = env.model.requests(model);
+    expect(parent).toMatchObject({ temperature: 0.3, tool_choice: 'required', max_tokens: 300 });
+    expect(child).toMatchObject({ temperature: 0.3, max_tokens: 300 });
+    expect(child).not.toHaveProperty('tool_choice');
   });
 
   test('out-of-bounds settings fail the run at once with InvalidAgentInput, naming the field', async () => {
