@@ -17,6 +17,7 @@ import { type ModelRequestSinks } from '../common/model-request-sinks';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';
 import { McpToolSet } from '../mcp/mcp-tool-set';
+import { McpServerRequests } from '../mcp/server-requests';
 import { mcpSecrets, parseMcpServers, type McpServers } from '../mcp/server-config';
 import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
 import { runIfSearchAttributes } from './checks/namespace-search-attributes';
@@ -140,7 +141,7 @@ export class AgentRunnerPlugin extends SimplePlugin {
   constructor(options: AgentRunnerPluginOptions) {
     const hub = options.streamListener === false ? false : DeltaHub.forProcess(options.streamListener);
     const mcpServers = parseMcpServers(options.mcpServers ?? {});
-    const mcp = Object.keys(mcpServers).length === 0 ? undefined : mcpToolSet(mcpServers);
+    const mcp = Object.keys(mcpServers).length === 0 ? undefined : mcpToolSet(mcpServers, options.model);
     const model = mcp === undefined ? options.model : withMcpSecrets(options.model, mcpServers);
     const activities = createActivities({ registry: createToolRegistry(options.tools, mcp), model, hub });
     const dataConverter = options.dataConverter;
@@ -215,13 +216,13 @@ export class AgentRunnerPlugin extends SimplePlugin {
 }
 
 /** The worker's MCP servers, logging through the SDK's logger. */
-function mcpToolSet(servers: McpServers): McpToolSet {
-  return new McpToolSet(servers, {
-    log: {
-      info: (message, attributes) => Runtime.instance().logger.info(message, attributes),
-      warn: (message, attributes) => Runtime.instance().logger.warn(message, attributes),
-    },
-  });
+function mcpToolSet(servers: McpServers, model: ModelSettings): McpToolSet {
+  const log = {
+    info: (message: string, attributes?: Record<string, unknown>) => Runtime.instance().logger.info(message, attributes),
+    warn: (message: string, attributes?: Record<string, unknown>) => Runtime.instance().logger.warn(message, attributes),
+  };
+  // Elicitation goes to the call's run; sampling is answered by the worker's model for servers that allow it.
+  return new McpToolSet(servers, { log, requests: new McpServerRequests(servers, { model, log }) });
 }
 
 /** The model settings with the MCP servers' credentials among the secrets redacted from results and failures. */

@@ -46,6 +46,7 @@ import { cancellationReason, finishRun, runResult } from './steps/finish-run';
 import { chooseRunTools, loadToolCatalog } from './steps/load-tools';
 import { closeOpenBatch, runToolBatch } from './steps/run-tool-batch';
 import { takeModelAnswer } from './steps/take-model-answer';
+import { endCallElicitations } from './steps/mcp-elicitations';
 import { markFailed, markInputSettled, requestTermination, setRunLimits, startConversation } from './run-transitions';
 
 /**
@@ -97,6 +98,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     run,
     loopScope,
     (name) => toolSchemas.get(name),
+    () => publish(run),
     () => publish(run),
   );
 
@@ -159,6 +161,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     // Stopped by the `terminate` signal or by Temporal's cancel request: close the
     // open batch with valid tool messages and return what the run has.
     closeOpenBatch(run);
+    endCallElicitations(run, undefined, () => undefined);
     markInputSettled(run);
     return settle({ kind: 'finish', reason: cancellationReason(run, input), response: lastAssistantText(run) });
   }
