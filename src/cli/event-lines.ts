@@ -101,7 +101,9 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
         `      ${answerCommand(workflowId)}`,
       ];
     case 'mcp-elicitation-end':
-      return event.outcome === 'answered' ? [] : [`  the MCP server's question of ${event.callId} was ${event.outcome}`];
+      return event.outcome === 'answered'
+        ? []
+        : [`  the MCP server's question of ${event.callId} was ${event.outcome}`];
     case 'input-timeout':
       return [`  no answer within ${event.limit}`];
     case 'limits-change':

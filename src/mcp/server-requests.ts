@@ -91,7 +91,9 @@ export class McpServerRequests {
     }
     const call = calls[0]!;
     if (call.workflow === undefined) {
-      throw refusal(`agent-runner: MCP server "${server}" asked for input during a call outside a run; nobody can answer`);
+      throw refusal(
+        `agent-runner: MCP server "${server}" asked for input during a call outside a run; nobody can answer`,
+      );
     }
     call.asked += 1;
     const id = `${call.callId}#${call.asked}`;

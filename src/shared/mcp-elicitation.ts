@@ -16,7 +16,8 @@ export interface McpElicitationRequest {
 }
 
 /** What the `mcpElicitationAnswer` query answers for a request id. */
-export type McpElicitationAnswer = { status: 'pending' } | { status: 'answered'; answer: string } | { status: 'unknown' };
+export type McpElicitationAnswer =
+  { status: 'pending' } | { status: 'answered'; answer: string } | { status: 'unknown' };
 
 /** The result sent back to the server: `accept` with the fields, or the person's refusal. */
 export type McpElicitResult =
@@ -132,7 +133,9 @@ function valueOf(text: string, type: unknown): string | number | boolean | undef
 }
 
 /** The object's fields as an elicitation result holds them (strings, numbers, booleans, lists of strings); else undefined. */
-function fieldValues(object: Record<string, unknown>): Record<string, string | number | boolean | string[]> | undefined {
+function fieldValues(
+  object: Record<string, unknown>,
+): Record<string, string | number | boolean | string[]> | undefined {
   const content: Record<string, string | number | boolean | string[]> = {};
   for (const [name, value] of Object.entries(object)) {
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') content[name] = value;

@@ -218,8 +218,10 @@ export class AgentRunnerPlugin extends SimplePlugin {
 /** The worker's MCP servers, logging through the SDK's logger. */
 function mcpToolSet(servers: McpServers, model: ModelSettings): McpToolSet {
   const log = {
-    info: (message: string, attributes?: Record<string, unknown>) => Runtime.instance().logger.info(message, attributes),
-    warn: (message: string, attributes?: Record<string, unknown>) => Runtime.instance().logger.warn(message, attributes),
+    info: (message: string, attributes?: Record<string, unknown>) =>
+      Runtime.instance().logger.info(message, attributes),
+    warn: (message: string, attributes?: Record<string, unknown>) =>
+      Runtime.instance().logger.warn(message, attributes),
   };
   // Elicitation goes to the call's run; sampling is answered by the worker's model for servers that allow it.
   return new McpToolSet(servers, { log, requests: new McpServerRequests(servers, { model, log }) });

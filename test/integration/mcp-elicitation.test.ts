@@ -118,7 +118,9 @@ describe("an MCP server's elicitation", () => {
 describe("an MCP server's sampling request", () => {
   test('is refused with how to enable it when the server may not sample', async () => {
     const model = env.scenario([
-      { toolCalls: [{ name: 'everything__trigger-sampling-request', arguments: { prompt: 'a haiku', maxTokens: 20 } }] },
+      {
+        toolCalls: [{ name: 'everything__trigger-sampling-request', arguments: { prompt: 'a haiku', maxTokens: 20 } }],
+      },
       { content: 'done' },
     ]);
     const result = await env.run({ model, tools: ['everything__*'], message: 'sample' });

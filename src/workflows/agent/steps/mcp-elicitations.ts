@@ -31,7 +31,11 @@ export function receiveElicitation(run: RunRecord, raw: unknown, publish: () => 
   if (waiting !== undefined) {
     if (waiting.question === request.question) return;
     markElicitationSettled(run, waiting.id);
-    run.events.append('mcp-elicitation-end', { callId: waiting.callId, elicitationId: waiting.id, outcome: 'replaced' });
+    run.events.append('mcp-elicitation-end', {
+      callId: waiting.callId,
+      elicitationId: waiting.id,
+      outcome: 'replaced',
+    });
   }
   const { id, callId, server, question, requestedSchema } = request;
   markWaitingForElicitation(run, { id, callId, server, question, askedAt: new Date().toISOString() });
