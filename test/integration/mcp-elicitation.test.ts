@@ -4,7 +4,7 @@ import type { AgentResult } from '../../src/shared/agent-result';
 import type { ChatMessage } from '../../src/shared/messages';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { TestEnv } from '../helpers/test-env';
-import { waitForState } from '../helpers/wait';
+import { waitFor, waitForState } from '../helpers/wait';
 
 /**
  * What an MCP server asks back during a tool call, through a real worker and
@@ -113,6 +113,26 @@ describe("an MCP server's elicitation", () => {
     const { events } = await handle.query(eventsQuery, {});
     expect(events.filter((event) => event.type === 'input-request')).toHaveLength(1);
   });
+});
+
+test('a question while two calls are in flight on the server is refused, not put to the wrong run', async () => {
+  const slowModel = env.scenario([
+    { toolCalls: [{ name: 'everything__trigger-long-running-operation', arguments: { duration: 6, steps: 2 } }] },
+    { content: 'slow done' },
+  ]);
+  const slow = await env.start({ model: slowModel, tools: ['everything__*'], message: 'take your time' });
+  await waitFor(
+    () => slow.query(eventsQuery, {}),
+    (page) => page.events.some((event) => event.type === 'tool-call-start'),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1_000)); // the slow call is in tools/call
+  const model = env.scenario([
+    { toolCalls: [{ name: 'everything__trigger-elicitation-request', arguments: {} }] },
+    { content: 'refused' },
+  ]);
+  const asked = await env.run({ model, tools: ['everything__*'], message: 'ask me' });
+  expect(toolResults(asked)[0]).toMatch(/2 of its tool calls are in flight, and MCP does not say which one asks/);
+  expect(toolResults((await slow.result()) as AgentResult)[0]).toMatch(/Long running operation completed/);
 });
 
 describe("an MCP server's sampling request", () => {
