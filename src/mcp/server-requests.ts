@@ -12,7 +12,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { mcpElicitationAnswerQuery, mcpElicitationSignal } from '../common/definitions';
 import { createModelClient } from '../activities/model-client';
 import { MCP_DEFAULTS } from '../shared/defaults/mcp';
-import { elicitationQuestion, elicitResultOf, schemaText, type McpElicitResult } from '../shared/mcp-elicitation';
+import { elicitationQuestion, elicitResultOf, schemaText } from '../shared/mcp-elicitation';
 import type { ModelSettings } from '../shared/model-settings';
 import type { McpLog } from './mcp-connection';
 import type { McpServers } from './server-config';
@@ -95,30 +95,37 @@ export class McpServerRequests {
         `agent-runner: MCP server "${server}" asked for input during a call outside a run; nobody can answer`,
       );
     }
-    call.asked += 1;
-    const id = `${call.callId}#${call.asked}`;
     const schema = params.requestedSchema;
-    const question = elicitationQuestion(server, params.message, schema);
     const requestedSchema = schemaText(schema);
-    try {
-      await call.workflow.signal(mcpElicitationSignal, {
-        id,
-        callId: call.callId,
-        server,
-        question,
-        ...(requestedSchema === undefined ? {} : { requestedSchema }),
-      });
-    } catch (error) {
-      throw refusal(`agent-runner could not put MCP server "${server}"'s question to its run: ${describe(error)}`);
+    let retry = '';
+    for (let tries = 1; ; tries += 1) {
+      // Counted per attempt: a retried attempt asks under the same ids, and the run hands it the answers it has.
+      call.asked += 1;
+      const id = `${call.callId}#${call.asked}`;
+      const question = `${retry}${elicitationQuestion(server, params.message, schema)}`;
+      try {
+        await call.workflow.signal(mcpElicitationSignal, {
+          id,
+          callId: call.callId,
+          server,
+          question,
+          ...(requestedSchema === undefined ? {} : { requestedSchema }),
+        });
+      } catch (error) {
+        throw refusal(`agent-runner could not put MCP server "${server}"'s question to its run: ${describe(error)}`);
+      }
+      const answer = await this.awaitAnswer(call, id, serverSignal);
+      const result = elicitResultOf(answer, schema);
+      if (result !== undefined) return result;
+      if (tries >= MCP_DEFAULTS.elicitationTries) {
+        this.settings.log.warn(
+          `MCP server "${server}": ${tries} answers to its question did not fit its form; declined`,
+          { callId: call.callId, elicitationId: id },
+        );
+        return { action: 'decline' };
+      }
+      retry = `Your answer ${JSON.stringify(answer.length > 200 ? `${answer.slice(0, 200)}…` : answer)} did not fit the form; try again.\n`;
     }
-    const answer = await this.awaitAnswer(call, id, serverSignal);
-    const result = elicitResultOf(answer, schema);
-    if (result !== undefined) return result as McpElicitResult & ElicitResult;
-    this.settings.log.warn(
-      `MCP server "${server}": the answer to its question did not fit its schema (give a JSON object of its fields); declined`,
-      { callId: call.callId, elicitationId: id },
-    );
-    return { action: 'decline' };
   }
 
   /** Polls the run for the answer until it comes, the call ends, or the server gives up the request. */

@@ -68,7 +68,8 @@ export function elicitationQuestion(server: string, message: string, requestedSc
 
 /**
  * Maps a person's text answer onto the server's requested schema:
- * `decline` / `cancel` (alone, any case) refuse; a JSON object is the fields; otherwise the text
+ * `decline` / `cancel` (alone, any case) refuse; a JSON object is the fields (one whose values a form cannot
+ * hold does not fit); otherwise the text
  * fills the one field it can mean (the only field, or the only required one, when it takes a string,
  * number, integer or boolean the text reads as). An answer that fits none of these is
  * `undefined`: the caller declines, saying why.
@@ -84,7 +85,8 @@ export function elicitResultOf(answer: string, requestedSchema: unknown): McpEli
       const parsed = JSON.parse(trimmed) as unknown;
       if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
         const content = fieldValues(parsed as Record<string, unknown>);
-        if (content !== undefined) return { action: 'accept', content };
+        // Meant as the fields, but a field holds what a form cannot (an object, a list of numbers).
+        return content === undefined ? undefined : { action: 'accept', content };
       }
     } catch {
       // not JSON: the text may still be one field's value

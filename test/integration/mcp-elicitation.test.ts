@@ -77,6 +77,21 @@ describe("an MCP server's elicitation", () => {
     expect(result).toMatch(/- Favorite Integer: 7/);
   });
 
+  test('an answer that does not fit the form is asked again, quoting it', async () => {
+    const handle = await startAskedRun();
+    await handle.signal(userMessageSignal, { content: '{"name": {"first": "Ada"}}' });
+    const again = await waitForState(handle, (state) => state.question?.question.includes('did not fit') === true);
+    expect(again.question).toMatchObject({ callId: 'call-1-1', server: 'everything' });
+    expect(again.question?.question).toMatch(/^Your answer "\{\\"name\\": \{\\"first\\": \\"Ada\\"\}\}" did not fit/);
+    await handle.signal(userMessageSignal, { content: 'Ada' });
+    expect(await toolResultOf(handle)).toMatch(/- Name: Ada/);
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events.filter((event) => event.type === 'input-request').map((event) => event.elicitationId)).toEqual([
+      'call-1-1#1',
+      'call-1-1#2',
+    ]);
+  });
+
   test('"decline" declines', async () => {
     const handle = await startAskedRun();
     await handle.signal(userMessageSignal, { content: 'decline' });

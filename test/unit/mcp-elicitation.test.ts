@@ -49,6 +49,9 @@ describe('elicitResultOf', () => {
     });
     const twoRequired = { ...form, required: ['name', 'check'] };
     expect(elicitResultOf('{"name":{"first":"Ada"}}', twoRequired)).toBeUndefined();
+    expect(elicitResultOf('{"name":{"first":"Ada"}}', nameOnly)).toBeUndefined();
+    // Not JSON: the text is the one field's value.
+    expect(elicitResultOf('{Ada', nameOnly)).toEqual({ action: 'accept', content: { name: '{Ada' } });
   });
 
   test('a text with several fields and no single one to fill does not fit', () => {
