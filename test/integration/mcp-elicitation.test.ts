@@ -128,6 +128,23 @@ describe("an MCP server's elicitation", () => {
     const { events } = await handle.query(eventsQuery, {});
     expect(events.filter((event) => event.type === 'input-request')).toHaveLength(1);
   });
+
+  test('a question still unanswered when the worker restarts waits on; the retried call gets the answer', async () => {
+    const handle = await startAskedRun();
+    await env.restartWorker();
+    // The retried attempt (a new server process) asks the same question under the same id: nothing new is shown.
+    await waitFor(
+      () => handle.describe(),
+      (description) => (description.raw.pendingActivities?.[0]?.attempt ?? 0) >= 2,
+      60_000,
+    );
+    const state = await waitForState(handle, (current) => current.waitingFor === 'input');
+    expect(state.question?.callId).toBe('call-1-1');
+    await handle.signal(userMessageSignal, { content: 'Asked Once' });
+    expect(await toolResultOf(handle)).toMatch(/- Name: Asked Once/);
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events.filter((event) => event.type === 'input-request')).toHaveLength(1);
+  });
 });
 
 test('a question while two calls are in flight on the server is refused, not put to the wrong run', async () => {
