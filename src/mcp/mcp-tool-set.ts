@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { msToNumber } from '../shared/duration';
 import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
@@ -14,7 +15,6 @@ import {
 import type { ToolContext, ToolDefinition, ToolOutput } from '../tools/define-tool';
 import { ToolErrorOutput } from '../tools/tool-error-output';
 import { resultText } from './call-result';
-import { Context } from '@temporalio/activity';
 import { McpServerConnection, type McpConnectionOptions } from './mcp-connection';
 import type { McpServerRequests } from './server-requests';
 import { McpServerUnavailable } from './mcp-errors';
@@ -37,7 +37,6 @@ const anyArguments = z.record(z.string(), z.unknown());
  */
 export class McpToolSet {
   private readonly connections: ReadonlyMap<string, McpServerConnection>;
-
   private readonly requests: McpServerRequests | undefined;
 
   /**
@@ -168,13 +167,12 @@ export class McpToolSet {
 
 /** The call's run, reached with its activity's client; undefined when the call runs outside an activity. */
 function workflowOf(context: ToolContext) {
-  let client;
+  if (context.runId === '') return undefined; // an activity started outside a workflow
   try {
-    client = Context.current().client;
+    return Context.current().client.workflow.getHandle(context.workflowId, context.runId);
   } catch {
     return undefined;
   }
-  return context.runId === '' ? undefined : client.workflow.getHandle(context.workflowId, context.runId);
 }
 
 function describeTool(name: string, server: string, tool: Tool, config: McpServerConfig): ToolDescription {

@@ -95,6 +95,8 @@ export interface AgentRunnerPluginOptions {
    * and `deadline`. A server's tool `t` is the tool `<name>__t`; a run names `<name>__*` for all of them. One
    * connection per server per worker, opened on first use, closed when the worker stops. `env` and `headers` are
    * credentials: redacted from results, failures and log lines. Checked at construction: a bad entry throws.
+   * A server's questions during a call (elicitation) wait for a person in the run; `sampling: true` on an entry lets
+   * that server sample the worker's default model, refused otherwise (`docs/guide/mcp-elicitation.md`).
    * @default none
    */
   mcpServers?: McpServers;
@@ -141,8 +143,9 @@ export class AgentRunnerPlugin extends SimplePlugin {
   constructor(options: AgentRunnerPluginOptions) {
     const hub = options.streamListener === false ? false : DeltaHub.forProcess(options.streamListener);
     const mcpServers = parseMcpServers(options.mcpServers ?? {});
-    const mcp = Object.keys(mcpServers).length === 0 ? undefined : mcpToolSet(mcpServers, options.model);
-    const model = mcp === undefined ? options.model : withMcpSecrets(options.model, mcpServers);
+    const hasMcp = Object.keys(mcpServers).length > 0;
+    const model = hasMcp ? withMcpSecrets(options.model, mcpServers) : options.model;
+    const mcp = hasMcp ? mcpToolSet(mcpServers, model) : undefined;
     const activities = createActivities({ registry: createToolRegistry(options.tools, mcp), model, hub });
     const dataConverter = options.dataConverter;
     super({
