@@ -72,6 +72,10 @@ import { createAgentWorker } from '../src/worker';
  *   (its cut tool call ran, its cut answer completed the run), to prove that such runs replay on the `wf.patched`
  *   branches that keep the old behaviour.
  *
+ * - mcp-elicitation.json: a run whose call of server-everything's `trigger-elicitation-request` (an MCP server
+ *   started by the worker over stdio) asks a person: the `mcpElicitation` signal from the call's worker, the run
+ *   waiting for input, the `userMessage` answer read back by the worker, the call's result, the model's answer.
+ *
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
  * proof that runs in flight survive a deploy.
@@ -91,6 +95,15 @@ const NESTED_MODEL = 'recorded-nested-agents';
 const ATTRIBUTED_MODEL = 'recorded-attributed-decisions';
 const OUTPUT_MODEL = 'recorded-output-schema';
 const TRUNCATED_MODEL = 'recorded-truncated-answers';
+const ELICITATION_MODEL = 'recorded-mcp-elicitation';
+/** `@modelcontextprotocol/server-everything` (a devDependency) over stdio, for the MCP recording. */
+const EVERYTHING_SERVER = {
+  command: process.execPath,
+  args: [
+    path.resolve(__dirname, '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'),
+    'stdio',
+  ],
+};
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -210,6 +223,8 @@ async function main(): Promise<void> {
         }),
       ],
       model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: MODEL },
+      // Started only by the run that names its tools.
+      mcpServers: { everything: EVERYTHING_SERVER },
     });
     const input: AgentInput = {
       instructions: 'Compute, then report with task_completion.',
@@ -251,6 +266,31 @@ async function main(): Promise<void> {
         });
         await truncated.result();
         await save(truncated, 'truncated-answers.json');
+      }
+      if (wanted('mcp-elicitation')) {
+        model.script(ELICITATION_MODEL, [
+          { toolCalls: [{ name: 'everything__trigger-elicitation-request', arguments: {}, id: 'call_ask' }] },
+          { content: 'The server has your name.' },
+        ]);
+        const elicited = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-mcp-elicitation',
+          args: [
+            {
+              model: ELICITATION_MODEL,
+              tools: ['everything__*'],
+              message: 'Let the server ask me.',
+            } satisfies AgentInput,
+          ],
+        });
+        for (;;) {
+          const state = await elicited.query(stateQuery);
+          if (state.status === 'waiting_for_input') break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await elicited.signal(userMessageSignal, { content: 'Ada Lovelace' });
+        await elicited.result();
+        await save(elicited, 'mcp-elicitation.json');
       }
       if (wanted('attributed-decisions')) {
         model.script(ATTRIBUTED_MODEL, [

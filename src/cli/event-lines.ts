@@ -106,9 +106,13 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return [`  a user message was rejected: ${event.reason}`];
     case 'input-request':
       return [
-        `  ? the model asks: ${oneLine(event.question)}. Answer from another terminal:`,
+        `  ? ${event.server === undefined ? 'the model asks: ' : ''}${oneLine(event.question)}. Answer from another terminal:`,
         `      ${answerCommand(workflowId)}`,
       ];
+    case 'mcp-elicitation-end':
+      return event.outcome === 'answered'
+        ? []
+        : [`  the MCP server's question of ${event.callId} was ${event.outcome}`];
     case 'input-timeout':
       return [`  no answer within ${event.limit}`];
     case 'limits-change':

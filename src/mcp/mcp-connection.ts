@@ -10,7 +10,7 @@ import { OutputTail } from './output-tail';
 import { isHttpServer, type McpServerConfig } from './server-config';
 
 /** What the connection tells the worker's log. */
-interface McpLog {
+export interface McpLog {
   info(message: string, attributes?: Record<string, unknown>): void;
   warn(message: string, attributes?: Record<string, unknown>): void;
 }

@@ -24,6 +24,11 @@ const commonFields = {
   deadline: durationSchema.optional(),
   /** Leave the server out without deleting its entry. @default false */
   disabled: z.boolean().optional(),
+  /**
+   * Let the server sample the worker's default model (`sampling/createMessage`); refused otherwise.
+   * Sampled tokens are not counted in any run's usage. @default false
+   */
+  sampling: z.boolean().optional(),
 };
 
 const stdioServerSchema = z.strictObject({

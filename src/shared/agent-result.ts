@@ -154,8 +154,11 @@ export type AgentState = z.infer<typeof agentStateSchema> & {
   pendingApprovals: PendingApproval[];
   /** What the run waits for from outside, when it waits. */
   waitingFor?: 'approval' | 'input';
-  /** The question `ask_question` put to the user, while the run waits for the answer. */
-  question?: { callId: string; question: string; askedAt: string };
+  /**
+   * The question `ask_question` put to the user, or an MCP server's question during the call `callId` (`server`
+   * names it), while the run waits for the answer.
+   */
+  question?: { callId: string; question: string; askedAt: string; server?: string };
   /** The limits in force (`setLimits` changes them). */
   limits: RunLimits;
   /** The newest entry of the event log. */

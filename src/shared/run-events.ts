@@ -295,8 +295,29 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     z.object({ ...envelope('decision-rejection'), via: z.literal('signal'), problem: z.string(), input: z.string() }),
     /** A call still waiting for a decision when the run stopped. */
     z.object({ ...envelope('approval-abandonment'), callId: z.string(), toolName: z.string() }),
-    /** `ask_question` asked the user; the run waits for the `userMessage` signal. */
-    z.object({ ...envelope('input-request'), callId: z.string(), question: z.string() }),
+    /**
+     * `ask_question` asked the user, or an MCP server asked during the call `callId` (`server`, with its
+     * `elicitationId` and `requestedSchema` as JSON text, when short enough); the run waits for the `userMessage` signal.
+     */
+    z.object({
+      ...envelope('input-request'),
+      callId: z.string(),
+      question: z.string(),
+      server: z.string().optional(),
+      elicitationId: z.string().optional(),
+      requestedSchema: z.string().optional(),
+    }),
+    /**
+     * An MCP server's question ended: `answered` (a `userMessage` came; the worker maps it onto the server's
+     * schema), `abandoned` (the call ended first: finished, timed out, or the run stopped) or `replaced` (a
+     * retried attempt of the call asked again).
+     */
+    z.object({
+      ...envelope('mcp-elicitation-end'),
+      callId: z.string(),
+      elicitationId: z.string(),
+      outcome: z.enum(['answered', 'abandoned', 'replaced']),
+    }),
     /** No answer came within `inputTimeout`. */
     z.object({ ...envelope('input-timeout'), callId: z.string(), limit: durationValue }),
     /** A person's message arrived (signal `userMessage`). */

@@ -17,6 +17,7 @@ import { type ModelRequestSinks } from '../common/model-request-sinks';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';
 import { McpToolSet } from '../mcp/mcp-tool-set';
+import { McpServerRequests } from '../mcp/server-requests';
 import { mcpSecrets, parseMcpServers, type McpServers } from '../mcp/server-config';
 import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
 import { runIfSearchAttributes } from './checks/namespace-search-attributes';
@@ -94,6 +95,8 @@ export interface AgentRunnerPluginOptions {
    * and `deadline`. A server's tool `t` is the tool `<name>__t`; a run names `<name>__*` for all of them. One
    * connection per server per worker, opened on first use, closed when the worker stops. `env` and `headers` are
    * credentials: redacted from results, failures and log lines. Checked at construction: a bad entry throws.
+   * A server's questions during a call (elicitation) wait for a person in the run; `sampling: true` on an entry lets
+   * that server sample the worker's default model, refused otherwise (`docs/guide/mcp-elicitation.md`).
    * @default none
    */
   mcpServers?: McpServers;
@@ -140,8 +143,9 @@ export class AgentRunnerPlugin extends SimplePlugin {
   constructor(options: AgentRunnerPluginOptions) {
     const hub = options.streamListener === false ? false : DeltaHub.forProcess(options.streamListener);
     const mcpServers = parseMcpServers(options.mcpServers ?? {});
-    const mcp = Object.keys(mcpServers).length === 0 ? undefined : mcpToolSet(mcpServers);
-    const model = mcp === undefined ? options.model : withMcpSecrets(options.model, mcpServers);
+    const hasMcp = Object.keys(mcpServers).length > 0;
+    const model = hasMcp ? withMcpSecrets(options.model, mcpServers) : options.model;
+    const mcp = hasMcp ? mcpToolSet(mcpServers, model) : undefined;
     const activities = createActivities({ registry: createToolRegistry(options.tools, mcp), model, hub });
     const dataConverter = options.dataConverter;
     super({
@@ -215,13 +219,15 @@ export class AgentRunnerPlugin extends SimplePlugin {
 }
 
 /** The worker's MCP servers, logging through the SDK's logger. */
-function mcpToolSet(servers: McpServers): McpToolSet {
-  return new McpToolSet(servers, {
-    log: {
-      info: (message, attributes) => Runtime.instance().logger.info(message, attributes),
-      warn: (message, attributes) => Runtime.instance().logger.warn(message, attributes),
-    },
-  });
+function mcpToolSet(servers: McpServers, model: ModelSettings): McpToolSet {
+  const log = {
+    info: (message: string, attributes?: Record<string, unknown>) =>
+      Runtime.instance().logger.info(message, attributes),
+    warn: (message: string, attributes?: Record<string, unknown>) =>
+      Runtime.instance().logger.warn(message, attributes),
+  };
+  // Elicitation goes to the call's run; sampling is answered by the worker's model for servers that allow it.
+  return new McpToolSet(servers, { log, requests: new McpServerRequests(servers, { model, log }) });
 }
 
 /** The model settings with the MCP servers' credentials among the secrets redacted from results and failures. */

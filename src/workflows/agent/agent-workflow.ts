@@ -55,6 +55,7 @@ import {
   setRunLimits,
   startConversation,
 } from './run-transitions';
+import { endCallElicitations } from './steps/mcp-elicitations';
 
 /**
  * One agent run: call the model, execute its tool calls, repeat, until the
@@ -105,6 +106,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     run,
     loopScope,
     (name) => toolSchemas.get(name),
+    () => publish(run),
     () => publish(run),
   );
 
@@ -167,6 +169,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     // Stopped by the `terminate` signal or by Temporal's cancel request: close the
     // open batch with valid tool messages and return what the run has.
     closeOpenBatch(run);
+    endCallElicitations(run, undefined, () => undefined);
     markInputSettled(run);
     return settle({ kind: 'finish', reason: cancellationReason(run, input), response: lastAssistantText(run) });
   }
