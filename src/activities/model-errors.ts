@@ -238,7 +238,7 @@ export function streamedError(body: unknown, chunks: number, headers: Headers): 
   );
   const status = numeric ?? (overflow || fields.type === 'invalid_request_error' ? 400 : 500);
   const message = typeof fields.message === 'string' ? fields.message : JSON.stringify(body);
-  const error = APIError.generate(status, fields, message, headers);
+  const error = APIError.generate(status, { error: fields }, message, headers);
   streamedChunks.set(error, chunks);
   return error;
 }
