@@ -268,7 +268,7 @@ describe('model mistakes are results for the model, not crashes', () => {
     });
     expect(outputs.call_badjson).toContain('You sent "{\\"expression\\": \\"1+".');
     const recorded = result.messages.find((message) => message.role === 'assistant')?.tool_calls;
-    expect(recorded?.find((call) => call.id === 'call_badjson')?.function.arguments).toBe('{"expression": "1+');
+    expect(recorded?.map((call) => call.function.arguments)).toContain('{"expression": "1+');
   });
 });
 
