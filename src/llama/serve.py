@@ -24,6 +24,11 @@ def main() -> None:
     parser.add_argument("--n-predict", type=int, default=-1, help="the server's cap on generated tokens; -1: none")
     parser.add_argument("--threads", type=int, default=0, help="CPU threads; 0: llama.cpp's default")
     parser.add_argument("--temp", type=float, default=None, help="the sampling temperature; 0 answers the same every time")
+    parser.add_argument(
+        "--no-cache-prompt",
+        action="store_true",
+        help="evaluate every prompt from scratch: a reused prefix can change a temperature-0 answer",
+    )
     parser.add_argument("--alias", default=None, help="the model name the server reports")
     parser.add_argument("--chat-template-file", default=None, help="a Jinja chat template instead of the model's own")
     args = parser.parse_args()
@@ -39,6 +44,8 @@ def main() -> None:
     params.use_jinja = True
     if args.temp is not None:
         params.sampling.temp = args.temp
+    if args.no_cache_prompt:
+        params.cache_prompt = False
     if args.alias:
         params.model_alias = {args.alias}
     if args.chat_template_file:
