@@ -37,7 +37,7 @@ describe('the failure catalogue', () => {
     expect(new Set(FAILURE_TYPES).size).toBe(FAILURE_TYPES.length);
     expect(Object.keys(FAILURE_CATALOGUE)).toEqual([...FAILURE_TYPES]);
     for (const type of FAILURE_TYPES) expect(FAILURE_CATALOGUE[type].when).not.toBe('');
-    expect(FAILURE_TYPES).toHaveLength(42);
+    expect(FAILURE_TYPES).toHaveLength(43);
   });
 
   test('holds the types the runner raises, spelled as on the wire', () => {
@@ -67,6 +67,7 @@ describe('the failure catalogue', () => {
         'CompactionFailed',
         'CostBudgetExceeded',
         'ModelCall.PriceUnknown',
+        'ModelCall.ContextOverflow',
       ]),
     );
     // The conversation's refusals are the catalogue's.
