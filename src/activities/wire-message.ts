@@ -27,7 +27,7 @@ export function toWireMessage(message: ChatMessage): ChatCompletionMessageParam 
 }
 
 /** What a call's arguments that are not JSON become on the wire: an empty object, valid for every server. */
-export const WIRE_ARGUMENTS_PLACEHOLDER = '{}';
+const WIRE_ARGUMENTS_PLACEHOLDER = '{}';
 
 /**
  * Whether a call's arguments are JSON a server can parse. Empty text is not: some providers send `""` for a call
