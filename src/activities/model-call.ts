@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { redactFailure } from '../redaction';
-import type { ChatMessage, ToolCall } from '../shared/messages';
+import type { ToolCall } from '../shared/messages';
 import type { ModelCallInput, ModelCallResult } from '../shared/activity-types';
 import type { ModelSettings } from '../shared/model-settings';
 import { priceOf } from '../shared/prices';
@@ -14,12 +14,19 @@ import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
 import type { ModelStreamAnnouncement } from '../shared/model-stream-events';
 import { parseCompletion, readCompletion, type CompletionParse, type ParsedCompletion } from './completion-response';
 import { DeltaHub, type DeltaChannel } from './delta-hub';
-import { classifyModelError, invalidResponseFailure, streamInterruptedFailure } from './model-errors';
+import {
+  attemptOf,
+  classifyModelError,
+  invalidResponseFailure,
+  streamedError,
+  streamInterruptedFailure,
+} from './model-errors';
 import { keepHeartbeating } from './heartbeat';
 import { requestMessages } from './model-request';
 import { readStreamedAnswer, type StreamedAnswer } from './streamed-answer';
 import { samplingFields } from './sampling-request';
 import { throwIfCancelled } from './cancellation';
+import { toWireMessage } from './wire-message';
 import { withChatSpan, type ChatOutcome, type ChatSpan } from '../tracing/genai-spans';
 
 /**
@@ -122,6 +129,8 @@ export function createModelCall(
             );
             // Returned, not thrown: this catch is for the request's own errors, which a broken stream is not.
             if (streamed.kind === 'broken') return streamed;
+            // An error the provider sent in the stream is one of the request's own: classified as its status.
+            if (streamed.kind === 'error') throw streamedError(streamed.error, streamed.chunks, raw.headers);
             if (streamed.kind === 'invalid')
               return {
                 status: raw.status,
@@ -132,7 +141,7 @@ export function createModelCall(
             return { status: raw.status, contentType, body: '', parsed: readCompletion(streamed.completion) };
           } catch (error) {
             throwIfCancelled(context, error);
-            throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
+            throw redactFailure(classifyModelError(error, { model, baseURL, ...attemptOf(context) }), redact);
           }
         },
         announcement,
@@ -140,7 +149,11 @@ export function createModelCall(
       );
 
       if ('kind' in response) {
-        const interrupted = streamInterruptedFailure(response.reason, response.chunks, { model, baseURL });
+        const interrupted = streamInterruptedFailure(response.reason, response.chunks, {
+          model,
+          baseURL,
+          ...attemptOf(context),
+        });
         // As for a failed request: a stream that broke off as the call was cancelled is the cancellation.
         throwIfCancelled(context, interrupted);
         throw redactFailure(interrupted, redact);
@@ -247,10 +260,3 @@ interface AnswerBody {
 
 /** A streamed answer that broke off before the provider said it was complete. */
 type BrokenStream = Extract<StreamedAnswer, { kind: 'broken' }>;
-
-/** The message as the provider expects it: runner bookkeeping (`meta`) removed. */
-function toWireMessage(message: ChatMessage): ChatCompletionMessageParam {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { meta, ...wire } = message;
-  return wire as ChatCompletionMessageParam;
-}

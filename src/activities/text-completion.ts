@@ -6,7 +6,7 @@ import { throwIfCancelled } from './cancellation';
 import { keepHeartbeating } from './heartbeat';
 import type { ModelSettings } from '../shared/model-settings';
 import { createModelClient } from './model-client';
-import { classifyModelError, invalidResponseFailure } from './model-errors';
+import { attemptOf, classifyModelError, invalidResponseFailure } from './model-errors';
 import { completionUsage, priceUnknownFailure } from './model-cost';
 import { priceOf } from '../shared/prices';
 import type { SamplingSettings } from '../shared/sampling';
@@ -67,7 +67,7 @@ export function createTextRequest(settings: ModelSettings): TextRequest {
         return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
       } catch (error) {
         throwIfCancelled(context, error);
-        throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
+        throw redactFailure(classifyModelError(error, { model, baseURL, ...attemptOf(context) }), redact);
       }
     });
 

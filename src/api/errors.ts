@@ -101,6 +101,7 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.modelCallServerError]: MODEL_CALL_FAILED,
   [FailureType.modelCallClientError]: MODEL_CALL_FAILED,
   [FailureType.modelCallQuotaExceeded]: MODEL_CALL_FAILED,
+  [FailureType.modelCallContextOverflow]: MODEL_CALL_FAILED,
   [FailureType.modelCallConnectionTimeout]: MODEL_CALL_FAILED,
   [FailureType.modelCallConnectionError]: MODEL_CALL_FAILED,
   [FailureType.modelCallUnexpected]: MODEL_CALL_FAILED,

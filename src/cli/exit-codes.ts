@@ -68,6 +68,7 @@ export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> =
   [FailureType.modelCallServerError]: ExitCode.runFailed,
   [FailureType.modelCallClientError]: ExitCode.runFailed,
   [FailureType.modelCallQuotaExceeded]: ExitCode.runFailed,
+  [FailureType.modelCallContextOverflow]: ExitCode.runFailed,
   [FailureType.modelCallConnectionTimeout]: ExitCode.runFailed,
   [FailureType.modelCallConnectionError]: ExitCode.runFailed,
   [FailureType.modelCallUnexpected]: ExitCode.runFailed,

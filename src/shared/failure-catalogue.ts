@@ -64,6 +64,8 @@ export const FailureType = {
   modelCallClientError: 'ModelCall.ClientError',
   /** The provider answered 429 with code `insufficient_quota`: the account is out of credit. Not retried. */
   modelCallQuotaExceeded: 'ModelCall.QuotaExceeded',
+  /** The request does not fit the model's context window (`context_length_exceeded`, llama.cpp's `exceed_context_size_error`). Not retried. */
+  modelCallContextOverflow: 'ModelCall.ContextOverflow',
   /** The request to the provider timed out on the client's side. Retried. */
   modelCallConnectionTimeout: 'ModelCall.ConnectionTimeout',
   /** The provider could not be reached (DNS, refused connection, TLS). Retried. */
@@ -212,6 +214,10 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   'ModelCall.QuotaExceeded': {
     raisedBy: 'model call',
     when: 'the provider answered 429 with code `insufficient_quota`; not retried',
+  },
+  'ModelCall.ContextOverflow': {
+    raisedBy: 'model call',
+    when: "the request does not fit the model's context window (code `context_length_exceeded`, llama.cpp's `exceed_context_size_error`); not retried: compact, lower the output cap or use a larger context",
   },
   'ModelCall.ConnectionTimeout': {
     raisedBy: 'model call',

@@ -772,3 +772,38 @@ describe('callModel: liveness', () => {
     expect(server.requests(model)).toHaveLength(1);
   });
 });
+
+describe('the request built from the conversation', () => {
+  test('tool-call arguments that are not JSON go on the wire as {}; JSON ones as they are', async () => {
+    const model = scriptedModel([{ content: 'ok' }]);
+    const assistant = {
+      role: 'assistant' as const,
+      content: null,
+      tool_calls: [
+        { id: 'cut', type: 'function' as const, function: { name: 'lookup_order', arguments: '{"orderId": "A-' } },
+        { id: 'empty', type: 'function' as const, function: { name: 'calculator', arguments: '' } },
+        {
+          id: 'fine',
+          type: 'function' as const,
+          function: { name: 'calculator', arguments: '{ "expression":"1+1" }' },
+        },
+      ],
+    };
+    const messages = [
+      { role: 'user' as const, content: 'Look it up.' },
+      assistant,
+      { role: 'tool' as const, tool_call_id: 'cut', content: 'Error: not JSON' },
+      { role: 'tool' as const, tool_call_id: 'empty', content: 'Error: no expression' },
+      { role: 'tool' as const, tool_call_id: 'fine', content: '2' },
+    ];
+    await callModel(modelInput({ model, messages }));
+    const sent = onlyRequest(model).messages[1]?.tool_calls as { id: string; function: { arguments: string } }[];
+    expect(sent.map((call) => [call.id, call.function.arguments])).toEqual([
+      ['cut', '{}'],
+      ['empty', '{}'],
+      ['fine', '{ "expression":"1+1" }'],
+    ]);
+    // The input (what the workflow recorded) is not changed.
+    expect(assistant.tool_calls[0]?.function.arguments).toBe('{"orderId": "A-');
+  });
+});
