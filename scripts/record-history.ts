@@ -62,6 +62,19 @@ import { createAgentWorker } from '../src/worker';
  * arguments every history is recorded.
  * - attributed-decisions.json: a named agent whose three approvals are decided by a client that names itself
  *   (update), a CLI user (deny signal) and a bare `temporal workflow signal` (no name): each decision records who.
+ * - output-schema.json: a run with an output schema (`tool` mode): a calculator call, the answer tool called beside
+ *   another call (not taken), an answer that fails the schema and a text answer (each sent back as a correction),
+ *   then a valid answer that ends the run with `output`.
+ * - truncated-answers.json: a run with `modelSettings` whose model's tool call is cut by the token cap (answered
+ *   in the workflow, the tool not run; a `truncated-tool-call` marker), then whose answer is cut and continued
+ *   once (an `answer-truncation` marker), the parts joined.
+ * - truncated-answers-before.json (not written here): the same model recorded by a worker from before those rules
+ *   (its cut tool call ran, its cut answer completed the run), to prove that such runs replay on the `wf.patched`
+ *   branches that keep the old behaviour.
+ *
+ * - mcp-elicitation.json: a run whose call of server-everything's `trigger-elicitation-request` (an MCP server
+ *   started by the worker over stdio) asks a person: the `mcpElicitation` signal from the call's worker, the run
+ *   waiting for input, the `userMessage` answer read back by the worker, the call's result, the model's answer.
  *
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
@@ -80,6 +93,17 @@ const SUMMARY_MODEL = 'recorded-compaction-summary';
 const LOCAL_MODEL = 'recorded-local-tools';
 const NESTED_MODEL = 'recorded-nested-agents';
 const ATTRIBUTED_MODEL = 'recorded-attributed-decisions';
+const OUTPUT_MODEL = 'recorded-output-schema';
+const TRUNCATED_MODEL = 'recorded-truncated-answers';
+const ELICITATION_MODEL = 'recorded-mcp-elicitation';
+/** `@modelcontextprotocol/server-everything` (a devDependency) over stdio, for the MCP recording. */
+const EVERYTHING_SERVER = {
+  command: process.execPath,
+  args: [
+    path.resolve(__dirname, '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'),
+    'stdio',
+  ],
+};
 const only = process.argv.slice(2);
 /** Whether this run records the history `name` (all of them when none are named). */
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
@@ -168,6 +192,18 @@ async function main(): Promise<void> {
       { content: '2 + 3 = 5.' }, // the child's answer
       { content: 'The adder says 5.' },
     ]);
+    model.script(OUTPUT_MODEL, [
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
+      {
+        toolCalls: [
+          { name: 'calculator', arguments: { expression: '3 + 3' }, id: 'call_second' },
+          { name: 'final_answer', arguments: { sums: [4, 6] }, id: 'call_early' },
+        ],
+      },
+      { toolCalls: [{ name: 'final_answer', arguments: { sums: ['4', '6'] }, id: 'call_strings' }] },
+      { content: 'The sums are 4 and 6.' },
+      { toolCalls: [{ name: 'final_answer', arguments: { sums: [4, 6] }, id: 'call_answer' }] },
+    ]);
     model.script(CONTROL_MODEL, [
       { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_first' }] },
       { toolCalls: [{ name: 'calculator', arguments: { expression: '3 * 3' }, id: 'call_second' }] },
@@ -187,6 +223,8 @@ async function main(): Promise<void> {
         }),
       ],
       model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: MODEL },
+      // Started only by the run that names its tools.
+      mcpServers: { everything: EVERYTHING_SERVER },
     });
     const input: AgentInput = {
       instructions: 'Compute, then report with task_completion.',
@@ -205,6 +243,55 @@ async function main(): Promise<void> {
       }
     };
     await worker.runUntil(async () => {
+      if (wanted('truncated-answers')) {
+        model.script(TRUNCATED_MODEL, [
+          {
+            toolCalls: [{ name: 'calculator', arguments: '{"expression": "1 +', id: 'call_cut' }],
+            finishReason: 'length',
+          },
+          { content: 'One and one make ', finishReason: 'length' },
+          { content: 'two.' },
+        ]);
+        const truncated = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-truncated-answers',
+          args: [
+            {
+              model: TRUNCATED_MODEL,
+              tools: ['calculator'],
+              message: 'What is 1 + 1?',
+              modelSettings: { maxTokens: 16, temperature: 0 },
+            } satisfies AgentInput,
+          ],
+        });
+        await truncated.result();
+        await save(truncated, 'truncated-answers.json');
+      }
+      if (wanted('mcp-elicitation')) {
+        model.script(ELICITATION_MODEL, [
+          { toolCalls: [{ name: 'everything__trigger-elicitation-request', arguments: {}, id: 'call_ask' }] },
+          { content: 'The server has your name.' },
+        ]);
+        const elicited = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-mcp-elicitation',
+          args: [
+            {
+              model: ELICITATION_MODEL,
+              tools: ['everything__*'],
+              message: 'Let the server ask me.',
+            } satisfies AgentInput,
+          ],
+        });
+        for (;;) {
+          const state = await elicited.query(stateQuery);
+          if (state.status === 'waiting_for_input') break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await elicited.signal(userMessageSignal, { content: 'Ada Lovelace' });
+        await elicited.result();
+        await save(elicited, 'mcp-elicitation.json');
+      }
       if (wanted('attributed-decisions')) {
         model.script(ATTRIBUTED_MODEL, [
           {
@@ -320,6 +407,29 @@ async function main(): Promise<void> {
         });
         await local.result();
         await save(local, 'local-tools.json');
+      }
+      if (wanted('output-schema')) {
+        const structured = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-output-schema',
+          args: [
+            {
+              model: OUTPUT_MODEL,
+              tools: ['calculator'],
+              message: 'Add 2 and 2, then 3 and 3; answer with both sums.',
+              output: {
+                schema: {
+                  type: 'object',
+                  properties: { sums: { type: 'array', items: { type: 'integer' }, minItems: 2 } },
+                  required: ['sums'],
+                  additionalProperties: false,
+                },
+              },
+            } satisfies AgentInput,
+          ],
+        });
+        await structured.result();
+        await save(structured, 'output-schema.json');
       }
       if (!wanted('agent-loop')) return;
       const loop = await client.workflow.start(WORKFLOW_TYPE, {

@@ -19,6 +19,7 @@ export function createConversationCompaction(settings: ModelSettings) {
       system: input.instructions,
       user: compactionTranscript(input.messages),
       requirePrice: input.requirePrice,
+      ...(input.sampling === undefined ? {} : { sampling: input.sampling }),
     });
     // Only the text can stand for the messages.
     const { text: summary, cut } = withinLength(answer.text, input.maxSummaryChars, COMPACTION_SUMMARY_CUT_NOTE);

@@ -41,8 +41,11 @@ const chunkSchema = z.object({
   usage: z.unknown().optional(),
 });
 
-/** The result of adding one chunk: its deltas, or what is wrong with it. */
-export type ChunkReading = { ok: true; deltas: ModelDelta[] } | { ok: false; problem: string };
+/**
+ * The result of adding one chunk: its deltas, or what is wrong with it; `error` is the provider's error object when
+ * the chunk is an error the provider sent in the stream (`{"error":{"code":500,...}}`).
+ */
+export type ChunkReading = { ok: true; deltas: ModelDelta[] } | { ok: false; problem: string; error?: object };
 
 interface ToolCallParts {
   id?: string;
@@ -88,6 +91,7 @@ export class CompletionAssembler {
       return {
         ok: false,
         problem: `${where} is an error: ${typeof message === 'string' ? message : JSON.stringify(json.error)}`,
+        error: typeof json.error === 'object' ? json.error : { message: String(json.error) },
       };
     }
     const chunk = chunkSchema.safeParse(json);

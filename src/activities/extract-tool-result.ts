@@ -20,6 +20,7 @@ export function createToolResultExtraction(settings: ModelSettings) {
       system: input.instructions,
       user: extractionRequest(input),
       requirePrice: input.requirePrice,
+      ...(input.sampling === undefined ? {} : { sampling: input.sampling }),
     });
     const { text: content, cut } = withinLength(answer.text, input.maxChars, EXTRACTION_CUT_NOTE);
     return { content, cut, usage: answer.usage, model: answer.model };

@@ -12,10 +12,17 @@ import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
  * once, so followers find the stream while the answer comes; otherwise the
  * first heartbeat is due one interval after the start, not at once: most
  * calls are over before then, and a heartbeat each would be one more request
- * to the server per call, with nothing to tell it.
+ * to the server per call, with nothing to tell it. `live`, when given, is read
+ * at each heartbeat instead of `details` (a model call's spending so far,
+ * which the next attempt reads: `attempt-usage.ts`).
  */
-export async function keepHeartbeating<T>(context: Context, work: () => Promise<T>, details?: unknown): Promise<T> {
-  const beat = () => context.heartbeat(details);
+export async function keepHeartbeating<T>(
+  context: Context,
+  work: () => Promise<T>,
+  details?: unknown,
+  live?: () => unknown,
+): Promise<T> {
+  const beat = () => context.heartbeat(live === undefined ? details : live());
   if (details !== undefined) beat();
   const timer = setInterval(beat, ACTIVITY_DEFAULTS.heartbeatIntervalMs);
   try {

@@ -1,21 +1,32 @@
 import { Context } from '@temporalio/activity';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { redactFailure } from '../redaction';
-import type { ChatMessage, ToolCall } from '../shared/messages';
+import type { ToolCall } from '../shared/messages';
 import type { ModelCallInput, ModelCallResult } from '../shared/activity-types';
 import type { ModelSettings } from '../shared/model-settings';
 import { priceOf } from '../shared/prices';
-import { completionUsage, priceUnknownFailure } from './model-cost';
+import { completionUsage, priceUnknownFailure, pricedUsage } from './model-cost';
+import { AttemptUsage, carriedUsage, withSpentUsage } from './attempt-usage';
+import { SPENT_USAGE_KEY } from '../shared/spent-usage';
+import { addUsage, type Usage } from '../shared/messages';
 import { createModelClient } from './model-client';
 import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
 import type { ModelStreamAnnouncement } from '../shared/model-stream-events';
 import { parseCompletion, readCompletion, type CompletionParse, type ParsedCompletion } from './completion-response';
 import { DeltaHub, type DeltaChannel } from './delta-hub';
-import { classifyModelError, invalidResponseFailure, streamInterruptedFailure } from './model-errors';
+import {
+  attemptOf,
+  classifyModelError,
+  invalidResponseFailure,
+  streamedError,
+  streamInterruptedFailure,
+} from './model-errors';
 import { keepHeartbeating } from './heartbeat';
 import { requestMessages } from './model-request';
 import { readStreamedAnswer, type StreamedAnswer } from './streamed-answer';
+import { samplingFields } from './sampling-request';
 import { throwIfCancelled } from './cancellation';
+import { toWireMessage } from './wire-message';
 import { withChatSpan, type ChatOutcome, type ChatSpan } from '../tracing/genai-spans';
 
 /**
@@ -50,13 +61,23 @@ export function createModelCall(
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
-    const conversation = await keepHeartbeating(context, () => requestMessages(context, input));
+    // What earlier attempts spent goes with every heartbeat of this one, or the server would forget it.
+    const carried = carriedUsage(context.info.heartbeatDetails);
+    const conversation = await keepHeartbeating(
+      context,
+      () => requestMessages(context, input),
+      undefined,
+      carried === undefined ? undefined : () => ({ [SPENT_USAGE_KEY]: carried }),
+    );
     const wireConversation = conversation.map(toWireMessage);
     span.recordInput(input.instructions, wireConversation);
     const messages: ChatCompletionMessageParam[] = [
       ...(input.instructions ? [{ role: 'system' as const, content: input.instructions }] : []),
       ...wireConversation,
     ];
+    const meter = new AttemptUsage(JSON.stringify(messages).length + JSON.stringify(tools).length, carried, (usage) =>
+      pricedUsage(usage, settings.prices, model),
+    );
 
     const channel: DeltaChannel | undefined =
       settings.stream === false || hub === false ? undefined : await openChannel(hub, context);
@@ -85,6 +106,8 @@ export function createModelCall(
                   model,
                   messages,
                   ...(tools.length > 0 ? { tools, parallel_tool_calls: input.parallelToolCalls } : {}),
+                  ...(input.responseFormat === undefined ? {} : { response_format: input.responseFormat }),
+                  ...samplingFields(settings, input.sampling, tools.length > 0),
                   ...(channel === undefined ? {} : { stream: true as const, stream_options: { include_usage: true } }),
                 },
                 { signal: context.cancellationSignal },
@@ -98,11 +121,16 @@ export function createModelCall(
             }
             const streamed = await readStreamedAnswer(
               raw.body,
-              (delta) => channel.publish(delta),
+              (delta) => {
+                meter.add(delta);
+                channel.publish(delta);
+              },
               context.cancellationSignal,
             );
             // Returned, not thrown: this catch is for the request's own errors, which a broken stream is not.
             if (streamed.kind === 'broken') return streamed;
+            // An error the provider sent in the stream is one of the request's own: classified as its status.
+            if (streamed.kind === 'error') throw streamedError(streamed.error, streamed.chunks, raw.headers);
             if (streamed.kind === 'invalid')
               return {
                 status: raw.status,
@@ -113,14 +141,19 @@ export function createModelCall(
             return { status: raw.status, contentType, body: '', parsed: readCompletion(streamed.completion) };
           } catch (error) {
             throwIfCancelled(context, error);
-            throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
+            throw redactFailure(classifyModelError(error, { model, baseURL, ...attemptOf(context) }), redact);
           }
         },
         announcement,
+        () => meter.details(announcement),
       );
 
       if ('kind' in response) {
-        const interrupted = streamInterruptedFailure(response.reason, response.chunks, { model, baseURL });
+        const interrupted = streamInterruptedFailure(response.reason, response.chunks, {
+          model,
+          baseURL,
+          ...attemptOf(context),
+        });
         // As for a failed request: a stream that broke off as the call was cancelled is the cancellation.
         throwIfCancelled(context, interrupted);
         throw redactFailure(interrupted, redact);
@@ -138,9 +171,15 @@ export function createModelCall(
         );
         throw redactFailure(failure, redact);
       }
-      const result = toResult(parsed.completion, model);
+      const result = toResult(parsed.completion, model, meter);
       outcome = 'completed';
       return result;
+    } catch (error) {
+      if (context.cancellationSignal.aborted) throw error;
+      // The next attempt reads the spending from this heartbeat; the workflow, from the failure, if none follows.
+      const spent = meter.spent();
+      if (spent !== undefined) context.heartbeat(meter.details(announcement));
+      throw withSpentUsage(error, spent);
     } finally {
       // Before the result reaches the workflow: a follower sees the stream end before the recorded answer.
       channel?.end(outcome);
@@ -148,7 +187,7 @@ export function createModelCall(
   }
 
   /** The activity's result for a checked completion: the same whether it came whole or streamed. */
-  function toResult(completion: ParsedCompletion, model: string): ModelCallResult {
+  function toResult(completion: ParsedCompletion, model: string, meter: AttemptUsage): ModelCallResult {
     const context = Context.current();
     const toolCalls: ToolCall[] = completion.toolCalls.map((call, index) => ({
       id: call.id ?? `call_${context.info.activityId}_${index}`,
@@ -161,7 +200,7 @@ export function createModelCall(
         content: completion.content,
         ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
       },
-      usage: completionUsage(completion, settings.prices, model),
+      usage: answerUsage(completion, model, meter),
       model: completion.model ?? model,
       finishReason: completion.finishReason,
       approvalRequired: toolCalls.flatMap((call) => {
@@ -169,6 +208,18 @@ export function createModelCall(
         return tool !== undefined && callNeedsApproval(tool, call.function.arguments) ? [call.id] : [];
       }),
     };
+  }
+
+  /**
+   * The answer's usage as the provider counted it, or estimated from what it wrote when it counted nothing
+   * (a server that ignores `stream_options.include_usage`); with what earlier attempts spent added.
+   */
+  function answerUsage(completion: ParsedCompletion, model: string, meter: AttemptUsage): Usage {
+    const { promptTokens, completionTokens, totalTokens } = completion.usage;
+    const counted = promptTokens !== undefined || completionTokens !== undefined || totalTokens !== undefined;
+    if (!counted && meter.generated === 0) meter.addText(completion.content ?? '', completion.toolCalls);
+    const own = counted ? completionUsage(completion, settings.prices, model) : meter.estimate();
+    return meter.carried === undefined ? own : addUsage(meter.carried, own);
   }
 }
 
@@ -209,10 +260,3 @@ interface AnswerBody {
 
 /** A streamed answer that broke off before the provider said it was complete. */
 type BrokenStream = Extract<StreamedAnswer, { kind: 'broken' }>;
-
-/** The message as the provider expects it: runner bookkeeping (`meta`) removed. */
-function toWireMessage(message: ChatMessage): ChatCompletionMessageParam {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { meta, ...wire } = message;
-  return wire as ChatCompletionMessageParam;
-}

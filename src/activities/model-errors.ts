@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, type Context } from '@temporalio/activity';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { INVALID_RESPONSE_RETRY } from '../shared/defaults/activities';
 import { FailureType, type FailureTypeName } from '../shared/failure-catalogue';
@@ -45,6 +45,26 @@ const OTHER_CLIENT_ERROR: StatusClass = {
   retryable: false,
   hint: 'The provider refused the request.',
 };
+/**
+ * The request does not fit the model's context window: llama.cpp answers 400 with type `exceed_context_size_error`,
+ * OpenAI with code `context_length_exceeded`. Sending it again will not make it fit.
+ */
+const CONTEXT_OVERFLOW: StatusClass = {
+  type: FailureType.modelCallContextOverflow,
+  retryable: false,
+  hint:
+    "The conversation does not fit the model's context window: turn on compaction (the run's `compaction`, with " +
+    '`maxTokens` well below the window), lower the output cap (`max_tokens`) if one is set, or use a model with a ' +
+    'larger context (for llama.cpp, a larger `--ctx-size`).',
+};
+
+/** Provider codes and types that say the request is longer than the context window. */
+const CONTEXT_OVERFLOW_CODES: ReadonlySet<string> = new Set([
+  'context_length_exceeded',
+  'exceed_context_size_error',
+  'context_window_exceeded',
+]);
+
 /** OpenAI answers 429 with this code when the account is out of credit: waiting will not help. */
 const QUOTA_EXCEEDED: StatusClass = {
   type: FailureType.modelCallQuotaExceeded,
@@ -56,6 +76,31 @@ const QUOTA_EXCEEDED: StatusClass = {
 export interface ModelCallContext {
   model: string;
   baseURL: string;
+  /** This attempt's number, from 1; with `maxAttempts`, a retryable failure on the last one says it gave up. */
+  attempt?: number;
+  /** The retry policy's `maximumAttempts`; absent, 0 or infinite: unlimited. */
+  maxAttempts?: number;
+}
+
+/** This attempt and the retry policy's limit, from the activity's info: what {@link ModelCallContext} needs. */
+export function attemptOf(context: Context): Pick<ModelCallContext, 'attempt' | 'maxAttempts'> {
+  const maxAttempts = context.info.retryPolicy?.maximumAttempts;
+  return { attempt: context.info.attempt, ...(maxAttempts === undefined ? {} : { maxAttempts }) };
+}
+
+/**
+ * What a retryable failure says will happen: `retrying` before the last attempt, and on the last one (when the retry
+ * policy's `maximumAttempts` is known) that it gave up, so the run's final failure never says it is retrying.
+ */
+function nextStep(context: ModelCallContext, retrying: string): string {
+  const { attempt, maxAttempts } = context;
+  const last =
+    attempt !== undefined &&
+    maxAttempts !== undefined &&
+    maxAttempts > 0 &&
+    Number.isFinite(maxAttempts) &&
+    attempt >= maxAttempts;
+  return last ? `Gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}.` : retrying;
 }
 
 /** The failure to throw from the model-call activity for `error`. */
@@ -63,26 +108,33 @@ export function classifyModelError(error: unknown, context: ModelCallContext): A
   const where = `model "${context.model}" at ${context.baseURL}`;
   if (error instanceof APIConnectionTimeoutError) {
     return ApplicationFailure.retryable(
-      `The request to ${where} timed out. Retrying.`,
+      `The request to ${where} timed out. ${nextStep(context, 'Retrying.')}`,
       FailureType.modelCallConnectionTimeout,
     );
   }
   if (error instanceof APIConnectionError) {
     const reason = (error.cause instanceof Error ? error.cause.message : error.message).replace(/\.+$/, '');
     return ApplicationFailure.retryable(
-      `Could not reach ${where}: ${reason}. Retrying.`,
+      `Could not reach ${where}: ${reason}. ${nextStep(context, 'Retrying.')}`,
       FailureType.modelCallConnectionError,
     );
   }
   if (error instanceof APIError && error.status !== undefined) {
-    const statusClass = classifyStatus(error.status, error.code);
-    const message = `${error.status} from ${where}: ${providerMessage(error)} ${statusClass.hint}`;
+    const statusClass = classifyStatus(error.status, error.code, error.type);
+    const hint = statusClass.retryable ? nextStep(context, statusClass.hint) : statusClass.hint;
+    const streamed = streamedChunks.get(error);
+    const source =
+      streamed === undefined
+        ? `${error.status} from ${where}`
+        : `${error.status} in the streamed answer of ${where} (after ${streamed} chunk${streamed === 1 ? '' : 's'})`;
     return ApplicationFailure.create({
       type: statusClass.type,
-      message,
+      message: `${source}: ${providerMessage(error)} ${hint}`,
       nonRetryable: !statusClass.retryable,
       nextRetryDelay: statusClass.retryable ? retryAfterMs(error.headers) : undefined,
-      details: [{ status: error.status, code: error.code ?? null }],
+      details: [
+        { status: error.status, code: error.code ?? null, ...(streamed === undefined ? {} : { inStream: true }) },
+      ],
     });
   }
   const text = error instanceof Error ? error.message : String(error);
@@ -130,8 +182,14 @@ export function invalidResponseFailure(
   });
 }
 
-function classifyStatus(status: number, code: string | null | undefined): StatusClass {
+function classifyStatus(status: number, code: unknown, type: unknown): StatusClass {
   if (status === 429 && code === 'insufficient_quota') return QUOTA_EXCEEDED;
+  if (
+    status >= 400 &&
+    status < 500 &&
+    [code, type].some((value) => typeof value === 'string' && CONTEXT_OVERFLOW_CODES.has(value))
+  )
+    return CONTEXT_OVERFLOW;
   return STATUS_CLASSES[status] ?? (status >= 500 ? SERVER_ERROR : OTHER_CLIENT_ERROR);
 }
 
@@ -159,6 +217,32 @@ export function retryAfterMs(headers: Headers | undefined, now: number = Date.no
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** The in-stream errors {@link streamedError} made, with how many chunks came before them. */
+const streamedChunks = new WeakMap<APIError, number>();
+
+/**
+ * An error a provider sent inside a 200 stream (`data: {"error":{"code":500,"message":...}}`, as llama.cpp's server
+ * does when it cannot parse what the model wrote) as the HTTP error it stands for, so `classifyModelError` treats it
+ * as that status: its numeric `code` (or `status`) when it has one in 400..599, else 400 for a context overflow or
+ * an `invalid_request_error`, else 500. The stream's response headers come along for a `Retry-After`.
+ */
+export function streamedError(body: unknown, chunks: number, headers: Headers): APIError {
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const numeric = [fields.code, fields.status]
+    .map((value) => (typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value))
+    .find(
+      (value): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 400 && value < 600,
+    );
+  const overflow = [fields.code, fields.type].some(
+    (value) => typeof value === 'string' && CONTEXT_OVERFLOW_CODES.has(value),
+  );
+  const status = numeric ?? (overflow || fields.type === 'invalid_request_error' ? 400 : 500);
+  const message = typeof fields.message === 'string' ? fields.message : JSON.stringify(body);
+  const error = APIError.generate(status, { error: fields }, message, headers);
+  streamedChunks.set(error, chunks);
+  return error;
+}
+
 /**
  * `ModelCall.StreamInterrupted`: a streamed answer broke off before the
  * provider said it was complete (the connection closed or failed mid-way).
@@ -175,7 +259,7 @@ export function streamInterruptedFailure(
     type: FailureType.modelCallStreamInterrupted,
     message:
       `The streamed answer of model "${context.model}" at ${context.baseURL} broke off after ${chunks} ` +
-      `chunk${chunks === 1 ? '' : 's'}: ${reason.replace(/\.+$/, '')}. Retrying from the start.`,
+      `chunk${chunks === 1 ? '' : 's'}: ${reason.replace(/\.+$/, '')}. ${nextStep(context, 'Retrying from the start.')}`,
     nonRetryable: false,
     details: [{ chunks, reason }],
   });

@@ -6,7 +6,7 @@ import { sseData } from './sse-data';
  * Reads a chat-completions stream to its end, handing each delta to
  * `onDelta` as it arrives, and says how it ended: whole (the assembled
  * completion, for `readCompletion` to check), wrong (a chunk the runner
- * cannot read), or broken off (the connection ended or failed before the
+ * cannot read), an error the provider sent in the stream, or broken off (the connection ended or failed before the
  * provider finished). Errors of the read are returned, not thrown, except
  * when `signal` was aborted (the caller rethrows the cancellation).
  */
@@ -16,6 +16,8 @@ export type StreamedAnswer =
   | { kind: 'complete'; completion: unknown; chunks: number }
   /** `sample` is the offending chunk's text, quoted (redacted) in the failure. */
   | { kind: 'invalid'; problem: string; sample: string }
+  /** The provider sent an error object in the stream after `chunks` chunks: classified as the status it names. */
+  | { kind: 'error'; error: object; chunks: number }
   | { kind: 'broken'; reason: string; chunks: number };
 
 export async function readStreamedAnswer(
@@ -33,7 +35,10 @@ export async function readStreamedAnswer(
         break;
       }
       const reading = assembler.add(data);
-      if (!reading.ok) return { kind: 'invalid', problem: reading.problem, sample: data };
+      if (!reading.ok)
+        return reading.error === undefined
+          ? { kind: 'invalid', problem: reading.problem, sample: data }
+          : { kind: 'error', error: reading.error, chunks: assembler.chunkCount - 1 };
       for (const delta of reading.deltas) onDelta(delta);
     }
   } catch (error) {

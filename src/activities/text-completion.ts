@@ -6,9 +6,11 @@ import { throwIfCancelled } from './cancellation';
 import { keepHeartbeating } from './heartbeat';
 import type { ModelSettings } from '../shared/model-settings';
 import { createModelClient } from './model-client';
-import { classifyModelError, invalidResponseFailure } from './model-errors';
+import { attemptOf, classifyModelError, invalidResponseFailure } from './model-errors';
 import { completionUsage, priceUnknownFailure } from './model-cost';
 import { priceOf } from '../shared/prices';
+import type { SamplingSettings } from '../shared/sampling';
+import { samplingFields } from './sampling-request';
 
 /** One text the model wrote for a side task (a compaction's summary, an extraction). */
 interface CompletedText {
@@ -25,6 +27,8 @@ export type TextRequest = (request: {
   system: string;
   user: string;
   requirePrice?: true;
+  /** The run's sampling settings, over the worker's (no `toolChoice`: no tools are offered). */
+  sampling?: SamplingSettings;
 }) => Promise<CompletedText>;
 
 /**
@@ -42,7 +46,7 @@ export type TextRequest = (request: {
 export function createTextRequest(settings: ModelSettings): TextRequest {
   const { client, baseURL, redact } = createModelClient(settings);
 
-  return async function requestText({ model: requested, system, user, requirePrice }) {
+  return async function requestText({ model: requested, system, user, requirePrice, sampling }) {
     const context = Context.current();
     const model = requested ?? settings.defaultModel;
     // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
@@ -55,12 +59,15 @@ export function createTextRequest(settings: ModelSettings): TextRequest {
     const response = await keepHeartbeating(context, async () => {
       try {
         const raw = await client.chat.completions
-          .create({ model, messages }, { signal: context.cancellationSignal })
+          .create(
+            { model, messages, ...samplingFields(settings, sampling, false) },
+            { signal: context.cancellationSignal },
+          )
           .asResponse();
         return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
       } catch (error) {
         throwIfCancelled(context, error);
-        throw redactFailure(classifyModelError(error, { model, baseURL }), redact);
+        throw redactFailure(classifyModelError(error, { model, baseURL, ...attemptOf(context) }), redact);
       }
     });
 

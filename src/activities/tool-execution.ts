@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { z } from 'zod';
-import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
+import { ACTIVITY_DEFAULTS, SENT_ARGUMENTS_PREVIEW_CHARS } from '../shared/defaults/activities';
 import { DEFAULT_TERMINATE_MESSAGE } from '../shared/defaults/run-input';
 import { TOOL_OUTPUT_LIMIT_BYTES } from '../shared/defaults/sizes';
 import { FailureType } from '../shared/failure-catalogue';
@@ -57,7 +57,7 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
   const parsedJson = parseArgumentsJson(input.arguments);
   if (!parsedJson.ok) {
     return errorResult(
-      `the arguments for "${tool.name}" are not valid JSON (${parsedJson.reason}). Send one JSON object that matches the tool's schema.`,
+      `the arguments for "${tool.name}" are not valid JSON (${parsedJson.reason}). You sent ${quoteArguments(input.arguments)}. Send one JSON object that matches the tool's schema.`,
     );
   }
   let validated;
@@ -152,6 +152,16 @@ export function capOutput(result: ToolCallResult): ToolCallResult {
 
 function errorResult(reason: string): ToolCallResult {
   return { content: `Error: ${reason}`, isError: true, terminate: false };
+}
+
+/**
+ * The arguments the model sent, quoted (the first {@link SENT_ARGUMENTS_PREVIEW_CHARS} characters): the request
+ * carries `{}` in their place (`wire-message.ts`), so the error is where the model sees what it wrote.
+ */
+function quoteArguments(text: string): string {
+  const characters = [...text];
+  const preview = characters.slice(0, SENT_ARGUMENTS_PREVIEW_CHARS).join('');
+  return characters.length > SENT_ARGUMENTS_PREVIEW_CHARS ? `${JSON.stringify(preview)}...` : JSON.stringify(preview);
 }
 
 function parseArgumentsJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {

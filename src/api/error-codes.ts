@@ -81,6 +81,10 @@ export const API_ERROR_CODES = {
     status: 422,
     meaning: 'The model answered without the terminating tool too many times in a row.',
   },
+  output_invalid: {
+    status: 422,
+    meaning: 'The model gave no answer valid against `output.schema` within `output.maxCorrections` corrections.',
+  },
   token_budget_exhausted: { status: 422, meaning: 'The turn’s run reached its token budget.' },
   cost_budget_exceeded: { status: 422, meaning: 'The turn’s run reached its cost budget.' },
   approval_timed_out: {
@@ -89,6 +93,10 @@ export const API_ERROR_CODES = {
   },
   context_too_large: { status: 422, meaning: 'What the run would send or return is larger than the limits allow.' },
   history_too_large: { status: 422, meaning: 'The run’s Temporal history grew past its limit.' },
+  answer_truncated: {
+    status: 422,
+    meaning: 'The model’s final answer was cut by the token cap, and the run was not to accept it so.',
+  },
   model_call_failed: {
     status: 502,
     meaning: 'The model provider failed (any `ModelCall.*` failure, or a compaction call).',

@@ -82,8 +82,10 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.approvalTimedOut]: answerOf('approval_timed_out'),
   [FailureType.contextTooLarge]: answerOf('context_too_large'),
   [FailureType.historyTooLarge]: answerOf('history_too_large'),
+  [FailureType.answerTruncated]: answerOf('answer_truncated'),
   // The summarising model call is a model call: its failure is the provider's, as ModelCall.* are.
   [FailureType.compactionFailed]: MODEL_CALL_FAILED,
+  [FailureType.outputInvalid]: answerOf('output_invalid'),
   [FailureType.invalidDecision]: RUN_FAILED,
   // The model-call activity's own faults, not the provider's: as before the catalogue named them, a failed run.
   [FailureType.invalidModelCallInput]: RUN_FAILED,
@@ -99,6 +101,7 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.modelCallServerError]: MODEL_CALL_FAILED,
   [FailureType.modelCallClientError]: MODEL_CALL_FAILED,
   [FailureType.modelCallQuotaExceeded]: MODEL_CALL_FAILED,
+  [FailureType.modelCallContextOverflow]: MODEL_CALL_FAILED,
   [FailureType.modelCallConnectionTimeout]: MODEL_CALL_FAILED,
   [FailureType.modelCallConnectionError]: MODEL_CALL_FAILED,
   [FailureType.modelCallUnexpected]: MODEL_CALL_FAILED,

@@ -92,7 +92,9 @@ const pendingApprovalSchema = z.object({
 const runStateSchema = agentStateSchema.extend({
   pendingApprovals: z.array(pendingApprovalSchema),
   waitingFor: z.enum(['approval', 'input']).optional(),
-  question: z.object({ callId: z.string(), question: z.string(), askedAt: z.string() }).optional(),
+  question: z
+    .object({ callId: z.string(), question: z.string(), askedAt: z.string(), server: z.string().optional() })
+    .optional(),
   limits: z.object({ maxInvocations: z.number().int(), tokenBudget: tokenBudgetSchema }),
   lastEvent: runEventSchema.optional(),
 });

@@ -18,8 +18,18 @@ export interface AgentInputOptions {
   terminateOn?: string[];
   maxInvocations?: number;
   approve?: string[] | 'all';
+  /** `modelSettings.maxTokens`. */
+  maxTokens?: number;
+  /** `modelSettings.temperature`. */
+  temperature?: number;
+  /** `modelSettings.toolChoice`. */
+  toolChoice?: 'auto' | 'required' | 'none';
   /** A file with a whole `AgentInput` as JSON, or `-` for stdin. */
   input?: string;
+  /** A file with the JSON Schema of the final answer (`output.schema`). */
+  outputSchema?: string;
+  /** `output.mode`. */
+  outputMode?: 'tool' | 'response_format';
 }
 
 /** Reads the text behind `--input`; swapped in unit tests. */
@@ -39,7 +49,20 @@ export async function loadAgentInput(
     options.input === undefined
       ? {}
       : parseInputDocument(options.input, await readOrExplain(options.input, readSource));
-  const input = buildAgentInput(base, messageWords, options, () => defaultAgentTools());
+  const schema =
+    options.outputSchema === undefined
+      ? undefined
+      : parseJsonObject(
+          `--output-schema ${options.outputSchema}`,
+          await readOrExplain(options.outputSchema, readSource, '--output-schema'),
+          'a JSON Schema object ({"type": "object", ...})',
+        );
+  const input = buildAgentInput(
+    schema === undefined ? base : { ...base, output: { ...asObject(base.output), schema } },
+    messageWords,
+    options,
+    () => defaultAgentTools(),
+  );
   const parsed = parseAgentInput(input);
   if (!parsed.ok) throw new InvalidAgentInputError(parsed.problems);
   return input;
@@ -66,6 +89,14 @@ export function buildAgentInput(
   if (options.terminateOn !== undefined)
     input.terminating = { ...asObject(input.terminating), toolIds: options.terminateOn };
   if (options.approve !== undefined) input.approval = { ...asObject(input.approval), tools: options.approve };
+  if (options.outputMode !== undefined) input.output = { ...asObject(input.output), mode: options.outputMode };
+  const modelSettings = {
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.toolChoice === undefined ? {} : { toolChoice: options.toolChoice }),
+  };
+  if (Object.keys(modelSettings).length > 0)
+    input.modelSettings = { ...asObject(input.modelSettings), ...modelSettings };
 
   const terminatingIds = asObject(input.terminating).toolIds;
   if (isStringArray(input.tools) && isStringArray(terminatingIds))
@@ -82,29 +113,32 @@ async function readInputSource(source: string): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function readOrExplain(source: string, readSource: InputSource): Promise<string> {
+async function readOrExplain(source: string, readSource: InputSource, flag = '--input'): Promise<string> {
   try {
     return await readSource(source);
   } catch (error) {
     throw new UsageError({
-      problems: [`--input ${source}: cannot read it: ${error instanceof Error ? error.message : String(error)}`],
+      problems: [`${flag} ${source}: cannot read it: ${error instanceof Error ? error.message : String(error)}`],
     });
   }
 }
 
 function parseInputDocument(source: string, text: string): Record<string, unknown> {
+  return parseJsonObject(`--input ${source}`, text, "a JSON object with the run's input (tools, message, ...)");
+}
+
+/** `text` as a JSON object; a {@link UsageError} naming `what` (the flag and its file) otherwise. */
+function parseJsonObject(what: string, text: string, expected: string): Record<string, unknown> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
     throw new UsageError({
-      problems: [`--input ${source}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`],
+      problems: [`${what}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`],
     });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new UsageError({
-      problems: [`--input ${source}: expected a JSON object with the run's input (tools, message, ...)`],
-    });
+    throw new UsageError({ problems: [`${what}: expected ${expected}`] });
   }
   return parsed as Record<string, unknown>;
 }

@@ -24,7 +24,10 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
     case 'iteration-start':
       return [`[iteration ${event.iteration}] calling the model…`];
     case 'model-response':
-      return event.content === undefined ? [] : [`  model: ${oneLine(event.content)}`];
+      return [
+        ...(event.content === undefined ? [] : [`  model: ${oneLine(event.content)}`]),
+        ...(event.truncated === true ? ['  (the answer was cut by the output token limit)'] : []),
+      ];
     case 'tool-call-start':
       return [`  → ${event.toolName} ${oneLine(event.argumentsText ?? event.arguments)}`];
     case 'tool-call-end':
@@ -69,10 +72,16 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return ['  loop warning sent to the model'];
     case 'error-context-injection':
       return [`  the model answered without calling a tool; told to call one (${event.consecutiveNudges} in a row)`];
+    case 'continuation-injection':
+      return ['  the answer was cut by the output token limit; the model is asked to continue it'];
     case 'loop-detection':
       return [`  loop detected: ${event.toolName} called ${event.count} times in a row (${event.action})`];
     case 'circuit-breaker-trip':
       return [`  circuit breaker: ${event.toolName} failed ${event.count} times in a row: ${oneLine(event.errorText)}`];
+    case 'output-rejection':
+      return [
+        `  answer not valid against the output schema (${event.corrections} so far), sent back: ${oneLine(event.problems.join('; '))}`,
+      ];
     case 'stop-condition-match':
       return [`  stop condition met: ${event.condition} (${oneLine(event.detail)})`];
     case 'observation-masking':
@@ -97,9 +106,13 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return [`  a user message was rejected: ${event.reason}`];
     case 'input-request':
       return [
-        `  ? the model asks: ${oneLine(event.question)}. Answer from another terminal:`,
+        `  ? ${event.server === undefined ? 'the model asks: ' : ''}${oneLine(event.question)}. Answer from another terminal:`,
         `      ${answerCommand(workflowId)}`,
       ];
+    case 'mcp-elicitation-end':
+      return event.outcome === 'answered'
+        ? []
+        : [`  the MCP server's question of ${event.callId} was ${event.outcome}`];
     case 'input-timeout':
       return [`  no answer within ${event.limit}`];
     case 'limits-change':

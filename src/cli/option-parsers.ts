@@ -35,6 +35,19 @@ export function parseNonNegativeInteger(value: string): number {
   return parseWholeNumber(value);
 }
 
+/** A decimal number (`0.2`, `1`); its bounds are the schema's to check. */
+export function parseDecimal(value: string): number {
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(value)) throw new InvalidArgumentError('expected a number, for example 0.2');
+  return Number(value);
+}
+
+/** `auto`, `required` or `none`: the run's `modelSettings.toolChoice`. */
+export function parseToolChoice(value: string): 'auto' | 'required' | 'none' {
+  const choice = value.trim().toLowerCase();
+  if (choice === 'auto' || choice === 'required' || choice === 'none') return choice;
+  throw new InvalidArgumentError('expected auto, required or none');
+}
+
 /** A JSON object, as replacement arguments of a tool call are. */
 export function parseJsonObject(value: string): Record<string, unknown> {
   let parsed: unknown;

@@ -2,6 +2,7 @@ import type { RunOutcome } from '../client/run-control';
 import type { TerminationReason } from '../shared/agent-result';
 import type { Usage } from '../shared/messages';
 import { oneLine } from './one-line';
+import { FailureType } from '../shared/failure-catalogue';
 
 /**
  * The end of a followed run as a person reads it: the final response in
@@ -14,6 +15,7 @@ export function describeOutcome(outcome: RunOutcome): string[] {
       return [
         '',
         `Response: ${result.response}`,
+        ...(result.truncated === true ? ['(The response was cut by the output token limit.)'] : []),
         `Completed: ${describeTerminationReason(result.terminationReason)} · ${describeCost(result.iterations, result.usage)}.`,
       ];
     }
@@ -24,7 +26,8 @@ export function describeOutcome(outcome: RunOutcome): string[] {
       return ['', ...response, `Terminated: ${outcome.reason}${cost}.`];
     }
     case 'failed': {
-      const problems = describeProblems(outcome.details);
+      // Only a refused input lists problems as the input's; an answer's problems are in the message.
+      const problems = outcome.type === FailureType.outputInvalid ? [] : describeProblems(outcome.details);
       // The message of an input failure repeats its problems on one line; the list reads better alone.
       const message =
         problems.length > 0
@@ -61,7 +64,7 @@ export function describeTerminationReason(reason: TerminationReason): string {
 
 /** `3 iterations · 1234 tokens (1000 prompt, 234 completion)` */
 export function describeCost(iterations: number, usage: Usage): string {
-  return `${iterations} iteration${iterations === 1 ? '' : 's'} · ${usage.totalTokens} tokens (${usage.promptTokens} prompt, ${usage.completionTokens} completion)`;
+  return `${iterations} iteration${iterations === 1 ? '' : 's'} · ${usage.estimated === true ? 'about ' : ''}${usage.totalTokens} tokens (${usage.promptTokens} prompt, ${usage.completionTokens} completion)`;
 }
 
 /** A failure's details carry what the run had done, when the failure type records it. */

@@ -21,11 +21,13 @@ import { EXIT_CODES_HELP, type ExitCode } from './exit-codes';
 import {
   parseApprovalTools,
   parseDeciderName,
+  parseDecimal,
   parseJsonObject,
   parseNameList,
   parseNonNegativeInteger,
   parsePort,
   parsePositiveInteger,
+  parseToolChoice,
 } from './option-parsers';
 import { CLI_NAME } from './steering-commands';
 
@@ -279,7 +281,28 @@ function withInputOptions(command: Command): Command {
       `model calls the run may make (default ${DEFAULT_MAX_INVOCATIONS})`,
       parsePositiveInteger,
     )
+    .option(
+      '--max-tokens <n>',
+      "most tokens one answer may have (modelSettings.maxTokens; default: the worker's)",
+      parsePositiveInteger,
+    )
+    .option(
+      '--temperature <t>',
+      "sampling temperature, 0 to 2 (modelSettings.temperature; default: the worker's)",
+      parseDecimal,
+    )
+    .option('--tool-choice <choice>', 'auto, required or none (modelSettings.toolChoice)', parseToolChoice)
     .option('--approve <tools|all>', 'tools whose calls wait for a human decision, or "all"', parseApprovalTools)
     .option('--input <file|->', 'a whole AgentInput as JSON (- reads stdin); the flags given override its fields')
+    .option(
+      '--output-schema <file>',
+      'a JSON Schema the final answer must validate against (output.schema); the answer is printed as JSON',
+    )
+    .addOption(
+      new Option('--output-mode <mode>', 'how the model gives the answer (output.mode; default: tool)').choices([
+        'tool',
+        'response_format',
+      ]),
+    )
     .option('--id <workflowId>', "the run's workflow id (default: agent-<uuid>)");
 }

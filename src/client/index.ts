@@ -13,6 +13,7 @@ import { stateQuery, transcriptQuery } from '../common/definitions';
 import { type AgentResult, type AgentState } from '../shared/agent-result';
 import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
 import { type ChatMessage } from '../shared/messages';
+import { type OutputOf } from '../shared/typed-output';
 import { type MessagePage, type TranscriptQueryInput, type TranscriptRun } from '../shared/transcript';
 import { RunNotFoundError } from './run-control';
 import { connectClient } from '../temporal/connection';
@@ -46,6 +47,9 @@ export type {
   ResultProcessingConfig,
 } from '../shared/loop-guard-schemas';
 export type { StopCondition, StopDuration } from '../shared/stop-conditions-schema';
+// Structured output: a typed `output` from a zod schema, and the input's `output` as plain JSON.
+export { outputSchema, type OutputOf, type OutputSchemaOptions, type OutputSpec } from '../shared/typed-output';
+export type { OutputMode, OutputSpecInput } from '../shared/output-schema';
 // The result, the live state and the event log.
 export type { AgentResult, AgentState, AgentStatus, GeneratedMessage, TerminationReason } from '../shared/agent-result';
 export type { AssistantMessage, ChatMessage, MessageMeta, ToolCall, ToolMessage, Usage } from '../shared/messages';
@@ -336,15 +340,47 @@ function mergeRuns(known: readonly TranscriptRun[], listed: readonly TranscriptR
   return [...byId.values()].sort((left, right) => left.from - right.from);
 }
 
-/** Starts a run and waits for its result. */
-export async function runAgent(
+/**
+ * What {@link runAgent} returns for `input`: the result, with `output` typed as the answer of the input's
+ * {@link OutputSpec} (`outputSchema(zodSchema)`), and always there, when the input has one.
+ */
+export type AgentRunResult<Input extends AgentInput = AgentInput> = ([OutputOf<Input>] extends [never]
+  ? AgentResult
+  : Omit<AgentResult, 'output'> & { output: OutputOf<Input> }) & { workflowId: string; runId: string };
+
+/**
+ * A run with an output schema ended without an answer: a limit or a person stopped it first (a stop condition, its
+ * timeout, the terminate signal, loop detection, the circuit breaker). `result` is what it returned; its
+ * `terminationReason` says why.
+ */
+export class AgentOutputMissingError extends Error {
+  override readonly name = 'AgentOutputMissingError';
+
+  constructor(readonly result: AgentResult & { workflowId: string; runId: string }) {
+    super(
+      `Run ${result.workflowId} ended (${result.terminationReason.type}) without an answer to its output schema; \`result.terminationReason\` says why.`,
+    );
+  }
+}
+
+/**
+ * Starts a run and waits for its result. With an output schema (`output: outputSchema(zodSchema)`) the result's
+ * `output` is typed as the schema's output, and a run that ended without an answer throws
+ * {@link AgentOutputMissingError}; a run that never gave a valid one fails (`AgentRunFailedError`, `Output.Invalid`).
+ */
+export async function runAgent<Input extends AgentInput>(
   client: Client,
-  input: AgentInput,
+  input: Input,
   options: StartAgentRunOptions = {},
-): Promise<AgentResult & { workflowId: string; runId: string }> {
+): Promise<AgentRunResult<Input>> {
   const run = await startAgentRun(client, input, options);
-  const result = await getAgentResult(client, run.workflowId, run.runId);
-  return { ...result, workflowId: run.workflowId, runId: run.runId };
+  const result = {
+    ...(await getAgentResult(client, run.workflowId, run.runId)),
+    workflowId: run.workflowId,
+    runId: run.runId,
+  };
+  if (input.output !== undefined && !('output' in result)) throw new AgentOutputMissingError(result);
+  return result as AgentRunResult<Input>;
 }
 
 export {

@@ -11,6 +11,7 @@ import type {
   SetLimitsInput,
   TerminateInput,
 } from '../shared/control';
+import type { McpElicitationAnswer, McpElicitationRequest } from '../shared/mcp-elicitation';
 import type { EventPage } from '../shared/run-events';
 import type { MessagePage, ModelRequestQueryInput, TranscriptQueryInput } from '../shared/transcript';
 
@@ -52,6 +53,14 @@ export const terminateSignal = defineSignal<[TerminateInput?]>('terminate');
  * `state` lists them and a decision sent to the parent reaches the run that waits. Internal to the runner.
  */
 export const nestedApprovalsSignal = defineSignal<[NestedApprovalsInput]>('nestedApprovals');
+
+/**
+ * An MCP server asks a person during a tool call (`elicitation/create`): sent by the worker that runs the call, so
+ * the run waits for input and the next `userMessage` answers it. Internal to the runner.
+ */
+export const mcpElicitationSignal = defineSignal<[McpElicitationRequest]>('mcpElicitation');
+/** The answer to an MCP server's question, polled by the worker that runs the call: `{ id }`. Internal to the runner. */
+export const mcpElicitationAnswerQuery = defineQuery<McpElicitationAnswer, [{ id: string }]>('mcpElicitationAnswer');
 
 /** Decide a pending call; rejected at once when unknown, already decided or malformed. */
 export const decideUpdate = defineUpdate<ApprovalDecision, [DecideInput]>('decide');

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { urlCredentialsProblem } from '../redaction/url-credentials';
 import { WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { priceTableSchema, type PriceTable } from '../shared/prices';
+import { DEFAULT_MAX_TOKENS_FIELD, SAMPLING_BOUNDS } from '../shared/defaults/model-settings';
+import { mergeSampling, type SamplingSettings } from '../shared/sampling';
 import { ConfigError, parseEnvironment } from './environment';
 
 /** The model settings the worker's activities use. */
@@ -36,6 +38,40 @@ export const modelSchema = z.object({
     .describe(
       'JSON, US dollars per million tokens by model (`{"gpt-4o": {"inputPerMTok": 2.5, "outputPerMTok": 10}}`), for `usage.costUsd` and `costBudget`.',
     ),
+  AGENT_MODEL_MAX_TOKENS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(SAMPLING_BOUNDS.maxTokens)
+    .optional()
+    .describe(
+      "Most tokens one answer of any model call may have (a run's `modelSettings.maxTokens` overrides it); unset, the provider's own cap.",
+    ),
+  AGENT_MODEL_MAX_TOKENS_FIELD: z
+    .enum(['max_tokens', 'max_completion_tokens'], { message: 'expected max_tokens or max_completion_tokens' })
+    .optional()
+    .describe(
+      `The request field the token cap is sent as: \`max_tokens\` (llama.cpp, Ollama, vLLM, most servers) or \`max_completion_tokens\` (OpenAI reasoning models); unset, ${DEFAULT_MAX_TOKENS_FIELD}.`,
+    ),
+  AGENT_MODEL_TEMPERATURE: z.coerce
+    .number()
+    .min(0)
+    .max(SAMPLING_BOUNDS.maxTemperature)
+    .optional()
+    .describe("Sampling temperature of every model call, 0 to 2 (a run's `modelSettings.temperature` overrides it)."),
+  AGENT_MODEL_TOP_P: z.coerce
+    .number()
+    .gt(0)
+    .max(1)
+    .optional()
+    .describe(
+      "Nucleus sampling of every model call, above 0 and at most 1 (a run's `modelSettings.topP` overrides it).",
+    ),
+  AGENT_MODEL_SEED: z.coerce
+    .number()
+    .int()
+    .optional()
+    .describe("A sampling seed sent with every model call (a run's `modelSettings.seed` overrides it)."),
 });
 
 export type ModelConfig = {
@@ -45,6 +81,10 @@ export type ModelConfig = {
   workspace: string;
   /** `AGENT_MODEL_PRICES`: what each model costs, for `usage.costUsd` and `costBudget`. */
   prices?: PriceTable;
+  /** `AGENT_MODEL_MAX_TOKENS`, `AGENT_MODEL_TEMPERATURE`, `AGENT_MODEL_TOP_P`, `AGENT_MODEL_SEED`; absent when none is set. */
+  sampling?: SamplingSettings;
+  /** `AGENT_MODEL_MAX_TOKENS_FIELD`; absent, `max_tokens`. */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 };
 
 /** Reads the model settings the worker's activities use. */
@@ -60,12 +100,22 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
   const credentialsProblem =
     values.OPENAI_BASE_URL === undefined ? undefined : urlCredentialsProblem('OPENAI_BASE_URL', values.OPENAI_BASE_URL);
   if (credentialsProblem !== undefined) throw new ConfigError(credentialsProblem);
+  const sampling = mergeSampling(undefined, {
+    maxTokens: values.AGENT_MODEL_MAX_TOKENS,
+    temperature: values.AGENT_MODEL_TEMPERATURE,
+    topP: values.AGENT_MODEL_TOP_P,
+    seed: values.AGENT_MODEL_SEED,
+  });
   return {
     ...(values.OPENAI_API_KEY === undefined ? {} : { apiKey: values.OPENAI_API_KEY }),
     ...(values.OPENAI_BASE_URL === undefined ? {} : { baseURL: values.OPENAI_BASE_URL }),
     defaultModel: values.OPENAI_MODEL,
     workspace: path.resolve(values.AGENT_WORKSPACE),
     ...(values.AGENT_MODEL_PRICES === undefined ? {} : { prices: values.AGENT_MODEL_PRICES }),
+    ...(sampling === undefined ? {} : { sampling }),
+    ...(values.AGENT_MODEL_MAX_TOKENS_FIELD === undefined
+      ? {}
+      : { maxTokensField: values.AGENT_MODEL_MAX_TOKENS_FIELD }),
   };
 }
 

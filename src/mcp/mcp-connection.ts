@@ -16,7 +16,7 @@ export interface McpLog {
 }
 
 /** Installs handlers for what a server asks of the client (elicitation, sampling) on a new client, before it connects. */
-export type McpClientSetup = (client: Client, server: string) => void;
+type McpClientSetup = (client: Client, server: string) => void;
 
 export interface McpConnectionOptions {
   log: McpLog;

@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { msToNumber } from '../shared/duration';
 import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
@@ -15,6 +16,7 @@ import type { ToolContext, ToolDefinition, ToolOutput } from '../tools/define-to
 import { ToolErrorOutput } from '../tools/tool-error-output';
 import { resultText } from './call-result';
 import { McpServerConnection, type McpConnectionOptions } from './mcp-connection';
+import type { McpServerRequests } from './server-requests';
 import { McpServerUnavailable } from './mcp-errors';
 import type { McpServerConfig, McpServers } from './server-config';
 
@@ -37,11 +39,22 @@ export class McpToolSet {
   // JS private fields: a worker's options are logged as JSON, and the servers' configuration holds credentials.
   readonly #servers: McpServers;
   readonly #connections: ReadonlyMap<string, McpServerConnection>;
+  readonly #requests: McpServerRequests | undefined;
 
-  constructor(servers: McpServers, options: McpConnectionOptions) {
+  /**
+   * @param options.requests answers what the servers ask during calls (elicitation, sampling): announced in the
+   *   handshake and installed on every connection. @default none: the client announces no capability
+   */
+  constructor(servers: McpServers, options: McpConnectionOptions & { requests?: McpServerRequests }) {
     this.#servers = servers;
+    const { requests, ...connectionOptions } = options;
+    this.#requests = requests;
+    const withRequests =
+      requests === undefined
+        ? connectionOptions
+        : { ...connectionOptions, capabilities: requests.capabilities, setup: requests.setup };
     this.#connections = new Map(
-      Object.entries(servers).map(([name, config]) => [name, new McpServerConnection(name, config, options)]),
+      Object.entries(servers).map(([name, config]) => [name, new McpServerConnection(name, config, withRequests)]),
     );
   }
 
@@ -124,12 +137,26 @@ export class McpToolSet {
     context: ToolContext,
     timeoutMs: number,
   ): Promise<ToolOutput> {
-    const result = await this.#connections.get(server)!.callTool(tool, args, {
-      signal: context.signal,
-      // Answered by the server's own timeout a little before the activity's, so the model hears which server hung.
-      timeoutMs: Math.max(1_000, timeoutMs - ACTIVITY_DEFAULTS.attemptMarginMs),
-      idempotencyKey: context.idempotencyKey,
+    // While the call runs, a question the server asks goes to the call's run.
+    const ended = new AbortController();
+    const untrack = this.#requests?.track(server, {
+      callId: context.callId,
+      workflow: workflowOf(context),
+      signal: AbortSignal.any([context.signal, ended.signal]),
+      asked: 0,
     });
+    let result;
+    try {
+      result = await this.#connections.get(server)!.callTool(tool, args, {
+        signal: context.signal,
+        // Answered by the server's own timeout a little before the activity's, so the model hears which server hung.
+        timeoutMs: Math.max(1_000, timeoutMs - ACTIVITY_DEFAULTS.attemptMarginMs),
+        idempotencyKey: context.idempotencyKey,
+      });
+    } finally {
+      ended.abort();
+      untrack?.();
+    }
     const text = resultText(result);
     return result.isError === true ? new ToolErrorOutput(text || `MCP server "${server}" reported an error`) : text;
   }
@@ -139,6 +166,16 @@ export class McpToolSet {
     if (index <= 0) return undefined;
     const server = name.slice(0, index);
     return this.#connections.has(server) ? server : undefined;
+  }
+}
+
+/** The call's run, reached with its activity's client; undefined when the call runs outside an activity. */
+function workflowOf(context: ToolContext) {
+  if (context.runId === '') return undefined; // an activity started outside a workflow
+  try {
+    return Context.current().client.workflow.getHandle(context.workflowId, context.runId);
+  } catch {
+    return undefined;
   }
 }
 

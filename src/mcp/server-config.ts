@@ -24,6 +24,11 @@ const commonFields = {
   deadline: durationSchema.optional(),
   /** Leave the server out without deleting its entry. @default false */
   disabled: z.boolean().optional(),
+  /**
+   * Let the server sample the worker's default model (`sampling/createMessage`); refused otherwise.
+   * Sampled tokens are not counted in any run's usage. @default false
+   */
+  sampling: z.boolean().optional(),
 };
 
 const stdioServerSchema = z.strictObject({
@@ -61,7 +66,7 @@ const serverSchema = z.unknown().transform((value, context) => {
   return parsed.data;
 });
 
-export const mcpConfigSchema = z.strictObject({
+const mcpConfigSchema = z.strictObject({
   mcpServers: z.record(z.string(), serverSchema).superRefine((servers, context) => {
     for (const [name, server] of Object.entries(servers)) {
       const problem = serverNameProblem(name);
@@ -79,7 +84,7 @@ export const mcpConfigSchema = z.strictObject({
   }),
 });
 
-export type McpStdioServer = z.output<typeof stdioServerSchema>;
+type McpStdioServer = z.output<typeof stdioServerSchema>;
 export type McpHttpServer = z.output<typeof httpServerSchema>;
 /** One server's entry. */
 export type McpServerConfig = McpStdioServer | McpHttpServer;

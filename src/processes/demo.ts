@@ -5,7 +5,8 @@ import { Command } from 'commander';
 import { ExitCode } from '../cli/exit-codes';
 import { followRun } from '../cli/follow-run';
 import { createOutput } from '../cli/output';
-import { startAgentRun } from '../client';
+import { getRunOutcome, startAgentRun } from '../client';
+import { summaryLine } from './demo-summary';
 import { configuredSecrets, loadModelConfig, loadTemporalConfig, type ModelConfig } from '../config';
 import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-server';
 import { loadDemoModelChoice } from '../config/model';
@@ -110,6 +111,7 @@ async function main(): Promise<number> {
   let exitCode: number = ExitCode.ok;
   try {
     await worker.runUntil(async () => {
+      const startedAtMs = Date.now();
       const run = await startAgentRun(client, input, {
         workflowId: `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`,
         taskQueue,
@@ -121,7 +123,15 @@ async function main(): Promise<number> {
       say(`Started run ${run.workflowId} on task queue "${taskQueue}".${link ? ` Watch it: ${link}` : ''}`);
       // The demo's worker stops with it, so Ctrl-C ends the run rather than leave it with no worker.
       exitCode = await followRun(client, run.workflowId, { output: createOutput(false), policy: 'terminate' });
-      if (exitCode === ExitCode.ok) say(`Summary written to ${path.join(workspace, SUMMARY_FILE)}.`);
+      // Said from what happened: a run the circuit breaker ended completes (exit 0) without having written it.
+      if (exitCode === ExitCode.ok) {
+        const line = await summaryLine(
+          path.join(workspace, SUMMARY_FILE),
+          startedAtMs,
+          await getRunOutcome(client, run.workflowId),
+        );
+        if (line !== undefined) say(line);
+      }
       if (link) say(`Web UI: ${link}`);
     });
   } finally {

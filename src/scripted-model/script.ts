@@ -25,6 +25,13 @@ export interface ScriptedReply {
    * provider or proxy that fails mid-answer does. A request that is not streamed is answered whole.
    */
   breakAfterChunks?: number;
+  /**
+   * The finish reason sent, as a provider that cut the answer at its token cap sends `length`.
+   * @default 'tool_calls' with tool calls, else 'stop'
+   */
+  finishReason?: string;
+  /** Send no usage (neither in the body nor as a stream's last chunk), as servers that ignore `include_usage` do. */
+  omitUsage?: true;
 }
 
 /** An HTTP error answer, as a provider would send it. */

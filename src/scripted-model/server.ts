@@ -98,7 +98,7 @@ export class ScriptedModelServer {
           arguments: call.function.arguments,
         })),
         finishReason: choice.finish_reason,
-        ...(includeUsage ? { usage: completion.usage } : {}),
+        ...(includeUsage && completion.usage !== undefined ? { usage: completion.usage } : {}),
       });
       await writeStream(reply.raw, chunks, {
         tokenDelayMs: step.tokenDelayMs ?? server.tokenDelayMs,
@@ -185,14 +185,18 @@ export class ScriptedModelServer {
             ...(step.reasoning === undefined ? {} : { reasoning_content: step.reasoning }),
             ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
           },
-          finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+          finish_reason: step.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
         },
       ],
-      usage: {
-        prompt_tokens: promptTokens,
-        completion_tokens: completionTokens,
-        total_tokens: promptTokens + completionTokens,
-      },
+      ...(step.omitUsage === true
+        ? {}
+        : {
+            usage: {
+              prompt_tokens: promptTokens,
+              completion_tokens: completionTokens,
+              total_tokens: promptTokens + completionTokens,
+            },
+          }),
     };
   }
 }

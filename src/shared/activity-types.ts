@@ -1,5 +1,7 @@
 import type { ChatMessage, AssistantMessage, Usage } from './messages';
 import type { ModelRequestReference } from './transcript';
+import type { OutputSpecInput } from './output-schema';
+import type { SamplingSettings } from './sampling';
 
 /**
  * The contract between the workflow and its activities. Workflow code imports
@@ -43,6 +45,10 @@ export interface AgentToolSpec {
   terminatingToolIds?: string[];
   /** Tools of the child whose calls wait for approval (its `approval.tools`). */
   approvalTools?: string[];
+  /** The child's output schema (its `output`): its answer, valid against it, is the tool result as JSON text. */
+  output?: OutputSpecInput;
+  /** The child's `modelSettings`; absent, the parent's without `toolChoice`. */
+  modelSettings?: SamplingSettings;
 }
 
 export interface DescribeToolsResult {
@@ -95,8 +101,21 @@ export interface ModelCallInput {
    */
   workflowTools?: WorkflowToolSpec[];
   parallelToolCalls: boolean;
+  /**
+   * Structured output in `response_format` mode: sent as the request's `response_format`; absent otherwise, so
+   * a run without it schedules its calls as before.
+   */
+  responseFormat?: ResponseFormat;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+  /** The run's `modelSettings`, over the worker's; absent when the run sets none, so its calls are scheduled as before. */
+  sampling?: SamplingSettings;
+}
+
+/** The chat-completions `response_format` that asks for JSON valid against a schema. */
+export interface ResponseFormat {
+  type: 'json_schema';
+  json_schema: { name: string; schema: Record<string, unknown> };
 }
 
 /** A tool the workflow answers itself, as the model is offered it. */
@@ -132,6 +151,8 @@ export interface CompactionInput {
   maxSummaryChars: number;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+  /** The run's `modelSettings` but `toolChoice`, over the worker's; absent when the run sets none. */
+  sampling?: SamplingSettings;
 }
 
 /** A summary written by the model. */
@@ -160,6 +181,8 @@ export interface ExtractionInput {
   maxChars: number;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
+  /** The run's `modelSettings` but `toolChoice`, over the worker's; absent when the run sets none. */
+  sampling?: SamplingSettings;
 }
 
 /** A tool result condensed by the model. */

@@ -18,6 +18,9 @@ import { circuitBreakerSchema, loopDetectionSchema, maskingSchema, resultProcess
 import { findTooDeep } from './json-depth';
 import { toolMatches } from './mcp-tool-names';
 import { inputChatMessageSchema, type ChatMessage } from './messages';
+import { outputSpecSchema } from './output-schema';
+import { CONTEXT_RELEASE_TOOL } from './defaults/context-control';
+import { answerTruncationSchema, samplingSettingsSchema } from './sampling';
 
 /** A tool's name as the input gives it. */
 const toolName = builtOnce('agentInput.toolName', () => z.string().min(1).max(INPUT_BOUNDS.nameChars));
@@ -115,6 +118,18 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
       message: z.string().min(1).max(INPUT_BOUNDS.textChars).optional(),
       /** Prior conversation in OpenAI chat format. */
       messages: z.array(inputChatMessageSchema).max(INPUT_BOUNDS.messages).optional(),
+      /**
+       * Sampling settings of the run's model calls (`maxTokens`, `temperature`, `topP`, `seed`, `stop`, `toolChoice`),
+       * over the worker's (`AGENT_MODEL_*`) field by field. Compaction and extraction calls use them too, but for
+       * `toolChoice`; nested agents inherit them, but for `toolChoice`, unless their tool sets its own. @default the worker's
+       */
+      modelSettings: samplingSettingsSchema.optional(),
+      /**
+       * What a final text answer cut at the token cap (`finish_reason: "length"`) does: continued (the default, at
+       * most twice), a failure (`AnswerTruncated`), or accepted with `truncated: true` in the result. A tool call
+       * cut there never runs: the model hears it was cut. @default { action: 'continue', maxContinuations: 2 }
+       */
+      answerTruncation: answerTruncationSchema.optional(),
       /** Let the model ask for several tools at once and run them concurrently. @default true */
       parallelToolCalls: z.boolean().default(INPUT_DEFAULTS.parallelToolCalls),
       /** Model calls allowed in the run when `terminating` does not set its own. @default 64 */
@@ -174,6 +189,12 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
        * (a deeper call gets a `MaxDepthExceeded` tool error). Nested agents inherit it. @default 3
        */
       maxDepth: z.number().int().positive().optional(),
+      /**
+       * Structured output: the run ends only with an answer that validates against `output.schema` (a JSON Schema),
+       * given by the model through a tool (`output.name`, `final_answer`) or as JSON text (`output.mode:
+       * 'response_format'`); the result carries it parsed as `output`. See the structured output guide. Off unless given.
+       */
+      output: outputSpecSchema.optional(),
     })
     .superRefine((input, context) => {
       if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {
@@ -221,6 +242,26 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
           code: 'custom',
           path: ['tools'],
           message: `"${RESULT_CACHE_DEFAULTS.toolName}" is the runner's own tool when resultProcessing.inlineThreshold is set; rename your tool or leave caching off`,
+        });
+      }
+      const answerTool = input.output?.mode === 'tool' ? input.output.name : undefined;
+      if (
+        answerTool !== undefined &&
+        (input.tools.includes(answerTool) ||
+          answerTool === RESULT_CACHE_DEFAULTS.toolName ||
+          answerTool === CONTEXT_RELEASE_TOOL)
+      ) {
+        context.addIssue({
+          code: 'custom',
+          path: ['output', 'name'],
+          message: `"${answerTool}" is the tool the model answers with; it must not be one of the run's tools (or the runner's own), so give \`output.name\` another name`,
+        });
+      }
+      if (input.modelSettings?.toolChoice === 'required' && input.tools.length === 0) {
+        context.addIssue({
+          code: 'custom',
+          path: ['modelSettings', 'toolChoice'],
+          message: '"required" needs at least one tool in `tools`',
         });
       }
       const tree = treePosition(input);

@@ -74,8 +74,21 @@ export type ChildUsage = z.infer<typeof childUsageSchema>;
 export const agentResultSchema = builtOnce('agentResult.agentResult', () =>
   z.object({
     schemaVersion: z.literal(1),
-    /** The final text: the model's answer, or the terminating tool's output. */
+    /** The final text: the model's answer, or the terminating tool's output; with `output`, that value's JSON text. */
     response: z.string(),
+    /**
+     * Structured output: the answer, parsed and valid against the input's `output.schema`. Present when the run had
+     * an output schema and the model ended it with an answer (`complete`, or a terminating tool whose output is a
+     * valid answer); absent when a limit or a person stopped the run first (stop condition, timeout, terminate).
+     */
+    output: z.unknown().optional(),
+    /** Structured output: answers that were not a valid final answer and went back to the model. */
+    outputCorrections: z.number().int().optional(),
+    /**
+     * Set when `response` is an answer the token cap cut (`finish_reason: "length"`) and the run accepted it
+     * (`answerTruncation.action: 'accept'`). An answer that was continued to its end is not cut.
+     */
+    truncated: z.literal(true).optional(),
     terminationReason: terminationReasonSchema,
     /** Loop iterations run (one model call each). */
     iterations: z.number().int(),
@@ -141,8 +154,11 @@ export type AgentState = z.infer<typeof agentStateSchema> & {
   pendingApprovals: PendingApproval[];
   /** What the run waits for from outside, when it waits. */
   waitingFor?: 'approval' | 'input';
-  /** The question `ask_question` put to the user, while the run waits for the answer. */
-  question?: { callId: string; question: string; askedAt: string };
+  /**
+   * The question `ask_question` put to the user, or an MCP server's question during the call `callId` (`server`
+   * names it), while the run waits for the answer.
+   */
+  question?: { callId: string; question: string; askedAt: string; server?: string };
   /** The limits in force (`setLimits` changes them). */
   limits: RunLimits;
   /** The newest entry of the event log. */

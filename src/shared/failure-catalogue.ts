@@ -32,6 +32,10 @@ export const FailureType = {
   historyTooLarge: 'HistoryTooLarge',
   /** Compaction failed: the summarising model call failed for good, or the model wrote no summary. */
   compactionFailed: 'CompactionFailed',
+  /** Structured output: the model's answers were not valid against `output.schema` more often than `output.maxCorrections` allows. */
+  outputInvalid: 'Output.Invalid',
+  /** The model's final answer was cut by the token cap (`finish_reason: "length"`), and `answerTruncation` did not accept it (continued as often as allowed, or `fail`). */
+  answerTruncated: 'AnswerTruncated',
 
   // Refusals of the agent's updates: the caller's request is refused, the run goes on.
   /** The `decide` update was refused: unknown or already decided call, or arguments that fail the tool's schema. */
@@ -60,6 +64,8 @@ export const FailureType = {
   modelCallClientError: 'ModelCall.ClientError',
   /** The provider answered 429 with code `insufficient_quota`: the account is out of credit. Not retried. */
   modelCallQuotaExceeded: 'ModelCall.QuotaExceeded',
+  /** The request does not fit the model's context window (`context_length_exceeded`, llama.cpp's `exceed_context_size_error`). Not retried. */
+  modelCallContextOverflow: 'ModelCall.ContextOverflow',
   /** The request to the provider timed out on the client's side. Retried. */
   modelCallConnectionTimeout: 'ModelCall.ConnectionTimeout',
   /** The provider could not be reached (DNS, refused connection, TLS). Retried. */
@@ -162,6 +168,14 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
     raisedBy: 'run',
     when: 'the `compaction` call failed for good (its `ModelCall.*` type in the details), or the model wrote no summary',
   },
+  'Output.Invalid': {
+    raisedBy: 'run',
+    when: 'the model gave no valid answer to `output.schema` within `output.maxCorrections` corrections (the last problems in the details)',
+  },
+  AnswerTruncated: {
+    raisedBy: 'run',
+    when: 'the final answer was cut by the token cap (`finish_reason: "length"`) and `answerTruncation` did not accept it: continued `maxContinuations` times and still cut, or `action: "fail"`',
+  },
   InvalidDecision: {
     raisedBy: 'update',
     when: '`decide` refused: unknown or already decided call, or arguments off the schema (the run goes on)',
@@ -200,6 +214,10 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   'ModelCall.QuotaExceeded': {
     raisedBy: 'model call',
     when: 'the provider answered 429 with code `insufficient_quota`; not retried',
+  },
+  'ModelCall.ContextOverflow': {
+    raisedBy: 'model call',
+    when: "the request does not fit the model's context window (code `context_length_exceeded`, llama.cpp's `exceed_context_size_error`); not retried: compact, lower the output cap or use a larger context",
   },
   'ModelCall.ConnectionTimeout': {
     raisedBy: 'model call',

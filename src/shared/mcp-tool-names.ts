@@ -8,7 +8,7 @@
 export const MCP_TOOL_SEPARATOR = '__';
 
 /** What a run names to take every tool of a server: `<server>__*`. */
-export const MCP_WILDCARD = '*';
+const MCP_WILDCARD = '*';
 
 /** What every tool name must be: what providers accept. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -45,7 +45,7 @@ export type ToolCall = z.infer<typeof toolCallSchema>;
 /** Why the runner (not the caller or the model) added a message. */
 export const messageMetaSchema = builtOnce('messages.meta', () =>
   z.object({
-    injected: z.enum(['nudge', 'restriction', 'loop_warning', 'error_context']).optional(),
+    injected: z.enum(['nudge', 'restriction', 'loop_warning', 'error_context', 'continuation']).optional(),
     iteration: z.number().int().optional(),
     /**
      * On an assistant message: the model's own id of each call, by the runner's id the
@@ -95,6 +95,11 @@ export const usageSchema = builtOnce('messages.usage', () =>
      * summed over the calls that were. Absent when no call was (no table, or the model is not in it).
      */
     costUsd: z.number().nonnegative().optional(),
+    /**
+     * Some of these tokens are estimates (about four characters a token): those of model-call attempts that
+     * failed or timed out before the provider counted them. Absent when every count came from the provider.
+     */
+    estimated: z.literal(true).optional(),
   }),
 );
 export type Usage = z.infer<typeof usageSchema>;
@@ -115,6 +120,7 @@ export function addUsage(left: Usage, right: Usage): Usage {
     completionTokens: left.completionTokens + right.completionTokens,
     totalTokens: left.totalTokens + right.totalTokens,
     ...combinedCost(left, right, 1),
+    ...(left.estimated === true || right.estimated === true ? { estimated: true as const } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { PriceTable } from './prices';
+import type { SamplingSettings } from './sampling';
 
 /** How the worker reaches the model. */
 export interface ModelSettings {
@@ -28,4 +29,15 @@ export interface ModelSettings {
    * @default true
    */
   stream?: boolean;
+  /**
+   * Sampling settings of every model call this worker makes (`AGENT_MODEL_MAX_TOKENS`, `AGENT_MODEL_TEMPERATURE`,
+   * ...); a run's `modelSettings` override them field by field. `toolChoice` applies to the run's calls only.
+   * @default none: the provider's own
+   */
+  sampling?: SamplingSettings;
+  /**
+   * The request field `maxTokens` is sent as: `max_tokens` (llama.cpp, Ollama, vLLM, OpenAI's non-reasoning
+   * models) or `max_completion_tokens` (OpenAI's reasoning models refuse `max_tokens`). @default 'max_tokens'
+   */
+  maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }

@@ -113,6 +113,9 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     /**
      * The model answered: the names of the tools it called and, when it wrote text, `content`, cut to 500
      * characters (absent when it wrote none). Workers before this version also wrote `text`, a flag of the same.
+     * `finishReason` is the provider's (`stop`, `tool_calls`, `length`, ...; null when it gave none; absent from
+     * workers before it was logged); `truncated` is set when it is `length`: the token cap cut the answer.
+     * `usage.estimated` says some of the tokens were estimated (attempts that failed before the provider counted them).
      */
     z.object({
       ...envelope('model-response'),
@@ -120,6 +123,8 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       toolCalls: z.array(z.string()),
       content: z.string().optional(),
       usage: usageSchema,
+      finishReason: z.string().nullable().optional(),
+      truncated: z.literal(true).optional(),
     }),
     /** Loop detection counted `count` identical calls of a tool in a row; `action` is what follows. */
     z.object({
@@ -240,6 +245,19 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       errorText: z.string(),
       count: z.number().int(),
     }),
+    /**
+     * Structured output: an answer was not a valid final answer and went back to the model with its problems:
+     * the answer tool's arguments (`answer_tool`), a text answer (`text`), or the output of a terminating tool that
+     * ended the run (`tool_output`, `toolName` says which). `corrections` counts them in the run.
+     */
+    z.object({
+      ...envelope('output-rejection'),
+      iteration: z.number().int(),
+      source: z.enum(['answer_tool', 'text', 'tool_output']),
+      toolName: z.string().optional(),
+      problems: z.array(z.string()),
+      corrections: z.number().int(),
+    }),
     /** A `stopWhen` condition held; the run ends. */
     z.object({ ...envelope('stop-condition-match'), condition: z.string(), detail: z.string() }),
     /** A nudge (the model answered without calling a terminating tool) was added to the conversation. */
@@ -250,6 +268,8 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     injectionEvent('loop-warning-injection'),
     /** An error context (`requireToolCall`: the answer called no tool) was added to the conversation. */
     injectionEvent('error-context-injection'),
+    /** The token cap cut the model's final answer, and the run asked it to continue (`answerTruncation`). */
+    injectionEvent('continuation-injection'),
     /** A tool call waits for a decision; `policy` and its `reason` when an approval policy asked a person to decide. */
     z.object({
       ...envelope('approval-request'),
@@ -275,8 +295,29 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     z.object({ ...envelope('decision-rejection'), via: z.literal('signal'), problem: z.string(), input: z.string() }),
     /** A call still waiting for a decision when the run stopped. */
     z.object({ ...envelope('approval-abandonment'), callId: z.string(), toolName: z.string() }),
-    /** `ask_question` asked the user; the run waits for the `userMessage` signal. */
-    z.object({ ...envelope('input-request'), callId: z.string(), question: z.string() }),
+    /**
+     * `ask_question` asked the user, or an MCP server asked during the call `callId` (`server`, with its
+     * `elicitationId` and `requestedSchema` as JSON text, when short enough); the run waits for the `userMessage` signal.
+     */
+    z.object({
+      ...envelope('input-request'),
+      callId: z.string(),
+      question: z.string(),
+      server: z.string().optional(),
+      elicitationId: z.string().optional(),
+      requestedSchema: z.string().optional(),
+    }),
+    /**
+     * An MCP server's question ended: `answered` (a `userMessage` came; the worker maps it onto the server's
+     * schema), `abandoned` (the call ended first: finished, timed out, or the run stopped) or `replaced` (a
+     * retried attempt of the call asked again).
+     */
+    z.object({
+      ...envelope('mcp-elicitation-end'),
+      callId: z.string(),
+      elicitationId: z.string(),
+      outcome: z.enum(['answered', 'abandoned', 'replaced']),
+    }),
     /** No answer came within `inputTimeout`. */
     z.object({ ...envelope('input-timeout'), callId: z.string(), limit: durationValue }),
     /** A person's message arrived (signal `userMessage`). */
@@ -347,6 +388,7 @@ export const INJECTION_EVENT_TYPES = {
   restriction: 'restriction-injection',
   loop_warning: 'loop-warning-injection',
   error_context: 'error-context-injection',
+  continuation: 'continuation-injection',
 } as const satisfies Record<InjectionKind, RunEventType>;
 
 /**

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { INPUT_BOUNDS } from '../shared/defaults/input-bounds';
 import { type AgentToolSpec } from '../shared/activity-types';
 import { defineTool, type ToolDefinition } from './define-tool';
+import { outputSpecSchema, type OutputSpecInput } from '../shared/output-schema';
+import { samplingSettingsSchema, type SamplingSettings } from '../shared/sampling';
 
 /** The arguments the model gives a nested agent: the task, in words. */
 const agentTaskParameters = z.object({
@@ -34,6 +36,13 @@ export interface AgentToolDefinition {
   approvalTools?: string[];
   /** Whether a call of the agent itself waits for approval, as `defineTool`'s. @default false */
   needsApproval?: boolean;
+  /**
+   * The nested agent's output schema (its input's `output`, e.g. `outputSchema(zodSchema)`): it ends only with an
+   * answer valid against it, and that answer, as JSON text, is the tool's result. @default none: its text answer
+   */
+  output?: OutputSpecInput;
+  /** The nested agent's sampling settings (its input's `modelSettings`). @default the calling run's, without `toolChoice` */
+  modelSettings?: SamplingSettings;
 }
 
 /** A tool definition that is a nested agent: `agent` is what the workflow starts it with. */
@@ -67,6 +76,13 @@ export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefin
         `Agent tool "${definition.name}": ${field} names ${stray.join(', ')}, which are not among its tools.`,
       );
   }
+  if (definition.output !== undefined) {
+    const parsed = outputSpecSchema.safeParse(definition.output);
+    if (!parsed.success)
+      throw new TypeError(
+        `Agent tool "${definition.name}": its output is not a usable output schema: ${parsed.error.issues.map((issue) => issue.message).join('; ')}`,
+      );
+  }
   const agent: AgentToolSpec = {
     kind: 'agent',
     instructions: definition.instructions,
@@ -75,6 +91,8 @@ export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefin
     ...(definition.maxInvocations === undefined ? {} : { maxInvocations: definition.maxInvocations }),
     ...(definition.terminatingToolIds === undefined ? {} : { terminatingToolIds: [...definition.terminatingToolIds] }),
     ...(definition.approvalTools === undefined ? {} : { approvalTools: [...definition.approvalTools] }),
+    ...(definition.output === undefined ? {} : { output: toPlainOutput(definition.output) }),
+    ...(definition.modelSettings === undefined ? {} : { modelSettings: checkedModelSettings(definition) }),
   };
   const tool = defineTool({
     name: definition.name,
@@ -87,4 +105,19 @@ export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefin
   });
   // Registered beside tools of any parameters: a registry holds `ToolDefinition`s of the general type.
   return { ...(tool as unknown as ToolDefinition), agent };
+}
+
+/** The output spec as plain JSON: what travels in the tool catalog and the child's input (a typed spec's marker dropped). */
+function toPlainOutput(output: OutputSpecInput): OutputSpecInput {
+  return JSON.parse(JSON.stringify(output)) as OutputSpecInput;
+}
+
+/** The definition's `modelSettings`, checked against the run input's bounds when the tool is defined, not when a run calls it. */
+function checkedModelSettings(definition: AgentToolDefinition): SamplingSettings {
+  const parsed = samplingSettingsSchema.safeParse(definition.modelSettings);
+  if (!parsed.success)
+    throw new TypeError(
+      `Agent tool "${definition.name}": modelSettings: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`).join('; ')}.`,
+    );
+  return parsed.data;
 }

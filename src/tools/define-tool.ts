@@ -5,6 +5,7 @@ import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 import type { TerminateResponse } from './terminate-response';
 import type { WaitForInput } from './wait-for-input';
 import { requireZod4Parameters } from './zod-version';
+import { TOOL_NAME_PATTERN } from '../shared/mcp-tool-names';
 
 /** What a tool's `execute` gets besides its arguments. */
 export interface ToolContext {
@@ -60,7 +61,6 @@ export interface ToolDefinition<Parameters extends z.ZodType = z.ZodType> {
   local?: boolean;
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * Declares a tool. Checks the name against what providers accept, so a bad
@@ -69,7 +69,7 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export function defineTool<Parameters extends z.ZodType>(
   definition: ToolDefinition<Parameters>,
 ): ToolDefinition<Parameters> {
-  if (!TOOL_NAME.test(definition.name)) {
+  if (!TOOL_NAME_PATTERN.test(definition.name)) {
     throw new TypeError(
       `Tool name "${definition.name}" is not valid: use 1 to 64 letters, digits, "_" or "-" (providers reject others).`,
     );

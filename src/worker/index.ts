@@ -21,6 +21,7 @@ import { tracingForProcess } from '../tracing/process-tracing';
  */
 export { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from '../tools/define-tool';
 export { defineAgentTool, type AgentToolDefinition } from '../tools/define-agent-tool';
+export { outputSchema, type OutputSpec } from '../shared/typed-output';
 export { TerminateResponse } from '../tools/terminate-response';
 export { WaitForInput } from '../tools/wait-for-input';
 export { RetryableToolError } from '../tools/retryable-tool-error';

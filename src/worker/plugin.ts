@@ -18,6 +18,7 @@ import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';
 import { createRedactor } from '../redaction';
 import { McpToolSet } from '../mcp/mcp-tool-set';
+import { McpServerRequests } from '../mcp/server-requests';
 import { mcpSecrets, parseMcpServers, type McpServers } from '../mcp/server-config';
 import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
 import { runIfSearchAttributes } from './checks/namespace-search-attributes';
@@ -95,6 +96,8 @@ export interface AgentRunnerPluginOptions {
    * and `deadline`. A server's tool `t` is the tool `<name>__t`; a run names `<name>__*` for all of them. One
    * connection per server per worker, opened on first use, closed when the worker stops. `env` and `headers` are
    * credentials: redacted from results, failures and log lines. Checked at construction: a bad entry throws.
+   * A server's questions during a call (elicitation) wait for a person in the run; `sampling: true` on an entry lets
+   * that server sample the worker's default model, refused otherwise (`docs/guide/mcp-elicitation.md`).
    * @default none
    */
   mcpServers?: McpServers;
@@ -143,8 +146,9 @@ export class AgentRunnerPlugin extends SimplePlugin {
   constructor(options: AgentRunnerPluginOptions) {
     const hub = options.streamListener === false ? false : DeltaHub.forProcess(options.streamListener);
     const mcpServers = parseMcpServers(options.mcpServers ?? {});
-    const mcp = Object.keys(mcpServers).length === 0 ? undefined : mcpToolSet(mcpServers);
-    const model = mcp === undefined ? options.model : withMcpSecrets(options.model, mcpServers);
+    const hasMcp = Object.keys(mcpServers).length > 0;
+    const model = hasMcp ? withMcpSecrets(options.model, mcpServers) : options.model;
+    const mcp = hasMcp ? mcpToolSet(mcpServers, model) : undefined;
     const activities = createActivities({ registry: createToolRegistry(options.tools, mcp), model, hub });
     const dataConverter = options.dataConverter;
     super({
@@ -221,16 +225,18 @@ export class AgentRunnerPlugin extends SimplePlugin {
  * The worker's MCP servers, logging through the SDK's logger with their credentials redacted: a server's last
  * stderr lines go into the log when it exits, and a server may print its own environment.
  */
-function mcpToolSet(servers: McpServers): McpToolSet {
+function mcpToolSet(servers: McpServers, model: ModelSettings): McpToolSet {
   const redact = createRedactor(mcpSecrets(servers));
   const attributesOf = (attributes: Record<string, unknown> | undefined) =>
     attributes === undefined ? undefined : redact.value(attributes);
-  return new McpToolSet(servers, {
-    log: {
-      info: (message, attributes) => Runtime.instance().logger.info(redact(message), attributesOf(attributes)),
-      warn: (message, attributes) => Runtime.instance().logger.warn(redact(message), attributesOf(attributes)),
-    },
-  });
+  const log = {
+    info: (message: string, attributes?: Record<string, unknown>) =>
+      Runtime.instance().logger.info(redact(message), attributesOf(attributes)),
+    warn: (message: string, attributes?: Record<string, unknown>) =>
+      Runtime.instance().logger.warn(redact(message), attributesOf(attributes)),
+  };
+  // Elicitation goes to the call's run; sampling is answered by the worker's model for servers that allow it.
+  return new McpToolSet(servers, { log, requests: new McpServerRequests(servers, { model, log }) });
 }
 
 /** The model settings with the MCP servers' credentials among the secrets redacted from results and failures. */

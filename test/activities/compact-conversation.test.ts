@@ -37,6 +37,16 @@ function compact(overrides: Partial<CompactionInput>): Promise<CompactionResult>
 }
 
 describe('compactConversation', () => {
+  test("sends the run's sampling settings, but never tool_choice: no tools are offered", async () => {
+    const model = models.script([{ content: 'A summary.' }]);
+
+    await compact({ model, sampling: { maxTokens: 200, temperature: 0, seed: 3, toolChoice: 'required' } });
+
+    const [request] = models.server.requests(model);
+    expect(request).toMatchObject({ max_tokens: 200, temperature: 0, seed: 3 });
+    expect(request).not.toHaveProperty('tool_choice');
+  });
+
   test('sends the instructions and the messages as one transcript, without tools, and returns the summary and usage', async () => {
     const model = models.script([{ content: '  The user wants a.txt summed; it holds 1 2 3.\n' }]);
 

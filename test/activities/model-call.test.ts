@@ -676,7 +676,9 @@ describe('callModel: lenient where a provider differs harmlessly', () => {
     const result = await callModel(modelInput({ model }));
 
     expect(result.message).toEqual({ role: 'assistant', content: 'plain but fine' });
-    expect(result.usage).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+    // No usage in the body: estimated from the request and the answer, and said to be.
+    expect(result.usage).toMatchObject({ completionTokens: Math.ceil('plain but fine'.length / 4), estimated: true });
+    expect(result.usage.promptTokens).toBeGreaterThan(0);
     expect(result.model).toBe(model);
   });
 });
@@ -768,5 +770,40 @@ describe('callModel: liveness', () => {
     expect(finishedAt - cancelledAt).toBeLessThan(1_000);
     expect(finishedAt - startedAt).toBeLessThan(4_000);
     expect(server.requests(model)).toHaveLength(1);
+  });
+});
+
+describe('the request built from the conversation', () => {
+  test('tool-call arguments that are not JSON go on the wire as {}; JSON ones as they are', async () => {
+    const model = scriptedModel([{ content: 'ok' }]);
+    const assistant = {
+      role: 'assistant' as const,
+      content: null,
+      tool_calls: [
+        { id: 'cut', type: 'function' as const, function: { name: 'lookup_order', arguments: '{"orderId": "A-' } },
+        { id: 'empty', type: 'function' as const, function: { name: 'calculator', arguments: '' } },
+        {
+          id: 'fine',
+          type: 'function' as const,
+          function: { name: 'calculator', arguments: '{ "expression":"1+1" }' },
+        },
+      ],
+    };
+    const messages = [
+      { role: 'user' as const, content: 'Look it up.' },
+      assistant,
+      { role: 'tool' as const, tool_call_id: 'cut', content: 'Error: not JSON' },
+      { role: 'tool' as const, tool_call_id: 'empty', content: 'Error: no expression' },
+      { role: 'tool' as const, tool_call_id: 'fine', content: '2' },
+    ];
+    await callModel(modelInput({ model, messages }));
+    const sent = onlyRequest(model).messages[1]?.tool_calls as { id: string; function: { arguments: string } }[];
+    expect(sent.map((call) => [call.id, call.function.arguments])).toEqual([
+      ['cut', '{}'],
+      ['empty', '{}'],
+      ['fine', '{ "expression":"1+1" }'],
+    ]);
+    // The input (what the workflow recorded) is not changed.
+    expect(assistant.tool_calls[0]?.function.arguments).toBe('{"orderId": "A-');
   });
 });

@@ -158,11 +158,6 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
     ],
     ['a chunk that is not an object', ['[1, 2]'], /chunk 1 is not a JSON object/],
     [
-      'an error sent mid-stream',
-      [chunk({ content: 'Hi' }), { error: { message: 'overloaded, sorry' } }],
-      /chunk 2 is an error: overloaded, sorry/,
-    ],
-    [
       'a stream with no choices at all',
       [{ id: 'x', object: 'chat.completion.chunk', choices: [] }],
       /it has no choices/,
@@ -185,6 +180,55 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
     expect(failure.type).toBe(FailureType.modelCallInvalidResponse);
     expect(failure.message).toMatch(problem);
     expect(failure.message).toContain('Attempt 1 of 3; retrying.');
+  });
+
+  // What llama.cpp's server sends when it cannot parse what the model wrote: a 200 stream, then an error object.
+  const inStreamErrors: [string, Record<string, unknown>, string, boolean][] = [
+    [
+      "llama.cpp's in-stream 500",
+      {
+        code: 500,
+        message: 'The model produced output that does not match the expected peg-native format',
+        type: 'server_error',
+      },
+      FailureType.modelCallServerError,
+      false,
+    ],
+    ['an error without a code', { message: 'overloaded, sorry' }, FailureType.modelCallServerError, false],
+    ['a 429 by its code', { code: '429', message: 'slow down' }, FailureType.modelCallRateLimited, false],
+    ['a 401 by its status', { status: 401, message: 'bad key' }, FailureType.modelCallUnauthorized, true],
+    [
+      'a context overflow by its type',
+      {
+        code: 400,
+        message: 'request (786 tokens) exceeds the available context size (512 tokens)',
+        type: 'exceed_context_size_error',
+      },
+      FailureType.modelCallContextOverflow,
+      true,
+    ],
+  ];
+  test.each(inStreamErrors)(
+    '%s is classified by its code as an HTTP status would be, not as an invalid response',
+    async (_name, error, type, nonRetryable) => {
+      const model = scripted([{ rawStream: { chunks: [chunk({ content: 'Hi' }), { error }], done: false } }]);
+      const failure = await applicationFailureOf(run(streamed, input(model)));
+      expect(failure.type).toBe(type);
+      expect(failure.nonRetryable).toBe(nonRetryable);
+      expect(failure.message).toContain(`in the streamed answer of model "${model}"`);
+      expect(failure.message).toContain('(after 1 chunk)');
+      expect(failure.message).toContain(String(error.message));
+      expect(failure.message).not.toContain('OPENAI_BASE_URL');
+    },
+  );
+
+  test('an in-stream server error on the last attempt says it gave up, not that it retries', async () => {
+    const model = scripted([{ rawStream: { chunks: [{ error: { code: 500, message: 'boom' } }], done: false } }]);
+    const env = quietEnvironment({ attempt: 8, retryPolicy: { maximumAttempts: 8 } });
+    const failure = await applicationFailureOf(run(streamed, input(model), env));
+    expect(failure.type).toBe(FailureType.modelCallServerError);
+    expect(failure.message).toMatch(/boom Gave up after 8 attempts\.$/);
+    expect(failure.message).not.toContain('Retrying');
   });
 
   test('arguments that are not valid JSON are assembled as they came: the tool call answers the model, as today', async () => {

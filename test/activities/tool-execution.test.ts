@@ -335,6 +335,8 @@ describe('executeTool: mistakes of the model come back as error results', () => 
     expect(result.terminate).toBe(false);
     expect(result.content).toMatch(/^Error: the arguments for "record_arguments" are not valid JSON \(.+\)\./);
     expect(result.content).toContain("Send one JSON object that matches the tool's schema.");
+    // The request carries {} in their place, so the error is where the model sees what it sent.
+    expect(result.content).toContain('You sent "{\\"label\\": \\"unterminated".');
     expect(recordedArguments).toHaveLength(recordedBefore);
   });
 

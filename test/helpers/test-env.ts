@@ -13,6 +13,7 @@ import { type AgentInput } from '../../src/shared/agent-input';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type AgentWorkflowResult, withAnswerRestored } from '../../src/shared/result-answer';
 import { type PriceTable } from '../../src/shared/prices';
+import type { ModelSettings } from '../../src/shared/model-settings';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import type { ToolDefinition } from '../../src/tools/define-tool';
 import { AGENT_PRELOADED_MODULES, AGENT_WORKFLOWS_PATH } from '../../src/worker/plugin';
@@ -51,6 +52,7 @@ export class TestEnv {
   /**
    * @param options.workflowsPath a workflows module of the test's own (bundled here, once) instead of the suite's bundle
    * @param options.prices the worker's price table (`model.prices`)
+   * @param options.modelSettings the worker's sampling settings and token-cap field (`model.sampling`, `model.maxTokensField`)
    * @param options.dataConverter the worker's and the client's data converter (a payload codec); one with a
    *   `failureConverterPath` gets a bundle of its own with that converter, as a deployment's worker would
    */
@@ -62,6 +64,7 @@ export class TestEnv {
       dataConverter?: DataConverter;
       /** MCP servers the worker offers tools from. */
       mcpServers?: McpServers;
+      modelSettings?: Pick<ModelSettings, 'sampling' | 'maxTokensField'>;
     } = {},
   ): Promise<TestEnv> {
     installQuietRuntime();
@@ -94,6 +97,7 @@ export class TestEnv {
           apiKey: 'test-key',
           defaultModel: 'unused-default',
           ...(options.prices === undefined ? {} : { prices: options.prices }),
+          ...options.modelSettings,
         },
         workflowBundle: ownBundle ?? { codePath: bundlePath },
         ...(dataConverter === undefined ? {} : { dataConverter }),

@@ -244,13 +244,31 @@ describe('model mistakes are results for the model, not crashes', () => {
       'Error: there is no tool named "delete_everything". Available tools: calculator, explode, read_file.',
     );
     expect(outputs.call_badjson).toMatch(
-      /^Error: the arguments for "calculator" are not valid JSON \(.+\)\. Send one JSON object/,
+      /^Error: the arguments for "calculator" are not valid JSON \(.+\)\. You sent .+\. Send one JSON object/,
     );
     expect(outputs.call_schema).toMatch(/^Error: invalid arguments for "calculator": expression: .*expected string/);
     expect(outputs.call_throw).toBe('Error: the fuse was lit');
     expect(outputs.call_escape).toMatch(/^Error: path "..\/..\/etc\/passwd" is outside the workspace/);
     // The model saw every error on its next call.
     expect(env.model.requests(model)[1]?.messages.filter((message) => message.role === 'tool')).toHaveLength(5);
+    // The arguments that are not JSON went back as {} (servers such as llama.cpp's answer 500 to the raw text), the
+    // error quoted them, and the run's record keeps them as the model sent them.
+    const wireCalls = env.model
+      .requests(model)[1]
+      ?.messages.find((message) => message.role === 'assistant')?.tool_calls;
+    expect(wireCalls).toContainEqual({
+      id: 'call_badjson',
+      type: 'function',
+      function: { name: 'calculator', arguments: '{}' },
+    });
+    expect(wireCalls).toContainEqual({
+      id: 'call_schema',
+      type: 'function',
+      function: { name: 'calculator', arguments: '{"expresion":"1+1"}' },
+    });
+    expect(outputs.call_badjson).toContain('You sent "{\\"expression\\": \\"1+".');
+    const recorded = result.messages.find((message) => message.role === 'assistant')?.tool_calls;
+    expect(recorded?.map((call) => call.function.arguments)).toContain('{"expression": "1+');
   });
 });
 

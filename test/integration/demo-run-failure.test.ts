@@ -10,15 +10,17 @@ import { testServerAddress } from '../helpers/test-env';
  * `npm run demo` against an OpenAI-compatible server whose model never
  * calls a tool: the run fails by its own rules (MaxConsecutiveNudgesExceeded)
  * and the demo says so in one clean line, with no `Workflow failed` stack
- * from its worker before it.
+ * from its worker before it. And one whose model repeats a failing call: the
+ * circuit breaker ends the run, and the demo does not claim a summary.
  */
-describe('npm run demo, a run that fails by its own rules', () => {
+describe('npm run demo, a run that does not do its task', () => {
   let model: ScriptedModelServer;
 
   beforeAll(async () => {
-    model = (await ScriptedModelServer.start()).respond('chatty', () => ({
-      content: 'I would rather talk than use tools.',
-    }));
+    model = (await ScriptedModelServer.start())
+      .respond('chatty', () => ({ content: 'I would rather talk than use tools.' }))
+      // The same failing call every time: the circuit breaker ends the run, completed, with no summary written.
+      .respond('stubborn', () => ({ toolCalls: [{ name: 'read_file', arguments: { path: 'no-such-file.txt' } }] }));
   });
 
   afterAll(async () => {
@@ -45,5 +47,28 @@ describe('npm run demo, a run that fails by its own rules', () => {
     expect(finished.code).not.toBe(0);
     expect(output).not.toContain('Workflow failed');
     expect(output).not.toMatch(/^\s+at /m);
+  }, 150_000);
+
+  test('a run the circuit breaker ended says no summary was written, and why', async () => {
+    const workspace = await mkdtemp(path.join(os.tmpdir(), 'demo-breaker-'));
+
+    const finished = await runScript('src/processes/demo.ts', {
+      env: cleanEnv({
+        TEMPORAL_ADDRESS: testServerAddress(),
+        OPENAI_BASE_URL: model.baseURL,
+        OPENAI_API_KEY: 'sk-test',
+        AGENT_TASK_QUEUE: `demo-breaker-${randomUUID()}`,
+      }),
+      args: ['--workspace', workspace, '--model', 'stubborn'],
+      timeoutMs: 120_000,
+    });
+
+    const output = `${finished.stdout}\n${finished.stderr}`;
+    expect(output).toContain('Completed: circuit_breaker (read_file failed 5 times in a row)');
+    expect(output).toContain(
+      `No summary was written to ${path.join(workspace, 'summary.md')}: the run ended by circuit_breaker (read_file failed 5 times in a row) before writing one.`,
+    );
+    expect(output).not.toContain('Summary written to');
+    expect(finished.code).toBe(0);
   }, 150_000);
 });

@@ -35,8 +35,12 @@ test('there are committed histories to replay', () => {
     'conversation.json',
     'linear-history.json',
     'local-tools.json',
+    'mcp-elicitation.json',
     'nested-agents-child.json',
     'nested-agents.json',
+    'output-schema.json',
+    'truncated-answers-before.json',
+    'truncated-answers.json',
   ]);
 });
 

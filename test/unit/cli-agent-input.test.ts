@@ -23,6 +23,15 @@ describe('buildAgentInput', () => {
     });
   });
 
+  test('--max-tokens, --temperature and --tool-choice set modelSettings over those of --input', () => {
+    const base = { modelSettings: { maxTokens: 10, seed: 4 } };
+    expect(
+      buildAgentInput(base, ['hi'], { maxTokens: 256, temperature: 0.2, toolChoice: 'required' }, defaults)
+        .modelSettings,
+    ).toEqual({ maxTokens: 256, seed: 4, temperature: 0.2, toolChoice: 'required' });
+    expect(buildAgentInput({}, ['hi'], {}, defaults)).not.toHaveProperty('modelSettings');
+  });
+
   test('flags override the fields of --input and keep the rest of the blocks they touch', () => {
     const base = {
       tools: ['write_file'],
@@ -83,5 +92,38 @@ describe('loadAgentInput', () => {
       source('{"tools":["calculator"],"maxInvocations":3}'),
     );
     expect(input).toEqual({ tools: ['calculator'], maxInvocations: 3, message: 'Hello' });
+  });
+
+  test('--output-schema reads the schema into output.schema, over the output of --input; --output-mode sets the mode', async () => {
+    const files: Record<string, string> = {
+      'task.json': '{"tools":["calculator"],"output":{"schema":{"type":"string"},"maxCorrections":1}}',
+      'answer.json': '{"type":"object","properties":{"n":{"type":"integer"}}}',
+    };
+    const read = async (name: string) => files[name] ?? '';
+    const input = await loadAgentInput(
+      ['Count'],
+      { input: 'task.json', outputSchema: 'answer.json', outputMode: 'response_format' },
+      read,
+    );
+    expect(input.output).toEqual({
+      schema: { type: 'object', properties: { n: { type: 'integer' } } },
+      maxCorrections: 1,
+      mode: 'response_format',
+    });
+  });
+
+  test('--output-schema that is not a JSON object, or not a usable schema, is refused naming the flag or the field', async () => {
+    await expect(loadAgentInput(['go'], { tools: [], outputSchema: 's.json' }, source('[]'))).rejects.toThrow(
+      new UsageError({ problems: ['--output-schema s.json: expected a JSON Schema object ({"type": "object", ...})'] }),
+    );
+    const refused = await loadAgentInput(
+      ['go'],
+      { tools: [], outputSchema: 's.json' },
+      source('{"type":"objekt"}'),
+    ).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(InvalidAgentInputError);
+    expect((refused as InvalidAgentInputError).problems).toEqual([
+      expect.stringMatching(/^output\.schema: schema #\/type/),
+    ]);
   });
 });

@@ -32,12 +32,18 @@ const ANSWERS_BEFORE_THE_CATALOGUE = {
   TurnTerminated: { status: 409, code: 'turn_terminated' },
 };
 
+/** Types added after the catalogue, with an answer of their own. */
+const ANSWERS_ADDED_SINCE = {
+  'Output.Invalid': { status: 422, code: 'output_invalid' },
+  AnswerTruncated: { status: 422, code: 'answer_truncated' },
+};
+
 describe('the failure catalogue', () => {
   test('names each type once, and describes every one', () => {
     expect(new Set(FAILURE_TYPES).size).toBe(FAILURE_TYPES.length);
     expect(Object.keys(FAILURE_CATALOGUE)).toEqual([...FAILURE_TYPES]);
     for (const type of FAILURE_TYPES) expect(FAILURE_CATALOGUE[type].when).not.toBe('');
-    expect(FAILURE_TYPES).toHaveLength(43);
+    expect(FAILURE_TYPES).toHaveLength(46);
   });
 
   test('holds the types the runner raises, spelled as on the wire', () => {
@@ -67,6 +73,7 @@ describe('the failure catalogue', () => {
         'CompactionFailed',
         'CostBudgetExceeded',
         'ModelCall.PriceUnknown',
+        'ModelCall.ContextOverflow',
       ]),
     );
     // The conversation's refusals are the catalogue's.
@@ -89,8 +96,13 @@ describe("the API's answer for each failure type", () => {
     expect(HTTP_STATUS_OF).toMatchObject(ANSWERS_BEFORE_THE_CATALOGUE);
   });
 
+  test('types added since have answers of their own: Output.Invalid is a 422, as the run failures before it', () => {
+    expect(HTTP_STATUS_OF).toMatchObject(ANSWERS_ADDED_SINCE);
+  });
+
   test('the rest keep the default they fell through to: 502 model_call_failed for ModelCall.* (and the compaction call), else 500 run_failed', () => {
-    for (const type of FAILURE_TYPES.filter((name) => !(name in ANSWERS_BEFORE_THE_CATALOGUE))) {
+    const own = { ...ANSWERS_BEFORE_THE_CATALOGUE, ...ANSWERS_ADDED_SINCE };
+    for (const type of FAILURE_TYPES.filter((name) => !(name in own))) {
       const modelCall = type.startsWith('ModelCall.') || type === 'CompactionFailed';
       const expected = modelCall ? { status: 502, code: 'model_call_failed' } : { status: 500, code: 'run_failed' };
       expect({ type, ...HTTP_STATUS_OF[type] }).toEqual({ type, ...expected });

@@ -1,6 +1,12 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { classifyModelError, retryAfterMs, type ModelCallContext } from '../../src/activities/model-errors';
+import {
+  classifyModelError,
+  retryAfterMs,
+  streamedError,
+  streamInterruptedFailure,
+  type ModelCallContext,
+} from '../../src/activities/model-errors';
 
 const CONTEXT: ModelCallContext = { model: 'gpt-test', baseURL: 'https://llm.example/v1' };
 const WHERE = 'model "gpt-test" at https://llm.example/v1';
@@ -12,7 +18,7 @@ const WHERE = 'model "gpt-test" at https://llm.example/v1';
  */
 function apiError(
   status: number,
-  errorBody: { message: string; code?: string },
+  errorBody: { message: string; code?: string | number; type?: string },
   headers: Record<string, string> = {},
 ): APIError {
   return APIError.generate(status, { error: errorBody }, undefined, new Headers(headers));
@@ -233,5 +239,94 @@ describe('regressions found in review', () => {
       baseURL: 'http://h/v1',
     });
     expect(failure.message).toBe('Could not reach model "m" at http://h/v1: Connection error. Retrying.');
+  });
+});
+
+describe('context overflow', () => {
+  test("llama.cpp's 400 exceed_context_size_error is a non-retryable ContextOverflow that says what to do", () => {
+    const failure = classifyModelError(
+      apiError(400, {
+        code: 400,
+        message: 'request (786 tokens) exceeds the available context size (512 tokens), try increasing it',
+        type: 'exceed_context_size_error',
+      }),
+      CONTEXT,
+    );
+    expect(failure.type).toBe('ModelCall.ContextOverflow');
+    expect(failure.nonRetryable).toBe(true);
+    expect(failure.message).toContain('exceeds the available context size (512 tokens)');
+    expect(failure.message).toContain('compaction');
+    expect(failure.message).toContain('max_tokens');
+    expect(failure.message).toContain('larger context');
+    expect(failure.message).not.toContain('malformed');
+  });
+
+  test("OpenAI's context_length_exceeded code is ContextOverflow too", () => {
+    const failure = classifyModelError(
+      apiError(400, {
+        message: "This model's maximum context length is 8192 tokens.",
+        code: 'context_length_exceeded',
+      }),
+      CONTEXT,
+    );
+    expect(failure.type).toBe('ModelCall.ContextOverflow');
+    expect(failure.nonRetryable).toBe(true);
+  });
+
+  test('another 400 stays BadRequest', () => {
+    expect(classifyModelError(apiError(400, { message: 'bad', code: 'invalid_value' }), CONTEXT).type).toBe(
+      'ModelCall.BadRequest',
+    );
+  });
+});
+
+describe('the last attempt does not say it retries', () => {
+  const last: ModelCallContext = { ...CONTEXT, attempt: 8, maxAttempts: 8 };
+
+  test.each([
+    ['a 500', apiError(500, { message: 'busy' })],
+    ['a 429', apiError(429, { message: 'slow down' })],
+    ['a connection error', new APIConnectionError({ cause: new Error('ECONNREFUSED') })],
+    ['a connection timeout', new APIConnectionTimeoutError()],
+  ])('%s on attempt 8 of 8 says it gave up', (_name, error) => {
+    const failure = classifyModelError(error, last);
+    expect(failure.message).toMatch(/Gave up after 8 attempts\.$/);
+    expect(failure.message).not.toMatch(/retrying/i);
+  });
+
+  test('a stream broken off on the last attempt says it gave up', () => {
+    const failure = streamInterruptedFailure('the connection failed', 3, last);
+    expect(failure.message).toMatch(/Gave up after 8 attempts\.$/);
+  });
+
+  test.each([
+    ['before the last attempt', { ...CONTEXT, attempt: 7, maxAttempts: 8 }],
+    ['with no retry policy known', { ...CONTEXT, attempt: 8 }],
+    ['with unlimited attempts (0)', { ...CONTEXT, attempt: 8, maxAttempts: 0 }],
+    ['with unlimited attempts (Infinity)', { ...CONTEXT, attempt: 8, maxAttempts: Number.POSITIVE_INFINITY }],
+  ])('%s it still says it retries', (_name, context) => {
+    expect(classifyModelError(apiError(503, { message: 'busy' }), context).message).toMatch(/busy Retrying\.$/);
+  });
+});
+
+describe('streamedError: an error object sent inside a stream, as an HTTP error', () => {
+  test.each([
+    [{ code: 500, message: 'peg' }, 500],
+    [{ code: '503', message: 'x' }, 503],
+    [{ status: 429, message: 'x' }, 429],
+    [{ message: 'no code' }, 500],
+    [{ code: 'server_is_sad', message: 'x' }, 500],
+    [{ code: 42, message: 'not a status' }, 500],
+    [{ type: 'invalid_request_error', message: 'x' }, 400],
+    [{ code: 'context_length_exceeded', message: 'x' }, 400],
+  ])('%j stands for %i', (body, status) => {
+    expect(streamedError(body, 2, new Headers()).status).toBe(status);
+  });
+
+  test('its failure names the stream and the chunks before the error', () => {
+    const failure = classifyModelError(streamedError({ code: 500, message: 'peg' }, 4, new Headers()), CONTEXT);
+    expect(failure.type).toBe('ModelCall.ServerError');
+    expect(failure.message).toBe(`500 in the streamed answer of ${WHERE} (after 4 chunks): peg Retrying.`);
+    expect(failure.details).toEqual([{ status: 500, code: 500, inStream: true }]);
   });
 });

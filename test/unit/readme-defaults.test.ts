@@ -8,8 +8,10 @@ import * as conversationsDefaults from '../../src/shared/defaults/conversations'
 import * as eventLogDefaults from '../../src/shared/defaults/event-log';
 import * as inputBoundsDefaults from '../../src/shared/defaults/input-bounds';
 import * as localServerDefaults from '../../src/shared/defaults/local-server';
+import * as modelSettingsDefaults from '../../src/shared/defaults/model-settings';
 import * as modelStreamDefaults from '../../src/shared/defaults/model-stream';
 import * as namesDefaults from '../../src/shared/defaults/names';
+import * as outputDefaults from '../../src/shared/defaults/output';
 import * as runInputDefaults from '../../src/shared/defaults/run-input';
 import * as sizesDefaults from '../../src/shared/defaults/sizes';
 import * as toolsDefaults from '../../src/shared/defaults/tools';
@@ -32,8 +34,10 @@ const constants = {
   ...eventLogDefaults,
   ...inputBoundsDefaults,
   ...localServerDefaults,
+  ...modelSettingsDefaults,
   ...modelStreamDefaults,
   ...namesDefaults,
+  ...outputDefaults,
   ...runInputDefaults,
   ...sizesDefaults,
   ...toolsDefaults,

@@ -104,6 +104,12 @@ export const ACTIVITY_RETRY_POLICIES = {
 export const INVALID_RESPONSE_RETRY = { maxAttempts: 3, retryDelayMs: 1_000, previewChars: 200 } as const;
 
 /**
+ * How many characters of a tool call's arguments that are not JSON the tool's error result quotes back to the model
+ * (the request itself carries `{}` in their place).
+ */
+export const SENT_ARGUMENTS_PREVIEW_CHARS = 200;
+
+/**
  * How configured secrets are kept out of failures and log lines. Shorter secrets are left alone:
  * replacing every "abc" would mangle ordinary text and hide nothing worth hiding.
  */

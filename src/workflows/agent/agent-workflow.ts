@@ -11,7 +11,7 @@ import { turnPolicyFor } from '../rules/model-turn';
 import { effectiveMaxInvocations } from '../rules/run-setup';
 import { userMessage } from './conversation-messages';
 import { type PartialRun } from '../../shared/failure-catalogue';
-import { handOverTooLarge, invalidAgentInput, modelCallFailed, partialRun } from './failures';
+import { failedCallUsage, handOverTooLarge, invalidAgentInput, modelCallFailed, partialRun } from './failures';
 import type { RunContext } from './run-context';
 import {
   canLeaveSummarisedBehind,
@@ -46,7 +46,16 @@ import { cancellationReason, finishRun, runResult } from './steps/finish-run';
 import { chooseRunTools, loadToolCatalog } from './steps/load-tools';
 import { closeOpenBatch, runToolBatch } from './steps/run-tool-batch';
 import { takeModelAnswer } from './steps/take-model-answer';
-import { markFailed, markInputSettled, requestTermination, setRunLimits, startConversation } from './run-transitions';
+import { cutToolCalls } from './steps/cut-tool-calls';
+import {
+  addRunUsage,
+  markFailed,
+  markInputSettled,
+  requestTermination,
+  setRunLimits,
+  startConversation,
+} from './run-transitions';
+import { endCallElicitations } from './steps/mcp-elicitations';
 
 /**
  * One agent run: call the model, execute its tool calls, repeat, until the
@@ -97,6 +106,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     run,
     loopScope,
     (name) => toolSchemas.get(name),
+    () => publish(run),
     () => publish(run),
   );
 
@@ -159,6 +169,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     // Stopped by the `terminate` signal or by Temporal's cancel request: close the
     // open batch with valid tool messages and return what the run has.
     closeOpenBatch(run);
+    endCallElicitations(run, undefined, () => undefined);
     markInputSettled(run);
     return settle({ kind: 'finish', reason: cancellationReason(run, input), response: lastAssistantText(run) });
   }
@@ -196,17 +207,27 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
         response = await callModel(context, contextForModel(context));
       } catch (error) {
         if (wf.isCancellation(error)) throw error;
+        // What its attempts spent before they failed is the run's too (the run ends here, so no later decision changes).
+        const spent = failedCallUsage(error);
+        if (spent !== undefined) addRunUsage(run, spent);
         return settle({ kind: 'fail', failure: modelCallFailed(error, partial()) });
       }
       const assistant = recordModelResponse(context, response);
 
-      const answer = takeModelAnswer(context, turnPolicy, assistant);
+      const answer = takeModelAnswer(context, turnPolicy, assistant, response.finishReason);
       let outcome: StepOutcome;
       if (answer.kind === 'run_tools') {
         const loops = applyLoopDetection(context, answer.calls, assistant.content ?? '');
         if (loops.stop !== undefined) return settle(loops.stop);
         const flagged = flaggedCalls(assistant, response.approvalRequired ?? []);
-        const batch = await runToolBatch(context, tools, assistant, answer.calls, flagged);
+        const batch = await runToolBatch(
+          context,
+          tools,
+          assistant,
+          answer.calls,
+          flagged,
+          cutToolCalls(response.finishReason, answer.calls),
+        );
         outcome = afterToolBatch(context, batch, loops.warnings);
       } else {
         outcome = answer;

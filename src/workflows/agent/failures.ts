@@ -14,6 +14,7 @@ import { formatBytes, jsonBytes } from '../../shared/payload-limits';
 import { type ChatMessage, type ToolCall, type Usage } from '../../shared/messages';
 import { type TerminationReason } from '../../shared/agent-result';
 import type { SizeBreach } from '../rules/size-rules';
+import { spentUsageIn } from '../../shared/spent-usage';
 
 /**
  * The run's business failures. Each is a non-retryable `ApplicationFailure`
@@ -75,6 +76,19 @@ export function maxConsecutiveNudgesExceeded(limit: number, partial: PartialRun)
 }
 
 /**
+ * Structured output: the model's answers never validated against `output.schema`. The details carry the last
+ * answer's problems and how many corrections the run sent back.
+ */
+export function outputInvalid(problems: string[], maxCorrections: number, partial: PartialRun): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.outputInvalid,
+    message: `The model gave no valid answer to the output schema after ${maxCorrections} correction${maxCorrections === 1 ? '' : 's'}: ${problems.join('; ')}`,
+    nonRetryable: true,
+    details: [{ problems, maxCorrections, ...partial }],
+  });
+}
+
+/**
  * The run's failure for a model call that failed for good: the activity's
  * classified type (`ModelCall.Unauthorized`, ...) and the provider's message
  * are kept so the caller sees what to fix.
@@ -100,6 +114,30 @@ export function modelCallFailed(error: unknown, partial: PartialRun): Applicatio
     nonRetryable: true,
     details: [partial],
     cause: error instanceof Error ? error : undefined,
+  });
+}
+
+/**
+ * The model's final answer was cut by the token cap and the run's `answerTruncation` did not accept it: the
+ * details carry the cut text and the run so far, so a caller still has what was written.
+ */
+export function answerTruncated(
+  truncation: { continuations: number; maxContinuations: number; response: string },
+  partial: PartialRun,
+): ApplicationFailure {
+  const asked =
+    truncation.continuations === 0
+      ? 'answerTruncation.action is "fail"'
+      : `it was still cut after ${truncation.continuations} continuation(s)`;
+  const keptResponse =
+    truncation.response.length <= FAILURE_RESPONSE_LIMIT_CHARS ? { response: truncation.response } : {};
+  return ApplicationFailure.create({
+    type: FailureType.answerTruncated,
+    message:
+      `The model's answer was cut by the output token limit (finish_reason "length"), and ${asked}. ` +
+      'Raise modelSettings.maxTokens (or AGENT_MODEL_MAX_TOKENS), allow more answerTruncation.maxContinuations, or accept cut answers with answerTruncation.action "accept".',
+    nonRetryable: true,
+    details: [{ continuations: truncation.continuations, ...keptResponse, ...partial }],
   });
 }
 
@@ -239,4 +277,20 @@ export function compactionFailed(error: unknown, partial: PartialRun): Applicati
     details: [{ causeType: cause.type ?? null, ...partial }],
     cause: error instanceof Error ? error : undefined,
   });
+}
+
+/**
+ * What a model call that failed for good spent on its attempts, as it reported it: the last entry of its
+ * failure's details, or its last heartbeat's details when it timed out (`src/activities/attempt-usage.ts`).
+ * Read from the failure in the history, so a replay reads the same.
+ */
+export function failedCallUsage(error: unknown): Usage | undefined {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof TimeoutFailure) return spentUsageIn(cause.lastHeartbeatDetails);
+  if (!(cause instanceof ApplicationFailure)) return undefined;
+  for (const entry of [...(cause.details ?? [])].reverse()) {
+    const spent = spentUsageIn(entry);
+    if (spent !== undefined) return spent;
+  }
+  return undefined;
 }

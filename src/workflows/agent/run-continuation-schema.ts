@@ -114,6 +114,8 @@ const stopContextFields = builtOnce('handOver.stopContextFields', () => ({
     .default([]),
   /** Iterations released with `context_release`. */
   releasedIterations: z.array(count).max(CONTEXT_RELEASE_LIMITS.maxReleased).default([]),
+  /** Structured output: answers sent back to the model as not valid, once there was one. */
+  outputCorrections: count.optional(),
 }));
 
 /**
@@ -200,6 +202,7 @@ const EXPECTED: Record<
   toolCallsExecuted: 'a whole number, 0 or more, if given',
   lastToolResults: 'an array of { toolName, callId, contentPreview, isError }, if given',
   releasedIterations: 'an array of whole numbers, if given',
+  outputCorrections: 'a whole number, 0 or more, if given',
   resultCache: '{ entries, nextNumber }, if given',
   nested: '{ children, omitted, total }, if given',
 };

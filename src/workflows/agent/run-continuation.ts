@@ -29,6 +29,7 @@ const CARRIED = [
   'releasedIterations',
   'resultCache',
   'nested',
+  'outputCorrections',
 ] as const satisfies readonly (keyof RunRecord)[];
 type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
 

@@ -5,6 +5,8 @@ import {
   decideUpdate,
   denySignal,
   eventsQuery,
+  mcpElicitationAnswerQuery,
+  mcpElicitationSignal,
   modelRequestQuery,
   nestedApprovalsSignal,
   setLimitsUpdate,
@@ -23,6 +25,7 @@ import { decideFromSignal, recordDecision, type ToolSchemaLookup } from './steps
 import { forwardDecision } from './steps/nested-approvals';
 import { readNestedApprovals, routeDecision } from '../rules/nested-approvals';
 import { applyLimitChange } from '../rules/limit-rules';
+import { answerElicitation, elicitationAnswer, receiveElicitation } from './steps/mcp-elicitations';
 import { messageTooDeep, reasonOf } from '../rules/message-bounds';
 import { isFinished, snapshot, type RunRecord } from './run-record';
 import { receiveUserMessage, requestGracefulStop, requestTermination, setRunLimits } from './run-transitions';
@@ -38,6 +41,8 @@ export function registerRunHandlers(
   toolSchemaFor: ToolSchemaLookup,
   /** Called when what the run's nested agents wait on changed: the run publishes it (and reports it up, if nested). */
   nestedApprovalsChanged: () => void = () => undefined,
+  /** Publishes the run's search attributes (an MCP server's question changes its status). */
+  publishRun: () => void = () => undefined,
 ): void {
   wf.setHandler(stateQuery, () => snapshot(run));
   wf.setHandler(eventsQuery, (query) => run.events.page(query?.after, query?.limit));
@@ -110,9 +115,13 @@ export function registerRunHandlers(
       run.events.append('user-message-rejection', { reason: isFinished(run) ? 'the run has ended' : 'empty content' });
       return;
     }
+    // An MCP server's question, while a call waits on it, takes the message as its answer.
+    if (answerElicitation(run, content, publishRun)) return;
     receiveUserMessage(run, content);
     run.events.append('user-message', { content });
   });
+  wf.setHandler(mcpElicitationSignal, (input) => receiveElicitation(run, input, publishRun));
+  wf.setHandler(mcpElicitationAnswerQuery, (input) => elicitationAnswer(run, input?.id));
   wf.setHandler(stopSignal, (input) => {
     if (isFinished(run) || run.externalStopRequested) return;
     requestGracefulStop(run);

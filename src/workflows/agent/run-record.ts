@@ -31,6 +31,15 @@ interface OpenBatch {
   results: Map<string, ToolCallResult>;
 }
 
+/** An MCP server's question the run waits to have answered (`steps/mcp-elicitations.ts`). */
+export interface PendingElicitation {
+  id: string;
+  callId: string;
+  server: string;
+  question: string;
+  askedAt: string;
+}
+
 /** Everything a run keeps; `snapshot` turns it into the plain JSON of the `state` query. */
 export interface RunRecord {
   status: AgentState['status'];
@@ -38,6 +47,8 @@ export interface RunRecord {
   invocations: number;
   consecutiveNudges: number;
   restrictionInjections: number;
+  /** Structured output: answers that were not a valid final answer and went back to the model; absent before the first. */
+  outputCorrections?: number;
   messages: ChatMessage[];
   /** How many of `messages` came with the run's input; what follows is what the run added. */
   inputMessageCount: number;
@@ -62,6 +73,13 @@ export interface RunRecord {
   inbox: string[];
   /** The question `ask_question` asked, while the run waits for its answer. */
   pendingQuestion?: { callId: string; question: string; askedAt: string };
+  /** MCP servers' questions during tool calls in flight, oldest first: the next `userMessage` answers the first. */
+  elicitations: PendingElicitation[];
+  /**
+   * Answers to MCP servers' questions by elicitation id, until the worker reads them; kept per Temporal run
+   * (never handed over: a call never outlives its batch), so a retried attempt that asks again gets the answer.
+   */
+  elicitationAnswers: Map<string, { question: string; answer: string }>;
   /**
    * The conversation the model call in flight sends, when it is too large for
    * the activity's input: the `modelRequest` query answers it. Never handed
@@ -114,6 +132,8 @@ export function createRunRecord(): RunRecord {
     events: new EventLog(),
     externalStopRequested: false,
     inbox: [],
+    elicitations: [],
+    elicitationAnswers: new Map(),
     turn: { startedAtMs: new Date().getTime(), messageIndex: 0, iteration: 0, usage: ZERO_USAGE, executedTools: [] },
     loopTracker: initialLoopTracker(),
     breaker: initialBreakerState(),
@@ -221,12 +241,19 @@ export function snapshot(run: RunRecord): AgentState {
       ? { waitingFor: 'approval' as const }
       : run.pendingQuestion !== undefined
         ? { waitingFor: 'input' as const, question: run.pendingQuestion }
-        : {}),
+        : run.elicitations[0] !== undefined
+          ? { waitingFor: 'input' as const, question: elicitationQuestion(run.elicitations[0]) }
+          : {}),
     limits: run.limits,
     ...(lastEvent === undefined ? {} : { lastEvent }),
     ...(run.terminationReason === undefined ? {} : { terminationReason: run.terminationReason }),
     ...(run.error === undefined ? {} : { error: run.error }),
   };
+}
+
+function elicitationQuestion(pending: PendingElicitation): NonNullable<AgentState['question']> {
+  const { callId, question, askedAt, server } = pending;
+  return { callId, question, askedAt, server };
 }
 
 /** The model's latest answer: the last assistant message of the conversation, if there is one. */

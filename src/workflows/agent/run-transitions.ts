@@ -2,7 +2,7 @@ import { addUsage, type ChatMessage, type Usage } from '../../shared/messages';
 import { type TerminationReason } from '../../shared/agent-result';
 import { type PendingApproval, type RunLimits } from '../../shared/control';
 import type { AgentAnswer } from '../rules/nested-agents';
-import { isFinished, type RunRecord } from './run-record';
+import { isFinished, type PendingElicitation, type RunRecord } from './run-record';
 
 /**
  * Every way a run's status changes, and the fields several steps share: the
@@ -70,9 +70,28 @@ function refreshStatus(run: RunRecord): void {
   run.status =
     run.pendingApprovals.length > 0
       ? 'waiting_for_approval'
-      : run.pendingQuestion !== undefined
+      : run.pendingQuestion !== undefined || run.elicitations.length > 0
         ? 'waiting_for_input'
         : 'running';
+}
+
+/** An MCP server asks during a call: the run is `waiting_for_input` until it is answered or the call ends. */
+export function markWaitingForElicitation(run: RunRecord, elicitation: PendingElicitation): void {
+  run.elicitations.push(elicitation);
+  refreshStatus(run);
+}
+
+/** The MCP server's question `id` no longer waits (answered, replaced, or its call ended); returns it, if it waited. */
+export function markElicitationSettled(run: RunRecord, id: string): PendingElicitation | undefined {
+  const settled = run.elicitations.find((pending) => pending.id === id);
+  run.elicitations = run.elicitations.filter((pending) => pending.id !== id);
+  refreshStatus(run);
+  return settled;
+}
+
+/** The person's answer to the MCP server's question, kept until the worker reads it. */
+export function recordElicitationAnswer(run: RunRecord, pending: PendingElicitation, answer: string): void {
+  run.elicitationAnswers.set(pending.id, { question: pending.question, answer });
 }
 
 // ─── The conversation and its turns ─────────────────────────────────────────

@@ -20,7 +20,16 @@ export type StepOutcome =
    * End the run with `reason`, `response` its answer. `unexecuted` are tool calls
    * of the last response the run stops before running; each gets a "not executed" result.
    */
-  | { kind: 'finish'; reason: TerminationReason; response: string; unexecuted?: ToolCall[] }
+  | {
+      kind: 'finish';
+      reason: TerminationReason;
+      response: string;
+      unexecuted?: ToolCall[];
+      /** Structured output: the valid answer, when the run has an output schema and ends with one. */
+      output?: { value: unknown };
+      /** The response is an answer the token cap cut, accepted as it is. */
+      truncated?: true;
+    }
   /** Fail the run with `failure` (a non-retryable `ApplicationFailure` from `failures.ts`). */
   | { kind: 'fail'; failure: ApplicationFailure }
   /** A tool asked a person a question: wait for the answer, then run again (or finish when it does not come). */

@@ -3,6 +3,7 @@ import { NESTED_AGENT_DEFAULTS } from '../../shared/defaults/run-input';
 import { ZERO_USAGE, addUsage, type Usage } from '../../shared/messages';
 import { treePosition, type AgentInput, type ParsedAgentInput } from '../../shared/agent-input';
 import { type AgentToolSpec } from '../../shared/activity-types';
+import { withoutToolChoice } from '../../shared/sampling';
 import { type ChildUsage, type TerminationReason } from '../../shared/agent-result';
 import { type CostBudget } from '../../shared/prices';
 import { type TokenBudget } from '../../shared/control';
@@ -112,12 +113,14 @@ export function childLimits(
 export function childInput(
   spec: AgentToolSpec,
   task: string,
-  parent: Pick<ParsedAgentInput, 'model' | 'depth' | 'maxDepth'>,
+  parent: Pick<ParsedAgentInput, 'model' | 'depth' | 'maxDepth' | 'modelSettings' | 'answerTruncation'>,
   limits: { tokenBudget?: TokenBudget; timeoutMs?: number; costBudget?: CostBudget },
   name?: string,
 ): AgentInput {
   const model = spec.model ?? parent.model;
   const { depth, maxDepth } = treePosition(parent);
+  // The parent's `toolChoice` is not handed down: a child forced to call tools could never answer its task in text.
+  const modelSettings = spec.modelSettings ?? withoutToolChoice(parent.modelSettings);
   return {
     ...(model === undefined ? {} : { model }),
     ...(name === undefined ? {} : { name }),
@@ -133,9 +136,12 @@ export function childInput(
     ...(spec.approvalTools === undefined || spec.approvalTools.length === 0
       ? {}
       : { approval: { tools: spec.approvalTools } }),
+    ...(spec.output === undefined ? {} : { output: spec.output }),
     ...(limits.tokenBudget === undefined ? {} : { tokenBudget: limits.tokenBudget }),
     ...(limits.timeoutMs === undefined ? {} : { timeout: limits.timeoutMs }),
     ...(limits.costBudget === undefined ? {} : { costBudget: limits.costBudget }),
+    ...(modelSettings === undefined ? {} : { modelSettings }),
+    ...(parent.answerTruncation === undefined ? {} : { answerTruncation: parent.answerTruncation }),
   };
 }
 

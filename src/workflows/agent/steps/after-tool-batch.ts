@@ -5,6 +5,7 @@ import { runAgain, type StepOutcome } from '../step-outcome';
 import { applyCircuitBreaker } from './apply-circuit-breaker';
 import { applyStopWhen } from './apply-stop-when';
 import type { ToolBatchResult } from './run-tool-batch';
+import { outputOfEnding } from './take-output-answer';
 
 /**
  * After a batch of tool calls: a terminating tool or `TerminateResponse`
@@ -25,7 +26,7 @@ export function afterToolBatch(
     contentPreview: preview(result.content),
     isError: result.isError,
   }));
-  if (batch.ending !== undefined) return batch.ending;
+  if (batch.ending !== undefined) return outputOfEnding(context, batch.ending);
   for (const warning of loopWarnings) inject(run, 'loop_warning', warning);
   const stopped = applyCircuitBreaker(context, batch.executed) ?? applyStopWhen(context);
   if (stopped !== undefined) return stopped;

@@ -1,3 +1,4 @@
+import { sideCallSampling } from '../../../shared/sampling';
 import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
 import { type CompactionConfig } from '../../../shared/compaction-schema';
@@ -65,6 +66,7 @@ async function compact(
           messages: plan.summarise,
           maxSummaryChars: maxSummaryChars(config.maxTokens),
           ...priceRequirement(input),
+          ...sideCallSampling(input),
         },
       ],
     );

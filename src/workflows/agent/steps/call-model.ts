@@ -12,6 +12,8 @@ import { RESULT_CACHE_TOOL } from '../../rules/result-cache';
 import type { RunContext } from '../run-context';
 import { workflowTools } from './context-release';
 import { addRunUsage, appendMessages } from '../run-transitions';
+import { answerFormat, answerTools } from '../../rules/output-request';
+import { LENGTH_FINISH_REASON } from '../../rules/answer-truncation';
 
 /**
  * What the model would see if called now (`rules/model-context.ts`): the
@@ -65,7 +67,9 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
   const offered = [
     ...(input.resultProcessing?.inlineThreshold === undefined ? [] : [RESULT_CACHE_TOOL]),
     ...workflowTools(context).map(({ name, description, parameters }) => ({ name, description, parameters })),
+    ...answerTools(input),
   ];
+  const responseFormat = answerFormat(input);
   return modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
     {
       model: input.model,
@@ -77,6 +81,8 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
       ...priceRequirement(input),
       // Absent unless offered, so the input of a run without them stays as it was.
       ...(offered.length === 0 ? {} : { workflowTools: offered }),
+      ...(responseFormat === undefined ? {} : { responseFormat }),
+      ...(input.modelSettings === undefined ? {} : { sampling: input.modelSettings }),
     },
   ]);
 }
@@ -96,6 +102,9 @@ export function recordModelResponse(context: RunContext, response: ModelCallResu
     toolCalls: (assistant.tool_calls ?? []).map((call) => call.function.name),
     ...(assistant.content ? { content: preview(assistant.content) } : {}),
     usage: response.usage,
+    // Absent from results of workers before it was carried.
+    ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
+    ...(response.finishReason === LENGTH_FINISH_REASON ? { truncated: true as const } : {}),
   });
   publish(run);
   return assistant;

@@ -8,6 +8,7 @@ import { decideCall } from './await-approval';
 import { answerContextRelease, workflowToolNamed } from './context-release';
 import { needsApproval, toolAsksForApproval } from '../../rules/approval-rules';
 import { runAgentTool } from './run-agent-tool';
+import { endCallElicitations } from './mcp-elicitations';
 import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
 import { appendToolCallEnd, appendToolCallStart } from '../tool-call-events';
@@ -114,6 +115,8 @@ export async function executeToolCall(
     // The call's deadline passed without a finished attempt: the model hears of it as a tool error.
     result = { content: `Error: ${describeToolFailure(call.function.name, error)}`, isError: true, terminate: false };
   }
+  // A question the server asked during the call no longer waits once the call is over.
+  endCallElicitations(run, call.id, () => context.publish(run));
   appendToolCallEnd(run, call, new Date().getTime() - startedAt, result);
   return result;
 }

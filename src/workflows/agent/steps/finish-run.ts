@@ -37,6 +37,9 @@ export function runResult(
   const full: AgentResult = {
     schemaVersion: SCHEMA_VERSION,
     response,
+    ...(outcome.output === undefined ? {} : { output: outcome.output.value }),
+    ...(context.input.output === undefined ? {} : { outputCorrections: run.outputCorrections ?? 0 }),
+    ...(outcome.truncated === true ? { truncated: true as const } : {}),
     terminationReason: reason,
     iterations: run.iteration,
     invocations: run.invocations,

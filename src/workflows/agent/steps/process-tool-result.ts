@@ -1,3 +1,4 @@
+import { sideCallSampling } from '../../../shared/sampling';
 import { priceRequirement } from '../../rules/cost-budget';
 import * as wf from '@temporalio/workflow';
 import { type ToolCall } from '../../../shared/messages';
@@ -107,6 +108,7 @@ async function extract(
     ...extractionInput(toolName, result.content, run.messages, config, input.model),
     // Under a cost budget an unpriced model is not called (`ModelCall.PriceUnknown`): the result stays as it was.
     ...priceRequirement(input),
+    ...sideCallSampling(input),
   };
   let extracted;
   try {

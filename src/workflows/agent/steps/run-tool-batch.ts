@@ -5,8 +5,10 @@ import type { StepOutcome } from '../step-outcome';
 import { type RunRecord } from '../run-record';
 import type { RunTools } from '../../rules/run-setup';
 import { executeToolCall } from './execute-tool-call';
+import { truncatedToolCallMessage } from '../../../shared/defaults/model-settings';
 import { isPending, processToolResult } from './process-tool-result';
 import { answerResultCacheCall, isResultCacheCall } from './read-result-cache';
+import { answerNotAlone, isAnswerToolCall } from './take-output-answer';
 import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
 import { abandonPendingApprovals, appendMessages } from '../run-transitions';
@@ -33,6 +35,7 @@ export async function runToolBatch(
   assistant: AssistantMessage,
   calls: ToolCall[],
   flagged: ReadonlySet<string>,
+  cut: ReadonlySet<string> = new Set(),
 ): Promise<ToolBatchResult> {
   const { run, input } = context;
   const plan = planToolBatch(calls, tools.terminating);
@@ -54,8 +57,19 @@ export async function runToolBatch(
       done = resolve;
     });
     try {
+      // Arguments the token cap cut: the tool does not run, and the model hears why.
+      if (cut.has(call.id)) {
+        const answer = { content: truncatedToolCallMessage(call.function.name), isError: true, terminate: false };
+        batch.results.set(call.id, answer);
+        return answer;
+      }
       if (isResultCacheCall(context, call)) {
         const answer = answerResultCacheCall(context, call);
+        batch.results.set(call.id, answer);
+        return answer;
+      }
+      if (isAnswerToolCall(context, call)) {
+        const answer = answerNotAlone(context);
         batch.results.set(call.id, answer);
         return answer;
       }

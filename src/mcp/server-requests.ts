@@ -1,0 +1,230 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  McpError,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { WorkflowHandle } from '@temporalio/client';
+import { mcpElicitationAnswerQuery, mcpElicitationSignal } from '../common/definitions';
+import { createModelClient } from '../activities/model-client';
+import { MCP_DEFAULTS } from '../shared/defaults/mcp';
+import { elicitationQuestion, elicitResultOf, schemaText } from '../shared/mcp-elicitation';
+import type { ModelSettings } from '../shared/model-settings';
+import type { McpLog } from './mcp-connection';
+import type { McpServers } from './server-config';
+
+/** A tool call in flight on an MCP server: whom a question the server asks during it goes to. */
+export interface McpCallInFlight {
+  callId: string;
+  /** The run the call belongs to, reached with the activity's client; absent outside a workflow (nobody to ask). */
+  workflow: WorkflowHandle | undefined;
+  /** Aborted when the call ends (finished, timed out, cancelled): a question still waiting is given up. */
+  signal: AbortSignal;
+  /** Questions asked so far in this attempt: the n-th has the id `<callId>#<n>` on every attempt. */
+  asked: number;
+}
+
+/**
+ * What MCP servers ask of the worker's client while it calls their tools (`docs/guide/mcp-elicitation.md`):
+ *
+ * - **Elicitation** (`elicitation/create`, form mode): the question goes to the run whose call is in flight on
+ *   that server (signal `mcpElicitation`), which waits for input as for `ask_question`; the answer, read back with
+ *   the `mcpElicitationAnswer` query, goes to the server mapped onto its schema. The call's activity stays in
+ *   `tools/call` all along, heartbeating, so the wait is bounded by the call's `timeout`. MCP does not say which
+ *   request a server's request belongs to, so with several calls in flight on one server the question is refused
+ *   (an MCP error the server receives) rather than put to the wrong run.
+ * - **Sampling** (`sampling/createMessage`): refused, with how to enable it, unless the server's entry has
+ *   `sampling: true`; then answered by the worker's default model, outside any run (the tokens are not in a
+ *   run's usage).
+ *
+ * Both capabilities are announced to every server, so a server that needs one offers its tools and hears why a
+ * request was refused instead of hiding them.
+ */
+export class McpServerRequests {
+  /** What the client announces in the handshake. */
+  readonly capabilities = { elicitation: { form: {} }, sampling: {} };
+  private readonly inFlight = new Map<string, Set<McpCallInFlight>>();
+  private model: ReturnType<typeof createModelClient> | undefined;
+
+  constructor(
+    private readonly servers: McpServers,
+    private readonly settings: { model: ModelSettings | undefined; log: McpLog },
+  ) {}
+
+  /** Installs the handlers on a server's new client (the connection's `setup`). */
+  readonly setup = (client: Client, server: string): void => {
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      this.elicit(server, request.params, extra.signal),
+    );
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      this.sample(server, request.params, extra.signal),
+    );
+  };
+
+  /** Registers a call in flight on `server` until the returned function is called. */
+  track(server: string, call: McpCallInFlight): () => void {
+    const calls = this.inFlight.get(server) ?? new Set<McpCallInFlight>();
+    calls.add(call);
+    this.inFlight.set(server, calls);
+    return () => {
+      calls.delete(call);
+      if (calls.size === 0 && this.inFlight.get(server) === calls) this.inFlight.delete(server);
+    };
+  }
+
+  private async elicit(
+    server: string,
+    params: { message: string; mode?: string; requestedSchema?: unknown },
+    serverSignal: AbortSignal,
+  ): Promise<ElicitResult> {
+    const calls = [...(this.inFlight.get(server) ?? [])];
+    if (calls.length !== 1) {
+      throw refusal(
+        calls.length === 0
+          ? `agent-runner: MCP server "${server}" asked for input with no tool call in flight; nobody can answer`
+          : `agent-runner: MCP server "${server}" asked for input while ${calls.length} of its tool calls are in flight, and MCP does not say which one asks; refused rather than asked of the wrong run (run one call at a time on this server to be asked)`,
+      );
+    }
+    const call = calls[0]!;
+    if (call.workflow === undefined) {
+      throw refusal(
+        `agent-runner: MCP server "${server}" asked for input during a call outside a run; nobody can answer`,
+      );
+    }
+    const schema = params.requestedSchema;
+    const requestedSchema = schemaText(schema);
+    let retry = '';
+    for (let tries = 1; ; tries += 1) {
+      // Counted per attempt: a retried attempt asks under the same ids, and the run hands it the answers it has.
+      call.asked += 1;
+      const id = `${call.callId}#${call.asked}`;
+      const question = `${retry}${elicitationQuestion(server, params.message, schema)}`;
+      try {
+        await call.workflow.signal(mcpElicitationSignal, {
+          id,
+          callId: call.callId,
+          server,
+          question,
+          ...(requestedSchema === undefined ? {} : { requestedSchema }),
+        });
+      } catch (error) {
+        throw refusal(`agent-runner could not put MCP server "${server}"'s question to its run: ${describe(error)}`);
+      }
+      const answer = await this.awaitAnswer(call, id, serverSignal);
+      const result = elicitResultOf(answer, schema);
+      if (result !== undefined) return result;
+      if (tries >= MCP_DEFAULTS.elicitationTries) {
+        this.settings.log.warn(
+          `MCP server "${server}": ${tries} answers to its question did not fit its form; declined`,
+          { callId: call.callId, elicitationId: id },
+        );
+        return { action: 'decline' };
+      }
+      retry = `Your answer ${JSON.stringify(answer.length > 200 ? `${answer.slice(0, 200)}…` : answer)} did not fit the form; try again.\n`;
+    }
+  }
+
+  /** Polls the run for the answer until it comes, the call ends, or the server gives up the request. */
+  private async awaitAnswer(call: McpCallInFlight, id: string, serverSignal: AbortSignal): Promise<string> {
+    const workflow = call.workflow!;
+    for (;;) {
+      if (call.signal.aborted || serverSignal.aborted) {
+        throw refusal(`agent-runner: the tool call ended before its question (${id}) was answered`);
+      }
+      try {
+        const state = await workflow.query(mcpElicitationAnswerQuery, { id });
+        if (state.status === 'answered') return state.answer;
+        if (state.status === 'unknown') {
+          throw refusal(`agent-runner: the run no longer waits for the answer to ${id} (its call or the run ended)`);
+        }
+      } catch (error) {
+        if (error instanceof McpError) throw error;
+        // The run's worker may be restarting: ask again while the call lasts.
+      }
+      await delay(MCP_DEFAULTS.elicitationPollMs, call.signal, serverSignal);
+    }
+  }
+
+  private async sample(
+    server: string,
+    params: CreateMessageRequestParams,
+    serverSignal: AbortSignal,
+  ): Promise<CreateMessageResult> {
+    if (this.servers[server]?.sampling !== true || this.settings.model === undefined) {
+      throw refusal(
+        `agent-runner: this worker does not allow MCP server "${server}" to sample its model (sampling/createMessage); enable it with "sampling": true in the server's entry of mcpServers (AGENT_MCP_CONFIG)`,
+      );
+    }
+    const settings = this.settings.model;
+    this.model ??= createModelClient(settings);
+    const { client, redact } = this.model;
+    const messages = [
+      ...(params.systemPrompt === undefined ? [] : [{ role: 'system' as const, content: params.systemPrompt }]),
+      ...params.messages.map((message) => ({ role: message.role, content: samplingText(message.content) })),
+    ];
+    let completion;
+    try {
+      completion = await client.chat.completions.create(
+        {
+          model: settings.defaultModel,
+          messages,
+          max_tokens: params.maxTokens,
+          ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
+          ...(params.stopSequences === undefined ? {} : { stop: params.stopSequences }),
+        },
+        { signal: serverSignal },
+      );
+    } catch (error) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `agent-runner: the worker's model did not answer the sampling request: ${redact(describe(error))}`,
+      );
+    }
+    const choice = completion.choices[0];
+    this.settings.log.info(`MCP server "${server}" sampled the worker's model`, {
+      model: completion.model,
+      totalTokens: completion.usage?.total_tokens,
+    });
+    return {
+      role: 'assistant',
+      content: { type: 'text', text: choice?.message.content ?? '' },
+      model: completion.model ?? settings.defaultModel,
+      stopReason: choice?.finish_reason === 'length' ? 'maxTokens' : 'endTurn',
+    };
+  }
+}
+
+/** A sampling message's content as text: text blocks as they are, anything else named. */
+function samplingText(content: unknown): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks
+    .map((block) => {
+      const { type, text } = (block ?? {}) as { type?: unknown; text?: unknown };
+      return type === 'text' && typeof text === 'string' ? text : `[${String(type)} content]`;
+    })
+    .join('\n');
+}
+
+function refusal(message: string): McpError {
+  return new McpError(ErrorCode.InvalidRequest, message);
+}
+
+function delay(ms: number, ...signals: AbortSignal[]): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      for (const signal of signals) signal.removeEventListener('abort', done);
+      resolve();
+    }
+    for (const signal of signals) signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

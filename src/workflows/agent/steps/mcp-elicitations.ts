@@ -1,0 +1,116 @@
+import type { McpElicitationAnswer, McpElicitationRequest } from '../../../shared/mcp-elicitation';
+import { describeActivity, isFinished, type RunRecord } from '../run-record';
+import { markElicitationSettled, markWaitingForElicitation, recordElicitationAnswer } from '../run-transitions';
+
+/**
+ * An MCP server's questions during the run's tool calls (`elicitation/create`). The worker running the call
+ * signals the question (`mcpElicitation`); the run shows it as it shows `ask_question`'s (status
+ * `waiting_for_input`, `question` in the state, an `input-request` event) while the call's activity keeps running;
+ * the next `userMessage` answers it; the worker reads the answer with the `mcpElicitationAnswer` query and hands it
+ * to the server. Nothing here issues a command: the run only records, so histories without these messages replay
+ * as they always did.
+ */
+
+/** Longest field of a question the run keeps; longer ones are cut (the worker sends them cut already). */
+const MAX_FIELD_CHARS = 16_000;
+/** Longest elicitation id (`<callId>#<n>`). */
+const MAX_ID_CHARS = 200;
+
+/**
+ * A question arrived. Kept only while its call runs (a call of the open batch without a result): a late or forged
+ * one is ignored, and the worker's query then reads `unknown` and declines. The same id again (a retried attempt
+ * asking the same) changes nothing: answered, the worker reads the answer; pending, it still waits.
+ */
+export function receiveElicitation(run: RunRecord, raw: unknown, publish: () => void): void {
+  const request = readRequest(raw);
+  if (request === undefined || isFinished(run) || !callInFlight(run, request.callId)) return;
+  const answered = run.elicitationAnswers.get(request.id);
+  if (answered !== undefined && answered.question === request.question) return;
+  run.elicitationAnswers.delete(request.id);
+  const waiting = run.elicitations.find((pending) => pending.id === request.id);
+  if (waiting !== undefined) {
+    if (waiting.question === request.question) return;
+    markElicitationSettled(run, waiting.id);
+    run.events.append('mcp-elicitation-end', {
+      callId: waiting.callId,
+      elicitationId: waiting.id,
+      outcome: 'replaced',
+    });
+  }
+  const { id, callId, server, question, requestedSchema } = request;
+  markWaitingForElicitation(run, { id, callId, server, question, askedAt: new Date().toISOString() });
+  run.events.append('input-request', {
+    callId,
+    question,
+    server,
+    elicitationId: id,
+    ...(requestedSchema === undefined ? {} : { requestedSchema }),
+  });
+  describeActivity(run, `waiting for an answer: ${question}`);
+  publish();
+}
+
+/** A person's message answers the oldest waiting question, if any; returns whether it did. */
+export function answerElicitation(run: RunRecord, content: string, publish: () => void): boolean {
+  const first = run.elicitations[0];
+  if (first === undefined) return false;
+  markElicitationSettled(run, first.id);
+  recordElicitationAnswer(run, first, content);
+  run.events.append('user-message', { content });
+  run.events.append('mcp-elicitation-end', { callId: first.callId, elicitationId: first.id, outcome: 'answered' });
+  describeActivity(run, `iteration ${run.iteration}: answered; the MCP server "${first.server}" goes on`);
+  publish();
+  return true;
+}
+
+/** What the worker polling for `id` reads. */
+export function elicitationAnswer(run: RunRecord, id: unknown): McpElicitationAnswer {
+  if (typeof id !== 'string') return { status: 'unknown' };
+  const answered = run.elicitationAnswers.get(id);
+  if (answered !== undefined) return { status: 'answered', answer: answered.answer };
+  return run.elicitations.some((pending) => pending.id === id) ? { status: 'pending' } : { status: 'unknown' };
+}
+
+/**
+ * The call `callId` ended (or, without one, the run stopped): its questions no longer wait, and its answers are
+ * dropped. Publishes only when a question was waiting.
+ */
+export function endCallElicitations(run: RunRecord, callId: string | undefined, publish: () => void): void {
+  const ended = run.elicitations.filter((pending) => callId === undefined || pending.callId === callId);
+  for (const pending of ended) {
+    markElicitationSettled(run, pending.id);
+    run.events.append('mcp-elicitation-end', {
+      callId: pending.callId,
+      elicitationId: pending.id,
+      outcome: 'abandoned',
+    });
+  }
+  for (const id of [...run.elicitationAnswers.keys()]) {
+    if (callId === undefined || id.startsWith(`${callId}#`)) run.elicitationAnswers.delete(id);
+  }
+  if (ended.length > 0) publish();
+}
+
+function callInFlight(run: RunRecord, callId: string): boolean {
+  const batch = run.openBatch;
+  return batch !== undefined && batch.calls.some((call) => call.id === callId) && !batch.results.has(callId);
+}
+
+function readRequest(raw: unknown): McpElicitationRequest | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { id, callId, server, question, requestedSchema } = raw as Record<string, unknown>;
+  if (typeof id !== 'string' || typeof callId !== 'string' || typeof server !== 'string') return undefined;
+  if (typeof question !== 'string' || question.trim() === '' || !id.startsWith(`${callId}#`)) return undefined;
+  if (id.length > MAX_ID_CHARS) return undefined;
+  return {
+    id,
+    callId,
+    server: cut(server),
+    question: cut(question),
+    ...(typeof requestedSchema === 'string' && requestedSchema.length <= MAX_FIELD_CHARS ? { requestedSchema } : {}),
+  };
+}
+
+function cut(text: string): string {
+  return text.length > MAX_FIELD_CHARS ? `${text.slice(0, MAX_FIELD_CHARS)}…` : text;
+}

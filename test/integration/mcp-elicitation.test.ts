@@ -1,0 +1,201 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import { eventsQuery, terminateSignal, userMessageSignal } from '../../src/common/definitions';
+import type { AgentResult } from '../../src/shared/agent-result';
+import type { ChatMessage } from '../../src/shared/messages';
+import { everythingStdio } from '../helpers/mcp-servers';
+import { TestEnv } from '../helpers/test-env';
+import { waitFor, waitForState } from '../helpers/wait';
+
+/**
+ * What an MCP server asks back during a tool call, through a real worker and
+ * `@modelcontextprotocol/server-everything` over stdio: its `trigger-elicitation-request` asks a person (the run
+ * waits for input as for `ask_question`, and the answer goes back to the server), its
+ * `trigger-sampling-request` asks for a model answer (refused unless the server's entry allows sampling).
+ */
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await TestEnv.create({
+    mcpServers: {
+      everything: { ...everythingStdio(), timeout: '2 minutes' },
+      sampler: { ...everythingStdio(), sampling: true },
+    },
+  });
+});
+afterAll(async () => {
+  await env.close();
+});
+
+function toolResults(result: AgentResult): string[] {
+  return result.messages.flatMap((message: ChatMessage) => (message.role === 'tool' ? [String(message.content)] : []));
+}
+
+/** A run whose model calls the server's elicitation tool, then finishes; waits until the server's question shows. */
+async function startAskedRun(): Promise<WorkflowHandle> {
+  const model = env.scenario([
+    { toolCalls: [{ name: 'everything__trigger-elicitation-request', arguments: {} }] },
+    { content: 'thanks' },
+  ]);
+  const handle = await env.start({ model, tools: ['everything__*'], message: 'ask me' });
+  await waitForState(handle, (state) => state.status === 'waiting_for_input');
+  return handle;
+}
+
+async function toolResultOf(handle: WorkflowHandle): Promise<string> {
+  const result = (await handle.result()) as AgentResult;
+  return toolResults(result)[0] ?? '';
+}
+
+describe("an MCP server's elicitation", () => {
+  test('the run waits for input with the question; the answer goes back to the server, mapped onto its schema', async () => {
+    const handle = await startAskedRun();
+    const state = await waitForState(handle, (current) => current.waitingFor === 'input');
+    expect(state.question).toMatchObject({ callId: 'call-1-1', server: 'everything' });
+    expect(state.question?.question).toMatch(/MCP server "everything" asks: Please provide inputs/);
+    expect(state.question?.question).toMatch(/name \(string, required\)/);
+    const { events } = await handle.query(eventsQuery, {});
+    const request = events.find((event) => event.type === 'input-request');
+    expect(request).toMatchObject({ callId: 'call-1-1', server: 'everything', elicitationId: 'call-1-1#1' });
+    expect(JSON.parse((request as { requestedSchema: string }).requestedSchema)).toMatchObject({ required: ['name'] });
+
+    await handle.signal(userMessageSignal, { content: 'Ada Lovelace' });
+    const result = await toolResultOf(handle);
+    expect(result).toMatch(/User provided the requested information/);
+    expect(result).toMatch(/- Name: Ada Lovelace/);
+    const after = await handle.query(eventsQuery, {});
+    expect(after.events).toContainEqual(
+      expect.objectContaining({ type: 'mcp-elicitation-end', elicitationId: 'call-1-1#1', outcome: 'answered' }),
+    );
+  });
+
+  test('a JSON answer fills several fields', async () => {
+    const handle = await startAskedRun();
+    await handle.signal(userMessageSignal, { content: '{"name": "Grace", "check": true, "integer": 7}' });
+    const result = await toolResultOf(handle);
+    expect(result).toMatch(/- Name: Grace/);
+    expect(result).toMatch(/- Agreed to terms: true/);
+    expect(result).toMatch(/- Favorite Integer: 7/);
+  });
+
+  test('an answer that does not fit the form is asked again, quoting it', async () => {
+    const handle = await startAskedRun();
+    await handle.signal(userMessageSignal, { content: '{"name": {"first": "Ada"}}' });
+    const again = await waitForState(handle, (state) => state.question?.question.includes('did not fit') === true);
+    expect(again.question).toMatchObject({ callId: 'call-1-1', server: 'everything' });
+    expect(again.question?.question).toMatch(/^Your answer "\{\\"name\\": \{\\"first\\": \\"Ada\\"\}\}" did not fit/);
+    await handle.signal(userMessageSignal, { content: 'Ada' });
+    expect(await toolResultOf(handle)).toMatch(/- Name: Ada/);
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events.filter((event) => event.type === 'input-request').map((event) => event.elicitationId)).toEqual([
+      'call-1-1#1',
+      'call-1-1#2',
+    ]);
+  });
+
+  test('"decline" declines', async () => {
+    const handle = await startAskedRun();
+    await handle.signal(userMessageSignal, { content: 'decline' });
+    expect(await toolResultOf(handle)).toMatch(/User declined to provide the requested information/);
+  });
+
+  test('a terminate while the question waits ends the wait and the run cleanly', async () => {
+    const handle = await startAskedRun();
+    await handle.signal(terminateSignal, { reason: 'no time' });
+    const result = (await handle.result()) as AgentResult;
+    expect(result.terminationReason).toEqual({ type: 'external', via: 'signal', reason: 'no time' });
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'mcp-elicitation-end', elicitationId: 'call-1-1#1', outcome: 'abandoned' }),
+    );
+    const state = await handle.query('state');
+    expect(state).not.toHaveProperty('question');
+    // The server is still usable afterwards: the next run is asked and answered. The cancellation reaches the
+    // terminated call at its next heartbeat (about a second); until then a question would find two calls in flight.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const next = await startAskedRun();
+    await next.signal(userMessageSignal, { content: 'after the terminate' });
+    expect(await toolResultOf(next)).toMatch(/- Name: after the terminate/);
+  });
+
+  test('an answer given while the worker is down reaches the server when the call is run again', async () => {
+    const handle = await startAskedRun();
+    await env.stopWorker();
+    await handle.signal(userMessageSignal, { content: 'Answered Offline' });
+    await env.startWorker();
+    const result = await toolResultOf(handle);
+    // The call ran again (a new attempt, a new server process) and asked the same question: the answer stood.
+    expect(result).toMatch(/- Name: Answered Offline/);
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events.filter((event) => event.type === 'input-request')).toHaveLength(1);
+  });
+
+  test('a question still unanswered when the worker restarts waits on; the retried call gets the answer', async () => {
+    const handle = await startAskedRun();
+    await env.restartWorker();
+    // The retried attempt (a new server process) asks the same question under the same id: nothing new is shown.
+    await waitFor(
+      () => handle.describe(),
+      (description) => (description.raw.pendingActivities?.[0]?.attempt ?? 0) >= 2,
+      60_000,
+    );
+    const state = await waitForState(handle, (current) => current.waitingFor === 'input');
+    expect(state.question?.callId).toBe('call-1-1');
+    await handle.signal(userMessageSignal, { content: 'Asked Once' });
+    expect(await toolResultOf(handle)).toMatch(/- Name: Asked Once/);
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events.filter((event) => event.type === 'input-request')).toHaveLength(1);
+  });
+});
+
+test('a question while two calls are in flight on the server is refused, not put to the wrong run', async () => {
+  const slowModel = env.scenario([
+    { toolCalls: [{ name: 'everything__trigger-long-running-operation', arguments: { duration: 6, steps: 2 } }] },
+    { content: 'slow done' },
+  ]);
+  const slow = await env.start({ model: slowModel, tools: ['everything__*'], message: 'take your time' });
+  await waitFor(
+    () => slow.query(eventsQuery, {}),
+    (page) => page.events.some((event) => event.type === 'tool-call-start'),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1_000)); // the slow call is in tools/call
+  const model = env.scenario([
+    { toolCalls: [{ name: 'everything__trigger-elicitation-request', arguments: {} }] },
+    { content: 'refused' },
+  ]);
+  const asked = await env.run({ model, tools: ['everything__*'], message: 'ask me' });
+  expect(toolResults(asked)[0]).toMatch(/2 of its tool calls are in flight, and MCP does not say which one asks/);
+  expect(toolResults((await slow.result()) as AgentResult)[0]).toMatch(/Long running operation completed/);
+});
+
+describe("an MCP server's sampling request", () => {
+  test('is refused with how to enable it when the server may not sample', async () => {
+    const model = env.scenario([
+      {
+        toolCalls: [{ name: 'everything__trigger-sampling-request', arguments: { prompt: 'a haiku', maxTokens: 20 } }],
+      },
+      { content: 'done' },
+    ]);
+    const result = await env.run({ model, tools: ['everything__*'], message: 'sample' });
+    const [text] = toolResults(result);
+    expect(text).toMatch(/does not allow MCP server "everything" to sample its model/);
+    expect(text).toMatch(/"sampling": true/);
+  });
+
+  test("is answered by the worker's model when the server's entry allows it", async () => {
+    env.model.script('unused-default', [{ content: 'sampled by the scripted model' }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'sampler__trigger-sampling-request', arguments: { prompt: 'a haiku', maxTokens: 20 } }] },
+      { content: 'done' },
+    ]);
+    const result = await env.run({ model, tools: ['sampler__*'], message: 'sample' });
+    const [text] = toolResults(result);
+    expect(text).toMatch(/LLM sampling result/);
+    expect(text).toMatch(/sampled by the scripted model/);
+    const [request] = env.model.requests('unused-default');
+    expect(request?.messages[0]).toEqual({ role: 'system', content: 'You are a helpful test server.' });
+    expect(request?.messages[1]?.content).toMatch(/a haiku/);
+    expect(request?.max_tokens).toBe(20);
+    // The sampling call is the worker's, made outside the run: the run made its own two model calls only.
+    expect(env.model.requests(model)).toHaveLength(2);
+  });
+});
