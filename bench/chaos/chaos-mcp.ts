@@ -8,7 +8,11 @@ const CHAOS_MCP_SERVER = 'chaos';
 /** Its one tool, as the chaos agent calls it: `chaos_step` over MCP (chaos-mcp-server.mjs). */
 export const CHAOS_MCP_TOOL = mcpToolName(CHAOS_MCP_SERVER, 'step');
 
-/** The chaos worker's `mcpServers`: chaos-mcp-server.mjs over stdio, logging side effects as `chaos_step` does. */
+/**
+ * The chaos worker's `mcpServers`: chaos-mcp-server.mjs over stdio, logging side effects as `chaos_step` does. Its
+ * `step` works a quarter of `workMs`: on a new worker it also waits for the server to start, and a call as long as
+ * the `chaos_step` beside it keeps the step no longer, so the kills land no more often in it than before.
+ */
 export function chaosMcpServers(options: { sideEffectLog: string; workMs: number; pidLog: string }) {
   return {
     [CHAOS_MCP_SERVER]: {
@@ -16,7 +20,7 @@ export function chaosMcpServers(options: { sideEffectLog: string; workMs: number
       args: [path.join(__dirname, 'chaos-mcp-server.mjs')],
       env: {
         CHAOS_SIDE_EFFECT_LOG: options.sideEffectLog,
-        CHAOS_TOOL_WORK_MS: String(options.workMs),
+        CHAOS_TOOL_WORK_MS: String(Math.round(options.workMs / 4)),
         CHAOS_MCP_PID_LOG: options.pidLog,
       },
     },
