@@ -1,6 +1,7 @@
 import { RESULT_CACHE_DEFAULTS } from '../../src/shared/defaults/context-control';
 import type { ChatCompletionRequest, ScriptStep, ScriptedToolCall } from '../../src/scripted-model/script';
 import { CHAOS_DELEGATE, DELEGATE_ITERATIONS } from './chaos-delegate';
+import { CHAOS_MCP_TOOL } from './chaos-mcp';
 import { CHAOS_TOOL } from './chaos-tool';
 
 /** The model name the chaos runs ask for. */
@@ -16,7 +17,8 @@ export function chaosTask(label: string, iterations: number): string {
  * of how many requests came before, so a model call retried after a crash
  * gets the same answer (and the same tool call ids) as the first attempt.
  * Iteration k (the number of assistant messages so far) calls `chaos_step`
- * once, or twice in parallel when k is odd; when k is 2 more than a multiple
+ * once, or twice in parallel when k is odd (the second call over MCP, the
+ * chaos MCP server's `step`, when the run has it); when k is 2 more than a multiple
  * of 4 and the run caches results, it reads back instead, with `result_cache`,
  * the slices the summaries of the oldest and the newest cached result offer;
  * when k is 3 more than a multiple of 4 and the run has `chaos_delegate`, it
@@ -67,7 +69,11 @@ function stepCalls(request: ChatCompletionRequest, label: string, step: number):
     }));
   }
   const parts = step % 2 === 1 ? [0, 1] : [0];
-  return parts.map((part) => ({ id: `call_${step}_${part}`, name: CHAOS_TOOL, arguments: { run: label, step, part } }));
+  return parts.map((part) => ({
+    id: `call_${step}_${part}`,
+    name: part === 1 && offered.has(CHAOS_MCP_TOOL) ? CHAOS_MCP_TOOL : CHAOS_TOOL,
+    arguments: { run: label, step, part },
+  }));
 }
 
 /**

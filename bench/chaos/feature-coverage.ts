@@ -12,6 +12,8 @@ export interface FeatureCoverage {
   cachedResults: number;
   /** `result_cache` calls answered with a slice (not a tool error). */
   cacheReads: number;
+  /** Calls of the chaos MCP server's tool answered with its result (not a tool error). */
+  mcpCalls: number;
 }
 
 /**
@@ -21,7 +23,13 @@ export interface FeatureCoverage {
  * change that stops the chaos runs from reaching either cannot pass unseen.
  */
 export function countFeatureCoverage(outcomes: readonly RunOutcome[]): FeatureCoverage {
-  const coverage: FeatureCoverage = { childRuns: 0, childRunsInterrupted: 0, cachedResults: 0, cacheReads: 0 };
+  const coverage: FeatureCoverage = {
+    childRuns: 0,
+    childRunsInterrupted: 0,
+    cachedResults: 0,
+    cacheReads: 0,
+    mcpCalls: 0,
+  };
   const visit = (outcome: RunOutcome) => {
     if (outcome.status !== 'completed') return;
     countCacheTraffic(outcome.result.messages, coverage);
@@ -44,6 +52,7 @@ function countCacheTraffic(messages: readonly ChatMessage[], coverage: FeatureCo
         if (call.function.name === RESULT_CACHE_DEFAULTS.toolName) reads.add(call.id);
     }
     if (message.role !== 'tool') continue;
+    if (message.content.startsWith('mcp step ')) coverage.mcpCalls += 1;
     if (reads.has(message.tool_call_id)) {
       if (!message.content.startsWith('Error:')) coverage.cacheReads += 1;
     } else if (message.content.startsWith('[Cached as ')) {

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentInput } from '../../src/shared/agent-input';
+import { CHAOS_MCP_TOOL } from './chaos-mcp';
 import { CHAOS_TOOL } from './chaos-tool';
 import { chaosTask } from './chaos-agent';
 import { CHAOS_DELEGATE } from './chaos-delegate';
@@ -22,7 +23,7 @@ export interface RunBatch {
  * Starts one run per label (workflow id `<prefix>-<label>`) and follows each
  * to its end. A run not ended at `deadline` (a `performance.now()` time) is
  * stuck. Reading a result survives the server going away: a failed read is
- * retried until the deadline. Each run may hand tasks to `chaos_delegate`
+ * retried until the deadline. Each run calls the chaos MCP server's tool too, may hand tasks to `chaos_delegate`
  * (a nested agent) and caches results longer than `inlineThreshold`, so the
  * chaos agent reads slices back with `result_cache`; a completed run's
  * outcome lists its child runs.
@@ -46,7 +47,7 @@ export async function startRunBatch(options: {
         workflowId: `${prefix}-${label}`,
         args: [
           {
-            tools: [CHAOS_TOOL, CHAOS_DELEGATE, 'finish'],
+            tools: [CHAOS_TOOL, CHAOS_MCP_TOOL, CHAOS_DELEGATE, 'finish'],
             message: chaosTask(label, iterations),
             resultProcessing: { inlineThreshold },
           } satisfies AgentInput,

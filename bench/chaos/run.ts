@@ -9,6 +9,7 @@ import { AGENT_PRELOADED_MODULES } from '../../src/worker/plugin';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { CHAOS_MODEL, chaosAgent } from './chaos-agent';
 import { CHAOS_DELEGATE } from './chaos-delegate';
+import { CHAOS_MCP_TOOL, orphanedMcpServers } from './chaos-mcp';
 import { countFeatureCoverage, type FeatureCoverage } from './feature-coverage';
 import { reportPhase, type PhaseResult } from './phase-report';
 import { RestartableServer } from './restartable-server';
@@ -25,12 +26,13 @@ import { WorkerSupervisor } from './worker-supervisor';
  * while the (SQLite-backed) Temporal server is SIGKILLed and restarted, and
  * compares every run, and the nested agent runs under it, with the same run
  * on a worker that never crashed. The runs cache long tool results and read
- * them back with `result_cache`, and hand a task to a nested agent. The chaos
+ * them back with `result_cache`, hand a task to a nested agent, and call an
+ * MCP server's tool (a stdio server each worker starts, chaos-mcp-server.mjs). The chaos
  * tool logs each side effect with its idempotency key, so the report says
  * which side effects ran more than once and whether their keys agreed.
  * Exits 1 if any run differs, is stuck or failed, or a repeat had another
  * key, or if the kill phase killed no worker or ran no nested agent or no
- * `result_cache` read.
+ * `result_cache` read or MCP call, or if a killed worker left its MCP server running.
  */
 const command = new Command()
   .option('--runs <n>', 'runs while the worker is killed', Number, 50)
@@ -94,6 +96,7 @@ const say = (line: string) => console.log(`[chaos ${elapsed()}] ${line}`);
 async function main(): Promise<void> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 'agent-runner-chaos-'));
   const sideEffectLog = path.join(directory, 'side-effects.jsonl');
+  const mcpPidLog = path.join(directory, 'mcp-servers.txt');
   say(`working in ${directory} (worker log, side-effect log, SQLite file)`);
   const server = await RestartableServer.start(directory, say);
   const model = await ScriptedModelServer.start();
@@ -117,6 +120,7 @@ async function main(): Promise<void> {
       CHAOS_SIDE_EFFECT_LOG: sideEffectLog,
       CHAOS_TOOL_WORK_MS: String(options.toolWork),
       CHAOS_RESULT_BYTES: String(options.resultBytes),
+      CHAOS_MCP_PID_LOG: mcpPidLog,
     },
     path.join(directory, 'worker.log'),
   );
@@ -146,7 +150,7 @@ async function main(): Promise<void> {
 
     const phases: PhaseResult[] = [];
     if (killLabels.length > 0)
-      phases.push(await workerKillPhase(client, supervisor, killLabels, references, batch, sideEffectLog));
+      phases.push(await workerKillPhase(client, supervisor, killLabels, references, batch, sideEffectLog, mcpPidLog));
     if (serverLabels.length > 0)
       phases.push(await serverKillPhase(server, supervisor, serverLabels, references, batch, sideEffectLog));
 
@@ -185,6 +189,7 @@ async function workerKillPhase(
   references: Map<string, RunOutcome>,
   batch: (prefix: string, runLabels: string[]) => Promise<RunBatch>,
   sideEffectLog: string,
+  mcpPidLog: string,
 ): Promise<PhaseResult> {
   const started = performance.now();
   say(
@@ -198,6 +203,14 @@ async function workerKillPhase(
   const startTimes = [...supervisor.startTimes].sort((left, right) => left - right);
   const modelCalls = await countModelCallsByReference(client, runs.workflowIds);
   const coverage = countFeatureCoverage(outcomes);
+  // The MCP servers of killed workers end when their stdin closes: give the last one a moment.
+  let orphans = orphanedMcpServers(mcpPidLog, supervisor.workerPid);
+  for (let wait = 0; orphans.length > 0 && wait < 50; wait += 1) {
+    await sleep(100);
+    orphans = orphanedMcpServers(mcpPidLog, supervisor.workerPid);
+  }
+  const sideEffects = summarizeSideEffects(readSideEffects(sideEffectLog), new Set(runs.workflowIds));
+  const mcpRepeats = sideEffects.repeated.filter((entry) => entry.effect.startsWith('mcp:')).length;
   return {
     title: `worker kills: ${runLabels.length} runs, worker SIGKILLed ${options.killMin}-${options.killMax} s after each start`,
     runs: runLabels.map((label, index) => ({
@@ -206,11 +219,12 @@ async function workerKillPhase(
       reference: references.get(label) ?? { status: 'stuck' },
       observed: outcomes[index] ?? { status: 'stuck' },
     })),
-    sideEffects: summarizeSideEffects(readSideEffects(sideEffectLog), new Set(runs.workflowIds)),
+    sideEffects,
     notes: [
       `kills:                    ${supervisor.kills} (worker start p50 ${seconds(startTimes[Math.floor(startTimes.length / 2)])}, max ${seconds(startTimes.at(-1))})`,
       `model calls by reference: ${modelCalls.byReference} of ${modelCalls.all} (conversation past 8 KiB, out of the input); ${modelCalls.byReferenceRetried} retried after a kill, reading it with the modelRequest query`,
       ...coverageNotes(coverage),
+      `MCP servers:              ${mcpRepeats} calls run again after a kill; ${orphans.length} server processes outlived their killed worker`,
       ...(supervisor.unexpectedExits > 0 ? [`worker exits not caused by a kill: ${supervisor.unexpectedExits}`] : []),
     ],
     // A phase whose runs all ended before a kill, or whose calls never went by reference, never started a nested
@@ -226,6 +240,8 @@ async function workerKillPhase(
             `no result_cache read was answered (results of ${options.resultBytes} bytes of padding, cached past ${options.inlineThreshold} characters)`,
           ]
         : []),
+      ...(coverage.mcpCalls === 0 ? [`no MCP tool call (${CHAOS_MCP_TOOL}) was answered`] : []),
+      ...(orphans.length > 0 ? [`MCP server processes ${orphans.join(', ')} outlived their killed worker`] : []),
     ],
     elapsedMs: performance.now() - started,
   };
@@ -301,6 +317,7 @@ function coverageNotes(coverage: FeatureCoverage): string[] {
   return [
     `nested agents:            ${coverage.childRuns} child runs (${coverage.childRunsInterrupted} with a lost workflow task or a retried activity)`,
     `result cache:             ${coverage.cachedResults} results cached, ${coverage.cacheReads} slices read back with result_cache`,
+    `MCP tool calls:           ${coverage.mcpCalls} answered by the chaos MCP server (${CHAOS_MCP_TOOL})`,
   ];
 }
 

@@ -20,4 +20,6 @@ export interface ChaosWorkerEnvironment {
   CHAOS_TOOL_WORK_MS: string;
   /** Bytes of padding in each chaos tool result, so conversations pass the size past which the model reads them by query. */
   CHAOS_RESULT_BYTES: string;
+  /** The file each start of the chaos MCP server appends its process id to. */
+  CHAOS_MCP_PID_LOG: string;
 }

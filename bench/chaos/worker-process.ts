@@ -4,6 +4,7 @@ import { createBuiltinTools } from '../../src/tools/builtin';
 import { createAgentWorker } from '../../src/worker';
 import { CHAOS_MODEL } from './chaos-agent';
 import { chaosDelegateTool } from './chaos-delegate';
+import { chaosMcpServers } from './chaos-mcp';
 import { chaosTool } from './chaos-tool';
 import { READY_LINE, type ChaosWorkerEnvironment } from './worker-contract';
 
@@ -39,6 +40,11 @@ async function main(): Promise<void> {
     ],
     model: { baseURL: setting('CHAOS_MODEL_URL'), apiKey: 'unused', defaultModel: CHAOS_MODEL },
     workflowBundle: { codePath: setting('CHAOS_BUNDLE') },
+    mcpServers: chaosMcpServers({
+      sideEffectLog: setting('CHAOS_SIDE_EFFECT_LOG'),
+      workMs: Number(setting('CHAOS_TOOL_WORK_MS')),
+      pidLog: setting('CHAOS_MCP_PID_LOG'),
+    }),
   });
   process.stdout.write(`${READY_LINE}\n`);
   await worker.run();

@@ -53,6 +53,11 @@ export class WorkerSupervisor {
     this.killing = undefined;
   }
 
+  /** The process id of the worker running now, if one is. */
+  get workerPid(): number | undefined {
+    return this.child?.pid;
+  }
+
   /** Stops killing and ends the worker for good. */
   async stop(): Promise<void> {
     this.stopKilling();

@@ -41,6 +41,10 @@ interface Open {
   client: Client;
   transport: Transport;
   stderr: OutputTail;
+  /** Why the client dropped the connection itself: a message larger than it reads. */
+  overflow?: string;
+  /** After a call timed out: whether the server still answers a ping; the next call waits for it. */
+  alive?: Promise<boolean>;
 }
 
 /**
@@ -66,7 +70,7 @@ export class McpServerConnection {
   }
 
   /** Every tool the server lists, all pages, cached until the server announces a change. */
-  listTools(timeoutMs: number = MCP_DEFAULTS.connectTimeoutMs): Promise<Tool[]> {
+  listTools(timeoutMs: number = MCP_DEFAULTS.listTimeoutMs): Promise<Tool[]> {
     this.tools ??= this.fetchTools(timeoutMs).catch((error: unknown) => {
       this.tools = undefined;
       throw error;
@@ -80,7 +84,11 @@ export class McpServerConnection {
    * an `Error` naming the server, for the model.
    */
   async callTool(tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
-    const { client } = await this.connected(Math.min(options.timeoutMs, MCP_DEFAULTS.connectTimeoutMs));
+    const connectTimeoutMs = Math.min(options.timeoutMs, MCP_DEFAULTS.connectTimeoutMs);
+    let open = await this.connected(connectTimeoutMs);
+    // A server that stopped answering altogether is started again rather than time this call out too.
+    if (open.alive !== undefined && !(await open.alive)) open = await this.connected(connectTimeoutMs);
+    const { client } = open;
     try {
       const result = await client.callTool(
         { name: tool, arguments: args, _meta: { [MCP_DEFAULTS.idempotencyMetaKey]: options.idempotencyKey } },
@@ -90,7 +98,9 @@ export class McpServerConnection {
       return result as CallToolResult;
     } catch (error) {
       if (options.signal.aborted) throw error;
-      throw this.callFailure(tool, error, options.timeoutMs);
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout)
+        this.checkAlive(open, options.timeoutMs);
+      throw this.callFailure(open, tool, error, options.timeoutMs);
     }
   }
 
@@ -102,7 +112,34 @@ export class McpServerConnection {
     await open?.client.close().catch(() => undefined);
   }
 
+  /**
+   * After a call timed out: a server that does not answer a ping either is stuck as a whole (not just that
+   * call), so its connection is closed and the server started again on next use rather than time out every call.
+   */
+  private checkAlive(open: Open, callTimeoutMs: number): void {
+    const timeout = Math.max(500, Math.min(MCP_DEFAULTS.pingTimeoutMs, callTimeoutMs / 2));
+    open.alive ??= open.client.ping({ timeout }).then(
+      () => {
+        open.alive = undefined;
+        return true;
+      },
+      () => {
+        if (this.open === open) {
+          this.open = undefined;
+          this.options.log.warn(
+            `MCP server "${this.server}" did not answer a ping after a call timed out; restarting it`,
+          );
+          // Not awaited: closing ends the process within a few seconds (stdin closed, then SIGTERM, then SIGKILL).
+          void open.client.close().catch(() => undefined);
+        }
+        return false;
+      },
+    );
+  }
+
+  /** Connects and reads every page within `timeoutMs` in all, so the catalog's own timeout is never the one that ends it. */
   private async fetchTools(timeoutMs: number): Promise<Tool[]> {
+    const deadline = Date.now() + timeoutMs;
     const { client } = await this.connected(timeoutMs);
     const tools: Tool[] = [];
     const seen = new Set<string>();
@@ -110,7 +147,8 @@ export class McpServerConnection {
     for (let page = 0; page < MCP_DEFAULTS.maxToolPages; page += 1) {
       let listed;
       try {
-        listed = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: timeoutMs });
+        const left = Math.max(1, deadline - Date.now());
+        listed = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: left });
       } catch (error) {
         throw new McpServerUnavailable(this.server, `tools/list failed: ${describe(error)}`);
       }
@@ -159,6 +197,10 @@ export class McpServerConnection {
     const stderr = new OutputTail();
     const transport = this.transport(stderr);
     const open: Open = { client, transport, stderr };
+    client.onerror = (error) => {
+      // The stdio transport closes the connection after this error; the calls in flight then fail.
+      if (/ReadBuffer exceeded/i.test(error.message)) open.overflow = error.message;
+    };
     client.onclose = () => {
       if (this.open !== open) return;
       this.open = undefined;
@@ -209,7 +251,14 @@ export class McpServerConnection {
     return transport;
   }
 
-  private callFailure(tool: string, error: unknown, timeoutMs: number): Error {
+  private callFailure(open: Open, tool: string, error: unknown, timeoutMs: number): Error {
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && open.overflow !== undefined) {
+      // Not lost: run again, the call would answer the same and be dropped again until its deadline.
+      return new Error(
+        `MCP server "${this.server}" answered with a message larger than the client reads (${open.overflow}); ` +
+          'the call was dropped and the server is started again on next use',
+      );
+    }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       return new ToolCallLost(`MCP server "${this.server}" closed its connection during the call of "${tool}"`, {
         cause: error,

@@ -73,6 +73,20 @@ describe('describeToolFailure', () => {
     expect(describeToolFailure('write_file', error)).toBe('tool "write_file" failed: disk full');
   });
 
+  test('attempts lost until the deadline (ToolCall.Lost) did not finish: the tool did not fail', () => {
+    const error = activityFailure(
+      ApplicationFailure.retryable(
+        'MCP server "files" closed its connection during the call of "read"',
+        'ToolCall.Lost',
+      ),
+    );
+
+    expect(describeToolFailure('files__read', error)).toBe(
+      'tool "files__read" did not finish before its deadline (every attempt was lost: ' +
+        'MCP server "files" closed its connection during the call of "read")',
+    );
+  });
+
   test('a bare application failure gives its message', () => {
     expect(describeToolFailure('write_file', ApplicationFailure.retryable('quota hit'))).toBe(
       'tool "write_file" failed: quota hit',

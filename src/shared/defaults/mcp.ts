@@ -2,6 +2,13 @@
 export const MCP_DEFAULTS = {
   /** How long starting a server and its MCP handshake may take (or a call's timeout, when shorter). */
   connectTimeoutMs: 30_000,
+  /**
+   * Starting a server (when not yet running) and reading all pages of its `tools/list`, in all: under the catalog's
+   * timeout (30 s), so a server that hangs is reported unavailable rather than time the catalog out.
+   */
+  listTimeoutMs: 20_000,
+  /** How long a server whose call timed out has to answer a ping before it is restarted (at most half the call's timeout). */
+  pingTimeoutMs: 5_000,
   /** Pages of `tools/list` read before a server that keeps paging is cut off. */
   maxToolPages: 100,
   /** The `_meta` key of the runner's idempotency key in every `tools/call`. */

@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
 import { ACTIVITY_SUMMARY_ARGUMENT_CHARS } from '../../shared/defaults/event-log';
+import { FailureType } from '../../shared/failure-catalogue';
 import { unknownToolMessage, type ToolCallResult } from '../../shared/activity-types';
 import { type ToolCall } from '../../shared/messages';
 
@@ -21,6 +22,10 @@ export function describeToolFailure(toolName: string, error: unknown): string {
   const cause = error instanceof ActivityFailure ? error.cause : error;
   if (cause instanceof TimeoutFailure)
     return `tool "${toolName}" did not finish before its deadline (${cause.timeoutType})`;
+  // Lost attempts until the deadline (Temporal ends the call with the last one's failure when the next retry would
+  // start past it): the call did not finish; the tool itself did not fail.
+  if (cause instanceof ApplicationFailure && cause.type === FailureType.toolCallLost)
+    return `tool "${toolName}" did not finish before its deadline (every attempt was lost: ${cause.message})`;
   if (cause instanceof ApplicationFailure) return `tool "${toolName}" failed: ${cause.message}`;
   return `tool "${toolName}" failed: ${cause instanceof Error ? cause.message : String(cause)}`;
 }
