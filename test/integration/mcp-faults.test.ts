@@ -35,7 +35,7 @@ beforeAll(async () => {
       faulty: faultServer(logs.faulty, {}, { timeout: '3 seconds', deadline: '30 seconds' }),
       dying: faultServer(logs.dying, {}, { timeout: '4 seconds', deadline: '10 seconds' }),
       missing: { command: path.join(directory, 'no-such-server'), timeout: '5 seconds' },
-      crashing: faultServer(logs.crashing, { FAULT_EXIT_AT_START: 'cannot open the database /data/app.db' }),
+      crashing: faultServer(logs.crashing, { FAULT_EXIT_AT_START: '1' }),
       hanging: faultServer(logs.hanging, { FAULT_HANG_LIST: '1' }),
       many: faultServer(logs.many, { FAULT_TOOL_COUNT: '1000' }),
       bulky: faultServer(logs.bulky, {}, { timeout: '60 seconds' }), // reading 10 MB over stdio takes seconds, more on a loaded machine
