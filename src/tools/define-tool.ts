@@ -61,7 +61,6 @@ export interface ToolDefinition<Parameters extends z.ZodType = z.ZodType> {
   local?: boolean;
 }
 
-
 /**
  * Declares a tool. Checks the name against what providers accept, so a bad
  * name fails at worker start rather than at the first model call.

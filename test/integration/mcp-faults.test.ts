@@ -91,7 +91,8 @@ describe('an MCP server that dies', () => {
     expect(answer).not.toMatch(/failed/);
     const starts = faultRecords(logs.dying).filter((record) => record.event === 'start');
     expect(starts.length).toBeGreaterThanOrEqual(3); // restarted for every attempt
-    expect(elapsed).toBeGreaterThanOrEqual(10_000);
+    // Temporal gives up when the next retry would start past the 10 s deadline, so the call ends at or a little before it.
+    expect(elapsed).toBeGreaterThanOrEqual(5_000);
     expect(elapsed).toBeLessThan(45_000);
   }, 60_000);
 });

@@ -285,6 +285,7 @@ describe('countFeatureCoverage', () => {
       childRunsInterrupted: 1,
       cachedResults: 1,
       cacheReads: 1,
+      mcpCalls: 0,
     });
   });
 });
