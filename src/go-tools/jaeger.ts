@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildGoTool, executableName, findOnPath, isExecutable, toolCacheDirectory, type Log } from './go-tool';
+import { stopChild } from '../os/stop-child';
+import { freePort } from '../temporal/dev-server';
 
 /**
  * Jaeger, an OTLP receiver with a query API, for the tracing test and for looking at traces locally
@@ -51,7 +52,7 @@ export async function startJaeger(binary: string, timeoutMs = 30_000): Promise<R
     stream?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const queryUrl = `http://127.0.0.1:${queryPort}`;
   const stop = async () => {
-    await stopProcess(child);
+    await stopChild(child);
     await rm(directory, { recursive: true, force: true });
   };
   const deadline = Date.now() + timeoutMs;
@@ -114,27 +115,4 @@ exporters:
   jaeger_storage_exporter:
     trace_storage: memstore
 `;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import type { LlamaInstall } from './llama-cpp';
+import { stopChild } from '../os/stop-child';
 
 /** How a llama.cpp server is started: its context window, its cap on generated tokens, its sampling. */
 export interface LlamaServerOptions {
@@ -81,7 +82,7 @@ export async function startLlamaServer(
     child.once('error', reject);
   });
   const tail = () => output.slice(-30).join('\n');
-  const stop = () => stopProcess(child);
+  const stop = () => stopChild(child);
   const timeoutMs = options.startTimeoutMs ?? 60_000;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -119,16 +120,4 @@ async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
     if (Date.now() > deadline) throw new Error(`${url}/health did not answer 200 within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }

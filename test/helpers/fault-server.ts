@@ -39,13 +39,3 @@ export function faultRecords(log: string): FaultRecord[] {
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as FaultRecord);
 }
-
-/** Whether process `pid` still runs. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AgentResult } from '../../src/shared/agent-result';
 import type { ChatMessage } from '../../src/shared/messages';
-import { faultRecords, faultServer, isAlive } from '../helpers/fault-server';
+import { faultRecords, faultServer } from '../helpers/fault-server';
+import { isAlive } from '../../src/temporal/dev-server';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 
