@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentResult } from '../../src/shared/agent-result';
-import { cleanEnv, startScript } from '../helpers/processes';
+import { crashWorkerStarter } from '../helpers/crash-worker';
 import { testServerAddress } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 
@@ -36,15 +36,12 @@ describe('a tool call that loses its worker', () => {
     const sideEffects = path.join(directory, 'side-effects.jsonl');
     await writeFile(sideEffects, '');
     const taskQueue = `crash-${randomUUID()}`;
-    const env = cleanEnv({
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: taskQueue,
-      OPENAI_BASE_URL: model.baseURL,
-      AGENT_TEST_WORKFLOW_BUNDLE: process.env.AGENT_TEST_WORKFLOW_BUNDLE,
-      SIDE_EFFECT_LOG: sideEffects,
-      AGENT_WORKSPACE: directory,
+    const startWorker = crashWorkerStarter({
+      taskQueue,
+      modelBaseURL: model.baseURL,
+      sideEffects,
+      workspace: directory,
     });
-    const startWorker = () => startScript('test/fixtures/crash-worker.ts', env, /crash-worker ready/);
     const modelName = `crash-${randomUUID()}`;
     model.script(modelName, [
       { toolCalls: [{ name: 'slow_write', arguments: { label: 'report' } }] },

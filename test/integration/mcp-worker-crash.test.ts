@@ -8,7 +8,7 @@ import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { faultRecords } from '../helpers/fault-server';
 import { isAlive } from '../../src/temporal/dev-server';
-import { cleanEnv, startScript } from '../helpers/processes';
+import { crashWorkerStarter } from '../helpers/crash-worker';
 import { testServerAddress } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 
@@ -38,16 +38,13 @@ describe('a worker SIGKILLed during an MCP tool call', () => {
     const sideEffects = path.join(directory, 'side-effects.jsonl');
     await writeFile(sideEffects, '');
     const taskQueue = `mcp-crash-${randomUUID()}`;
-    const env = cleanEnv({
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: taskQueue,
-      OPENAI_BASE_URL: model.baseURL,
-      AGENT_TEST_WORKFLOW_BUNDLE: process.env.AGENT_TEST_WORKFLOW_BUNDLE,
-      SIDE_EFFECT_LOG: sideEffects,
-      AGENT_WORKSPACE: directory,
-      FAULT_SERVER_LOG: log,
+    const startWorker = crashWorkerStarter({
+      taskQueue,
+      modelBaseURL: model.baseURL,
+      sideEffects,
+      workspace: directory,
+      extraEnv: { FAULT_SERVER_LOG: log },
     });
-    const startWorker = () => startScript('test/fixtures/crash-worker.ts', env, /crash-worker ready/);
     const script = (label: string) => {
       const name = `mcp-crash-${randomUUID()}`;
       model.script(name, [
