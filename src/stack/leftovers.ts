@@ -1,0 +1,62 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { isAlive } from '../temporal/dev-server';
+
+/**
+ * The pids of a running stack, in `<directory>/pids.json`. A stack whose own process was SIGKILLed leaves its
+ * children running (PostgreSQL, Temporal, the workers); the next start in that folder stops them first, so it never
+ * finds its database locked or its ports taken.
+ */
+const PIDS_FILE = 'pids.json';
+
+export async function recordPids(directory: string, pids: Record<string, number | undefined>): Promise<void> {
+  await writeFile(path.join(directory, PIDS_FILE), `${JSON.stringify(pids, null, 2)}\n`);
+}
+
+/** SIGKILLs what an earlier stack in `directory` left running; returns the names of what it stopped. */
+export async function stopLeftovers(directory: string): Promise<string[]> {
+  let pids: Record<string, number | undefined>;
+  try {
+    pids = JSON.parse(await readFile(path.join(directory, PIDS_FILE), 'utf8')) as Record<string, number | undefined>;
+  } catch {
+    pids = {};
+  }
+  const postmaster = await readPostmasterPid(path.join(directory, 'postgres', 'data'));
+  if (postmaster !== undefined) pids.postmaster = postmaster;
+  const stopped: string[] = [];
+  for (const [name, pid] of Object.entries(pids)) {
+    if (pid === undefined || !isAlive(pid) || !(await belongsTo(pid, directory))) continue;
+    process.kill(pid, 'SIGKILL');
+    stopped.push(name);
+  }
+  // The killed postmaster's backends exit once they notice it is gone.
+  for (
+    let waited = 0;
+    waited < 10_000 && Object.values(pids).some((pid) => pid !== undefined && isAlive(pid));
+    waited += 100
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return stopped;
+}
+
+/** Whether the process's command line names the stack's folder (so a reused pid is never killed). */
+async function belongsTo(pid: number, directory: string): Promise<boolean> {
+  try {
+    const commandLine = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ');
+    const environment = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
+    return commandLine.includes(directory) || environment.includes(directory);
+  } catch {
+    return false;
+  }
+}
+
+/** The postmaster's pid, from the first line of postmaster.pid. */
+export async function readPostmasterPid(data: string): Promise<number | undefined> {
+  try {
+    const pid = Number((await readFile(path.join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,233 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, open, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Connection } from '@temporalio/client';
+import { freeLowPort } from './ports';
+import { STACK_DEFAULTS } from '../shared/defaults/stack';
+import { stopChild } from '../os/stop-child';
+import type { Log } from '../go-tools/go-tool';
+import type { TemporalBinaries } from './binaries';
+import type { PostgresCluster } from './postgres';
+import { waitUntil } from './wait-until';
+
+const run = promisify(execFile);
+
+/** The databases Temporal uses on the cluster: its store and its SQL visibility store. */
+export const TEMPORAL_DATABASES = { store: 'temporal', visibility: 'temporal_visibility' } as const;
+
+/** A Temporal server (all four services in one process) on the stack's PostgreSQL. */
+export interface StackTemporal {
+  /** The frontend's gRPC address, 127.0.0.1:<port>. */
+  address: string;
+  start(): Promise<void>;
+  /** SIGTERM, then SIGKILL after the grace time. */
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+  pid(): number | undefined;
+  logFile: string;
+}
+
+/**
+ * Creates Temporal's two databases and brings their schema to this version with Temporal's SQL tool, as the
+ * compose file's `auto-setup` image does at start: safe to run on every start (it only applies what is missing).
+ */
+export async function setupTemporalSchema(
+  binaries: TemporalBinaries,
+  postgres: PostgresCluster,
+  log: Log,
+): Promise<void> {
+  for (const [kind, database] of Object.entries(TEMPORAL_DATABASES)) {
+    const folder = kind === 'store' ? 'temporal' : 'visibility';
+    const base = [
+      '--plugin',
+      'postgres12',
+      '--ep',
+      '127.0.0.1',
+      '-p',
+      String(postgres.port),
+      '-u',
+      postgres.user,
+      '--pw',
+      postgres.password,
+      '--db',
+      database,
+    ];
+    const exists = await postgres.sql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`);
+    if (exists !== '1') {
+      log(`Creating the ${database} database and its schema with temporal-sql-tool.`);
+      await sqlTool(binaries.sqlTool, [...base, 'create-database']);
+      await sqlTool(binaries.sqlTool, [...base, 'setup-schema', '-v', '0.0']);
+    }
+    await sqlTool(binaries.sqlTool, [...base, 'update-schema', '-d', path.join(binaries.schema, folder, 'versioned')]);
+  }
+}
+
+async function sqlTool(tool: string, args: string[]): Promise<void> {
+  try {
+    await run(tool, args, { maxBuffer: 8 << 20 });
+  } catch (error) {
+    const { stderr, stdout } = error as { stderr?: string; stdout?: string };
+    const tail = `${stdout ?? ''}${stderr ?? ''}`.split('\n').slice(-15).join('\n');
+    throw new Error(`temporal-sql-tool ${args.slice(-3).join(' ')} failed:\n${tail}`, { cause: error });
+  }
+}
+
+/** Writes the server's configuration under `directory` and returns the server, not started. */
+export async function prepareTemporal(options: {
+  binaries: TemporalBinaries;
+  postgres: PostgresCluster;
+  directory: string;
+  /** The frontend's gRPC port; 0 picks a free one. */
+  port: number;
+  /** The dynamic config file (the compose file's `deploy/temporal-dynamic-config.yaml`). */
+  dynamicConfigFile: string;
+  log: Log;
+}): Promise<StackTemporal> {
+  const { binaries, directory, log } = options;
+  const configDirectory = path.join(directory, 'config');
+  await mkdir(configDirectory, { recursive: true });
+  const port = options.port || (await freeLowPort());
+  const ports = {
+    frontend: port,
+    frontendHttp: await freeLowPort(),
+    frontendMembership: await freeLowPort(),
+    history: await freeLowPort(),
+    historyMembership: await freeLowPort(),
+    matching: await freeLowPort(),
+    matchingMembership: await freeLowPort(),
+    worker: await freeLowPort(),
+    workerMembership: await freeLowPort(),
+  };
+  await writeFile(
+    path.join(configDirectory, 'stack.yaml'),
+    serverConfig(options.postgres, ports, options.dynamicConfigFile),
+  );
+  const logFile = path.join(directory, 'temporal.log');
+  const address = `127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  const server: StackTemporal = {
+    address,
+    logFile,
+    async start() {
+      const out = await open(logFile, 'a');
+      await out.write(`--- temporal-server start, ${new Date().toISOString()} ---\n`);
+      child = spawn(
+        binaries.server,
+        ['--root', directory, '--config', 'config', '--env', 'stack', '--allow-no-auth', 'start'],
+        {
+          stdio: ['ignore', out.fd, out.fd],
+          detached: true,
+        },
+      );
+      await out.close();
+      const started = child;
+      await waitUntil(`the Temporal server on ${address}`, STACK_DEFAULTS.startTimeoutMs, log, async () => {
+        if (started.exitCode !== null) throw new Error(`temporal-server exited (${started.exitCode}); see ${logFile}.`);
+        return answersSystem(address);
+      });
+    },
+    stop: async () => {
+      if (child !== undefined) await stopChild(child, STACK_DEFAULTS.stopGraceMs);
+    },
+    async kill() {
+      if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child?.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    },
+    pid: () => (child?.exitCode === null && child.signalCode === null ? child.pid : undefined),
+  };
+  return server;
+}
+
+/** Whether the frontend answers (the system namespace; `default` may not exist yet). */
+async function answersSystem(address: string): Promise<boolean> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: 1_000 });
+    await connection.workflowService.getSystemInfo({});
+    await connection.workflowService.describeNamespace({ namespace: 'temporal-system' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await connection?.close();
+  }
+}
+
+function serverConfig(
+  postgres: PostgresCluster,
+  ports: Record<
+    | 'frontend'
+    | 'frontendHttp'
+    | 'frontendMembership'
+    | 'history'
+    | 'historyMembership'
+    | 'matching'
+    | 'matchingMembership'
+    | 'worker'
+    | 'workerMembership',
+    number
+  >,
+  dynamicConfigFile: string,
+): string {
+  const datastore = (database: string, maxConns: number) => `      sql:
+        pluginName: postgres12
+        databaseName: ${database}
+        connectAddr: "${postgres.address}"
+        connectProtocol: tcp
+        user: ${postgres.user}
+        password: "${postgres.password}"
+        maxConns: ${maxConns}
+        maxIdleConns: ${maxConns}
+        maxConnLifetime: 1h`;
+  const service = (grpc: number, membership: number, http?: number) => `    rpc:
+      grpcPort: ${grpc}
+      membershipPort: ${membership}
+      bindOnIP: 127.0.0.1${http === undefined ? '' : `\n      httpPort: ${http}`}`;
+  return `# Written by npm run stack: the compose file's Temporal (auto-setup) on the stack's PostgreSQL.
+log:
+  stdout: true
+  level: warn
+persistence:
+  defaultStore: default
+  visibilityStore: visibility
+  numHistoryShards: ${STACK_DEFAULTS.numHistoryShards}
+  datastores:
+    default:
+${datastore(TEMPORAL_DATABASES.store, 20)}
+    visibility:
+${datastore(TEMPORAL_DATABASES.visibility, 10)}
+global:
+  membership:
+    maxJoinDuration: 30s
+    broadcastAddress: 127.0.0.1
+services:
+  frontend:
+${service(ports.frontend, ports.frontendMembership, ports.frontendHttp)}
+  history:
+${service(ports.history, ports.historyMembership)}
+  matching:
+${service(ports.matching, ports.matchingMembership)}
+  worker:
+${service(ports.worker, ports.workerMembership)}
+clusterMetadata:
+  enableGlobalNamespace: false
+  failoverVersionIncrement: 10
+  masterClusterName: active
+  currentClusterName: active
+  clusterInformation:
+    active:
+      enabled: true
+      initialFailoverVersion: 1
+      rpcName: frontend
+      rpcAddress: 127.0.0.1:${ports.frontend}
+      httpAddress: 127.0.0.1:${ports.frontendHttp}
+dcRedirectionPolicy:
+  policy: noop
+dynamicConfigClient:
+  filepath: ${JSON.stringify(dynamicConfigFile)}
+  pollInterval: 10s
+`;
+}

@@ -1,0 +1,49 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Log } from '../go-tools/go-tool';
+import { serviceProcess, type ServiceProcess } from './service-process';
+
+/** The Temporal web UI (`ui-server`, its assets built in) for the stack's Temporal, on 127.0.0.1:`port`. */
+export async function prepareUi(options: {
+  binary: string;
+  directory: string;
+  temporalAddress: string;
+  port: number;
+  log: Log;
+}): Promise<ServiceProcess & { url: string }> {
+  const root = path.join(options.directory, 'ui');
+  await mkdir(path.join(root, 'config'), { recursive: true });
+  const url = `http://127.0.0.1:${options.port}`;
+  await writeFile(
+    path.join(root, 'config', 'stack.yaml'),
+    `# Written by npm run stack: the compose file's temporal-ui service.
+temporalGrpcAddress: ${options.temporalAddress}
+host: 127.0.0.1
+port: ${options.port}
+enableUi: true
+defaultNamespace: default
+cors:
+  allowOrigins:
+    - ${url}
+`,
+  );
+  const process = serviceProcess(
+    {
+      name: 'temporal-ui',
+      command: options.binary,
+      args: ['--root', root, '--config', 'config', '--env', 'stack', 'start'],
+      env: { PATH: globalThis.process.env.PATH ?? '' },
+      cwd: root,
+      logFile: path.join(options.directory, 'temporal-ui.log'),
+      probe: async () => {
+        try {
+          return (await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok;
+        } catch {
+          return false;
+        }
+      },
+    },
+    options.log,
+  );
+  return Object.assign(process, { url });
+}
