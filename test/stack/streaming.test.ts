@@ -114,8 +114,9 @@ const ANSWER =
   'Every API process reads this answer from whichever worker runs the call, a few words at a time, as it is written.';
 
 /**
- * A run of two model calls, each streamed in a few dozen chunks over about three seconds: a tool call with some text,
- * then the answer. Long enough that a follower whose durable events lag (a loaded machine) still finds each call running.
+ * A run of two model calls, each streamed in a few dozen chunks over about four seconds: a tool call with some text,
+ * then the answer. A follower reads a call's deltas once its durable events show the call running: long enough that a
+ * follower whose durable events lag by seconds (a machine loaded by other suites) still finds each call running.
  */
 function slowScript(): string {
   const name = `stream-${randomUUID().slice(0, 8)}`;
@@ -123,9 +124,9 @@ function slowScript(): string {
     {
       content: 'Let me look at the files first, then I will write the answer down for you, a few words at a time.',
       toolCalls: [{ name: 'list_files', arguments: {} }],
-      tokenDelayMs: 150,
+      tokenDelayMs: 200,
     },
-    { content: ANSWER, tokenDelayMs: 150 },
+    { content: ANSWER, tokenDelayMs: 200 },
   ]);
   return name;
 }
@@ -174,14 +175,21 @@ async function workersOf(runId: string): Promise<number[]> {
 }
 
 describe('model deltas across processes, on the production shape', () => {
-  test('each worker announces its own reachable URL: the machine address it was given, or its host name', () => {
+  test('each worker announces its own reachable URL: the machine address it was given, or its host name', async () => {
     expect(announced[0]).toMatch(new RegExp(`^http://${MACHINE_ADDRESS.replace(/\./g, '\\.')}:\\d+$`));
     expect(announced[1]).toMatch(new RegExp(`^http://${os.hostname().replace(/\./g, '\\.')}:\\d+$`));
+    // Another process reaches each at the URL it announced: the listener itself answers (401: a stream needs its
+    // credential). The third one's announced port is closed to it.
+    for (const url of announced.slice(0, 2)) {
+      const answer = await fetch(`${url}/model-streams/00000000-0000-0000-0000-000000000000`);
+      expect(answer.status).toBe(401);
+    }
+    await expect(fetch(`${announced[2]}/model-streams/00000000-0000-0000-0000-000000000000`)).rejects.toThrow();
   });
 
-  test('through either API process: both followers get every delta, and every durable event, of runs on both workers', async () => {
+  test('through either API process: both followers get every delta, and every durable event, of runs on the workers', async () => {
     const runs = await Promise.all(
-      Array.from({ length: 4 }, async (_, index) => {
+      Array.from({ length: 2 }, async (_, index) => {
         const api = stack.apis[index % 2];
         const started = await fetch(`${api?.url}/runs`, {
           method: 'POST',
