@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -106,6 +106,8 @@ afterAll(async () => {
     // Nothing of the stack is left running.
     const left = spawnSync('pgrep', ['-f', directory], { encoding: 'utf8' });
     expect(left.stdout.trim()).toBe('');
+    // The cluster's files and the logs, about 60 MB a start.
+    await rm(directory, { recursive: true, force: true });
   }
 }, 120_000);
 
