@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { createSecureContext } from 'node:tls';
 import { loadModelStreamConfig, type PemPair } from '../config/model-stream';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
@@ -55,7 +56,11 @@ export interface StreamListenerOptions {
   host?: string;
   /** Its port; 0 picks a free one. @default `AGENT_STREAM_PORT`, else 0 */
   port?: number;
-  /** The base URL followers reach it at, when not `http(s)://host:port` (a container, a proxy, another machine). @default `AGENT_STREAM_PUBLIC_URL` */
+  /**
+   * The base URL followers reach it at, when not `http(s)://host:port` (a proxy, another name). Bound to a wildcard
+   * (`0.0.0.0`, `::`) without one, it is `http(s)://<the machine's host name>:port`.
+   * @default `AGENT_STREAM_PUBLIC_URL`
+   */
   publicUrl?: string;
   /**
    * Serve https with this PEM certificate (chain first to last) and private key, the contents, not paths:
@@ -96,6 +101,16 @@ export function streamListenerSettings(
     ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }),
     ...(tls === undefined ? {} : { tls }),
   };
+}
+
+/**
+ * The host of the URL the hub gives out when no public URL is set: the bound address, except that a wildcard
+ * (`0.0.0.0`, `::`), which no follower can connect to from another machine, becomes the machine's host name. Each
+ * container of a compose service, or pod, then announces itself under its own name, with no URL set per replica.
+ */
+function advertisedHost(bound: string): string {
+  if (bound === '0.0.0.0' || bound === '::' || bound === '[::]') return hostname();
+  return bound.includes(':') ? `[${bound}]` : bound;
 }
 
 /** Throws, naming the problem (never the key), when `pair` cannot serve https. */
@@ -178,7 +193,7 @@ export class DeltaHub {
       server.listen(this.options.port, this.options.host, () => {
         this.server = server;
         const { port } = server.address() as AddressInfo;
-        const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
+        const host = advertisedHost(this.options.host);
         const scheme = this.options.tls === undefined ? 'http' : 'https';
         resolve(this.options.publicUrl ?? `${scheme}://${host}:${port}`);
       });

@@ -214,6 +214,12 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
         deltas: true,
       })) {
         stream.write(eventFrame(event));
+        // Once per follow, like the event: the operator's side of it (every API must reach every worker's stream port).
+        if (event.type === 'model-stream-unreachable')
+          request.log.warn(
+            { runId, reason: event.reason },
+            "This API process cannot read a worker's streamed model deltas: its followers see each answer once complete. Every API process must reach every worker's stream port (AGENT_STREAM_HOST, AGENT_STREAM_PORT, AGENT_STREAM_PUBLIC_URL).",
+          );
       }
       if (!closed.signal.aborted) {
         stream.write(

@@ -8,6 +8,7 @@ import type { Output } from './output';
  * attempt failed and is asked again) ends the line and says so, and the next
  * attempt's text starts a line of its own. Reasoning and tool-call fragments
  * are not printed: the tool call's line says what it does once it is whole.
+ * A stream this follower cannot reach is said once, as a line of its own.
  */
 export class StreamedText {
   private open = false;
@@ -26,6 +27,10 @@ export class StreamedText {
       this.endLine();
       this.output.line(`  (the answer above broke off: ${event.reason}; discard it)`);
       this.shown = false;
+    } else if (event.type === 'model-stream-unreachable') {
+      // Said once per follow by the follower: the answers still print, each once it is complete.
+      this.endLine();
+      this.output.line(`  (the model's answers can't stream here: ${event.reason}; each shows once it is complete)`);
     }
   }
 

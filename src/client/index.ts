@@ -62,6 +62,7 @@ export type {
   ModelStreamEvent,
   ModelStreamSource,
   ModelTextDeltaEvent,
+  ModelStreamUnreachableEvent,
   ModelToolCallDeltaEvent,
 } from '../shared/model-stream-events';
 export type { StreamTrust } from './model-stream-follower';

@@ -24,6 +24,8 @@ import { type RunEvent } from '../shared/run-events';
  * worker's delta server); they are read from there, from the attempt's first
  * delta, and put in the feed before the call's `model-response`. An attempt
  * that fails, or whose stream breaks off, is followed by `model-delta-reset`.
+ * A stream the follower cannot reach (refused, timed out, untrusted) is
+ * `model-stream-unreachable`, said once per follow: the durable events go on.
  * Nothing here touches the run's history.
  *
  * The heartbeat also carries the attempt's credential, presented as
@@ -79,6 +81,17 @@ export async function* withModelDeltas(
   // The delta follower waits for an iteration-start, or for the end.
   stop.signal.addEventListener('abort', () => state.wake(), { once: true });
   const read = new Set<string>();
+  // Said once: every call of the run is as unreachable as the first (the network between here and the workers).
+  let toldUnreachable = false;
+  // Workers whose stream port answered nothing within the timeout: not waited for again in this follow, so the
+  // follower does not hold each later `model-response` back for them.
+  const silentOrigins = new Set<string>();
+  const unreachable = (source: ModelStreamSource, reason: string, origin?: string) => {
+    if (origin !== undefined) silentOrigins.add(origin);
+    if (toldUnreachable || stop.signal.aborted) return;
+    toldUnreachable = true;
+    queue.push({ type: 'model-stream-unreachable', ...source, reason });
+  };
 
   const followDurable = async () => {
     for await (const event of events(stop.signal)) {
@@ -115,8 +128,9 @@ export async function* withModelDeltas(
         found?.iteration !== undefined && state.iteration !== undefined && found.iteration !== state.iteration;
       if (found !== undefined && !ahead && !read.has(found.key) && generation === state.generation && looking) {
         read.add(found.key);
+        if (silentOrigins.has(new URL(found.url).origin)) continue;
         const current = (push: ModelStreamEvent) => generation === state.generation && queue.push(push);
-        state.reading = readStream(found, connect, current, stop.signal);
+        state.reading = readStream(found, connect, current, unreachable, stop.signal);
         await state.reading;
         state.reading = undefined;
         continue;
@@ -167,22 +181,38 @@ async function findModelStream(client: Client, workflowId: string): Promise<Foun
 /**
  * Reads one attempt's stream into `push`, to its end line. Anything but a
  * completed end (a failed attempt, a broken connection, a worker that is
- * gone) is followed by `model-delta-reset`.
+ * gone) is followed by `model-delta-reset`. A stream that cannot be reached
+ * at all goes to `unreachable`, with the reason.
  */
 async function readStream(
   found: FoundStream,
   connect: tls.ConnectionOptions,
   push: (event: ModelStreamEvent) => unknown,
+  unreachable: (source: ModelStreamSource, reason: string, silentOrigin?: string) => void,
   signal: AbortSignal,
 ): Promise<void> {
   const source = { activityId: found.activityId, attempt: found.attempt };
   let shown = false;
   let ending: string;
+  let response: IncomingMessage;
   try {
-    const response = await get(found, connect, signal);
-    if (response.statusCode !== 200) {
-      // Ended and forgotten already, or another worker's address we cannot read: the recorded answer will say it.
+    response = await get(found, connect, signal);
+  } catch (error) {
+    if (signal.aborted) return;
+    const silent = (error as NodeJS.ErrnoException).code === CONNECT_TIMEOUT;
+    unreachable(source, unreachableReason(error), silent ? new URL(found.url).origin : undefined);
+    return;
+  }
+  try {
+    if (response.statusCode === 404) {
+      // Ended and forgotten already (or a worker that is not the one announced): the recorded answer will say it.
       response.resume();
+      return;
+    }
+    if (response.statusCode !== 200) {
+      // Something else answered at the announced address (a proxy, a worker that wants a credential it was not given).
+      response.resume();
+      unreachable(source, `the worker's stream port answered HTTP ${response.statusCode}`);
       return;
     }
     ending = 'the stream from the worker broke off';
@@ -201,6 +231,27 @@ async function readStream(
   }
   if (shown || ending !== 'the stream from the worker broke off')
     push({ type: 'model-delta-reset', ...source, reason: ending });
+}
+
+/** The code of the error a stream that answers nothing within the connect timeout fails with. */
+const CONNECT_TIMEOUT = 'STREAM_CONNECT_TIMEOUT';
+
+/**
+ * Why a stream could not be reached, in words a caller can act on. Node's messages name the address
+ * ("connect ECONNREFUSED 10.0.0.7:7300"); only the error's code is kept, so an API caller learns nothing of the
+ * workers' network.
+ */
+function unreachableReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === CONNECT_TIMEOUT)
+    return `the worker's stream port did not answer within ${MODEL_STREAM_DEFAULTS.connectTimeoutMs / 1000} s`;
+  if (code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return `the worker's stream port cannot be reached (${code})`;
+  if (code === 'ECONNREFUSED') return "the connection to the worker's stream port was refused (ECONNREFUSED)";
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the worker's stream host name does not resolve (${code})`;
+  if (code !== undefined && /CERT|SELF_SIGNED|SSL|TLS|VERIFY/.test(code))
+    return `the worker's certificate is not trusted (${code}); see AGENT_STREAM_TLS_CA`;
+  return `the worker's stream port cannot be reached (${code ?? 'no connection'})`;
 }
 
 /** TLS options for `trust`: Node's certificate authorities (with the system's, where Node uses them) plus its own. */
@@ -225,6 +276,13 @@ function get(found: FoundStream, connect: tls.ConnectionOptions, signal: AbortSi
         ? httpsRequest(url, { headers, signal, ...connect }, resolve)
         : httpRequest(url, { headers, signal }, resolve);
     request.on('error', reject);
+    // A port behind a firewall that drops packets answers nothing at all; the worker sends its headers at once.
+    const timer = setTimeout(
+      () => request.destroy(Object.assign(new Error('the stream did not answer in time'), { code: CONNECT_TIMEOUT })),
+      MODEL_STREAM_DEFAULTS.connectTimeoutMs,
+    );
+    request.once('response', () => clearTimeout(timer));
+    request.once('close', () => clearTimeout(timer));
     request.end();
   });
 }

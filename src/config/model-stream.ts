@@ -20,7 +20,9 @@ export const modelStreamSchema = z.object({
   AGENT_STREAM_PUBLIC_URL: z
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://worker-1:7300' })
     .optional()
-    .describe('The base URL followers use, when it differs from the bound address (a container, a proxy).'),
+    .describe(
+      "The base URL followers use, when it differs from the bound address (a proxy, another name); one per worker. Unset with a wildcard AGENT_STREAM_HOST (0.0.0.0, ::), the machine's host name is given out.",
+    ),
   AGENT_STREAM_TLS_CERT: z
     .string()
     .min(1)

@@ -67,9 +67,27 @@ export interface ModelDeltaResetEvent extends ModelStreamSource {
   reason: string;
 }
 
+/**
+ * This follower cannot read the workers' streams: the worker running the call announced where its deltas are
+ * served, and the follower could not get them from there (the connection was refused or timed out, the
+ * certificate was not trusted, or something other than the stream answered). Said once per follow (an SSE
+ * connection, a `followRunEvents` call), at the first call it happens to, not at every call: the follower goes on
+ * with every durable event, and sees each answer once it is complete (its `model-response`). The cause is the
+ * network between the follower and the workers: every follower must reach every worker's stream port.
+ */
+export interface ModelStreamUnreachableEvent extends ModelStreamSource {
+  type: 'model-stream-unreachable';
+  /** Why, in words, without the worker's address or the credential: "the connection was refused (ECONNREFUSED)". */
+  reason: string;
+}
+
 /** An ephemeral event of a streaming model call. */
 export type ModelStreamEvent =
-  ModelTextDeltaEvent | ModelReasoningDeltaEvent | ModelToolCallDeltaEvent | ModelDeltaResetEvent;
+  | ModelTextDeltaEvent
+  | ModelReasoningDeltaEvent
+  | ModelToolCallDeltaEvent
+  | ModelDeltaResetEvent
+  | ModelStreamUnreachableEvent;
 
 /** The `type` of every ephemeral model-stream event. */
 export const MODEL_STREAM_EVENT_TYPES = [
@@ -77,6 +95,7 @@ export const MODEL_STREAM_EVENT_TYPES = [
   'model-reasoning-delta',
   'model-tool-call-delta',
   'model-delta-reset',
+  'model-stream-unreachable',
 ] as const;
 
 /** Whether `event` is an ephemeral model-stream event (rather than a durable run event). */

@@ -1,4 +1,5 @@
 import type { McpServers } from '../../src/mcp/server-config';
+import type { StreamListenerOptions } from '../../src/activities/delta-hub';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,6 +66,8 @@ export class TestEnv {
       /** MCP servers the worker offers tools from. */
       mcpServers?: McpServers;
       modelSettings?: Pick<ModelSettings, 'sampling' | 'maxTokensField'>;
+      /** The worker's stream listener (`streamListener`): where it binds, and the URL it gives out. */
+      streamListener?: StreamListenerOptions;
     } = {},
   ): Promise<TestEnv> {
     installQuietRuntime();
@@ -102,6 +105,7 @@ export class TestEnv {
         workflowBundle: ownBundle ?? { codePath: bundlePath },
         ...(dataConverter === undefined ? {} : { dataConverter }),
         ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
+        ...(options.streamListener === undefined ? {} : { streamListener: options.streamListener }),
       });
     const worker = await createWorker();
     const env = new TestEnv(

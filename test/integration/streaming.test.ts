@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { followRunEvents } from '../../src/client';
 import { isModelStreamEvent, type ModelStreamEvent } from '../../src/shared/model-stream-events';
 import { type AgentResult } from '../../src/shared/agent-result';
@@ -320,4 +321,51 @@ describe('chat endpoints, streamed', () => {
     }
     throw new Error(`no turn became active on ${contextId}`);
   }
+});
+
+describe("a follower whose worker's stream port answers nothing (a firewall that drops packets)", () => {
+  test('it says so once, after the connect timeout, not at every call, and still gets every durable event', async () => {
+    // Accepts connections and never answers, as a port behind a dropping firewall looks from the follower's side.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const firewalled = await TestEnv.create({ streamListener: { host: '127.0.0.1', port: 0, publicUrl: silentUrl } });
+    try {
+      // The first call streams for longer than the connect timeout; three calls in all.
+      const slow = Array.from({ length: 40 }, (_, index) => `slow${index}`).join(' ');
+      const model = firewalled.scenario([
+        { content: slow, toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }], tokenDelayMs: 175 },
+        { toolCalls: [{ name: 'calculator', arguments: { expression: '2+2' } }], tokenDelayMs: 20 },
+        { content: 'Done.', tokenDelayMs: 20 },
+      ]);
+      const handle = await firewalled.start({ model, tools: ['calculator'], message: 'behind a firewall' });
+      const seen: (RunEvent | ModelStreamEvent)[] = [];
+      for await (const event of followRunEvents(firewalled.client, handle.workflowId, { deltas: true }))
+        seen.push(event);
+
+      const notices = seen.filter((event) => event.type === 'model-stream-unreachable');
+      expect(notices).toEqual([
+        {
+          type: 'model-stream-unreachable',
+          activityId: expect.any(String),
+          attempt: 1,
+          reason: "the worker's stream port did not answer within 5 s",
+        },
+      ]);
+      expect(seen.some((event) => event.type === 'model-text-delta')).toBe(false);
+      expect(seen.filter((event) => event.type === 'model-response')).toHaveLength(3);
+      const durableOnly: RunEvent[] = [];
+      for await (const event of followRunEvents(firewalled.client, handle.workflowId)) durableOnly.push(event);
+      const withoutTime = ({ at: _at, ...event }: RunEvent) => event;
+      expect(seen.filter((event): event is RunEvent => !isModelStreamEvent(event)).map(withoutTime)).toEqual(
+        durableOnly.map(withoutTime),
+      );
+      expect(durableOnly.at(-1)?.type).toBe('run-end');
+    } finally {
+      await firewalled.close();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  }, 60_000);
 });

@@ -33,6 +33,20 @@ describe("StreamedText: the model's text as it is generated", () => {
     expect(streamed.finish()).toBe(false);
   });
 
+  test('a stream this follower cannot reach is one line saying so; the recorded answer then prints as usual', () => {
+    const { output, text: written } = terminal();
+    const streamed = new StreamedText(output);
+    streamed.take({
+      type: 'model-stream-unreachable',
+      ...source,
+      reason: "the connection to the worker's stream port was refused (ECONNREFUSED)",
+    });
+    expect(streamed.finish()).toBe(false);
+    expect(written()).toBe(
+      "  (the model's answers can't stream here: the connection to the worker's stream port was refused (ECONNREFUSED); each shows once it is complete)\n",
+    );
+  });
+
   test('a reset ends the line and says to discard it; the retry starts a line of its own', () => {
     const { output, text: written } = terminal();
     const streamed = new StreamedText(output);

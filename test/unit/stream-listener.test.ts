@@ -87,6 +87,15 @@ describe('the stream listener', () => {
     await hub.close();
   });
 
+  test("bound to every address without a public URL, it gives out the machine's host name (a compose replica's own), and answers there", async () => {
+    const hub = new DeltaHub({ host: '0.0.0.0', port: 0 });
+    const url = await hub.start();
+    expect(url).toMatch(new RegExp(`^http://${os.hostname().replace(/[.]/g, '\\.')}:\\d+$`));
+    const response = await fetch(`${url}/model-streams/00000000-0000-0000-0000-000000000000`);
+    expect(response.status).toBe(401);
+    await hub.close();
+  });
+
   test('each channel has its own fresh 256-bit credential; without it 401, with a wrong one 404, the same as a channel that does not exist; no delta text either way', async () => {
     const hub = new DeltaHub({ host: '127.0.0.1', port: 0 });
     try {

@@ -56,7 +56,7 @@ export interface ApiOperation {
 
 const runEventsStream =
   'Server-Sent Events: each run event as `id: <seq>`, `event: <type>`, `data: <RunEvent JSON>`; model deltas (`model-text-delta`, ' +
-  '`model-reasoning-delta`, `model-tool-call-delta`, `model-delta-reset`) without an id; `events-missed` (`{ missed }`) when the ' +
+  "`model-reasoning-delta`, `model-tool-call-delta`, `model-delta-reset`) without an id; `model-stream-unreachable` (no id) once when the API cannot reach the worker's stream port; `events-missed` (`{ missed }`) when the " +
   'stream skipped ahead; `end` (`RunOutcome` with `run_id`) when the run has ended; `error` (the error body’s `error`) on a failure ' +
   'after the stream began; `: keep-alive` comments while idle.';
 

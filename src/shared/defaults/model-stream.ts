@@ -17,6 +17,11 @@ export const MODEL_STREAM_DEFAULTS = {
   keepEndedMs: 10_000,
   /** How often a follower describes the run, while a model call runs, to find its stream. */
   discoverPollMs: 100,
+  /**
+   * How long a follower waits for a worker's stream to answer (its response headers, which the worker sends at
+   * once) before it counts the stream port as unreachable: a firewall that drops packets answers nothing at all.
+   */
+  connectTimeoutMs: 5_000,
   /** How long a follower holds a `model-response` back for the call's last deltas to arrive. */
   drainWaitMs: 2_000,
   /** Characters of a scripted tool call's arguments per streamed fragment. */
