@@ -93,9 +93,12 @@ function print(report: ScaleReport): void {
     console.log(`- Temporal Cloud actions in the history: ${counted.cloudActions} (heartbeats not included)`);
   }
   if (report.database !== undefined) {
-    const { store, visibility, runsFinished } = report.database;
+    const { before, after, runsFinished } = report.database;
+    const size = (bytes: { store: number; visibility: number }) =>
+      `temporal ${(bytes.store / MiB).toFixed(1)} MiB, temporal_visibility ${(bytes.visibility / MiB).toFixed(1)} MiB`;
+    const grown = after.store + after.visibility - before.store - before.visibility;
     console.log(
-      `\nStack databases after ${runsFinished} runs: temporal ${(store / MiB).toFixed(1)} MiB, temporal_visibility ${(visibility / MiB).toFixed(1)} MiB (${((store + visibility) / runsFinished / 1024).toFixed(1)} KiB per run, empty schema included)`,
+      `\nStack databases: ${size(before)} before the first run; ${size(after)} after ${runsFinished} runs: ${(grown / runsFinished / 1024).toFixed(1)} KiB per run (store ${((after.store - before.store) / runsFinished / 1024).toFixed(1)}, visibility ${((after.visibility - before.visibility) / runsFinished / 1024).toFixed(1)})`,
     );
   }
 }

@@ -50,7 +50,7 @@ export interface PhaseReport {
 }
 
 /** What the histories of the long runs hold, per run and per iteration. */
-export interface RunFigures {
+interface RunFigures {
   iterations: number;
   runs: number;
   /** Per run (the sum of its Temporal runs, if it continued as new). */
@@ -64,8 +64,15 @@ export interface ScaleReport {
   options: Omit<ScaleOptions, 'log'>;
   phases: PhaseReport[];
   runFigures?: RunFigures;
-  /** Temporal's databases after everything the stack ran (the stack only), and the runs that had finished then. */
-  database?: { store: number; visibility: number; runsFinished: number };
+  /**
+   * Temporal's databases (the stack only) before its first run and after everything it ran, and the runs that had
+   * finished then: the growth over the runs is what a run leaves in the database until its retention ends.
+   */
+  database?: {
+    before: { store: number; visibility: number };
+    after: { store: number; visibility: number };
+    runsFinished: number;
+  };
 }
 
 const MODEL = 'scale-model';
@@ -112,6 +119,7 @@ export async function benchScale(options: ScaleOptions): Promise<ScaleReport> {
       const connection = await Connection.connect({ address: shape.address });
       const client = new Client({ connection, namespace: 'default' });
       finishedRuns = 0;
+      const databaseBefore = await shape.databaseBytes?.();
       try {
         for (const workers of options.workerCounts) {
           await useWorkers(shape, workers);
@@ -127,8 +135,8 @@ export async function benchScale(options: ScaleOptions): Promise<ScaleReport> {
           report.runFigures = await measureRunFigures(client, shape, options);
           finishedRuns += options.historyRuns;
         }
-        if (shape.databaseBytes !== undefined)
-          report.database = { ...(await shape.databaseBytes()), runsFinished: finishedRuns };
+        if (shape.databaseBytes !== undefined && databaseBefore !== undefined)
+          report.database = { before: databaseBefore, after: await shape.databaseBytes(), runsFinished: finishedRuns };
       } finally {
         await connection.close();
         await shape.stop();
