@@ -49,6 +49,8 @@ export interface StackOptions {
   signal?: AbortSignal;
   /** More environment for every API process, over the stack's. */
   apiEnv?: (index: number) => NodeJS.ProcessEnv;
+  /** Temporal's dynamic config file. @default `deploy/temporal-dynamic-config.yaml`, the compose file's */
+  dynamicConfigFile?: string;
 }
 
 /** A worker of the stack, with the stream port it binds. */
@@ -125,7 +127,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       postgres,
       directory: path.join(directory, 'temporal'),
       port: 0,
-      dynamicConfigFile: path.join(PROJECT_ROOT, 'deploy', 'temporal-dynamic-config.yaml'),
+      dynamicConfigFile: options.dynamicConfigFile ?? path.join(PROJECT_ROOT, 'deploy', 'temporal-dynamic-config.yaml'),
       log,
     });
     await temporal.start();
