@@ -20,7 +20,7 @@ import { connectClient } from '../temporal/connection';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
 import { versioningOverrideFor } from '../temporal/deployment-version';
-import type { RunVersioning } from '../shared/versioning';
+import { VERSIONING_MEMO_KEY, type RunVersioning } from '../shared/versioning';
 
 export { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId } from '../shared/conversation';
 export {
@@ -235,6 +235,8 @@ export async function startAgentRun(
     taskQueue,
     workflowId,
     ...(versioningOverride === undefined ? {} : { versioningOverride }),
+    // Read by the workflow, so that the choice holds across continue-as-new too (`src/workflows/agent/run-versioning.ts`).
+    ...(options.versioning === undefined ? {} : { memo: { [VERSIONING_MEMO_KEY]: options.versioning } }),
     args: [input],
     // A caller's id names one run for good: reusing it must not quietly start a second one over the first.
     ...(options.workflowId === undefined ? {} : { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const }),

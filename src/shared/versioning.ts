@@ -35,3 +35,20 @@ export const VERSIONING_DEFAULTS = {
    */
   defaultVersioning: 'auto-upgrade',
 } as const satisfies { defaultVersioning: RunVersioning };
+
+/**
+ * The memo field a run's chosen {@link RunVersioning} is kept in (set by `startAgentRun`). Continue-as-new carries
+ * the memo to the next Temporal run, where the workflow declares the behaviour again: Temporal 1.29 passes a pinned
+ * override on to the next run's first workflow task only, after which the worker's default behaviour would apply.
+ */
+export const VERSIONING_MEMO_KEY = 'agentVersioning';
+
+/** The behaviour a run chose, in Temporal's spelling, from its memo; undefined for none (the worker's default). */
+export function versioningBehaviorOf(
+  memo: Readonly<Record<string, unknown>> | undefined,
+): 'PINNED' | 'AUTO_UPGRADE' | undefined {
+  const chosen = memo?.[VERSIONING_MEMO_KEY];
+  if (chosen === 'pinned') return 'PINNED';
+  if (chosen === 'auto-upgrade') return 'AUTO_UPGRADE';
+  return undefined;
+}

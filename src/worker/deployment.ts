@@ -2,7 +2,7 @@ import type { WorkerDeploymentOptions } from '@temporalio/worker';
 import { VERSIONING_DEFAULTS, type AgentWorkerDeployment, type RunVersioning } from '../shared/versioning';
 
 /** Temporal's spelling of a {@link RunVersioning}. */
-export function versioningBehavior(versioning: RunVersioning): 'PINNED' | 'AUTO_UPGRADE' {
+function versioningBehavior(versioning: RunVersioning): 'PINNED' | 'AUTO_UPGRADE' {
   return versioning === 'pinned' ? 'PINNED' : 'AUTO_UPGRADE';
 }
 

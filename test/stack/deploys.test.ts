@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
+import { temporal } from '@temporalio/proto';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { PROJECT_ROOT, startStack, type Stack } from '../../src/stack/stack';
 import { currentDeploymentVersion } from '../../src/temporal/deployment-version';
@@ -27,7 +27,7 @@ const BUILD_B = 'build-b';
 const MODEL = 'deploy-model';
 const ANSWER = 'yes, carry on';
 /** The runs started while build A is current, and those started after build B is. */
-const ON_A = ['pinned-1', 'pinned-2', 'pinned-cli', 'upgrading-1', 'default-1'];
+const ON_A = ['pinned-1', 'pinned-2', 'pinned-cli', 'pinned-continued', 'upgrading-1', 'default-1'];
 const AFTER = ['after-1', 'after-pinned-1'];
 const INPUT = {
   message: 'Tidy the workspace, asking before you start.',
@@ -36,6 +36,7 @@ const INPUT = {
 };
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+const temporalEnums = temporal.api.enums.v1;
 
 /** The fields of the API's answers this test reads. */
 interface ApiAnswer {
@@ -62,9 +63,13 @@ async function api(method: 'GET' | 'POST', route: string, body?: unknown): Promi
   return { status: response.status, json: (await response.json()) as ApiAnswer['json'] };
 }
 
-async function startRun(runId: string, versioning?: 'pinned' | 'auto-upgrade'): Promise<void> {
+async function startRun(
+  runId: string,
+  versioning?: 'pinned' | 'auto-upgrade',
+  input: Record<string, unknown> = INPUT,
+): Promise<void> {
   const answer = await api('POST', '/runs', {
-    input: INPUT,
+    input,
     run_id: runId,
     ...(versioning === undefined ? {} : { versioning }),
   });
@@ -137,8 +142,17 @@ async function pinnedRunsOn(buildId: string): Promise<number> {
   return count;
 }
 
+/** The histories of every Temporal run of the run (one, or more once it continued as new), first to last. */
 async function history(runId: string): Promise<HistoryEvent[]> {
-  return (await client.workflow.getHandle(runId).fetchHistory()).events ?? [];
+  const events: HistoryEvent[] = [];
+  const first = (await client.workflow.getHandle(runId).describe()).raw.workflowExecutionInfo?.firstRunId ?? undefined;
+  let temporalRun: string | undefined = first;
+  while (temporalRun) {
+    const runEvents = (await client.workflow.getHandle(runId, temporalRun).fetchHistory()).events ?? [];
+    events.push(...runEvents);
+    temporalRun = runEvents.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+  }
+  return events;
 }
 
 /** The build each completed workflow task of the run ran on, in order. */
@@ -217,10 +231,12 @@ test('a deploy with runs in flight: pinned runs finish on build A, the rest move
   await startRun('pinned-1', 'pinned');
   await startRun('pinned-2', 'pinned');
   await startRunWithCli('pinned-cli', 'pinned');
+  // Continues as new after its first iteration, once answered: after the switch.
+  await startRun('pinned-continued', 'pinned', { ...INPUT, iterationsPerRun: 1 });
   await startRun('upgrading-1', 'auto-upgrade');
   await startRun('default-1');
   for (const runId of ON_A) await waitingForInput(runId);
-  expect(await pinnedRunsOn(BUILD_A)).toBe(3);
+  expect(await pinnedRunsOn(BUILD_A)).toBe(4);
 
   // Deploy build B: its workers first, then make it current.
   const workerB = await stack.addWorker({ AGENT_DEPLOYMENT_NAME: DEPLOYMENT, AGENT_BUILD_ID: BUILD_B });
@@ -264,19 +280,25 @@ test('a deploy with runs in flight: pinned runs finish on build A, the rest move
 
   // The proof, from the histories.
   const identityB = `${workerB.pid()}@${os.hostname()}`;
-  const seen: Record<string, { builds: string[]; activityWorkers: string[]; failedTasks: number }> = {};
+  const seen: Record<
+    string,
+    { builds: string[]; activityWorkers: string[]; failedTasks: number; temporalRuns: number }
+  > = {};
   for (const runId of [...ON_A, ...AFTER]) {
     const events = await history(runId);
     seen[runId] = {
       builds: workflowTaskBuilds(events),
       activityWorkers: activityWorkers(events),
       failedTasks: events.filter((event) => event.workflowTaskFailedEventAttributes).length,
+      temporalRuns: events.filter((event) => event.workflowExecutionStartedEventAttributes).length,
     };
   }
   process.stderr.write(`[deploys] worker A ${identityA}, worker B ${identityB}\n`);
   process.stderr.write(`[deploys] ${JSON.stringify(seen, null, 2)}\n`);
 
-  for (const runId of ['pinned-1', 'pinned-2', 'pinned-cli']) {
+  // The pinned run that continued as new did so on A, and its next Temporal run stayed on A (the override passes on).
+  expect(seen['pinned-continued']!.temporalRuns).toBeGreaterThanOrEqual(2);
+  for (const runId of ['pinned-1', 'pinned-2', 'pinned-cli', 'pinned-continued']) {
     const run = seen[runId]!;
     // Every workflow task, before and after the switch, on A; so was every activity.
     expect(new Set(run.builds)).toEqual(new Set([BUILD_A]));
@@ -301,6 +323,10 @@ test('a deploy with runs in flight: pinned runs finish on build A, the rest move
   // The runs' versioning as Temporal reports it.
   const pinned = await client.workflow.getHandle('pinned-1').describe();
   expect(pinned.raw.workflowExecutionInfo?.versioningInfo?.versioningOverride?.pinned?.version?.buildId).toBe(BUILD_A);
+  // The continued run's last Temporal run declared itself pinned (the run's memo), on A.
+  const continued = (await client.workflow.getHandle('pinned-continued').describe()).raw.workflowExecutionInfo;
+  expect(continued?.versioningInfo?.behavior).toBe(temporalEnums.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED);
+  expect(continued?.versioningInfo?.deploymentVersion?.buildId).toBe(BUILD_A);
   const upgrading = await client.workflow.getHandle('upgrading-1').describe();
   expect(upgrading.raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId).toBe(BUILD_B);
 }, 240_000);
