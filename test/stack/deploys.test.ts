@@ -265,6 +265,9 @@ test('a deploy with runs in flight: pinned runs finish on build A, the rest move
     30_000,
   );
   await workerA.stop();
+  // A finished pinned run's result is read from its history: it needs no worker of its build.
+  const afterStop = await api('GET', '/runs/pinned-1/result');
+  expect([afterStop.status, afterStop.json.outcome]).toEqual([200, 'completed']);
 
   for (const runId of AFTER) {
     expect((await api('POST', `/runs/${runId}/messages`, { content: ANSWER })).status).toBe(202);
