@@ -55,6 +55,11 @@ export const API_ERROR_CODES = {
   invalid_context_id: { status: 400, meaning: 'The `context_id` path parameter is not a valid identifier.' },
   run_not_found: { status: 404, meaning: 'No run has this id, or it is not an agent run.' },
   run_exists: { status: 409, meaning: 'A run with this `run_id` exists already.' },
+  no_current_version: {
+    status: 409,
+    meaning:
+      '`versioning: "pinned"` was asked for, and the task queue has no current worker deployment version to pin the run to (unversioned workers, or none made current yet); nothing was started.',
+  },
   run_ended: { status: 409, meaning: 'The run has ended: it takes no messages and cannot be terminated.' },
   decision_rejected: {
     status: 409,

@@ -1,4 +1,5 @@
 import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
+import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ChatTurnFailedError } from '../client/conversations';
@@ -167,6 +168,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
     return new ApiError(answer.code, error.message, details, answer.status);
   }
   if (error instanceof RunNotFoundError) return new ApiError('run_not_found', error.message);
+  if (error instanceof NoCurrentVersionError) return new ApiError('no_current_version', error.message);
   if (error instanceof PayloadKeyError)
     return new ApiError('payload_key_missing', error.message, { key_id: error.keyId });
   if (error instanceof WorkflowNotFoundError)

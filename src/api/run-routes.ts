@@ -69,6 +69,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
         startAgentRun(client, raw as never, {
           taskQueue: deps.taskQueue,
           ...(body.run_id ? { workflowId: body.run_id } : {}),
+          ...(body.versioning === undefined ? {} : { versioning: body.versioning }),
         }),
       );
       return reply

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RUN_VERSIONINGS } from '../shared/versioning';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { MESSAGE_PAGES } from '../shared/defaults/sizes';
 import { agentInputSchema, type TerminatingConfig } from '../shared/agent-input';
@@ -73,10 +74,16 @@ const runIdSchema = identifierSchema.refine(
   'ids beginning with "conversation:" belong to conversations and their turns',
 );
 
-/** `POST /runs`: the run's input exactly as the workflow takes it, and optionally its id. */
+/** `POST /runs`: the run's input exactly as the workflow takes it, and optionally its id and versioning behaviour. */
 export const startRunBody = z.strictObject({
   input: agentInputSchema,
   run_id: runIdSchema.optional(),
+  versioning: z
+    .enum(RUN_VERSIONINGS)
+    .optional()
+    .describe(
+      "How the run moves between builds of versioned workers (docs/operations/deploys.md): `pinned` stays on the build current at its start, to its end (409 `no_current_version` when the task queue has none); `auto-upgrade` moves to the current build at its next workflow task. Unset: the workers' `AGENT_VERSIONING_DEFAULT`.",
+    ),
 });
 
 /** `POST /runs/:run_id/approve`. */

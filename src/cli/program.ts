@@ -4,6 +4,7 @@ import { DEFAULT_AGENT_TOOLS } from '../shared/defaults/tools';
 import { DEFAULT_MAX_INVOCATIONS } from '../shared/defaults/run-input';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from '../shared/defaults/names';
 import { agentStatusSchema } from '../shared/agent-result';
+import { RUN_VERSIONINGS } from '../shared/versioning';
 import { API_SCOPE_NAMES, type ApiScope } from '../api/scopes';
 import { answerCommand } from './commands/answer';
 import { codecServerCommand } from './commands/codec-server';
@@ -304,5 +305,11 @@ function withInputOptions(command: Command): Command {
         'response_format',
       ]),
     )
-    .option('--id <workflowId>', "the run's workflow id (default: agent-<uuid>)");
+    .option('--id <workflowId>', "the run's workflow id (default: agent-<uuid>)")
+    .addOption(
+      new Option(
+        '--versioning <behaviour>',
+        "how the run moves between builds of versioned workers: pinned (stays on the build current at its start) or auto-upgrade (moves to the current build); default: the workers' AGENT_VERSIONING_DEFAULT",
+      ).choices(RUN_VERSIONINGS),
+    );
 }

@@ -19,6 +19,8 @@ import { RunNotFoundError } from './run-control';
 import { connectClient } from '../temporal/connection';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
+import { versioningOverrideFor } from '../temporal/deployment-version';
+import { VERSIONING_MEMO_KEY, type RunVersioning } from '../shared/versioning';
 
 export { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId } from '../shared/conversation';
 export {
@@ -120,6 +122,9 @@ export type { RemoteCodecConfig, TemporalConfigSource, TemporalTlsConfig } from 
 // A namespace needs the agent's search attributes: the helper that registers them, and the error when they are missing.
 export { registerSearchAttributes, type OperatorConnection } from '../temporal/check-search-attributes';
 export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';
+export { NoCurrentVersionError } from '../temporal/no-current-version-error';
+export { currentDeploymentVersion } from '../temporal/deployment-version';
+export type { RunVersioning } from '../shared/versioning';
 // Payload encryption: the codec's data converter for this client and the workers, its keys, and its errors.
 export { ENCODED_FAILURE_CONVERTER_PATH, payloadCodecDataConverter } from '../codec/data-converter';
 export { AesGcmPayloadCodec, PayloadKeyError } from '../codec/aes-gcm-codec';
@@ -135,6 +140,14 @@ export interface StartAgentRunOptions {
   workflowId?: string;
   /** @default `AGENT_TASK_QUEUE`, else 'agent-runner' */
   taskQueue?: string;
+  /**
+   * How the run moves between builds of versioned workers (Worker Versioning, `docs/operations/deploys.md`):
+   * `'pinned'` stays on the build current at its start, to its end (it throws {@link NoCurrentVersionError} when the
+   * task queue has no current deployment version); `'auto-upgrade'` moves to the current build at its next workflow
+   * task. `'pinned'` needs versioned workers; unversioned ones ignore `'auto-upgrade'`.
+   * @default the workers' `AGENT_VERSIONING_DEFAULT` (`auto-upgrade` unless set)
+   */
+  versioning?: RunVersioning;
 }
 
 /** A started run. */
@@ -217,9 +230,14 @@ export async function startAgentRun(
   const parsed = parseAgentInput(input);
   if (!parsed.ok) throw new InvalidAgentInputError(parsed.problems);
   const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
+  const taskQueue = options.taskQueue ?? loadClientTaskQueue();
+  const versioningOverride = await versioningOverrideFor(client, taskQueue, options.versioning);
   const handle = await client.workflow.start(WORKFLOW_TYPE, {
-    taskQueue: options.taskQueue ?? loadClientTaskQueue(),
+    taskQueue,
     workflowId,
+    ...(versioningOverride === undefined ? {} : { versioningOverride }),
+    // Read by the workflow, so that the choice holds across continue-as-new too (`src/workflows/agent/run-versioning.ts`).
+    ...(options.versioning === undefined ? {} : { memo: { [VERSIONING_MEMO_KEY]: options.versioning } }),
     args: [input],
     // A caller's id names one run for good: reusing it must not quietly start a second one over the first.
     ...(options.workflowId === undefined ? {} : { workflowIdReusePolicy: 'REJECT_DUPLICATE' as const }),

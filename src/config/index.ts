@@ -6,6 +6,8 @@ import { loadModelConfig, type ModelConfig } from './model';
 import { loadMcpServers, mcpConfigSecrets } from './mcp';
 import type { McpServers } from '../mcp/server-config';
 import { loadTemporalConfig, type TemporalConfig } from './temporal';
+import { loadWorkerDeployment } from './worker-deployment';
+import type { AgentWorkerDeployment } from '../shared/versioning';
 
 /**
  * Configuration from the environment, checked once at start so a typo fails
@@ -28,12 +30,15 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
   model: ModelConfig;
   logLevel: LogLevel;
   mcpServers: McpServers;
+  /** Undefined: an unversioned worker. */
+  deployment: AgentWorkerDeployment | undefined;
 } {
   return loadAll({
     temporal: () => loadTemporalConfig(env),
     model: () => loadModelConfig(env),
     logLevel: () => loadLogLevel(env),
     mcpServers: () => loadMcpServers(env),
+    deployment: () => loadWorkerDeployment(env),
   });
 }
 

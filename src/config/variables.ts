@@ -11,6 +11,7 @@ import { payloadCodecSchema } from './payload-codec';
 import { clientSchema, temporalSchema } from './temporal';
 import { temporalCliSchema } from './temporal-cli';
 import { metricsSchema, tracingSchema } from './tracing';
+import { workerDeploymentSchema } from './worker-deployment';
 
 /**
  * Every environment variable the package reads, derived from the schemas the
@@ -64,6 +65,7 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: tracingSchema, processes: ['plugin', 'api', 'start', 'cli'] },
   { schema: metricsSchema, processes: ['worker'] },
   { schema: mcpSchema, processes: ['worker', 'start'] },
+  { schema: workerDeploymentSchema, processes: ['worker'] },
 ];
 
 /** One environment variable, as the configuration reference shows it. */

@@ -79,6 +79,11 @@ export interface Stack {
   apiToken: string;
   /** Writes the current pids to `<directory>/pids.json` (after a part was restarted), for a later start's cleanup. */
   savePids(): Promise<void>;
+  /**
+   * Starts one more worker (`worker-<n>`, appended to `workers`), with the stack's environment and `env` over it
+   * (not `workerEnv`'s): a deploy's new build (`AGENT_BUILD_ID`), more capacity. `stop()` stops it too.
+   */
+  addWorker(env?: NodeJS.ProcessEnv): Promise<StackWorker>;
   /** Stops everything: the APIs, the workers (they drain), the UI, Temporal, then PostgreSQL. */
   stop(): Promise<void>;
 }
@@ -167,13 +172,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await mkdir(workspace, { recursive: true });
 
     const workers: StackWorker[] = [];
-    for (let index = 0; index < (options.workers ?? STACK_DEFAULTS.workers); index += 1) {
+    const workerProcess = async (env: NodeJS.ProcessEnv | undefined): Promise<StackWorker> => {
+      const number = workers.length + 1;
       const streamPort = await freePort();
       const streamUrl = `http://127.0.0.1:${streamPort}`;
       const worker = Object.assign(
         serviceProcess(
           {
-            name: `worker-${index + 1}`,
+            name: `worker-${number}`,
             command: process.execPath,
             args: [path.join(PROJECT_ROOT, 'dist', 'worker', 'index.js')],
             cwd: PROJECT_ROOT,
@@ -186,18 +192,22 @@ export async function startStack(options: StackOptions): Promise<Stack> {
               AGENT_STREAM_HOST: '127.0.0.1',
               AGENT_STREAM_PORT: String(streamPort),
               AGENT_STREAM_PUBLIC_URL: streamUrl,
-              ...options.workerEnv?.(index),
+              ...env,
             },
-            logFile: path.join(directory, `worker-${index + 1}.log`),
+            logFile: path.join(directory, `worker-${number}.log`),
             readyLine: /^Worker polling task queue/,
           },
           log,
         ),
         { streamUrl },
       );
+      workers.push(worker);
+      return worker;
+    };
+    for (let index = 0; index < (options.workers ?? STACK_DEFAULTS.workers); index += 1) {
+      const worker = await workerProcess(options.workerEnv?.(index));
       await worker.start();
       await remember(worker, worker.name);
-      workers.push(worker);
     }
     log(`${workers.length} workers polling "${taskQueue}".`);
 
@@ -245,6 +255,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       apis,
       apiToken,
       savePids: () => recordPids(directory, Object.fromEntries(parts.map((each) => [each.name, each.pid()]))),
+      async addWorker(env) {
+        const worker = await workerProcess(env);
+        await worker.start();
+        parts.push(Object.assign(worker, { name: worker.name }));
+        await recordPids(directory, Object.fromEntries(parts.map((each) => [each.name, each.pid()])));
+        return worker;
+      },
       async stop() {
         for (const part of parts.reverse()) await part.stop().catch(() => undefined);
       },

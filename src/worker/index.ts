@@ -12,6 +12,7 @@ import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from '../shar
 import { createBuiltinTools } from '../tools/builtin';
 import type { ToolDefinition } from '../tools/define-tool';
 import { runnerLogger } from './runner-logger';
+import { VERSIONING_DEFAULTS, type AgentWorkerDeployment } from '../shared/versioning';
 import { loadMetricsConfig } from '../config/tracing';
 import { tracingForProcess } from '../tracing/process-tracing';
 
@@ -34,6 +35,7 @@ export {
   type AgentRunnerPluginOptions,
 } from './plugin';
 export type { ModelSettings } from '../shared/model-settings';
+export type { AgentWorkerDeployment, RunVersioning } from '../shared/versioning';
 export type { StreamListenerOptions } from '../activities/delta-hub';
 export { registerSearchAttributes } from '../temporal/check-search-attributes';
 export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';
@@ -69,6 +71,11 @@ export interface AgentWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** MCP servers whose tools runs may use: {@link AgentRunnerPluginOptions.mcpServers}. @default none */
   mcpServers?: AgentRunnerPluginOptions['mcpServers'];
+  /**
+   * Worker Versioning: the worker deployment and build this worker runs ({@link AgentRunnerPluginOptions.deployment}).
+   * @default none: an unversioned worker
+   */
+  deployment?: AgentRunnerPluginOptions['deployment'];
   /** Extra worker options (concurrency limits, identity, more plugins, ...). */
   overrides?: Partial<WorkerOptions>;
 }
@@ -104,6 +111,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
         ...(options.streamListener === undefined ? {} : { streamListener: options.streamListener }),
         ...(options.dataConverter === undefined ? {} : { dataConverter: options.dataConverter }),
         ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
+        ...(options.deployment === undefined ? {} : { deployment: options.deployment }),
       }),
       ...plugins,
     ],
@@ -112,7 +120,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
 
 /** `npm run worker`: a worker with the built-in tools, configured from the environment. */
 async function main(secrets: readonly string[]): Promise<void> {
-  const { temporal, model, logLevel, mcpServers } = loadWorkerConfig();
+  const { temporal, model, logLevel, mcpServers, deployment } = loadWorkerConfig();
   const encryption = loadPayloadEncryption(process.env, temporal);
   // Signals are handled below, not by the SDK: Ctrl-C reaches tsx and node both and tsx relays it once more,
   // and a second SIGINT after the SDK's handler has run would kill the worker in the middle of draining.
@@ -133,6 +141,7 @@ async function main(secrets: readonly string[]): Promise<void> {
     model: { ...model, secrets },
     dataConverter: encryption.dataConverter,
     mcpServers,
+    ...(deployment === undefined ? {} : { deployment }),
   });
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -148,7 +157,7 @@ async function main(secrets: readonly string[]): Promise<void> {
   // Announced only once the handlers are in place: a Ctrl-C right after this line must already drain.
   console.log(
     `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address} (${describeTemporalSource(temporal)}); ` +
-      `model ${model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}; workspace ${model.workspace}; ${describePayloadEncryption(encryption)}; ${describeMcpServers(mcpServers)}. Ctrl-C stops it.`,
+      `model ${model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}; workspace ${model.workspace}; ${describePayloadEncryption(encryption)}; ${describeMcpServers(mcpServers)}; ${describeDeployment(deployment)}. Ctrl-C stops it.`,
   );
   try {
     await worker.run();
@@ -163,6 +172,13 @@ async function main(secrets: readonly string[]): Promise<void> {
 function describeMcpServers(servers: McpServers): string {
   const names = Object.entries(servers).map(([name, server]) => `${name} (${isHttpServer(server) ? 'http' : 'stdio'})`);
   return names.length === 0 ? 'no MCP servers' : `MCP servers ${names.join(', ')}`;
+}
+
+/** The worker's deployment version and default behaviour for the start line; `unversioned` without one. */
+function describeDeployment(deployment: AgentWorkerDeployment | undefined): string {
+  if (deployment === undefined) return 'unversioned';
+  const behaviour = deployment.defaultVersioning ?? VERSIONING_DEFAULTS.defaultVersioning;
+  return `deployment ${deployment.deploymentName}, build ${deployment.buildId} (runs ${behaviour} by default)`;
 }
 
 if (require.main === module) {

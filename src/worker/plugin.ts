@@ -27,6 +27,8 @@ import { loadTracingConfig, type TracingConfig } from '../config/tracing';
 import { tracingForProcess } from '../tracing/process-tracing';
 import type { TracingSdk } from '../tracing/sdk';
 import { withWorkerTracing } from '../tracing/worker-tracing';
+import type { AgentWorkerDeployment } from '../shared/versioning';
+import { withWorkerDeployment } from './deployment';
 
 /**
  * The module a worker bundles for `agentWorkflow` and `conversationWorkflow`:
@@ -101,6 +103,14 @@ export interface AgentRunnerPluginOptions {
    * @default none
    */
   mcpServers?: McpServers;
+  /**
+   * Worker Versioning (`docs/operations/deploys.md`): the worker deployment and build this worker runs, and the
+   * behaviour of runs started without a `versioning` of their own. Sets the worker's `workerDeploymentOptions`
+   * (Worker Versioning on); a worker that sets different ones itself is refused. A versioned worker gets workflow
+   * tasks once its build is its deployment's current version (or a run is pinned to it).
+   * @default none: an unversioned worker, as the worker's own options say
+   */
+  deployment?: AgentWorkerDeployment;
 }
 
 /**
@@ -139,6 +149,7 @@ export class AgentRunnerPlugin extends SimplePlugin {
   private readonly activityNames: readonly string[];
   private readonly hub: DeltaHub | false;
   private readonly tracing: TracingSdk | undefined;
+  private readonly deployment: AgentWorkerDeployment | undefined;
   // A JS private field, not a TypeScript one: the SDK logs the worker's options (its plugins included) at DEBUG as
   // JSON, and the servers' configuration holds their credentials.
   readonly #mcp: McpToolSet | undefined;
@@ -161,6 +172,7 @@ export class AgentRunnerPlugin extends SimplePlugin {
     this.activityNames = Object.keys(activities);
     this.hub = hub;
     this.#mcp = mcp;
+    this.deployment = options.deployment;
     this.tracing =
       options.tracing === false
         ? undefined
@@ -172,10 +184,16 @@ export class AgentRunnerPlugin extends SimplePlugin {
     return this.tracing !== undefined;
   }
 
-  /** Adds the agent's activities, its workflows when the worker has none, the preloaded modules and the heartbeat throttle. */
+  /**
+   * Adds the agent's activities, its workflows when the worker has none, the preloaded modules, the heartbeat
+   * throttle and the worker deployment.
+   */
   override configureWorker(options: WorkerOptions): WorkerOptions {
     refuseActivityClashes(options.activities, this.activityNames);
-    const traced = this.tracing === undefined ? options : withWorkerTracing(options, this.tracing);
+    const traced = withWorkerDeployment(
+      this.tracing === undefined ? options : withWorkerTracing(options, this.tracing),
+      this.deployment,
+    );
     return super.configureWorker({
       ...traced,
       ...defaultWorkflows(options, true),

@@ -203,7 +203,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
         headers: { location: 'The run’s URL (`status_url`).' },
       },
     },
-    errors: ['run_exists', 'temporal_unavailable'],
+    errors: ['run_exists', 'no_current_version', 'temporal_unavailable'],
   },
   {
     method: 'GET',

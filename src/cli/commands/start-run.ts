@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { startAgentRun, type AgentRun } from '../../client';
 import type { TemporalConfig } from '../../config';
 import type { AgentInput } from '../../shared/agent-input';
+import type { RunVersioning } from '../../shared/versioning';
 import type { AgentInputOptions } from '../agent-input-options';
 import type { Output } from '../output';
 import { statusCommand, terminateCommand, watchCommand } from '../steering-commands';
@@ -10,6 +11,8 @@ import { statusCommand, terminateCommand, watchCommand } from '../steering-comma
 export interface StartOptions extends AgentInputOptions {
   /** The run's workflow id. @default `agent-<uuid>` */
   id?: string;
+  /** How the run moves between builds of versioned workers. @default the workers' `AGENT_VERSIONING_DEFAULT` */
+  versioning?: RunVersioning;
   json?: boolean;
 }
 
@@ -23,6 +26,7 @@ export function startRun(
   return startAgentRun(client, input, {
     taskQueue: config.taskQueue,
     ...(options.id === undefined ? {} : { workflowId: options.id }),
+    ...(options.versioning === undefined ? {} : { versioning: options.versioning }),
   });
 }
 

@@ -25,6 +25,7 @@ import {
 import { readHandOver } from './run-arguments';
 import { transcriptTotal } from '../rules/transcript-segment';
 import { registerRunHandlers } from './run-handlers';
+import { runVersioningOptions } from './run-versioning';
 import {
   createRunRecord,
   createSearchAttributePublisher,
@@ -281,3 +282,6 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     );
   }
 }
+
+// A run's versioning behaviour (`startAgentRun`'s `versioning`) holds for each of its Temporal runs.
+wf.setWorkflowOptions(runVersioningOptions, agentWorkflow);
