@@ -49,6 +49,12 @@ export interface StackOptions {
   signal?: AbortSignal;
   /** More environment for every API process, over the stack's. */
   apiEnv?: (index: number) => NodeJS.ProcessEnv;
+  /**
+   * Another program as the workers (the chaos harness's worker), started with the stack's worker environment
+   * (`TEMPORAL_ADDRESS`, `AGENT_TASK_QUEUE`, ... and `workerEnv`) and ready when it prints a line matching `readyLine`.
+   * @default `node dist/worker/index.js`, ready at "Worker polling task queue…"
+   */
+  workerCommand?: { command: string; args: string[]; readyLine: RegExp };
 }
 
 /** A worker of the stack, with the stream port it binds. */
@@ -172,8 +178,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         serviceProcess(
           {
             name: `worker-${index + 1}`,
-            command: process.execPath,
-            args: [path.join(PROJECT_ROOT, 'dist', 'worker', 'index.js')],
+            command: options.workerCommand?.command ?? process.execPath,
+            args: options.workerCommand?.args ?? [path.join(PROJECT_ROOT, 'dist', 'worker', 'index.js')],
             cwd: PROJECT_ROOT,
             env: {
               ...common,
@@ -187,7 +193,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
               ...options.workerEnv?.(index),
             },
             logFile: path.join(directory, `worker-${index + 1}.log`),
-            readyLine: /^Worker polling task queue/,
+            readyLine: options.workerCommand?.readyLine ?? /^Worker polling task queue/,
           },
           log,
         ),
