@@ -19,8 +19,8 @@ export interface ProbeVerdict {
   slowestUnavailableMs: number;
   /** From the fault to the first 503 answer, in ms. */
   faultTo503Ms?: number;
-  /** From the part being back (started again) to the first 2xx, in ms; and from the fault. */
-  backTo2xxMs?: number;
+  /** From the part's start (the command to start it again, not its readiness) to the first 2xx, in ms; and from the fault. */
+  restartTo2xxMs?: number;
   faultTo2xxMs?: number;
   /** Answers other than 2xx and 503 (a 500, a timeout): a client could not tell the API was merely waiting. */
   others: string[];
@@ -58,10 +58,13 @@ export class ApiProbe {
     await Promise.all(this.loops);
   }
 
-  /** What the samples sent after `faultAt` say, with the part back at `backAt` (`performance.now()` times). */
-  verdict(faultAt: number, backAt: number): ProbeVerdict {
+  /**
+   * What the samples sent after `faultAt` say, with the part started again at `restartAt` (`performance.now()`
+   * times): a server may answer before its start is over, so the recovery is the first 2xx sent after `restartAt`.
+   */
+  verdict(faultAt: number, restartAt: number): ProbeVerdict {
     const after = this.samples.filter((sample) => sample.sentAt >= faultAt).sort((a, b) => a.sentAt - b.sentAt);
-    const firstBack = after.find((sample) => isSuccess(sample.status) && sample.sentAt >= backAt);
+    const firstBack = after.find((sample) => isSuccess(sample.status) && sample.sentAt >= restartAt);
     const during = after.filter((sample) => firstBack === undefined || sample.sentAt <= firstBack.sentAt);
     const unavailable = during.filter((sample) => sample.status === 503);
     const first503 = [...unavailable].sort((a, b) => a.answeredAt - b.answeredAt)[0];
@@ -72,7 +75,7 @@ export class ApiProbe {
       ...(first503 === undefined ? {} : { faultTo503Ms: first503.answeredAt - faultAt }),
       ...(firstBack === undefined
         ? {}
-        : { backTo2xxMs: firstBack.answeredAt - backAt, faultTo2xxMs: firstBack.answeredAt - faultAt }),
+        : { restartTo2xxMs: firstBack.answeredAt - restartAt, faultTo2xxMs: firstBack.answeredAt - faultAt }),
       inFlight: this.samples
         .filter((sample) => sample.sentAt < faultAt && sample.answeredAt > faultAt)
         .map((sample) => describeSample(sample)),

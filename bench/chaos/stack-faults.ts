@@ -341,7 +341,7 @@ async function temporalRestartPhase(context: Context, runLabels: string[]): Prom
   await stack.temporal.start();
   const backAt = performance.now();
   say(`Temporal answers again ${seconds(backAt - restarting)} after its start`);
-  const verdict = await probeVerdict(probe, faultAt, backAt);
+  const verdict = await probeVerdict(probe, faultAt, restarting);
   await stack.savePids();
   await followProgress(runs, () => '', say);
   const outcomes = await runs.outcomes;
@@ -397,7 +397,7 @@ async function postgresPhase(
   // The Temporal server is not restarted: it must find its database again by itself.
   const temporalExited = stack.temporal.pid() === undefined;
   if (temporalExited) await stack.temporal.start();
-  const verdict = await probeVerdict(probe, faultAt, backAt);
+  const verdict = await probeVerdict(probe, faultAt, restarting);
   await stack.savePids();
   await followProgress(runs, () => '', say);
   const outcomes = await runs.outcomes;
@@ -414,8 +414,8 @@ async function postgresPhase(
       ...restarted.map((name) => `${name} exited by itself and was started again`),
     ],
     problems: [
-      ...(verdict.backTo2xxMs === undefined
-        ? [`the API answered no 2xx within ${seconds(RECOVERY_LIMIT_MS)} of PostgreSQL being back`]
+      ...(verdict.restartTo2xxMs === undefined
+        ? [`the API answered no 2xx within ${seconds(RECOVERY_LIMIT_MS)} of PostgreSQL being started again`]
         : []),
       ...(verdict.others.length > 0
         ? [`the API answered other than 503 while PostgreSQL was down: ${verdict.others.slice(0, 3).join(', ')}`]
@@ -540,12 +540,12 @@ async function startProbe(stack: Stack, runs: RunBatch): Promise<ApiProbe> {
   return probe;
 }
 
-/** Waits for the probe's first 2xx after `backAt` (or the recovery limit), stops it, and says what it saw. */
-async function probeVerdict(probe: ApiProbe, faultAt: number, backAt: number): Promise<ProbeVerdict> {
+/** Waits for the probe's first 2xx after `restartAt` (or the recovery limit), stops it, and says what it saw. */
+async function probeVerdict(probe: ApiProbe, faultAt: number, restartAt: number): Promise<ProbeVerdict> {
   const limit = performance.now() + RECOVERY_LIMIT_MS;
-  while (probe.verdict(faultAt, backAt).backTo2xxMs === undefined && performance.now() < limit) await sleep(100);
+  while (probe.verdict(faultAt, restartAt).restartTo2xxMs === undefined && performance.now() < limit) await sleep(100);
   await probe.stop();
-  return probe.verdict(faultAt, backAt);
+  return probe.verdict(faultAt, restartAt);
 }
 
 function verdictNotes(verdict: ProbeVerdict, part: string): string[] {
@@ -555,7 +555,7 @@ function verdictNotes(verdict: ProbeVerdict, part: string): string[] {
       `first 503 ${verdict.faultTo503Ms === undefined ? 'never' : seconds(verdict.faultTo503Ms)} after the fault` +
       (verdict.others.length > 0 ? `; other answers: ${verdict.others.slice(0, 3).join(', ')}` : '') +
       (verdict.inFlight.length > 0 ? `; in flight at the fault: ${verdict.inFlight.join(', ')}` : ''),
-    `API recovered:            first 2xx ${verdict.backTo2xxMs === undefined ? 'never' : `${seconds(verdict.backTo2xxMs)} after ${part} was back, ${seconds(verdict.faultTo2xxMs)} after the fault`}`,
+    `API recovered:            first 2xx ${verdict.restartTo2xxMs === undefined ? 'never' : `${seconds(verdict.restartTo2xxMs)} after ${part} was started again, ${seconds(verdict.faultTo2xxMs)} after the fault`}`,
   ];
 }
 
@@ -572,8 +572,8 @@ function unavailableProblems(verdict: ProbeVerdict): string[] {
     ...(verdict.others.length > 0
       ? [`the API answered other than 503 while Temporal was down: ${verdict.others.slice(0, 3).join(', ')}`]
       : []),
-    ...(verdict.backTo2xxMs === undefined
-      ? [`the API answered no 2xx within ${seconds(RECOVERY_LIMIT_MS)} of Temporal being back`]
+    ...(verdict.restartTo2xxMs === undefined
+      ? [`the API answered no 2xx within ${seconds(RECOVERY_LIMIT_MS)} of Temporal being started again`]
       : []),
   ];
 }

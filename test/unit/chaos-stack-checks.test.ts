@@ -43,7 +43,7 @@ describe('compareFollowers', () => {
 });
 
 describe('ApiProbe.verdict', () => {
-  it('times the first 503 from the fault and the first 2xx from the part being back', () => {
+  it("times the first 503 from the fault and the first 2xx from the part's start", () => {
     const probe = new ApiProbe(['http://api'], 'token', '/runs/r/result');
     const sample = (sentAt: number, answeredAt: number, status: number | 'error') =>
       probe.samples.push({ api: 'http://api', sentAt, answeredAt, status });
@@ -51,7 +51,7 @@ describe('ApiProbe.verdict', () => {
     sample(1_300, 3_400, 503);
     sample(3_600, 5_700, 503);
     sample(5_900, 6_000, 'error');
-    sample(6_200, 6_500, 200); // before the part is back (6400): not yet the recovery
+    sample(6_200, 6_500, 200); // before the part is started again (6400): not yet the recovery
     sample(6_700, 6_900, 200);
     sample(7_100, 7_200, 503); // after the recovery: not counted
     expect(probe.verdict(1_000, 6_400)).toEqual({
@@ -59,7 +59,7 @@ describe('ApiProbe.verdict', () => {
       unavailable: 2,
       slowestUnavailableMs: 2_100,
       faultTo503Ms: 2_400,
-      backTo2xxMs: 500,
+      restartTo2xxMs: 500,
       faultTo2xxMs: 5_900,
       inFlight: ['http://api 200 after 0.2 s'],
       others: ['http://api error after 0.1 s'],
@@ -71,7 +71,7 @@ describe('ApiProbe.verdict', () => {
     probe.samples.push({ api: 'http://api', sentAt: 1_100, answeredAt: 11_100, status: 'error' });
     const verdict = probe.verdict(1_000, 5_000);
     expect(verdict.faultTo503Ms).toBeUndefined();
-    expect(verdict.backTo2xxMs).toBeUndefined();
+    expect(verdict.restartTo2xxMs).toBeUndefined();
     expect(verdict.others).toEqual(['http://api error after 10.0 s']);
   });
 });
