@@ -29,9 +29,14 @@ export function chaosMcpServers(options: { sideEffectLog: string; workMs: number
 
 /**
  * The chaos MCP servers still running that no live worker started: a SIGKILLed worker cannot close its
- * servers, so each must end by itself when its stdin closes. `worker` is the current worker's process id.
+ * servers, so each must end by itself when its stdin closes. `worker` is the current worker's process id (or, on the
+ * stack, every live worker's).
  */
-export function orphanedMcpServers(pidLog: string, worker: number | undefined): number[] {
+export function orphanedMcpServers(
+  pidLog: string,
+  worker: number | undefined | ReadonlyArray<number | undefined>,
+): number[] {
+  const live = new Set(Array.isArray(worker) ? worker : [worker]);
   let text = '';
   try {
     text = readFileSync(pidLog, 'utf8');
@@ -51,6 +56,6 @@ export function orphanedMcpServers(pidLog: string, worker: number | undefined): 
       }
       // Fields after the command's closing parenthesis: state, then the parent's process id.
       const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return state !== 'Z' && Number(parent) !== worker;
+      return state !== 'Z' && !live.has(Number(parent));
     });
 }

@@ -16,6 +16,8 @@ export interface SideEffectRecord {
   callId: string;
   runId: string;
   attempt: number;
+  /** The worker process that performed it (absent in the MCP server's lines). */
+  pid?: number;
   /** When the side effect happened (ISO time). */
   at: string;
 }
@@ -43,6 +45,7 @@ export function chaosTool(options: { logFile: string; workMs: number; resultByte
         callId: context.callId,
         runId: context.runId,
         attempt: context.attempt,
+        pid: process.pid,
         at: new Date().toISOString(),
       };
       appendFileSync(options.logFile, `${JSON.stringify(record)}\n`);

@@ -37,23 +37,28 @@ export async function startRunBatch(options: {
   /** Tool results longer than this many characters are kept in the run's result cache. */
   inlineThreshold: number;
   deadline: number;
+  /**
+   * Starts run `index` some other way than the Temporal client (through the HTTP API), under `workflowId`.
+   * @default `client.workflow.start` on `taskQueue`
+   */
+  start?: (workflowId: string, input: AgentInput, index: number) => Promise<void>;
 }): Promise<RunBatch> {
   const { client, taskQueue, prefix, labels, iterations, inlineThreshold, deadline } = options;
   let ended = 0;
   const handles = await Promise.all(
-    labels.map((label) =>
-      client.workflow.start(WORKFLOW_TYPE, {
-        taskQueue,
-        workflowId: `${prefix}-${label}`,
-        args: [
-          {
-            tools: [CHAOS_TOOL, CHAOS_MCP_TOOL, CHAOS_DELEGATE, 'finish'],
-            message: chaosTask(label, iterations),
-            resultProcessing: { inlineThreshold },
-          } satisfies AgentInput,
-        ],
-      }),
-    ),
+    labels.map(async (label, index) => {
+      const workflowId = `${prefix}-${label}`;
+      const input: AgentInput = {
+        tools: [CHAOS_TOOL, CHAOS_MCP_TOOL, CHAOS_DELEGATE, 'finish'],
+        message: chaosTask(label, iterations),
+        resultProcessing: { inlineThreshold },
+      };
+      if (options.start === undefined) {
+        return client.workflow.start(WORKFLOW_TYPE, { taskQueue, workflowId, args: [input] });
+      }
+      await options.start(workflowId, input, index);
+      return client.workflow.getHandle(workflowId);
+    }),
   );
   const outcomes = Promise.all(
     handles.map(async (handle) => {

@@ -10,9 +10,11 @@ import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { CHAOS_MODEL, chaosAgent } from './chaos-agent';
 import { CHAOS_DELEGATE } from './chaos-delegate';
 import { CHAOS_MCP_TOOL, orphanedMcpServers } from './chaos-mcp';
-import { countFeatureCoverage, type FeatureCoverage } from './feature-coverage';
+import { coverageNotes, followProgress, labels, seconds } from './progress';
+import { countFeatureCoverage } from './feature-coverage';
 import { reportPhase, type PhaseResult } from './phase-report';
 import { RestartableServer } from './restartable-server';
+import { runStackFaults } from './stack-faults';
 import { startRunBatch, type RunBatch } from './run-batch';
 import type { RunOutcome } from './run-comparison';
 import { countModelCallsByReference } from './model-calls-by-reference';
@@ -33,6 +35,7 @@ import { WorkerSupervisor } from './worker-supervisor';
  * Exits 1 if any run differs, is stuck or failed, or a repeat had another
  * key, or if the kill phase killed no worker or ran no nested agent or no
  * `result_cache` read or MCP call, or if a killed worker left its MCP server running.
+ * With `--stack` the same runs go to the production shape instead (stack-faults.ts).
  */
 const command = new Command()
   .option('--runs <n>', 'runs while the worker is killed', Number, 50)
@@ -62,6 +65,22 @@ const command = new Command()
   .option('--deadline <s>', 'seconds each phase may take before its unfinished runs count as stuck', Number, 1_200)
   .option('--seed <n>', 'seed of the random kill times', Number, 1)
   .option('--short', 'the short form CI runs: 8 runs of 5 iterations, 4 runs across a server restart')
+  .option(
+    '--stack',
+    'on the production shape (npm run stack: Temporal on PostgreSQL, two workers, two APIs): worker kills, a Temporal restart, a PostgreSQL restart, PostgreSQL unreachable, an API process killed under SSE followers; --server-runs runs in each phase after the worker kills',
+  )
+  .option(
+    '--temporal-down <s>',
+    'with --stack: seconds the Temporal server stays down before it is started again',
+    Number,
+    5,
+  )
+  .option(
+    '--postgres-down <s>',
+    'with --stack: seconds PostgreSQL stays stopped (unreachable) before it is started again',
+    Number,
+    8,
+  )
   .parse();
 const options = command.opts<{
   runs: number;
@@ -76,6 +95,9 @@ const options = command.opts<{
   deadline: number;
   seed: number;
   short?: boolean;
+  stack?: boolean;
+  temporalDown: number;
+  postgresDown: number;
 }>();
 if (options.short) {
   // Explicit options still win over the short form's sizes.
@@ -143,7 +165,7 @@ async function main(): Promise<void> {
 
     say(`crash-free reference: ${killLabels.length + serverLabels.length} runs on a worker that is never killed`);
     const referenceBatch = await batch('reference', [...killLabels, ...serverLabels]);
-    await followProgress(referenceBatch, () => '');
+    await followProgress(referenceBatch, () => '', say);
     const references = new Map(
       (await referenceBatch.outcomes).map((outcome, index) => [[...killLabels, ...serverLabels][index] ?? '', outcome]),
     );
@@ -197,7 +219,7 @@ async function workerKillPhase(
   );
   const runs = await batch('kill', runLabels);
   supervisor.startKilling(seededRandom(options.seed), options.killMin * 1_000, options.killMax * 1_000);
-  await followProgress(runs, () => `, ${supervisor.kills} kills`);
+  await followProgress(runs, () => `, ${supervisor.kills} kills`, say);
   supervisor.stopKilling();
   const outcomes = await runs.outcomes;
   const startTimes = [...supervisor.startTimes].sort((left, right) => left - right);
@@ -276,7 +298,7 @@ async function serverKillPhase(
   await server.restart();
   const downFor = performance.now() - killedAt;
   say(`server answers again after ${seconds(downFor)}`);
-  await followProgress(runs, () => '');
+  await followProgress(runs, () => '', say);
   const outcomes = await runs.outcomes;
   return {
     title: `server restart: ${runLabels.length} runs, dev server SIGKILLed mid-run and restarted on its SQLite file`,
@@ -296,40 +318,7 @@ async function serverKillPhase(
   };
 }
 
-/** Prints progress every ten seconds until every run of the batch has ended (or is stuck). */
-async function followProgress(batch: RunBatch, extra: () => string): Promise<void> {
-  const timer = setInterval(() => say(`${batch.ended()}/${batch.workflowIds.length} runs ended${extra()}`), 10_000);
-  try {
-    await batch.outcomes;
-  } finally {
-    clearInterval(timer);
-  }
-  say(`${batch.ended()}/${batch.workflowIds.length} runs ended${extra()}`);
-  const stuck = (await batch.outcomes).filter((outcome) => outcome.status === 'stuck').length;
-  if (stuck > 0) {
-    say(`terminating the ${stuck} stuck run(s)`);
-    await batch.terminateUnfinished();
-  }
-}
-
-/** The report's lines on nested agents and the result cache. */
-function coverageNotes(coverage: FeatureCoverage): string[] {
-  return [
-    `nested agents:            ${coverage.childRuns} child runs (${coverage.childRunsInterrupted} with a lost workflow task or a retried activity)`,
-    `result cache:             ${coverage.cachedResults} results cached, ${coverage.cacheReads} slices read back with result_cache`,
-    `MCP tool calls:           ${coverage.mcpCalls} answered by the chaos MCP server (${CHAOS_MCP_TOOL})`,
-  ];
-}
-
-function labels(prefix: string, count: number): string[] {
-  return Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(2, '0')}`);
-}
-
-function seconds(milliseconds: number | undefined): string {
-  return `${((milliseconds ?? 0) / 1000).toFixed(1)} s`;
-}
-
-main().then(
+(options.stack ? runStackFaults(options, say, elapsed).then((code) => void (process.exitCode = code)) : main()).then(
   // Reads of stuck runs may still be retrying on the closed connection: end here, with the verdict.
   () => process.exit(process.exitCode ?? 0),
   (error: unknown) => {

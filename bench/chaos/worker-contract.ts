@@ -8,7 +8,8 @@ export const READY_LINE = 'chaos-worker-ready';
 
 /** The environment a chaos worker process is started with. */
 export interface ChaosWorkerEnvironment {
-  CHAOS_TEMPORAL_ADDRESS: string;
+  /** Temporal's frontend; a worker the stack starts (`--stack`) has none and reads the stack's `TEMPORAL_ADDRESS`. */
+  CHAOS_TEMPORAL_ADDRESS?: string;
   CHAOS_TASK_QUEUE: string;
   /** The workflow bundle the harness built once, as a file. */
   CHAOS_BUNDLE: string;

@@ -24,7 +24,13 @@ function setting(name: keyof ChaosWorkerEnvironment): string {
 async function main(): Promise<void> {
   // A SIGKILL gives no chance to drain anyway; SIGTERM from the harness at the end need not drain either.
   Runtime.install({ logger: new DefaultLogger('ERROR'), shutdownSignals: [] });
-  const connection = await NativeConnection.connect({ address: setting('CHAOS_TEMPORAL_ADDRESS') });
+  // A worker of the stack (`npm run chaos -- --stack`) learns the address the way the stack's own workers do.
+  const address = process.env.CHAOS_TEMPORAL_ADDRESS || process.env.TEMPORAL_ADDRESS;
+  if (!address)
+    throw new Error(
+      'CHAOS_TEMPORAL_ADDRESS (or TEMPORAL_ADDRESS) is not set: this process is started by npm run chaos.',
+    );
+  const connection = await NativeConnection.connect({ address });
   const worker = await createAgentWorker({
     connection,
     namespace: 'default',

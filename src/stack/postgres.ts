@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
@@ -145,12 +146,14 @@ export async function preparePostgres(directory: string, port: number, log: Log)
       if (postmaster !== undefined) process.kill(postmaster, 'SIGKILL');
       child?.kill('SIGKILL');
       await exited;
-      // Its backends notice the postmaster is gone and exit; wait for the port to close.
+      // Its backends notice the postmaster is gone and exit; wait for the port to close, and for the postmaster to be
+      // reaped: until then its pid still answers in postmaster.pid and a start at once refuses ("lock file exists").
       await waitUntil(
         'PostgreSQL to exit',
         10_000,
         () => undefined,
         async () => {
+          if (postmaster !== undefined && existsSync(`/proc/${postmaster}`)) return false;
           try {
             await run(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q']);
             return false;

@@ -51,6 +51,12 @@ export interface StackOptions {
   apiEnv?: (index: number) => NodeJS.ProcessEnv;
   /** Temporal's dynamic config file. @default `deploy/temporal-dynamic-config.yaml`, the compose file's */
   dynamicConfigFile?: string;
+  /**
+   * Another program as the workers (the chaos harness's worker), started with the stack's worker environment
+   * (`TEMPORAL_ADDRESS`, `AGENT_TASK_QUEUE`, ... and `workerEnv`) and ready when it prints a line matching `readyLine`.
+   * @default `node dist/worker/index.js`, ready at "Worker polling task queue…"
+   */
+  workerCommand?: { command: string; args: string[]; readyLine: RegExp };
 }
 
 /** A worker of the stack, with the stream port it binds. */
@@ -180,8 +186,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         serviceProcess(
           {
             name: `worker-${number}`,
-            command: process.execPath,
-            args: [path.join(PROJECT_ROOT, 'dist', 'worker', 'index.js')],
+            command: options.workerCommand?.command ?? process.execPath,
+            args: options.workerCommand?.args ?? [path.join(PROJECT_ROOT, 'dist', 'worker', 'index.js')],
             cwd: PROJECT_ROOT,
             env: {
               ...common,
@@ -195,7 +201,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
               ...env,
             },
             logFile: path.join(directory, `worker-${number}.log`),
-            readyLine: /^Worker polling task queue/,
+            readyLine: options.workerCommand?.readyLine ?? /^Worker polling task queue/,
           },
           log,
         ),
