@@ -46,7 +46,7 @@ function stackSummary(stack: Stack): string[] {
     ...stack.workers.map((worker) => `  ${worker.name.padEnd(11)} pid ${worker.pid()}, stream ${worker.streamUrl}`),
     ...stack.apis.map((api) => `  ${api.name.padEnd(11)} ${api.url}`),
     `  API token   in ${tokenFile}`,
-    `  Logs        ${stack.directory}/*.log`,
+    `  Logs        ${path.join(stack.directory, '*.log')}, ${stack.temporal.logFile}, ${path.join(stack.directory, 'postgres', 'postgres.log')}`,
     'Try:',
     `  TEMPORAL_ADDRESS=${stack.address} npx agent-runner run "Summarise the workspace" --terminate-on finish`,
   ];

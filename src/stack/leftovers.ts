@@ -32,9 +32,13 @@ export async function stopLeftovers(directory: string): Promise<string[]> {
   if (postmaster !== undefined) pids.postmaster = postmaster;
   const recorded = new Set(Object.values(pids));
   for (const pid of await markedProcesses(directory)) if (!recorded.has(pid)) pids[`process ${pid}`] = pid;
-  const stopped: string[] = [];
+  const ours: Array<[string, number]> = [];
   for (const [name, pid] of Object.entries(pids)) {
-    if (pid === undefined || !isAlive(pid) || !(await belongsTo(pid, directory))) continue;
+    if (pid !== undefined && isAlive(pid) && (await belongsTo(pid, directory))) ours.push([name, pid]);
+  }
+  await refuseWhileOwned(directory, ours);
+  const stopped: string[] = [];
+  for (const [name, pid] of ours) {
     process.kill(pid, 'SIGKILL');
     stopped.push(name);
   }
@@ -47,6 +51,28 @@ export async function stopLeftovers(directory: string): Promise<string[]> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return stopped;
+}
+
+/**
+ * Throws when a part of the stack still has its stack as parent: a Node process (another `npm run stack`, a test) that
+ * is alive. Leftovers of a killed stack have lost that parent (they belong to init, or to a subreaper such as
+ * `systemd --user`, which is not Node). This process's own parts are its to stop, as before.
+ */
+async function refuseWhileOwned(directory: string, parts: Array<[string, number]>): Promise<void> {
+  const pids = new Set(parts.map(([, pid]) => pid));
+  for (const [name, pid] of parts) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // The command in stat is in parentheses and may hold spaces: the parent pid is the second field after it.
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!Number.isInteger(parent) || parent <= 1 || parent === process.pid || pids.has(parent)) continue;
+    const command = (await readFile(`/proc/${parent}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (path.basename(command[0] ?? '') === 'node') {
+      throw new Error(
+        `A stack is running in ${directory}: its ${name} (pid ${pid}) belongs to process ${parent}. Stop that one ` +
+          'first (Ctrl-C where it runs), or start this one in another folder.',
+      );
+    }
+  }
 }
 
 /** The processes whose environment carries the stack's marker for `directory`. */

@@ -218,7 +218,7 @@ describe('the production shape on this machine', () => {
     expect(runs.map((run) => run.run_id).sort()).toEqual([...runIds].sort());
   }, 200_000);
 
-  test('SIGKILLed, the stack leaves its parts running; the next start stops them, and Ctrl-C stops it in order', async () => {
+  test('SIGKILLed, the stack leaves its parts running; the next start stops them, refuses a second start, and Ctrl-C stops it in order', async () => {
     const crashed = child!;
     const before = await stackProcesses(directory);
     process.kill(-(crashed.pid as number), 'SIGKILL');
@@ -241,6 +241,15 @@ describe('the production shape on this machine', () => {
       (found) => found.length === 2,
     );
     expect(runs).toHaveLength(2);
+
+    // A second start on the folder while this one runs is refused, and leaves this one running.
+    const second = startStack({ directory, dist, model: { baseURL: model.baseURL, model: MODEL }, log, ui: false });
+    await expect(
+      second.then((started) => {
+        stack = started;
+      }),
+    ).rejects.toThrow(/A stack is running in .*: its \S+ \(pid \d+\) belongs to process \d+/);
+    expect((await api(`${apiUrlOf(started.output())}/runs?limit=1`)).status).toBe(200);
 
     // Ctrl-C, as in the terminal: every part stops, the APIs first and PostgreSQL last.
     const code = await stopChild(started.child, 'SIGINT');
