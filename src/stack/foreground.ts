@@ -3,7 +3,7 @@ import { startStack, type Stack, type StackOptions } from './stack';
 
 /**
  * Runs the stack in the foreground, as `docker compose up` does: starts it, prints where each part answers, and on
- * Ctrl-C (SIGINT) or SIGTERM stops every part in order (the APIs, the workers, the web UI, Temporal, then
+ * Ctrl-C (SIGINT), SIGTERM or SIGHUP stops every part in order (the APIs, the workers, the web UI, Temporal, then
  * PostgreSQL), saying so part by part. A signal while it is still starting stops what had started. Resolves once all
  * of it has stopped.
  */
@@ -12,7 +12,8 @@ export async function runStackInForeground(options: Omit<StackOptions, 'signal'>
   const abort = new AbortController();
   const handlers: Array<[NodeJS.Signals, () => void]> = [];
   const stopped = new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    // SIGHUP too: closing the terminal would otherwise end this process alone, and leave the parts running.
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       const handler = () => {
         if (abort.signal.aborted) return;
         log(`${signal}: stopping the stack (APIs, workers, web UI, Temporal, PostgreSQL)...`);
