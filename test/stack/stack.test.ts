@@ -21,7 +21,8 @@ import { waitFor } from '../helpers/wait';
  * API process, its result through the other; a run through the `agent-runner` CLI; both found by their search
  * attributes in the API's listing, Temporal's visibility API, and the web UI (its HTTP API and its page in headless
  * Chromium). Then the stack stops and leaves nothing running; started again on the same folder it finds its runs;
- * SIGKILLed, its parts are stopped by the next start; Ctrl-C stops every part in order.
+ * SIGKILLed, its parts are stopped by the next start, a second start beside a running one is refused; Ctrl-C stops
+ * every part in order.
  */
 
 const MODEL = 'stack-test-agent';
@@ -57,7 +58,7 @@ beforeAll(async () => {
     log,
   });
   log(`fresh stack up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   if (child?.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
