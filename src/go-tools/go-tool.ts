@@ -116,9 +116,10 @@ async function buildIntoCache(
     `Building ${tool.name} ${tool.version} from source with Go. This happens once and takes a few minutes; ` +
       `the binary is cached at ${tool.target}.`,
   );
+  const started = Date.now();
   try {
     await rename(await build(staging), tool.target);
-    log(`Built ${tool.name}: ${tool.target}`);
+    log(`Built ${tool.name} in ${Math.round((Date.now() - started) / 1000)} s: ${tool.target}`);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -3,25 +3,35 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO_MODEL, demoAgent } from '../scripted-model/demo-agent';
 import { ScriptedModelServer } from '../scripted-model/server';
-import { PROJECT_ROOT, startStack, type StackModel } from './stack';
+import { resolveTemporalBinaries } from './binaries';
+import { runStackInForeground } from './foreground';
+import { postgresBinDirectory } from './postgres';
+import { PROJECT_ROOT, type StackModel } from './stack';
+import { readStackVersions } from './versions';
 
 const run = promisify(execFile);
 
 /**
  * `npm run stack`: the production shape of docker-compose.yml on this machine, in the foreground like
- * `docker compose up`; Ctrl-C stops all of it. `npm run stack -- --fresh` starts from a new database.
+ * `docker compose up`; Ctrl-C stops all of it. `npm run stack -- --fresh` starts from a new database. What it needs
+ * is checked first (PostgreSQL, then the Temporal programs, built with Go the first time), so a missing piece is
+ * named before any long build.
  */
 async function main(): Promise<void> {
   const log = (line: string) => console.log(line);
   const fresh = process.argv.includes('--fresh');
-  log('Building dist/ (the workers and APIs run the built code, as the image does)...');
+  const bin = await postgresBinDirectory();
+  log(`PostgreSQL programs in ${bin}.`);
+  const versions = await readStackVersions();
+  await resolveTemporalBinaries(versions, log);
+  log('Building dist/ with tsc (the workers and APIs run the built code, as the image does)...');
+  const building = Date.now();
   await run(
     process.execPath,
     [path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    {
-      cwd: PROJECT_ROOT,
-    },
+    { cwd: PROJECT_ROOT },
   );
+  log(`Built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s.`);
   let scripted: ScriptedModelServer | undefined;
   let model: StackModel;
   if (process.env.OPENAI_API_KEY === undefined && process.env.OPENAI_BASE_URL === undefined) {
@@ -35,37 +45,16 @@ async function main(): Promise<void> {
       ...(process.env.OPENAI_API_KEY === undefined ? {} : { apiKey: process.env.OPENAI_API_KEY }),
     };
   }
-  const abort = new AbortController();
-  const stopped = new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.on(signal, () => {
-        if (abort.signal.aborted) return;
-        log(`${signal}: stopping the stack (APIs, workers, web UI, Temporal, PostgreSQL)...`);
-        abort.abort(new Error(`${signal} while the stack was starting; stopped what had started.`));
-        resolve();
-      });
-    }
-  });
-  const stack = await startStack({
-    fresh,
-    model,
-    log,
-    signal: abort.signal,
-    ...(process.env.AGENT_API_TOKEN ? { apiToken: process.env.AGENT_API_TOKEN } : {}),
-  });
-  log('');
-  log('The stack is up:');
-  log(`  Temporal    ${stack.address} (namespace ${stack.namespace}, task queue ${stack.taskQueue})`);
-  if (stack.ui !== undefined) log(`  Web UI      ${stack.ui.url}`);
-  for (const api of stack.apis) log(`  API         ${api.url}`);
-  log(`  API token   in ${path.join(stack.directory, 'api-token')}`);
-  log(`  Logs        ${stack.directory}/*.log`);
-  log('Try: agent-runner run --address ' + stack.address + ' "Summarise the workspace"');
-  log('Ctrl-C stops everything.');
-  await stopped;
-  await stack.stop();
-  await scripted?.close();
-  log('Stopped.');
+  try {
+    await runStackInForeground({
+      fresh,
+      model,
+      log,
+      ...(process.env.AGENT_API_TOKEN ? { apiToken: process.env.AGENT_API_TOKEN } : {}),
+    });
+  } finally {
+    await scripted?.close();
+  }
 }
 
 main().catch((error: unknown) => {

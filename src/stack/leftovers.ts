@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isAlive } from '../temporal/dev-server';
 
@@ -8,6 +8,13 @@ import { isAlive } from '../temporal/dev-server';
  * finds its database locked or its ports taken.
  */
 const PIDS_FILE = 'pids.json';
+
+/**
+ * The environment variable every process of a stack carries (but PostgreSQL, found by its postmaster.pid), set to the
+ * stack's folder: a start stops what carries its folder, also a part that was still starting (not yet in pids.json)
+ * when the stack was killed. Not read by the package.
+ */
+export const STACK_MARKER = 'AGENT_RUNNER_STACK';
 
 export async function recordPids(directory: string, pids: Record<string, number | undefined>): Promise<void> {
   await writeFile(path.join(directory, PIDS_FILE), `${JSON.stringify(pids, null, 2)}\n`);
@@ -23,9 +30,15 @@ export async function stopLeftovers(directory: string): Promise<string[]> {
   }
   const postmaster = await readPostmasterPid(path.join(directory, 'postgres', 'data'));
   if (postmaster !== undefined) pids.postmaster = postmaster;
-  const stopped: string[] = [];
+  const recorded = new Set(Object.values(pids));
+  for (const pid of await markedProcesses(directory)) if (!recorded.has(pid)) pids[`process ${pid}`] = pid;
+  const ours: Array<[string, number]> = [];
   for (const [name, pid] of Object.entries(pids)) {
-    if (pid === undefined || !isAlive(pid) || !(await belongsTo(pid, directory))) continue;
+    if (pid !== undefined && isAlive(pid) && (await belongsTo(pid, directory))) ours.push([name, pid]);
+  }
+  await refuseWhileOwned(directory, ours);
+  const stopped: string[] = [];
+  for (const [name, pid] of ours) {
     process.kill(pid, 'SIGKILL');
     stopped.push(name);
   }
@@ -38,6 +51,41 @@ export async function stopLeftovers(directory: string): Promise<string[]> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return stopped;
+}
+
+/**
+ * Throws when a part of the stack still has its stack as parent: a Node process (another `npm run stack`, a test) that
+ * is alive. Leftovers of a killed stack have lost that parent (they belong to init, or to a subreaper such as
+ * `systemd --user`, which is not Node). This process's own parts are its to stop, as before.
+ */
+async function refuseWhileOwned(directory: string, parts: Array<[string, number]>): Promise<void> {
+  const pids = new Set(parts.map(([, pid]) => pid));
+  for (const [name, pid] of parts) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // The command in stat is in parentheses and may hold spaces: the parent pid is the second field after it.
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (!Number.isInteger(parent) || parent <= 1 || parent === process.pid || pids.has(parent)) continue;
+    const command = (await readFile(`/proc/${parent}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (path.basename(command[0] ?? '') === 'node') {
+      throw new Error(
+        `A stack is running in ${directory}: its ${name} (pid ${pid}) belongs to process ${parent}. Stop that one ` +
+          'first (Ctrl-C where it runs), or start this one in another folder.',
+      );
+    }
+  }
+}
+
+/** The processes whose environment carries the stack's marker for `directory`. */
+async function markedProcesses(directory: string): Promise<number[]> {
+  const marker = `${STACK_MARKER}=${directory}`;
+  const found: number[] = [];
+  for (const name of await readdir('/proc').catch(() => [] as string[])) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const environment = await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '');
+    if (environment.split('\0').includes(marker)) found.push(pid);
+  }
+  return found;
 }
 
 /** Whether the process's command line names the stack's folder (so a reused pid is never killed). */

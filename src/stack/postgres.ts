@@ -1,11 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { STACK_DEFAULTS } from '../shared/defaults/stack';
-import type { Log } from '../go-tools/go-tool';
+import { isExecutable, type Log } from '../go-tools/go-tool';
 import { readPostmasterPid } from './leftovers';
 import { waitUntil } from './wait-until';
 
@@ -36,17 +36,39 @@ export interface PostgresCluster {
   pid(): number | undefined;
 }
 
-/** Where the package's programs are: `pg_config --bindir`, else the newest /usr/lib/postgresql/<n>/bin. */
-export async function postgresBinDirectory(): Promise<string> {
+/**
+ * Where the server's programs are: `pg_config --bindir` when it names a folder with `postgres` and `initdb` in it,
+ * else the newest `/usr/lib/postgresql/<n>/bin` (Debian's layout: `pg_config` may come from libpq-dev alone, without
+ * a server).
+ */
+export async function postgresBinDirectory(
+  where: { env?: NodeJS.ProcessEnv; packageRoot?: string } = {},
+): Promise<string> {
+  const packageRoot = where.packageRoot ?? '/usr/lib/postgresql';
+  const candidates: string[] = [];
   try {
-    const { stdout } = await run('pg_config', ['--bindir']);
-    return stdout.trim();
+    const { stdout } = await run('pg_config', ['--bindir'], { env: where.env ?? process.env });
+    candidates.push(stdout.trim());
   } catch {
-    throw new Error(
-      'PostgreSQL is not installed: `npm run stack` needs its server programs (Debian: apt-get install postgresql; ' +
-        "macOS: brew install postgresql@15). It starts a cluster of its own; the machine's cluster is not used.",
-    );
+    // No pg_config on PATH: look where Debian's package puts the server.
   }
+  const versions = await readdir(packageRoot).catch(() => [] as string[]);
+  for (const version of versions.filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a))) {
+    candidates.push(path.join(packageRoot, version, 'bin'));
+  }
+  for (const candidate of candidates) {
+    if (
+      (await isExecutable(path.join(candidate, 'postgres'))) &&
+      (await isExecutable(path.join(candidate, 'initdb')))
+    ) {
+      return candidate;
+    }
+  }
+  throw new Error(
+    'PostgreSQL is not installed: `npm run stack` needs its server programs, postgres and initdb (Debian: apt-get ' +
+      "install postgresql; macOS: brew install postgresql@15). It starts a cluster of its own; the machine's " +
+      `cluster is not used. Looked in: ${candidates.join(', ') || `no pg_config on PATH, no ${packageRoot}`}.`,
+  );
 }
 
 /** Creates the cluster in `directory` if it is not there yet (initdb), on `port`. Does not start it. */

@@ -9,16 +9,19 @@ import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from '../shared/defaults/names'
 import { STACK_DEFAULTS } from '../shared/defaults/stack';
 import type { Log } from '../go-tools/go-tool';
 import { resolveTemporalBinaries } from './binaries';
-import { preparePostgres, type PostgresCluster } from './postgres';
+import { postgresBinDirectory, preparePostgres, type PostgresCluster } from './postgres';
 import { serviceProcess, type ServiceProcess } from './service-process';
 import { prepareTemporal, setupTemporalSchema, type StackTemporal } from './temporal-server';
 import { prepareUi } from './ui-server';
 import { readStackVersions, type StackVersions } from './versions';
-import { recordPids, stopLeftovers } from './leftovers';
+import { recordPids, STACK_MARKER, stopLeftovers } from './leftovers';
 import { waitUntil } from './wait-until';
 
 /** The project's root: the stack runs its workers and APIs from the built `dist/`. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
+
+/** Temporal's dynamic config: the file docker-compose.yml mounts into its Temporal, so both shapes run alike. */
+export const STACK_DYNAMIC_CONFIG_FILE = path.join(PROJECT_ROOT, 'deploy', 'temporal-dynamic-config.yaml');
 
 /** What the workers' model calls go to. */
 export interface StackModel {
@@ -57,6 +60,8 @@ export interface StackOptions {
    * @default `node dist/worker/index.js`, ready at "Worker polling task queue…"
    */
   workerCommand?: { command: string; args: string[]; readyLine: RegExp };
+  /** The built code the workers and APIs run (`tsc -p tsconfig.build.json`). @default `<project>/dist` */
+  dist?: string;
 }
 
 /** A worker of the stack, with the stream port it binds. */
@@ -102,6 +107,7 @@ export interface Stack {
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const { log } = options;
+  const dist = options.dist ?? path.join(PROJECT_ROOT, 'dist');
   const directory = options.directory ?? path.join(PROJECT_ROOT, STACK_DEFAULTS.directory);
   const leftovers = await stopLeftovers(directory);
   if (leftovers.length > 0) log(`Stopped what an earlier stack in ${directory} left running: ${leftovers.join(', ')}.`);
@@ -109,13 +115,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await mkdir(directory, { recursive: true });
   const versions = await readStackVersions();
   log(`Stack: Temporal ${versions.temporal} on PostgreSQL, web UI ${versions.ui} (versions from docker-compose.yml).`);
+  // PostgreSQL first: a missing server is named before a first build of Temporal (minutes) begins.
+  await postgresBinDirectory();
   const binaries = await resolveTemporalBinaries(versions, log);
 
   const started: Array<{ name?: string; stop(): Promise<void>; pid(): number | undefined }> = [];
   const remember = async (part: (typeof started)[number], name: string) => {
-    options.signal?.throwIfAborted();
+    // Remembered before the abort check: a part that came up as Ctrl-C arrived is stopped with the rest.
     started.push(Object.assign(part, { name }));
     await recordPids(directory, Object.fromEntries(started.map((each) => [each.name, each.pid()])));
+    options.signal?.throwIfAborted();
   };
   const stopAll = async () => {
     for (const part of started.reverse()) await part.stop().catch(() => undefined);
@@ -138,8 +147,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       postgres,
       directory: path.join(directory, 'temporal'),
       port: 0,
-      dynamicConfigFile: options.dynamicConfigFile ?? path.join(PROJECT_ROOT, 'deploy', 'temporal-dynamic-config.yaml'),
+      dynamicConfigFile: options.dynamicConfigFile ?? STACK_DYNAMIC_CONFIG_FILE,
       log,
+      env: { [STACK_MARKER]: directory },
     });
     await temporal.start();
     await remember(temporal, 'temporal');
@@ -172,7 +182,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       AGENT_TASK_QUEUE: taskQueue,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       // Not read by the package: marks the stack's processes, so a later start can find what this one left running.
-      AGENT_RUNNER_STACK: directory,
+      [STACK_MARKER]: directory,
     };
     const workspace = path.join(directory, 'workspace');
     await mkdir(workspace, { recursive: true });
@@ -187,7 +197,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           {
             name: `worker-${number}`,
             command: options.workerCommand?.command ?? process.execPath,
-            args: options.workerCommand?.args ?? [path.join(PROJECT_ROOT, 'dist', 'worker', 'index.js')],
+            args: options.workerCommand?.args ?? [path.join(dist, 'worker', 'index.js')],
             cwd: PROJECT_ROOT,
             env: {
               ...common,
@@ -211,10 +221,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       return worker;
     };
     for (let index = 0; index < (options.workers ?? STACK_DEFAULTS.workers); index += 1) {
-      const worker = await workerProcess(options.workerEnv?.(index));
-      await worker.start();
-      await remember(worker, worker.name);
+      await workerProcess(options.workerEnv?.(index));
     }
+    // At once: each bundles its workflows as it starts, the longest step of a start.
+    await startTogether(workers, remember);
     log(`${workers.length} workers polling "${taskQueue}".`);
 
     const apis: StackApi[] = [];
@@ -225,7 +235,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           {
             name: `api-${index + 1}`,
             command: process.execPath,
-            args: [path.join(PROJECT_ROOT, 'dist', 'api', 'main.js')],
+            args: [path.join(dist, 'api', 'main.js')],
             cwd: PROJECT_ROOT,
             env: {
               ...common,
@@ -241,10 +251,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         ),
         { url: `http://127.0.0.1:${port}` },
       );
-      await api.start();
-      await remember(api, api.name);
       apis.push(api);
     }
+    await startTogether(apis, remember);
     log(`${apis.length} API processes: ${apis.map((api) => api.url).join(', ')}.`);
 
     const parts = [...started];
@@ -269,13 +278,39 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         return worker;
       },
       async stop() {
-        for (const part of parts.reverse()) await part.stop().catch(() => undefined);
+        for (const part of [...parts].reverse()) {
+          const stopping = Date.now();
+          await part.stop().catch((error: unknown) => log(`  ${part.name} did not stop cleanly: ${String(error)}`));
+          log(`Stopped ${part.name} (${((Date.now() - stopping) / 1000).toFixed(1)} s).`);
+        }
       },
     };
   } catch (error) {
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * Starts the processes at once; each is remembered (for stopping, and in pids.json) as soon as it is up. Throws the
+ * first failure once all have settled, so none is left starting unremembered.
+ */
+async function startTogether(
+  parts: ServiceProcess[],
+  remember: (part: ServiceProcess, name: string) => Promise<void>,
+): Promise<void> {
+  const results = await Promise.allSettled(
+    parts.map(async (part) => {
+      try {
+        await part.start();
+      } finally {
+        // Also when it failed: it may still run (a timeout), and stopping a stopped process is a no-op.
+        await remember(part, part.name);
+      }
+    }),
+  );
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }
 
 /**

@@ -13,6 +13,9 @@ import { waitUntil } from './wait-until';
 
 const run = promisify(execFile);
 
+/** Temporal's SQL plugin for PostgreSQL 12 and newer (the compose file's `DB`). */
+export const TEMPORAL_SQL_PLUGIN = 'postgres12';
+
 /** The databases Temporal uses on the cluster: its store and its SQL visibility store. */
 export const TEMPORAL_DATABASES = { store: 'temporal', visibility: 'temporal_visibility' } as const;
 
@@ -41,7 +44,7 @@ export async function setupTemporalSchema(
     const folder = kind === 'store' ? 'temporal' : 'visibility';
     const base = [
       '--plugin',
-      'postgres12',
+      TEMPORAL_SQL_PLUGIN,
       '--ep',
       '127.0.0.1',
       '-p',
@@ -83,6 +86,8 @@ export async function prepareTemporal(options: {
   /** The dynamic config file (the compose file's `deploy/temporal-dynamic-config.yaml`). */
   dynamicConfigFile: string;
   log: Log;
+  /** More environment for the server, over this process's (the stack's marker, so a later start can find it). */
+  env?: NodeJS.ProcessEnv;
 }): Promise<StackTemporal> {
   const { binaries, directory, log } = options;
   const configDirectory = path.join(directory, 'config');
@@ -117,6 +122,7 @@ export async function prepareTemporal(options: {
         ['--root', directory, '--config', 'config', '--env', 'stack', '--allow-no-auth', 'start'],
         {
           stdio: ['ignore', out.fd, out.fd],
+          env: { ...process.env, ...options.env },
           detached: true,
         },
       );
@@ -173,7 +179,7 @@ function serverConfig(
   dynamicConfigFile: string,
 ): string {
   const datastore = (database: string, maxConns: number) => `      sql:
-        pluginName: postgres12
+        pluginName: ${TEMPORAL_SQL_PLUGIN}
         databaseName: ${database}
         connectAddr: "${postgres.address}"
         connectProtocol: tcp

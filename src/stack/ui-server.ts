@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Log } from '../go-tools/go-tool';
+import { STACK_MARKER } from './leftovers';
 import { serviceProcess, type ServiceProcess } from './service-process';
 
 /** The Temporal web UI (`ui-server`, its assets built in) for the stack's Temporal, on 127.0.0.1:`port`. */
@@ -32,7 +33,8 @@ cors:
       name: 'temporal-ui',
       command: options.binary,
       args: ['--root', root, '--config', 'config', '--env', 'stack', 'start'],
-      env: { PATH: globalThis.process.env.PATH ?? '' },
+      // The stack's marker, so a later start can find it (see leftovers.ts).
+      env: { PATH: globalThis.process.env.PATH ?? '', [STACK_MARKER]: options.directory },
       cwd: root,
       logFile: path.join(options.directory, 'temporal-ui.log'),
       probe: async () => {

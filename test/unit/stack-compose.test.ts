@@ -1,0 +1,112 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { AGENT_SEARCH_ATTRIBUTES } from '../../src/common/search-attributes';
+import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
+import { PROJECT_ROOT, STACK_DYNAMIC_CONFIG_FILE } from '../../src/stack/stack';
+import { TEMPORAL_SQL_PLUGIN } from '../../src/stack/temporal-server';
+import { COMPOSE_FILE, readStackVersions } from '../../src/stack/versions';
+import { resolveTemporalBinaries } from '../../src/stack/binaries';
+import { postgresBinDirectory } from '../../src/stack/postgres';
+
+/**
+ * docker-compose.yml and `npm run stack` are one production shape in two forms: the same versions (read from the
+ * compose file's image tags), the same number of workers and API processes, the same Temporal settings and dynamic
+ * config file, the same search attributes.
+ */
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  entrypoint?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  ports?: string[];
+  deploy?: { replicas?: number };
+}
+
+let services: Record<string, ComposeService>;
+
+beforeAll(async () => {
+  // Merge keys on: the second API process is the first one (`<<: *api`) on another port, as Compose reads it.
+  services = (parse(await readFile(COMPOSE_FILE, 'utf8'), { merge: true }) as { services: typeof services }).services;
+});
+
+describe('docker-compose.yml and npm run stack', () => {
+  test('run the versions the compose images name: Temporal and its admin tools, the web UI, PostgreSQL', async () => {
+    const versions = await readStackVersions();
+    expect(services.temporal?.image).toBe(`temporalio/auto-setup:${versions.temporal}`);
+    expect(services['temporal-search-attributes']?.image).toBe(`temporalio/admin-tools:${versions.temporal}`);
+    expect(services['temporal-ui']?.image).toBe(`temporalio/ui:${versions.ui}`);
+    expect(services.postgresql?.image).toBe(`postgres:${versions.postgres}`);
+    // A major version only: the stack compares it with the machine's PostgreSQL (Debian 12's package is 15).
+    expect(versions.postgres).toMatch(/^\d+$/);
+  });
+
+  test('run as many workers and API processes', () => {
+    expect(services.worker?.deploy?.replicas).toBe(STACK_DEFAULTS.workers);
+    const apis = Object.entries(services).filter(
+      ([, service]) => service.command?.join(' ') === 'node dist/api/main.js',
+    );
+    expect(apis.map(([name]) => name)).toEqual(
+      Array.from({ length: STACK_DEFAULTS.apis }, (_, index) => `api-${index + 1}`),
+    );
+    // Each on a port of its own on the host, all with the same token and task queue.
+    expect(new Set(apis.map(([, service]) => service.ports?.[0]?.split(':')[0])).size).toBe(STACK_DEFAULTS.apis);
+    expect(new Set(apis.map(([, service]) => JSON.stringify(service.environment))).size).toBe(1);
+    expect(apis[0]?.[1].environment?.AGENT_TASK_QUEUE).toBe(services.worker?.environment?.AGENT_TASK_QUEUE);
+  });
+
+  test("run Temporal alike: PostgreSQL through the same SQL plugin, the shards, the namespace's retention, the same dynamic config file", () => {
+    const environment = services.temporal?.environment ?? {};
+    expect(environment.DB).toBe(TEMPORAL_SQL_PLUGIN);
+    expect(Number(environment.NUM_HISTORY_SHARDS)).toBe(STACK_DEFAULTS.numHistoryShards);
+    expect(environment.DEFAULT_NAMESPACE_RETENTION).toBe(`${STACK_DEFAULTS.retentionMs / 3600_000}h`);
+    expect(environment.POSTGRES_USER).toBe(STACK_DEFAULTS.postgresUser);
+    // The image reads DYNAMIC_CONFIG_FILE_PATH relative to /etc/temporal; the file mounted there is the stack's.
+    const mount = services.temporal?.volumes
+      ?.map((volume) => volume.split(':'))
+      .find(([, target]) => target === path.posix.join('/etc/temporal', environment.DYNAMIC_CONFIG_FILE_PATH ?? ''));
+    expect(mount).toBeDefined();
+    expect(path.resolve(PROJECT_ROOT, mount?.[0] ?? '')).toBe(STACK_DYNAMIC_CONFIG_FILE);
+  });
+
+  test('register the same search attributes, with the same types', () => {
+    const command = services['temporal-search-attributes']?.command?.join(' ') ?? '';
+    const registered = Object.fromEntries(
+      [...command.matchAll(/--name (\w+) --type (\w+)/g)].map(([, name, type]) => [name, type]),
+    );
+    expect(registered).toEqual(AGENT_SEARCH_ATTRIBUTES);
+  });
+});
+
+describe("the stack's PostgreSQL programs", () => {
+  test('are found where Debian puts them, also without pg_config on PATH', async () => {
+    const found = await postgresBinDirectory({ env: { PATH: '/nonexistent' } });
+    expect(found).toMatch(/^\/usr\/lib\/postgresql\/\d+\/bin$/);
+  });
+
+  test('missing, the error names what to install and where it looked', async () => {
+    await expect(
+      postgresBinDirectory({ env: { PATH: '/nonexistent' }, packageRoot: '/nonexistent/postgresql' }),
+    ).rejects.toThrow(/PostgreSQL is not installed.*apt-get install postgresql.*Looked in: no pg_config on PATH/s);
+  });
+});
+
+describe("the stack's Temporal programs", () => {
+  test('not built yet and no Go on PATH, the error says to install Go or use the compose file', async () => {
+    const cache = await mkdtemp(path.join(os.tmpdir(), 'stack-cache-'));
+    try {
+      await expect(
+        resolveTemporalBinaries(await readStackVersions(), () => {}, {
+          PATH: '/nonexistent',
+          AGENT_RUNNER_CACHE_DIR: cache,
+        }),
+      ).rejects.toThrow(/no `go` on PATH\. Install Go 1\.24 or newer .*or use docker-compose\.yml/);
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+});
