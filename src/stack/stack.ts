@@ -65,12 +65,12 @@ export interface StackOptions {
 }
 
 /** A worker of the stack, with the stream port it binds. */
-export interface StackWorker extends ServiceProcess {
+interface StackWorker extends ServiceProcess {
   streamUrl: string;
 }
 
 /** An API process of the stack, with its URL. */
-export interface StackApi extends ServiceProcess {
+interface StackApi extends ServiceProcess {
   url: string;
 }
 
