@@ -63,3 +63,19 @@ export function reportPhase(phase: PhaseResult): { lines: string[]; problems: st
   ].map((problem) => `${phase.title.split(':')[0]}: ${problem}`);
   return { lines, problems };
 }
+
+/**
+ * Prints every phase's report and the verdict line, both forms of the chaos run alike; `problems` holds what was
+ * found before the phases (it is added to). Returns the process's exit code.
+ */
+export function printPhaseReports(phases: readonly PhaseResult[], problems: string[], elapsed: () => string): number {
+  for (const phase of phases) {
+    const report = reportPhase(phase);
+    console.log('');
+    for (const line of report.lines) console.log(line);
+    problems.push(...report.problems);
+  }
+  console.log('');
+  console.log(problems.length === 0 ? `PASS in ${elapsed()}` : `FAIL in ${elapsed()}: ${problems.join('; ')}`);
+  return problems.length === 0 ? 0 : 1;
+}

@@ -12,7 +12,7 @@ import { CHAOS_DELEGATE } from './chaos-delegate';
 import { CHAOS_MCP_TOOL, orphanedMcpServers } from './chaos-mcp';
 import { coverageNotes, followProgress, labels, seconds } from './progress';
 import { countFeatureCoverage } from './feature-coverage';
-import { reportPhase, type PhaseResult } from './phase-report';
+import { printPhaseReports, type PhaseResult } from './phase-report';
 import { RestartableServer } from './restartable-server';
 import { runStackFaults } from './stack-faults';
 import { startRunBatch, type RunBatch } from './run-batch';
@@ -182,15 +182,7 @@ async function main(): Promise<void> {
         `and answers ${options.resultBytes} bytes of padding, cached past ${options.inlineThreshold} characters; ${os.cpus().length} cores, node ${process.version}`,
     );
     const problems: string[] = [];
-    for (const phase of phases) {
-      const report = reportPhase(phase);
-      console.log('');
-      for (const line of report.lines) console.log(line);
-      problems.push(...report.problems);
-    }
-    console.log('');
-    console.log(problems.length === 0 ? `PASS in ${elapsed()}` : `FAIL in ${elapsed()}: ${problems.join('; ')}`);
-    exitCode = problems.length === 0 ? 0 : 1;
+    exitCode = printPhaseReports(phases, problems, elapsed);
   } finally {
     await supervisor.stop();
     await model.close();

@@ -16,7 +16,7 @@ import { CHAOS_DELEGATE } from './chaos-delegate';
 import { CHAOS_MCP_TOOL, orphanedMcpServers } from './chaos-mcp';
 import { countFeatureCoverage } from './feature-coverage';
 import { countModelCallsByReference } from './model-calls-by-reference';
-import { reportPhase, type PhaseResult } from './phase-report';
+import { printPhaseReports, type PhaseResult } from './phase-report';
 import { coverageNotes, followProgress, labels, seconds } from './progress';
 import { startRunBatch, type RunBatch } from './run-batch';
 import type { RunOutcome } from './run-comparison';
@@ -222,15 +222,7 @@ export async function runStackFaults(
     }
     console.log('');
     console.log(`crash-free reference: ${all.length} runs, side effects by ${referenceWorkers.join(', ')}`);
-    for (const phase of phases) {
-      const report = reportPhase(phase);
-      console.log('');
-      for (const line of report.lines) console.log(line);
-      problems.push(...report.problems);
-    }
-    console.log('');
-    console.log(problems.length === 0 ? `PASS in ${elapsed()}` : `FAIL in ${elapsed()}: ${problems.join('; ')}`);
-    exitCode = problems.length === 0 ? 0 : 1;
+    exitCode = printPhaseReports(phases, problems, elapsed);
   } finally {
     await stack?.stop();
     await model.close();
@@ -342,10 +334,7 @@ async function temporalRestartPhase(context: Context, runLabels: string[]): Prom
   const backAt = performance.now();
   say(`Temporal answers again ${seconds(backAt - restarting)} after its start`);
   const verdict = await probeVerdict(probe, faultAt, restarting);
-  await stack.savePids();
-  await followProgress(runs, () => '', say);
-  const outcomes = await runs.outcomes;
-  const restarted = await restartExitedWorkers(context);
+  const { outcomes, restarted } = await settleAfterOutage(context, runs);
   return {
     title: `Temporal restart: ${runLabels.length} runs, the Temporal server SIGKILLed mid-run, down ${options.temporalDown} s, started again`,
     runs: phaseRuns(context, runLabels, runs, outcomes),
@@ -398,10 +387,7 @@ async function postgresPhase(
   const temporalExited = stack.temporal.pid() === undefined;
   if (temporalExited) await stack.temporal.start();
   const verdict = await probeVerdict(probe, faultAt, restarting);
-  await stack.savePids();
-  await followProgress(runs, () => '', say);
-  const outcomes = await runs.outcomes;
-  const restarted = await restartExitedWorkers(context);
+  const { outcomes, restarted } = await settleAfterOutage(context, runs);
   return {
     title: `PostgreSQL ${kind}: ${runLabels.length} runs, ${what}`,
     runs: phaseRuns(context, runLabels, runs, outcomes),
@@ -619,4 +605,18 @@ function phaseRuns(context: Context, runLabels: string[], runs: RunBatch, outcom
 
 function emptyFollower(): FollowResult {
   return { events: [], reconnects: [], ended: false, otherFrames: [] };
+}
+
+/**
+ * After Temporal or PostgreSQL is back: records the parts' new pids, waits for the phase's runs to end, and starts
+ * again any worker that exited by itself during the outage.
+ */
+async function settleAfterOutage(
+  context: Context,
+  runs: RunBatch,
+): Promise<{ outcomes: RunOutcome[]; restarted: string[] }> {
+  await context.stack.savePids();
+  await followProgress(runs, () => '', context.say);
+  const outcomes = await runs.outcomes;
+  return { outcomes, restarted: await restartExitedWorkers(context) };
 }
