@@ -15,7 +15,7 @@ export interface PhaseResult {
 }
 
 /** The report's lines for one phase, and the problems that make the harness fail. */
-export function reportPhase(phase: PhaseResult): { lines: string[]; problems: string[] } {
+function reportPhase(phase: PhaseResult): { lines: string[]; problems: string[] } {
   const compared = phase.runs.map((run) => ({ ...run, comparison: compareOutcomes(run.reference, run.observed) }));
   const identical = compared.filter((run) => run.comparison.identical);
   const stuck = compared.filter((run) => run.observed.status === 'stuck');
