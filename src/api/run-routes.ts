@@ -18,7 +18,7 @@ import {
   type RunSummary,
 } from '../client/run-control';
 import type { ApprovalDecision, Decider } from '../shared/control';
-import { API_DEFAULTS } from '../shared/defaults/api';
+import { API_DEFAULTS, API_QUERY_DEADLINE_MS } from '../shared/defaults/api';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { eventsQuery } from '../common/definitions';
 import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-stream-events';
@@ -100,7 +100,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   app.get('/runs/:run_id', async (request) => {
     const runId = runIdOf(request);
     const description = await describeAgentRun(client, runId);
-    const state = await getAgentState(client, runId);
+    const state = await withinDeadline(client, () => getAgentState(client, runId), API_QUERY_DEADLINE_MS);
     return { run_id: runId, temporal_status: description.status.name, state };
   });
 

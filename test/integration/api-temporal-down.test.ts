@@ -2,7 +2,7 @@ import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildApiServer } from '../../src/api/server';
-import { API_TEMPORAL_DEADLINE_MS } from '../../src/shared/defaults/api';
+import { API_QUERY_DEADLINE_MS, API_TEMPORAL_DEADLINE_MS } from '../../src/shared/defaults/api';
 import { startDevServer, type StartedDevServer } from '../../src/temporal/dev-server';
 import { TEST_TOKEN } from '../helpers/api';
 import { waitFor } from '../helpers/wait';
@@ -166,3 +166,28 @@ test('a Temporal that accepts connections but never answers gets 503 temporal_un
     await new Promise((resolve) => hole.close(resolve));
   }
 }, 60_000);
+
+test("a run's state query that no worker answers ends in 503 temporal_unavailable at its deadline, not a hang", async () => {
+  // This file's API starts runs on a task queue no worker polls: the query waits for a worker that never comes, as it
+  // does for a pinned run whose build's workers are gone.
+  await waitFor(
+    () => fetch(`${url}/readyz`).then((response) => response.status),
+    (status) => status === 200,
+    60_000,
+  );
+  const started = await timed('POST', '/runs', {
+    input: { model: 'm', message: 'hi', tools: ['calculator'] },
+    run_id: 'no-worker-run',
+  });
+  expect(started.status).toBe(202);
+  const state = await timed('GET', '/runs/no-worker-run');
+  expect(state.status).toBe(503);
+  expect(state.body).toEqual({
+    error: {
+      code: 'temporal_unavailable',
+      message: expect.stringContaining('try again shortly'),
+    },
+  });
+  expect(state.ms).toBeGreaterThanOrEqual(API_QUERY_DEADLINE_MS - 100);
+  expect(state.ms).toBeLessThan(API_QUERY_DEADLINE_MS + 5_000);
+}, 90_000);

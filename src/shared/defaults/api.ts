@@ -40,3 +40,11 @@ export const API_MAX_JSON_DEPTH = 64;
  * unreachable server would otherwise take about 20 s.
  */
 export const API_TEMPORAL_DEADLINE_MS = 2_000;
+
+/**
+ * How long `GET /runs/:run_id` waits for the run's state query, which a worker answers (also for an ended run, which
+ * that worker replays), before it answers 503 `temporal_unavailable`. Longer than {@link API_TEMPORAL_DEADLINE_MS}: a
+ * busy worker may take seconds. Unbounded, a request waited on a Temporal that died under it, or on a pinned run's
+ * build whose workers are gone, for the query's own timeout (about 30 s) or longer.
+ */
+export const API_QUERY_DEADLINE_MS = 10_000;
