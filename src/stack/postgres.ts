@@ -165,17 +165,21 @@ export async function preparePostgres(directory: string, port: number, log: Log)
       const exited = new Promise((resolve) => child?.once('exit', resolve));
       // runuser forwards signals; as root the postmaster is runuser's child, so kill the whole process group.
       const postmaster = await readPostmasterPid(data);
+      // Its backends, found before the kill: they outlive the postmaster for a moment, attached to its shared memory.
+      const backends = postmaster === undefined ? [] : await childrenOf(postmaster);
       if (postmaster !== undefined) process.kill(postmaster, 'SIGKILL');
       child?.kill('SIGKILL');
       await exited;
-      // Its backends notice the postmaster is gone and exit; wait for the port to close, and for the postmaster to be
-      // reaped: until then its pid still answers in postmaster.pid and a start at once refuses ("lock file exists").
+      // Its backends notice the postmaster is gone and exit; wait for the port to close, for the postmaster to be
+      // reaped (until then its pid still answers in postmaster.pid and a start refuses: "lock file exists") and for
+      // every backend to be gone (until then a start refuses: "pre-existing shared memory block is still in use").
       await waitUntil(
         'PostgreSQL to exit',
         10_000,
         () => undefined,
         async () => {
           if (postmaster !== undefined && existsSync(`/proc/${postmaster}`)) return false;
+          if (backends.some((backend) => existsSync(`/proc/${backend}`))) return false;
           try {
             await run(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q']);
             return false;
@@ -221,4 +225,21 @@ async function postgresUser(): Promise<{ uid: number; gid: number }> {
   } catch {
     throw new Error('Running as root, the stack runs PostgreSQL as the `postgres` user, which does not exist here.');
   }
+}
+
+/** The processes whose parent is `pid` (from /proc: PostgreSQL's backends under its postmaster). */
+async function childrenOf(pid: number): Promise<number[]> {
+  const children: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      // Field 4 is the parent's pid; field 2, the command, is in parentheses and may hold spaces.
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
 }
