@@ -1,20 +1,17 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { Command } from 'commander';
-import { AGENT_PRELOADED_MODULES } from '../../src/worker/plugin';
-import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { CHAOS_MODEL, chaosAgent } from './chaos-agent';
+import { prepareChaosWorkers } from './chaos-setup';
 import { CHAOS_DELEGATE } from './chaos-delegate';
 import { CHAOS_MCP_TOOL, orphanedMcpServers } from './chaos-mcp';
 import { coverageNotes, followProgress, labels, seconds } from './progress';
 import { countFeatureCoverage } from './feature-coverage';
 import { printPhaseReports, type PhaseResult } from './phase-report';
 import { RestartableServer } from './restartable-server';
-import { runStackFaults } from './stack-faults';
+import { runStackFaults, type StackFaultOptions } from './stack-faults';
 import { startRunBatch, type RunBatch } from './run-batch';
 import type { RunOutcome } from './run-comparison';
 import { countModelCallsByReference } from './model-calls-by-reference';
@@ -82,23 +79,7 @@ const command = new Command()
     8,
   )
   .parse();
-const options = command.opts<{
-  runs: number;
-  iterations: number;
-  killMin: number;
-  killMax: number;
-  serverRuns: number;
-  toolWork: number;
-  modelWork: number;
-  resultBytes: number;
-  inlineThreshold: number;
-  deadline: number;
-  seed: number;
-  short?: boolean;
-  stack?: boolean;
-  temporalDown: number;
-  postgresDown: number;
-}>();
+const options = command.opts<StackFaultOptions & { short?: boolean; stack?: boolean }>();
 if (options.short) {
   // Explicit options still win over the short form's sizes.
   // A lost activity waits out its 10 s heartbeat timeout, so an unlucky run under kills can take minutes: the
@@ -117,33 +98,19 @@ const say = (line: string) => console.log(`[chaos ${elapsed()}] ${line}`);
 
 async function main(): Promise<void> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 'agent-runner-chaos-'));
-  const sideEffectLog = path.join(directory, 'side-effects.jsonl');
-  const mcpPidLog = path.join(directory, 'mcp-servers.txt');
   say(`working in ${directory} (worker log, side-effect log, SQLite file)`);
   const server = await RestartableServer.start(directory, say);
-  const model = await ScriptedModelServer.start();
-  model.respond(CHAOS_MODEL, (request) => ({ ...chaosAgent(request), delayMs: options.modelWork }));
-  const bundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../src/workflows'),
-    preloadModules: [...AGENT_PRELOADED_MODULES],
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message) => say(message), log() {} },
-  });
-  const bundleFile = path.join(directory, 'workflows.js');
-  await writeFile(bundleFile, bundle.code);
+  const taskQueue = `chaos-${process.pid}`;
+  const { model, workerEnvironment, sideEffectLog, mcpPidLog } = await prepareChaosWorkers(
+    directory,
+    taskQueue,
+    options,
+    say,
+  );
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection });
-  const taskQueue = `chaos-${process.pid}`;
   const supervisor = new WorkerSupervisor(
-    {
-      CHAOS_TEMPORAL_ADDRESS: server.address,
-      CHAOS_TASK_QUEUE: taskQueue,
-      CHAOS_BUNDLE: bundleFile,
-      CHAOS_MODEL_URL: model.baseURL,
-      CHAOS_SIDE_EFFECT_LOG: sideEffectLog,
-      CHAOS_TOOL_WORK_MS: String(options.toolWork),
-      CHAOS_RESULT_BYTES: String(options.resultBytes),
-      CHAOS_MCP_PID_LOG: mcpPidLog,
-    },
+    { CHAOS_TEMPORAL_ADDRESS: server.address, ...workerEnvironment },
     path.join(directory, 'worker.log'),
   );
   let exitCode = 1;

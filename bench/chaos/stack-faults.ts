@@ -1,17 +1,14 @@
-import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import type { AgentInput } from '../../src/shared/agent-input';
-import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { PROJECT_ROOT, startStack, type Stack } from '../../src/stack/stack';
-import { AGENT_PRELOADED_MODULES } from '../../src/worker/plugin';
+import { buildDist } from '../../src/stack/build-dist';
+import { startStack, type Stack } from '../../src/stack/stack';
 import { ApiProbe, type ProbeVerdict } from './api-probe';
-import { CHAOS_MODEL, chaosAgent } from './chaos-agent';
+import { CHAOS_MODEL } from './chaos-agent';
+import { prepareChaosWorkers } from './chaos-setup';
 import { CHAOS_DELEGATE } from './chaos-delegate';
 import { CHAOS_MCP_TOOL, orphanedMcpServers } from './chaos-mcp';
 import { countFeatureCoverage } from './feature-coverage';
@@ -23,9 +20,7 @@ import type { RunOutcome } from './run-comparison';
 import { between, seededRandom } from './seeded-random';
 import { readSideEffects, summarizeSideEffects } from './side-effects';
 import { compareFollowers, followOverApis, type FollowResult } from './sse-follower';
-import { READY_LINE, type ChaosWorkerEnvironment } from './worker-contract';
-
-const run = promisify(execFile);
+import { READY_LINE } from './worker-contract';
 
 /** The chaos worker, run by the stack in place of `dist/worker/index.js`. */
 const WORKER_SCRIPT = path.join(__dirname, 'worker-process.ts');
@@ -39,7 +34,7 @@ const FIRST_UNAVAILABLE_WITHIN_MS = 3_000;
 /** The longest wait for a 2xx once a part is back before the API counts as not recovering by itself. */
 const RECOVERY_LIMIT_MS = 60_000;
 
-/** The chaos harness's settings (bench/chaos/run.ts), as the stack form uses them. */
+/** The chaos harness's settings (bench/chaos/run.ts's options), both forms'. */
 export interface StackFaultOptions {
   runs: number;
   serverRuns: number;
@@ -94,34 +89,16 @@ export async function runStackFaults(
   const directory = await mkdtemp(path.join(os.tmpdir(), 'agent-runner-chaos-stack-'));
   // mkdtemp's folder is the caller's alone; PostgreSQL runs as its own user (as root, `postgres`) and must reach its folder below.
   await chmod(directory, 0o755);
-  const sideEffectLog = path.join(directory, 'side-effects.jsonl');
-  const mcpPidLog = path.join(directory, 'mcp-servers.txt');
   say(`working in ${directory} (the stack's folder with its logs, the side-effect log)`);
   say('building dist/ (the stack runs its API processes from the built code)');
-  await run(
-    process.execPath,
-    [path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    { cwd: PROJECT_ROOT },
-  );
-  const model = await ScriptedModelServer.start();
-  model.respond(CHAOS_MODEL, (request) => ({ ...chaosAgent(request), delayMs: options.modelWork }));
-  const bundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../src/workflows'),
-    preloadModules: [...AGENT_PRELOADED_MODULES],
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: (message) => say(message), log() {} },
-  });
-  const bundleFile = path.join(directory, 'workflows.js');
-  await writeFile(bundleFile, bundle.code);
+  await buildDist();
   const taskQueue = `chaos-stack-${process.pid}`;
-  const workerEnvironment: ChaosWorkerEnvironment = {
-    CHAOS_TASK_QUEUE: taskQueue,
-    CHAOS_BUNDLE: bundleFile,
-    CHAOS_MODEL_URL: model.baseURL,
-    CHAOS_SIDE_EFFECT_LOG: sideEffectLog,
-    CHAOS_TOOL_WORK_MS: String(options.toolWork),
-    CHAOS_RESULT_BYTES: String(options.resultBytes),
-    CHAOS_MCP_PID_LOG: mcpPidLog,
-  };
+  const { model, workerEnvironment, sideEffectLog, mcpPidLog } = await prepareChaosWorkers(
+    directory,
+    taskQueue,
+    options,
+    say,
+  );
   const stackStarted = performance.now();
   let stack: Stack | undefined;
   let connection: Connection | undefined;

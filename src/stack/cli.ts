@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { DEMO_MODEL, demoAgent } from '../scripted-model/demo-agent';
 import { ScriptedModelServer } from '../scripted-model/server';
+import { WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { resolveTemporalBinaries } from './binaries';
+import { buildDist } from './build-dist';
 import { runStackInForeground } from './foreground';
 import { postgresBinDirectory } from './postgres';
-import { PROJECT_ROOT, type StackModel } from './stack';
+import type { StackModel } from './stack';
 import { readStackVersions } from './versions';
-
-const run = promisify(execFile);
 
 /**
  * `npm run stack`: the production shape of docker-compose.yml on this machine, in the foreground like
@@ -25,13 +22,7 @@ async function main(): Promise<void> {
   const versions = await readStackVersions();
   await resolveTemporalBinaries(versions, log);
   log('Building dist/ with tsc (the workers and APIs run the built code, as the image does)...');
-  const building = Date.now();
-  await run(
-    process.execPath,
-    [path.join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    { cwd: PROJECT_ROOT },
-  );
-  log(`Built dist/ in ${((Date.now() - building) / 1000).toFixed(1)} s.`);
+  log(`Built dist/ in ${((await buildDist()) / 1000).toFixed(1)} s.`);
   let scripted: ScriptedModelServer | undefined;
   let model: StackModel;
   if (process.env.OPENAI_API_KEY === undefined && process.env.OPENAI_BASE_URL === undefined) {
@@ -40,8 +31,8 @@ async function main(): Promise<void> {
     log(`No OPENAI_API_KEY or OPENAI_BASE_URL: the workers use the demo's scripted model at ${scripted.baseURL}.`);
   } else {
     model = {
-      baseURL: process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
-      model: process.env.OPENAI_MODEL ?? 'gpt-4o-mini',
+      baseURL: process.env.OPENAI_BASE_URL ?? WORKER_DEFAULTS.modelBaseUrl,
+      model: process.env.OPENAI_MODEL ?? WORKER_DEFAULTS.model,
       ...(process.env.OPENAI_API_KEY === undefined ? {} : { apiKey: process.env.OPENAI_API_KEY }),
     };
   }
