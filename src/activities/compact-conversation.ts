@@ -10,8 +10,8 @@ import { createTextRequest, withinLength } from './text-completion';
  * given (`text-completion.ts`: set up, classified and redacted as `callModel`).
  * Throws at once when `settings.baseURL` carries credentials.
  */
-export function createConversationCompaction(settings: ModelSettings) {
-  const requestText = createTextRequest(settings);
+export function createConversationCompaction(settings: ModelSettings, heartbeatIntervalMs?: number) {
+  const requestText = createTextRequest(settings, heartbeatIntervalMs);
 
   return async function compactConversation(input: CompactionInput): Promise<CompactionResult> {
     const answer = await requestText({

@@ -7,6 +7,7 @@ import { createSecureContext } from 'node:tls';
 import { loadModelStreamConfig, type PemPair } from '../config/model-stream';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import type { ChannelLine, ModelDelta } from '../shared/model-stream-events';
+import { modelStreamPath, type ModelStreamCall } from '../shared/model-stream-path';
 
 /**
  * The worker's side channel for model-call deltas: a small HTTP (or, with a
@@ -129,6 +130,7 @@ export class DeltaHub {
   private readonly channels = new Map<string, Channel>();
   private server: Server | undefined;
   private starting: Promise<string> | undefined;
+  private url: string | undefined;
 
   constructor(private readonly options: DeltaHubOptions) {}
 
@@ -159,12 +161,36 @@ export class DeltaHub {
     return this.options.tls === undefined && !/^(127\.|::1$|localhost$)/i.test(this.options.host);
   }
 
+  /**
+   * The base URL followers use, when it is known without waiting: once the server listens, or when its port is
+   * fixed. A worker puts it in its identity (see `shared/worker-identity.ts`) so followers find its streams.
+   */
+  get knownUrl(): string | undefined {
+    if (this.url !== undefined) return this.url;
+    if (this.options.port === 0) return undefined;
+    return this.options.publicUrl ?? baseUrlOf(this.options, this.options.port);
+  }
+
   /** Opens a channel for one attempt (starting the server on first use), with a fresh credential. */
   async open(): Promise<DeltaChannel> {
     const base = await this.listen();
-    const id = randomUUID();
-    const channel = new Channel(`${base}/model-streams/${id}`, newToken(), () => {
-      setTimeout(() => this.channels.delete(id), MODEL_STREAM_DEFAULTS.keepEndedMs).unref();
+    return this.register(`${base}/model-streams/`, randomUUID(), newToken());
+  }
+
+  /**
+   * Opens the channel of one attempt of a run's model call at the path followers derive from the run's description
+   * (`modelStreamPath`), with the run's stream key as its credential: nothing needs announcing.
+   */
+  async openCall(call: ModelStreamCall, key: string): Promise<DeltaChannel> {
+    const base = await this.listen();
+    return this.register(`${base}/model-streams/`, modelStreamPath(call), key);
+  }
+
+  private register(prefix: string, id: string, token: string): DeltaChannel {
+    const channel = new Channel(`${prefix}${id}`, token, () => {
+      setTimeout(() => {
+        if (this.channels.get(id) === channel) this.channels.delete(id);
+      }, MODEL_STREAM_DEFAULTS.keepEndedMs).unref();
     });
     this.channels.set(id, channel);
     return channel;
@@ -175,6 +201,7 @@ export class DeltaHub {
     const server = this.server;
     this.server = undefined;
     this.starting = undefined;
+    this.url = undefined;
     if (server === undefined) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -193,9 +220,8 @@ export class DeltaHub {
       server.listen(this.options.port, this.options.host, () => {
         this.server = server;
         const { port } = server.address() as AddressInfo;
-        const host = advertisedHost(this.options.host);
-        const scheme = this.options.tls === undefined ? 'http' : 'https';
-        resolve(this.options.publicUrl ?? `${scheme}://${host}:${port}`);
+        this.url = this.options.publicUrl ?? baseUrlOf(this.options, port);
+        resolve(this.url);
       });
     });
     return this.starting;
@@ -207,7 +233,7 @@ export class DeltaHub {
    * 404, the same answer. The credential is compared in constant time (as digests, so its length does not show).
    */
   private serve(request: IncomingMessage, response: ServerResponse): void {
-    const id = /^\/model-streams\/([0-9a-f-]{36})$/.exec(request.url ?? '')?.[1];
+    const id = /^\/model-streams\/([0-9a-f-]{36}|calls\/[^/]+\/[^/]+\/\d+)$/.exec(request.url ?? '')?.[1];
     if (request.method !== 'GET' || id === undefined) return notFound(response);
     const presented = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? '')?.[1];
     if (presented === undefined) {
@@ -222,6 +248,11 @@ export class DeltaHub {
     if (channel === undefined || !matches) return notFound(response);
     channel.follow(response);
   }
+}
+
+/** `http(s)://host:port` of a hub bound as `options` say. */
+function baseUrlOf(options: DeltaHubOptions, port: number): string {
+  return `${options.tls === undefined ? 'http' : 'https'}://${advertisedHost(options.host)}:${port}`;
 }
 
 /** 256 random bits, base64url: a channel's credential. */

@@ -11,8 +11,8 @@ import { createTextRequest, withinLength } from './text-completion';
  * and retried as a model call). Throws at once when `settings.baseURL`
  * carries credentials.
  */
-export function createToolResultExtraction(settings: ModelSettings) {
-  const requestText = createTextRequest(settings);
+export function createToolResultExtraction(settings: ModelSettings, heartbeatIntervalMs?: number) {
+  const requestText = createTextRequest(settings, heartbeatIntervalMs);
 
   return async function extractToolResult(input: ExtractionInput): Promise<ExtractionResult> {
     const answer = await requestText({

@@ -1,33 +1,60 @@
 import type { Context } from '@temporalio/activity';
 import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
+import { watchForStop } from './stop-watch';
+
+/** How an activity heartbeats while `keepHeartbeating` runs its work. */
+export interface HeartbeatPlan {
+  /** The worker's heartbeat interval (`AGENT_HEARTBEAT_INTERVAL`); at most half the attempt's heartbeat timeout is used. */
+  intervalMs?: number;
+  /**
+   * Sent with every heartbeat, and at once when the work starts (a model call's stream announcement, for a run whose
+   * followers cannot find the stream from the worker's identity): a heartbeat without them would clear them.
+   */
+  details?: unknown;
+  /** Read at each heartbeat instead of `details` (a model call's spending so far, which the next attempt reads). */
+  live?: () => unknown;
+}
 
 /**
- * Runs `work` while heartbeating (every `ACTIVITY_DEFAULTS.heartbeatIntervalMs`),
- * so the server notices a lost worker within the heartbeat timeout and a
- * cancellation reaches the activity: it does so only in the answer to a
- * heartbeat, so the interval (with the worker's throttle, see
- * createAgentWorker) bounds how long a cancelled call keeps running.
- * `details`, when given, go with every heartbeat (a model call's stream URL and credential):
- * a heartbeat without them would clear them on the server. Those are sent at
- * once, so followers find the stream while the answer comes; otherwise the
- * first heartbeat is due one interval after the start, not at once: most
- * calls are over before then, and a heartbeat each would be one more request
- * to the server per call, with nothing to tell it. `live`, when given, is read
- * at each heartbeat instead of `details` (a model call's spending so far,
- * which the next attempt reads: `attempt-usage.ts`).
+ * Runs `work` while heartbeating every interval, the first one interval after the start: a call shorter than the
+ * interval sends no heartbeat at all, and each one that reaches the server is a billed action. So the server
+ * notices a lost worker within the heartbeat timeout. Besides, the run is described every
+ * `ACTIVITY_DEFAULTS.cancelCheckIntervalMs` (not billed), and a heartbeat goes at once when the run has ended or
+ * asked this call to stop: a cancellation reaches an activity only in the answer to a heartbeat. And an attempt
+ * still running just before its start-to-close timeout heartbeats once more, so what it spent is in the details
+ * the server keeps for the next attempt.
  */
 export async function keepHeartbeating<T>(
   context: Context,
   work: () => Promise<T>,
-  details?: unknown,
-  live?: () => unknown,
+  plan: HeartbeatPlan = {},
 ): Promise<T> {
-  const beat = () => context.heartbeat(live === undefined ? details : live());
-  if (details !== undefined) beat();
-  const timer = setInterval(beat, ACTIVITY_DEFAULTS.heartbeatIntervalMs);
+  const beat = () => context.heartbeat(plan.live === undefined ? plan.details : plan.live());
+  if (plan.details !== undefined) beat();
+  const timer = setInterval(beat, heartbeatIntervalOf(context, plan.intervalMs));
+  const finalBeat = beforeTimeout(context, beat);
+  const stopWatch = watchForStop(context, beat);
   try {
     return await work();
   } finally {
     clearInterval(timer);
+    clearTimeout(finalBeat);
+    stopWatch();
   }
+}
+
+/** The interval used: the worker's, at most half the attempt's heartbeat timeout (one late heartbeat must not lose it). */
+function heartbeatIntervalOf(context: Context, configuredMs: number | undefined): number {
+  const intervalMs = configuredMs ?? ACTIVITY_DEFAULTS.heartbeatIntervalMs;
+  const timeoutMs = context.info.heartbeatTimeoutMs;
+  return timeoutMs === undefined || timeoutMs <= 0 ? intervalMs : Math.max(500, Math.min(intervalMs, timeoutMs / 2));
+}
+
+/** A heartbeat just before the attempt's start-to-close timeout, if it comes to that. */
+function beforeTimeout(context: Context, beat: () => void): NodeJS.Timeout | undefined {
+  const timeoutMs = context.info.startToCloseTimeoutMs;
+  if (!(timeoutMs > ACTIVITY_DEFAULTS.finalHeartbeatMarginMs * 2)) return undefined;
+  const timer = setTimeout(beat, timeoutMs - ACTIVITY_DEFAULTS.finalHeartbeatMarginMs);
+  timer.unref();
+  return timer;
 }

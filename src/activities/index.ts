@@ -3,6 +3,7 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import { createConversationCompaction } from './compact-conversation';
 import { createToolResultExtraction } from './extract-tool-result';
 import type { DeltaHub } from './delta-hub';
+import type { HeartbeatSettings } from '../config/heartbeat';
 import { createModelCall } from './model-call';
 import type { ModelSettings } from '../shared/model-settings';
 import { redactorFor } from './model-client';
@@ -15,16 +16,34 @@ export interface ActivityDependencies {
   model: ModelSettings;
   /** Where model calls publish their deltas for followers; false: nowhere. @default the process's hub, `DeltaHub.forProcess()` */
   hub?: DeltaHub | false;
+  /** The worker's heartbeat timeout and interval. @default `heartbeatSettings()`'s defaults: 50 s and 25 s */
+  heartbeat?: HeartbeatSettings;
+  /**
+   * Whether the worker's identity carries the hub's URL (`shared/worker-identity.ts`), so model calls need not
+   * announce their streams in a heartbeat. @default never
+   */
+  streamsInIdentity?: () => boolean;
 }
 
 /** The activities of `agentWorkflow`, bound to a tool registry and a model endpoint. */
-export function createActivities({ registry, model, hub }: ActivityDependencies): AgentActivities {
+export function createActivities({
+  registry,
+  model,
+  hub,
+  heartbeat,
+  streamsInIdentity,
+}: ActivityDependencies): AgentActivities {
   const redact = redactorFor(model);
+  const intervalMs = heartbeat?.intervalMs;
+  const calls = { heartbeatIntervalMs: intervalMs, streamsInIdentity };
   return {
-    describeTools: (input) => describeTools(registry, input, redact),
-    callModel: hub === undefined ? createModelCall(model, registry) : createModelCall(model, registry, hub),
-    executeTool: createToolExecution(registry, redact),
-    compactConversation: createConversationCompaction(model),
-    extractToolResult: createToolResultExtraction(model),
+    describeTools: (input) => describeTools(registry, input, redact, heartbeat?.timeoutMs),
+    callModel:
+      hub === undefined
+        ? createModelCall(model, registry, undefined, calls)
+        : createModelCall(model, registry, hub, calls),
+    executeTool: createToolExecution(registry, redact, intervalMs),
+    compactConversation: createConversationCompaction(model, intervalMs),
+    extractToolResult: createToolResultExtraction(model, intervalMs),
   };
 }

@@ -40,7 +40,9 @@ export function createModelCall(
   settings: ModelSettings,
   registry: ToolRegistry,
   hub: DeltaHub | false = DeltaHub.forProcess(),
+  options: ModelCallOptions = {},
 ) {
+  const intervalMs = options.heartbeatIntervalMs;
   const { client, baseURL, redact } = createModelClient(settings);
 
   return function callModel(input: ModelCallInput): Promise<ModelCallResult> {
@@ -63,12 +65,10 @@ export function createModelCall(
     }));
     // What earlier attempts spent goes with every heartbeat of this one, or the server would forget it.
     const carried = carriedUsage(context.info.heartbeatDetails);
-    const conversation = await keepHeartbeating(
-      context,
-      () => requestMessages(context, input),
-      undefined,
-      carried === undefined ? undefined : () => ({ [SPENT_USAGE_KEY]: carried }),
-    );
+    const conversation = await keepHeartbeating(context, () => requestMessages(context, input), {
+      intervalMs,
+      ...(carried === undefined ? {} : { live: () => ({ [SPENT_USAGE_KEY]: carried }) }),
+    });
     const wireConversation = conversation.map(toWireMessage);
     span.recordInput(input.instructions, wireConversation);
     const messages: ChatCompletionMessageParam[] = [
@@ -79,10 +79,12 @@ export function createModelCall(
       pricedUsage(usage, settings.prices, model),
     );
 
+    // A run's stream key and a worker whose identity names its hub: followers find the stream with no heartbeat.
+    const keyed = input.streamKey !== undefined && options.streamsInIdentity?.() === true ? input.streamKey : undefined;
     const channel: DeltaChannel | undefined =
-      settings.stream === false || hub === false ? undefined : await openChannel(hub, context);
+      settings.stream === false || hub === false ? undefined : await openChannel(hub, context, keyed);
     const announcement: ModelStreamAnnouncement | undefined =
-      channel === undefined
+      channel === undefined || keyed !== undefined
         ? undefined
         : {
             modelStream: {
@@ -144,8 +146,7 @@ export function createModelCall(
             throw redactFailure(classifyModelError(error, { model, baseURL, ...attemptOf(context) }), redact);
           }
         },
-        announcement,
-        () => meter.details(announcement),
+        { intervalMs, details: announcement, live: () => meter.details(announcement) },
       );
 
       if ('kind' in response) {
@@ -238,15 +239,29 @@ function chatOutcome(result: ModelCallResult): ChatOutcome {
  * A channel for this attempt's deltas; none (and an answer asked for whole) when the worker's
  * delta server cannot listen: followers then see the recorded answer only, but the call goes on.
  */
-async function openChannel(hub: DeltaHub, context: Context): Promise<DeltaChannel | undefined> {
+async function openChannel(
+  hub: DeltaHub,
+  context: Context,
+  key: string | undefined,
+): Promise<DeltaChannel | undefined> {
   try {
-    return await hub.open();
+    const { workflowExecution, activityId, attempt } = context.info;
+    if (key === undefined || workflowExecution === undefined) return await hub.open();
+    return await hub.openCall({ runId: workflowExecution.runId, activityId, attempt }, key);
   } catch (error) {
     context.log.warn(
       `Model deltas are not streamed to followers: the worker's delta server could not start (${error instanceof Error ? error.message : String(error)}).`,
     );
     return undefined;
   }
+}
+
+/** How a worker's model calls heartbeat and announce their streams. */
+export interface ModelCallOptions {
+  /** The worker's heartbeat interval. @default `ACTIVITY_DEFAULTS.heartbeatIntervalMs` */
+  heartbeatIntervalMs?: number | undefined;
+  /** Whether the worker's identity names the hub's URL, so a call with a stream key announces nothing. @default never */
+  streamsInIdentity?: (() => boolean) | undefined;
 }
 
 /** A 2xx answer's body as received (quoted in a failure) and what reading it found. */

@@ -43,7 +43,7 @@ export type TextRequest = (request: {
  * Runs inside an activity, heartbeating. Throws at once when
  * `settings.baseURL` carries credentials.
  */
-export function createTextRequest(settings: ModelSettings): TextRequest {
+export function createTextRequest(settings: ModelSettings, heartbeatIntervalMs?: number): TextRequest {
   const { client, baseURL, redact } = createModelClient(settings);
 
   return async function requestText({ model: requested, system, user, requirePrice, sampling }) {
@@ -56,20 +56,24 @@ export function createTextRequest(settings: ModelSettings): TextRequest {
       { role: 'system' as const, content: system },
       { role: 'user' as const, content: user },
     ];
-    const response = await keepHeartbeating(context, async () => {
-      try {
-        const raw = await client.chat.completions
-          .create(
-            { model, messages, ...samplingFields(settings, sampling, false) },
-            { signal: context.cancellationSignal },
-          )
-          .asResponse();
-        return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
-      } catch (error) {
-        throwIfCancelled(context, error);
-        throw redactFailure(classifyModelError(error, { model, baseURL, ...attemptOf(context) }), redact);
-      }
-    });
+    const response = await keepHeartbeating(
+      context,
+      async () => {
+        try {
+          const raw = await client.chat.completions
+            .create(
+              { model, messages, ...samplingFields(settings, sampling, false) },
+              { signal: context.cancellationSignal },
+            )
+            .asResponse();
+          return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
+        } catch (error) {
+          throwIfCancelled(context, error);
+          throw redactFailure(classifyModelError(error, { model, baseURL, ...attemptOf(context) }), redact);
+        }
+      },
+      { intervalMs: heartbeatIntervalMs },
+    );
 
     const parsed = parseCompletion(response.body);
     if (!parsed.ok) {

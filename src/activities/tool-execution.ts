@@ -31,7 +31,11 @@ import { withToolSpan } from '../tracing/genai-spans';
  * over {@link TOOL_OUTPUT_LIMIT_BYTES} is cut, with a note, so the result
  * fits in a Temporal payload.
  */
-export function createToolExecution(registry: ToolRegistry, redact: Redactor = createRedactor([])) {
+export function createToolExecution(
+  registry: ToolRegistry,
+  redact: Redactor = createRedactor([]),
+  heartbeatIntervalMs?: number,
+) {
   return function executeTool(input: ToolCallInput): Promise<ToolCallResult> {
     return withToolSpan(input, () => execute(input), redact);
   };
@@ -39,7 +43,7 @@ export function createToolExecution(registry: ToolRegistry, redact: Redactor = c
   async function execute(input: ToolCallInput): Promise<ToolCallResult> {
     let result: ToolCallResult;
     try {
-      result = await runTool(registry, input);
+      result = await runTool(registry, input, heartbeatIntervalMs);
     } catch (error) {
       throw redactFailure(error, redact);
     }
@@ -48,7 +52,11 @@ export function createToolExecution(registry: ToolRegistry, redact: Redactor = c
   }
 }
 
-async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<ToolCallResult> {
+async function runTool(
+  registry: ToolRegistry,
+  input: ToolCallInput,
+  heartbeatIntervalMs: number | undefined,
+): Promise<ToolCallResult> {
   const tool = input.allowedTools.includes(input.toolName) ? registry.get(input.toolName) : undefined;
   if (tool === undefined) {
     return { content: unknownToolMessage(input.toolName, input.allowedTools), isError: true, terminate: false };
@@ -88,7 +96,9 @@ async function runTool(registry: ToolRegistry, input: ToolCallInput): Promise<To
   try {
     const attempt = () => withinAttemptTimeout(context, async (signal) => tool.execute(arguments_, contextFor(signal)));
     // A local activity (`local: true`) does not heartbeat: the server does not track it; its workflow task stands in.
-    const output = await (context.info.isLocal ? attempt() : keepHeartbeating(context, attempt));
+    const output = await (context.info.isLocal
+      ? attempt()
+      : keepHeartbeating(context, attempt, { intervalMs: heartbeatIntervalMs }));
     if (output instanceof AttemptTimedOut) {
       return errorResult(
         `tool "${tool.name}" did not finish within its timeout (${formatSeconds(output.afterMs)}); it was stopped`,

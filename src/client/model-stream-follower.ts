@@ -15,6 +15,9 @@ import {
   type ModelStreamSource,
 } from '../shared/model-stream-events';
 import { type RunEvent } from '../shared/run-events';
+import { modelStreamPath } from '../shared/model-stream-path';
+import { streamUrlOf } from '../shared/worker-identity';
+import { ScheduledCalls } from './scheduled-calls';
 
 /**
  * Follows a run's model deltas next to its durable events. While a model
@@ -81,6 +84,7 @@ export async function* withModelDeltas(
   // The delta follower waits for an iteration-start, or for the end.
   stop.signal.addEventListener('abort', () => state.wake(), { once: true });
   const read = new Set<string>();
+  const calls = new ScheduledCalls(client, workflowId);
   // Said once: every call of the run is as unreachable as the first (the network between here and the workers).
   let toldUnreachable = false;
   // Workers whose stream port answered nothing within the timeout: not waited for again in this follow, so the
@@ -119,7 +123,7 @@ export async function* withModelDeltas(
         continue;
       }
       const generation = state.generation;
-      const found = await findModelStream(client, workflowId).catch(() => undefined);
+      const found = await findModelStream(client, workflowId, calls).catch(() => undefined);
       const looking = state.modelCallRunning || first;
       first = false;
       // The durable events may lag the run: a stream of a later iteration than the one read so far waits for its own
@@ -153,29 +157,59 @@ export async function* withModelDeltas(
   }
 }
 
-/** The stream of the run's running model call, if it announced one. */
-async function findModelStream(client: Client, workflowId: string): Promise<FoundStream | undefined> {
+/**
+ * The stream of the run's running model call: at the path its worker's identity and the run's stream key give
+ * (`shared/worker-identity.ts`, `shared/model-stream-path.ts`), or as the attempt announced it in a heartbeat
+ * (workers whose identity names no stream listener, runs without a stream key).
+ */
+async function findModelStream(
+  client: Client,
+  workflowId: string,
+  calls: ScheduledCalls,
+): Promise<FoundStream | undefined> {
   const description = await client.workflow.getHandle(workflowId).describe();
   for (const activity of description.raw.pendingActivities ?? []) {
-    if (activity.activityType?.name !== 'callModel' || !activity.heartbeatDetails?.payloads?.length) continue;
-    const details = await decodeFromPayloadsAtIndex<unknown>(
-      client.options.loadedDataConverter,
-      0,
-      activity.heartbeatDetails.payloads,
-    );
-    const stream = (details as Partial<ModelStreamAnnouncement> | null)?.modelStream;
-    if (typeof stream?.url !== 'string' || typeof stream.attempt !== 'number') continue;
+    if (activity.activityType?.name !== 'callModel') continue;
     const activityId = activity.activityId ?? '';
+    const announced = await announcedStream(client, activity.heartbeatDetails?.payloads);
+    if (announced !== undefined) {
+      return { ...announced, activityId, key: `${description.runId}/${activityId}/${announced.attempt}` };
+    }
+    const base = streamUrlOf(activity.lastWorkerIdentity);
+    const attempt = activity.attempt ?? 0;
+    if (base === undefined || activity.state !== STARTED || attempt < 1) continue;
+    const scheduled = await calls.find(description.runId, activityId);
+    if (scheduled?.streamKey === undefined) continue;
     return {
-      url: stream.url,
-      ...(typeof stream.token === 'string' ? { token: stream.token } : {}),
-      attempt: stream.attempt,
-      ...(typeof stream.iteration === 'number' ? { iteration: stream.iteration } : {}),
+      url: `${base}/model-streams/${modelStreamPath({ runId: description.runId, activityId, attempt })}`,
+      token: scheduled.streamKey,
+      attempt,
+      ...(scheduled.iteration === undefined ? {} : { iteration: scheduled.iteration }),
       activityId,
-      key: `${description.runId}/${activityId}/${stream.attempt}`,
+      key: `${description.runId}/${activityId}/${attempt}`,
     };
   }
   return undefined;
+}
+
+/** `PENDING_ACTIVITY_STATE_STARTED` of Temporal's API enums: the attempt runs on the worker its identity names. */
+const STARTED = 2;
+
+/** A stream an attempt announced in its heartbeat details, if they hold one. */
+async function announcedStream(
+  client: Client,
+  payloads: Parameters<typeof decodeFromPayloadsAtIndex>[2] | null | undefined,
+): Promise<Omit<FoundStream, 'activityId' | 'key'> | undefined> {
+  if (!payloads?.length) return undefined;
+  const details = await decodeFromPayloadsAtIndex<unknown>(client.options.loadedDataConverter, 0, payloads);
+  const stream = (details as Partial<ModelStreamAnnouncement> | null)?.modelStream;
+  if (typeof stream?.url !== 'string' || typeof stream.attempt !== 'number') return undefined;
+  return {
+    url: stream.url,
+    ...(typeof stream.token === 'string' ? { token: stream.token } : {}),
+    attempt: stream.attempt,
+    ...(typeof stream.iteration === 'number' ? { iteration: stream.iteration } : {}),
+  };
 }
 
 /**

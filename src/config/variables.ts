@@ -7,6 +7,7 @@ import { localRunSchema, localServerSchema } from './local-server';
 import { logLevelSchema } from './log-level';
 import { modelSchema } from './model';
 import { modelStreamFollowerSchema, modelStreamSchema } from './model-stream';
+import { heartbeatSchema } from './heartbeat';
 import { payloadCodecSchema } from './payload-codec';
 import { clientSchema, temporalSchema } from './temporal';
 import { temporalCliSchema } from './temporal-cli';
@@ -58,6 +59,7 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: apiSchema, processes: ['api', 'start'] },
   { schema: agentToolsSchema, processes: ['api', 'start', 'cli'] },
   { schema: modelStreamSchema, processes: ['plugin'] },
+  { schema: heartbeatSchema, processes: ['plugin'] },
   { schema: modelStreamFollowerSchema, processes: ['api', 'start', 'cli', 'follower'] },
   { schema: payloadCodecSchema, processes: ['worker', 'api', 'cli', 'start', 'demo', 'codec-server'] },
   { schema: codecServerSchema, processes: ['codec-server'] },

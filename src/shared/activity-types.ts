@@ -56,6 +56,20 @@ export interface DescribeToolsResult {
   tools: ToolDescription[];
   /** MCP servers the run names that could not be listed, or tools of theirs that cannot be offered; absent when none. */
   unavailable?: ToolServerProblem[];
+  /** What the run's calls take from the worker that loaded the catalog; absent from workers that predate it. */
+  worker?: CatalogWorkerSettings;
+}
+
+/** The worker's settings a run's activities are scheduled with, and the run's stream key. */
+export interface CatalogWorkerSettings {
+  /** The heartbeat timeout of the run's model and tool calls (`AGENT_HEARTBEAT_TIMEOUT`). */
+  heartbeatTimeoutMs: number;
+  /**
+   * A random secret of this Temporal run (256 bits, base64url), made by the worker, so kept only in the run's history
+   * (encrypted with it): each model call presents it as its stream's credential, and a follower that can read the
+   * history reads it there.
+   */
+  streamKey: string;
 }
 
 /** What `describeTools` is asked: the run's `tools`, so it lists only the MCP servers they name. */
@@ -110,6 +124,11 @@ export interface ModelCallInput {
   requirePrice?: true;
   /** The run's `modelSettings`, over the worker's; absent when the run sets none, so its calls are scheduled as before. */
   sampling?: SamplingSettings;
+  /**
+   * The run's stream key (see {@link CatalogWorkerSettings.streamKey}): the call streams at the path followers derive
+   * from the run's description, without announcing it in a heartbeat. Absent in runs whose catalog had none.
+   */
+  streamKey?: string;
 }
 
 /** The chat-completions `response_format` that asks for JSON valid against a schema. */

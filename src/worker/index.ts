@@ -76,6 +76,8 @@ export interface AgentWorkerOptions {
    * @default none: an unversioned worker
    */
   deployment?: AgentRunnerPluginOptions['deployment'];
+  /** How the agent's activities heartbeat: {@link AgentRunnerPluginOptions.heartbeat}. @default from the environment */
+  heartbeat?: AgentRunnerPluginOptions['heartbeat'];
   /** Extra worker options (concurrency limits, identity, more plugins, ...). */
   overrides?: Partial<WorkerOptions>;
 }
@@ -94,6 +96,17 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
   await requireSearchAttributes(options.connection, options.namespace, (message) =>
     Runtime.instance().logger.warn(message),
   );
+  const plugin = new AgentRunnerPlugin({
+    tools: options.tools,
+    model: options.model,
+    ...(options.streamListener === undefined ? {} : { streamListener: options.streamListener }),
+    ...(options.dataConverter === undefined ? {} : { dataConverter: options.dataConverter }),
+    ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
+    ...(options.deployment === undefined ? {} : { deployment: options.deployment }),
+    ...(options.heartbeat === undefined ? {} : { heartbeat: options.heartbeat }),
+  });
+  // Listening before the worker exists, the listener's URL goes in the worker's identity, where followers find it.
+  await plugin.startStreamListener();
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -104,17 +117,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
       ? { maxConcurrentActivityTaskExecutions: AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES }
       : {}),
     ...overrides,
-    plugins: [
-      new AgentRunnerPlugin({
-        tools: options.tools,
-        model: options.model,
-        ...(options.streamListener === undefined ? {} : { streamListener: options.streamListener }),
-        ...(options.dataConverter === undefined ? {} : { dataConverter: options.dataConverter }),
-        ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
-        ...(options.deployment === undefined ? {} : { deployment: options.deployment }),
-      }),
-      ...plugins,
-    ],
+    plugins: [plugin, ...plugins],
   });
 }
 

@@ -29,6 +29,9 @@ import type { TracingSdk } from '../tracing/sdk';
 import { withWorkerTracing } from '../tracing/worker-tracing';
 import type { AgentWorkerDeployment } from '../shared/versioning';
 import { withWorkerDeployment } from './deployment';
+import { heartbeatSettings, type HeartbeatOptions } from '../config/heartbeat';
+import { withStreamUrl } from '../shared/worker-identity';
+import { hostname } from 'node:os';
 
 /**
  * The module a worker bundles for `agentWorkflow` and `conversationWorkflow`:
@@ -64,10 +67,12 @@ export interface AgentRunnerPluginOptions {
   /**
    * The HTTP listener the worker serves model deltas on while a model call streams, so followers
    * (`followRunEvents({ deltas: true })`, the API's event stream, `agent-runner run`/`watch`) see the answer as it
-   * comes. It starts when the worker runs and logs one info line with its address. Each attempt of a model call gets
-   * its own URL there and its own credential (a random 256-bit token followers send as `Authorization: Bearer`), both
-   * published only in the activity's heartbeat details, a payload (encrypted when the worker has a payload codec).
-   * With `tls` it serves https. `false`: no listener; followers see each answer once it is complete. Fields left out
+   * comes. It starts when the worker runs and logs one info line with its address. Its URL goes in the worker's
+   * identity (`<identity> agent-stream=<url>`) when known as the worker is created — a fixed port, or a listener
+   * started first (`await plugin.startStreamListener()`, as `createAgentWorker` does) — and each attempt of a model
+   * call then streams at a path followers derive from the run's description, with the run's stream key (a random
+   * 256-bit secret kept in the run's history, encrypted with it) as its credential: no heartbeat is spent on it.
+   * Otherwise each attempt announces its own URL and credential in a heartbeat at its start. With `tls` it serves https. `false`: no listener; followers see each answer once it is complete. Fields left out
    * come from `AGENT_STREAM_HOST`, `AGENT_STREAM_PORT`, `AGENT_STREAM_PUBLIC_URL`, `AGENT_STREAM_TLS_CERT` and
    * `AGENT_STREAM_TLS_KEY`, else the defaults.
    * @default `{ host: '127.0.0.1', port: 0 }` (this machine only, a free port)
@@ -111,6 +116,15 @@ export interface AgentRunnerPluginOptions {
    * @default none: an unversioned worker, as the worker's own options say
    */
   deployment?: AgentWorkerDeployment;
+  /**
+   * How the agent's activities heartbeat (`docs/guide/cost.md` says what each choice costs): `timeout`, how long the
+   * server waits for a running call's heartbeat before it runs the call again elsewhere (what a dead worker costs
+   * each call in flight); `interval`, how often a running call heartbeats (each heartbeat is a Temporal Cloud
+   * action), at most half the timeout. Fields left out come from `AGENT_HEARTBEAT_TIMEOUT` and
+   * `AGENT_HEARTBEAT_INTERVAL`, else the defaults. A run takes the timeout from the worker that loads its catalog.
+   * @default `{ timeout: '50 seconds', interval: '25 seconds' }`
+   */
+  heartbeat?: HeartbeatOptions;
 }
 
 /**
@@ -148,6 +162,8 @@ export interface AgentRunnerPluginOptions {
 export class AgentRunnerPlugin extends SimplePlugin {
   private readonly activityNames: readonly string[];
   private readonly hub: DeltaHub | false;
+  /** The hub URL the last worker configured by this plugin carries in its identity, if any. */
+  private readonly named: { url: string | undefined };
   private readonly tracing: TracingSdk | undefined;
   private readonly deployment: AgentWorkerDeployment | undefined;
   // A JS private field, not a TypeScript one: the SDK logs the worker's options (its plugins included) at DEBUG as
@@ -160,7 +176,15 @@ export class AgentRunnerPlugin extends SimplePlugin {
     const hasMcp = Object.keys(mcpServers).length > 0;
     const model = hasMcp ? withMcpSecrets(options.model, mcpServers) : options.model;
     const mcp = hasMcp ? mcpToolSet(mcpServers, model) : undefined;
-    const activities = createActivities({ registry: createToolRegistry(options.tools, mcp), model, hub });
+    const heartbeat = heartbeatSettings(options.heartbeat);
+    const named = { url: undefined as string | undefined };
+    const activities = createActivities({
+      registry: createToolRegistry(options.tools, mcp),
+      model,
+      hub,
+      heartbeat,
+      streamsInIdentity: () => named.url !== undefined,
+    });
     const dataConverter = options.dataConverter;
     super({
       name: 'agent-runner',
@@ -171,12 +195,21 @@ export class AgentRunnerPlugin extends SimplePlugin {
     });
     this.activityNames = Object.keys(activities);
     this.hub = hub;
+    this.named = named;
     this.#mcp = mcp;
     this.deployment = options.deployment;
     this.tracing =
       options.tracing === false
         ? undefined
         : tracingForProcess(options.tracing ?? loadTracingConfig(WORKER_SERVICE_NAME));
+  }
+
+  /**
+   * Starts the stream listener now, so a worker created after it carries the listener's URL in its identity even on
+   * a free port (port 0); a listener that cannot start is logged, and the worker goes on without streaming deltas.
+   */
+  async startStreamListener(): Promise<void> {
+    if (this.hub !== false) await announceStreamListener(this.hub);
   }
 
   /** Whether this plugin's workers trace (and so carry Temporal's OpenTelemetry interceptors). */
@@ -194,8 +227,13 @@ export class AgentRunnerPlugin extends SimplePlugin {
       this.tracing === undefined ? options : withWorkerTracing(options, this.tracing),
       this.deployment,
     );
+    const url = this.hub === false ? undefined : this.hub.knownUrl;
+    this.named.url = url;
     return super.configureWorker({
       ...traced,
+      ...(url === undefined
+        ? {}
+        : { identity: withStreamUrl(options.identity ?? `${process.pid}@${hostname()}`, url) }),
       ...defaultWorkflows(options, true),
       maxHeartbeatThrottleInterval: options.maxHeartbeatThrottleInterval ?? AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
       sinks: { ...traced.sinks, ...modelRequestSinks() },
@@ -262,8 +300,13 @@ function withMcpSecrets(model: ModelSettings, servers: McpServers): ModelSetting
   return { ...model, secrets: [...(model.secrets ?? []), ...mcpSecrets(servers)] };
 }
 
+const announcedHubs = new WeakSet<DeltaHub>();
+
 /** Starts `hub` and logs its address; a listener that cannot start is a warning, as it is to each model call. */
 async function announceStreamListener(hub: DeltaHub): Promise<void> {
+  // Once per hub: a plugin that started it before its worker was created has said where it listens.
+  if (announcedHubs.has(hub)) return;
+  announcedHubs.add(hub);
   const logger = Runtime.instance().logger;
   try {
     const url = await hub.start();

@@ -529,10 +529,10 @@ describe('executeTool: outputs and tool errors', () => {
   }
 
   test('the activity heartbeats while a tool runs past the heartbeat interval', async () => {
-    // sleepy gives up at 2.25 s: heartbeats are due at 1 s and 2 s.
+    // sleepy gives up at 2.25 s; the interval is at most half the heartbeat timeout, so heartbeats are due at 1 s and 2 s.
     const { result, heartbeats } = await countHeartbeats(
       toolCall('sleepy', '{}'),
-      newEnvironment({ startToCloseTimeoutMs: 2_500 }),
+      newEnvironment({ startToCloseTimeoutMs: 2_500, heartbeatTimeoutMs: 2_000 }),
     );
 
     expect(result.isError).toBe(true);

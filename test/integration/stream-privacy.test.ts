@@ -5,14 +5,16 @@ import { request } from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { NativeConnection } from '@temporalio/worker';
 import { followRunEvents } from '../../src/client';
 import { AesGcmPayloadCodec, ENCRYPTED_ENCODING } from '../../src/codec/aes-gcm-codec';
 import { parseCodecKeys } from '../../src/codec/codec-keys';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
-import type { ModelStreamAnnouncement, ModelStreamEvent } from '../../src/shared/model-stream-events';
+import type { ModelStreamEvent } from '../../src/shared/model-stream-events';
+import { modelStreamPath } from '../../src/shared/model-stream-path';
+import { streamUrlOf } from '../../src/shared/worker-identity';
+import { ScheduledCalls } from '../../src/client/scheduled-calls';
 import type { RunEvent } from '../../src/shared/run-events';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import { createAgentWorker } from '../../src/worker';
@@ -27,31 +29,31 @@ import { testServerAddress } from '../helpers/test-env';
  * process serving https with a self-signed certificate, a real API process
  * that trusts it through AGENT_STREAM_TLS_CA and re-serves the deltas as
  * Server-Sent Events, the worker's and the API's logs captured; then an
- * in-process worker and client with the payload codec, whose announcement a
- * describe without the codec cannot read. The raw history is read with the
+ * in-process worker and client with the payload codec, whose stream key a
+ * describe or history read without the codec cannot read. The raw history is read with the
  * Temporal CLI, which has no codec.
  */
 
 const WORDS = Array.from({ length: 30 }, (_, index) => `word${index}`).join(' ');
 const apiToken = randomBytes(24).toString('hex');
 
-/** The stream a running model call announces, as a follower finds it (decoded with `client`'s converter). */
-async function announcement(client: Client, workflowId: string): Promise<ModelStreamAnnouncement['modelStream']> {
+/** The stream of a running model call as a follower finds it: its worker's identity, the run's key from the history. */
+async function announcement(client: Client, workflowId: string): Promise<{ url: string; token: string }> {
+  const calls = new ScheduledCalls(client, workflowId);
   for (let tries = 0; tries < 400; tries += 1) {
     const description = await client.workflow.getHandle(workflowId).describe();
     for (const activity of description.raw.pendingActivities ?? []) {
-      const payloads = activity.heartbeatDetails?.payloads;
-      if (activity.activityType?.name !== 'callModel' || !payloads?.length) continue;
-      const details = await decodeFromPayloadsAtIndex<ModelStreamAnnouncement>(
-        client.options.loadedDataConverter,
-        0,
-        payloads,
-      );
-      if (details?.modelStream !== undefined) return details.modelStream;
+      const base = streamUrlOf(activity.lastWorkerIdentity);
+      if (activity.activityType?.name !== 'callModel' || base === undefined || !activity.attempt) continue;
+      const activityId = activity.activityId ?? '';
+      const key = (await calls.find(description.runId, activityId))?.streamKey;
+      if (key === undefined) continue;
+      const call = { runId: description.runId, activityId, attempt: activity.attempt };
+      return { url: `${base}/model-streams/${modelStreamPath(call)}`, token: key };
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`run ${workflowId} announced no model stream`);
+  throw new Error(`run ${workflowId} has no model stream a follower can find`);
 }
 
 /** What the Temporal CLI (no codec) prints about a run: `describe` or the whole history (`show`). */
@@ -148,9 +150,9 @@ describe('a worker process serving https, an API process following it', () => {
       authorization: `Bearer ${apiToken}`,
     });
 
-    // What a follower finds in the heartbeat (no codec here): the https URL and a credential next to it.
+    // What a follower finds (no codec here): the https URL from the worker's identity, the run's key from its history.
     const stream = await announcement(client, runId);
-    expect(stream.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/model-streams\/[0-9a-f-]{36}$/);
+    expect(stream.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/model-streams\/calls\/[^/]+\/\d+\/1$/);
     expect(stream.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(stream.url).not.toContain(stream.token);
 
@@ -163,9 +165,13 @@ describe('a worker process serving https, an API process following it', () => {
     expect(wrong.status).toBe(404);
     for (const answer of [bare, wrong]) expect(answer.body).not.toMatch(/word\d/);
 
-    // Without a codec, whoever can describe the run reads the credential in the heartbeat details: as the payloads.
-    // (The CLI prints a JSON payload as JSON: `heartbeatDetails: [{ modelStream: { url, token, ... } }]`.)
-    expect(await cli('describe', runId)).toContain(`"token": "${stream.token}"`);
+    // Describing the run shows where the worker streams, not the credential: nothing was heartbeated.
+    const described = await cli('describe', runId);
+    expect(described).toContain('agent-stream=https://127.0.0.1:');
+    expect(described).not.toContain(stream.token);
+    // Without a codec, whoever can read the history reads the credential there (the catalog's and each call's input),
+    // as they can read every answer the stream shows once it is recorded.
+    expect(payloadTexts(await cli('show', runId)).some((text) => text.includes(stream.token))).toBe(true);
 
     const { status, events } = await sse;
     expect(status).toBe(200);
@@ -186,18 +192,15 @@ describe('a worker process serving https, an API process following it', () => {
     expect(api.output()).not.toContain(stream.token);
     expect(api.output()).not.toContain(stream.url);
 
-    // The history, raw: a completed call's heartbeats are not in it, so neither the URL nor the credential is.
+    // The history names no stream URL: a follower derives it from the worker's identity and the run's description.
     const history = await cli('show', runId);
     expect(history).toContain('callModel');
-    for (const content of [history, ...payloadTexts(history)]) {
-      expect(content).not.toContain(stream.token);
-      expect(content).not.toContain('model-streams');
-    }
+    for (const content of [history, ...payloadTexts(history)]) expect(content).not.toContain('model-streams');
   }, 120_000);
 });
 
 describe('with the payload codec', () => {
-  test('the announcement is encrypted like every payload: a follower with the codec streams; describe without it shows neither URL nor credential', async () => {
+  test('the stream key is encrypted like every payload: a follower with the codec streams; describe and history without it show no credential', async () => {
     installQuietRuntime();
     const model = await ScriptedModelServer.start();
     const codec = new AesGcmPayloadCodec(parseCodecKeys(`k1=${randomBytes(32).toString('base64')}`, 'test'));
@@ -233,11 +236,12 @@ describe('with the payload codec', () => {
 
       const stream = await announcement(client, handle.workflowId);
       expect(stream.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      // Without the codec the details are ciphertext: no URL, no credential, in the raw JSON or its decoded payloads.
+      // Without the codec the key is ciphertext: no credential in the raw JSON or its decoded payloads.
       const described = await cli('describe', handle.workflowId);
+      const history = await cli('show', handle.workflowId);
       expect(described).toContain('callModel');
-      expect(described).toContain(Buffer.from(ENCRYPTED_ENCODING).toString('base64'));
-      for (const content of [described, ...payloadTexts(described)]) {
+      expect(history).toContain(Buffer.from(ENCRYPTED_ENCODING).toString('base64'));
+      for (const content of [described, history, ...payloadTexts(described), ...payloadTexts(history)]) {
         expect(content).not.toContain(stream.token);
         expect(content).not.toContain('model-streams');
       }

@@ -16,26 +16,26 @@ describe('the activity stubs keep their options', () => {
     });
   });
 
-  test('model calls: 5 min, heartbeat 10 s, 1 s doubling to 1 min, 8 attempts', () => {
+  test('model calls: 5 min, heartbeat 50 s, 1 s doubling to 1 min, 8 attempts', () => {
     expect({
       startToCloseTimeout: ACTIVITY_DEFAULTS.modelCallTimeout,
       heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
       retry: ACTIVITY_RETRY_POLICIES.modelCall,
     }).toStrictEqual({
       startToCloseTimeout: '5 minutes',
-      heartbeatTimeout: '10 seconds',
+      heartbeatTimeout: '50 seconds',
       retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 },
     });
   });
 
-  test('tool calls: 5 min, heartbeat 10 s, 1 s doubling to 10 s, attempts bounded by the deadline only', () => {
+  test('tool calls: 5 min, heartbeat 50 s, 1 s doubling to 10 s, attempts bounded by the deadline only', () => {
     expect({
       startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout,
       heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
       retry: ACTIVITY_RETRY_POLICIES.toolCall,
     }).toStrictEqual({
       startToCloseTimeout: '5 minutes',
-      heartbeatTimeout: '10 seconds',
+      heartbeatTimeout: '50 seconds',
       retry: {
         initialInterval: '1 second',
         backoffCoefficient: 2,

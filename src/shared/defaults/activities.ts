@@ -16,10 +16,12 @@ export const ACTIVITY_DEFAULTS = {
    */
   toolCallDeadlineFactor: 3,
   /**
-   * Activities heartbeat every second, so a call whose worker died is known lost, and tried
-   * again, this long after: what a crash costs each call in flight.
+   * How long the server waits for a running activity's heartbeat before it takes the attempt as lost (its worker
+   * died) and tries again: with the retry's first backoff (1 s), a call whose worker died is running again within
+   * a minute. A worker setting (`AGENT_HEARTBEAT_TIMEOUT`, the plugin's `heartbeat.timeout`) that the run's
+   * workflow reads from the worker's tool catalog.
    */
-  heartbeatTimeout: '10 seconds',
+  heartbeatTimeout: '50 seconds',
   /** Attempts of a model call on retryable failures (429, 5xx, connection). */
   modelCallMaxAttempts: 8,
   /** Attempts of a tool call whose tool throws `RetryableToolError`; then the error goes to the model. */
@@ -29,14 +31,23 @@ export const ACTIVITY_DEFAULTS = {
   /** Attempts of loading the tool catalog. */
   catalogMaxAttempts: 5,
   /**
-   * How often a running activity heartbeats. A cancellation reaches an activity only in the
-   * answer to a heartbeat, so this (with {@link ACTIVITY_DEFAULTS.maxHeartbeatThrottleInterval})
-   * bounds how long a cancelled call keeps running.
+   * How often a running activity heartbeats, its first heartbeat one interval after it starts. Each heartbeat that
+   * reaches the server is a billed action on Temporal Cloud, so the interval is long: a model or tool call shorter
+   * than it sends none. Half the heartbeat timeout, so one late heartbeat does not lose the attempt. A worker
+   * setting (`AGENT_HEARTBEAT_INTERVAL`, the plugin's `heartbeat.interval`).
    */
-  heartbeatIntervalMs: 1_000,
+  heartbeatIntervalMs: 25_000,
+  /**
+   * How often a running activity asks the server (`DescribeWorkflowExecution`, which is not billed) whether its run
+   * ended or asked it to stop; it then heartbeats at once to hear of it. A cancellation reaches an activity only in
+   * the answer to a heartbeat, so this, not the heartbeat interval, bounds how long a stopped call keeps running.
+   */
+  cancelCheckIntervalMs: 5_000,
+  /** How long before its start-to-close timeout an attempt still running heartbeats what it spent, for the next attempt. */
+  finalHeartbeatMarginMs: 2_000,
   /**
    * The worker's heartbeat throttle. By default Temporal throttles heartbeats to 80% of the
-   * heartbeat timeout, which would let a terminated run's tool run on that long.
+   * heartbeat timeout, which would hold back the heartbeat a stopped call sends to hear of it.
    */
   maxHeartbeatThrottleInterval: '1 second',
   /**

@@ -42,6 +42,7 @@ import { applyCompaction } from './steps/apply-compaction';
 import { applyLoopDetection } from './steps/apply-loop-detection';
 import { awaitAnswer } from './steps/await-answer';
 import { callModel, contextForModel, recordModelResponse } from './steps/call-model';
+import { catalogWorkerSettings } from './steps/load-tools';
 import { createApprovalReporter } from './steps/nested-approvals';
 import { cancellationReason, finishRun, runResult } from './steps/finish-run';
 import { chooseRunTools, loadToolCatalog } from './steps/load-tools';
@@ -183,6 +184,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
    */
   async function loop(): Promise<AgentWorkflowResult> {
     const catalog = await loadToolCatalog(context);
+    context.worker = catalogWorkerSettings(catalog);
     const loaded = chooseRunTools(context, catalog);
     if (loaded.kind === 'fail') return settle(loaded);
     const tools = loaded.tools;

@@ -2,6 +2,7 @@ import type { ApplicationFailure } from '@temporalio/workflow';
 import type { ParsedAgentInput } from '../../shared/agent-input';
 import type { PartialRun } from '../../shared/failure-catalogue';
 import type { RunRecord } from './run-record';
+import type { CatalogWorkerSettings } from '../../shared/activity-types';
 
 /**
  * What the pieces of one run share: its record, its validated input, and how
@@ -27,4 +28,17 @@ export interface RunContext {
   readonly partial: () => PartialRun;
   /** When the run's `timeout` passes (an ISO time), if it has one: nested agents get what is left of it. */
   readonly deadline?: string;
+  /** What the catalog's worker said the run's calls take (heartbeat timeout, stream key); absent before it loads. */
+  worker?: CatalogWorkerSettings;
+}
+
+/**
+ * The heartbeat timeout the catalog's worker asked for, as activity options; none when its catalog did not say,
+ * so the stubs' default holds.
+ */
+export function heartbeatOptions(context: RunContext): { heartbeatTimeout?: number } {
+  const timeoutMs = context.worker?.heartbeatTimeoutMs;
+  return typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs >= 1_000
+    ? { heartbeatTimeout: timeoutMs }
+    : {};
 }

@@ -7,7 +7,7 @@ import { maxSummaryChars, planCompaction, type CompactionPlan } from '../../rule
 import { contextTokens } from '../../rules/model-context';
 import { modelActivities } from '../activities';
 import { compactionFailed } from '../failures';
-import type { RunContext } from '../run-context';
+import { heartbeatOptions, type RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
 import type { RunEnding } from '../step-outcome';
 import { transcriptIndexOf } from '../../rules/transcript-segment';
@@ -58,7 +58,7 @@ async function compact(
   let result: CompactionResult;
   try {
     result = await modelActivities.compactConversation.executeWithOptions(
-      { summary: `compaction · iteration ${run.iteration}` },
+      { summary: `compaction · iteration ${run.iteration}`, ...heartbeatOptions(context) },
       [
         {
           model: config.model ?? input.model,

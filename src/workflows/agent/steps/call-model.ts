@@ -9,7 +9,7 @@ import { messagesForModel, withRunnerCallIds } from '../../rules/call-identity';
 import { preview } from '../event-log';
 import { modelContext, type ModelContext } from '../../rules/model-context';
 import { RESULT_CACHE_TOOL } from '../../rules/result-cache';
-import type { RunContext } from '../run-context';
+import { heartbeatOptions, type RunContext } from '../run-context';
 import { workflowTools } from './context-release';
 import { addRunUsage, appendMessages } from '../run-transitions';
 import { answerFormat, answerTools } from '../../rules/output-request';
@@ -70,21 +70,26 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
     ...answerTools(input),
   ];
   const responseFormat = answerFormat(input);
-  return modelActivities.callModel.executeWithOptions({ summary: `model call · iteration ${run.iteration}` }, [
-    {
-      model: input.model,
-      iteration: run.iteration,
-      instructions: input.instructions,
-      ...(byReference ? { conversation: { iteration: run.iteration, count: sent.length } } : { messages: sent }),
-      toolNames: input.tools,
-      parallelToolCalls: input.parallelToolCalls,
-      ...priceRequirement(input),
-      // Absent unless offered, so the input of a run without them stays as it was.
-      ...(offered.length === 0 ? {} : { workflowTools: offered }),
-      ...(responseFormat === undefined ? {} : { responseFormat }),
-      ...(input.modelSettings === undefined ? {} : { sampling: input.modelSettings }),
-    },
-  ]);
+  const streamKey = context.worker?.streamKey;
+  return modelActivities.callModel.executeWithOptions(
+    { summary: `model call · iteration ${run.iteration}`, ...heartbeatOptions(context) },
+    [
+      {
+        model: input.model,
+        iteration: run.iteration,
+        instructions: input.instructions,
+        ...(byReference ? { conversation: { iteration: run.iteration, count: sent.length } } : { messages: sent }),
+        toolNames: input.tools,
+        parallelToolCalls: input.parallelToolCalls,
+        ...priceRequirement(input),
+        // Absent unless offered, so the input of a run without them stays as it was.
+        ...(offered.length === 0 ? {} : { workflowTools: offered }),
+        ...(responseFormat === undefined ? {} : { responseFormat }),
+        ...(input.modelSettings === undefined ? {} : { sampling: input.modelSettings }),
+        ...(streamKey === undefined ? {} : { streamKey }),
+      },
+    ],
+  );
 }
 
 /** Counts the model call and its tokens, adds its message to the conversation, and logs and publishes it. */

@@ -9,7 +9,7 @@ import { answerContextRelease, workflowToolNamed } from './context-release';
 import { needsApproval, toolAsksForApproval } from '../../rules/approval-rules';
 import { runAgentTool } from './run-agent-tool';
 import { endCallElicitations } from './mcp-elicitations';
-import type { RunContext } from '../run-context';
+import { heartbeatOptions, type RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
 import { appendToolCallEnd, appendToolCallStart } from '../tool-call-events';
 import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../tool-results';
@@ -31,9 +31,14 @@ function callTimeouts(
  * Runs the call's activity: a local one for a local tool, a regular one otherwise. Same input,
  * same result, same failures (`ActivityFailure`) either way.
  */
-function runToolActivity(description: ToolDescription, summary: string, input: ToolCallInput): Promise<ToolCallResult> {
+function runToolActivity(
+  context: RunContext,
+  description: ToolDescription,
+  summary: string,
+  input: ToolCallInput,
+): Promise<ToolCallResult> {
   const local = description.local === true;
-  const options = { summary, ...callTimeouts(description, local) };
+  const options = { summary, ...callTimeouts(description, local), ...(local ? {} : heartbeatOptions(context)) };
   return local
     ? localToolActivities.executeTool.executeWithOptions(options, [input])
     : toolActivities.executeTool.executeWithOptions(options, [input]);
@@ -99,6 +104,7 @@ export async function executeToolCall(
       result = await runAgentTool(context, call, description.agent, argumentsText);
     else
       result = await runToolActivity(
+        context,
         description,
         summarizeToolCall({ ...call, function: { ...call.function, arguments: argumentsText } }, run.iteration),
         {

@@ -1,4 +1,4 @@
-import type { DescribeToolsResult } from '../../../shared/activity-types';
+import type { CatalogWorkerSettings, DescribeToolsResult } from '../../../shared/activity-types';
 import { approvalPolicyRegistry, validateApprovalPolicy } from '../../rules/approval-policies';
 import { stopConditionRegistry } from '../../rules/custom-stop-conditions';
 import { expandToolNames, wildcardServer } from '../../../shared/mcp-tool-names';
@@ -76,4 +76,17 @@ function expandRunTools(
   }
   context.input = { ...input, tools: expanded.names };
   return undefined;
+}
+
+/**
+ * The worker settings a catalog carries, when they read as such: a catalog from an older worker, or a malformed
+ * one, has none, and the run's calls are scheduled as before (the stubs' heartbeat timeout, streams announced).
+ */
+export function catalogWorkerSettings(catalog: DescribeToolsResult): CatalogWorkerSettings | undefined {
+  const worker: unknown = catalog.worker;
+  if (typeof worker !== 'object' || worker === null) return undefined;
+  const { heartbeatTimeoutMs, streamKey } = worker as Record<string, unknown>;
+  if (typeof heartbeatTimeoutMs !== 'number' || typeof streamKey !== 'string' || streamKey.length < 16)
+    return undefined;
+  return { heartbeatTimeoutMs, streamKey };
 }

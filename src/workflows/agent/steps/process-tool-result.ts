@@ -10,7 +10,7 @@ import { estimateTokens } from '../../rules/observation-masking';
 import { cacheResult, cacheSummary, cachingDue } from '../../rules/result-cache';
 import { extractionDue, extractionInput, unusableExtraction } from '../../rules/result-extraction';
 import { processToolResult as truncateToolResult } from '../../rules/result-processing';
-import type { RunContext } from '../run-context';
+import { heartbeatOptions, type RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
 import { addRunUsage } from '../run-transitions';
 
@@ -113,7 +113,7 @@ async function extract(
   let extracted;
   try {
     extracted = await modelActivities.extractToolResult.executeWithOptions(
-      { summary: `extraction · ${toolName} · iteration ${iteration}` },
+      { summary: `extraction · ${toolName} · iteration ${iteration}`, ...heartbeatOptions(context) },
       [request],
     );
   } catch (error) {
