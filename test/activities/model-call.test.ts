@@ -733,9 +733,9 @@ describe('callModel: secrets stay out of failures', () => {
 
 describe('callModel: liveness', () => {
   test('heartbeats while the request is in flight', async () => {
-    // Past the heartbeat interval: the first heartbeat is due one interval after the start.
+    // The stream's announcement at once, then one interval (at most half the heartbeat timeout: 1 s) after the start.
     const model = scriptedModel([{ content: 'ok', delayMs: 1_300 }]);
-    const environment = quietEnvironment();
+    const environment = quietEnvironment({ heartbeatTimeoutMs: 2_000 });
     let heartbeats = 0;
     environment.on('heartbeat', () => {
       heartbeats += 1;
@@ -744,7 +744,7 @@ describe('callModel: liveness', () => {
     const result = await callModel(modelInput({ model }), environment);
 
     expect(result.message.content).toBe('ok');
-    expect(heartbeats).toBeGreaterThanOrEqual(1);
+    expect(heartbeats).toBeGreaterThanOrEqual(2);
   });
 
   test('a cancellation aborts the HTTP request promptly instead of waiting for the reply', async () => {
