@@ -49,6 +49,8 @@ export async function prepareChaosWorkers(
       CHAOS_TOOL_WORK_MS: String(options.toolWork),
       CHAOS_RESULT_BYTES: String(options.resultBytes),
       CHAOS_MCP_PID_LOG: mcpPidLog,
+      AGENT_HEARTBEAT_TIMEOUT: '10 seconds',
+      AGENT_HEARTBEAT_INTERVAL: '5 seconds',
     },
   };
 }

@@ -23,4 +23,11 @@ export interface ChaosWorkerEnvironment {
   CHAOS_RESULT_BYTES: string;
   /** The file each start of the chaos MCP server appends its process id to. */
   CHAOS_MCP_PID_LOG: string;
+  /**
+   * The workers' heartbeat timeout and interval (`AGENT_HEARTBEAT_TIMEOUT`, `AGENT_HEARTBEAT_INTERVAL`): shorter than
+   * the defaults (50 s, 25 s), since kills come seconds apart and each lost call waits out the timeout; the suite
+   * checks how runs end, and test/integration/heartbeat-bounds.test.ts how long a lost call waits at the defaults.
+   */
+  AGENT_HEARTBEAT_TIMEOUT: string;
+  AGENT_HEARTBEAT_INTERVAL: string;
 }
