@@ -41,6 +41,9 @@ describe.each([
     expect((await handle.query(stateQuery)).usage).toEqual(result.usage);
     // The form under test is the one used: the request asked for a stream exactly when streaming is on.
     for (const request of env.model.requests(name)) expect(request.stream === true).toBe(stream);
+    // The run's last event carries what the whole run spent, details included, as its result does.
+    const last = events.at(-1);
+    expect(last?.type === 'run-end' ? last.usage : undefined).toEqual(result.usage);
     return { result, calls: events.flatMap((event) => (event.type === 'model-response' ? [event.usage] : [])) };
   }
 
