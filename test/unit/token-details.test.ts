@@ -4,6 +4,7 @@ import { completionUsage, pricedUsage } from '../../src/activities/model-cost';
 import { addUsage, subtractUsage, usageSchema, ZERO_USAGE, type Usage } from '../../src/shared/messages';
 import { costOf, priceTableSchema, type PriceTable } from '../../src/shared/prices';
 import { findLimitBreach } from '../../src/workflows/rules/limit-rules';
+import { recordChildUsage, treeUsage } from '../../src/workflows/rules/nested-agents';
 
 /**
  * Cached prompt tokens and reasoning tokens: read from a body or a stream's last chunk, kept absent when the
@@ -211,6 +212,17 @@ describe('summing token details', () => {
       ),
     ).toEqual(usage(20, 6, { cachedPromptTokens: 8, reasoningTokens: 3 }));
     expect(subtractUsage(usage(30, 11), usage(10, 5))).toEqual(usage(20, 6));
+  });
+
+  test("a run's tree sums its nested agents' details with its own", () => {
+    const child = (runId: string, childUsage: Usage) => ({ runId, toolName: 'researcher', usage: childUsage });
+    const nested = recordChildUsage(
+      recordChildUsage(undefined, child('a', usage(10, 5, { cachedPromptTokens: 6 }))),
+      child('b', usage(10, 5, { reasoningTokens: 3 })),
+    );
+    expect(treeUsage(usage(100, 50, { cachedPromptTokens: 40 }), nested)).toEqual(
+      usage(120, 60, { cachedPromptTokens: 46, reasoningTokens: 3 }),
+    );
   });
 
   test('usage carried from before the details existed (continue-as-new, histories) still parses, without them', () => {
