@@ -17,7 +17,15 @@ export interface ParsedCompletion {
   finishReason: string | null;
   /** The model that answered, when the provider says. */
   model?: string;
-  usage: { promptTokens?: number; completionTokens?: number; totalTokens?: number };
+  usage: {
+    promptTokens?: number;
+    completionTokens?: number;
+    totalTokens?: number;
+    /** `prompt_tokens_details.cached_tokens`: of the prompt's tokens, those read from the provider's cache. */
+    cachedPromptTokens?: number;
+    /** `completion_tokens_details.reasoning_tokens`: of the completion's tokens, those spent reasoning. */
+    reasoningTokens?: number;
+  };
 }
 
 /** The completion, or what is wrong with the body (a phrase: "it has no choices"). */
@@ -47,7 +55,16 @@ const choiceSchema = z.object({
 const completionSchema = z.object({
   choices: z.array(z.unknown()).min(1, 'it has no choices'),
   model: z.string().nullish().catch(undefined),
-  usage: z.object({ prompt_tokens: tokenCount, completion_tokens: tokenCount, total_tokens: tokenCount }).nullish(),
+  usage: z
+    .object({
+      prompt_tokens: tokenCount,
+      completion_tokens: tokenCount,
+      total_tokens: tokenCount,
+      // Details only refine the counts: a shape no provider documents is dropped, not worth failing a call over.
+      prompt_tokens_details: z.object({ cached_tokens: tokenCount }).nullish().catch(undefined),
+      completion_tokens_details: z.object({ reasoning_tokens: tokenCount }).nullish().catch(undefined),
+    })
+    .nullish(),
 });
 
 /** Parses `body`, the text of a 2xx chat-completions response. */
@@ -108,6 +125,12 @@ export function readCompletion(json: unknown): CompletionParse {
         ...(usage.prompt_tokens == null ? {} : { promptTokens: usage.prompt_tokens }),
         ...(usage.completion_tokens == null ? {} : { completionTokens: usage.completion_tokens }),
         ...(usage.total_tokens == null ? {} : { totalTokens: usage.total_tokens }),
+        ...(usage.prompt_tokens_details?.cached_tokens == null
+          ? {}
+          : { cachedPromptTokens: usage.prompt_tokens_details.cached_tokens }),
+        ...(usage.completion_tokens_details?.reasoning_tokens == null
+          ? {}
+          : { reasoningTokens: usage.completion_tokens_details.reasoning_tokens }),
       },
     },
   };

@@ -231,6 +231,8 @@ function chatOutcome(result: ModelCallResult): ChatOutcome {
     finishReason: result.finishReason,
     inputTokens: result.usage.promptTokens,
     outputTokens: result.usage.completionTokens,
+    ...(result.usage.cachedPromptTokens === undefined ? {} : { cacheReadInputTokens: result.usage.cachedPromptTokens }),
+    ...(result.usage.reasoningTokens === undefined ? {} : { reasoningOutputTokens: result.usage.reasoningTokens }),
     output: result.message,
   };
 }

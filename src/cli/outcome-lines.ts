@@ -62,9 +62,11 @@ export function describeTerminationReason(reason: TerminationReason): string {
   }
 }
 
-/** `3 iterations · 1234 tokens (1000 prompt, 234 completion)` */
+/** `3 iterations · 1234 tokens (1000 prompt, 800 of them cached, 234 completion, 100 of them reasoning)` */
 export function describeCost(iterations: number, usage: Usage): string {
-  return `${iterations} iteration${iterations === 1 ? '' : 's'} · ${usage.estimated === true ? 'about ' : ''}${usage.totalTokens} tokens (${usage.promptTokens} prompt, ${usage.completionTokens} completion)`;
+  const cached = usage.cachedPromptTokens === undefined ? '' : `, ${usage.cachedPromptTokens} of them cached`;
+  const reasoning = usage.reasoningTokens === undefined ? '' : `, ${usage.reasoningTokens} of them reasoning`;
+  return `${iterations} iteration${iterations === 1 ? '' : 's'} · ${usage.estimated === true ? 'about ' : ''}${usage.totalTokens} tokens (${usage.promptTokens} prompt${cached}, ${usage.completionTokens} completion${reasoning})`;
 }
 
 /** A failure's details carry what the run had done, when the failure type records it. */

@@ -36,7 +36,7 @@ export const modelSchema = z.object({
     .pipe(priceTableSchema)
     .optional()
     .describe(
-      'JSON, US dollars per million tokens by model (`{"gpt-4o": {"inputPerMTok": 2.5, "outputPerMTok": 10}}`), for `usage.costUsd` and `costBudget`.',
+      'JSON, US dollars per million tokens by model (`{"gpt-4o": {"inputPerMTok": 2.5, "outputPerMTok": 10, "cachedInputPerMTok": 1.25}}`; `cachedInputPerMTok` optional, cached input at the input price without it), for `usage.costUsd` and `costBudget`.',
     ),
   AGENT_MODEL_MAX_TOKENS: z.coerce
     .number()

@@ -32,6 +32,16 @@ export interface ScriptedReply {
   finishReason?: string;
   /** Send no usage (neither in the body nor as a stream's last chunk), as servers that ignore `include_usage` do. */
   omitUsage?: true;
+  /**
+   * Report this many of the prompt's tokens as read from the cache (`prompt_tokens_details.cached_tokens`), as
+   * providers with prompt caching do; cut to the prompt's count. Absent: no `prompt_tokens_details`.
+   */
+  cachedTokens?: number;
+  /**
+   * Report this many reasoning tokens (`completion_tokens_details.reasoning_tokens`), counted in the completion's
+   * tokens as providers count them. Absent: no `completion_tokens_details`.
+   */
+  reasoningTokens?: number;
 }
 
 /** An HTTP error answer, as a provider would send it. */

@@ -170,7 +170,8 @@ export class ScriptedModelServer {
       },
     }));
     const promptTokens = estimateTokens(JSON.stringify(body.messages) + JSON.stringify(body.tools ?? []));
-    const completionTokens = estimateTokens((step.content ?? '') + JSON.stringify(toolCalls));
+    const completionTokens =
+      estimateTokens((step.content ?? '') + JSON.stringify(toolCalls)) + (step.reasoningTokens ?? 0);
     return {
       id: `chatcmpl-scripted-${++this.sequence}`,
       object: 'chat.completion',
@@ -195,6 +196,12 @@ export class ScriptedModelServer {
               prompt_tokens: promptTokens,
               completion_tokens: completionTokens,
               total_tokens: promptTokens + completionTokens,
+              ...(step.cachedTokens === undefined
+                ? {}
+                : { prompt_tokens_details: { cached_tokens: Math.min(step.cachedTokens, promptTokens) } }),
+              ...(step.reasoningTokens === undefined
+                ? {}
+                : { completion_tokens_details: { reasoning_tokens: step.reasoningTokens } }),
             },
           }),
     };

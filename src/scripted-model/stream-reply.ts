@@ -17,7 +17,13 @@ export interface StreamedAnswer {
   toolCalls: { id: string; name: string; arguments: string }[];
   finishReason: string;
   /** Sent in a last chunk with no choices, when the request asked (`stream_options.include_usage`). */
-  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  usage?: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    prompt_tokens_details?: { cached_tokens: number };
+    completion_tokens_details?: { reasoning_tokens: number };
+  };
 }
 
 /** One chunk written: when (ms since the epoch, fractional) and what it carried, for latency measurements. */

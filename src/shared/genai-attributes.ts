@@ -16,6 +16,9 @@ export const GENAI = {
   responseFinishReasons: 'gen_ai.response.finish_reasons',
   inputTokens: 'gen_ai.usage.input_tokens',
   outputTokens: 'gen_ai.usage.output_tokens',
+  // Parts of the two counts above, as the conventions define them (semantic-conventions-genai, registry gen-ai).
+  cacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  reasoningOutputTokens: 'gen_ai.usage.reasoning.output_tokens',
   toolName: 'gen_ai.tool.name',
   toolCallId: 'gen_ai.tool.call.id',
   toolType: 'gen_ai.tool.type',

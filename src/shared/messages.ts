@@ -100,6 +100,21 @@ export const usageSchema = builtOnce('messages.usage', () =>
      * failed or timed out before the provider counted them. Absent when every count came from the provider.
      */
     estimated: z.literal(true).optional(),
+    /**
+     * Of `promptTokens`, those the provider read from its prompt cache (`prompt_tokens_details.cached_tokens`),
+     * summed over the calls whose provider reported them. Absent when none did: unknown, not zero.
+     */
+    cachedPromptTokens: z.number().int().nonnegative().optional(),
+    /**
+     * Of `completionTokens`, those the model spent reasoning (`completion_tokens_details.reasoning_tokens`),
+     * summed over the calls whose provider reported them. Absent when none did: unknown, not zero.
+     */
+    reasoningTokens: z.number().int().nonnegative().optional(),
+    /**
+     * `costUsd` prices some cached prompt tokens at the full input price: their model's price has no
+     * `cachedInputPerMTok`. Absent when every cached token was priced at its own rate (or none was cached).
+     */
+    cachedAtInputPrice: z.literal(true).optional(),
   }),
 );
 export type Usage = z.infer<typeof usageSchema>;
@@ -113,7 +128,20 @@ function combinedCost(left: Usage, right: Usage, sign: 1 | -1): { costUsd?: numb
   return { costUsd: Math.max(0, Math.round(((left.costUsd ?? 0) + sign * (right.costUsd ?? 0)) * 1e9) / 1e9) };
 }
 
-/** Adds two usage records (their costs too, where either has one). */
+/** The token details a provider may leave out: summed where either side reports them, else absent. */
+const DETAIL_COUNTS = ['cachedPromptTokens', 'reasoningTokens'] as const;
+
+/** Each detail count of a sum or difference: absent when neither side has it, so an unreported count stays unknown. */
+function combinedDetails(left: Usage, right: Usage, sign: 1 | -1): Partial<Usage> {
+  const details: Partial<Usage> = {};
+  for (const key of DETAIL_COUNTS) {
+    if (left[key] === undefined && right[key] === undefined) continue;
+    details[key] = Math.max(0, (left[key] ?? 0) + sign * (right[key] ?? 0));
+  }
+  return details;
+}
+
+/** Adds two usage records (their costs and token details too, where either has them). */
 export function addUsage(left: Usage, right: Usage): Usage {
   return {
     promptTokens: left.promptTokens + right.promptTokens,
@@ -121,6 +149,10 @@ export function addUsage(left: Usage, right: Usage): Usage {
     totalTokens: left.totalTokens + right.totalTokens,
     ...combinedCost(left, right, 1),
     ...(left.estimated === true || right.estimated === true ? { estimated: true as const } : {}),
+    ...combinedDetails(left, right, 1),
+    ...(left.cachedAtInputPrice === true || right.cachedAtInputPrice === true
+      ? { cachedAtInputPrice: true as const }
+      : {}),
   };
 }
 
@@ -131,5 +163,6 @@ export function subtractUsage(total: Usage, before: Usage): Usage {
     completionTokens: total.completionTokens - before.completionTokens,
     totalTokens: total.totalTokens - before.totalTokens,
     ...combinedCost(total, before, -1),
+    ...combinedDetails(total, before, -1),
   };
 }

@@ -15,8 +15,13 @@ const modelPriceSchema = builtOnce('prices.modelPrice', () =>
   z.strictObject({
     /** Dollars per million prompt (input) tokens. */
     inputPerMTok: z.number().nonnegative().finite(),
-    /** Dollars per million completion (output) tokens. */
+    /** Dollars per million completion (output) tokens, reasoning tokens among them. */
     outputPerMTok: z.number().nonnegative().finite(),
+    /**
+     * Dollars per million prompt tokens read from the provider's prompt cache (`cachedPromptTokens`). Without it,
+     * cached tokens are priced at `inputPerMTok` and the usage says so (`cachedAtInputPrice`).
+     */
+    cachedInputPerMTok: z.number().nonnegative().finite().optional(),
   }),
 );
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
@@ -33,9 +38,21 @@ export function priceOf(prices: PriceTable | undefined, requested: string, answe
   return own(requested) ?? own(answered);
 }
 
-/** Dollars `usage` costs at `price`. */
-export function costOf(usage: Pick<Usage, 'promptTokens' | 'completionTokens'>, price: ModelPrice): number {
-  return (usage.promptTokens * price.inputPerMTok + usage.completionTokens * price.outputPerMTok) / 1_000_000;
+/** Dollars `usage` costs at `price`: cached prompt tokens at `cachedInputPerMTok` where the price has one. */
+export function costOf(
+  usage: Pick<Usage, 'promptTokens' | 'completionTokens' | 'cachedPromptTokens'>,
+  price: ModelPrice,
+): number {
+  // A provider's count is untrusted: cached tokens are a part of the prompt's, never more than all of it.
+  const cached =
+    price.cachedInputPerMTok === undefined ? 0 : Math.min(usage.cachedPromptTokens ?? 0, usage.promptTokens);
+  const input = (usage.promptTokens - cached) * price.inputPerMTok + cached * (price.cachedInputPerMTok ?? 0);
+  return (input + usage.completionTokens * price.outputPerMTok) / 1_000_000;
+}
+
+/** Whether `costOf(usage, price)` priced cached prompt tokens at the full input price, for want of a cached price. */
+export function pricesCachedAsInput(usage: Pick<Usage, 'cachedPromptTokens'>, price: ModelPrice): boolean {
+  return price.cachedInputPerMTok === undefined && (usage.cachedPromptTokens ?? 0) > 0;
 }
 
 /**

@@ -45,6 +45,12 @@ function injectionEvent<Type extends string>(type: Type) {
   });
 }
 
+/**
+ * What the whole run spent (its nested agents' too), as its result or failure details report it. Optional: a
+ * run-end of a runner from before it was recorded has none.
+ */
+const runEndUsage = () => ({ usage: usageSchema.optional() });
+
 /** The run ended: completed or terminated with a reason, or failed with an error. */
 const runEndEventSchema = builtOnce('runEvents.runEndEvent', () =>
   z.discriminatedUnion('status', [
@@ -52,11 +58,13 @@ const runEndEventSchema = builtOnce('runEvents.runEndEvent', () =>
       ...envelope('run-end'),
       status: z.enum(['completed', 'terminated']),
       terminationReason: terminationReasonSchema,
+      ...runEndUsage(),
     }),
     z.object({
       ...envelope('run-end'),
       status: z.literal('failed'),
       error: z.object({ type: z.string(), message: z.string() }),
+      ...runEndUsage(),
     }),
   ]),
 );

@@ -17,6 +17,10 @@ export interface ChatOutcome {
   finishReason: string | null;
   inputTokens: number;
   outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's cache; absent when the provider did not say. */
+  cacheReadInputTokens?: number;
+  /** Of `outputTokens`, those spent reasoning; absent when the provider did not say. */
+  reasoningOutputTokens?: number;
   /** The answer, for content capture. */
   output?: unknown;
 }
@@ -55,6 +59,12 @@ export async function withChatSpan<Result>(
           [GENAI.responseFinishReasons]: [done.finishReason ?? 'unknown'],
           [GENAI.inputTokens]: done.inputTokens,
           [GENAI.outputTokens]: done.outputTokens,
+          ...(done.cacheReadInputTokens === undefined
+            ? {}
+            : { [GENAI.cacheReadInputTokens]: done.cacheReadInputTokens }),
+          ...(done.reasoningOutputTokens === undefined
+            ? {}
+            : { [GENAI.reasoningOutputTokens]: done.reasoningOutputTokens }),
         });
         if (capturesContent() && done.output !== undefined)
           span.setAttribute(GENAI.outputMessages, redact(JSON.stringify([done.output])));

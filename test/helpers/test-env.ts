@@ -65,7 +65,7 @@ export class TestEnv {
       dataConverter?: DataConverter;
       /** MCP servers the worker offers tools from. */
       mcpServers?: McpServers;
-      modelSettings?: Pick<ModelSettings, 'sampling' | 'maxTokensField'>;
+      modelSettings?: Pick<ModelSettings, 'sampling' | 'maxTokensField' | 'stream'>;
       /** The worker's stream listener (`streamListener`): where it binds, and the URL it gives out. */
       streamListener?: StreamListenerOptions;
     } = {},

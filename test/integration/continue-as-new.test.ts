@@ -40,8 +40,12 @@ async function temporalRuns(workflowId: string): Promise<{ runId: string; status
 describe('continue-as-new', () => {
   test('every N iterations: one result with every counter, message and generated message, and one event log numbered on', async () => {
     const model = env.scenario([
-      ...['1 + 1', '2 + 2', '3 + 3', '4 + 4', '5 + 5'].map((expression, index) => calc(expression, `call_${index}`)),
-      { content: 'done' },
+      // Each call reports cached tokens (1 to 5) and the last reasoning tokens: summed across the hand-overs.
+      ...['1 + 1', '2 + 2', '3 + 3', '4 + 4', '5 + 5'].map((expression, index) => ({
+        ...calc(expression, `call_${index}`),
+        cachedTokens: index + 1,
+      })),
+      { content: 'done', reasoningTokens: 2 },
     ]);
     const earlier: ChatMessage[] = [
       { role: 'user', content: 'earlier question' },
@@ -63,6 +67,7 @@ describe('continue-as-new', () => {
       terminationReason: { type: 'complete' },
     });
     expect(result.usage.totalTokens).toBeGreaterThan(0);
+    expect(result.usage).toMatchObject({ cachedPromptTokens: 15, reasoningTokens: 2 });
     expect(result.messages).toHaveLength(2 + 1 + 5 * 2 + 1);
     expect(result.messages.slice(0, 3).map((message) => message.content)).toEqual([
       'earlier question',
@@ -96,6 +101,7 @@ describe('continue-as-new', () => {
       ['run-take-over', 4],
       ['run-end', null],
     ]);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', usage: result.usage });
     expect(events.find((event) => event.type === 'run-take-over' && event.iteration === 4)).toMatchObject({
       temporalRuns: 3,
     });

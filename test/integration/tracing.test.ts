@@ -120,7 +120,8 @@ describe('OpenTelemetry traces with the GenAI semantic conventions', () => {
         ],
       },
       { content: 'The child says: up.' },
-      { content: 'example.org is up.' },
+      // The planner's last call reports cached and reasoning tokens, as a provider with caching and reasoning does.
+      { content: 'example.org is up.', cachedTokens: 8, reasoningTokens: 7 },
     ]);
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
@@ -187,6 +188,12 @@ describe('OpenTelemetry traces with the GenAI semantic conventions', () => {
       expect(JSON.parse(String(tag(chat, 'gen_ai.input.messages')))).toEqual(expect.any(Array));
       expect(JSON.parse(String(tag(chat, 'gen_ai.output.messages')))[0].role).toBe('assistant');
     }
+    // The token details: on the one call whose provider reported them, absent (not zero) on the others.
+    const detailed = chats.filter((chat) => tag(chat, 'gen_ai.usage.cache_read.input_tokens') !== undefined);
+    expect(detailed).toHaveLength(1);
+    expect(Number(tag(detailed[0]!, 'gen_ai.usage.cache_read.input_tokens'))).toBe(8);
+    expect(Number(tag(detailed[0]!, 'gen_ai.usage.reasoning.output_tokens'))).toBe(7);
+    expect(chats.filter((chat) => tag(chat, 'gen_ai.usage.reasoning.output_tokens') !== undefined)).toHaveLength(1);
     const plannerChats = chats.filter((chat) => ancestors(chat)[2]!.spanID === planner!.spanID);
     expect(plannerChats).toHaveLength(2);
     expect(plannerChats.map((chat) => tag(chat, 'gen_ai.conversation.id'))).toEqual([runId, runId]);

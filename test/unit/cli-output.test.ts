@@ -320,6 +320,15 @@ describe('outcomes', () => {
     expect(describeOutcome(tooLarge)[1]).toBe(
       'Failed (ContextTooLarge): The conversation is too large. Split the work · 3 iterations · 12 tokens (10 prompt, 2 completion).',
     );
+    // Token details the provider reported are named; those it did not are left out, not shown as 0.
+    expect(
+      describeOutcome({
+        kind: 'completed',
+        result: { ...result, usage: { ...result.usage, cachedPromptTokens: 8, reasoningTokens: 1 } },
+      })[2],
+    ).toBe(
+      'Completed: terminating_tool (finish was called) · 1 iteration · 12 tokens (10 prompt, 8 of them cached, 2 completion, 1 of them reasoning).',
+    );
     expect(describeOutcome({ kind: 'terminated', reason: 'terminated in Temporal: no reason given' })).toEqual([
       '',
       'Terminated: terminated in Temporal: no reason given.',

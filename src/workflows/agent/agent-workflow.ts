@@ -118,7 +118,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     if (run.status === 'failed') throw failure;
     const error = { type: failure.type ?? FailureType.untyped, message: failure.message };
     markFailed(run, error);
-    run.events.append('run-end', { status: 'failed', error });
+    run.events.append('run-end', { status: 'failed', error, usage: runUsage(run) });
     describeActivity(run, `failed: ${failure.message}`);
     publish(run);
     throw failure;

@@ -95,7 +95,7 @@ export async function finishRun(context: RunContext, result: AgentWorkflowResult
   const { run, publish } = context;
   const reason = result.terminationReason;
   const status = markFinished(run, reason);
-  run.events.append('run-end', { status, terminationReason: reason });
+  run.events.append('run-end', { status, terminationReason: reason, usage: runUsage(run) });
   describeActivity(run, `${status} (${reason.type}) after ${run.iteration} iteration(s)`);
   publish(run);
   // Handlers are synchronous, so this never waits; it keeps the rule that none is cut off.
