@@ -145,8 +145,8 @@ export interface AgentRunnerPluginOptions {
  *   log line with its address (see {@link AgentRunnerPluginOptions.streamListener}; `false` opens none). One per
  *   address in a process, shared by the workers in it.
  * - **Heartbeats**: `maxHeartbeatThrottleInterval` is set to {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} unless the
- *   worker's options set it, so a cancelled tool hears of it within about a second. The option is worker-wide: the
- *   worker's other activities heartbeat at that rate too.
+ *   worker's options set it, so the heartbeat a stopped call sends to hear of its cancellation is not held back. The
+ *   option is worker-wide: the worker's other activities heartbeat at that rate too.
  *
  * - **Data converter**: the `dataConverter` option (a payload codec: the history's content encrypted) is merged
  *   into the worker's, and into the replay worker's and a client's that use this plugin; two codecs are refused.

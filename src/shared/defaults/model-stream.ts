@@ -4,9 +4,9 @@
  */
 
 /**
- * How a model call's deltas reach followers: the worker serves each attempt's deltas over HTTP
- * (a small server it starts itself on first use) and heartbeats the URL with its credential; a follower finds it by
- * describing the run and reads it directly. Nothing of it enters the run's history.
+ * How a model call's deltas reach followers: the worker serves each attempt's deltas over HTTP (a small server it
+ * starts itself, named in its worker identity) behind the run's stream key; a follower finds it by describing the
+ * run and reading the key from its history, and reads it directly. No delta enters the run's history.
  */
 export const MODEL_STREAM_DEFAULTS = {
   /** `AGENT_STREAM_HOST`: the address the worker's delta server binds. */
