@@ -28,6 +28,8 @@ import {
   measureFeatureCost,
 } from './features/feature-cost';
 import { measureTracingCost } from './features/tracing-cost';
+import { benchActions, machineLine } from './actions/actions';
+import { actionsReport } from './actions/report';
 
 /**
  * `npm run bench`: how much the durable loop costs on top of the model.
@@ -115,8 +117,20 @@ const options = new Command()
   .option('--feature-runs <n>', 'measured runs of each variant in the features section', (value) => Number(value), 5)
   .option(
     '--only <section>',
-    'run one section: anchors, features, history, streaming, inflight, compacted-long, nested or mcp (the last four only when named; features includes mcp)',
+    'run one section: anchors, features, history, streaming, inflight, compacted-long, nested, mcp or actions (the last five only when named; features includes mcp)',
   )
+  .option(
+    '--action-latencies <ms,...>',
+    "the actions section's model latencies",
+    (value) => value.split(',').map(Number),
+    [500, 3000, 20_000],
+  )
+  .option('--action-iterations <n>', 'model calls per run in the actions section', (value) => Number(value), 10)
+  .option(
+    '--short',
+    'with --only actions: the short form CI runs (4 model calls per run), failing when a budget is passed',
+  )
+  .option('--budgets', 'with --only actions: fail when a budget is passed')
   .parse()
   .opts<{
     runs: number;
@@ -141,6 +155,10 @@ const options = new Command()
     inflightRuns: number;
     inflightIterations: number;
     featureRuns: number;
+    actionLatencies: number[];
+    actionIterations: number;
+    short?: boolean;
+    budgets?: boolean;
     only?: string;
   }>();
 
@@ -179,12 +197,32 @@ function longAgent(iterations: number) {
   };
 }
 
+/** The actions section: each scenario's Temporal actions from the server's own counter, and the budgets. */
+async function benchActionsSection(): Promise<void> {
+  const iterations = options.short === true ? 4 : options.actionIterations;
+  console.log(
+    `Temporal actions per run (the dev server's \`action\` counter): ${iterations} model calls per run at ${options.actionLatencies.map((ms) => `${ms / 1000} s`).join(', ')}; ${machineLine()}`,
+  );
+  const results = await benchActions({
+    cases: options.actionLatencies.map((latencyMs) => ({ latencyMs, iterations })),
+    log: (line) => console.log(`  ${line}`),
+  });
+  const { lines, checks } = actionsReport(results);
+  console.log('');
+  for (const line of lines) console.log(line);
+  if ((options.short === true || options.budgets === true) && checks.some((check) => !check.pass)) process.exitCode = 1;
+}
+
 function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
+  if (options.only === 'actions') {
+    await benchActionsSection();
+    return;
+  }
   if (options.only === 'nested') {
     await benchNestedOverhead({ log: (line) => console.log(line) });
     return;

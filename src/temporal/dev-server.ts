@@ -38,6 +38,10 @@ export interface DevServerOptions {
   searchAttributes?: boolean;
   /** The web UI's remote codec endpoint (`--ui-codec-endpoint`), for example an `agent-runner codec-server`. @default none */
   uiCodecEndpoint?: string;
+  /** Serve the server's Prometheus metrics (its `action` counter among them) at `http://<ip>:<port>/metrics`. @default none */
+  metricsPort?: number;
+  /** Namespaces to create at start besides `default`, each with the agent's search attributes. @default none */
+  namespaces?: readonly string[];
 }
 
 /** A dev server this process started. */
@@ -53,7 +57,10 @@ export interface StartedDevServer {
 
 /** The `temporal` arguments that start a dev server as `options` say. */
 export function devServerArgs(
-  options: Pick<DevServerOptions, 'dbFilename' | 'stock' | 'searchAttributes' | 'uiCodecEndpoint'> & {
+  options: Pick<
+    DevServerOptions,
+    'dbFilename' | 'stock' | 'searchAttributes' | 'uiCodecEndpoint' | 'metricsPort' | 'namespaces'
+  > & {
     ip: string;
     port: number;
     uiPort: number;
@@ -72,6 +79,8 @@ export function devServerArgs(
     'warn',
     ...(options.dbFilename === undefined ? [] : ['--db-filename', options.dbFilename]),
     ...(options.uiCodecEndpoint === undefined ? [] : ['--ui-codec-endpoint', options.uiCodecEndpoint]),
+    ...(options.metricsPort === undefined ? [] : ['--metrics-port', String(options.metricsPort)]),
+    ...(options.namespaces ?? []).flatMap((namespace) => ['--namespace', namespace]),
     ...(options.searchAttributes === false ? [] : searchAttributeFlags()),
     ...(options.stock ? [] : dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig)),
   ];
@@ -163,6 +172,8 @@ async function startWithSdkDownload(options: DevServerOptions & { ip: string }):
       extraArgs: [
         ...(options.stock ? [] : dynamicConfigFlags(LOCAL_SERVER_DEFAULTS.dynamicConfig)),
         ...(options.uiCodecEndpoint === undefined ? [] : ['--ui-codec-endpoint', options.uiCodecEndpoint]),
+        ...(options.metricsPort === undefined ? [] : ['--metrics-port', String(options.metricsPort)]),
+        ...(options.namespaces ?? []).flatMap((namespace) => ['--namespace', namespace]),
       ],
     },
   });
