@@ -35,11 +35,14 @@ const ACTIVITY_CALCULATOR = 'calculator_activity';
 const WATCH_FORMS = ['unwatched', 'cli', 'sse-1', 'sse-10'] as const;
 type WatchForm = (typeof WATCH_FORMS)[number];
 
+/** A scenario: the bare loop, the runner watched in one of the forms, or the runner with its calculator local. */
+export type ScenarioKind = 'bare' | 'local' | WatchForm;
+
 /** One scenario's run: its namespace's actions by type, and how long it took. */
 export interface ScenarioResult {
   latencyMs: number;
   iterations: number;
-  kind: 'bare' | WatchForm;
+  kind: ScenarioKind;
   namespace: string;
   actions: Map<string, number>;
   seconds: number;
@@ -60,6 +63,9 @@ const activityCalculator = defineTool({
   execute: ({ expression }) => String(evaluateArithmetic(expression)),
 });
 
+/** The same calculator as a local activity, as the runner's built-in one runs: the `local` scenario's. */
+const localCalculator = defineTool({ ...activityCalculator, local: true });
+
 /** One calculator call after each answer but the last, each answer after `latencyMs`. */
 function benchModel(iterations: number, latencyMs: number) {
   return (request: ChatCompletionRequest): ScriptStep => {
@@ -76,7 +82,7 @@ function benchModel(iterations: number, latencyMs: number) {
 export async function benchActions(options: ActionsBenchOptions): Promise<ScenarioResult[]> {
   const { log } = options;
   const scenarios = options.cases.flatMap(({ latencyMs, iterations }) =>
-    (['bare', ...WATCH_FORMS] as const).map((kind) => ({
+    (['bare', 'local', ...WATCH_FORMS] as const).map((kind) => ({
       latencyMs,
       iterations,
       kind,
@@ -124,7 +130,7 @@ export async function benchActions(options: ActionsBenchOptions): Promise<Scenar
               connection: workerConnection,
               namespace: scenario.namespace,
               taskQueue,
-              tools: [activityCalculator],
+              tools: [scenario.kind === 'local' ? localCalculator : activityCalculator],
               model: settings,
               workflowBundle: { code: agentBundle.code },
             }),
@@ -158,7 +164,7 @@ export async function benchActions(options: ActionsBenchOptions): Promise<Scenar
 
 /** One scenario's run, watched as its kind says, to its end and its followers' ends. */
 async function runScenario(
-  scenario: { kind: 'bare' | WatchForm; iterations: number; namespace: string },
+  scenario: { kind: ScenarioKind; iterations: number; namespace: string },
   client: Client,
   address: string,
   modelName: string,

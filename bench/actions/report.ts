@@ -1,6 +1,7 @@
 import { checkBudgets, type BudgetCheck, type LatencyCounts } from './budgets';
 import { totalOf } from './prometheus';
 import type { ScenarioResult } from './actions';
+import { predictedActions } from './formula';
 
 /** The section's measured runs grouped by latency, as the budgets read them. */
 function latencyCounts(results: readonly ScenarioResult[]): LatencyCounts[] {
@@ -31,11 +32,27 @@ export function actionsReport(results: readonly ScenarioResult[]): { lines: stri
     for (const run of results.filter((result) => result.latencyMs === latencyMs)) {
       const total = totalOf(run.actions);
       const watchedExtra =
-        run.kind === 'bare' || run.kind === 'unwatched' ? '' : ((total - unwatched) / iterations).toFixed(2);
+        run.kind === 'bare' || run.kind === 'unwatched' || run.kind === 'local'
+          ? ''
+          : ((total - unwatched) / iterations).toFixed(2);
       lines.push(
         `| ${latencyMs / 1000} s | ${iterations} | ${run.kind} | ${total} | ${(total / bare).toFixed(2)}× | ${watchedExtra} | ${run.seconds.toFixed(1)} s | ${run.kind === 'bare' ? byType(run.actions) : byTypeOver(run.actions, bareRun?.actions)} |`,
       );
     }
+  }
+  lines.push('');
+  for (const run of results.filter((result) => result.kind === 'unwatched' || result.kind === 'local')) {
+    const tools = run.iterations - 1;
+    const { total } = predictedActions({
+      modelCalls: run.iterations,
+      regularToolCalls: run.kind === 'local' ? 0 : tools,
+      localToolTasks: run.kind === 'local' ? tools : 0,
+      heartbeats: 0,
+    });
+    const measured = totalOf(run.actions);
+    lines.push(
+      `${measured === total ? 'formula holds' : 'FORMULA DIFFERS'}: ${run.latencyMs / 1000} s, ${run.kind}, measured ${measured}, formula ${total} (docs/operations/actions.md, no heartbeat below the interval)`,
+    );
   }
   const checks = checkBudgets(counts);
   lines.push('');
