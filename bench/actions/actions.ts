@@ -36,7 +36,7 @@ const WATCH_FORMS = ['unwatched', 'cli', 'sse-1', 'sse-10'] as const;
 type WatchForm = (typeof WATCH_FORMS)[number];
 
 /** A scenario: the bare loop, the runner watched in one of the forms, or the runner with its calculator local. */
-export type ScenarioKind = 'bare' | 'local' | WatchForm;
+type ScenarioKind = 'bare' | 'local' | WatchForm;
 
 /** One scenario's run: its namespace's actions by type, and how long it took. */
 export interface ScenarioResult {
