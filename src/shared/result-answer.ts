@@ -65,6 +65,7 @@ export function withAnswerOnce(result: AgentResult): AgentWorkflowResult {
  * without them (a run started before them, a small answer) is returned as it is.
  */
 export function withAnswerRestored(result: AgentWorkflowResult): AgentResult {
+  if (result.responseRepeatedAt === undefined && result.closedRun === undefined) return result;
   const { responseRepeatedAt, closedRun: _closedRun, ...rest } = result;
   if (responseRepeatedAt === undefined) return rest;
   const { response } = rest;
