@@ -60,11 +60,6 @@ export class RunSubscriptions {
     }
   }
 
-  /** Open subscriptions (runs followed now): for tests and metrics. */
-  get size(): number {
-    return this.runs.size;
-  }
-
   private acquire(workflowId: string): Subscription {
     let subscription = this.runs.get(workflowId);
     if (subscription === undefined) {

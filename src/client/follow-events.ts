@@ -52,8 +52,10 @@ export async function* followDurableEvents(
   let completed = description.status.name === 'COMPLETED';
   while (!aborted()) {
     if (!ended) watch.readAt(description.runId, description.historyLength);
-    const read = completed ? await closedReader(client, workflowId) : (after: number) => query(client, workflowId, after);
-    for (let full = true; full && !aborted(); ) {
+    const read = completed
+      ? await closedReader(client, workflowId)
+      : (after: number) => query(client, workflowId, after);
+    for (let full = true; full && !aborted();) {
       const page = await read(cursor);
       if (page.missed !== undefined && page.events.length > 0) options.onMissed?.(page.missed);
       for (const event of page.events) {
@@ -103,7 +105,9 @@ async function query(client: Client, workflowId: string, after: number): Promise
   } catch (error) {
     const mapped = notFoundOr(error, workflowId);
     // A run on a namespace without the agent's search attributes never answers: say that, not FAILED_PRECONDITION.
-    throw mapped === error ? await explainedBySearchAttributes(client.connection, client.options.namespace, error) : mapped;
+    throw mapped === error
+      ? await explainedBySearchAttributes(client.connection, client.options.namespace, error)
+      : mapped;
   }
 }
 

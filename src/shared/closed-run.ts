@@ -13,6 +13,15 @@ export interface ClosedRunRecord {
   events: { nextSeq: number; recent: RunEvent[] };
 }
 
+/** What the record keeps of the `state` query's answer: all but what the result holds already, and the last event. */
+export function closedRunStateOf(state: AgentState): ClosedRunRecord['state'] {
+  const kept: Partial<AgentState> = { ...state };
+  delete kept.messages;
+  delete kept.transcript;
+  delete kept.lastEvent;
+  return kept as ClosedRunRecord['state'];
+}
+
 /**
  * The `state` query's answer for a finished run, from its result: the messages are the ones the result carries
  * (all of them, or the newest with `transcript` saying from where, as the result's own `transcript` does).

@@ -31,7 +31,10 @@ type ResponseRepeatedAt = z.infer<typeof responseRepeatedAtSchema>;
 export const agentWorkflowResultSchema = builtOnce('resultAnswer.agentWorkflowResult', () =>
   agentResultSchema.extend({ responseRepeatedAt: responseRepeatedAtSchema.optional() }),
 );
-export type AgentWorkflowResult = AgentResult & { responseRepeatedAt?: ResponseRepeatedAt; closedRun?: ClosedRunRecord };
+export type AgentWorkflowResult = AgentResult & {
+  responseRepeatedAt?: ResponseRepeatedAt;
+  closedRun?: ClosedRunRecord;
+};
 
 /** `result` with the repetitions of its `response` in `messages` and `generatedMessages` emptied and listed. */
 export function withAnswerOnce(result: AgentResult): AgentWorkflowResult {
@@ -66,7 +69,8 @@ export function withAnswerOnce(result: AgentResult): AgentWorkflowResult {
  */
 export function withAnswerRestored(result: AgentWorkflowResult): AgentResult {
   if (result.responseRepeatedAt === undefined && result.closedRun === undefined) return result;
-  const { responseRepeatedAt, closedRun: _closedRun, ...rest } = result;
+  const { responseRepeatedAt, ...rest } = result;
+  delete rest.closedRun;
   if (responseRepeatedAt === undefined) return rest;
   const { response } = rest;
   const messageIndexes = new Set(responseRepeatedAt.messages);

@@ -13,7 +13,7 @@ import { toolMessagesFor } from '../../rules/transcript';
 import { resultTooLarge } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity, type RunRecord, runUsage, snapshot } from '../run-record';
-import { type ClosedRunRecord } from '../../../shared/closed-run';
+import { closedRunStateOf, type ClosedRunRecord } from '../../../shared/closed-run';
 import { CLOSED_RUN_EVENT_BYTES } from '../../../shared/defaults/event-log';
 import type { StepOutcome } from '../step-outcome';
 import { appendMessages, markFinished } from '../run-transitions';
@@ -110,7 +110,7 @@ export async function finishRun(context: RunContext, result: AgentWorkflowResult
 
 /** What the result carries for readers of the finished run: its final state and newest events, within the payload budget. */
 function closedRunRecord(run: RunRecord, result: AgentWorkflowResult): ClosedRunRecord {
-  const { messages: _messages, transcript: _transcript, lastEvent: _lastEvent, ...state } = snapshot(run);
+  const state = closedRunStateOf(snapshot(run));
   const room = PAYLOAD_BUDGET_BYTES - jsonBytes(result) - jsonBytes(state) - CLOSED_RUN_RECORD_MARGIN_BYTES;
   return { state, events: run.events.carryWithin(Math.min(CLOSED_RUN_EVENT_BYTES, Math.max(0, room))) };
 }
