@@ -36,7 +36,11 @@ const queries = () => counting.count('queryWorkflow');
 /** A run of `iterations` model calls (each `delayMs` long, each with a calculator call), then an answer. */
 function calculatorRun(iterations: number, delayMs: number) {
   const steps = Array.from({ length: iterations - 1 }, (_, index) => calc(`${index} + 1`, `call_${index}`, delayMs));
-  return env.start({ model: env.scenario([...steps, { content: 'done', delayMs }]), tools: ['calculator'], message: 'go' });
+  return env.start({
+    model: env.scenario([...steps, { content: 'done', delayMs }]),
+    tools: ['calculator'],
+    message: 'go',
+  });
 }
 
 /** Every event of the run's log, as the `events` query answers it. */
@@ -92,7 +96,11 @@ describe('followers', () => {
     const threeClients = await calculatorRun(5, 400);
     before = queries();
     const url = `${api.url}/runs/${threeClients.workflowId}/events`;
-    const streams = await Promise.all([readEventStream(url, auth), readEventStream(url, auth), readEventStream(url, auth)]);
+    const streams = await Promise.all([
+      readEventStream(url, auth),
+      readEventStream(url, auth),
+      readEventStream(url, auth),
+    ]);
     const spentThree = queries() - before;
 
     const log = await fullLog(threeClients.workflowId);
