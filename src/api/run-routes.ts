@@ -21,7 +21,7 @@ import { API_DEFAULTS, API_QUERY_DEADLINE_MS } from '../shared/defaults/api';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { eventsQuery } from '../common/definitions';
 import { withModelDeltas } from '../client/model-stream-follower';
-import { readClosedRecord } from '../client/closed-run-reader';
+import { carriesClosedRun, readClosedRun } from '../client/closed-run-reader';
 import { closedRunEvents } from '../shared/closed-run';
 import { RunSubscriptions } from './run-subscriptions';
 import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-stream-events';
@@ -264,9 +264,9 @@ async function describeAgentRun(client: Client, runId: string): Promise<Workflow
   return description;
 }
 
-/** The ended run's first event after `after`: from a completed run's result when it carries its events, else the query. */
+/** The ended run's first event after `after`: from the record its close carries, else the query. */
 async function readEventsAfter(client: Client, runId: string, status: string, after: number): Promise<EventPage> {
-  const closed = status === 'COMPLETED' ? await readClosedRecord(client, runId) : undefined;
+  const closed = carriesClosedRun(status) ? await readClosedRun(client, runId) : undefined;
   if (closed !== undefined) return closedRunEvents(closed.record, after, 1);
   return client.workflow.getHandle(runId).query(eventsQuery, { after, limit: 1 });
 }

@@ -20,8 +20,8 @@ export interface HistoryMove {
   appended: boolean;
   /** How the Temporal run being watched closed, if it did: handed over to a new one, or ended for good. */
   closed?: 'continued' | 'ended';
-  /** Whether the run ended by completing (its result carries its last state and events). */
-  completed?: boolean;
+  /** Whether the run ended by completing or failing (its close carries its last state and events). */
+  recorded?: boolean;
 }
 
 /**
@@ -94,6 +94,8 @@ export class HistoryWatch {
       return;
     }
     move.closed = 'ended';
-    move.completed = type === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED;
+    move.recorded =
+      type === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED ||
+      type === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED;
   }
 }

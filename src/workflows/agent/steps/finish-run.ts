@@ -1,5 +1,5 @@
 import * as wf from '@temporalio/workflow';
-import { PAYLOAD_BUDGET_BYTES, RESULT_MESSAGES_INLINE_BYTES } from '../../../shared/defaults/sizes';
+import { RESULT_MESSAGES_INLINE_BYTES } from '../../../shared/defaults/sizes';
 import { SCHEMA_VERSION } from '../../../shared/defaults/names';
 import { jsonBytes, utf8Bytes } from '../../../shared/payload-limits';
 import { type AgentResult, type TerminationReason } from '../../../shared/agent-result';
@@ -12,14 +12,10 @@ import { oversizedResult } from '../../rules/size-rules';
 import { toolMessagesFor } from '../../rules/transcript';
 import { resultTooLarge } from '../failures';
 import type { RunContext } from '../run-context';
-import { describeActivity, type RunRecord, runUsage, snapshot } from '../run-record';
-import { closedRunStateOf, type ClosedRunRecord } from '../../../shared/closed-run';
-import { CLOSED_RUN_EVENT_BYTES } from '../../../shared/defaults/event-log';
+import { describeActivity, type RunRecord, runUsage } from '../run-record';
+import { closedRunRecord } from '../closed-run-record';
 import type { StepOutcome } from '../step-outcome';
 import { appendMessages, markFinished } from '../run-transitions';
-
-/** Room left in a result for the record's own keys (`closedRun`, `state`, `events`, `nextSeq`, `recent`). */
-const CLOSED_RUN_RECORD_MARGIN_BYTES = 256;
 
 /** The result of a call not executed because the run stopped before it (loop detection, `stopWhen`). */
 const NOT_EXECUTED_RESULT = 'Not executed: the run stopped before this call ran.';
@@ -106,13 +102,6 @@ export async function finishRun(context: RunContext, result: AgentWorkflowResult
   // Handlers are synchronous, so this never waits; it keeps the rule that none is cut off.
   await wf.CancellationScope.nonCancellable(() => wf.condition(wf.allHandlersFinished));
   return { ...result, closedRun: closedRunRecord(run, result) };
-}
-
-/** What the result carries for readers of the finished run: its final state and newest events, within the payload budget. */
-function closedRunRecord(run: RunRecord, result: AgentWorkflowResult): ClosedRunRecord {
-  const state = closedRunStateOf(snapshot(run));
-  const room = PAYLOAD_BUDGET_BYTES - jsonBytes(result) - jsonBytes(state) - CLOSED_RUN_RECORD_MARGIN_BYTES;
-  return { state, events: run.events.carryWithin(Math.min(CLOSED_RUN_EVENT_BYTES, Math.max(0, room))) };
 }
 
 /**
