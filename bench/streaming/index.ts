@@ -9,6 +9,7 @@ import type { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import { createAgentWorker } from '../../src/worker';
+import { benchFollowLatency } from './follow-latency';
 import { latencies, now, summary, type Received } from './latency';
 import { createProbeActivities, type ProbeCounters } from './probe-activities';
 import type { ProbeHeartbeat, ProbeInput } from './probe-types';
@@ -131,6 +132,17 @@ export async function benchStreaming(options: StreamingBenchOptions): Promise<vo
   async function measure(): Promise<void> {
     // A warm-up run: the first workflow task and connection setup are not what is measured.
     await runAgent(streamedQueue, true);
+    await benchFollowLatency({
+      client,
+      model,
+      taskQueue: streamedQueue,
+      url: `http://127.0.0.1:${port}`,
+      token: TOKEN,
+      runs: options.runs,
+      iterations: 10,
+      modelDelayMs: 300,
+      log,
+    });
     const side: number[] = [];
     const heartbeat: number[] = [];
     const signal: number[] = [];

@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
 import {
   decideToolCall,
-  followRunEvents,
   getRunOutcome,
   listAgentRuns,
   sendUserMessage,
@@ -21,8 +20,12 @@ import type { ApprovalDecision, Decider } from '../shared/control';
 import { API_DEFAULTS, API_QUERY_DEADLINE_MS } from '../shared/defaults/api';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { eventsQuery } from '../common/definitions';
+import { withModelDeltas } from '../client/model-stream-follower';
+import { carriesClosedRun, readClosedRun } from '../client/closed-run-reader';
+import { closedRunEvents } from '../shared/closed-run';
+import { RunSubscriptions } from './run-subscriptions';
 import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-stream-events';
-import { type RunEvent } from '../shared/run-events';
+import { type EventPage, type RunEvent } from '../shared/run-events';
 import { hasRunEnded } from '../temporal/run-ended';
 import type { z } from 'zod';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
@@ -55,6 +58,7 @@ export interface RunRouteDeps {
  */
 export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): void {
   const { client } = deps;
+  const subscriptions = new RunSubscriptions(client);
   /** Open event streams, ended when the server closes (they would otherwise hold it open). */
   const streams = new Set<AbortController>();
   app.addHook('preClose', async () => {
@@ -192,7 +196,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const description = await describeAgentRun(client, runId);
     if (after > 0 && hasRunEnded(description.status.name)) {
       // A follower that has read to the end of an ended run: 204 tells an EventSource to stop reconnecting.
-      const rest = await client.workflow.getHandle(runId).query(eventsQuery, { after, limit: 1 });
+      const rest = await readEventsAfter(client, runId, description.status.name, after);
       if (rest.events.length === 0) return reply.code(204).send();
     }
 
@@ -208,12 +212,14 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
       // Not an event of the run (no id): the stream skips ahead, and says by how much.
       const onMissed = (missed: number) =>
         stream.write(`event: events-missed\ndata: ${JSON.stringify({ missed })}\n\n`);
-      for await (const event of followRunEvents(client, runId, {
-        after,
-        signal: closed.signal,
-        onMissed,
-        deltas: true,
-      })) {
+      // Every stream on this run reads one follow of it (one query per read, whatever the number of streams).
+      for await (const event of withModelDeltas(
+        client,
+        runId,
+        (signal) => subscriptions.follow(runId, after, signal, onMissed),
+        closed.signal,
+        after > 0,
+      )) {
         stream.write(eventFrame(event));
         // Once per follow, like the event: the operator's side of it (every API must reach every worker's stream port).
         if (event.type === 'model-stream-unreachable')
@@ -256,6 +262,13 @@ async function describeAgentRun(client: Client, runId: string): Promise<Workflow
     throw new ApiError('run_not_found', `"${runId}" is a ${description.type}, not an agent run.`);
   }
   return description;
+}
+
+/** The ended run's first event after `after`: from the record its close carries, else the query. */
+async function readEventsAfter(client: Client, runId: string, status: string, after: number): Promise<EventPage> {
+  const closed = carriesClosedRun(status) ? await readClosedRun(client, runId) : undefined;
+  if (closed !== undefined) return closedRunEvents(closed.record, after, 1);
+  return client.workflow.getHandle(runId).query(eventsQuery, { after, limit: 1 });
 }
 
 /**

@@ -10,6 +10,7 @@ import { MESSAGE_PAGES } from '../shared/defaults/sizes';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { stateQuery, transcriptQuery } from '../common/definitions';
+import { carriesClosedRun, readClosedRun } from './closed-run-reader';
 import { type AgentResult, type AgentState } from '../shared/agent-result';
 import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
 import { type ChatMessage } from '../shared/messages';
@@ -262,14 +263,20 @@ export async function getAgentResult(client: Client, workflowId: string, runId?:
 }
 
 /**
- * The run's live state (the `state` query); answers during and after the run.
- * Throws `RunNotFoundError` for an unknown id. Leave `runId` out to read the
- * run as it is now: a given `runId` reads that Temporal run only, which is
- * closed once the run has continued as new.
+ * The run's state: the `state` query while it runs; once it has completed or failed, read from its result or its
+ * failure (no query, so no action and no worker needed; a failed run's `messages` are those its failure carries). A
+ * run terminated or timed out by Temporal is asked the query, which needs a worker of its build. Throws `RunNotFoundError` for an unknown id. Leave `runId` out to
+ * read the run as it is now: a given `runId` reads that Temporal run only, which is closed once the run has
+ * continued as new.
  */
 export async function getAgentState(client: Client, workflowId: string, runId?: string): Promise<AgentState> {
   try {
-    return await client.workflow.getHandle(workflowId, runId).query(stateQuery);
+    const handle = client.workflow.getHandle(workflowId, runId);
+    if (carriesClosedRun((await handle.describe()).status.name)) {
+      const closed = await readClosedRun(client, workflowId, runId);
+      if (closed !== undefined) return closed.state;
+    }
+    return await handle.query(stateQuery);
   } catch (error) {
     if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
     throw error;

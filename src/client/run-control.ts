@@ -14,18 +14,16 @@ import {
 import { FailureType } from '../shared/failure-catalogue';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
-import { decideUpdate, eventsQuery, terminateSignal, userMessageSignal } from '../common/definitions';
+import { decideUpdate, terminateSignal, userMessageSignal } from '../common/definitions';
 import { type RunEvent } from '../shared/run-events';
 import { type AgentResult } from '../shared/agent-result';
 import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
 import { type ApprovalDecision, type DecideInput } from '../shared/control';
 import { type ModelStreamEvent } from '../shared/model-stream-events';
-import { sleep } from './abortable-sleep';
+import { notFoundOr } from './run-errors';
+import { followDurableEvents, type DurableFollowOptions } from './follow-events';
 import { withModelDeltas, type StreamTrust } from './model-stream-follower';
-import { explainedBySearchAttributes } from '../temporal/check-search-attributes';
-import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
-import { hasRunEnded, isRefusedAsEnded } from '../temporal/run-ended';
 
 /**
  * Steering and following a run from outside: decisions, termination, the
@@ -38,26 +36,7 @@ export class DecisionRejectedError extends Error {
   override readonly name = 'DecisionRejectedError';
 }
 
-/** No run with this id exists in the namespace. */
-export class RunNotFoundError extends Error {
-  override readonly name = 'RunNotFoundError';
-
-  constructor(readonly workflowId: string) {
-    super(`No run "${workflowId}" exists.`);
-  }
-}
-
-/** The run has ended, so it takes no more signals or decisions. */
-export class RunEndedError extends Error {
-  override readonly name = 'RunEndedError';
-
-  constructor(
-    readonly workflowId: string,
-    message = `Run "${workflowId}" has already ended.`,
-  ) {
-    super(message);
-  }
-}
+export { RunEndedError, RunNotFoundError } from './run-errors';
 
 /**
  * Approves or denies a pending call through the `decide` update; answers the decision as recorded. `by` names who
@@ -142,19 +121,13 @@ export async function getRunOutcome(client: Client, workflowId: string): Promise
 }
 
 /** Options of {@link followRunEvents}. */
-export interface FollowOptions {
-  /** Start after this event (`seq`); 0 reads from the beginning. @default 0 */
-  after?: number;
-  /** How often to ask the run for new events. @default 250 ms (`CLIENT_DEFAULTS.followPollMs`) */
-  pollMs?: number;
-  /** Stops following (the generator returns) when aborted. */
-  signal?: AbortSignal;
+export interface FollowOptions extends DurableFollowOptions {
   /**
-   * Called when events after the cursor are no longer kept (the run continued
-   * as new since, and carried only its newest events); following goes on
-   * from the oldest one kept.
+   * Ignored: following no longer polls. It waits on the run's history (Temporal's long poll, not billed) and asks
+   * for events only when the run may have appended some; `settleMs` tunes it.
+   * @deprecated since following waits on the history instead of polling
    */
-  onMissed?: (missed: number) => void;
+  pollMs?: number;
   /**
    * Also yield the model's answer as it is generated: `model-text-delta`,
    * `model-reasoning-delta`, `model-tool-call-delta` and `model-delta-reset`
@@ -170,9 +143,11 @@ export interface FollowOptions {
 }
 
 /**
- * The run's events in order, as they happen, from the `events` query: each
- * event once, ending after `run-end` (or when Temporal reports the run
- * closed, for a run terminated or timed out by Temporal itself). With
+ * The run's events in order, as they happen: each event once, ending after
+ * `run-end` (or when Temporal reports the run closed, for a run terminated or
+ * timed out by Temporal itself). Waits on the run's history (not billed) and
+ * asks the `events` query only when the run may have appended events (about
+ * one query per iteration); a completed run is read from its result. With
  * `deltas: true`, the model's answers stream in between, as they are generated.
  */
 export function followRunEvents(
@@ -204,45 +179,6 @@ export function followRunEvents(
     (options.after ?? 0) > 0,
     options.streamTrust,
   );
-}
-
-async function* followDurableEvents(
-  client: Client,
-  workflowId: string,
-  options: FollowOptions,
-): AsyncGenerator<RunEvent> {
-  const handle = client.workflow.getHandle(workflowId);
-  const pollMs = options.pollMs ?? CLIENT_DEFAULTS.followPollMs;
-  let cursor = options.after ?? 0;
-  let closed = false;
-  while (!options.signal?.aborted) {
-    let page;
-    try {
-      page = await handle.query(eventsQuery, { after: cursor });
-    } catch (error) {
-      const mapped = notFoundOr(error, workflowId);
-      // A run on a namespace without the agent's search attributes never answers: say that, not FAILED_PRECONDITION.
-      throw mapped === error
-        ? await explainedBySearchAttributes(client.connection, client.options.namespace, error)
-        : mapped;
-    }
-    if (page.missed !== undefined && page.events.length > 0) options.onMissed?.(page.missed);
-    for (const event of page.events) {
-      if (options.signal?.aborted) return;
-      cursor = event.seq;
-      yield event;
-      if (event.type === 'run-end') return;
-    }
-    if (page.events.length > 0) continue;
-    if (closed) return;
-    // Nothing new: a run closed by Temporal itself never writes run-end, so ask Temporal once per quiet poll.
-    const description = await handle.describe();
-    if (hasRunEnded(description.status.name)) {
-      closed = true; // one more page, for events written just before the close
-      continue;
-    }
-    await sleep(pollMs, options.signal);
-  }
 }
 
 /** One row of {@link listAgentRuns}. */
@@ -338,10 +274,4 @@ function summarize(execution: WorkflowExecutionInfo): RunSummary {
     startTime: execution.startTime.toISOString(),
     ...optional('closeTime', execution.closeTime?.toISOString()),
   };
-}
-
-function notFoundOr(error: unknown, workflowId: string): unknown {
-  // Signals and updates to a closed run come back as not-found too, but say why.
-  if (isRefusedAsEnded(error)) return new RunEndedError(workflowId);
-  return isWorkflowNotFound(error) ? new RunNotFoundError(workflowId) : error;
 }

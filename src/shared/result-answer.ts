@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { builtOnce } from './built-once';
 import { type AgentResult, agentResultSchema, type GeneratedMessage } from './agent-result';
 import type { ChatMessage } from './messages';
+import type { ClosedRunRecord } from './closed-run';
 
 /**
  * A run's result carries its final answer once. The answer is `response`, and
@@ -30,7 +31,10 @@ type ResponseRepeatedAt = z.infer<typeof responseRepeatedAtSchema>;
 export const agentWorkflowResultSchema = builtOnce('resultAnswer.agentWorkflowResult', () =>
   agentResultSchema.extend({ responseRepeatedAt: responseRepeatedAtSchema.optional() }),
 );
-export type AgentWorkflowResult = AgentResult & { responseRepeatedAt?: ResponseRepeatedAt };
+export type AgentWorkflowResult = AgentResult & {
+  responseRepeatedAt?: ResponseRepeatedAt;
+  closedRun?: ClosedRunRecord;
+};
 
 /** `result` with the repetitions of its `response` in `messages` and `generatedMessages` emptied and listed. */
 export function withAnswerOnce(result: AgentResult): AgentWorkflowResult {
@@ -60,12 +64,14 @@ export function withAnswerOnce(result: AgentResult): AgentWorkflowResult {
 
 /**
  * The full result: `response` back in every place `responseRepeatedAt`
- * lists, and the field gone. A result without the field (a run started
- * before it, a small answer) is returned as it is.
+ * lists, and that field and `closedRun` (the readers' own) gone. A result
+ * without them (a run started before them, a small answer) is returned as it is.
  */
 export function withAnswerRestored(result: AgentWorkflowResult): AgentResult {
+  if (result.responseRepeatedAt === undefined && result.closedRun === undefined) return result;
   const { responseRepeatedAt, ...rest } = result;
-  if (responseRepeatedAt === undefined) return result;
+  delete rest.closedRun;
+  if (responseRepeatedAt === undefined) return rest;
   const { response } = rest;
   const messageIndexes = new Set(responseRepeatedAt.messages);
   const generatedIndexes = new Set(responseRepeatedAt.generatedMessages);

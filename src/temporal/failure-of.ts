@@ -7,6 +7,7 @@ import {
   TimeoutFailure,
 } from '@temporalio/common';
 import { FailureType, type FailureTypeName } from '../shared/failure-catalogue';
+import { withoutClosedRun } from '../shared/closed-run';
 
 /**
  * How the failure came about: `application` is an `ApplicationFailure`, raised
@@ -25,7 +26,7 @@ export interface Failure {
    */
   type: FailureTypeName | string;
   message: string;
-  /** The `ApplicationFailure`'s details; empty for any other kind. */
+  /** The `ApplicationFailure`'s details (without a failed run's record for its readers); empty for any other kind. */
   details: unknown[];
   kind: FailureKind;
 }
@@ -62,7 +63,7 @@ function describe(cause: Error | undefined, carrier: Error): Failure {
     return {
       type: cause.type ?? FailureType.untyped,
       message: cause.message,
-      details: [...(cause.details ?? [])],
+      details: withoutClosedRun(cause.details ?? []),
       kind: 'application',
     };
   }

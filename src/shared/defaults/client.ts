@@ -5,8 +5,12 @@
 
 /** How `followRunEvents`, `listRuns` and the CLI read runs when not told otherwise. */
 export const CLIENT_DEFAULTS = {
-  /** How often following a run asks it for new events. */
-  followPollMs: 250,
+  /**
+   * How long a follower waits, once the run's history moved, before it asks for the new events: the workflow task
+   * after a model's answer and the one after a fast tool call come tens of milliseconds apart, and one query reads
+   * both. Longer costs latency (an event reaches its follower about this much later), shorter costs queries.
+   */
+  followSettleMs: 100,
   /** Runs `listRuns` and `agent-runner list` return. */
   listLimit: 20,
   /** Largest page asked of Temporal's visibility when listing. */

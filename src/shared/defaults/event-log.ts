@@ -14,3 +14,9 @@ export const EVENT_PREVIEW_CHARS = 500;
 
 /** Longest argument text shown in a tool call's activity summary in the web UI. */
 export const ACTIVITY_SUMMARY_ARGUMENT_CHARS = 80;
+
+/**
+ * Most bytes of events a finished run's result carries (its newest that fit), so its events are read without a
+ * query or a worker: a 10-iteration run's whole log is well under it, and it keeps the result small.
+ */
+export const CLOSED_RUN_EVENT_BYTES = 64 * 1024;

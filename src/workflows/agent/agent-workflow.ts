@@ -1,3 +1,5 @@
+import { closedRunRecord } from './closed-run-record';
+import { CLOSED_RUN_DETAIL_KEY } from '../../shared/closed-run';
 import type { Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time';
 import * as wf from '@temporalio/workflow';
@@ -121,6 +123,10 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     run.events.append('run-end', { status: 'failed', error, usage: runUsage(run) });
     describeActivity(run, `failed: ${failure.message}`);
     publish(run);
+    // Its readers' record goes last: callers read what the run had done from the first detail.
+    const details = failure.details ?? [];
+    const record = closedRunRecord(run, [failure.message, details]);
+    (failure as { details?: unknown[] | null }).details = [...details, { [CLOSED_RUN_DETAIL_KEY]: record }];
     throw failure;
   };
   const partial = (): PartialRun => partialRun(run.messages, runUsage(run), run.iteration);

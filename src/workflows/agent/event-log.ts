@@ -1,4 +1,6 @@
 import { CARRIED_EVENTS, EVENT_PREVIEW_CHARS, MAX_EVENTS_PER_PAGE } from '../../shared/defaults/event-log';
+import { jsonBytes } from '../../shared/payload-limits';
+import { pageOfEvents } from '../../shared/event-page';
 import {
   isRunEvent,
   loggedToolArguments,
@@ -56,13 +58,7 @@ export class EventLog {
 
   /** Events with `seq` greater than `after`, at most `limit` of them. */
   page(after: unknown = 0, limit: unknown = MAX_EVENTS_PER_PAGE): EventPage {
-    // Query arguments come from any client: what is not a finite number means "from the start" / "a full page".
-    const cursor = typeof after === 'number' && Number.isFinite(after) ? Math.max(0, Math.floor(after)) : 0;
-    const size = typeof limit === 'number' && !Number.isNaN(limit) ? limit : MAX_EVENTS_PER_PAGE;
-    const start = Math.max(0, cursor - (this.firstSeq - 1));
-    const events = this.entries.slice(start, start + Math.min(Math.max(1, Math.floor(size)), MAX_EVENTS_PER_PAGE));
-    const missed = this.firstSeq - 1 - cursor;
-    return { events, nextCursor: events.at(-1)?.seq ?? cursor, ...(missed > 0 ? { missed } : {}) };
+    return pageOfEvents(this.entries, this.firstSeq, after, limit);
   }
 
   /** The newest event, if any. */
@@ -72,7 +68,20 @@ export class EventLog {
 
   /** The newest events and the next number, for the run's next Temporal run. */
   carry(count = CARRIED_EVENTS): CarriedEvents {
-    return { nextSeq: this.firstSeq + this.entries.length, recent: this.entries.slice(-count) };
+    return { nextSeq: this.firstSeq + this.entries.length, recent: count > 0 ? this.entries.slice(-count) : [] };
+  }
+
+  /** The newest events whose JSON fits in `budgetBytes`, and the next number: what a finished run's result carries. */
+  carryWithin(budgetBytes: number): CarriedEvents {
+    let count = 0;
+    let bytes = 2;
+    while (count < this.entries.length) {
+      const size = jsonBytes(this.entries[this.entries.length - 1 - count]) + 1;
+      if (bytes + size > budgetBytes) break;
+      bytes += size;
+      count += 1;
+    }
+    return this.carry(count);
   }
 }
 

@@ -13,6 +13,7 @@ import { toolMessagesFor } from '../../rules/transcript';
 import { resultTooLarge } from '../failures';
 import type { RunContext } from '../run-context';
 import { describeActivity, type RunRecord, runUsage } from '../run-record';
+import { closedRunRecord } from '../closed-run-record';
 import type { StepOutcome } from '../step-outcome';
 import { appendMessages, markFinished } from '../run-transitions';
 
@@ -100,7 +101,7 @@ export async function finishRun(context: RunContext, result: AgentWorkflowResult
   publish(run);
   // Handlers are synchronous, so this never waits; it keeps the rule that none is cut off.
   await wf.CancellationScope.nonCancellable(() => wf.condition(wf.allHandlersFinished));
-  return result;
+  return { ...result, closedRun: closedRunRecord(run, result) };
 }
 
 /**

@@ -1,0 +1,22 @@
+import { MAX_EVENTS_PER_PAGE } from './defaults/event-log';
+import type { EventPage, RunEvent } from './run-events';
+
+/**
+ * A page of an event log kept from `firstSeq` on (`entries[0].seq`, or the next number when empty): the events
+ * after `after`, at most `limit`, and how many after the cursor are no longer kept. Pure: the workflow's `events`
+ * query and a reader of a finished run's result page the same way. Arguments may come from any client: what is not
+ * a finite number means "from the start" / "a full page".
+ */
+export function pageOfEvents(
+  entries: readonly RunEvent[],
+  firstSeq: number,
+  after: unknown = 0,
+  limit: unknown = MAX_EVENTS_PER_PAGE,
+): EventPage {
+  const cursor = typeof after === 'number' && Number.isFinite(after) ? Math.max(0, Math.floor(after)) : 0;
+  const size = typeof limit === 'number' && !Number.isNaN(limit) ? limit : MAX_EVENTS_PER_PAGE;
+  const start = Math.max(0, cursor - (firstSeq - 1));
+  const events = entries.slice(start, start + Math.min(Math.max(1, Math.floor(size)), MAX_EVENTS_PER_PAGE));
+  const missed = firstSeq - 1 - cursor;
+  return { events, nextCursor: events.at(-1)?.seq ?? cursor, ...(missed > 0 ? { missed } : {}) };
+}
