@@ -8,7 +8,7 @@ import { explainedBySearchAttributes } from '../temporal/check-search-attributes
 import { hasRunEnded } from '../temporal/run-ended';
 import { sleep } from './abortable-sleep';
 import { carriesClosedRun, readClosedRun } from './closed-run-reader';
-import { HistoryWatch } from './history-watch';
+import { HistoryWatch } from '../temporal/history-watch';
 import { notFoundOr } from './run-errors';
 
 /** Options of {@link followDurableEvents}. */

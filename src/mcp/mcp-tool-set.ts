@@ -142,6 +142,7 @@ export class McpToolSet {
     const untrack = this.#requests?.track(server, {
       callId: context.callId,
       workflow: workflowOf(context),
+      runId: context.runId,
       signal: AbortSignal.any([context.signal, ended.signal]),
       asked: 0,
     });

@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkflowHandle } from '@temporalio/client';
 import { mcpElicitationAnswerQuery, mcpElicitationSignal } from '../common/definitions';
+import { HistoryWatch } from '../temporal/history-watch';
 import { createModelClient } from '../activities/model-client';
 import { MCP_DEFAULTS } from '../shared/defaults/mcp';
 import { elicitationQuestion, elicitResultOf, schemaText } from '../shared/mcp-elicitation';
@@ -22,6 +23,8 @@ export interface McpCallInFlight {
   callId: string;
   /** The run the call belongs to, reached with the activity's client; absent outside a workflow (nobody to ask). */
   workflow: WorkflowHandle | undefined;
+  /** The Temporal run the call belongs to, whose history says when to ask it again. */
+  runId: string;
   /** Aborted when the call ends (finished, timed out, cancelled): a question still waiting is given up. */
   signal: AbortSignal;
   /** Questions asked so far in this attempt: the n-th has the id `<callId>#<n>` on every attempt. */
@@ -128,13 +131,21 @@ export class McpServerRequests {
     }
   }
 
-  /** Polls the run for the answer until it comes, the call ends, or the server gives up the request. */
+  /**
+   * Asks the run for the answer (the `mcpElicitationAnswer` query, a billed action) each time a workflow task of the
+   * run finished since the last ask, found by waiting on the run's history (Temporal's long poll, not billed): an
+   * answer reaches the run as a signal or update, which a workflow task takes in. A person who takes an hour costs
+   * no query while the run waits. Ends when the answer comes, the call ends, or the server gives up the request.
+   */
   private async awaitAnswer(call: McpCallInFlight, id: string, serverSignal: AbortSignal): Promise<string> {
     const workflow = call.workflow!;
+    const stop = AbortSignal.any([call.signal, serverSignal]);
+    const watch = new HistoryWatch(workflow.client, workflow.workflowId, call.runId);
     for (;;) {
-      if (call.signal.aborted || serverSignal.aborted) {
+      if (stop.aborted) {
         throw refusal(`agent-runner: the tool call ended before its question (${id}) was answered`);
       }
+      let failed = false;
       try {
         const state = await workflow.query(mcpElicitationAnswerQuery, { id });
         if (state.status === 'answered') return state.answer;
@@ -144,8 +155,10 @@ export class McpServerRequests {
       } catch (error) {
         if (error instanceof McpError) throw error;
         // The run's worker may be restarting: ask again while the call lasts.
+        failed = true;
       }
-      await delay(MCP_DEFAULTS.elicitationPollMs, call.signal, serverSignal);
+      if (failed) await delay(MCP_DEFAULTS.elicitationRetryMs, call.signal, serverSignal);
+      else await watch.next(stop).catch(() => delay(MCP_DEFAULTS.elicitationRetryMs, call.signal, serverSignal));
     }
   }
 

@@ -17,8 +17,12 @@ export const MCP_DEFAULTS = {
   clientVersion: '0.3.0',
   /** Longest tool description passed on to the model; a longer one is cut. */
   maxDescriptionChars: 4_000,
-  /** How often a call waiting on a person's answer to its server's question (elicitation) asks its run for it. */
-  elicitationPollMs: 500,
+  /**
+   * How long a call waiting on a person's answer to its server's question (elicitation) waits before it asks its run
+   * again after the run did not answer (its worker restarting, the server unreachable). Otherwise it asks only when a
+   * workflow task of the run finished.
+   */
+  elicitationRetryMs: 500,
   /** Times a server's question is put to the person when the answer does not fit its form; then it is declined. */
   elicitationTries: 3,
 } as const;

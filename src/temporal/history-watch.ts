@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowClient } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -35,7 +35,7 @@ export class HistoryWatch {
   private readUpTo = 0;
 
   constructor(
-    private readonly client: Client,
+    private readonly client: Client | WorkflowClient,
     private readonly workflowId: string,
     private runId: string,
   ) {}
