@@ -176,7 +176,12 @@ export function createModelCall(
       outcome = 'completed';
       return result;
     } catch (error) {
-      if (context.cancellationSignal.aborted) throw error;
+      if (context.cancellationSignal.aborted) {
+        // A worker shutting down (a deploy) hands the call to another worker: what this attempt spent goes with it.
+        if (context.cancellationDetails?.workerShutdown === true && meter.spent() !== undefined)
+          context.heartbeat(meter.details(announcement));
+        throw error;
+      }
       // The next attempt reads the spending from this heartbeat; the workflow, from the failure, if none follows.
       const spent = meter.spent();
       if (spent !== undefined) context.heartbeat(meter.details(announcement));

@@ -117,7 +117,7 @@ export interface AgentRunnerPluginOptions {
    */
   deployment?: AgentWorkerDeployment;
   /**
-   * How the agent's activities heartbeat (`docs/guide/cost.md` says what each choice costs): `timeout`, how long the
+   * How the agent's activities heartbeat (`docs/operations/actions.md` says what each choice costs): `timeout`, how long the
    * server waits for a running call's heartbeat before it runs the call again elsewhere (what a dead worker costs
    * each call in flight); `interval`, how often a running call heartbeats (each heartbeat is a Temporal Cloud
    * action), at most half the timeout. Fields left out come from `AGENT_HEARTBEAT_TIMEOUT` and
