@@ -1,3 +1,4 @@
+import { CLOSED_RUN_EVENT_BYTES } from '../../src/shared/defaults/event-log';
 import { z } from 'zod';
 import { MODEL_INPUT_INLINE_BYTES, RESULT_MESSAGES_INLINE_BYTES } from '../../src/shared/defaults/sizes';
 import { jsonBytes } from '../../src/shared/payload-limits';
@@ -114,9 +115,12 @@ describe('linear history', () => {
 
     // History holds each tool result about once. With the conversation in every call's input it held
     // them ten times over (the sum of 21 growing conversations); now the rest is the result (at most
-    // twice its budget) and a little bookkeeping per iteration.
+    // twice its budget, plus the newest events a closed run carries for its readers) and a little
+    // bookkeeping per iteration.
     const description = await handle.describe();
-    expect(description.historySize).toBeLessThan(jsonBytes(whole) + 2 * RESULT_MESSAGES_INLINE_BYTES + 21 * 3 * 1024);
+    expect(description.historySize).toBeLessThan(
+      jsonBytes(whole) + 2 * RESULT_MESSAGES_INLINE_BYTES + CLOSED_RUN_EVENT_BYTES + 21 * 3 * 1024,
+    );
   });
 
   test('resultMessages: all keeps the whole conversation in the result', async () => {
