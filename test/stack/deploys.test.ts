@@ -164,11 +164,11 @@ function workflowTaskBuilds(events: HistoryEvent[]): string[] {
   });
 }
 
-/** The identities (pid@host) of the workers that ran the run's activities. */
+/** The identities (pid@host) of the workers that ran the run's activities, without the stream listener they name. */
 function activityWorkers(events: HistoryEvent[]): string[] {
   return events.flatMap((event) => {
     const started = event.activityTaskStartedEventAttributes;
-    return started?.identity ? [started.identity] : [];
+    return started?.identity ? [started.identity.replace(/ agent-stream=\S+$/, '')] : [];
   });
 }
 
