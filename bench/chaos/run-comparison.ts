@@ -103,9 +103,13 @@ function renumberCacheRefs<Value>(value: Value): Value {
   ) as Value;
 }
 
-/** A completed run's result with each child's run id replaced by the call whose child had that run. */
+/**
+ * A completed run's result with each child's run id replaced by the call whose child had that run, and the times and
+ * durations in its readers' record (`closedRun`: the last state and newest events, stamped when they happened) left out.
+ */
 function comparableResult(outcome: Extract<RunOutcome, { status: 'completed' }>): AgentResult {
-  const { result } = outcome;
+  const closedRun = (outcome.result as { closedRun?: unknown }).closedRun;
+  const result = closedRun === undefined ? outcome.result : { ...outcome.result, closedRun: timeless(closedRun) };
   if (result.children === undefined) return result;
   const callOfRun = new Map(
     (outcome.children ?? []).flatMap((child) => child.runIds.map((runId) => [runId, child.callId] as const)),
@@ -120,6 +124,16 @@ function comparableResult(outcome: Extract<RunOutcome, { status: 'completed' }>)
       };
     }),
   };
+}
+
+/** `value` with every ISO time and every `...Ms` or `...At` field replaced by a placeholder. */
+function timeless(value: unknown, key = ''): unknown {
+  if (/(Ms|At)$/.test(key) || key === 'at') return '<time>';
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value)) return '<time>';
+  if (Array.isArray(value)) return value.map((item) => timeless(item));
+  if (isObject(value))
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, timeless(item, name)]));
+  return value;
 }
 
 /** What is compared of a run's nested agents: per child, its call, its number of Temporal runs, and its outcome. */

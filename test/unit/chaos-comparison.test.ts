@@ -38,6 +38,25 @@ const completed = (value: AgentResult, children?: ChildRun[]): RunOutcome => ({
 });
 
 describe('compareOutcomes', () => {
+  test("the readers' record of a closed run is compared without its times and durations", () => {
+    const withRecord = (at: string, durationMs: number, output: string) =>
+      ({
+        ...result(),
+        closedRun: {
+          state: { status: 'completed', startedAt: at },
+          events: { nextSeq: 2, recent: [{ seq: 1, at, type: 'tool-call-end', durationMs, output }] },
+        },
+      }) as AgentResult;
+    const reference = completed(withRecord('2026-11-28T06:58:35.063Z', 12, 'done'));
+
+    expect(compareOutcomes(reference, completed(withRecord('2026-11-28T06:59:45.806Z', 950, 'done'))).identical).toBe(
+      true,
+    );
+    expect(compareOutcomes(reference, completed(withRecord('2026-11-28T06:58:35.063Z', 12, 'other'))).identical).toBe(
+      false,
+    );
+  });
+
   test('equal results are identical, whatever the key order', () => {
     const reordered = Object.fromEntries(Object.entries(result()).reverse()) as AgentResult;
     expect(compareOutcomes(completed(result()), completed(reordered))).toEqual({ identical: true });
