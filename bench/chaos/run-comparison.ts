@@ -104,8 +104,8 @@ function renumberCacheRefs<Value>(value: Value): Value {
 }
 
 /**
- * A completed run's result with each child's run id replaced by the call whose child had that run, and the times and
- * durations in its readers' record (`closedRun`: the last state and newest events, stamped when they happened) left out.
+ * A completed run's result with each child's run id replaced by the call whose child had that run, and the times,
+ * durations and Temporal ids in its readers' record (`closedRun`: the last state and newest events) left out.
  */
 function comparableResult(outcome: Extract<RunOutcome, { status: 'completed' }>): AgentResult {
   const closedRun = (outcome.result as { closedRun?: unknown }).closedRun;
@@ -126,9 +126,13 @@ function comparableResult(outcome: Extract<RunOutcome, { status: 'completed' }>)
   };
 }
 
-/** `value` with every ISO time and every `...Ms` or `...At` field replaced by a placeholder. */
+/**
+ * `value` with every ISO time, every `...Ms` or `...At` field, and every Temporal id (a nested agent's `workflowId`
+ * and `runId`, which name the run they belong to: its children are compared apart) replaced by a placeholder.
+ */
 function timeless(value: unknown, key = ''): unknown {
   if (/(Ms|At)$/.test(key) || key === 'at') return '<time>';
+  if (key === 'workflowId' || key === 'runId') return '<id>';
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(value)) return '<time>';
   if (Array.isArray(value)) return value.map((item) => timeless(item));
   if (isObject(value))

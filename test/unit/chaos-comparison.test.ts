@@ -39,19 +39,24 @@ const completed = (value: AgentResult, children?: ChildRun[]): RunOutcome => ({
 
 describe('compareOutcomes', () => {
   test("the readers' record of a closed run is compared without its times and durations", () => {
-    const withRecord = (at: string, durationMs: number, output: string) =>
+    const withRecord = (at: string, durationMs: number, output: string, prefix = 'reference') =>
       ({
         ...result(),
         closedRun: {
           state: { status: 'completed', startedAt: at },
-          events: { nextSeq: 2, recent: [{ seq: 1, at, type: 'tool-call-end', durationMs, output }] },
+          events: {
+            nextSeq: 3,
+            recent: [
+              { seq: 1, at, type: 'nested-agent-start', workflowId: `${prefix}-k01/call-1`, runId: `${prefix}-run` },
+              { seq: 2, at, type: 'tool-call-end', durationMs, output },
+            ],
+          },
         },
       }) as AgentResult;
     const reference = completed(withRecord('2026-11-28T06:58:35.063Z', 12, 'done'));
+    const crashed = completed(withRecord('2026-11-28T06:59:45.806Z', 950, 'done', 'kill'));
 
-    expect(compareOutcomes(reference, completed(withRecord('2026-11-28T06:59:45.806Z', 950, 'done'))).identical).toBe(
-      true,
-    );
+    expect(compareOutcomes(reference, crashed).identical).toBe(true);
     expect(compareOutcomes(reference, completed(withRecord('2026-11-28T06:58:35.063Z', 12, 'other'))).identical).toBe(
       false,
     );
