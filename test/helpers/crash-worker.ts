@@ -1,3 +1,5 @@
+import { Client, Connection } from '@temporalio/client';
+import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { cleanEnv, startScript } from './processes';
 import { testServerAddress } from './test-env';
 
@@ -24,4 +26,36 @@ export function crashWorkerStarter(setup: CrashWorkerSetup): () => ReturnType<ty
     ...setup.extraEnv,
   });
   return () => startScript('test/fixtures/crash-worker.ts', env, /crash-worker ready/);
+}
+
+/** A test file's scripted model and Temporal client for its crash workers: {@link useCrashWorld}. */
+export interface CrashWorld {
+  readonly model: ScriptedModelServer;
+  readonly client: Client;
+}
+
+/** Starts a scripted model and connects a client before the file's tests, and closes both after; read inside tests. */
+export function useCrashWorld(): CrashWorld {
+  let started: { model: ScriptedModelServer; connection: Connection; client: Client } | undefined;
+  beforeAll(async () => {
+    const model = await ScriptedModelServer.start();
+    const connection = await Connection.connect({ address: testServerAddress() });
+    started = { model, connection, client: new Client({ connection }) };
+  });
+  afterAll(async () => {
+    await started?.connection.close();
+    await started?.model.close();
+  });
+  const current = () => {
+    if (started === undefined) throw new Error('the crash world is started in beforeAll: use it inside a test');
+    return started;
+  };
+  return {
+    get model() {
+      return current().model;
+    },
+    get client() {
+      return current().client;
+    },
+  };
 }

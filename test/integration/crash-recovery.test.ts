@@ -2,12 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentResult } from '../../src/shared/agent-result';
-import { crashWorkerStarter } from '../helpers/crash-worker';
-import { testServerAddress } from '../helpers/test-env';
+import { crashWorkerStarter, useCrashWorld } from '../helpers/crash-worker';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -17,19 +14,7 @@ import { waitFor } from '../helpers/wait';
  * carries the same idempotency key.
  */
 describe('a tool call that loses its worker', () => {
-  let model: ScriptedModelServer;
-  let connection: Connection;
-  let client: Client;
-
-  beforeAll(async () => {
-    model = await ScriptedModelServer.start();
-    connection = await Connection.connect({ address: testServerAddress() });
-    client = new Client({ connection });
-  });
-  afterAll(async () => {
-    await connection.close();
-    await model.close();
-  });
+  const world = useCrashWorld();
 
   test('is retried past three lost attempts and answers the model with the tool result', async () => {
     const directory = await mkdtemp(path.join(os.tmpdir(), 'crash-recovery-'));
@@ -38,12 +23,12 @@ describe('a tool call that loses its worker', () => {
     const taskQueue = `crash-${randomUUID()}`;
     const startWorker = crashWorkerStarter({
       taskQueue,
-      modelBaseURL: model.baseURL,
+      modelBaseURL: world.model.baseURL,
       sideEffects,
       workspace: directory,
     });
     const modelName = `crash-${randomUUID()}`;
-    model.script(modelName, [
+    world.model.script(modelName, [
       { toolCalls: [{ name: 'slow_write', arguments: { label: 'report' } }] },
       { content: 'Done.' },
     ]);
@@ -54,7 +39,7 @@ describe('a tool call that loses its worker', () => {
         .map((line) => JSON.parse(line) as { key: string; attempt: number; label: string });
 
     let worker = await startWorker();
-    const handle = await client.workflow.start(WORKFLOW_TYPE, {
+    const handle = await world.client.workflow.start(WORKFLOW_TYPE, {
       taskQueue,
       workflowId: `crash-${randomUUID()}`,
       args: [{ model: modelName, tools: ['slow_write'], message: 'Write the report.' }],

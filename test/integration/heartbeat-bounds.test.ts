@@ -2,16 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { followRunEvents, terminateAgentRun } from '../../src/client';
-import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { ACTIVITY_DEFAULTS } from '../../src/shared/defaults/activities';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { msToNumber } from '../../src/shared/duration';
 import { isModelStreamEvent } from '../../src/shared/model-stream-events';
 import { streamUrlOf } from '../../src/shared/worker-identity';
-import { crashWorkerStarter } from '../helpers/crash-worker';
-import { TestEnv, testServerAddress } from '../helpers/test-env';
+import { crashWorkerStarter, useCrashWorld } from '../helpers/crash-worker';
+import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -97,25 +95,14 @@ describe('heartbeats at the defaults', () => {
 });
 
 describe('a model call whose worker died', () => {
-  let model: ScriptedModelServer;
-  let connection: Connection;
-  let client: Client;
-  beforeAll(async () => {
-    model = await ScriptedModelServer.start();
-    connection = await Connection.connect({ address: testServerAddress() });
-    client = new Client({ connection });
-  });
-  afterAll(async () => {
-    await connection.close();
-    await model.close();
-  });
+  const world = useCrashWorld();
 
   test('runs again on another worker within a minute', async () => {
     const directory = await mkdtemp(path.join(os.tmpdir(), 'heartbeat-bounds-'));
     const taskQueue = `heartbeat-${randomUUID()}`;
     const startWorker = crashWorkerStarter({
       taskQueue,
-      modelBaseURL: model.baseURL,
+      modelBaseURL: world.model.baseURL,
       sideEffects: path.join(directory, 'side-effects.jsonl'),
       workspace: directory,
       // The defaults, whatever the crash workers of other tests are given.
@@ -123,13 +110,13 @@ describe('a model call whose worker died', () => {
     });
     const modelName = `heartbeat-${randomUUID()}`;
     const arrivals: number[] = [];
-    model.respond(modelName, () => {
+    world.model.respond(modelName, () => {
       arrivals.push(Date.now());
       // The first attempt's answer never comes before its worker is killed.
       return arrivals.length === 1 ? { content: 'too late', delayMs: 110_000 } : { content: 'Answered.' };
     });
     let worker = await startWorker();
-    const handle = await client.workflow.start(WORKFLOW_TYPE, {
+    const handle = await world.client.workflow.start(WORKFLOW_TYPE, {
       taskQueue,
       workflowId: `heartbeat-${randomUUID()}`,
       args: [{ model: modelName, tools: [], message: 'Answer.' }],

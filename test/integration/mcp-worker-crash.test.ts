@@ -2,14 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { faultRecords } from '../helpers/fault-server';
 import { isAlive } from '../../src/temporal/dev-server';
-import { crashWorkerStarter } from '../helpers/crash-worker';
-import { testServerAddress } from '../helpers/test-env';
+import { crashWorkerStarter, useCrashWorld } from '../helpers/crash-worker';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -18,19 +15,7 @@ import { waitFor } from '../helpers/wait';
  * the run ends as a crash-free run of the same script does.
  */
 describe('a worker SIGKILLed during an MCP tool call', () => {
-  let model: ScriptedModelServer;
-  let connection: Connection;
-  let client: Client;
-
-  beforeAll(async () => {
-    model = await ScriptedModelServer.start();
-    connection = await Connection.connect({ address: testServerAddress() });
-    client = new Client({ connection });
-  });
-  afterAll(async () => {
-    await connection.close();
-    await model.close();
-  });
+  const world = useCrashWorld();
 
   test('leaves no server process behind, and a new worker finishes the run as a crash-free run does', async () => {
     const directory = await mkdtemp(path.join(os.tmpdir(), 'mcp-worker-crash-'));
@@ -40,21 +25,21 @@ describe('a worker SIGKILLed during an MCP tool call', () => {
     const taskQueue = `mcp-crash-${randomUUID()}`;
     const startWorker = crashWorkerStarter({
       taskQueue,
-      modelBaseURL: model.baseURL,
+      modelBaseURL: world.model.baseURL,
       sideEffects,
       workspace: directory,
       extraEnv: { FAULT_SERVER_LOG: log },
     });
     const script = (label: string) => {
       const name = `mcp-crash-${randomUUID()}`;
-      model.script(name, [
+      world.model.script(name, [
         { toolCalls: [{ name: 'faulty__slow', arguments: { ms: 3_000, label } }] },
         { content: 'Done.' },
       ]);
       return name;
     };
     const run = (label: string) =>
-      client.workflow.start(WORKFLOW_TYPE, {
+      world.client.workflow.start(WORKFLOW_TYPE, {
         taskQueue,
         workflowId: `mcp-crash-${randomUUID()}`,
         args: [{ model: script(label), tools: ['faulty__slow'], message: 'Make the report.' }],
