@@ -128,7 +128,7 @@ const program = new Command()
   .option('--action-iterations <n>', 'model calls per run in the actions section', (value) => Number(value), 10)
   .option(
     '--short',
-    'with --only actions: the short form CI runs (8 model calls per run at 0.5, 3 and 10 s), failing when a budget is passed',
+    'with --only actions: the short form CI runs (10 model calls per run at 0.5, 3 and 10 s), failing when a budget is passed',
   )
   .option('--budgets', 'with --only actions: fail when a budget is passed')
   .parse();
@@ -202,7 +202,7 @@ async function benchActionsSection(): Promise<void> {
   // The short form: enough calls that the follower's first read (one query) does not weigh as a per-iteration cost.
   const short = options.short === true;
   const iterations =
-    short && program.getOptionValueSource('actionIterations') === 'default' ? 8 : options.actionIterations;
+    short && program.getOptionValueSource('actionIterations') === 'default' ? 10 : options.actionIterations;
   const latencies =
     short && program.getOptionValueSource('actionLatencies') === 'default'
       ? [500, 3000, 10_000]
