@@ -167,15 +167,10 @@ describe('followers', () => {
     await env.stopWorker();
     try {
       const before = queries();
-      const { lastEvent, ...state } = await getAgentState(counting.client, handle.workflowId);
-      expect(state).toEqual({ ...queried, lastEvent: undefined });
-      expect(untimed([lastEvent as RunEvent])).toEqual(untimed([queried.lastEvent as RunEvent]));
+      await expectReadWithoutWorker(handle.workflowId, queried, log);
       const answer = await api.get(`/runs/${handle.workflowId}`);
       expect(answer.status).toBe(200);
       expect(answer.body.state.messages).toEqual(queried.messages);
-      const followed: RunEvent[] = [];
-      for await (const event of followRunEvents(counting.client, handle.workflowId)) followed.push(event);
-      expect(untimed(followed)).toEqual(untimed(log));
       const stream = await readEventStream(`${api.url}/runs/${handle.workflowId}/events`, auth);
       expect(seqsOf(stream.events)).toEqual(log.map((event) => event.seq));
       const atEnd = await api.get(`/runs/${handle.workflowId}/events`, { 'last-event-id': String(log.length) });
@@ -195,12 +190,7 @@ describe('followers', () => {
     await env.stopWorker();
     try {
       const before = queries();
-      const { lastEvent, ...state } = await getAgentState(counting.client, handle.workflowId);
-      expect(state).toEqual({ ...queried, lastEvent: undefined });
-      expect(untimed([lastEvent as RunEvent])).toEqual(untimed([queried.lastEvent as RunEvent]));
-      const followed: RunEvent[] = [];
-      for await (const event of followRunEvents(counting.client, handle.workflowId)) followed.push(event);
-      expect(untimed(followed)).toEqual(untimed(log));
+      await expectReadWithoutWorker(handle.workflowId, queried, log);
       const outcome = await api.get(`/runs/${handle.workflowId}/result`);
       expect(outcome.body).toMatchObject({ outcome: 'failed', error: { type: 'InvalidAgentInput' } });
       expect(queries() - before).toBe(0);
@@ -209,3 +199,20 @@ describe('followers', () => {
     }
   });
 });
+
+/**
+ * An ended run read by the client with no worker running: its state as the `state` query answered it (the last
+ * event's time aside), and following it yields the live log.
+ */
+async function expectReadWithoutWorker(
+  workflowId: string,
+  queried: Awaited<ReturnType<typeof getAgentState>>,
+  log: RunEvent[],
+): Promise<void> {
+  const { lastEvent, ...state } = await getAgentState(counting.client, workflowId);
+  expect(state).toEqual({ ...queried, lastEvent: undefined });
+  expect(untimed([lastEvent as RunEvent])).toEqual(untimed([queried.lastEvent as RunEvent]));
+  const followed: RunEvent[] = [];
+  for await (const event of followRunEvents(counting.client, workflowId)) followed.push(event);
+  expect(untimed(followed)).toEqual(untimed(log));
+}
