@@ -50,13 +50,16 @@ export function startTracingSdk(config: TracingConfig): TracingSdk {
   };
 }
 
+/**
+ * Temporal's workflow interceptors, with activities scheduled without a span of their own
+ * (`src/workflows/temporal-tracing-interceptors.ts`, or its build), in place of Temporal's module.
+ */
+const TEMPORAL_TRACING_INTERCEPTORS_PATH: string = require.resolve('../workflows/temporal-tracing-interceptors');
+
 /** Temporal's worker-side interceptors for `sdk`, and `workflowModules` in the order they must run. */
 export function workerTracingInterceptors(workflowModules: readonly string[]): WorkerInterceptors {
   return {
-    workflowModules: [
-      require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
-      ...workflowModules,
-    ],
+    workflowModules: [TEMPORAL_TRACING_INTERCEPTORS_PATH, ...workflowModules],
     activity: [
       (ctx) => ({
         inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
