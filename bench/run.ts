@@ -117,7 +117,7 @@ const program = new Command()
   .option('--feature-runs <n>', 'measured runs of each variant in the features section', (value) => Number(value), 5)
   .option(
     '--only <section>',
-    'run one section: anchors, features, history, streaming, inflight, compacted-long, nested, mcp or actions (the last five only when named; features includes mcp)',
+    'run one section: anchors, features, history, streaming, inflight, compacted-long, nested, mcp, tracing or actions (the last six only when named; features includes mcp and tracing)',
   )
   .option(
     '--action-latencies <ms,...>',
@@ -260,6 +260,7 @@ async function main(): Promise<void> {
   if (options.only === undefined || options.only === 'anchors') await benchAnchors();
   if (options.only === undefined || options.only === 'features') await benchFeatures();
   if (options.only === 'mcp') await benchMcpCost();
+  if (options.only === 'tracing') await benchTracing();
   if (options.only === undefined || options.only === 'history') {
     await benchHistoryGrowth({
       lengths: options.historyLengths,
@@ -388,23 +389,14 @@ async function benchAnchors(): Promise<void> {
  * once (the runner's own cost, magnified), and 5 iterations against a model that takes 500 ms (what a user sees).
  */
 async function benchFeatures(): Promise<void> {
-  const cases = [
-    { iterations: 20, resultBytes: 0 },
-    { iterations: 20, resultBytes: 4096 },
-    { iterations: 5, resultBytes: 0, latencyMs: 500 },
-  ];
+  const cases = FEATURE_CASES;
   const codec = await measureFeatureCost({
     variants: [codecVariant()],
     cases,
     runs: options.featureRuns,
     log: (line) => console.log(line),
   });
-  const tracing = await measureTracingCost({
-    cases,
-    runs: options.featureRuns,
-    rounds: 3,
-    log: (line) => console.log(line),
-  });
+  const tracing = await tracingRows();
   console.log('');
   console.log(
     `what payload encryption costs: ${options.featureRuns} runs of each variant, interleaved in one process; median ms per iteration and the ratio to plain runs`,
@@ -413,10 +405,37 @@ async function benchFeatures(): Promise<void> {
   console.log('');
   await benchMcpCost();
   console.log('');
+  printTracing(tracing);
+}
+
+/** The runs each feature is measured on: the runner's own cost magnified (a model answering at once), and a 500 ms model. */
+const FEATURE_CASES = [
+  { iterations: 20, resultBytes: 0 },
+  { iterations: 20, resultBytes: 4096 },
+  { iterations: 5, resultBytes: 0, latencyMs: 500 },
+];
+
+const TRACING_ROUNDS = 3;
+
+/** What tracing costs per iteration, on its own (`--only tracing`). */
+async function benchTracing(): Promise<void> {
+  printTracing(await tracingRows());
+}
+
+function tracingRows() {
+  return measureTracingCost({
+    cases: FEATURE_CASES,
+    runs: options.featureRuns,
+    rounds: TRACING_ROUNDS,
+    log: (line) => console.log(line),
+  });
+}
+
+function printTracing(rows: Awaited<ReturnType<typeof tracingRows>>): void {
   console.log(
-    `what tracing costs (every span exported to a real Jaeger over OTLP): 3 processes of each, alternating, ${options.featureRuns} runs each; median ms per iteration`,
+    `what tracing costs (every span exported to a real Jaeger over OTLP): ${TRACING_ROUNDS} processes of each, alternating, ${options.featureRuns} runs each; median ms per iteration`,
   );
-  for (const line of featureCostTable(tracing)) console.log(line);
+  for (const line of featureCostTable(rows)) console.log(line);
 }
 
 /**
