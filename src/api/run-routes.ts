@@ -4,6 +4,7 @@ import {
   WorkflowNotFoundError,
   type Client,
   type WorkflowExecutionDescription,
+  type WorkflowExecutionStatusName,
 } from '@temporalio/client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
@@ -21,7 +22,7 @@ import { API_DEFAULTS, API_QUERY_DEADLINE_MS } from '../shared/defaults/api';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { eventsQuery } from '../common/definitions';
 import { withModelDeltas } from '../client/model-stream-follower';
-import { carriesClosedRun, readClosedRun } from '../client/closed-run-reader';
+import { readClosedRun } from '../client/closed-run-reader';
 import { closedRunEvents } from '../shared/closed-run';
 import { RunSubscriptions } from './run-subscriptions';
 import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-stream-events';
@@ -265,8 +266,13 @@ async function describeAgentRun(client: Client, runId: string): Promise<Workflow
 }
 
 /** The ended run's first event after `after`: from the record its close carries, else the query. */
-async function readEventsAfter(client: Client, runId: string, status: string, after: number): Promise<EventPage> {
-  const closed = carriesClosedRun(status) ? await readClosedRun(client, runId) : undefined;
+async function readEventsAfter(
+  client: Client,
+  runId: string,
+  status: WorkflowExecutionStatusName,
+  after: number,
+): Promise<EventPage> {
+  const closed = hasRunEnded(status) ? await readClosedRun(client, runId) : undefined;
   if (closed !== undefined) return closedRunEvents(closed.record, after, 1);
   return client.workflow.getHandle(runId).query(eventsQuery, { after, limit: 1 });
 }

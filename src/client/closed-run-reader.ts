@@ -1,8 +1,16 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { type AgentState } from '../shared/agent-result';
-import { closedRunInDetails, closedRunState, failedRunState, type ClosedRunRecord } from '../shared/closed-run';
+import {
+  closedByTemporalState,
+  closedRunInDetails,
+  closedRunState,
+  closedRunStateOf,
+  failedRunState,
+  type ClosedRunRecord,
+} from '../shared/closed-run';
 import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
+import { replayClosedRun } from './run-replay';
 
 /** A finished run as its readers see it: its state and newest events. */
 export interface ClosedRun {
@@ -11,20 +19,31 @@ export interface ClosedRun {
 }
 
 /** Temporal statuses whose close carries the run's record: a completed run's result, a failed run's failure. */
-export function carriesClosedRun(status: string): boolean {
+function carriesClosedRun(status: string): boolean {
   return status === 'COMPLETED' || status === 'FAILED';
 }
 
 /**
- * The record a finished run carries (`closedRun`), read from its history (its close event), so it costs no action
- * and needs no worker. Undefined for a run without one (started before it was carried). Only for a run whose
- * Temporal status {@link carriesClosedRun}: a run terminated or timed out by Temporal has none.
+ * A closed run's state and newest events, read from its history, so it costs no action and needs no worker: the
+ * record a completed or failed run carries (`closedRun`), else (a run Temporal terminated or timed out, or one started
+ * before runs carried a record) its history replayed in this process. Undefined when neither can be read (a history
+ * that does not replay against this code): the caller asks the query, which needs a worker of the run's build.
  */
 export async function readClosedRun(
   client: Client,
   workflowId: string,
   runId?: string,
 ): Promise<ClosedRun | undefined> {
+  const handle = client.workflow.getHandle(workflowId, runId);
+  const description = await handle.describe();
+  const carried = carriesClosedRun(description.status.name)
+    ? await readCarriedRecord(client, workflowId, description.runId)
+    : undefined;
+  return carried ?? (await readReplayed(client, workflowId, description.runId));
+}
+
+/** The record a completed run's result or a failed run's failure carries; undefined for a run without one. */
+async function readCarriedRecord(client: Client, workflowId: string, runId: string): Promise<ClosedRun | undefined> {
   let result: AgentWorkflowResult;
   try {
     result = (await client.workflow.getHandle(workflowId, runId).result()) as AgentWorkflowResult;
@@ -37,4 +56,20 @@ export async function readClosedRun(
   }
   const record = result.closedRun;
   return record === undefined ? undefined : { record, state: closedRunState(withAnswerRestored(result), record) };
+}
+
+/** The run as its replayed history left it, shaped as a carried record; undefined when it does not replay here. */
+async function readReplayed(client: Client, workflowId: string, runId: string): Promise<ClosedRun | undefined> {
+  let snapshot;
+  try {
+    snapshot = await replayClosedRun(client, workflowId, runId);
+  } catch {
+    return undefined;
+  }
+  if (snapshot === undefined) return undefined;
+  const { events, closedByTemporal } = snapshot;
+  const state =
+    closedByTemporal === undefined ? snapshot.state : closedByTemporalState(snapshot.state, closedByTemporal);
+  const nextSeq = (events.at(-1)?.seq ?? state.lastEvent?.seq ?? 0) + 1;
+  return { record: { state: closedRunStateOf(state), events: { nextSeq, recent: events } }, state };
 }

@@ -7,7 +7,7 @@ import { type EventPage, type RunEvent } from '../shared/run-events';
 import { explainedBySearchAttributes } from '../temporal/check-search-attributes';
 import { hasRunEnded } from '../temporal/run-ended';
 import { sleep } from './abortable-sleep';
-import { carriesClosedRun, readClosedRun } from './closed-run-reader';
+import { readClosedRun } from './closed-run-reader';
 import { HistoryWatch } from '../temporal/history-watch';
 import { notFoundOr } from './run-errors';
 
@@ -34,7 +34,7 @@ export interface DurableFollowOptions {
  * The run's durable events in order, each once, ending after `run-end` or when Temporal closes the run (a run
  * terminated or timed out by Temporal itself never writes `run-end`). Waits on the run's history with Temporal's
  * long poll (not a billed action) and asks the `events` query (one action) only when a workflow task finished since
- * the last read; a run that completed or failed is read from the record its close carries (no query, no worker).
+ * the last read; an ended run is read from its history (`readClosedRun`: no query, no worker).
  * Continues across continue-as-new.
  */
 export async function* followDurableEvents(
@@ -49,10 +49,9 @@ export async function* followDurableEvents(
   let description = await describe(client, workflowId);
   const watch = new HistoryWatch(client, workflowId, description.runId);
   let ended = hasRunEnded(description.status.name);
-  let recorded = carriesClosedRun(description.status.name);
   while (!aborted()) {
     if (!ended) watch.readAt(description.runId, description.historyLength);
-    const read = recorded
+    const read = ended
       ? await closedReader(client, workflowId)
       : (after: number) => query(client, workflowId, after);
     for (let full = true; full && !aborted();) {
@@ -71,9 +70,8 @@ export async function* followDurableEvents(
     if (move === undefined) return;
     if (move.closed === 'ended') {
       ended = true;
-      recorded = move.recorded === true;
       // Closed by Temporal with every finished task read already: nothing more was written.
-      if (!recorded && !move.appended) return;
+      if (move.recorded !== true && !move.appended) return;
       continue;
     }
     await sleep(settleMs, signal);
@@ -111,7 +109,7 @@ async function query(client: Client, workflowId: string, after: number): Promise
   }
 }
 
-/** How a completed or failed run's events are read: from the record its close carries, or (none) the query. */
+/** How an ended run's events are read: from its history (`readClosedRun`), or (when that cannot) the query. */
 async function closedReader(client: Client, workflowId: string): Promise<(after: number) => Promise<EventPage>> {
   const closed = await readClosedRun(client, workflowId);
   if (closed === undefined) return (after) => query(client, workflowId, after);

@@ -10,7 +10,7 @@ import { MESSAGE_PAGES } from '../shared/defaults/sizes';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { stateQuery, transcriptQuery } from '../common/definitions';
-import { carriesClosedRun, readClosedRun } from './closed-run-reader';
+import { readClosedRun } from './closed-run-reader';
 import { type AgentResult, type AgentState } from '../shared/agent-result';
 import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
 import { type ChatMessage } from '../shared/messages';
@@ -19,6 +19,7 @@ import { type MessagePage, type TranscriptQueryInput, type TranscriptRun } from 
 import { RunNotFoundError } from './run-control';
 import { connectClient } from '../temporal/connection';
 import { isWorkflowNotFound } from '../temporal/errors';
+import { hasRunEnded } from '../temporal/run-ended';
 import { failureOf } from '../temporal/failure-of';
 import { versioningOverrideFor } from '../temporal/deployment-version';
 import { VERSIONING_MEMO_KEY, type RunVersioning } from '../shared/versioning';
@@ -263,16 +264,17 @@ export async function getAgentResult(client: Client, workflowId: string, runId?:
 }
 
 /**
- * The run's state: the `state` query while it runs; once it has completed or failed, read from its result or its
- * failure (no query, so no action and no worker needed; a failed run's `messages` are those its failure carries). A
- * run terminated or timed out by Temporal is asked the query, which needs a worker of its build. Throws `RunNotFoundError` for an unknown id. Leave `runId` out to
+ * The run's state: the `state` query while it runs; once it has ended, read from its history (`readClosedRun`: its
+ * result or failure, or its history replayed in this process for a run Temporal terminated or timed out), so no
+ * action and no worker are needed; a failed run's `messages` are those its failure carries. A history that does not
+ * replay against this process's workflow code is asked the query. Throws `RunNotFoundError` for an unknown id. Leave `runId` out to
  * read the run as it is now: a given `runId` reads that Temporal run only, which is closed once the run has
  * continued as new.
  */
 export async function getAgentState(client: Client, workflowId: string, runId?: string): Promise<AgentState> {
   try {
     const handle = client.workflow.getHandle(workflowId, runId);
-    if (carriesClosedRun((await handle.describe()).status.name)) {
+    if (hasRunEnded((await handle.describe()).status.name)) {
       const closed = await readClosedRun(client, workflowId, runId);
       if (closed !== undefined) return closed.state;
     }

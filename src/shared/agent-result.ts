@@ -31,8 +31,15 @@ export const terminationReasonSchema = builtOnce('agentResult.terminationReason'
     z.object({ type: z.literal('input_timeout'), question: z.string(), limit: z.string() }),
     /** The run's `timeout` passed; in-flight calls were cancelled. */
     z.object({ type: z.literal('timeout'), limit: z.string() }),
-    /** Stopped from outside: the `terminate` signal, or Temporal's own cancel request. */
-    z.object({ type: z.literal('external'), reason: z.string().optional(), via: z.enum(['signal', 'cancel']) }),
+    /**
+     * Stopped from outside: the `terminate` signal, Temporal's own cancel request, or (`temporal`, as its readers
+     * report it) Temporal terminating or timing out the run without asking it.
+     */
+    z.object({
+      type: z.literal('external'),
+      reason: z.string().optional(),
+      via: z.enum(['signal', 'cancel', 'temporal']),
+    }),
   ]),
 );
 export type TerminationReason = z.infer<typeof terminationReasonSchema>;

@@ -37,6 +37,23 @@ export function closedRunState(result: AgentResult, record: ClosedRunRecord): Ag
   };
 }
 
+/**
+ * The state of a run Temporal closed without asking it (terminated, timed out), from its replayed state: the run
+ * never wrote its end, so it is `terminated` from outside, and nothing it waited for is pending any more.
+ */
+export function closedByTemporalState(state: AgentState, reason: string): AgentState {
+  const rest: AgentState = { ...state };
+  delete rest.waitingFor;
+  delete rest.question;
+  return {
+    ...rest,
+    status: 'terminated',
+    pendingApprovals: [],
+    activity: `closed by Temporal: ${reason}`,
+    terminationReason: { type: 'external', via: 'temporal', reason },
+  };
+}
+
 /** The key of the detail a failed run's failure carries its record under (its last detail). */
 export const CLOSED_RUN_DETAIL_KEY = 'closedRun';
 

@@ -529,6 +529,28 @@ describe('a run that continued as new', () => {
   }, 120_000);
 });
 
+describe('a run Temporal terminated', () => {
+  test('status prints it as terminated from outside, read from its history, with nothing on stderr', async () => {
+    const handle = await env.start({
+      model: gatedWrite('cli-hard.txt', 'call_hard', 'unused'),
+      tools: ['write_file'],
+      approval: { tools: ['write_file'] },
+      message: 'Write it',
+    });
+    await waitFor(
+      () => stateOf(handle.workflowId),
+      (state) => state.status === 'waiting_for_approval',
+      60_000,
+    );
+    await handle.terminate('pulled by an operator');
+    const status = await cli(['status', handle.workflowId]);
+    expect(status).toMatchObject({ code: 0, stderr: '' });
+    expect(status.stdout).toContain(`Run ${handle.workflowId}: terminated`);
+    expect(status.stdout).toContain('ended:     external (stopped by temporal: pulled by an operator)');
+    expect(status.stdout).not.toContain('pending approvals');
+  }, 120_000);
+});
+
 describe('errors and exit codes', () => {
   test('an unknown run exits 4 for every command that names one', async () => {
     const missing = newId('missing');

@@ -181,6 +181,53 @@ describe('followers', () => {
     }
   });
 
+  test('a run terminated in Temporal is read from its replayed history with its worker stopped, and costs no query', async () => {
+    const handle = await env.start({
+      model: env.scenario([
+        { toolCalls: [{ name: 'write_file', arguments: { path: 't.txt', content: 't' }, id: 'call_t' }] },
+      ]),
+      message: 'go',
+      tools: ['write_file'],
+      approval: { tools: ['write_file'] },
+    });
+    const log = await waitFor(
+      () => fullLog(handle.workflowId),
+      (events) => events.some((event) => event.type === 'approval-request'),
+    );
+    const queried = await env.client.workflow.getHandle(handle.workflowId).query(stateQuery);
+    expect(queried.status).toBe('waiting_for_approval');
+    await handle.terminate('from the test');
+    await env.stopWorker();
+    try {
+      const before = queries();
+      // The run as its history left it, ended from outside: nothing it waited for is pending any more.
+      const left: Partial<typeof queried> = { ...queried };
+      delete left.waitingFor;
+      const ended = {
+        ...left,
+        status: 'terminated',
+        pendingApprovals: [],
+        activity: 'closed by Temporal: from the test',
+        terminationReason: { type: 'external', via: 'temporal', reason: 'from the test' },
+      };
+      expect(await getAgentState(counting.client, handle.workflowId)).toEqual(ended);
+      const followed: RunEvent[] = [];
+      for await (const event of followRunEvents(counting.client, handle.workflowId)) followed.push(event);
+      expect(untimed(followed)).toEqual(untimed(log));
+      const answer = await api.get(`/runs/${handle.workflowId}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ temporal_status: 'TERMINATED', state: ended });
+      const stream = await readEventStream(`${api.url}/runs/${handle.workflowId}/events`, auth);
+      expect(seqsOf(stream.events)).toEqual(log.map((event) => event.seq));
+      expect(stream.events.at(-1)).toMatchObject({ event: 'end', data: { outcome: 'terminated' } });
+      const atEnd = await api.get(`/runs/${handle.workflowId}/events`, { 'last-event-id': String(log.length) });
+      expect(atEnd.status).toBe(204);
+      expect(queries() - before).toBe(0);
+    } finally {
+      await env.startWorker();
+    }
+  });
+
   test("a failed run's state and events are read from its failure with its worker stopped, and cost no query", async () => {
     const handle = await env.start({ model: env.scenario([{ content: 'unused' }]), tools: [] });
     await expect(handle.result()).rejects.toThrow();

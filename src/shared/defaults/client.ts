@@ -11,6 +11,11 @@ export const CLIENT_DEFAULTS = {
    * both. Longer costs latency (an event reaches its follower about this much later), shorter costs queries.
    */
   followSettleMs: 100,
+  /**
+   * Closed runs a reading process keeps the replayed state of (`src/client/run-replay.ts`): a closed history never
+   * changes, and a follower, a status and an event stream of one run read it in turn; each holds a run's state and log.
+   */
+  replayedRunsKept: 8,
   /** Runs `listRuns` and `agent-runner list` return. */
   listLimit: 20,
   /** Largest page asked of Temporal's visibility when listing. */

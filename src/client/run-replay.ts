@@ -1,0 +1,90 @@
+import type { Client } from '@temporalio/client';
+import type { temporal } from '@temporalio/proto';
+import type * as WorkerModule from '@temporalio/worker';
+import { CLIENT_DEFAULTS } from '../shared/defaults/client';
+import type { ReplayedRunSnapshot, ReplayReaderSinks } from '../workflows/replay-reader-interceptors';
+
+/** The agent's workflows, and the module that reads a replayed run's state: `src/...` from source, `dist/...` once built. */
+const WORKFLOWS_PATH: string = require.resolve('../workflows');
+const READER_INTERCEPTORS_PATH: string = require.resolve('../workflows/replay-reader-interceptors');
+const PRELOADED_MODULES: string[] = [require.resolve('../shared/built-once')];
+
+/** A replayed run: what its history left, and why Temporal closed it when it closed the run without asking it. */
+export interface ReplayedRun extends ReplayedRunSnapshot {
+  closedByTemporal?: string;
+}
+
+let readerBundle: Promise<WorkerModule.WorkflowBundleWithSourceMap> | undefined;
+const replayed = new Map<string, Promise<ReplayedRun | undefined>>();
+
+/**
+ * A closed Temporal run as its history left it: its history replayed in this process against the agent's workflow
+ * code, its `state` and event log read as its queries would answer them. No query (a billed action) and no worker of
+ * its build: how a run that Temporal terminated or timed out, which carries no record of its own, is read. The first
+ * read in a process bundles the workflow code (a few seconds); a Temporal run's answer is kept, since a closed history
+ * never changes. Undefined for a run that is not an agent run; throws when the history does not replay against this
+ * code (a run of another build, or of a user's own workflows): the caller asks the query instead.
+ */
+export function replayClosedRun(client: Client, workflowId: string, runId: string): Promise<ReplayedRun | undefined> {
+  const key = `${client.options.namespace}/${workflowId}/${runId}`;
+  const known = replayed.get(key);
+  if (known !== undefined) return known;
+  const reading = replay(client, workflowId, runId);
+  replayed.set(key, reading);
+  reading.catch(() => replayed.delete(key));
+  // The oldest answer leaves first: a reader keeps only the newest few runs it replayed.
+  if (replayed.size > CLIENT_DEFAULTS.replayedRunsKept) replayed.delete(replayed.keys().next().value!);
+  return reading;
+}
+
+async function replay(client: Client, workflowId: string, runId: string): Promise<ReplayedRun | undefined> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the worker package loads only when a run is replayed
+  const worker = require('@temporalio/worker') as typeof WorkerModule;
+  quietRuntime(worker);
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  let last: ReplayedRunSnapshot | undefined;
+  const sinks: WorkerModule.InjectedSinks<ReplayReaderSinks> = {
+    replayReader: { snapshot: { fn: (_info, snapshot) => void (last = snapshot), callDuringReplay: true } },
+  };
+  await worker.Worker.runReplayHistory(
+    {
+      workflowBundle: await bundle(worker),
+      sinks,
+      ...(client.options.dataConverter === undefined ? {} : { dataConverter: client.options.dataConverter }),
+    },
+    history,
+    workflowId,
+  );
+  if (last === undefined) return undefined;
+  const closedByTemporal = closeReason(history.events?.at(-1));
+  return closedByTemporal === undefined ? last : { ...last, closedByTemporal };
+}
+
+/** Why Temporal closed a run without asking it, from its history's last event; undefined for any other close. */
+function closeReason(event: temporal.api.history.v1.IHistoryEvent | undefined): string | undefined {
+  if (event?.workflowExecutionTerminatedEventAttributes)
+    return event.workflowExecutionTerminatedEventAttributes.reason || 'terminated';
+  if (event?.workflowExecutionTimedOutEventAttributes) return 'the run timed out';
+  return undefined;
+}
+
+/**
+ * A process that has no Temporal runtime yet gets one that logs warnings only and leaves signals alone: a replay's
+ * worker would otherwise print its lifecycle lines into a command's output. A process that installs its own
+ * (`Runtime.install`) does so before it reads a closed run.
+ */
+function quietRuntime(worker: typeof WorkerModule): void {
+  if (worker.Runtime._instance !== undefined) return;
+  worker.Runtime.install({ logger: new worker.DefaultLogger('WARN'), shutdownSignals: [] });
+}
+
+function bundle(worker: typeof WorkerModule): Promise<WorkerModule.WorkflowBundleWithSourceMap> {
+  readerBundle ??= worker.bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: [READER_INTERCEPTORS_PATH],
+    preloadModules: PRELOADED_MODULES,
+    logger: new worker.DefaultLogger('WARN'),
+  });
+  readerBundle.catch(() => (readerBundle = undefined));
+  return readerBundle;
+}
