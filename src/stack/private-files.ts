@@ -5,7 +5,7 @@ import { chmod, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/p
  * in it are the running user's alone. Files get their mode when they are created (never a chmod after a window in
  * which they were readable); only what an older version left with a looser mode is tightened in place.
  */
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIRECTORY_MODE = 0o700;
 
 /** Creates `directory` (and its missing parents) as 0700, and tightens it if an older version left it open. */
