@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
@@ -105,6 +105,9 @@ describe("the stack's PostgreSQL superuser", () => {
     running = undefined;
     await rm(path.join(directory, 'password'));
     await writeFile(path.join(directory, 'initdb-password'), 'temporal\n', { mode: 0o644 });
+    // Its folder and log as older versions made them: readable by every account.
+    await chmod(directory, 0o755);
+    await chmod(path.join(directory, 'postgres.log'), 0o644);
 
     const lines: string[] = [];
     const cluster = await started(directory, lines);
@@ -115,6 +118,8 @@ describe("the stack's PostgreSQL superuser", () => {
     expect(await modeOf(path.join(directory, 'password'))).toBe(0o600);
     expect(existsSync(path.join(directory, 'password.new'))).toBe(false);
     expect(existsSync(path.join(directory, 'initdb-password'))).toBe(false);
+    expect(await modeOf(directory)).toBe(0o700);
+    expect(await modeOf(path.join(directory, 'postgres.log'))).toBe(0o600);
     expect((await connectWith(cluster.port, 'temporal')).ok).toBe(false);
     expect(await connectWith(cluster.port, password)).toEqual({ ok: true, output: '1' });
     await cluster.stop();
