@@ -7,8 +7,12 @@ import { provisionSystemPackages, SYSTEM_PACKAGES } from './system-packages';
  */
 async function main(): Promise<void> {
   const log = (line: string) => console.log(line);
-  await provisionSystemPackages(SYSTEM_PACKAGES, log);
-  for (const each of SYSTEM_PACKAGES) log(`Installed: ${each.debian}, ${each.description}.`);
+  const installed = await provisionSystemPackages(SYSTEM_PACKAGES, log);
+  for (const each of SYSTEM_PACKAGES) {
+    log(
+      `${each.debian} is ${installed.includes(each.debian) ? 'installed now' : 'already installed'}: ${each.description}.`,
+    );
+  }
 }
 
 main().catch((error: unknown) => {

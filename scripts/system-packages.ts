@@ -111,9 +111,9 @@ export function packagesFor(root: string, testFiles: readonly string[] | undefin
 
 /**
  * Makes sure `packages` are installed: does nothing when they are; installs the missing ones with apt-get (its
- * output as progress lines) when it may; otherwise throws at once with the command to run.
+ * output as progress lines) when it may; otherwise throws at once with the command to run. Returns what it installed.
  */
-export async function provisionSystemPackages(packages: readonly SystemPackage[], log: Log): Promise<void> {
+export async function provisionSystemPackages(packages: readonly SystemPackage[], log: Log): Promise<string[]> {
   const missing: SystemPackage[] = [];
   for (const each of packages) if (!(await each.present())) missing.push(each);
   const plan = planSystemPackages({
@@ -121,7 +121,7 @@ export async function provisionSystemPackages(packages: readonly SystemPackage[]
     root: process.getuid?.() === 0,
     aptGet: (await findOnPath('apt-get', process.env)) !== undefined,
   });
-  if (plan.kind === 'present') return;
+  if (plan.kind === 'present') return [];
   if (plan.kind === 'not-installable') throw new Error(plan.message);
   log(`Installing Debian's ${plan.packages.join(', ')} for the tests (once; minutes the first time)...`);
   for (const command of plan.commands) await runWithProgress(command, log);
@@ -130,6 +130,7 @@ export async function provisionSystemPackages(packages: readonly SystemPackage[]
   if (still.length > 0)
     throw new Error(`apt-get installed ${plan.packages.join(' ')}, yet ${still.join(', ')} is missing.`);
   log(`Installed ${plan.packages.join(', ')}.`);
+  return plan.packages;
 }
 
 /** Runs `command` to its end, each line it prints logged as progress; throws on a failure, with its last lines. */

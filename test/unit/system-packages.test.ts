@@ -102,6 +102,6 @@ describe('which packages a run needs', () => {
 test('installed, provisioning finds them and does nothing', async () => {
   const lines: string[] = [];
   for (const each of SYSTEM_PACKAGES) expect(await each.present()).toBe(true);
-  await provisionSystemPackages(SYSTEM_PACKAGES, (line) => lines.push(line));
+  expect(await provisionSystemPackages(SYSTEM_PACKAGES, (line) => lines.push(line))).toEqual([]);
   expect(lines).toEqual([]);
 });
