@@ -134,7 +134,7 @@ export async function provisionSystemPackages(packages: readonly SystemPackage[]
 }
 
 /** Runs `command` to its end, each line it prints logged as progress; throws on a failure, with its last lines. */
-function runWithProgress([program, ...args]: string[], log: Log): Promise<void> {
+export function runWithProgress([program, ...args]: string[], log: Log): Promise<void> {
   return new Promise((resolve, reject) => {
     log(`$ ${[program, ...args].join(' ')}`);
     const child = spawn(program ?? '', args, {

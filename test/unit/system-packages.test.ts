@@ -5,6 +5,7 @@ import {
   packagesFor,
   planSystemPackages,
   provisionSystemPackages,
+  runWithProgress,
   SYSTEM_PACKAGES,
   type SystemPackage,
 } from '../../scripts/system-packages';
@@ -104,4 +105,23 @@ test('installed, provisioning finds them and does nothing', async () => {
   for (const each of SYSTEM_PACKAGES) expect(await each.present()).toBe(true);
   expect(await provisionSystemPackages(SYSTEM_PACKAGES, (line) => lines.push(line))).toEqual([]);
   expect(lines).toEqual([]);
+});
+
+describe('an install command', () => {
+  test("prints each line it writes as progress, and a failure ends the setup with the command's last lines", async () => {
+    const lines: string[] = [];
+    await runWithProgress(['sh', '-c', 'echo Unpacking chromium; echo Setting up chromium >&2'], (line) =>
+      lines.push(line),
+    );
+    expect(lines).toEqual(
+      [
+        '$ sh -c echo Unpacking chromium; echo Setting up chromium >&2',
+        '  Unpacking chromium',
+        '  Setting up chromium',
+      ].sort((a, b) => lines.indexOf(a) - lines.indexOf(b)),
+    );
+    await expect(runWithProgress(['sh', '-c', 'echo E: Unable to locate package; exit 100'], () => {})).rejects.toThrow(
+      /sh -c echo E: Unable to locate package; exit 100 failed \(exit code 100\):\nE: Unable to locate package/,
+    );
+  });
 });
