@@ -113,13 +113,9 @@ describe('an install command', () => {
     await runWithProgress(['sh', '-c', 'echo Unpacking chromium; echo Setting up chromium >&2'], (line) =>
       lines.push(line),
     );
-    expect(lines).toEqual(
-      [
-        '$ sh -c echo Unpacking chromium; echo Setting up chromium >&2',
-        '  Unpacking chromium',
-        '  Setting up chromium',
-      ].sort((a, b) => lines.indexOf(a) - lines.indexOf(b)),
-    );
+    // Its command first; then its lines, standard output and error each in order, interleaved as they come.
+    expect(lines[0]).toBe('$ sh -c echo Unpacking chromium; echo Setting up chromium >&2');
+    expect(lines.slice(1).sort()).toEqual(['  Setting up chromium', '  Unpacking chromium']);
     await expect(runWithProgress(['sh', '-c', 'echo E: Unable to locate package; exit 100'], () => {})).rejects.toThrow(
       /sh -c echo E: Unable to locate package; exit 100 failed \(exit code 100\):\nE: Unable to locate package/,
     );
