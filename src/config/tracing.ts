@@ -43,7 +43,8 @@ export const metricsSchema = z.object({
   AGENT_METRICS_PROMETHEUS: hostPort
     .optional()
     .describe(
-      "host:port where the worker serves Temporal's SDK metrics for Prometheus to scrape (`/metrics`), for example 127.0.0.1:9464.",
+      "host:port where the worker serves Temporal's SDK metrics for Prometheus to scrape (`/metrics`), for example " +
+        '127.0.0.1:9464. It has no authentication: bound beyond loopback, the worker warns at start.',
     ),
   AGENT_METRICS_OTLP_URL: z
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://localhost:4317' })

@@ -1,12 +1,15 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { chown, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { STACK_DEFAULTS } from '../shared/defaults/stack';
 import { isExecutable, type Log } from '../go-tools/go-tool';
 import { readPostmasterPid } from './leftovers';
+import { makePrivateDirectory, openPrivateLog, writePrivateFile } from './private-files';
+import { serviceEnvironment } from './service-environment';
 import { waitUntil } from './wait-until';
 
 const run = promisify(execFile);
@@ -71,31 +74,43 @@ export async function postgresBinDirectory(
   );
 }
 
-/** Creates the cluster in `directory` if it is not there yet (initdb), on `port`. Does not start it. */
+/** The superuser's password, in `<cluster folder>/password` (0600); a legacy cluster's new one waits in `password.new`. */
+const PASSWORD_FILE = 'password';
+const NEXT_PASSWORD_FILE = 'password.new';
+
+/**
+ * Creates the cluster in `directory` if it is not there yet (initdb, with a random superuser password kept in
+ * `<directory>/password`), on `port`. Does not start it. A cluster from before that file (the fixed password
+ * `temporal`) gets a random password at its next start.
+ */
 export async function preparePostgres(directory: string, port: number, log: Log): Promise<PostgresCluster> {
   const bin = await postgresBinDirectory();
-  const asRoot = userInfo().uid === 0;
-  const owner = asRoot ? await postgresUser() : undefined;
+  const owner = await clusterOwner();
   const data = path.join(directory, 'data');
   const logFile = path.join(directory, 'postgres.log');
-  const password = STACK_DEFAULTS.postgresPassword;
   const user = STACK_DEFAULTS.postgresUser;
+  const environment = serviceEnvironment();
   const command = (program: string, args: string[]): [string, string[]] =>
     owner === undefined
       ? [path.join(bin, program), args]
       : ['runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]];
+  const giveToOwner = async (file: string) => {
+    if (owner !== undefined) await chown(file, owner.uid, owner.gid);
+  };
 
-  await mkdir(directory, { recursive: true });
-  if (owner !== undefined) await chown(directory, owner.uid, owner.gid);
+  await makePrivateDirectory(directory);
+  await giveToOwner(directory);
+  const passwordFile = path.join(directory, PASSWORD_FILE);
   let fresh = false;
-  try {
-    await readFile(path.join(data, 'PG_VERSION'), 'utf8');
-  } catch {
+  let password = await readPassword(passwordFile);
+  /** Set when the cluster still has the fixed password of older versions: replaced once it runs. */
+  let legacy = false;
+  if (!existsSync(path.join(data, 'PG_VERSION'))) {
     fresh = true;
     log(`Creating a PostgreSQL cluster in ${data}.`);
-    const passwordFile = path.join(directory, 'initdb-password');
-    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
-    if (owner !== undefined) await chown(passwordFile, owner.uid, owner.gid);
+    password = newPassword();
+    await writePrivateFile(passwordFile, `${password}\n`);
+    await giveToOwner(passwordFile);
     const [program, args] = command('initdb', [
       '-D',
       data,
@@ -109,8 +124,17 @@ export async function preparePostgres(directory: string, port: number, log: Log)
       'UTF8',
       '--no-instructions',
     ]);
-    await run(program, args);
+    await run(program, args, { env: environment });
+  } else if (password === undefined) {
+    legacy = true;
+    const nextFile = path.join(directory, NEXT_PASSWORD_FILE);
+    password = await readPassword(nextFile);
+    if (password === undefined) {
+      password = newPassword();
+      await writePrivateFile(nextFile, `${password}\n`);
+    }
   }
+  const superuserPassword = password;
   const majorVersion = (await readFile(path.join(data, 'PG_VERSION'), 'utf8')).trim();
   let child: ChildProcess | undefined;
 
@@ -118,7 +142,7 @@ export async function preparePostgres(directory: string, port: number, log: Log)
     address: `127.0.0.1:${port}`,
     port,
     user,
-    password,
+    password: superuserPassword,
     majorVersion,
     async start() {
       // The postmaster runs in the foreground as a child of this process: a crash of the stack takes it along.
@@ -136,19 +160,30 @@ export async function preparePostgres(directory: string, port: number, log: Log)
         '-c',
         'logging_collector=off',
       ]);
-      const out = await import('node:fs').then((fs) => fs.openSync(logFile, 'a'));
-      child = spawn(program, args, { stdio: ['ignore', out, out], detached: true });
+      const out = await openPrivateLog(logFile);
+      try {
+        child = spawn(program, args, { stdio: ['ignore', out.fd, out.fd], env: environment, detached: true });
+      } finally {
+        await out.close();
+      }
       await waitUntil(`PostgreSQL on ${cluster.address}`, STACK_DEFAULTS.startTimeoutMs, log, async () => {
         if (child?.exitCode !== null) {
           throw new Error(`PostgreSQL exited (${child?.exitCode}); see ${logFile}.`);
         }
         try {
-          await run(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q']);
+          await run(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q'], {
+            env: environment,
+          });
           return true;
         } catch {
           return false;
         }
       });
+      if (legacy) {
+        await replaceLegacyPassword(cluster, directory);
+        legacy = false;
+        log(`Replaced the cluster's fixed superuser password with a random one, kept in ${passwordFile}.`);
+      }
     },
     async stop() {
       if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
@@ -181,7 +216,9 @@ export async function preparePostgres(directory: string, port: number, log: Log)
           if (postmaster !== undefined && existsSync(`/proc/${postmaster}`)) return false;
           if (backends.some((backend) => existsSync(`/proc/${backend}`))) return false;
           try {
-            await run(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q']);
+            await run(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port), '-q'], {
+              env: environment,
+            });
             return false;
           } catch {
             return true;
@@ -189,35 +226,86 @@ export async function preparePostgres(directory: string, port: number, log: Log)
         },
       );
     },
-    async sql(statement, database = 'postgres') {
-      const { stdout } = await run(
-        path.join(bin, 'psql'),
-        [
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(port),
-          '-U',
-          user,
-          '-d',
-          database,
-          '-Atq',
-          '-v',
-          'ON_ERROR_STOP=1',
-          '-c',
-          statement,
-        ],
-        { env: { ...process.env, PGPASSWORD: password } },
-      );
-      return stdout.trim();
-    },
+    sql: (statement, database = 'postgres') =>
+      psql(path.join(bin, 'psql'), { port, user, password: superuserPassword, database }, statement),
     pid: () => (child?.exitCode === null && child.signalCode === null ? child.pid : undefined),
   };
   if (fresh) log(`PostgreSQL ${majorVersion} cluster created.`);
   return cluster;
 }
 
-async function postgresUser(): Promise<{ uid: number; gid: number }> {
+/** A new superuser password: random, hex. */
+function newPassword(): string {
+  return randomBytes(STACK_DEFAULTS.postgresPasswordBytes).toString('hex');
+}
+
+async function readPassword(file: string): Promise<string | undefined> {
+  try {
+    const password = (await readFile(file, 'utf8')).trim();
+    return password === '' ? undefined : password;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Gives a running cluster of an older version (superuser password `temporal`) the password waiting in
+ * `password.new`, then makes that the cluster's `password`. Safe to repeat after a crash at any step: a cluster that
+ * already took the new password is recognised by it.
+ */
+async function replaceLegacyPassword(cluster: PostgresCluster, directory: string): Promise<void> {
+  const psqlPath = path.join(await postgresBinDirectory(), 'psql');
+  const target = { port: cluster.port, user: cluster.user, database: 'postgres' };
+  try {
+    await psql(
+      psqlPath,
+      { ...target, password: STACK_DEFAULTS.legacyPostgresPassword },
+      `ALTER ROLE "${cluster.user}" WITH PASSWORD '${cluster.password}'`,
+    );
+  } catch (error) {
+    // Changed already, by a start that stopped before it renamed the file: the new password must work.
+    await psql(psqlPath, { ...target, password: cluster.password }, 'SELECT 1').catch(() => {
+      throw new Error(
+        `The PostgreSQL cluster in ${directory} has no ${PASSWORD_FILE} file and refuses the old fixed password: ` +
+          `start it once with \`npm run stack -- --fresh\` (a new, empty database).`,
+        { cause: error },
+      );
+    });
+  }
+  await rename(path.join(directory, NEXT_PASSWORD_FILE), path.join(directory, PASSWORD_FILE));
+  // Older versions left the fixed password in the file they gave initdb.
+  await rm(path.join(directory, 'initdb-password'), { force: true });
+}
+
+/**
+ * Runs SQL through psql on 127.0.0.1: the statement goes on its standard input, the password in its environment,
+ * neither on a command line that every local account can read in /proc.
+ */
+function psql(
+  program: string,
+  target: { port: number; user: string; password: string; database: string },
+  statement: string,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      program,
+      ['-h', '127.0.0.1', '-p', String(target.port), '-U', target.user, '-d', target.database, '-w', '-Atq'],
+      { env: serviceEnvironment({ PGPASSWORD: target.password }) },
+      (error, stdout, stderr) => {
+        if (error === null) resolve(stdout.trim());
+        else reject(new Error(`psql failed: ${stderr.trim() || error.message}`, { cause: error }));
+      },
+    );
+    child.stdin?.end(`\\set ON_ERROR_STOP 1\n${statement};\n`);
+  });
+}
+
+/**
+ * Who runs the cluster when it is not this process's user: as root, the `postgres` user of the machine's package
+ * (PostgreSQL refuses to run as root). The stack's folder then lets that user's group pass through it (0710).
+ */
+export async function clusterOwner(): Promise<{ uid: number; gid: number } | undefined> {
+  if (userInfo().uid !== 0) return undefined;
   try {
     const { stdout } = await run('id', ['-u', 'postgres']);
     const { stdout: group } = await run('id', ['-g', 'postgres']);

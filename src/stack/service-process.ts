@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
 import readline from 'node:readline';
 import { stopChild } from '../os/stop-child';
 import { STACK_DEFAULTS } from '../shared/defaults/stack';
 import type { Log } from '../go-tools/go-tool';
+import { openPrivateLog } from './private-files';
 import { waitUntil } from './wait-until';
 
 /** How to run one of the stack's Node processes (a worker, an API). */
@@ -44,7 +44,7 @@ export function serviceProcess(spec: ServiceSpec, log: Log): ServiceProcess {
     async start() {
       if (running()) return;
       ready = undefined;
-      const file = createWriteStream(spec.logFile, { flags: 'a' });
+      const file = (await openPrivateLog(spec.logFile)).createWriteStream();
       file.write(`--- ${spec.name} start, ${new Date().toISOString()} ---\n`);
       const started = spawn(spec.command, spec.args, {
         cwd: spec.cwd,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { chown, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
@@ -9,7 +9,8 @@ import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from '../shared/defaults/names'
 import { STACK_DEFAULTS } from '../shared/defaults/stack';
 import type { Log } from '../go-tools/go-tool';
 import { resolveTemporalBinaries } from './binaries';
-import { postgresBinDirectory, preparePostgres, type PostgresCluster } from './postgres';
+import { clusterOwner, postgresBinDirectory, preparePostgres, type PostgresCluster } from './postgres';
+import { makePrivateDirectory, PRIVATE_DIRECTORY_MODE, writePrivateFile } from './private-files';
 import { serviceProcess, type ServiceProcess } from './service-process';
 import { prepareTemporal, setupTemporalSchema, type StackTemporal } from './temporal-server';
 import { prepareUi } from './ui-server';
@@ -112,7 +113,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const leftovers = await stopLeftovers(directory);
   if (leftovers.length > 0) log(`Stopped what an earlier stack in ${directory} left running: ${leftovers.join(', ')}.`);
   if (options.fresh) await rm(directory, { recursive: true, force: true });
-  await mkdir(directory, { recursive: true });
+  await makeStackDirectory(directory);
   const versions = await readStackVersions();
   log(`Stack: Temporal ${versions.temporal} on PostgreSQL, web UI ${versions.ui} (versions from docker-compose.yml).`);
   // PostgreSQL first: a missing server is named before a first build of Temporal (minutes) begins.
@@ -173,7 +174,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
     const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
     const apiToken = options.apiToken ?? randomBytes(24).toString('hex');
-    await writeFile(path.join(directory, 'api-token'), `${apiToken}\n`, { mode: 0o600 });
+    await writePrivateFile(path.join(directory, 'api-token'), `${apiToken}\n`);
     const common = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -185,7 +186,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       [STACK_MARKER]: directory,
     };
     const workspace = path.join(directory, 'workspace');
-    await mkdir(workspace, { recursive: true });
+    await makePrivateDirectory(workspace);
 
     const workers: StackWorker[] = [];
     const workerProcess = async (env: NodeJS.ProcessEnv | undefined): Promise<StackWorker> => {
@@ -289,6 +290,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     await stopAll();
     throw error;
   }
+}
+
+/**
+ * Creates the stack's folder, its user's alone (0700). As root, PostgreSQL runs as the `postgres` user, which must
+ * pass through it to its cluster: then the folder is 0710 with the `postgres` group (no listing, and every file in it
+ * is 0600 root's).
+ */
+export async function makeStackDirectory(directory: string): Promise<void> {
+  const owner = await clusterOwner();
+  if (owner === undefined) return makePrivateDirectory(directory);
+  await makePrivateDirectory(directory, PRIVATE_DIRECTORY_MODE | 0o010);
+  await chown(directory, 0, owner.gid);
 }
 
 /**

@@ -1,5 +1,4 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
@@ -9,6 +8,8 @@ import { stopChild } from '../os/stop-child';
 import type { Log } from '../go-tools/go-tool';
 import type { TemporalBinaries } from './binaries';
 import type { PostgresCluster } from './postgres';
+import { makePrivateDirectory, openPrivateLog, writePrivateFile } from './private-files';
+import { serviceEnvironment } from './service-environment';
 import { waitUntil } from './wait-until';
 
 const run = promisify(execFile);
@@ -51,24 +52,27 @@ export async function setupTemporalSchema(
       String(postgres.port),
       '-u',
       postgres.user,
-      '--pw',
-      postgres.password,
       '--db',
       database,
     ];
     const exists = await postgres.sql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`);
     if (exists !== '1') {
       log(`Creating the ${database} database and its schema with temporal-sql-tool.`);
-      await sqlTool(binaries.sqlTool, [...base, 'create-database']);
-      await sqlTool(binaries.sqlTool, [...base, 'setup-schema', '-v', '0.0']);
+      await sqlTool(binaries.sqlTool, [...base, 'create-database'], postgres.password);
+      await sqlTool(binaries.sqlTool, [...base, 'setup-schema', '-v', '0.0'], postgres.password);
     }
-    await sqlTool(binaries.sqlTool, [...base, 'update-schema', '-d', path.join(binaries.schema, folder, 'versioned')]);
+    await sqlTool(
+      binaries.sqlTool,
+      [...base, 'update-schema', '-d', path.join(binaries.schema, folder, 'versioned')],
+      postgres.password,
+    );
   }
 }
 
-async function sqlTool(tool: string, args: string[]): Promise<void> {
+/** Runs temporal-sql-tool with the password in its environment (`SQL_PASSWORD`), not on its command line. */
+async function sqlTool(tool: string, args: string[], password: string): Promise<void> {
   try {
-    await run(tool, args, { maxBuffer: 8 << 20 });
+    await run(tool, args, { maxBuffer: 8 << 20, env: serviceEnvironment({ SQL_PASSWORD: password }) });
   } catch (error) {
     const { stderr, stdout } = error as { stderr?: string; stdout?: string };
     const tail = `${stdout ?? ''}${stderr ?? ''}`.split('\n').slice(-15).join('\n');
@@ -86,12 +90,12 @@ export async function prepareTemporal(options: {
   /** The dynamic config file (the compose file's `deploy/temporal-dynamic-config.yaml`). */
   dynamicConfigFile: string;
   log: Log;
-  /** More environment for the server, over this process's (the stack's marker, so a later start can find it). */
+  /** More environment for the server, over the allow-listed part of this process's (the stack's marker). */
   env?: NodeJS.ProcessEnv;
 }): Promise<StackTemporal> {
   const { binaries, directory, log } = options;
   const configDirectory = path.join(directory, 'config');
-  await mkdir(configDirectory, { recursive: true });
+  await makePrivateDirectory(configDirectory);
   const port = options.port || (await freeLowPort());
   const ports = {
     frontend: port,
@@ -104,7 +108,8 @@ export async function prepareTemporal(options: {
     worker: await freeLowPort(),
     workerMembership: await freeLowPort(),
   };
-  await writeFile(
+  // It holds PostgreSQL's password.
+  await writePrivateFile(
     path.join(configDirectory, 'stack.yaml'),
     serverConfig(options.postgres, ports, options.dynamicConfigFile),
   );
@@ -115,14 +120,14 @@ export async function prepareTemporal(options: {
     address,
     logFile,
     async start() {
-      const out = await open(logFile, 'a');
+      const out = await openPrivateLog(logFile);
       await out.write(`--- temporal-server start, ${new Date().toISOString()} ---\n`);
       child = spawn(
         binaries.server,
         ['--root', directory, '--config', 'config', '--env', 'stack', '--allow-no-auth', 'start'],
         {
           stdio: ['ignore', out.fd, out.fd],
-          env: { ...process.env, ...options.env },
+          env: serviceEnvironment(options.env),
           detached: true,
         },
       );

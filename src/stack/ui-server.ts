@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Log } from '../go-tools/go-tool';
 import { STACK_MARKER } from './leftovers';
+import { makePrivateDirectory, writePrivateFile } from './private-files';
+import { serviceEnvironment } from './service-environment';
 import { serviceProcess, type ServiceProcess } from './service-process';
 
 /** The Temporal web UI (`ui-server`, its assets built in) for the stack's Temporal, on 127.0.0.1:`port`. */
@@ -13,9 +14,9 @@ export async function prepareUi(options: {
   log: Log;
 }): Promise<ServiceProcess & { url: string }> {
   const root = path.join(options.directory, 'ui');
-  await mkdir(path.join(root, 'config'), { recursive: true });
+  await makePrivateDirectory(path.join(root, 'config'));
   const url = `http://127.0.0.1:${options.port}`;
-  await writeFile(
+  await writePrivateFile(
     path.join(root, 'config', 'stack.yaml'),
     `# Written by npm run stack: the compose file's temporal-ui service.
 temporalGrpcAddress: ${options.temporalAddress}
@@ -34,7 +35,7 @@ cors:
       command: options.binary,
       args: ['--root', root, '--config', 'config', '--env', 'stack', 'start'],
       // The stack's marker, so a later start can find it (see leftovers.ts).
-      env: { PATH: globalThis.process.env.PATH ?? '', [STACK_MARKER]: options.directory },
+      env: serviceEnvironment({ [STACK_MARKER]: options.directory }),
       cwd: root,
       logFile: path.join(options.directory, 'temporal-ui.log'),
       probe: async () => {

@@ -14,6 +14,7 @@ import type { ToolDefinition } from '../tools/define-tool';
 import { runnerLogger } from './runner-logger';
 import { VERSIONING_DEFAULTS, type AgentWorkerDeployment } from '../shared/versioning';
 import { loadMetricsConfig } from '../config/tracing';
+import { metricsExposureWarning } from '../config/metrics-exposure';
 import { tracingForProcess } from '../tracing/process-tracing';
 
 /*
@@ -135,6 +136,8 @@ async function main(secrets: readonly string[]): Promise<void> {
     // Temporal's own SDK metrics (its Rust core serves or pushes them): AGENT_METRICS_PROMETHEUS or AGENT_METRICS_OTLP_URL.
     ...(metrics === undefined ? {} : { telemetryOptions: { metrics } }),
   });
+  const exposure = metricsExposureWarning(metrics);
+  if (exposure !== undefined) Runtime.instance().logger.warn(exposure);
   const connection = await connectWorker(temporal);
   const worker = await createAgentWorker({
     connection,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT, runProcess } from './processes';
@@ -8,7 +9,13 @@ import { PROJECT_ROOT, runProcess } from './processes';
  * node_modules), not `dist/`: the package test builds `dist/` at the same time, and a worker must never load a
  * half-written file. Built again only when a source file or a tsconfig is newer than the last build.
  */
-const BUILD = path.join(PROJECT_ROOT, 'node_modules', '.cache', 'agent-runner-stack-test');
+const BUILD = path.join(
+  PROJECT_ROOT,
+  'node_modules',
+  '.cache',
+  // One folder per clone: worktrees that share one node_modules must not build into each other's folder.
+  `agent-runner-stack-test-${createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12)}`,
+);
 
 export async function buildStackDist(log: (line: string) => void): Promise<string> {
   const dist = path.join(BUILD, 'dist');

@@ -1,12 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { chromium } from 'playwright-core';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
-import { stopLeftovers } from '../../src/stack/leftovers';
+import { readPostmasterPid, stopLeftovers } from '../../src/stack/leftovers';
+import { clusterOwner, postgresBinDirectory } from '../../src/stack/postgres';
 import { isAlive } from '../../src/temporal/dev-server';
 import { startStack, type Stack } from '../../src/stack/stack';
 import type { Json } from '../helpers/api';
@@ -29,6 +30,48 @@ const MODEL = 'stack-test-agent';
 const TOKEN = 'stack-test-token-0123456789abcdef';
 const COMPLETED = "AgentStatus = 'completed'";
 const log = (line: string) => process.stderr.write(`[stack] ${line}\n`);
+/** In the environment the stack is started with: the parts that need no secret must not get them. */
+const SECRETS = {
+  OPENAI_API_KEY: 'sk-stack-test-model-key-0123456789',
+  AGENT_API_TOKEN: 'stack-test-api-token-in-the-environment',
+  AGENT_CODEC_KEY: 'stack-test-codec-key-in-the-environment',
+};
+
+/** The environment `pid` runs with, from /proc (the stack's parts run as this user, or as root). */
+async function environmentOf(pid: number | undefined): Promise<Record<string, string>> {
+  expect(pid).toBeDefined();
+  const raw = await readFile(`/proc/${pid}/environ`, 'utf8');
+  return Object.fromEntries(
+    raw
+      .split('\0')
+      .filter((entry) => entry !== '')
+      .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+  );
+}
+
+/** Expects none of {@link SECRETS}, by name or by value, in `pid`'s environment; returns it. */
+async function expectNoSecrets(pid: number | undefined): Promise<Record<string, string>> {
+  const environment = await environmentOf(pid);
+  const text = Object.entries(environment).map(([name, value]) => `${name}=${value}`);
+  for (const [name, value] of Object.entries(SECRETS)) {
+    expect(environment[name]).toBeUndefined();
+    expect(text.filter((entry) => entry.includes(value))).toEqual([]);
+  }
+  return environment;
+}
+
+/** Connects to the stack's PostgreSQL as `temporal` with `password`, as any local account could. */
+async function connectsWith(port: number, password: string): Promise<{ code: number | null; stderr: string }> {
+  const psql = path.join(await postgresBinDirectory(), 'psql');
+  const { code, stderr } = await runProcess(
+    psql,
+    ['-h', '127.0.0.1', '-p', String(port), '-U', 'temporal', '-d', 'postgres', '-w', '-Atc', 'SELECT 1'],
+    { env: { PATH: process.env.PATH, PGPASSWORD: password }, timeoutMs: 10_000 },
+  );
+  return { code, stderr };
+}
+
+const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 
 /** Lists the workspace, then finishes: two iterations, two model calls. */
 function listThenFinish(request: ChatCompletionRequest) {
@@ -49,6 +92,8 @@ beforeAll(async () => {
   model = (await ScriptedModelServer.start()).respond(MODEL, listThenFinish);
   directory = await mkdtemp(path.join(os.tmpdir(), 'agent-runner-stack-'));
   const started = Date.now();
+  // Set for the start alone, as a shell that exported them would: the stack's process has them.
+  Object.assign(process.env, SECRETS);
   stack = await startStack({
     directory,
     fresh: true,
@@ -56,6 +101,8 @@ beforeAll(async () => {
     model: { baseURL: model.baseURL, model: MODEL },
     apiToken: TOKEN,
     log,
+  }).finally(() => {
+    for (const name of Object.keys(SECRETS)) delete process.env[name];
   });
   log(`fresh stack up in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }, 300_000);
@@ -89,6 +136,51 @@ async function listed(apiUrl: string, query: string): Promise<Array<{ run_id: st
 }
 
 describe('the production shape on this machine', () => {
+  test("PostgreSQL refuses temporal/temporal; the stack's folder, token, logs and configuration are private", async () => {
+    const running = stack!;
+    const refused = await connectsWith(running.postgres.port, 'temporal');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/password authentication failed for user "temporal"/);
+    expect((await connectsWith(running.postgres.port, running.postgres.password)).code).toBe(0);
+
+    // As root, PostgreSQL's own user passes through the folder (0710, the postgres group); no one else gets in.
+    const folder = await stat(directory);
+    const owner = await clusterOwner();
+    expect(folder.mode & 0o777).toBe(owner === undefined ? 0o700 : 0o710);
+    if (owner !== undefined) expect(folder.gid).toBe(owner.gid);
+    const files = (await readdir(directory, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(directory, path.join(entry.parentPath, entry.name)));
+    const expected = [
+      'api-token',
+      'postgres/password',
+      'postgres/postgres.log',
+      'temporal/config/stack.yaml',
+      'temporal/temporal.log',
+      'ui/config/stack.yaml',
+      'temporal-ui.log',
+      'worker-1.log',
+      'api-1.log',
+    ];
+    expect(files).toEqual(expect.arrayContaining(expected));
+    for (const file of [...expected, ...files.filter((name) => name.endsWith('.log'))]) {
+      expect({ file, mode: (await modeOf(path.join(directory, file))).toString(8) }).toEqual({ file, mode: '600' });
+    }
+    expect(await readFile(path.join(directory, 'temporal/config/stack.yaml'), 'utf8')).toContain(
+      running.postgres.password,
+    );
+  });
+
+  test('the Temporal server, its web UI and PostgreSQL run without the secrets of the environment they were started from', async () => {
+    const running = stack!;
+    const temporal = await expectNoSecrets(running.temporal.pid());
+    // What they do get: the allow-list, and the stack's marker.
+    expect(temporal.PATH).toBe(process.env.PATH);
+    expect(temporal.AGENT_RUNNER_STACK).toBe(directory);
+    await expectNoSecrets(running.ui?.pid());
+    await expectNoSecrets(await readPostmasterPid(path.join(directory, 'postgres', 'data')));
+  });
+
   test('a run started through one API process ends, and the other API process serves its result', async () => {
     const [first, second] = stack!.apis;
     const started = await api(`${first!.url}/runs`, {
@@ -203,6 +295,7 @@ describe('the production shape on this machine', () => {
       STACK_MODEL_URL: model.baseURL,
       STACK_MODEL: MODEL,
       STACK_API_TOKEN: TOKEN,
+      ...SECRETS,
     });
   const apiUrlOf = (output: string) => /^ {2}api-1 +(http:\S+)$/m.exec(output)?.[1] ?? '';
 
@@ -212,6 +305,10 @@ describe('the production shape on this machine', () => {
     const output = started.output();
     log(/The stack is up \([^)]*\)/.exec(output)?.[0] ?? output);
     expect(output).not.toMatch(/Creating a PostgreSQL cluster|Creating the temporal database/);
+    // A process of its own, started with the secrets: PostgreSQL and Temporal get none of them.
+    const pids = JSON.parse(await readFile(path.join(directory, 'pids.json'), 'utf8')) as Record<string, number>;
+    await expectNoSecrets(pids.temporal);
+    await expectNoSecrets(await readPostmasterPid(path.join(directory, 'postgres', 'data')));
     const runs = await waitFor(
       () => listed(apiUrlOf(output), COMPLETED),
       (found) => found.length === 2,

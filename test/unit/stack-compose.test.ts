@@ -23,11 +23,25 @@ interface ComposeService {
   entrypoint?: string[];
   environment?: Record<string, string>;
   volumes?: string[];
-  ports?: string[];
+  ports?: Array<string | number | { target?: number; published?: string | number; host_ip?: string }>;
   deploy?: { replicas?: number };
 }
 
 let services: Record<string, ComposeService>;
+
+/** A published port as Compose reads it: short (`[ip:]host:container[/protocol]`, or a bare container port) or long. */
+function publishedPort(port: NonNullable<ComposeService['ports']>[number]): { hostIp: string; hostPort: string } {
+  if (typeof port === 'object') return { hostIp: port.host_ip ?? '', hostPort: String(port.published ?? '') };
+  const parts = String(port)
+    .replace(/\/\w+$/, '')
+    .split(':');
+  // An IPv6 address is written in brackets and holds colons itself.
+  const bracketed = /^\[([^\]]+)\]:(.*)$/.exec(String(port));
+  if (bracketed !== null) return { hostIp: bracketed[1] ?? '', hostPort: (bracketed[2] ?? '').split(':')[0] ?? '' };
+  if (parts.length === 3) return { hostIp: parts[0] ?? '', hostPort: parts[1] ?? '' };
+  // `host:container` or a bare container port: published on every interface.
+  return { hostIp: '', hostPort: parts.length === 2 ? (parts[0] ?? '') : '' };
+}
 
 beforeAll(async () => {
   // Merge keys on: the second API process is the first one (`<<: *api`) on another port, as Compose reads it.
@@ -54,7 +68,9 @@ describe('docker-compose.yml and npm run stack', () => {
       Array.from({ length: STACK_DEFAULTS.apis }, (_, index) => `api-${index + 1}`),
     );
     // Each on a port of its own on the host, all with the same token and task queue.
-    expect(new Set(apis.map(([, service]) => service.ports?.[0]?.split(':')[0])).size).toBe(STACK_DEFAULTS.apis);
+    expect(new Set(apis.map(([, service]) => publishedPort(service.ports![0]!).hostPort)).size).toBe(
+      STACK_DEFAULTS.apis,
+    );
     expect(new Set(apis.map(([, service]) => JSON.stringify(service.environment))).size).toBe(1);
     expect(apis[0]?.[1].environment?.AGENT_TASK_QUEUE).toBe(services.worker?.environment?.AGENT_TASK_QUEUE);
   });
@@ -71,6 +87,28 @@ describe('docker-compose.yml and npm run stack', () => {
       .find(([, target]) => target === path.posix.join('/etc/temporal', environment.DYNAMIC_CONFIG_FILE_PATH ?? ''));
     expect(mount).toBeDefined();
     expect(path.resolve(PROJECT_ROOT, mount?.[0] ?? '')).toBe(STACK_DYNAMIC_CONFIG_FILE);
+  });
+
+  test('publish every port of every service on 127.0.0.1 alone, as npm run stack binds its parts', () => {
+    const published = Object.entries(services).flatMap(([name, service]) =>
+      (service.ports ?? []).map((port) => ({ service: name, port, ...publishedPort(port) })),
+    );
+    // Temporal's frontend, the web UI and both APIs: a port that is not bound to loopback would reach the network.
+    expect(published.map((each) => each.service).sort()).toEqual(['api-1', 'api-2', 'temporal', 'temporal-ui']);
+    for (const each of published) expect(each).toEqual({ ...each, hostIp: '127.0.0.1' });
+  });
+
+  test('the published-port reader sees which ports reach every interface', () => {
+    expect(publishedPort('7233:7233')).toEqual({ hostIp: '', hostPort: '7233' });
+    expect(publishedPort('8080')).toEqual({ hostIp: '', hostPort: '' });
+    expect(publishedPort('0.0.0.0:3000:3000/tcp')).toEqual({ hostIp: '0.0.0.0', hostPort: '3000' });
+    expect(publishedPort('127.0.0.1:3001:3000')).toEqual({ hostIp: '127.0.0.1', hostPort: '3001' });
+    expect(publishedPort('[::1]:7233:7233')).toEqual({ hostIp: '::1', hostPort: '7233' });
+    expect(publishedPort({ target: 8080, published: 8080 })).toEqual({ hostIp: '', hostPort: '8080' });
+    expect(publishedPort({ target: 8080, published: '8080', host_ip: '127.0.0.1' })).toEqual({
+      hostIp: '127.0.0.1',
+      hostPort: '8080',
+    });
   });
 
   test('register the same search attributes, with the same types', () => {

@@ -7,8 +7,19 @@ export const STACK_DEFAULTS = {
   directory: '.stack',
   /** PostgreSQL's superuser, which Temporal connects as (the compose file's POSTGRES_USER). */
   postgresUser: 'temporal',
-  /** Only for the stack's own cluster on 127.0.0.1, like the compose file's default. */
-  postgresPassword: 'temporal',
+  /**
+   * The fixed password of clusters that versions up to 0.2.0 created: a start finds it on such a cluster and replaces
+   * it with a random one (kept in `postgres/password`). Never used for a new cluster.
+   */
+  legacyPostgresPassword: 'temporal',
+  /** A new cluster's random superuser password, in bytes (written as hex: no quoting in SQL, YAML or a URL). */
+  postgresPasswordBytes: 24,
+  /**
+   * What PostgreSQL, Temporal and its web UI take from the stack's own environment: where programs and temporary
+   * files are, the locale and the time zone (and `LC_*`). Nothing else: the stack's environment holds the model's key
+   * and the API token, which a superuser's `COPY ... FROM PROGRAM` or a server's crash dump would reveal.
+   */
+  inheritedEnvironment: ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR'],
   /** Temporal's services open up to their pools' sizes each (`maxConns`); room for two of them at once. */
   postgresMaxConnections: 200,
   /** Temporal's history shards: fixed when the cluster is created (the compose image's default is 4). */
