@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { urlCredentials, urlCredentialsProblem } from '../redaction/url-credentials';
 import { DEFAULT_ENDPOINT_NAME } from '../shared/defaults/model-endpoints';
-import { modelEndpointSchema, modelEndpointsSchema, type ModelEndpoints } from '../shared/model-endpoints';
+import {
+  endpointNameSchema,
+  modelEndpointSchema,
+  modelEndpointsSchema,
+  type ModelEndpoints,
+} from '../shared/model-endpoints';
 import { ConfigError, parseEnvironment } from './environment';
 
 /** The named model endpoints of the worker started from the environment. */
@@ -62,6 +67,8 @@ export function loadModelEndpoints(env: NodeJS.ProcessEnv = process.env): Config
   if (!configured.success) throw new ConfigError(`${text.source}: ${z.prettifyError(configured.error)}`);
   const withKeys: Record<string, unknown> = {};
   for (const [name, { apiKeyEnv, ...endpoint }] of Object.entries(configured.data)) {
+    const nameProblem = endpointNameSchema.safeParse(name).error?.issues[0]?.message;
+    if (nameProblem !== undefined) throw new ConfigError(`${text.source}: "${name}": ${nameProblem}.`);
     const key = apiKeyEnv === undefined ? undefined : env[apiKeyEnv];
     if (apiKeyEnv !== undefined && (key === undefined || key === ''))
       throw new ConfigError(
