@@ -73,7 +73,7 @@ export function routeOf(table: EndpointTable, reference: string | undefined): Mo
  * The route `reference` names by its endpoint: `<endpoint>` alone, that endpoint's default model (else
  * `sameModel`); `<endpoint>/<model>`, that model there; undefined when it names no endpoint of the worker.
  */
-export function namedRoute(table: EndpointTable, reference: string, sameModel: string): ModelRoute | undefined {
+function namedRoute(table: EndpointTable, reference: string, sameModel: string): ModelRoute | undefined {
   const whole = table.byName.get(reference);
   if (whole !== undefined) return { endpoint: whole, model: whole.defaultModel ?? whole.models?.[0] ?? sameModel };
   const slash = reference.indexOf('/');
