@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createActivities } from '../../src/activities';
 import type { ScriptStep } from '../../src/scripted-model/script';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import type { AgentActivities, ModelCallInput, ModelCallResult } from '../../src/shared/activity-types';
+import type {
+  AgentActivities,
+  CompactionInput,
+  CompactionResult,
+  ModelCallInput,
+  ModelCallResult,
+} from '../../src/shared/activity-types';
 import { FailureType } from '../../src/shared/failure-catalogue';
 import { createToolRegistry } from '../../src/tools/tool-registry';
 import { calculatorTool } from '../../src/tools/builtin';
@@ -121,6 +127,22 @@ describe('the endpoint a call goes to', () => {
       parallel_tool_calls: true,
       stream_options: { include_usage: true },
     });
+  });
+
+  test("a compaction's summary is asked of the run's endpoint, with that endpoint's token-cap field", async () => {
+    const model = scripted(second, [{ content: 'A summary.' }]);
+
+    const input: CompactionInput = {
+      model: `second/${model}`,
+      instructions: 'Summarise.',
+      messages: [{ role: 'user', content: 'Hello.' }],
+      maxSummaryChars: 1_000,
+      sampling: { maxTokens: 20 },
+    };
+    const result = (await quietEnvironment().run(activities.compactConversation, input)) as CompactionResult;
+
+    expect(result.summary).toBe('A summary.');
+    expect(second.requests(model)).toEqual([expect.objectContaining({ model, max_completion_tokens: 20 })]);
   });
 
   test('a price under `<endpoint>/<model>` prices the call on that endpoint before the plain name does', async () => {
