@@ -125,7 +125,7 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
   return {
     ...(values.OPENAI_API_KEY === undefined ? {} : { apiKey: values.OPENAI_API_KEY }),
     ...(values.OPENAI_BASE_URL === undefined ? {} : { baseURL: values.OPENAI_BASE_URL }),
-    defaultModel: values.OPENAI_MODEL,
+    defaultModel: defaultModelOf(values.OPENAI_MODEL, env.OPENAI_MODEL, endpoints, chosenDefault),
     workspace: path.resolve(values.AGENT_WORKSPACE),
     ...(values.AGENT_MODEL_PRICES === undefined ? {} : { prices: values.AGENT_MODEL_PRICES }),
     ...(sampling === undefined ? {} : { sampling }),
@@ -135,6 +135,21 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
     ...(endpoints === undefined ? {} : { endpoints }),
     ...(chosenDefault === undefined ? {} : { defaultEndpoint: chosenDefault }),
   };
+}
+
+/**
+ * The model of a run that names none: `OPENAI_MODEL` when set; else, when a named endpoint is the default, its own
+ * default model (so no side call, such as an MCP server's sampling request, sends OpenAI's default model there).
+ */
+function defaultModelOf(
+  parsed: string,
+  given: string | undefined,
+  endpoints: ModelEndpoints | undefined,
+  defaultEndpoint: string | undefined,
+): string {
+  if ((given !== undefined && given !== '') || defaultEndpoint === undefined) return parsed;
+  const endpoint = endpoints?.[defaultEndpoint];
+  return endpoint?.defaultModel ?? endpoint?.models?.[0] ?? parsed;
 }
 
 /**

@@ -38,10 +38,16 @@ describe('loadModelConfig with named endpoints', () => {
     });
   });
 
-  test('without OPENAI_* the first named endpoint is the default, so no OpenAI key is needed', () => {
+  test('without OPENAI_* the first named endpoint is the default, with its model, so no OpenAI key is needed', () => {
     const config = loadModelConfig({ AGENT_MODEL_ENDPOINTS: ENDPOINTS, ANTHROPIC_API_KEY: 'k' });
 
-    expect(config.defaultEndpoint).toBe('llama');
+    expect({ defaultEndpoint: config.defaultEndpoint, defaultModel: config.defaultModel }).toEqual({
+      defaultEndpoint: 'llama',
+      defaultModel: 'smollm2',
+    });
+    expect(
+      loadModelConfig({ AGENT_MODEL_ENDPOINTS: ENDPOINTS, ANTHROPIC_API_KEY: 'k', OPENAI_MODEL: 'x' }).defaultModel,
+    ).toBe('x');
   });
 
   test('reads the same JSON from AGENT_MODEL_ENDPOINTS_FILE', () => {
