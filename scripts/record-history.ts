@@ -72,6 +72,8 @@ import { createAgentWorker } from '../src/worker';
  *   (its cut tool call ran, its cut answer completed the run), to prove that such runs replay on the `wf.patched`
  *   branches that keep the old behaviour.
  *
+ * - model-fallbacks.json: a run on the endpoint `down` (nothing listens there) naming `scripted` as its fallback:
+ *   each model call's input carries `fallbacks`, its result the endpoint that answered and the one it left.
  * - mcp-elicitation.json: a run whose call of server-everything's `trigger-elicitation-request` (an MCP server
  *   started by the worker over stdio) asks a person: the `mcpElicitation` signal from the call's worker, the run
  *   waiting for input, the `userMessage` answer read back by the worker, the call's result, the model's answer.
@@ -96,6 +98,7 @@ const ATTRIBUTED_MODEL = 'recorded-attributed-decisions';
 const OUTPUT_MODEL = 'recorded-output-schema';
 const TRUNCATED_MODEL = 'recorded-truncated-answers';
 const ELICITATION_MODEL = 'recorded-mcp-elicitation';
+const FALLBACK_MODEL = 'recorded-model-fallbacks';
 /** `@modelcontextprotocol/server-everything` (a devDependency) over stdio, for the MCP recording. */
 const EVERYTHING_SERVER = {
   command: process.execPath,
@@ -222,7 +225,13 @@ async function main(): Promise<void> {
           approvalTools: ['calculator'],
         }),
       ],
-      model: { baseURL: model.baseURL, apiKey: 'unused', defaultModel: MODEL },
+      model: {
+        baseURL: model.baseURL,
+        apiKey: 'unused',
+        defaultModel: MODEL,
+        // Port 9 on loopback: nothing listens, so every call there is refused and moves to `scripted`.
+        endpoints: { down: { baseURL: 'http://127.0.0.1:9/v1' }, scripted: { baseURL: model.baseURL } },
+      },
       // Started only by the run that names its tools.
       mcpServers: { everything: EVERYTHING_SERVER },
     });
@@ -266,6 +275,26 @@ async function main(): Promise<void> {
         });
         await truncated.result();
         await save(truncated, 'truncated-answers.json');
+      }
+      if (wanted('model-fallbacks')) {
+        model.script(FALLBACK_MODEL, [
+          { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_sum' }] },
+          { content: '2 + 2 = 4.' },
+        ]);
+        const fallen = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-model-fallbacks',
+          args: [
+            {
+              model: `down/${FALLBACK_MODEL}`,
+              modelFallbacks: ['scripted'],
+              tools: ['calculator'],
+              message: 'What is 2 + 2?',
+            } satisfies AgentInput,
+          ],
+        });
+        await fallen.result();
+        await save(fallen, 'model-fallbacks.json');
       }
       if (wanted('mcp-elicitation')) {
         model.script(ELICITATION_MODEL, [

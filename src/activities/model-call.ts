@@ -2,14 +2,18 @@ import { Context } from '@temporalio/activity';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { redactFailure } from '../redaction';
 import type { ToolCall } from '../shared/messages';
-import type { ModelCallInput, ModelCallResult } from '../shared/activity-types';
+import type { EndpointFailure, ModelCallInput, ModelCallResult } from '../shared/activity-types';
 import type { ModelSettings } from '../shared/model-settings';
 import { priceOf } from '../shared/prices';
 import { completionUsage, priceUnknownFailure, pricedUsage } from './model-cost';
 import { AttemptUsage, carriedUsage, withSpentUsage } from './attempt-usage';
 import { SPENT_USAGE_KEY } from '../shared/spent-usage';
 import { addUsage, type Usage } from '../shared/messages';
-import { createModelClient } from './model-client';
+import { createEndpointClients } from './model-client';
+import { priceName, routesOf, type ModelRoute } from './model-routes';
+import { fallsBack } from './endpoint-fallback';
+import { afterFallbacks, endpointFailureOf } from './endpoint-failures';
+import { requestFields } from './endpoint-request';
 import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
 import type { ModelStreamAnnouncement } from '../shared/model-stream-events';
 import { parseCompletion, readCompletion, type CompletionParse, type ParsedCompletion } from './completion-response';
@@ -24,7 +28,6 @@ import {
 import { keepHeartbeating } from './heartbeat';
 import { requestMessages } from './model-request';
 import { readStreamedAnswer, type StreamedAnswer } from './streamed-answer';
-import { samplingFields } from './sampling-request';
 import { throwIfCancelled } from './cancellation';
 import { toWireMessage } from './wire-message';
 import { withChatSpan, type ChatOutcome, type ChatSpan } from '../tracing/genai-spans';
@@ -43,18 +46,25 @@ export function createModelCall(
   options: ModelCallOptions = {},
 ) {
   const intervalMs = options.heartbeatIntervalMs;
-  const { client, baseURL, redact } = createModelClient(settings);
+  const { table, clientOf, redact } = createEndpointClients(settings);
 
-  return function callModel(input: ModelCallInput): Promise<ModelCallResult> {
-    const model = input.model ?? settings.defaultModel;
-    return withChatSpan(model, (span) => answer(input, model, span), chatOutcome, redact);
+  return async function callModel(input: ModelCallInput): Promise<ModelCallResult> {
+    const routes = routesOf(table, input.model, input.fallbacks);
+    return withChatSpan(routes[0].model, (span) => answer(input, routes, span), chatOutcome, redact);
   };
 
-  async function answer(input: ModelCallInput, model: string, span: ChatSpan): Promise<ModelCallResult> {
+  async function answer(
+    input: ModelCallInput,
+    routes: [ModelRoute, ...ModelRoute[]],
+    span: ChatSpan,
+  ): Promise<ModelCallResult> {
     const context = Context.current();
-    // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
-    if (input.requirePrice === true && priceOf(settings.prices, model) === undefined)
-      throw priceUnknownFailure(model, settings.prices);
+    // Before anything is sent: a run with a cost budget never spends on a call it cannot price, on any endpoint.
+    for (const route of routes) {
+      const priced = priceName(settings.prices, route);
+      if (input.requirePrice === true && priceOf(settings.prices, priced) === undefined)
+        throw priceUnknownFailure(priced, settings.prices);
+    }
     // MCP servers' tools are described by their servers (listed once per worker, then cached).
     const external = await registry.describeExternal(input.toolNames);
     const offered = [...registry.describe(), ...external.tools].filter((tool) => input.toolNames.includes(tool.name));
@@ -75,9 +85,13 @@ export function createModelCall(
       ...(input.instructions ? [{ role: 'system' as const, content: input.instructions }] : []),
       ...wireConversation,
     ];
+    // The route being tried: what the meter prices, what a failure names.
+    let route: ModelRoute = routes[0];
     const meter = new AttemptUsage(JSON.stringify(messages).length + JSON.stringify(tools).length, carried, (usage) =>
-      pricedUsage(usage, settings.prices, model),
+      pricedUsage(usage, settings.prices, priceName(settings.prices, route)),
     );
+    // Once a delta reached followers the answer has begun: it is not started again on another endpoint.
+    let published = false;
 
     // A run's stream key and a worker whose identity names its hub: followers find the stream with no heartbeat.
     const keyed = input.streamKey !== undefined && options.streamsInIdentity?.() === true ? input.streamKey : undefined;
@@ -94,8 +108,10 @@ export function createModelCall(
               ...(input.iteration === undefined ? {} : { iteration: input.iteration }),
             },
           };
-    let outcome: 'completed' | 'failed' = 'failed';
-    try {
+    /** One request to `route`'s endpoint: its answer, or the classified, redacted failure. */
+    async function ask({ endpoint, model }: ModelRoute): Promise<ModelCallResult> {
+      const { client, baseURL } = clientOf(endpoint);
+      const streamed = channel !== undefined && endpoint.stream !== false;
       const response = await keepHeartbeating(
         context,
         async (): Promise<AnswerBody | BrokenStream> => {
@@ -104,43 +120,42 @@ export function createModelCall(
             // SyntaxError on broken JSON; parseCompletion reads every body the same way and names the problem.
             const raw = await client.chat.completions
               .create(
-                {
-                  model,
-                  messages,
-                  ...(tools.length > 0 ? { tools, parallel_tool_calls: input.parallelToolCalls } : {}),
-                  ...(input.responseFormat === undefined ? {} : { response_format: input.responseFormat }),
-                  ...samplingFields(settings, input.sampling, tools.length > 0),
-                  ...(channel === undefined ? {} : { stream: true as const, stream_options: { include_usage: true } }),
-                },
+                { model, messages, ...requestFields(settings, endpoint, input, tools, streamed) },
                 { signal: context.cancellationSignal },
               )
               .asResponse();
             const contentType = raw.headers.get('content-type');
             // A server may answer a streamed request with one JSON body: it is read as a non-streamed answer.
-            if (channel === undefined || raw.body === null || !/^text\/event-stream\b/i.test(contentType ?? '')) {
+            if (
+              channel === undefined ||
+              !streamed ||
+              raw.body === null ||
+              !/^text\/event-stream\b/i.test(contentType ?? '')
+            ) {
               const body = await raw.text();
               return { status: raw.status, contentType, body, parsed: parseCompletion(body) };
             }
-            const streamed = await readStreamedAnswer(
+            const answered = await readStreamedAnswer(
               raw.body,
               (delta) => {
+                published = true;
                 meter.add(delta);
                 channel.publish(delta);
               },
               context.cancellationSignal,
             );
             // Returned, not thrown: this catch is for the request's own errors, which a broken stream is not.
-            if (streamed.kind === 'broken') return streamed;
+            if (answered.kind === 'broken') return answered;
             // An error the provider sent in the stream is one of the request's own: classified as its status.
-            if (streamed.kind === 'error') throw streamedError(streamed.error, streamed.chunks, raw.headers);
-            if (streamed.kind === 'invalid')
+            if (answered.kind === 'error') throw streamedError(answered.error, answered.chunks, raw.headers);
+            if (answered.kind === 'invalid')
               return {
                 status: raw.status,
                 contentType,
-                body: streamed.sample,
-                parsed: { ok: false, problem: streamed.problem },
+                body: answered.sample,
+                parsed: { ok: false, problem: answered.problem },
               };
-            return { status: raw.status, contentType, body: '', parsed: readCompletion(streamed.completion) };
+            return { status: raw.status, contentType, body: '', parsed: readCompletion(answered.completion) };
           } catch (error) {
             throwIfCancelled(context, error);
             throw redactFailure(classifyModelError(error, { model, baseURL, ...attemptOf(context) }), redact);
@@ -172,9 +187,33 @@ export function createModelCall(
         );
         throw redactFailure(failure, redact);
       }
-      const result = toResult(parsed.completion, model, meter);
-      outcome = 'completed';
-      return result;
+      return toResult(parsed.completion, model, priceName(settings.prices, { endpoint, model }), meter);
+    }
+
+    let outcome: 'completed' | 'failed' = 'failed';
+    try {
+      const failures: EndpointFailure[] = [];
+      for (const [index, next] of routes.entries()) {
+        route = next;
+        try {
+          const result = await ask(route);
+          outcome = 'completed';
+          return {
+            ...result,
+            endpoint: route.endpoint.name,
+            ...(failures.length === 0 ? {} : { fallbacks: failures }),
+          };
+        } catch (error) {
+          const last = index === routes.length - 1;
+          if (last || context.cancellationSignal.aborted || published || !fallsBack(error))
+            throw afterFallbacks(error, failures);
+          failures.push(endpointFailureOf(route, error));
+          context.log.warn(
+            `Model endpoint "${route.endpoint.name}" failed (${failures.at(-1)?.type}); trying "${routes[index + 1]?.endpoint.name}".`,
+          );
+        }
+      }
+      throw new Error('A model call has at least one route.');
     } catch (error) {
       if (context.cancellationSignal.aborted) {
         // A worker shutting down (a deploy) hands the call to another worker: what this attempt spent goes with it.
@@ -193,7 +232,7 @@ export function createModelCall(
   }
 
   /** The activity's result for a checked completion: the same whether it came whole or streamed. */
-  function toResult(completion: ParsedCompletion, model: string, meter: AttemptUsage): ModelCallResult {
+  function toResult(completion: ParsedCompletion, model: string, priced: string, meter: AttemptUsage): ModelCallResult {
     const context = Context.current();
     const toolCalls: ToolCall[] = completion.toolCalls.map((call, index) => ({
       id: call.id ?? `call_${context.info.activityId}_${index}`,
@@ -206,7 +245,7 @@ export function createModelCall(
         content: completion.content,
         ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
       },
-      usage: answerUsage(completion, model, meter),
+      usage: answerUsage(completion, priced, meter),
       model: completion.model ?? model,
       finishReason: completion.finishReason,
       approvalRequired: toolCalls.flatMap((call) => {
@@ -220,11 +259,11 @@ export function createModelCall(
    * The answer's usage as the provider counted it, or estimated from what it wrote when it counted nothing
    * (a server that ignores `stream_options.include_usage`); with what earlier attempts spent added.
    */
-  function answerUsage(completion: ParsedCompletion, model: string, meter: AttemptUsage): Usage {
+  function answerUsage(completion: ParsedCompletion, priced: string, meter: AttemptUsage): Usage {
     const { promptTokens, completionTokens, totalTokens } = completion.usage;
     const counted = promptTokens !== undefined || completionTokens !== undefined || totalTokens !== undefined;
     if (!counted && meter.generated === 0) meter.addText(completion.content ?? '', completion.toolCalls);
-    const own = counted ? completionUsage(completion, settings.prices, model) : meter.estimate();
+    const own = counted ? completionUsage(completion, settings.prices, priced) : meter.estimate();
     return meter.carried === undefined ? own : addUsage(meter.carried, own);
   }
 }
@@ -239,6 +278,8 @@ function chatOutcome(result: ModelCallResult): ChatOutcome {
     ...(result.usage.cachedPromptTokens === undefined ? {} : { cacheReadInputTokens: result.usage.cachedPromptTokens }),
     ...(result.usage.reasoningTokens === undefined ? {} : { reasoningOutputTokens: result.usage.reasoningTokens }),
     output: result.message,
+    ...(result.endpoint === undefined ? {} : { endpoint: result.endpoint }),
+    ...(result.fallbacks === undefined ? {} : { fallbacks: result.fallbacks.map((failure) => failure.endpoint) }),
   };
 }
 

@@ -5,7 +5,8 @@ import { parseCompletion } from './completion-response';
 import { throwIfCancelled } from './cancellation';
 import { keepHeartbeating } from './heartbeat';
 import type { ModelSettings } from '../shared/model-settings';
-import { createModelClient } from './model-client';
+import { createEndpointClients } from './model-client';
+import { priceName, routeOf } from './model-routes';
 import { attemptOf, classifyModelError, invalidResponseFailure } from './model-errors';
 import { completionUsage, priceUnknownFailure } from './model-cost';
 import { priceOf } from '../shared/prices';
@@ -44,14 +45,18 @@ export type TextRequest = (request: {
  * `settings.baseURL` carries credentials.
  */
 export function createTextRequest(settings: ModelSettings, heartbeatIntervalMs?: number): TextRequest {
-  const { client, baseURL, redact } = createModelClient(settings);
+  const { table, clientOf, redact } = createEndpointClients(settings);
 
   return async function requestText({ model: requested, system, user, requirePrice, sampling }) {
     const context = Context.current();
-    const model = requested ?? settings.defaultModel;
+    // The run's model, on the endpoint it names: a side text goes where the run's calls go, without fallbacks.
+    const route = routeOf(table, requested);
+    const { model, endpoint } = route;
+    const { client, baseURL } = clientOf(endpoint);
+    const priced = priceName(settings.prices, route);
     // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
-    if (requirePrice === true && priceOf(settings.prices, model) === undefined)
-      throw priceUnknownFailure(model, settings.prices);
+    if (requirePrice === true && priceOf(settings.prices, priced) === undefined)
+      throw priceUnknownFailure(priced, settings.prices);
     const messages = [
       { role: 'system' as const, content: system },
       { role: 'user' as const, content: user },
@@ -62,7 +67,15 @@ export function createTextRequest(settings: ModelSettings, heartbeatIntervalMs?:
         try {
           const raw = await client.chat.completions
             .create(
-              { model, messages, ...samplingFields(settings, sampling, false) },
+              {
+                model,
+                messages,
+                ...samplingFields(
+                  { sampling: settings.sampling, maxTokensField: endpoint.maxTokensField },
+                  sampling,
+                  false,
+                ),
+              },
               { signal: context.cancellationSignal },
             )
             .asResponse();
@@ -84,7 +97,7 @@ export function createTextRequest(settings: ModelSettings, heartbeatIntervalMs?:
       throw redactFailure(failure, redact);
     }
     const completion = parsed.completion;
-    const usage = completionUsage(completion, settings.prices, model);
+    const usage = completionUsage(completion, settings.prices, priced);
     return { text: (completion.content ?? '').trim(), usage, model: completion.model ?? model };
   };
 }

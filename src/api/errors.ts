@@ -109,6 +109,7 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.modelCallInvalidResponse]: MODEL_CALL_FAILED,
   [FailureType.modelCallStreamInterrupted]: MODEL_CALL_FAILED,
   [FailureType.modelCallPriceUnknown]: MODEL_CALL_FAILED,
+  [FailureType.modelCallUnknownEndpoint]: MODEL_CALL_FAILED,
   [FailureType.modelCallTimeout]: MODEL_CALL_FAILED,
   [FailureType.modelCallFailed]: MODEL_CALL_FAILED,
   [FailureType.toolCallRetryable]: RUN_FAILED,

@@ -14,6 +14,8 @@ import { UsageError } from './usage-error';
 export interface AgentInputOptions {
   tools?: string[];
   model?: string;
+  /** `modelFallbacks`. */
+  fallbacks?: string[];
   instructions?: string;
   terminateOn?: string[];
   maxInvocations?: number;
@@ -84,6 +86,7 @@ export function buildAgentInput(
   else if (input.tools === undefined) input.tools = defaultTools();
   if (messageWords.length > 0) input.message = messageWords.join(' ');
   if (options.model !== undefined) input.model = options.model;
+  if (options.fallbacks !== undefined) input.modelFallbacks = options.fallbacks;
   if (options.instructions !== undefined) input.instructions = options.instructions;
   if (options.maxInvocations !== undefined) input.maxInvocations = options.maxInvocations;
   if (options.terminateOn !== undefined)

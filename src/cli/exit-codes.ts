@@ -75,6 +75,7 @@ export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> =
   [FailureType.modelCallInvalidResponse]: ExitCode.runFailed,
   [FailureType.modelCallStreamInterrupted]: ExitCode.runFailed,
   [FailureType.modelCallPriceUnknown]: ExitCode.runFailed,
+  [FailureType.modelCallUnknownEndpoint]: ExitCode.runFailed,
   [FailureType.modelCallTimeout]: ExitCode.runFailed,
   [FailureType.modelCallFailed]: ExitCode.runFailed,
   [FailureType.toolCallRetryable]: ExitCode.runFailed,

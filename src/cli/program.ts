@@ -270,7 +270,15 @@ function withInputOptions(command: Command): Command {
       `comma-separated tools the run may use (default: AGENT_TOOLS, else ${DEFAULT_AGENT_TOOLS.join(',')})`,
       parseNameList,
     )
-    .option('--model <name>', "model name sent to the provider (default: the worker's OPENAI_MODEL)")
+    .option(
+      '--model <name>',
+      "model name sent to the provider, or <endpoint>/<model> (default: the worker's OPENAI_MODEL)",
+    )
+    .option(
+      '--fallbacks <endpoints>',
+      'comma-separated endpoints (<endpoint> or <endpoint>/<model>) a model call moves to when one is down (modelFallbacks)',
+      parseNameList,
+    )
     .option('--instructions <text>', 'the system prompt')
     .option(
       '--terminate-on <tools>',

@@ -4,6 +4,7 @@ import { loadAll } from './environment';
 import { loadLogLevel, type LogLevel } from './log-level';
 import { loadModelConfig, type ModelConfig } from './model';
 import { loadMcpServers, mcpConfigSecrets } from './mcp';
+import { modelEndpointSecrets } from './model-endpoints';
 import type { McpServers } from '../mcp/server-config';
 import { loadTemporalConfig, type TemporalConfig } from './temporal';
 import { loadWorkerDeployment } from './worker-deployment';
@@ -66,6 +67,7 @@ export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[
     ...keySecrets(readQuietly(env.TEMPORAL_TLS_CLIENT_KEY_PATH)),
     ...keySecrets(env.TEMPORAL_TLS_CLIENT_KEY_DATA),
     ...mcpConfigSecrets(env),
+    ...modelEndpointSecrets(env),
   ];
   try {
     const profile = loadTemporalConfig(env);

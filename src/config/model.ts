@@ -4,8 +4,11 @@ import { urlCredentialsProblem } from '../redaction/url-credentials';
 import { WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { priceTableSchema, type PriceTable } from '../shared/prices';
 import { DEFAULT_MAX_TOKENS_FIELD, SAMPLING_BOUNDS } from '../shared/defaults/model-settings';
+import { DEFAULT_ENDPOINT_NAME } from '../shared/defaults/model-endpoints';
 import { mergeSampling, type SamplingSettings } from '../shared/sampling';
 import { ConfigError, parseEnvironment } from './environment';
+import { loadModelEndpoints } from './model-endpoints';
+import type { ModelEndpoints } from '../shared/model-endpoints';
 
 /** The model settings the worker's activities use. */
 export const modelSchema = z.object({
@@ -85,12 +88,25 @@ export type ModelConfig = {
   sampling?: SamplingSettings;
   /** `AGENT_MODEL_MAX_TOKENS_FIELD`; absent, `max_tokens`. */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /** `AGENT_MODEL_ENDPOINTS` (or its file), keys resolved; absent when unset. */
+  endpoints?: ModelEndpoints;
+  /** `AGENT_MODEL_DEFAULT_ENDPOINT`, or the first named endpoint when `OPENAI_*` names none. */
+  defaultEndpoint?: string;
 };
 
 /** Reads the model settings the worker's activities use. */
 export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConfig {
   const values = parseEnvironment(modelSchema, env);
-  if (values.OPENAI_API_KEY === undefined && values.OPENAI_BASE_URL === undefined) {
+  const { endpoints, defaultEndpoint } = loadModelEndpoints(env);
+  const topLevel = values.OPENAI_API_KEY !== undefined || values.OPENAI_BASE_URL !== undefined;
+  const named = Object.keys(endpoints ?? {});
+  // Without OPENAI_*, the default endpoint would be OpenAI without a key: the first named endpoint stands in.
+  const chosenDefault = defaultEndpoint ?? (topLevel ? undefined : named[0]);
+  if (chosenDefault !== undefined && chosenDefault !== DEFAULT_ENDPOINT_NAME && !named.includes(chosenDefault))
+    throw new ConfigError(
+      `AGENT_MODEL_DEFAULT_ENDPOINT="${chosenDefault}" is not an endpoint of AGENT_MODEL_ENDPOINTS (${named.join(', ') || 'none'}).`,
+    );
+  if (!topLevel && chosenDefault === undefined) {
     throw new ConfigError(
       'No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server ' +
         '(for example OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama). `npm run demo` runs without either, on a scripted model.',
@@ -109,14 +125,31 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
   return {
     ...(values.OPENAI_API_KEY === undefined ? {} : { apiKey: values.OPENAI_API_KEY }),
     ...(values.OPENAI_BASE_URL === undefined ? {} : { baseURL: values.OPENAI_BASE_URL }),
-    defaultModel: values.OPENAI_MODEL,
+    defaultModel: defaultModelOf(values.OPENAI_MODEL, env.OPENAI_MODEL, endpoints, chosenDefault),
     workspace: path.resolve(values.AGENT_WORKSPACE),
     ...(values.AGENT_MODEL_PRICES === undefined ? {} : { prices: values.AGENT_MODEL_PRICES }),
     ...(sampling === undefined ? {} : { sampling }),
     ...(values.AGENT_MODEL_MAX_TOKENS_FIELD === undefined
       ? {}
       : { maxTokensField: values.AGENT_MODEL_MAX_TOKENS_FIELD }),
+    ...(endpoints === undefined ? {} : { endpoints }),
+    ...(chosenDefault === undefined ? {} : { defaultEndpoint: chosenDefault }),
   };
+}
+
+/**
+ * The model of a run that names none: `OPENAI_MODEL` when set; else, when a named endpoint is the default, its own
+ * default model (so no side call, such as an MCP server's sampling request, sends OpenAI's default model there).
+ */
+function defaultModelOf(
+  parsed: string,
+  given: string | undefined,
+  endpoints: ModelEndpoints | undefined,
+  defaultEndpoint: string | undefined,
+): string {
+  if ((given !== undefined && given !== '') || defaultEndpoint === undefined) return parsed;
+  const endpoint = endpoints?.[defaultEndpoint];
+  return endpoint?.defaultModel ?? endpoint?.models?.[0] ?? parsed;
 }
 
 /**
@@ -130,7 +163,10 @@ export function loadDemoModelChoice(env: NodeJS.ProcessEnv = process.env): {
 } {
   const values = parseEnvironment(modelSchema, env);
   return {
-    modelConfigured: values.OPENAI_API_KEY !== undefined || values.OPENAI_BASE_URL !== undefined,
+    modelConfigured:
+      values.OPENAI_API_KEY !== undefined ||
+      values.OPENAI_BASE_URL !== undefined ||
+      Object.keys(loadModelEndpoints(env).endpoints ?? {}).length > 0,
     workspace: values.AGENT_WORKSPACE,
   };
 }

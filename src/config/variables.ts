@@ -6,6 +6,7 @@ import { codecServerSchema } from './codec-server';
 import { localRunSchema, localServerSchema } from './local-server';
 import { logLevelSchema } from './log-level';
 import { modelSchema } from './model';
+import { modelEndpointsVariables } from './model-endpoints';
 import { modelStreamFollowerSchema, modelStreamSchema } from './model-stream';
 import { heartbeatSchema } from './heartbeat';
 import { payloadCodecSchema } from './payload-codec';
@@ -55,6 +56,7 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: localServerSchema, processes: ['start', 'demo', 'server'] },
   { schema: localRunSchema, processes: ['start', 'demo'] },
   { schema: modelSchema, processes: ['worker', 'start', 'demo'] },
+  { schema: modelEndpointsVariables, processes: ['worker', 'start', 'demo'] },
   { schema: logLevelSchema, processes: ['worker', 'api', 'start'] },
   { schema: apiSchema, processes: ['api', 'start'] },
   { schema: agentToolsSchema, processes: ['api', 'start', 'cli'] },

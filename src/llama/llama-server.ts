@@ -30,6 +30,8 @@ export interface RunningLlamaServer {
   /** What it printed, for a failure message. */
   output(): string;
   stop(): Promise<void>;
+  /** Its process id, for a test that kills it as a crash would. */
+  pid: number | undefined;
 }
 
 /**
@@ -96,7 +98,7 @@ export async function startLlamaServer(
       }),
     ]);
     await waitForHealth(url, timeoutMs);
-    return { baseURL: `${url}/v1`, url, model: alias, output: tail, stop };
+    return { baseURL: `${url}/v1`, url, model: alias, output: tail, stop, pid: child.pid };
   } catch (error) {
     await stop();
     throw new Error(

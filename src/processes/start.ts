@@ -12,6 +12,7 @@ import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-serve
 import { connectToLocalServer, ensureLocalServer } from '../temporal/local-server';
 import { createBuiltinTools } from '../tools/builtin';
 import { createAgentWorker } from '../worker';
+import { describeModelEndpoints } from '../worker/describe-endpoints';
 import { loadMcpServers } from '../config/mcp';
 import { runnerLogger } from '../worker/runner-logger';
 
@@ -79,7 +80,7 @@ async function main(): Promise<number> {
   const url = await listen(app, api);
   say(`Temporal: ${server.address} (${server.description})${server.uiUrl ? `; web UI ${server.uiUrl}` : ''}.`);
   say(
-    `Worker: task queue "${taskQueue}", model ${model.defaultModel} via ${model.baseURL ?? 'https://api.openai.com/v1'}, tools ${api.defaults.tools.join(', ')} by default; ${describePayloadEncryption(encryption)}.`,
+    `Worker: task queue "${taskQueue}", ${describeModelEndpoints(model)}, tools ${api.defaults.tools.join(', ')} by default; ${describePayloadEncryption(encryption)}.`,
   );
   say(`Agent API at ${url}; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`);
 

@@ -92,8 +92,13 @@ export interface ExternalToolDescriptions {
 }
 
 export interface ModelCallInput {
-  /** Model name; the worker's default when absent. */
+  /** Model name, or `<endpoint>/<model>`; the worker's default when absent. */
   model?: string;
+  /**
+   * The run's `modelFallbacks`: endpoints (`<endpoint>` or `<endpoint>/<model>`) tried in order when a call fails in a
+   * way another endpoint can fix. Absent when the run names none, so its calls are scheduled as before.
+   */
+  fallbacks?: string[];
   /**
    * The run's iteration this call belongs to, announced with the call's stream so a follower puts the deltas under
    * the right `iteration-start`; absent in calls scheduled before it was carried.
@@ -153,6 +158,20 @@ export interface ModelCallResult {
   finishReason: string | null;
   /** Calls whose tool's `needsApproval` function asked for approval of these arguments. */
   approvalRequired: string[];
+  /** The worker's endpoint that answered (`default` for the top-level settings); absent from older workers. */
+  endpoint?: string;
+  /** The endpoints this attempt tried before, and why each failed; absent when the first one answered. */
+  fallbacks?: EndpointFailure[];
+}
+
+/** An endpoint a model call left for the next one, and why. */
+export interface EndpointFailure {
+  endpoint: string;
+  model: string;
+  /** The failure's type: `ModelCall.ConnectionError`, `ModelCall.RateLimited`, ... */
+  type: string;
+  /** The failure's message, redacted. */
+  message: string;
 }
 
 /** What `compactConversation` summarises, and how. */

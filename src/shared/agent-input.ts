@@ -8,6 +8,7 @@ import {
   NESTED_AGENT_DEFAULTS,
 } from './defaults/run-input';
 import { INPUT_BOUNDS } from './defaults/input-bounds';
+import { ENDPOINT_BOUNDS } from './defaults/model-endpoints';
 import { RESULT_CACHE_DEFAULTS } from './defaults/context-control';
 import { tokenBudgetSchema } from './control';
 import { costBudgetSchema } from './prices';
@@ -103,8 +104,21 @@ export type RestrictOutputConfig = z.infer<typeof restrictOutputSchema>;
 export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
   z
     .strictObject({
-      /** Model name sent to the provider. @default the worker's `OPENAI_MODEL` */
+      /**
+       * Model name sent to the provider, or `<endpoint>/<model>` (or `<endpoint>` alone) for one of the worker's named
+       * endpoints (`AGENT_MODEL_ENDPOINTS`); a model an endpoint lists goes there. @default the worker's `OPENAI_MODEL`
+       */
       model: z.string().min(1).max(INPUT_BOUNDS.modelChars).optional(),
+      /**
+       * Endpoints a model call moves to, in order, when one is unreachable, rate-limited or overloaded (connection
+       * errors, timeouts, 429, 5xx), never after a bad request or a context overflow: `<endpoint>` (the same model,
+       * or the endpoint's default) or `<endpoint>/<model>`. @default none
+       */
+      modelFallbacks: z
+        .array(z.string().min(1).max(INPUT_BOUNDS.modelChars))
+        .min(1)
+        .max(ENDPOINT_BOUNDS.fallbacks)
+        .optional(),
       /**
        * The agent's name, for people and traces: the run's span is `invoke_agent {name}` (`gen_ai.agent.name`).
        * A nested agent is named after its tool. @default 'agent'

@@ -78,6 +78,8 @@ export const FailureType = {
   modelCallStreamInterrupted: 'ModelCall.StreamInterrupted',
   /** The run has a `costBudget` and the worker's price table has no price for the model: the call is not sent. Not retried. */
   modelCallPriceUnknown: 'ModelCall.PriceUnknown',
+  /** A run's `modelFallbacks` names an endpoint the worker does not hold. Not sent, not retried. */
+  modelCallUnknownEndpoint: 'ModelCall.UnknownEndpoint',
   /** The model-call activity timed out on every attempt (the workflow names it). */
   modelCallTimeout: 'ModelCall.Timeout',
   /** The model-call activity failed for good without a type of its own (the workflow names it). */
@@ -242,6 +244,10 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   'ModelCall.PriceUnknown': {
     raisedBy: 'model call',
     when: 'a `costBudget` is set and the worker has no price for the model (`AGENT_MODEL_PRICES`); not sent, not retried',
+  },
+  'ModelCall.UnknownEndpoint': {
+    raisedBy: 'model call',
+    when: "the run's `modelFallbacks` names an endpoint the worker does not hold (`AGENT_MODEL_ENDPOINTS`); not sent, not retried",
   },
   'ModelCall.Timeout': { raisedBy: 'run', when: 'the model-call activity timed out on every attempt' },
   'ModelCall.Failed': { raisedBy: 'run', when: 'the model-call activity failed for good without a type of its own' },

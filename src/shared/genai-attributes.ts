@@ -29,6 +29,14 @@ export const GENAI = {
   outputMessages: 'gen_ai.output.messages',
 } as const;
 
+/** The runner's own span attributes, where the conventions have none: which of the worker's endpoints answered. */
+export const RUNNER_ATTRIBUTES = {
+  /** The endpoint that answered a `chat` span's call (`default`, or a name of `AGENT_MODEL_ENDPOINTS`). */
+  modelEndpoint: 'agent_runner.model.endpoint',
+  /** The endpoints the call left before it, in order. */
+  modelFallbacks: 'agent_runner.model.fallbacks',
+} as const;
+
 /** The provider every model call goes to: an OpenAI-compatible chat-completions endpoint. */
 export const GENAI_PROVIDER = 'openai';
 

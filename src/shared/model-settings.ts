@@ -1,3 +1,4 @@
+import type { ModelEndpoints } from './model-endpoints';
 import type { PriceTable } from './prices';
 import type { SamplingSettings } from './sampling';
 
@@ -40,4 +41,12 @@ export interface ModelSettings {
    * models) or `max_completion_tokens` (OpenAI's reasoning models refuse `max_tokens`). @default 'max_tokens'
    */
   maxTokensField?: 'max_tokens' | 'max_completion_tokens';
+  /**
+   * Further named endpoints besides the one the fields above describe (which is named `default`): a run picks
+   * one with `<endpoint>/<model>` in its `model`, or by a model an endpoint lists, and may name others as
+   * `modelFallbacks`. @default none
+   */
+  endpoints?: ModelEndpoints;
+  /** The endpoint a run that names none uses. @default 'default' */
+  defaultEndpoint?: string;
 }

@@ -124,6 +124,8 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
      * `finishReason` is the provider's (`stop`, `tool_calls`, `length`, ...; null when it gave none; absent from
      * workers before it was logged); `truncated` is set when it is `length`: the token cap cut the answer.
      * `usage.estimated` says some of the tokens were estimated (attempts that failed before the provider counted them).
+     * `endpoint` is the worker's endpoint that answered (absent from workers before endpoints were named);
+     * `fallbacks`, the endpoints the call left before it, each with its model and failure type.
      */
     z.object({
       ...envelope('model-response'),
@@ -133,6 +135,8 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       usage: usageSchema,
       finishReason: z.string().nullable().optional(),
       truncated: z.literal(true).optional(),
+      endpoint: z.string().optional(),
+      fallbacks: z.array(z.object({ endpoint: z.string(), model: z.string(), type: z.string() })).optional(),
     }),
     /** Loop detection counted `count` identical calls of a tool in a row; `action` is what follows. */
     z.object({

@@ -1,6 +1,6 @@
 import * as otel from '@opentelemetry/api';
 import type { Redactor } from '../redaction';
-import { CONVERSATION_BAGGAGE_KEY, GENAI, GENAI_PROVIDER } from '../shared/genai-attributes';
+import { CONVERSATION_BAGGAGE_KEY, GENAI, GENAI_PROVIDER, RUNNER_ATTRIBUTES } from '../shared/genai-attributes';
 import { capturesContent, tracingOn } from './process-tracing';
 
 /*
@@ -23,6 +23,10 @@ export interface ChatOutcome {
   reasoningOutputTokens?: number;
   /** The answer, for content capture. */
   output?: unknown;
+  /** The worker's endpoint that answered; absent when the call does not say. */
+  endpoint?: string;
+  /** The endpoints the call left before it; absent when the first answered. */
+  fallbacks?: string[];
 }
 
 /** The conversation the active context's run belongs to (set by the workflow's `invoke_agent` span). */
@@ -65,6 +69,8 @@ export async function withChatSpan<Result>(
           ...(done.reasoningOutputTokens === undefined
             ? {}
             : { [GENAI.reasoningOutputTokens]: done.reasoningOutputTokens }),
+          ...(done.endpoint === undefined ? {} : { [RUNNER_ATTRIBUTES.modelEndpoint]: done.endpoint }),
+          ...(done.fallbacks === undefined ? {} : { [RUNNER_ATTRIBUTES.modelFallbacks]: done.fallbacks }),
         });
         if (capturesContent() && done.output !== undefined)
           span.setAttribute(GENAI.outputMessages, redact(JSON.stringify([done.output])));

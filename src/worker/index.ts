@@ -8,7 +8,7 @@ import { isHttpServer, type McpServers } from '../mcp/server-config';
 import { createRedactor } from '../redaction';
 import { requireSearchAttributes } from '../temporal/check-search-attributes';
 import { connectWorker } from '../temporal/worker-connection';
-import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES, WORKER_DEFAULTS } from '../shared/defaults/worker';
+import { AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES } from '../shared/defaults/worker';
 import { createBuiltinTools } from '../tools/builtin';
 import type { ToolDefinition } from '../tools/define-tool';
 import { runnerLogger } from './runner-logger';
@@ -16,6 +16,7 @@ import { VERSIONING_DEFAULTS, type AgentWorkerDeployment } from '../shared/versi
 import { loadMetricsConfig } from '../config/tracing';
 import { metricsExposureWarning } from '../config/metrics-exposure';
 import { tracingForProcess } from '../tracing/process-tracing';
+import { describeModelEndpoints } from './describe-endpoints';
 
 /*
  * `agent-runner/worker`: what a process that runs agents imports. Workflow code imports `agent-runner/workflow`
@@ -163,7 +164,7 @@ async function main(secrets: readonly string[]): Promise<void> {
   // Announced only once the handlers are in place: a Ctrl-C right after this line must already drain.
   console.log(
     `Worker polling task queue "${temporal.taskQueue}" in namespace "${temporal.namespace}" at ${temporal.address} (${describeTemporalSource(temporal)}); ` +
-      `model ${model.defaultModel} via ${model.baseURL ?? WORKER_DEFAULTS.modelBaseUrl}; workspace ${model.workspace}; ${describePayloadEncryption(encryption)}; ${describeMcpServers(mcpServers)}; ${describeDeployment(deployment)}. Ctrl-C stops it.`,
+      `${describeModelEndpoints(model)}; workspace ${model.workspace}; ${describePayloadEncryption(encryption)}; ${describeMcpServers(mcpServers)}; ${describeDeployment(deployment)}. Ctrl-C stops it.`,
   );
   try {
     await worker.run();

@@ -36,6 +36,7 @@ test('there are committed histories to replay', () => {
     'linear-history.json',
     'local-tools.json',
     'mcp-elicitation.json',
+    'model-fallbacks.json',
     'nested-agents-child.json',
     'nested-agents.json',
     'output-schema.json',

@@ -23,6 +23,13 @@ describe('buildAgentInput', () => {
     });
   });
 
+  test('--model and --fallbacks name endpoints: the model and modelFallbacks', () => {
+    expect(
+      buildAgentInput({}, ['hi'], { model: 'anthropic/claude', fallbacks: ['ollama/qwen3:8b', 'llama'] }, defaults),
+    ).toMatchObject({ model: 'anthropic/claude', modelFallbacks: ['ollama/qwen3:8b', 'llama'] });
+    expect(buildAgentInput({}, ['hi'], {}, defaults)).not.toHaveProperty('modelFallbacks');
+  });
+
   test('--max-tokens, --temperature and --tool-choice set modelSettings over those of --input', () => {
     const base = { modelSettings: { maxTokens: 10, seed: 4 } };
     expect(

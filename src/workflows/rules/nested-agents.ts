@@ -113,7 +113,10 @@ export function childLimits(
 export function childInput(
   spec: AgentToolSpec,
   task: string,
-  parent: Pick<ParsedAgentInput, 'model' | 'depth' | 'maxDepth' | 'modelSettings' | 'answerTruncation'>,
+  parent: Pick<
+    ParsedAgentInput,
+    'model' | 'modelFallbacks' | 'depth' | 'maxDepth' | 'modelSettings' | 'answerTruncation'
+  >,
   limits: { tokenBudget?: TokenBudget; timeoutMs?: number; costBudget?: CostBudget },
   name?: string,
 ): AgentInput {
@@ -123,6 +126,10 @@ export function childInput(
   const modelSettings = spec.modelSettings ?? withoutToolChoice(parent.modelSettings);
   return {
     ...(model === undefined ? {} : { model }),
+    // The parent's fallbacks go with the parent's model only: a tool naming its own model names its own endpoint.
+    ...(spec.model === undefined && parent.modelFallbacks !== undefined
+      ? { modelFallbacks: parent.modelFallbacks }
+      : {}),
     ...(name === undefined ? {} : { name }),
     instructions: spec.instructions,
     tools: spec.tools,

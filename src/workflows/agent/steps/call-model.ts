@@ -76,6 +76,8 @@ export function callModel(context: RunContext, messages: ChatMessage[]): Promise
     [
       {
         model: input.model,
+        // Absent unless the run names fallbacks, so the input of a run without them stays as it was.
+        ...(input.modelFallbacks === undefined ? {} : { fallbacks: input.modelFallbacks }),
         iteration: run.iteration,
         instructions: input.instructions,
         ...(byReference ? { conversation: { iteration: run.iteration, count: sent.length } } : { messages: sent }),
@@ -110,6 +112,11 @@ export function recordModelResponse(context: RunContext, response: ModelCallResu
     // Absent from results of workers before it was carried.
     ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
     ...(response.finishReason === LENGTH_FINISH_REASON ? { truncated: true as const } : {}),
+    // Absent from results of workers before endpoints were named.
+    ...(response.endpoint === undefined ? {} : { endpoint: response.endpoint }),
+    ...(response.fallbacks === undefined
+      ? {}
+      : { fallbacks: response.fallbacks.map(({ endpoint, model, type }) => ({ endpoint, model, type })) }),
   });
   publish(run);
   return assistant;
