@@ -74,12 +74,12 @@ export function planSystemPackages(situation: {
       packages,
       commands: [
         ['apt-get', 'update'],
-        ['apt-get', 'install', '-y', '--no-install-recommends', ...packages],
+        ['apt-get', 'install', '-y', ...packages],
       ],
     };
   }
   const sudo = situation.root ? '' : 'sudo ';
-  const command = `${sudo}apt-get update && ${sudo}apt-get install -y --no-install-recommends ${packages.join(' ')}`;
+  const command = `${sudo}apt-get update && ${sudo}apt-get install -y ${packages.join(' ')}`;
   const what = situation.missing.map((each) => `  - ${each.debian}: ${each.description}`).join('\n');
   const why = situation.aptGet
     ? 'this process is not root, so it does not install them itself'

@@ -31,7 +31,7 @@ describe('what the suite does about a system package', () => {
       packages: ['chromium', 'postgresql'],
       commands: [
         ['apt-get', 'update'],
-        ['apt-get', 'install', '-y', '--no-install-recommends', 'chromium', 'postgresql'],
+        ['apt-get', 'install', '-y', 'chromium', 'postgresql'],
       ],
     });
     expect(planSystemPackages({ missing: [postgresql], root: true, aptGet: true })).toMatchObject({
@@ -46,14 +46,14 @@ describe('what the suite does about a system package', () => {
     const message = plan.kind === 'not-installable' ? plan.message : '';
     expect(message).toContain('this process is not root');
     expect(message).toContain('  - chromium: Chromium (/usr/bin/chromium');
-    expect(message).toContain('\n  sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium\n');
+    expect(message).toContain('\n  sudo apt-get update && sudo apt-get install -y chromium\n');
   });
 
   test('missing, no apt-get: stops with the Debian command and what to install elsewhere', () => {
     const plan = planSystemPackages({ missing: [chromium, postgresql], root: true, aptGet: false });
     const message = plan.kind === 'not-installable' ? plan.message : '';
     expect(message).toContain('this machine has no apt-get');
-    expect(message).toContain('apt-get update && apt-get install -y --no-install-recommends chromium postgresql');
+    expect(message).toContain('apt-get update && apt-get install -y chromium postgresql');
     expect(message).toContain(`install Chromium as ${CHROMIUM_PATH} and PostgreSQL's server`);
   });
 });
