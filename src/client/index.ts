@@ -411,7 +411,6 @@ export async function runAgent<Input extends AgentInput>(
 
 export {
   DecisionRejectedError,
-  InvalidListQueryError,
   RunEndedError,
   RunNotFoundError,
   decideToolCall,
@@ -425,6 +424,7 @@ export {
   type RunOutcome,
   type RunSummary,
 } from './run-control';
+export { InvalidListQueryError } from './visibility-query';
 export {
   ChatTurnFailedError,
   endConversation,
