@@ -68,6 +68,12 @@ export function redactingLoggerOptions(
 /** The shortest token a principal may hold, as `AGENT_API_TOKEN` must be. */
 const MIN_TOKEN_CHARS = 16;
 
+/** Characters a word may carry at either end around a token and still be redacted. */
+const EDGE_CHARS = 8;
+
+/** Words longer than this are compared whole only: no token is that long, and the work stays bounded. */
+const MAX_EDGE_CHECKED_CHARS = 1024;
+
 /** URL parts (path segments, query values) long enough to be a token; percent-decoded before they are compared. */
 const URL_PART = new RegExp(`[^/?&=#\\s"\\\\]{${MIN_TOKEN_CHARS},}`, 'g');
 
@@ -75,9 +81,9 @@ const URL_PART = new RegExp(`[^/?&=#\\s"\\\\]{${MIN_TOKEN_CHARS},}`, 'g');
 const WORD = new RegExp(`[^/?&=#%\\s"'\\\\<>,;:()[\\]{}]{${MIN_TOKEN_CHARS},}`, 'g');
 
 /**
- * The text with each URL part and word that is a principal's token replaced; a word whose prefix or suffix is
- * a token is replaced too (a JSON escape such as `\u0007` can run into a token from a malformed URL), a token
- * with characters on both sides within one word is not.
+ * The text with each URL part and word that is a principal's token replaced; so is a word that holds one with
+ * at most {@link EDGE_CHARS} other characters at either end (a JSON escape such as `\u0007` runs into a token
+ * from a malformed URL). The bound keeps the work per line linear in its length, whatever a client sends.
  */
 function redactPrincipalTokens(text: string, digests: readonly Buffer[]): string {
   if (digests.length === 0) return text;
@@ -86,8 +92,10 @@ function redactPrincipalTokens(text: string, digests: readonly Buffer[]): string
     return digests.some((known) => timingSafeEqual(digest, known));
   };
   const holdsToken = (word: string) => {
-    for (let cut = 0; cut <= word.length - MIN_TOKEN_CHARS; cut += 1)
-      if (isToken(word.slice(cut)) || (cut > 0 && isToken(word.slice(0, word.length - cut)))) return true;
+    const edge = word.length > MAX_EDGE_CHECKED_CHARS ? 0 : EDGE_CHARS;
+    for (let front = 0; front <= edge; front += 1)
+      for (let back = 0; back <= edge && word.length - front - back >= MIN_TOKEN_CHARS; back += 1)
+        if (isToken(word.slice(front, word.length - back))) return true;
     return false;
   };
   return text

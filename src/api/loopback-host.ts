@@ -11,7 +11,7 @@ import { ApiError, errorBody } from './errors';
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Whether a `Host` header names a loopback host, with any port or none. */
-export function isLoopbackHost(host: string | undefined): boolean {
+function isLoopbackHost(host: string | undefined): boolean {
   const match = host === undefined ? null : /^(\[[^\]]*\]|[^:]*)(?::\d{1,5})?$/.exec(host.trim());
   return match !== null && LOOPBACK_HOSTS.has((match[1] as string).toLowerCase());
 }
