@@ -26,6 +26,16 @@ export const API_ERROR_CODES = {
     meaning:
       'The codec server: the request comes from a browser page whose origin is not in `AGENT_CODEC_CORS_ORIGINS`.',
   },
+  host_not_allowed: {
+    status: 403,
+    meaning:
+      'Authentication is off (`AGENT_API_AUTH=none`) and the `Host` header is not localhost, 127.0.0.1 or [::1] (a DNS rebinding guard).',
+  },
+  too_many_logins: {
+    status: 429,
+    meaning:
+      'The codec server: this client address failed to sign in too often; `Retry-After` says when it may try again.',
+  },
   route_not_found: { status: 404, meaning: 'No route has this method and path.' },
   bad_request: {
     status: 400,

@@ -3,7 +3,8 @@ import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ChatTurnFailedError } from '../client/conversations';
-import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../client/run-control';
+import { DecisionRejectedError, RunEndedError, RunNotFoundError } from '../client/run-control';
+import { InvalidListQueryError } from '../client/visibility-query';
 import { PayloadKeyError } from '../codec/aes-gcm-codec';
 import {
   FailureType,

@@ -11,7 +11,9 @@ import { principalsOf, type ApiAuth } from './auth';
  * - the values of the query parameters that name a secret (`token`, `access_token`, `key`, `api_key`),
  *   in every line;
  * - `AGENT_API_TOKEN` itself, in every line, in the forms it takes in JSON and URLs;
- * - in the request's URL, any path segment or query value that is a principal's token (its digest matches).
+ * - any path segment, query value or word that is a principal's token (its digest matches), in the request's
+ *   URL and in every line (a route's error message quotes the run id it was given; a malformed URL is logged
+ *   as it came), percent-encoded or not.
  */
 
 /** Query parameters whose values are secrets by name. */
@@ -58,22 +60,54 @@ export function redactingLoggerOptions(
     },
     hooks: {
       ...options.hooks,
-      streamWrite: (line: string) => redactSecretParameters(redactToken(line)),
+      streamWrite: (line: string) => redactPrincipalTokens(redactSecretParameters(redactToken(line)), digests),
     },
   };
 }
 
-/** The URL with each path segment and query value that is a principal's token replaced. */
-function redactPrincipalTokens(url: string, digests: readonly Buffer[]): string {
-  if (digests.length === 0) return url;
-  return url.replace(/[^/?&=#]{16,}/g, (part) => {
-    let decoded = part;
-    try {
-      decoded = decodeURIComponent(part);
-    } catch {
-      // Not valid percent-encoding: compared as it is.
-    }
-    const digest = createHash('sha256').update(decoded, 'utf8').digest();
-    return digests.some((known) => timingSafeEqual(digest, known)) ? REDACTION.placeholder : part;
-  });
+/** The shortest token a principal may hold, as `AGENT_API_TOKEN` must be. */
+const MIN_TOKEN_CHARS = 16;
+
+/** Characters a word may carry at either end around a token and still be redacted. */
+const EDGE_CHARS = 8;
+
+/** Words longer than this are compared whole only: no token is that long, and the work stays bounded. */
+const MAX_EDGE_CHECKED_CHARS = 1024;
+
+/** URL parts (path segments, query values) long enough to be a token; percent-decoded before they are compared. */
+const URL_PART = new RegExp(`[^/?&=#\\s"\\\\]{${MIN_TOKEN_CHARS},}`, 'g');
+
+/** Words long enough to be a token, between any separators a URL, a JSON line or a message puts around one. */
+const WORD = new RegExp(`[^/?&=#%\\s"'\\\\<>,;:()[\\]{}]{${MIN_TOKEN_CHARS},}`, 'g');
+
+/**
+ * The text with each URL part and word that is a principal's token replaced; so is a word that holds one with
+ * at most {@link EDGE_CHARS} other characters at either end (a JSON escape such as `\u0007` runs into a token
+ * from a malformed URL). The bound keeps the work per line linear in its length, whatever a client sends.
+ */
+function redactPrincipalTokens(text: string, digests: readonly Buffer[]): string {
+  if (digests.length === 0) return text;
+  const isToken = (candidate: string) => {
+    const digest = createHash('sha256').update(candidate, 'utf8').digest();
+    return digests.some((known) => timingSafeEqual(digest, known));
+  };
+  const holdsToken = (word: string) => {
+    const edge = word.length > MAX_EDGE_CHECKED_CHARS ? 0 : EDGE_CHARS;
+    for (let front = 0; front <= edge; front += 1)
+      for (let back = 0; back <= edge && word.length - front - back >= MIN_TOKEN_CHARS; back += 1)
+        if (isToken(word.slice(front, word.length - back))) return true;
+    return false;
+  };
+  return text
+    .replace(URL_PART, (part) => (isToken(percentDecoded(part)) ? REDACTION.placeholder : part))
+    .replace(WORD, (word) => (holdsToken(word) ? REDACTION.placeholder : word));
+}
+
+/** `part` percent-decoded, or as it is when it is not valid percent-encoding. */
+function percentDecoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }

@@ -11,6 +11,7 @@ import Fastify, {
 import { registerCodecRoutes } from '../codec-server/codec-routes';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { isAuthorized, registerAuth, type ApiAuth } from './auth';
+import { requireLoopbackHost } from './loopback-host';
 import { registerChatRoutes, type AgentDefaults } from './chat-routes';
 import { answerClientError } from './client-errors';
 import { ApiError, UNAUTHORIZED, errorBody, handleError, toApiError } from './errors';
@@ -70,6 +71,7 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     clientErrorHandler: answerClientError,
   });
   limitJsonDepth(app);
+  if ('disabled' in options.auth) requireLoopbackHost(app);
   registerAuth(app, options.auth);
   if (options.traceContext === true) app.addHook('onRequest', traceContextHook());
   app.setErrorHandler(handleError);

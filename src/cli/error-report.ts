@@ -1,7 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { InvalidAgentInputError } from '../client';
 import { ConfigError } from '../config';
-import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../client/run-control';
+import { DecisionRejectedError, RunEndedError, RunNotFoundError } from '../client/run-control';
+import { InvalidListQueryError } from '../client/visibility-query';
 import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import { ExitCode } from './exit-codes';
 import { UsageError } from './usage-error';

@@ -413,7 +413,6 @@ export async function runAgent<Input extends AgentInput>(
 
 export {
   DecisionRejectedError,
-  InvalidListQueryError,
   RunEndedError,
   RunNotFoundError,
   decideToolCall,
@@ -427,6 +426,7 @@ export {
   type RunOutcome,
   type RunSummary,
 } from './run-control';
+export { InvalidListQueryError } from './visibility-query';
 export {
   ChatTurnFailedError,
   endConversation,

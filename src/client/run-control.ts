@@ -24,6 +24,7 @@ import { notFoundOr } from './run-errors';
 import { followDurableEvents, type DurableFollowOptions } from './follow-events';
 import { withModelDeltas, type StreamTrust } from './model-stream-follower';
 import { failureOf } from '../temporal/failure-of';
+import { canonicalVisibilityQuery, quoteLiteral } from './visibility-query';
 
 /**
  * Steering and following a run from outside: decisions, termination, the
@@ -214,12 +215,9 @@ export interface ListRunsOptions {
  */
 export async function listAgentRuns(client: Client, options: ListRunsOptions = {}): Promise<RunSummary[]> {
   const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`, `ExecutionStatus != 'ContinuedAsNew'`];
-  if (options.status !== undefined) clauses.push(`${AgentStatusKey.name} = '${options.status.replace(/'/g, "\\'")}'`);
-  if (options.query !== undefined && options.query.trim() !== '') {
-    if (!balancedParentheses(options.query))
-      throw new InvalidListQueryError("the query's parentheses do not balance (outside quotes)");
-    clauses.push(`(${options.query})`);
-  }
+  if (options.status !== undefined) clauses.push(`${AgentStatusKey.name} = ${quoteLiteral(options.status)}`);
+  if (options.query !== undefined && options.query.trim() !== '')
+    clauses.push(`(${canonicalVisibilityQuery(options.query)})`);
   const limit = options.limit ?? CLIENT_DEFAULTS.listLimit;
   const rows: RunSummary[] = [];
   for await (const execution of client.workflow.list({
@@ -230,33 +228,6 @@ export async function listAgentRuns(client: Client, options: ListRunsOptions = {
     if (rows.length >= limit) break;
   }
   return rows;
-}
-
-/** The visibility query given to {@link listAgentRuns} cannot be used as it is. */
-export class InvalidListQueryError extends Error {
-  override readonly name = 'InvalidListQueryError';
-}
-
-/**
- * Whether the parentheses outside quoted strings balance: an extra `)` would
- * close our own clause and let the rest escape the agent-run filter.
- */
-function balancedParentheses(query: string): boolean {
-  let depth = 0;
-  let quote: string | undefined;
-  for (const character of query) {
-    if (quote !== undefined) {
-      if (character === quote) quote = undefined;
-    } else if (character === "'" || character === '"' || character === '`') {
-      quote = character;
-    } else if (character === '(') {
-      depth += 1;
-    } else if (character === ')') {
-      depth -= 1;
-      if (depth < 0) return false;
-    }
-  }
-  return depth === 0 && quote === undefined;
 }
 
 function summarize(execution: WorkflowExecutionInfo): RunSummary {

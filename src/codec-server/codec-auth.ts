@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from '../api/errors';
 import { isAuthorized } from '../api/auth';
 import { CODEC_SESSION_COOKIE } from '../shared/defaults/codec-server';
-import { isValidSession, readCookie } from './session';
+import { readCookie, type CodecSessions } from './session';
 
 /** The answer to a request without a valid credential; it says how to get one, never what was sent. */
 export const CODEC_UNAUTHORIZED = new ApiError(
@@ -17,11 +17,11 @@ export const CODEC_UNAUTHORIZED = new ApiError(
  * body is read, so a refused request is answered 401 with nothing parsed or decoded. Kept to this one function, so a
  * per-principal check (a "decode payloads" scope) can replace it.
  */
-export function codecAuth(token: string, open: ReadonlySet<string>) {
+export function codecAuth(token: string, sessions: CodecSessions, open: ReadonlySet<string>) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (request.method === 'OPTIONS' || open.has(request.routeOptions.url ?? '')) return;
     if (isAuthorized({ token }, request.headers.authorization)) return;
-    if (isValidSession(token, readCookie(request.headers.cookie, CODEC_SESSION_COOKIE))) return;
+    if (sessions.isValid(readCookie(request.headers.cookie, CODEC_SESSION_COOKIE))) return;
     await reply.code(401).header('www-authenticate', 'Bearer').send(errorBody(CODEC_UNAUTHORIZED));
   };
 }

@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { parseBody } from '../api/errors';
+import { ApiError, errorBody, parseBody } from '../api/errors';
 import { CODEC_SESSION_COOKIE } from '../shared/defaults/codec-server';
 import { CODEC_UNAUTHORIZED } from './codec-auth';
-import { createSession, isValidSession, readCookie } from './session';
+import type { LoginThrottle } from './login-throttle';
+import { readCookie, type CodecSessions } from './session';
 
 /** The paths of the browser's sign-in, open to every caller. */
 export const LOGIN_PATHS = ['/login', '/logout'] as const;
@@ -14,25 +15,47 @@ const loginBodySchema = z.object({ token: z.string().min(1).max(1000) });
 /**
  * A browser's sign-in to the codec server: `GET /login` is a form asking for the token, `POST /login` (the form, or
  * JSON `{ "token" }`) checks it and sets the session cookie (HttpOnly, SameSite=Strict, Secure over https), and
- * `POST /logout` clears it. The web UI, with "include cross-origin credentials" on, sends the cookie with every
+ * `POST /logout` revokes the session and clears the cookie. A client address that fails to sign in too often is
+ * answered 429 until its window ends. The web UI, with "include cross-origin credentials" on, sends the cookie with every
  * `/decode`: the UI and the codec server are different origins but the same site when they share a host name
  * (ports do not count), so a SameSite=Strict cookie goes along.
  */
-export function registerLoginRoutes(app: FastifyInstance, token: string, sessionTtlMs: number): void {
+export function registerLoginRoutes(
+  app: FastifyInstance,
+  { token, sessions, throttle }: { token: string; sessions: CodecSessions; throttle: LoginThrottle },
+): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
   app.get('/login', async (request, reply) => {
-    const signedIn = isValidSession(token, readCookie(request.headers.cookie, CODEC_SESSION_COOKIE));
+    const signedIn = sessions.isValid(readCookie(request.headers.cookie, CODEC_SESSION_COOKIE));
     return reply.type('text/html; charset=utf-8').send(loginPage(signedIn));
   });
 
   app.post('/login', async (request, reply) => {
+    const waitMs = throttle.retryAfterMs(request.ip);
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      return reply
+        .code(429)
+        .header('retry-after', String(seconds))
+        .send(
+          errorBody(
+            new ApiError(
+              'too_many_logins',
+              `Too many failed sign-ins from this address: try again in ${seconds} s, with the codec server's token.`,
+            ),
+          ),
+        );
+    }
     const body = parseBody(loginBodySchema, request.body);
-    if (!sameSecret(body.token, token)) throw CODEC_UNAUTHORIZED;
-    const expiresAt = Date.now() + sessionTtlMs;
-    void reply.header('set-cookie', sessionCookie(request, createSession(token, expiresAt), sessionTtlMs));
+    if (!sameSecret(body.token, token)) {
+      throttle.recordFailure(request.ip);
+      throw CODEC_UNAUTHORIZED;
+    }
+    const { value, expiresAt } = sessions.create();
+    void reply.header('set-cookie', sessionCookie(request, value, expiresAt - Date.now()));
     if (wantsJson(request)) return { signed_in: true, expires_at: new Date(expiresAt).toISOString() };
     return reply
       .type('text/html; charset=utf-8')
@@ -40,6 +63,7 @@ export function registerLoginRoutes(app: FastifyInstance, token: string, session
   });
 
   app.post('/logout', async (request, reply) => {
+    sessions.revoke(readCookie(request.headers.cookie, CODEC_SESSION_COOKIE));
     void reply.header('set-cookie', sessionCookie(request, '', 0));
     if (wantsJson(request)) return { signed_in: false };
     return reply.type('text/html; charset=utf-8').send(page('Signed out', '<p>This browser no longer decodes.</p>'));

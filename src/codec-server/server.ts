@@ -9,6 +9,8 @@ import { codecAuth } from './codec-auth';
 import { registerCodecRoutes } from './codec-routes';
 import { allowOrigins } from './cors';
 import { LOGIN_PATHS, registerLoginRoutes } from './login-routes';
+import { LoginThrottle } from './login-throttle';
+import { CodecSessions } from './session';
 
 export { UNOPENED_KEYS_HEADER } from './codec-routes';
 
@@ -16,7 +18,7 @@ export { UNOPENED_KEYS_HEADER } from './codec-routes';
 export interface CodecServerOptions {
   /** The codec: the workers' own keys. */
   codec: PayloadCodec;
-  /** The bearer token, and the secret of the browser's sign-in cookie. */
+  /** The bearer token, which a browser also signs in with. */
   token: string;
   /** The web UI origins a browser may call from. */
   corsOrigins: readonly string[];
@@ -26,6 +28,8 @@ export interface CodecServerOptions {
   maxPayloads?: number;
   /** How long a browser sign-in lasts. @default 12 h (`CODEC_SERVER_DEFAULTS.sessionTtlMs`) */
   sessionTtlMs?: number;
+  /** Failed sign-ins per client address and window. @default 5 a minute (`CODEC_SERVER_DEFAULTS.loginFailures`) */
+  loginLimit?: { failures: number; windowMs: number };
   /** Fastify's pino logger options; false for none. @default false */
   logger?: FastifyServerOptions['logger'];
 }
@@ -51,9 +55,18 @@ export function buildCodecServer(options: CodecServerOptions): FastifyInstance {
       .send(errorBody(new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
   });
   allowOrigins(app, options.corsOrigins);
-  app.addHook('onRequest', codecAuth(options.token, new Set([...LOGIN_PATHS, '/healthz'])));
+  const sessions = new CodecSessions(
+    options.sessionTtlMs ?? CODEC_SERVER_DEFAULTS.sessionTtlMs,
+    CODEC_SERVER_DEFAULTS.maxSessions,
+  );
+  const throttle = new LoginThrottle({
+    failures: options.loginLimit?.failures ?? CODEC_SERVER_DEFAULTS.loginFailures,
+    windowMs: options.loginLimit?.windowMs ?? CODEC_SERVER_DEFAULTS.loginWindowMs,
+    maxAddresses: CODEC_SERVER_DEFAULTS.loginTrackedAddresses,
+  });
+  app.addHook('onRequest', codecAuth(options.token, sessions, new Set([...LOGIN_PATHS, '/healthz'])));
   app.get('/healthz', async () => ({ ok: true }));
-  registerLoginRoutes(app, options.token, options.sessionTtlMs ?? CODEC_SERVER_DEFAULTS.sessionTtlMs);
+  registerLoginRoutes(app, { token: options.token, sessions, throttle });
   registerCodecRoutes(app, {
     codec: options.codec,
     ...(options.maxPayloads === undefined ? {} : { maxPayloads: options.maxPayloads }),

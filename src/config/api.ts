@@ -43,7 +43,9 @@ export const apiSchema = z.object({
   AGENT_API_AUTH: z
     .enum(['token', 'none'], { message: "expected 'token' (the default) or 'none'" })
     .default(API_DEFAULTS.auth)
-    .describe('`token`, or `none` to turn authentication off (local use only).'),
+    .describe(
+      '`token`, or `none` to turn authentication off (local use only: then only requests to localhost, 127.0.0.1 or [::1] are answered).',
+    ),
   AGENT_API_BODY_LIMIT: z.coerce
     .number()
     .int()

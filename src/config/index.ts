@@ -46,7 +46,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
 /**
  * Every secret in the worker's environment, for redaction from failures and
  * log lines: `OPENAI_API_KEY`, `AGENT_API_TOKEN`, `AGENT_CODEC_SERVER_TOKEN`, `TEMPORAL_API_KEY`,
- * `TEMPORAL_CODEC_AUTH`, the codec keys, the TLS client key (the contents of
+ * `TEMPORAL_CODEC_AUTH`, the codec keys (of `AGENT_CODEC_KEYS` and of the `AGENT_CODEC_KEY_FILE` file), the
+ * model stream's TLS key (the `AGENT_STREAM_TLS_KEY` file, as the next), the TLS client key (the contents of
  * the `TEMPORAL_TLS_KEY` / `TEMPORAL_TLS_CLIENT_KEY_PATH` file or
  * `TEMPORAL_TLS_CLIENT_KEY_DATA`, whole and line by line, without its
  * BEGIN/END lines), the same secrets of the Temporal profile in use, and
@@ -62,10 +63,12 @@ export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[
     env.TEMPORAL_API_KEY,
     env.TEMPORAL_CODEC_AUTH,
     ...codecKeyStrings(env.AGENT_CODEC_KEYS),
+    ...codecKeyStrings(readQuietly(env.AGENT_CODEC_KEY_FILE)),
     ...urlCredentials(env.OPENAI_BASE_URL ?? ''),
     ...keySecrets(readQuietly(env.TEMPORAL_TLS_KEY)),
     ...keySecrets(readQuietly(env.TEMPORAL_TLS_CLIENT_KEY_PATH)),
     ...keySecrets(env.TEMPORAL_TLS_CLIENT_KEY_DATA),
+    ...keySecrets(readQuietly(env.AGENT_STREAM_TLS_KEY)),
     ...mcpConfigSecrets(env),
     ...modelEndpointSecrets(env),
   ];
@@ -112,11 +115,13 @@ function readQuietly(file: string | undefined): string | undefined {
   }
 }
 
-/** The base64 keys of an `AGENT_CODEC_KEYS` value, whatever its shape: each is a secret to redact. */
+/** The base64 keys of an `AGENT_CODEC_KEYS` value or key file, whatever its shape: each is a secret to redact. */
 function codecKeyStrings(value: string | undefined): string[] {
   if (value === undefined) return [];
   return value.split(/[,\n]/).flatMap((entry) => {
-    const key = entry.slice(entry.indexOf('=') + 1).trim();
+    // Comments are cut as the key file's reader cuts them.
+    const uncommented = entry.replace(/#.*$/, '');
+    const key = uncommented.slice(uncommented.indexOf('=') + 1).trim();
     return key.length >= 16 ? [key] : [];
   });
 }

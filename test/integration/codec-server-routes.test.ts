@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildApiServer } from '../../src/api/server';
@@ -146,7 +147,7 @@ describe('authentication', () => {
     const login = await post('/login', { token: TOKEN }, {});
     expect(login.status).toBe(200);
     const setCookie = login.headers.get('set-cookie') ?? '';
-    expect(setCookie).toMatch(new RegExp(`^${CODEC_SESSION_COOKIE}=\\d+\\.[A-Za-z0-9_-]{43};`));
+    expect(setCookie).toMatch(new RegExp(`^${CODEC_SESSION_COOKIE}=[A-Za-z0-9_-]{22}\\.\\d+\\.[A-Za-z0-9_-]{43};`));
     expect(setCookie).toContain('HttpOnly');
     expect(setCookie).toContain('SameSite=Strict');
     expect(setCookie).not.toContain(TOKEN);
@@ -160,6 +161,54 @@ describe('authentication', () => {
 
     const logout = await post('/logout', {}, { cookie });
     expect(logout.headers.get('set-cookie')).toMatch(new RegExp(`^${CODEC_SESSION_COOKIE}=; .*Max-Age=0`));
+    // A copy of the cookie kept from before the sign-out is refused: the server revoked the session.
+    const replayed = await post('/decode', await encrypted(), { cookie, origin: UI_ORIGIN });
+    expect(replayed.status).toBe(401);
+    expect(JSON.stringify(replayed.body)).not.toContain('guarded');
+  });
+
+  test('the session cookie is not signed with the token: a cookie forged with it is refused', async () => {
+    const expiresAt = Date.now() + 60_000;
+    const id = 'A'.repeat(22);
+    for (const payload of [`agent-codec-session:${expiresAt}`, `agent-codec-session:${id}:${expiresAt}`]) {
+      const signature = createHmac('sha256', TOKEN).update(payload).digest('base64url');
+      for (const value of [`${expiresAt}.${signature}`, `${id}.${expiresAt}.${signature}`]) {
+        const answer = await post('/decode', await encrypted(), { cookie: `${CODEC_SESSION_COOKIE}=${value}` });
+        expect(answer.status).toBe(401);
+      }
+    }
+  });
+
+  test('failed sign-ins from one address are limited: 429 with Retry-After, even for the right token', async () => {
+    const limited = buildCodecServer({
+      codec: new AesGcmPayloadCodec([held]),
+      token: TOKEN,
+      corsOrigins: [UI_ORIGIN],
+      loginLimit: { failures: 3, windowMs: 60_000 },
+    });
+    await limited.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(limited.server.address() as { port: number }).port}`;
+    const login = async (token: string) => {
+      const response = await fetch(`${base}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
+    };
+    try {
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 10; attempt += 1)
+        statuses.push((await login(`guess-${attempt}-0123456789`)).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+      const right = await login(TOKEN);
+      expect(right.status).toBe(429);
+      expect(right.body.error.code).toBe('too_many_logins');
+      expect(Number(right.retryAfter)).toBeGreaterThan(0);
+      expect(Number(right.retryAfter)).toBeLessThanOrEqual(60);
+    } finally {
+      await limited.close();
+    }
   });
 
   test('the sign-in form posts from the server itself; the page never shows the token', async () => {

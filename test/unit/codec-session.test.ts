@@ -1,32 +1,56 @@
-import { createSession, isValidSession, readCookie } from '../../src/codec-server/session';
+import { LoginThrottle } from '../../src/codec-server/login-throttle';
+import { CodecSessions, readCookie } from '../../src/codec-server/session';
 
-/** The codec server's sign-in cookie: an expiry signed with the token, checked without any stored state. */
+/** The codec server's sign-in: sessions held by the server, signed with its own random key; failed sign-ins counted. */
 describe('the codec server session', () => {
-  const token = 'session-token-0123456789';
-
-  test('a session made with the token is valid until it expires', () => {
-    const session = createSession(token, 2_000);
-    expect(isValidSession(token, session, 1_999)).toBe(true);
-    expect(isValidSession(token, session, 2_000)).toBe(false);
+  test('a session is valid until it expires or is revoked', () => {
+    const sessions = new CodecSessions(2_000, 10);
+    const { value, expiresAt } = sessions.create(0);
+    expect(expiresAt).toBe(2_000);
+    expect(sessions.isValid(value, 1_999)).toBe(true);
+    expect(sessions.isValid(value, 2_000)).toBe(false);
+    const other = sessions.create(0).value;
+    sessions.revoke(other);
+    expect(sessions.isValid(other, 1)).toBe(false);
+    expect(sessions.isValid(value, 1)).toBe(true);
   });
 
-  test('another token, an altered expiry or signature, or garbage is not a session', () => {
-    const session = createSession(token, 5_000);
-    expect(isValidSession('another-token-0123456789', session, 0)).toBe(false);
-    expect(isValidSession(token, session.replace(/^5000/, '9000'), 0)).toBe(false);
-    expect(isValidSession(token, `${session.slice(0, -1)}${session.endsWith('A') ? 'B' : 'A'}`, 0)).toBe(false);
-    for (const garbage of [undefined, '', token, '5000', '5000.', 'x.y', `${'9'.repeat(40)}.${'A'.repeat(43)}`]) {
-      expect(isValidSession(token, garbage, 0)).toBe(false);
-    }
+  test("another process's session, an altered expiry or signature, or garbage is not a session", () => {
+    const sessions = new CodecSessions(5_000, 10);
+    const { value } = sessions.create(0);
+    expect(new CodecSessions(5_000, 10).isValid(value, 0)).toBe(false);
+    const [id, expiry, signature] = value.split('.') as [string, string, string];
+    expect(sessions.isValid(`${id}.${Number(expiry) + 1}.${signature}`, 0)).toBe(false);
+    expect(sessions.isValid(`${id}.${expiry}.${signature.endsWith('A') ? 'B' : 'A'}${signature.slice(1)}`, 0)).toBe(
+      false,
+    );
+    for (const garbage of [undefined, '', '5000', '5000.', 'x.y', `${'A'.repeat(22)}.9999.${'A'.repeat(43)}`])
+      expect(sessions.isValid(garbage, 0)).toBe(false);
   });
 
-  test('the session names no part of the token', () => {
-    expect(createSession(token, 5_000)).not.toContain(token.slice(0, 8));
+  test('past the most sessions, the oldest is signed out', () => {
+    const sessions = new CodecSessions(5_000, 2);
+    const first = sessions.create(0).value;
+    const second = sessions.create(0).value;
+    const third = sessions.create(0).value;
+    expect([first, second, third].map((value) => sessions.isValid(value, 1))).toEqual([false, true, true]);
   });
 
   test('readCookie finds a cookie among others', () => {
     expect(readCookie('a=1; agent_codec_session=v.s; b=2', 'agent_codec_session')).toBe('v.s');
     expect(readCookie('a=1', 'agent_codec_session')).toBeUndefined();
     expect(readCookie(undefined, 'agent_codec_session')).toBeUndefined();
+  });
+});
+
+describe('the sign-in throttle', () => {
+  test('an address past its failures waits for the end of its window; others do not', () => {
+    const throttle = new LoginThrottle({ failures: 2, windowMs: 1_000, maxAddresses: 10 });
+    throttle.recordFailure('a', 0);
+    expect(throttle.retryAfterMs('a', 10)).toBe(0);
+    throttle.recordFailure('a', 100);
+    expect(throttle.retryAfterMs('a', 400)).toBe(600);
+    expect(throttle.retryAfterMs('b', 400)).toBe(0);
+    expect(throttle.retryAfterMs('a', 1_000)).toBe(0);
   });
 });

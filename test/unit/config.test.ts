@@ -293,6 +293,24 @@ describe('configuredSecrets', () => {
     expect(secrets).toEqual([pem, pem.trim(), 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', 'BKcwggSjAgEAAoIBAQC7']);
   });
 
+  test("the keys of AGENT_CODEC_KEY_FILE and the model stream's TLS key are secrets too", () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'secret-files-'));
+    const keyFile = path.join(directory, 'codec.keys');
+    const primary = 'q2n5O7Jx0vQm3m8pP9a1xQmYJbq3cX6Zq1m2n3o4p5Q=';
+    const older = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
+    writeFileSync(
+      keyFile,
+      `# rotated monthly, id=base64\nprimary=${primary}\nold = ${older} # kept to read older runs\n`,
+    );
+    const streamKey = path.join(directory, 'stream.key');
+    const pem = '-----BEGIN PRIVATE KEY-----\nMIIEvAIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n';
+    writeFileSync(streamKey, pem);
+
+    const secrets = configuredSecrets({ AGENT_CODEC_KEY_FILE: keyFile, AGENT_STREAM_TLS_KEY: streamKey });
+
+    expect(secrets).toEqual([primary, older, pem, pem.trim(), 'MIIEvAIBADANBgkqhkiG9w0BAQEFAASC']);
+  });
+
   test('a key file that cannot be read is not an error here: the connection reports it', () => {
     expect(configuredSecrets({ TEMPORAL_TLS_KEY: '/nonexistent/client.key' })).toEqual([]);
   });

@@ -15,6 +15,14 @@ export const CODEC_SERVER_DEFAULTS = {
   maxPayloads: 1000,
   /** How long a browser sign-in (the session cookie) lasts. */
   sessionTtlMs: 12 * 60 * 60 * 1000,
+  /** Most browsers signed in at once: a session past it signs the oldest out, so sign-ins cannot fill memory. */
+  maxSessions: 1000,
+  /** Failed sign-ins a client address may make per `loginWindowMs` before every sign-in from it is refused (429). */
+  loginFailures: 5,
+  /** The window failed sign-ins are counted in: 5 guesses a minute make a 16+ character token unguessable. */
+  loginWindowMs: 60_000,
+  /** Client addresses whose failed sign-ins are counted at once; the oldest are forgotten past it. */
+  loginTrackedAddresses: 10_000,
   /** How long a browser may cache a preflight answer. */
   preflightMaxAgeSeconds: 600,
 } as const;

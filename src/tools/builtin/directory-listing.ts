@@ -1,44 +1,70 @@
-import type { Dirent } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { constants, type Dirent } from 'node:fs';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { entryPath, openConfined } from './confined-open';
 
 /** The note after a symbolic link that leads back into itself or to a directory holding it. */
 const SYMLINK_LOOP_NOTE = ' (skipped: symlink loop)';
 
-/**
- * Visits the entries under `directory` in name order, each directory's
- * contents right after it; `visit` returns false to stop. Symbolic links are
- * listed, never followed, so a link cannot take the walk out of the
- * workspace or round in circles. Resolves to whether every entry was visited.
- */
-export async function walk(
-  directory: string,
-  recursive: boolean,
-  visit: (absolute: string, entry: Dirent) => Promise<boolean>,
-): Promise<boolean> {
-  const entries = (await readdir(directory, { withFileTypes: true })).sort((left, right) =>
-    left.name.localeCompare(right.name),
-  );
-  for (const entry of entries) {
-    const absolute = path.join(directory, entry.name);
-    if (!(await visit(absolute, entry))) return false;
-    if (recursive && entry.isDirectory() && !(await walk(absolute, recursive, visit))) return false;
-  }
-  return true;
+/** One entry met by {@link walk}. */
+export interface ListedEntry {
+  /** Its path under the directory as the caller named it, for the listing's names. */
+  absolute: string;
+  entry: Dirent;
+  /** A path to `lstat` it by that follows no link above it (through its opened directory). */
+  statPath: string;
 }
 
 /**
- * What follows an entry's name in a listing: `/` for a directory, ` (N bytes)`
- * otherwise, ` (broken link)` for a link whose target is gone, and
- * {@link SYMLINK_LOOP_NOTE} for a link in a loop (`a -> b -> a`) or one that
- * leads back to a directory it sits in (`a -> .`), which a reader following
- * links would never get out of.
+ * Visits the entries under the directory `components` names below `rootReal` (`namedPath` as the caller named
+ * it), in name order, each directory's
+ * contents right after it; `visit` returns false to stop. Every directory is opened with no link followed on
+ * the way ({@link openConfined}), and symbolic links are listed, never followed, so a link, even one swapped
+ * in during the walk, cannot take it out of the workspace or round in circles. Resolves to whether every entry
+ * was visited.
  */
-export async function describeEntry(absolute: string, entry: Dirent): Promise<string> {
-  if (entry.isDirectory()) return '/';
-  if (entry.isSymbolicLink() && (await leadsToAncestor(absolute))) return SYMLINK_LOOP_NOTE;
+export async function walk(
+  rootReal: string,
+  components: readonly string[],
+  namedPath: string,
+  recursive: boolean,
+  visit: (listed: ListedEntry) => Promise<boolean>,
+): Promise<boolean> {
+  const directoryPath = path.join(rootReal, ...components);
+  const shownPath = components.join('/') || '.';
+  const directory = await openConfined(rootReal, components, {
+    flags: constants.O_RDONLY | constants.O_DIRECTORY,
+    shownPath,
+  });
   try {
-    return ` (${(await stat(absolute)).size} bytes)`;
+    const entries = (await readdir(entryPath(directory, directoryPath, '.'), { withFileTypes: true })).sort(
+      (left, right) => left.name.localeCompare(right.name),
+    );
+    for (const entry of entries) {
+      const absolute = path.join(namedPath, entry.name);
+      if (!(await visit({ absolute, entry, statPath: entryPath(directory, directoryPath, entry.name) }))) return false;
+      if (!recursive || !entry.isDirectory()) continue;
+      if (!(await walk(rootReal, [...components, entry.name], absolute, recursive, visit))) return false;
+    }
+    return true;
+  } finally {
+    await directory.close();
+  }
+}
+
+/**
+ * What follows an entry's name in a listing: `/` for a directory, ` (N bytes)` for a file (its own `lstat`,
+ * never a link's target), ` (symbolic link)` for a link, ` (broken link)` for a link whose target is gone, and
+ * {@link SYMLINK_LOOP_NOTE} for a link in a loop (`a -> b -> a`) or one that leads back to a directory it sits
+ * in (`a -> .`), which a reader following links would never get out of.
+ */
+export async function describeEntry({ absolute, entry, statPath }: ListedEntry): Promise<string> {
+  if (entry.isDirectory()) return '/';
+  if (!entry.isSymbolicLink()) return ` (${(await lstat(statPath)).size} bytes)`;
+  if (await leadsToAncestor(absolute)) return SYMLINK_LOOP_NOTE;
+  try {
+    await realpath(absolute);
+    return ' (symbolic link)';
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return ' (broken link)';

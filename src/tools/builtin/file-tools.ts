@@ -1,9 +1,9 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { FILE_TOOL_LIMITS } from '../../shared/defaults/tools';
 import { defineTool, type ToolDefinition } from '../define-tool';
 import { describeEntry, walk } from './directory-listing';
+import { openConfined } from './confined-open';
 import { readFileHead, writeRegularFile } from './regular-file';
 import { Workspace } from './workspace';
 
@@ -24,13 +24,13 @@ export function createFileTools(root: string): ToolDefinition[] {
       recursive: z.boolean().default(false).describe('Also list the contents of subdirectories'),
     }),
     async execute({ path: requested, recursive }) {
-      const directory = await workspace.resolve(requested);
+      const { target: directory, rootReal, components } = await workspace.locate(requested);
       const lines: string[] = [];
       let complete: boolean;
       try {
-        complete = await walk(directory, recursive, async (absolute, entry) => {
+        complete = await walk(rootReal, components, directory, recursive, async (listed) => {
           if (lines.length >= FILE_TOOL_LIMITS.listedEntries) return false;
-          lines.push(`${workspace.relative(absolute)}${await describeEntry(absolute, entry)}`);
+          lines.push(`${workspace.relative(listed.absolute)}${await describeEntry(listed)}`);
           return true;
         });
       } catch (error) {
@@ -46,10 +46,15 @@ export function createFileTools(root: string): ToolDefinition[] {
     description: `Read a text file from the workspace (at most the first ${FILE_TOOL_LIMITS.readBytes} bytes).`,
     parameters: z.object({ path: z.string().min(1).describe('File path relative to the workspace root') }),
     async execute({ path: requested }) {
-      const file = await workspace.resolve(requested);
+      const { target: file, rootReal, components } = await workspace.locate(requested);
       const shown = workspace.relative(file);
       try {
-        const head = await readFileHead(file, shown, FILE_TOOL_LIMITS.readBytes);
+        const head = await readFileHead(
+          (flags) => openConfined(rootReal, components, { flags, shownPath: shown }),
+          path.join(rootReal, ...components),
+          shown,
+          FILE_TOOL_LIMITS.readBytes,
+        );
         const text = head.bytes.toString('utf8');
         if (!head.cut) return text;
         return `${text}\n[truncated: the file has ${head.size} bytes; the first ${head.bytes.length} are shown]`;
@@ -67,11 +72,15 @@ export function createFileTools(root: string): ToolDefinition[] {
       content: z.string().describe('The complete new content of the file'),
     }),
     async execute({ path: requested, content }) {
-      const file = await workspace.resolve(requested);
+      const { target: file, rootReal, components } = await workspace.locate(requested);
       const shown = workspace.relative(file);
       try {
-        await mkdir(path.dirname(file), { recursive: true });
-        await writeRegularFile(file, shown, content);
+        await writeRegularFile(
+          (flags) => openConfined(rootReal, components, { flags, createDirectories: true, shownPath: shown }),
+          path.join(rootReal, ...components),
+          shown,
+          content,
+        );
       } catch (error) {
         throw workspace.describeError(error, file);
       }

@@ -1,6 +1,9 @@
 import { constants } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { lstat, type FileHandle } from 'node:fs/promises';
 import { fileKind, notRegularFile } from './file-tool-error';
+
+/** Opens the file with `flags`; {@link openConfined} in the tools, so no link is followed on the way. */
+export type FileOpener = (flags: number) => Promise<FileHandle>;
 
 /** The first bytes of a file, and how large it is. */
 export interface FileHead {
@@ -13,14 +16,25 @@ export interface FileHead {
 }
 
 /**
- * Reads at most `capBytes` of the regular file at `absolute`; memory stays
+ * Reads at most `capBytes` of the regular file `openFile` opens (at `absolute`); memory stays
  * at the cap whatever the file's size. `O_NONBLOCK` makes opening a FIFO
  * return at once instead of waiting for a writer, and the kind is checked
  * on the opened descriptor, so a file swapped for a FIFO or a device after
  * a check cannot slip through. Anything but a regular file is refused.
  */
-export async function readFileHead(absolute: string, shownPath: string, capBytes: number): Promise<FileHead> {
-  const handle = await openNonBlocking(absolute, constants.O_RDONLY | constants.O_NONBLOCK, shownPath, 'read_file');
+export async function readFileHead(
+  openFile: FileOpener,
+  absolute: string,
+  shownPath: string,
+  capBytes: number,
+): Promise<FileHead> {
+  const handle = await openNonBlocking(
+    openFile,
+    absolute,
+    constants.O_RDONLY | constants.O_NONBLOCK,
+    shownPath,
+    'read_file',
+  );
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw notRegularFile(shownPath, fileKind(stats), 'read_file');
@@ -39,15 +53,20 @@ export async function readFileHead(absolute: string, shownPath: string, capBytes
 }
 
 /**
- * Replaces the content of the regular file at `absolute`, creating it when
+ * Replaces the content of the regular file `openFile` opens (at `absolute`), creating it when
  * missing. Refuses FIFOs, sockets, devices and directories: without
  * `O_NONBLOCK` opening a FIFO nobody reads would block the call until the
  * run's timeout, and writing to a device is never what a workspace means.
  */
-export async function writeRegularFile(absolute: string, shownPath: string, content: string): Promise<void> {
+export async function writeRegularFile(
+  openFile: FileOpener,
+  absolute: string,
+  shownPath: string,
+  content: string,
+): Promise<void> {
   // No O_TRUNC: the file is emptied only once it is known to be a regular file.
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK;
-  const handle = await openNonBlocking(absolute, flags, shownPath, 'write_file');
+  const handle = await openNonBlocking(openFile, absolute, flags, shownPath, 'write_file');
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw notRegularFile(shownPath, fileKind(stats), 'write_file');
@@ -58,19 +77,23 @@ export async function writeRegularFile(absolute: string, shownPath: string, cont
   }
 }
 
-/** Opens with `flags` (which hold `O_NONBLOCK`); a socket, or a FIFO nobody reads, is refused by its kind. */
+/**
+ * Opens with `flags` (which hold `O_NONBLOCK`); a socket, or a FIFO nobody reads, is refused by its kind, read
+ * with `lstat` of `absolute` (the real path), which follows no link of its own.
+ */
 async function openNonBlocking(
+  openFile: FileOpener,
   absolute: string,
   flags: number,
   shownPath: string,
   toolName: string,
 ): Promise<FileHandle> {
   try {
-    return await open(absolute, flags, 0o666);
+    return await openFile(flags);
   } catch (error) {
     // ENXIO: a socket, or a FIFO opened for writing while nobody reads it. Say which.
     if ((error as NodeJS.ErrnoException).code !== 'ENXIO') throw error;
-    const stats = await stat(absolute).catch(() => undefined);
+    const stats = await lstat(absolute).catch(() => undefined);
     throw notRegularFile(shownPath, stats === undefined ? 'special file' : fileKind(stats), toolName);
   }
 }

@@ -15,16 +15,26 @@ export class Workspace {
 
   /** The absolute path `requested` names inside the workspace, or an error the model can act on. */
   async resolve(requested: string): Promise<string> {
+    return (await this.locate(requested)).target;
+  }
+
+  /**
+   * Where `requested` leads: the path as named (`target`, for messages) and, checked inside the workspace, its
+   * real path's components below the root, which {@link openConfined} opens without following a link.
+   */
+  async locate(requested: string): Promise<{ target: string; rootReal: string; components: string[] }> {
     const root = await this.realRoot();
     const target = path.resolve(root, requested);
-    if (!isInside(root, target) || !isInside(root, await this.realTarget(target, requested))) {
+    const real = isInside(root, target) ? await this.realTarget(target, requested) : undefined;
+    if (real === undefined || !isInside(root, real)) {
       throw new FileToolError({
         code: 'EOUTSIDE',
         path: requested,
         message: `path "${requested}" is outside the workspace; use a path relative to the workspace root (for example "notes.md").`,
       });
     }
-    return target;
+    const below = path.relative(root, real);
+    return { target, rootReal: root, components: below === '' ? [] : below.split(path.sep) };
   }
 
   /**
