@@ -21,6 +21,10 @@ export const API_ERROR_CODES = {
     status: 403,
     meaning: 'The token is known, but its principal lacks the scope the route needs (the message names it).',
   },
+  tool_not_allowed: {
+    status: 403,
+    meaning: 'The request names a tool API callers may not name (`AGENT_API_ALLOWED_TOOLS`); nothing was started.',
+  },
   origin_not_allowed: {
     status: 403,
     meaning:

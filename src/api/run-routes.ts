@@ -43,12 +43,15 @@ import {
   transcriptQueryString,
 } from './schemas';
 import { withinDeadline } from './temporal-deadline';
+import { checkToolsAllowed, toolsNamedBy } from './tool-allowance';
 
 export interface RunRouteDeps {
   client: Client;
   taskQueue: string;
   /** Comment lines that keep an idle event stream open through proxies. @default 15 s (`API_DEFAULTS.keepAliveMs`) */
   keepAliveMs?: number;
+  /** The tools a request may name (`checkToolsAllowed`). @default every tool */
+  allowedTools?: readonly string[];
 }
 
 /**
@@ -68,6 +71,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   app.post('/runs', async (request, reply) => {
     const body = parseBody(startRunBody, request.body);
     const raw = (request.body as { input: unknown }).input;
+    checkToolsAllowed(toolsNamedBy(raw), deps.allowedTools);
     try {
       const run = await withinDeadline(client, () =>
         startAgentRun(client, raw as never, {
