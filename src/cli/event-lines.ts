@@ -113,6 +113,10 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return event.outcome === 'answered'
         ? []
         : [`  the MCP server's question of ${event.callId} was ${event.outcome}`];
+    case 'mcp-sampling':
+      return [
+        `  MCP server "${event.server}" sampled ${event.model} during ${event.callId}: ${event.usage.totalTokens} tokens, counted in the run`,
+      ];
     case 'input-timeout':
       return [`  no answer within ${event.limit}`];
     case 'limits-change':

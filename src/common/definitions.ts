@@ -12,6 +12,7 @@ import type {
   TerminateInput,
 } from '../shared/control';
 import type { McpElicitationAnswer, McpElicitationRequest } from '../shared/mcp-elicitation';
+import type { McpSamplingUsage } from '../shared/mcp-sampling';
 import type { EventPage } from '../shared/run-events';
 import type { MessagePage, ModelRequestQueryInput, TranscriptQueryInput } from '../shared/transcript';
 
@@ -61,6 +62,9 @@ export const nestedApprovalsSignal = defineSignal<[NestedApprovalsInput]>('neste
 export const mcpElicitationSignal = defineSignal<[McpElicitationRequest]>('mcpElicitation');
 /** The answer to an MCP server's question, polled by the worker that runs the call: `{ id }`. Internal to the runner. */
 export const mcpElicitationAnswerQuery = defineQuery<McpElicitationAnswer, [{ id: string }]>('mcpElicitationAnswer');
+
+/** The usage of an MCP server's sampling request during a call of the run, signalled by the worker. Internal to the runner. */
+export const mcpSamplingSignal = defineSignal<[McpSamplingUsage]>('mcpSampling');
 
 /** Decide a pending call; rejected at once when unknown, already decided or malformed. */
 export const decideUpdate = defineUpdate<ApprovalDecision, [DecideInput]>('decide');

@@ -326,6 +326,17 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       elicitationId: z.string(),
       outcome: z.enum(['answered', 'abandoned', 'replaced']),
     }),
+    /**
+     * An MCP server sampled the worker's model during the call `callId` (`sampling/createMessage`): its tokens
+     * (and cost) are in the run's usage and count against its budgets.
+     */
+    z.object({
+      ...envelope('mcp-sampling'),
+      callId: z.string(),
+      server: z.string(),
+      model: z.string(),
+      usage: usageSchema,
+    }),
     /** No answer came within `inputTimeout`. */
     z.object({ ...envelope('input-timeout'), callId: z.string(), limit: durationValue }),
     /** A person's message arrived (signal `userMessage`). */

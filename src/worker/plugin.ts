@@ -300,7 +300,7 @@ function mcpToolSet(servers: McpServers, model: ModelSettings): McpToolSet {
     warn: (message: string, attributes?: Record<string, unknown>) =>
       Runtime.instance().logger.warn(redact(message), attributesOf(attributes)),
   };
-  // Elicitation goes to the call's run; sampling is answered by the worker's model for servers that allow it.
+  // Elicitation goes to the call's run; sampling is answered by the worker's model for servers that allow it, and counted in the call's run.
   return new McpToolSet(servers, { log, requests: new McpServerRequests(servers, { model, log }) });
 }
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
   env = await TestEnv.create({
     mcpServers: {
       everything: { ...everythingStdio(), timeout: '2 minutes' },
-      sampler: { ...everythingStdio(), sampling: true },
+      sampler: { ...everythingStdio(), sampling: true, samplingMaxTokens: 50 },
     },
   });
 });
@@ -181,13 +181,14 @@ describe("an MCP server's sampling request", () => {
     expect(text).toMatch(/"sampling": true/);
   });
 
-  test("is answered by the worker's model when the server's entry allows it", async () => {
+  test("is answered by the worker's model when the server's entry allows it, and counted in the run", async () => {
     env.model.script('unused-default', [{ content: 'sampled by the scripted model' }]);
     const model = env.scenario([
       { toolCalls: [{ name: 'sampler__trigger-sampling-request', arguments: { prompt: 'a haiku', maxTokens: 20 } }] },
       { content: 'done' },
     ]);
-    const result = await env.run({ model, tools: ['sampler__*'], message: 'sample' });
+    const handle = await env.start({ model, tools: ['sampler__*'], message: 'sample' });
+    const result = (await handle.result()) as AgentResult;
     const [text] = toolResults(result);
     expect(text).toMatch(/LLM sampling result/);
     expect(text).toMatch(/sampled by the scripted model/);
@@ -195,7 +196,44 @@ describe("an MCP server's sampling request", () => {
     expect(request?.messages[0]).toEqual({ role: 'system', content: 'You are a helpful test server.' });
     expect(request?.messages[1]?.content).toMatch(/a haiku/);
     expect(request?.max_tokens).toBe(20);
-    // The sampling call is the worker's, made outside the run: the run made its own two model calls only.
     expect(env.model.requests(model)).toHaveLength(2);
+    // The sampling call's tokens are the run's: an event says so, and the run's usage holds them.
+    const { events } = await handle.query(eventsQuery, {});
+    const sampled = events.filter((event) => event.type === 'mcp-sampling');
+    expect(sampled).toEqual([
+      expect.objectContaining({ callId: 'call-1-1', server: 'sampler', model: 'unused-default' }),
+    ]);
+    const samplingTokens = (sampled[0] as { usage: { totalTokens: number } }).usage.totalTokens;
+    expect(samplingTokens).toBeGreaterThan(0);
+    const modelTokens = events
+      .filter((event) => event.type === 'model-response')
+      .reduce((sum, event) => sum + (event as { usage: { totalTokens: number } }).usage.totalTokens, 0);
+    expect(result.usage.totalTokens).toBe(modelTokens + samplingTokens);
+  });
+
+  test("a server's maxTokens above the entry's samplingMaxTokens is lowered to it", async () => {
+    env.model.script('unused-default', [{ content: 'short' }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'sampler__trigger-sampling-request', arguments: { prompt: 'an epic', maxTokens: 5000 } }] },
+      { content: 'done' },
+    ]);
+    await env.run({ model, tools: ['sampler__*'], message: 'sample' });
+    expect(env.model.requests('unused-default').at(-1)?.max_tokens).toBe(50);
+  });
+
+  test("the sampling call's tokens count against the run's token budget", async () => {
+    env.model.script('unused-default', [{ content: 'long', reasoningTokens: 100_000 }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'sampler__trigger-sampling-request', arguments: { prompt: 'think', maxTokens: 20 } }] },
+      { content: 'never reached' },
+    ]);
+    const failure = await env.runExpectingFailure({
+      model,
+      tools: ['sampler__*'],
+      message: 'sample',
+      tokenBudget: { maxTotal: 50_000 },
+    });
+    expect(failure.type).toBe('TokenBudgetExhausted');
+    expect(env.model.requests(model)).toHaveLength(1);
   });
 });

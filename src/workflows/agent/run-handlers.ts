@@ -7,6 +7,7 @@ import {
   eventsQuery,
   mcpElicitationAnswerQuery,
   mcpElicitationSignal,
+  mcpSamplingSignal,
   modelRequestQuery,
   nestedApprovalsSignal,
   setLimitsUpdate,
@@ -26,6 +27,7 @@ import { forwardDecision } from './steps/nested-approvals';
 import { readNestedApprovals, routeDecision } from '../rules/nested-approvals';
 import { applyLimitChange } from '../rules/limit-rules';
 import { answerElicitation, elicitationAnswer, receiveElicitation } from './steps/mcp-elicitations';
+import { receiveSamplingUsage } from './steps/mcp-sampling';
 import { messageTooDeep, reasonOf } from '../rules/message-bounds';
 import { isFinished, snapshot, type RunRecord } from './run-record';
 import { receiveUserMessage, requestGracefulStop, requestTermination, setRunLimits } from './run-transitions';
@@ -121,6 +123,7 @@ export function registerRunHandlers(
     run.events.append('user-message', { content });
   });
   wf.setHandler(mcpElicitationSignal, (input) => receiveElicitation(run, input, publishRun));
+  wf.setHandler(mcpSamplingSignal, (input) => receiveSamplingUsage(run, input));
   wf.setHandler(mcpElicitationAnswerQuery, (input) => elicitationAnswer(run, input?.id));
   wf.setHandler(stopSignal, (input) => {
     if (isFinished(run) || run.externalStopRequested) return;

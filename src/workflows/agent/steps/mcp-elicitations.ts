@@ -91,7 +91,8 @@ export function endCallElicitations(run: RunRecord, callId: string | undefined, 
   if (ended.length > 0) publish();
 }
 
-function callInFlight(run: RunRecord, callId: string): boolean {
+/** Whether the call `callId` of the open batch is running (it has no result yet). */
+export function callInFlight(run: RunRecord, callId: string): boolean {
   const batch = run.openBatch;
   return batch !== undefined && batch.calls.some((call) => call.id === callId) && !batch.results.has(callId);
 }
