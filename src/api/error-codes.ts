@@ -67,7 +67,8 @@ export const API_ERROR_CODES = {
   run_ended: { status: 409, meaning: 'The run has ended: it takes no messages and cannot be terminated.' },
   decision_rejected: {
     status: 409,
-    meaning: 'The run refused the decision (no such pending call, or decided already).',
+    meaning:
+      'The run refused the decision (no such pending call, or decided already), or the answer (no such MCP question waits, or the fields do not fit its form).',
   },
   conversation_not_found: {
     status: 404,

@@ -8,6 +8,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
 import {
+  answerElicitation,
   decideToolCall,
   getRunOutcome,
   listAgentRuns,
@@ -31,6 +32,7 @@ import type { z } from 'zod';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
 import type { runOutcomeSchema, runRowSchema } from './response-schemas';
 import {
+  answerBody,
   approveBody,
   denyBody,
   eventsQueryString,
@@ -150,6 +152,23 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
         by: deciderOf(request),
       }),
     );
+  });
+
+  app.post('/runs/:run_id/answer', async (request) => {
+    const runId = runIdOf(request);
+    const body = parseBody(answerBody, request.body);
+    await describeAgentRun(client, runId);
+    const answered = await answerElicitation(client, runId, {
+      ...(body.elicitation_id === undefined ? {} : { elicitationId: body.elicitation_id }),
+      action: body.action,
+      ...(body.content === undefined ? {} : { content: body.content }),
+      by: deciderOf(request),
+    });
+    request.log.info(
+      { audit: 'elicitation-answer', runId, ...answered, by: deciderOf(request).name ?? '(unnamed)' },
+      'answered an MCP question',
+    );
+    return answered;
   });
 
   app.post('/runs/:run_id/terminate', async (request, reply) => {

@@ -13,6 +13,7 @@ import type {
 } from '../shared/control';
 import type { McpElicitationAnswer, McpElicitationRequest } from '../shared/mcp-elicitation';
 import type { McpSamplingUsage } from '../shared/mcp-sampling';
+import type { AnswerElicitationInput, ElicitationAnswered } from '../shared/mcp-elicitation-answer';
 import type { EventPage } from '../shared/run-events';
 import type { MessagePage, ModelRequestQueryInput, TranscriptQueryInput } from '../shared/transcript';
 
@@ -65,6 +66,12 @@ export const mcpElicitationAnswerQuery = defineQuery<McpElicitationAnswer, [{ id
 
 /** The usage of an MCP server's sampling request during a call of the run, signalled by the worker. Internal to the runner. */
 export const mcpSamplingSignal = defineSignal<[McpSamplingUsage]>('mcpSampling');
+
+/**
+ * Answer an MCP server's question: `accept` with the form's fields, `decline` or `cancel`, and who answered; refused
+ * at once when no such question waits or the fields do not fit its form.
+ */
+export const answerElicitationUpdate = defineUpdate<ElicitationAnswered, [AnswerElicitationInput]>('answerElicitation');
 
 /** Decide a pending call; rejected at once when unknown, already decided or malformed. */
 export const decideUpdate = defineUpdate<ApprovalDecision, [DecideInput]>('decide');

@@ -16,7 +16,7 @@ import { pricedUsage } from '../activities/model-cost';
 import { MCP_DEFAULTS } from '../shared/defaults/mcp';
 import { DEFAULT_MAX_TOKENS_FIELD } from '../shared/defaults/model-settings';
 import { cappedSamplingTokens, type McpSamplingUsage } from '../shared/mcp-sampling';
-import { elicitationQuestion, elicitResultOf, schemaText } from '../shared/mcp-elicitation';
+import { elicitationQuestion, elicitResultOf, schemaText, type McpElicitResult } from '../shared/mcp-elicitation';
 import type { ModelSettings } from '../shared/model-settings';
 import type { McpLog } from './mcp-connection';
 import type { McpServers } from './server-config';
@@ -129,7 +129,10 @@ export class McpServerRequests {
       } catch (error) {
         throw refusal(`agent-runner could not put MCP server "${server}"'s question to its run: ${describe(error)}`);
       }
-      const answer = await this.awaitAnswer(call, id, serverSignal);
+      const answered = await this.awaitAnswer(call, id, serverSignal);
+      // Answered by `answerElicitation`: checked against the form by the run already.
+      if (answered.result !== undefined) return answered.result;
+      const answer = answered.answer;
       const result = elicitResultOf(answer, schema);
       if (result !== undefined) return result;
       if (tries >= MCP_DEFAULTS.elicitationTries) {
@@ -149,7 +152,11 @@ export class McpServerRequests {
    * answer reaches the run as a signal or update, which a workflow task takes in. A person who takes an hour costs
    * no query while the run waits. Ends when the answer comes, the call ends, or the server gives up the request.
    */
-  private async awaitAnswer(call: McpCallInFlight, id: string, serverSignal: AbortSignal): Promise<string> {
+  private async awaitAnswer(
+    call: McpCallInFlight,
+    id: string,
+    serverSignal: AbortSignal,
+  ): Promise<{ answer: string; result?: McpElicitResult }> {
     const workflow = call.workflow!;
     const stop = AbortSignal.any([call.signal, serverSignal]);
     const watch = new HistoryWatch(workflow.client, workflow.workflowId, call.runId);
@@ -160,7 +167,7 @@ export class McpServerRequests {
       let failed = false;
       try {
         const state = await workflow.query(mcpElicitationAnswerQuery, { id });
-        if (state.status === 'answered') return state.answer;
+        if (state.status === 'answered') return state;
         if (state.status === 'unknown') {
           throw refusal(`agent-runner: the run no longer waits for the answer to ${id} (its call or the run ended)`);
         }

@@ -316,15 +316,22 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       requestedSchema: z.string().optional(),
     }),
     /**
-     * An MCP server's question ended: `answered` (a `userMessage` came; the worker maps it onto the server's
-     * schema), `abandoned` (the call ended first: finished, timed out, or the run stopped) or `replaced` (a
-     * retried attempt of the call asked again).
+     * An MCP server's question ended: `answered` (by the `answerElicitation` update, with its `action` and `by`; in
+     * runs started before it, by a `userMessage` the worker mapped onto the server's schema), `abandoned` (the call
+     * ended first: finished, timed out, or the run stopped) or `replaced` (a retried attempt of the call asked again).
      */
     z.object({
       ...envelope('mcp-elicitation-end'),
       callId: z.string(),
       elicitationId: z.string(),
       outcome: z.enum(['answered', 'abandoned', 'replaced']),
+      action: z.enum(['accept', 'decline', 'cancel']).optional(),
+      by: z
+        .object({ name: z.string().optional(), via: z.enum(['api', 'cli', 'client', 'update']) })
+        .describe(
+          "Who answered: `via` the surface, or `update` for a sender that named none; `name` the principal, user or client's name.",
+        )
+        .optional(),
     }),
     /**
      * An MCP server sampled the worker's model during the call `callId` (`sampling/createMessage`): its tokens
