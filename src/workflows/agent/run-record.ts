@@ -76,7 +76,7 @@ export interface RunRecord {
   inbox: string[];
   /** The question `ask_question` asked, while the run waits for its answer. */
   pendingQuestion?: { callId: string; question: string; askedAt: string };
-  /** MCP servers' questions during tool calls in flight, oldest first: the next `userMessage` answers the first. */
+  /** MCP servers' questions during tool calls in flight, oldest first, each answered by `answerElicitation`. */
   elicitations: PendingElicitation[];
   /**
    * Answers to MCP servers' questions by elicitation id, until the worker reads them; kept per Temporal run
