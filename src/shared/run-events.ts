@@ -305,7 +305,8 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     z.object({ ...envelope('approval-abandonment'), callId: z.string(), toolName: z.string() }),
     /**
      * `ask_question` asked the user, or an MCP server asked during the call `callId` (`server`, with its
-     * `elicitationId` and `requestedSchema` as JSON text, when short enough); the run waits for the `userMessage` signal.
+     * `elicitationId` and `requestedSchema` as JSON text, when short enough); the run waits for the `userMessage`
+     * signal, or for an MCP server's question the `answerElicitation` update.
      */
     z.object({
       ...envelope('input-request'),
