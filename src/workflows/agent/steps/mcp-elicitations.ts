@@ -103,7 +103,7 @@ export function checkElicitationAnswer(
   }
   if (answer.action !== 'accept') return { ok: true, pending, answer, result: { action: answer.action } };
   const result = { action: 'accept' as const, content: answer.content ?? {} };
-  const schema = pending.requestedSchema === undefined ? undefined : (JSON.parse(pending.requestedSchema) as unknown);
+  const schema = parsedSchema(pending.requestedSchema);
   const problem = schema === undefined ? undefined : elicitContentProblem(result, schema);
   return problem === undefined
     ? { ok: true, pending, answer, result }
@@ -198,6 +198,17 @@ function readRequest(raw: unknown): McpElicitationRequest | undefined {
     question: cut(question),
     ...(typeof requestedSchema === 'string' && requestedSchema.length <= MAX_FIELD_CHARS ? { requestedSchema } : {}),
   };
+}
+
+/** The requested schema a question kept, parsed; undefined when it kept none (too long) or it is not JSON. */
+function parsedSchema(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // A forged question's schema: the server, which checks its own form, refuses what does not fit.
+    return undefined;
+  }
 }
 
 function cut(text: string): string {
