@@ -17,6 +17,7 @@ import { endConversationSignal } from '../src/common/conversation-definitions';
 import { type AgentInput } from '../src/shared/agent-input';
 import { type AgentState } from '../src/shared/agent-result';
 import { sendChatTurn } from '../src/client/conversations';
+import { answerElicitation } from '../src/client/run-control';
 import { withLocalStack } from './local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { defineAgentTool } from '../src/tools/define-agent-tool';
@@ -77,6 +78,10 @@ import { createAgentWorker } from '../src/worker';
  * - mcp-elicitation.json: a run whose call of server-everything's `trigger-elicitation-request` (an MCP server
  *   started by the worker over stdio) asks a person: the `mcpElicitation` signal from the call's worker, the run
  *   waiting for input, the `userMessage` answer read back by the worker, the call's result, the model's answer.
+ *   Recorded before `answerElicitation`: it replays on the `wf.patched` branch where a message answers.
+ *
+ * - mcp-elicitation-answer.json: the same question answered since `answerElicitation`: a `userMessage` while it
+ *   waits (the patch marker; the message joins the conversation), then the update's `accept` with who answered.
  *
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
@@ -99,6 +104,7 @@ const OUTPUT_MODEL = 'recorded-output-schema';
 const TRUNCATED_MODEL = 'recorded-truncated-answers';
 const ELICITATION_MODEL = 'recorded-mcp-elicitation';
 const FALLBACK_MODEL = 'recorded-model-fallbacks';
+const ELICITATION_ANSWER_MODEL = 'recorded-mcp-elicitation-answer';
 /** `@modelcontextprotocol/server-everything` (a devDependency) over stdio, for the MCP recording. */
 const EVERYTHING_SERVER = {
   command: process.execPath,
@@ -320,6 +326,36 @@ async function main(): Promise<void> {
         await elicited.signal(userMessageSignal, { content: 'Ada Lovelace' });
         await elicited.result();
         await save(elicited, 'mcp-elicitation.json');
+      }
+      if (wanted('mcp-elicitation-answer')) {
+        model.script(ELICITATION_ANSWER_MODEL, [
+          { toolCalls: [{ name: 'everything__trigger-elicitation-request', arguments: {}, id: 'call_ask' }] },
+          { content: 'The server has your name, and I read your note.' },
+        ]);
+        const asked = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-mcp-elicitation-answer',
+          args: [
+            {
+              model: ELICITATION_ANSWER_MODEL,
+              tools: ['everything__*'],
+              message: 'Let the server ask me.',
+            } satisfies AgentInput,
+          ],
+        });
+        for (;;) {
+          const state = await asked.query(stateQuery);
+          if (state.status === 'waiting_for_input') break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        await asked.signal(userMessageSignal, { content: 'A note for later, not the answer.' });
+        await answerElicitation(client, asked.workflowId, {
+          action: 'accept',
+          content: { name: 'Ada Lovelace' },
+          by: { name: 'recorder' },
+        });
+        await asked.result();
+        await save(asked, 'mcp-elicitation-answer.json');
       }
       if (wanted('attributed-decisions')) {
         model.script(ATTRIBUTED_MODEL, [

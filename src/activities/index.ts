@@ -23,6 +23,8 @@ export interface ActivityDependencies {
    * announce their streams in a heartbeat. @default never
    */
   streamsInIdentity?: () => boolean;
+  /** Tools whose every call waits for approval whatever a run's input says (`AGENT_APPROVAL_REQUIRED_TOOLS`). @default none */
+  approvalRequired?: readonly string[];
 }
 
 /** The activities of `agentWorkflow`, bound to a tool registry and a model endpoint. */
@@ -32,12 +34,13 @@ export function createActivities({
   hub,
   heartbeat,
   streamsInIdentity,
+  approvalRequired,
 }: ActivityDependencies): AgentActivities {
   const redact = redactorFor(model);
   const intervalMs = heartbeat?.intervalMs;
   const calls = { heartbeatIntervalMs: intervalMs, streamsInIdentity };
   return {
-    describeTools: (input) => describeTools(registry, input, redact, heartbeat?.timeoutMs),
+    describeTools: (input) => describeTools(registry, input, redact, heartbeat?.timeoutMs, approvalRequired),
     callModel:
       hub === undefined
         ? createModelCall(model, registry, undefined, calls)

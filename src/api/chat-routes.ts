@@ -23,6 +23,7 @@ import {
   type TerminatingConfigBody,
 } from './schemas';
 import { probeTemporal, withinDeadline } from './temporal-deadline';
+import { checkToolsAllowed } from './tool-allowance';
 
 /** What a turn's agent gets when the request does not say. */
 export interface AgentDefaults {
@@ -35,6 +36,8 @@ export interface ChatRouteDeps {
   client: Client;
   taskQueue: string;
   defaults: AgentDefaults;
+  /** The tools a request may name (`checkToolsAllowed`). @default every tool */
+  allowedTools?: readonly string[];
 }
 
 /** The request fields that shape a turn's agent, shared by the three endpoints. */
@@ -64,6 +67,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
       throw new ApiError('invalid_header', `Idempotency-Key: use 1 to ${API_DEFAULTS.idempotencyKeyChars} characters.`);
     // The turn waits for its run, as long as that takes: reach Temporal within the deadline first, or answer 503 now.
     await probeTemporal(deps.client);
+    checkToolsAllowed([...(fields.tools ?? []), ...(fields.terminating_config?.tool_ids ?? [])], deps.allowedTools);
     const settings = turnSettings(fields, deps.defaults);
     const send = () =>
       sendChatTurn(

@@ -21,6 +21,10 @@ export const API_ERROR_CODES = {
     status: 403,
     meaning: 'The token is known, but its principal lacks the scope the route needs (the message names it).',
   },
+  tool_not_allowed: {
+    status: 403,
+    meaning: 'The request names a tool API callers may not name (`AGENT_API_ALLOWED_TOOLS`); nothing was started.',
+  },
   origin_not_allowed: {
     status: 403,
     meaning:
@@ -73,7 +77,8 @@ export const API_ERROR_CODES = {
   run_ended: { status: 409, meaning: 'The run has ended: it takes no messages and cannot be terminated.' },
   decision_rejected: {
     status: 409,
-    meaning: 'The run refused the decision (no such pending call, or decided already).',
+    meaning:
+      'The run refused the decision (no such pending call, or decided already), or the answer (no such MCP question waits, or the fields do not fit its form).',
   },
   conversation_not_found: {
     status: 404,

@@ -93,6 +93,7 @@ export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = 
   [FailureType.invalidModelCallInput]: RUN_FAILED,
   [FailureType.modelRequestUnavailable]: RUN_FAILED,
   [FailureType.invalidLimits]: RUN_FAILED,
+  [FailureType.invalidAnswer]: RUN_FAILED,
   [FailureType.modelCallBadRequest]: MODEL_CALL_FAILED,
   [FailureType.modelCallUnauthorized]: MODEL_CALL_FAILED,
   [FailureType.modelCallForbidden]: MODEL_CALL_FAILED,

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     taskQueue: temporal.taskQueue,
     auth: api.auth,
     defaults: api.defaults,
+    ...(api.allowedTools === undefined ? {} : { allowedTools: api.allowedTools }),
     bodyLimit: api.bodyLimit,
     // With keys of its own the API serves Temporal's codec protocol too, to principals with payloads:decode.
     ...(encryption.keyIds.length > 0 ? { codec: encryption.dataConverter.payloadCodecs![0]! } : {}),

@@ -93,7 +93,13 @@ const runStateSchema = agentStateSchema.extend({
   pendingApprovals: z.array(pendingApprovalSchema),
   waitingFor: z.enum(['approval', 'input']).optional(),
   question: z
-    .object({ callId: z.string(), question: z.string(), askedAt: z.string(), server: z.string().optional() })
+    .object({
+      callId: z.string(),
+      question: z.string(),
+      askedAt: z.string(),
+      server: z.string().optional(),
+      elicitationId: z.string().optional(),
+    })
     .optional(),
   limits: z.object({ maxInvocations: z.number().int(), tokenBudget: tokenBudgetSchema }),
   lastEvent: runEventSchema.optional(),
@@ -127,6 +133,13 @@ export const runResultResponse = z.discriminatedUnion('outcome', [
 
 /** `POST /runs/:run_id/approve` and `/deny`: the decision as the run recorded it. */
 export const decisionResponse = z.object(approvalDecisionFields());
+
+/** The answer to an MCP server's question, as the run recorded it. */
+export const answerResponse = z.object({
+  elicitationId: z.string(),
+  callId: z.string(),
+  action: z.enum(['accept', 'decline', 'cancel']),
+});
 
 const decisionMatches: Same<ApprovalDecision, z.output<typeof decisionResponse>> = true;
 void decisionMatches;

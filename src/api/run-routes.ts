@@ -9,6 +9,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
 import {
+  answerElicitation,
   decideToolCall,
   getRunOutcome,
   listAgentRuns,
@@ -32,6 +33,7 @@ import type { z } from 'zod';
 import { ApiError, errorBody, parseBody, toApiError } from './errors';
 import type { runOutcomeSchema, runRowSchema } from './response-schemas';
 import {
+  answerBody,
   approveBody,
   denyBody,
   eventsQueryString,
@@ -44,12 +46,15 @@ import {
   transcriptQueryString,
 } from './schemas';
 import { withinDeadline } from './temporal-deadline';
+import { checkToolsAllowed, toolsNamedBy } from './tool-allowance';
 
 export interface RunRouteDeps {
   client: Client;
   taskQueue: string;
   /** Comment lines that keep an idle event stream open through proxies. @default 15 s (`API_DEFAULTS.keepAliveMs`) */
   keepAliveMs?: number;
+  /** The tools a request may name (`checkToolsAllowed`). @default every tool */
+  allowedTools?: readonly string[];
 }
 
 /**
@@ -69,6 +74,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   app.post('/runs', async (request, reply) => {
     const body = parseBody(startRunBody, request.body);
     const raw = (request.body as { input: unknown }).input;
+    checkToolsAllowed(toolsNamedBy(raw), deps.allowedTools);
     try {
       const run = await withinDeadline(client, () =>
         startAgentRun(client, raw as never, {
@@ -147,6 +153,23 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
         by: deciderOf(request),
       }),
     );
+  });
+
+  app.post('/runs/:run_id/answer', async (request) => {
+    const runId = runIdOf(request);
+    const body = parseBody(answerBody, request.body);
+    await describeAgentRun(client, runId);
+    const answered = await answerElicitation(client, runId, {
+      ...(body.elicitation_id === undefined ? {} : { elicitationId: body.elicitation_id }),
+      action: body.action,
+      ...(body.content === undefined ? {} : { content: body.content }),
+      by: deciderOf(request),
+    });
+    request.log.info(
+      { audit: 'elicitation-answer', runId, ...answered, by: deciderOf(request).name ?? '(unnamed)' },
+      'answered an MCP question',
+    );
+    return answered;
   });
 
   app.post('/runs/:run_id/terminate', async (request, reply) => {

@@ -99,6 +99,15 @@ export const denyBody = z.strictObject({
   reason: z.string().optional(),
 });
 
+/** `POST /runs/:run_id/answer`: an MCP server's question answered (the `answerElicitation` update). */
+export const answerBody = z.strictObject({
+  /** The question's id (the state's `question.elicitationId`); left out, the only waiting question. */
+  elicitation_id: z.string().min(1).max(200).optional(),
+  action: z.enum(['accept', 'decline', 'cancel']),
+  /** With `accept`: the form's fields, checked against the server's requested schema by the run. */
+  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+});
+
 /** `POST /runs/:run_id/terminate`. */
 export const terminateBody = z.strictObject({ reason: z.string().optional() });
 

@@ -30,6 +30,8 @@ export interface ApiServerOptions {
   taskQueue: string;
   auth: ApiAuth;
   defaults: AgentDefaults;
+  /** The tools callers may name (`AGENT_API_ALLOWED_TOOLS`); another is refused with 403. @default every tool */
+  allowedTools?: readonly string[];
   /** Largest request body, in bytes. @default 1 MiB (`API_DEFAULTS.bodyLimitBytes`) */
   bodyLimit?: number;
   /** Fastify's pino logger options; false for none. Tokens are redacted from every line (`log-redaction.ts`). @default false */
@@ -88,10 +90,17 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   });
   // The document of every route, built from the schemas they validate with.
   app.get('/openapi.json', async () => openApiDocument());
-  registerChatRoutes(app, { client: options.client, taskQueue: options.taskQueue, defaults: options.defaults });
+  const allowed = options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools };
+  registerChatRoutes(app, {
+    client: options.client,
+    taskQueue: options.taskQueue,
+    defaults: options.defaults,
+    ...allowed,
+  });
   registerRunRoutes(app, {
     client: options.client,
     taskQueue: options.taskQueue,
+    ...allowed,
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
   });
   if (options.codec !== undefined) registerCodecRoutes(app, { codec: options.codec, prefix: '/codec' });

@@ -1,7 +1,7 @@
 import { isRunEvent, type RunEvent, type UnknownRunEvent } from '../shared/run-events';
 import { type ApprovalDecision } from '../shared/control';
 import { oneLine } from './one-line';
-import { answerCommand, approveCommand, denyCommand } from './steering-commands';
+import { answerCommand, approveCommand, denyCommand, elicitationAnswerCommand } from './steering-commands';
 
 /**
  * A run's events as a person reads them: one or a few lines each, indented
@@ -107,12 +107,19 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
     case 'input-request':
       return [
         `  ? ${event.server === undefined ? 'the model asks: ' : ''}${oneLine(event.question)}. Answer from another terminal:`,
-        `      ${answerCommand(workflowId)}`,
+        `      ${event.server === undefined || event.elicitationId === undefined ? answerCommand(workflowId) : elicitationAnswerCommand(workflowId, event.elicitationId)}`,
       ];
     case 'mcp-elicitation-end':
-      return event.outcome === 'answered'
+      if (event.outcome !== 'answered') return [`  the MCP server's question of ${event.callId} was ${event.outcome}`];
+      return event.action === undefined
         ? []
-        : [`  the MCP server's question of ${event.callId} was ${event.outcome}`];
+        : [
+            `  the MCP server's question ${event.elicitationId} was answered: ${event.action}${event.by?.name === undefined ? '' : ` by ${event.by.name}`}`,
+          ];
+    case 'mcp-sampling':
+      return [
+        `  MCP server "${event.server}" sampled ${event.model} during ${event.callId}: ${event.usage.totalTokens} tokens, counted in the run`,
+      ];
     case 'input-timeout':
       return [`  no answer within ${event.limit}`];
     case 'limits-change':

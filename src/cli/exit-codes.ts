@@ -58,6 +58,7 @@ export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> =
   [FailureType.invalidModelCallInput]: ExitCode.runFailed,
   [FailureType.modelRequestUnavailable]: ExitCode.runFailed,
   [FailureType.invalidLimits]: ExitCode.runFailed,
+  [FailureType.invalidAnswer]: ExitCode.runFailed,
   [FailureType.modelCallBadRequest]: ExitCode.runFailed,
   [FailureType.modelCallUnauthorized]: ExitCode.runFailed,
   [FailureType.modelCallForbidden]: ExitCode.runFailed,

@@ -7,6 +7,11 @@ import { agentStatusSchema } from '../shared/agent-result';
 import { RUN_VERSIONINGS } from '../shared/versioning';
 import { API_SCOPE_NAMES, type ApiScope } from '../api/scopes';
 import { answerCommand } from './commands/answer';
+import {
+  answerElicitationCommand,
+  answersElicitation,
+  type ElicitationAnswerOptions,
+} from './commands/answer-elicitation';
 import { codecServerCommand } from './commands/codec-server';
 import { apiTokenCommand } from './commands/api-token';
 import { decideCommand } from './commands/decide';
@@ -176,14 +181,29 @@ export function createProgram(report: ExitReporter): Command {
     .command('answer')
     .alias('message')
     .argument('<id>', 'the run (workflow id)')
-    .argument('<text...>', 'the message (the words are joined)')
+    .argument('[text...]', 'the message (the words are joined)')
     .description(
-      "Send a person's message to a run: it answers the model's ask_question, or joins the conversation before the next model call.",
+      "Send a person's message to a run (it answers the model's ask_question, or joins the conversation before the next model call), or answer an MCP server's question with --accept, --decline or --cancel.",
     )
+    .option('--accept [fields]', "accept an MCP server's question, with its fields as a JSON object")
+    .option('--decline', "decline an MCP server's question")
+    .option('--cancel', "cancel an MCP server's question")
+    .option(
+      '--id <elicitationId>',
+      "the MCP question answered (the status's question id); default: the only waiting one",
+    )
+    .option('--as <name>', 'who answers, as the run records it (default: the operating system user)', parseDeciderName)
     .option('--json', 'print the request as JSON')
-    .addHelpText('after', `\nA run that has ended takes no messages (exit 4).\n\n${EXIT_CODES_HELP}`)
-    .action(async (id: string, words: string[], options: { json?: boolean }) =>
-      report(await answerCommand(id, words, options)),
+    .addHelpText(
+      'after',
+      `\nA run that has ended takes no messages (exit 4); an MCP answer the run refuses exits 4 with its reason.\n\n${EXIT_CODES_HELP}`,
+    )
+    .action(async (id: string, words: string[], options: ElicitationAnswerOptions) =>
+      report(
+        answersElicitation(options)
+          ? await answerElicitationCommand(id, words, options)
+          : await answerCommand(id, words, options),
+      ),
     );
 
   program

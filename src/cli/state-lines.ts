@@ -1,7 +1,7 @@
 import { type AgentState } from '../shared/agent-result';
 import { oneLine } from './one-line';
 import { describeCost, describeTerminationReason } from './outcome-lines';
-import { answerCommand, approveCommand, denyCommand } from './steering-commands';
+import { answerCommand, approveCommand, denyCommand, elicitationAnswerCommand } from './steering-commands';
 
 /**
  * `agent-runner status`: the `state` query as a short report. What needs the
@@ -28,7 +28,7 @@ export function describeState(state: AgentState, workflowId: string): string[] {
   if (state.question !== undefined) {
     lines.push(
       `  question:  ${oneLine(state.question.question)} (since ${state.question.askedAt})`,
-      `      ${answerCommand(workflowId)}`,
+      `      ${state.question.elicitationId === undefined ? answerCommand(workflowId) : elicitationAnswerCommand(workflowId, state.question.elicitationId)}`,
     );
   }
   if (state.terminationReason !== undefined)

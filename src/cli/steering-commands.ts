@@ -36,3 +36,7 @@ export const denyCommand = (workflowId: string, callId: string) =>
 
 /** `agent-runner answer <id> "..."`: answer `ask_question` (or add a message before the next model call). */
 export const answerCommand = (workflowId: string) => `${cliCommand('answer', workflowId)} "..."`;
+
+/** `agent-runner answer <id> --id <question> --accept '{...}'`: answer an MCP server's question (or --decline, --cancel). */
+export const elicitationAnswerCommand = (workflowId: string, elicitationId: string) =>
+  `${cliCommand('answer', workflowId, '--id', elicitationId)} --accept '{...}' (or --decline, --cancel)`;

@@ -58,6 +58,7 @@ export type { OutputMode, OutputSpecInput } from '../shared/output-schema';
 export type { AgentResult, AgentState, AgentStatus, GeneratedMessage, TerminationReason } from '../shared/agent-result';
 export type { AssistantMessage, ChatMessage, MessageMeta, ToolCall, ToolMessage, Usage } from '../shared/messages';
 export type { EventPage, RunEvent } from '../shared/run-events';
+export type { AnswerElicitationInput, ElicitationAnswered } from '../shared/mcp-elicitation-answer';
 // What `followRunEvents(..., { deltas: true })` yields besides run events: the model's answer as it is generated.
 export { isModelStreamEvent, MODEL_STREAM_EVENT_TYPES } from '../shared/model-stream-events';
 export type {
@@ -415,6 +416,7 @@ export {
   DecisionRejectedError,
   RunEndedError,
   RunNotFoundError,
+  answerElicitation,
   decideToolCall,
   followRunEvents,
   getRunOutcome,

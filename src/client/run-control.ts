@@ -14,7 +14,8 @@ import {
 import { FailureType } from '../shared/failure-catalogue';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
-import { decideUpdate, terminateSignal, userMessageSignal } from '../common/definitions';
+import { answerElicitationUpdate, decideUpdate, terminateSignal, userMessageSignal } from '../common/definitions';
+import type { AnswerElicitationInput, ElicitationAnswered } from '../shared/mcp-elicitation-answer';
 import { type RunEvent } from '../shared/run-events';
 import { type AgentResult } from '../shared/agent-result';
 import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
@@ -58,6 +59,29 @@ export async function decideToolCall(
       if (failure.kind === 'application') throw new DecisionRejectedError(failure.message, { cause: error });
       // Not the run's refusal (that is an ApplicationFailure): say what Temporal said rather than "Workflow Update failed".
       throw new Error(`The decision could not be delivered: ${failure.message}`, { cause: error });
+    }
+    throw notFoundOr(error, workflowId);
+  }
+}
+
+/**
+ * Answers an MCP server's question (update `answerElicitation`): `accept` with the form's fields, `decline` or
+ * `cancel`, recorded with who answered (`by`, `via: 'client'` unless said). A refusal (no such question waits, the
+ * fields do not fit its form) is a {@link DecisionRejectedError}.
+ */
+export async function answerElicitation(
+  client: Client,
+  workflowId: string,
+  answer: AnswerElicitationInput,
+): Promise<ElicitationAnswered> {
+  const sent: AnswerElicitationInput = { ...answer, by: { via: 'client', ...answer.by } };
+  try {
+    return await client.workflow.getHandle(workflowId).executeUpdate(answerElicitationUpdate, { args: [sent] });
+  } catch (error) {
+    if (error instanceof WorkflowUpdateFailedError) {
+      const failure = failureOf(error);
+      if (failure.kind === 'application') throw new DecisionRejectedError(failure.message, { cause: error });
+      throw new Error(`The answer could not be delivered: ${failure.message}`, { cause: error });
     }
     throw notFoundOr(error, workflowId);
   }

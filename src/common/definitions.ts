@@ -12,6 +12,8 @@ import type {
   TerminateInput,
 } from '../shared/control';
 import type { McpElicitationAnswer, McpElicitationRequest } from '../shared/mcp-elicitation';
+import type { McpSamplingUsage } from '../shared/mcp-sampling';
+import type { AnswerElicitationInput, ElicitationAnswered } from '../shared/mcp-elicitation-answer';
 import type { EventPage } from '../shared/run-events';
 import type { MessagePage, ModelRequestQueryInput, TranscriptQueryInput } from '../shared/transcript';
 
@@ -61,6 +63,15 @@ export const nestedApprovalsSignal = defineSignal<[NestedApprovalsInput]>('neste
 export const mcpElicitationSignal = defineSignal<[McpElicitationRequest]>('mcpElicitation');
 /** The answer to an MCP server's question, polled by the worker that runs the call: `{ id }`. Internal to the runner. */
 export const mcpElicitationAnswerQuery = defineQuery<McpElicitationAnswer, [{ id: string }]>('mcpElicitationAnswer');
+
+/** The usage of an MCP server's sampling request during a call of the run, signalled by the worker. Internal to the runner. */
+export const mcpSamplingSignal = defineSignal<[McpSamplingUsage]>('mcpSampling');
+
+/**
+ * Answer an MCP server's question: `accept` with the form's fields, `decline` or `cancel`, and who answered; refused
+ * at once when no such question waits or the fields do not fit its form.
+ */
+export const answerElicitationUpdate = defineUpdate<ElicitationAnswered, [AnswerElicitationInput]>('answerElicitation');
 
 /** Decide a pending call; rejected at once when unknown, already decided or malformed. */
 export const decideUpdate = defineUpdate<ApprovalDecision, [DecideInput]>('decide');

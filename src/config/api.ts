@@ -14,6 +14,8 @@ export interface ApiConfig {
   auth: ApiAuth;
   bodyLimit: number;
   defaults: AgentDefaults;
+  /** Undefined: callers may name every tool. */
+  allowedTools: string[] | undefined;
 }
 
 /** The HTTP API's listener, authentication, and the agent a chat request gets when it names none. */
@@ -52,6 +54,12 @@ export const apiSchema = z.object({
     .min(1024, 'at least 1024 bytes')
     .default(API_DEFAULTS.bodyLimitBytes)
     .describe('The largest request body, in bytes.'),
+  AGENT_API_ALLOWED_TOOLS: z
+    .string()
+    .optional()
+    .describe(
+      "Comma-separated tools API callers may name (`<server>__*` for all of an MCP server's tools); a request naming another is refused with 403 `tool_not_allowed` before anything starts. Unset: every tool the worker has.",
+    ),
   AGENT_INSTRUCTIONS: z.string().min(1).optional().describe('The instructions of a chat request that gives none.'),
   AGENT_MODEL: z
     .string()
@@ -60,7 +68,7 @@ export const apiSchema = z.object({
     .describe("The model of a chat request that names none; unset, the worker's OPENAI_MODEL."),
 });
 
-/** Reads `AGENT_API_*`, `AGENT_TOOLS`, `AGENT_INSTRUCTIONS` and `AGENT_MODEL`; empty variables count as unset. */
+/** Reads `AGENT_API_*` (with `AGENT_API_ALLOWED_TOOLS`), `AGENT_TOOLS`, `AGENT_INSTRUCTIONS` and `AGENT_MODEL`; empty variables count as unset. */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const { values, tools } = loadAll({
     values: () => parseEnvironment(apiSchema, env, ['AGENT_API_TOKEN']),
@@ -71,12 +79,26 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     port: values.AGENT_API_PORT,
     auth: chooseAuth(values.AGENT_API_AUTH, values.AGENT_API_TOKEN, values.AGENT_API_PRINCIPALS_FILE),
     bodyLimit: values.AGENT_API_BODY_LIMIT,
+    allowedTools: toolList(values.AGENT_API_ALLOWED_TOOLS),
     defaults: {
       tools,
       ...(values.AGENT_INSTRUCTIONS === undefined ? {} : { instructions: values.AGENT_INSTRUCTIONS }),
       ...(values.AGENT_MODEL === undefined ? {} : { model: values.AGENT_MODEL }),
     },
   };
+}
+
+/** A comma-separated list as names, blank entries dropped; undefined when unset. */
+function toolList(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    ),
+  ];
 }
 
 /** A token or a principals file is required; running without either has to be asked for by name. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { agentToolsSchema } from './agent-tools';
+import { approvalPolicySchema } from './approval-policy';
 import { mcpSchema } from './mcp';
 import { apiSchema } from './api';
 import { codecServerSchema } from './codec-server';
@@ -62,6 +63,7 @@ export const CONFIGURATION_GROUPS: readonly ConfigurationGroup[] = [
   { schema: agentToolsSchema, processes: ['api', 'start', 'cli'] },
   { schema: modelStreamSchema, processes: ['plugin'] },
   { schema: heartbeatSchema, processes: ['plugin'] },
+  { schema: approvalPolicySchema, processes: ['plugin'] },
   { schema: modelStreamFollowerSchema, processes: ['api', 'start', 'cli', 'follower'] },
   { schema: payloadCodecSchema, processes: ['worker', 'api', 'cli', 'start', 'demo', 'codec-server'] },
   { schema: codecServerSchema, processes: ['codec-server'] },

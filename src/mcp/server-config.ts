@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { durationSchema, msToNumber } from '../shared/duration';
 import { serverNameProblem } from '../shared/mcp-tool-names';
+import { SAMPLING_BOUNDS } from '../shared/defaults/model-settings';
 
 /**
  * The MCP servers a worker connects to, in the format MCP clients already use
@@ -25,10 +26,12 @@ const commonFields = {
   /** Leave the server out without deleting its entry. @default false */
   disabled: z.boolean().optional(),
   /**
-   * Let the server sample the worker's default model (`sampling/createMessage`); refused otherwise.
-   * Sampled tokens are not counted in any run's usage. @default false
+   * Let the server sample the worker's default model (`sampling/createMessage`) during a run's call; refused
+   * otherwise. The tokens count in that run's usage and budgets (an `mcp-sampling` event). @default false
    */
   sampling: z.boolean().optional(),
+  /** Most tokens one sampling answer may have; the server's `maxTokens` is lowered to it. @default 1024 */
+  samplingMaxTokens: z.number().int().positive().max(SAMPLING_BOUNDS.maxTokens).optional(),
 };
 
 const stdioServerSchema = z.strictObject({

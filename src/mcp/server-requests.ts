@@ -9,11 +9,14 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkflowHandle } from '@temporalio/client';
-import { mcpElicitationAnswerQuery, mcpElicitationSignal } from '../common/definitions';
+import { mcpElicitationAnswerQuery, mcpElicitationSignal, mcpSamplingSignal } from '../common/definitions';
 import { HistoryWatch } from '../temporal/history-watch';
 import { createModelClient } from '../activities/model-client';
+import { pricedUsage } from '../activities/model-cost';
 import { MCP_DEFAULTS } from '../shared/defaults/mcp';
-import { elicitationQuestion, elicitResultOf, schemaText } from '../shared/mcp-elicitation';
+import { DEFAULT_MAX_TOKENS_FIELD } from '../shared/defaults/model-settings';
+import { cappedSamplingTokens, type McpSamplingUsage } from '../shared/mcp-sampling';
+import { elicitationQuestion, elicitResultOf, schemaText, type McpElicitResult } from '../shared/mcp-elicitation';
 import type { ModelSettings } from '../shared/model-settings';
 import type { McpLog } from './mcp-connection';
 import type { McpServers } from './server-config';
@@ -41,8 +44,10 @@ export interface McpCallInFlight {
  *   request a server's request belongs to, so with several calls in flight on one server the question is refused
  *   (an MCP error the server receives) rather than put to the wrong run.
  * - **Sampling** (`sampling/createMessage`): refused, with how to enable it, unless the server's entry has
- *   `sampling: true`; then answered by the worker's default model, outside any run (the tokens are not in a
- *   run's usage).
+ *   `sampling: true`; then answered by the worker's default model, its `maxTokens` lowered to the entry's
+ *   `samplingMaxTokens` (else `MCP_DEFAULTS.samplingMaxTokens`), and its tokens signalled to the run whose call is
+ *   in flight (`mcpSampling`), which counts them in its usage and budgets. Like a question, a request that cannot
+ *   be told apart (no call, or several, in flight on the server) is refused.
  *
  * Both capabilities are announced to every server, so a server that needs one offers its tools and hears why a
  * request was refused instead of hiding them.
@@ -79,25 +84,32 @@ export class McpServerRequests {
     };
   }
 
+  /**
+   * The one call in flight on `server`, of a run: whom the server's request (`doing` says what it asks) belongs to.
+   * MCP does not say which request a server's request belongs to: with none or several in flight it is refused.
+   */
+  private onlyCall(server: string, doing: string): McpCallInFlight & { workflow: WorkflowHandle } {
+    const calls = [...(this.inFlight.get(server) ?? [])];
+    if (calls.length !== 1) {
+      throw refusal(
+        calls.length === 0
+          ? `agent-runner: MCP server "${server}" asked to ${doing} with no tool call in flight; no run to ${doing} for`
+          : `agent-runner: MCP server "${server}" asked to ${doing} while ${calls.length} of its tool calls are in flight, and MCP does not say which one asks; refused rather than put to the wrong run (run one call at a time on this server)`,
+      );
+    }
+    const call = calls[0]!;
+    if (call.workflow === undefined) {
+      throw refusal(`agent-runner: MCP server "${server}" asked to ${doing} during a call outside a run`);
+    }
+    return call as McpCallInFlight & { workflow: WorkflowHandle };
+  }
+
   private async elicit(
     server: string,
     params: { message: string; mode?: string; requestedSchema?: unknown },
     serverSignal: AbortSignal,
   ): Promise<ElicitResult> {
-    const calls = [...(this.inFlight.get(server) ?? [])];
-    if (calls.length !== 1) {
-      throw refusal(
-        calls.length === 0
-          ? `agent-runner: MCP server "${server}" asked for input with no tool call in flight; nobody can answer`
-          : `agent-runner: MCP server "${server}" asked for input while ${calls.length} of its tool calls are in flight, and MCP does not say which one asks; refused rather than asked of the wrong run (run one call at a time on this server to be asked)`,
-      );
-    }
-    const call = calls[0]!;
-    if (call.workflow === undefined) {
-      throw refusal(
-        `agent-runner: MCP server "${server}" asked for input during a call outside a run; nobody can answer`,
-      );
-    }
+    const call = this.onlyCall(server, 'ask for input');
     const schema = params.requestedSchema;
     const requestedSchema = schemaText(schema);
     let retry = '';
@@ -117,7 +129,10 @@ export class McpServerRequests {
       } catch (error) {
         throw refusal(`agent-runner could not put MCP server "${server}"'s question to its run: ${describe(error)}`);
       }
-      const answer = await this.awaitAnswer(call, id, serverSignal);
+      const answered = await this.awaitAnswer(call, id, serverSignal);
+      // Answered by `answerElicitation`: checked against the form by the run already.
+      if (answered.result !== undefined) return answered.result;
+      const answer = answered.answer;
       const result = elicitResultOf(answer, schema);
       if (result !== undefined) return result;
       if (tries >= MCP_DEFAULTS.elicitationTries) {
@@ -137,7 +152,11 @@ export class McpServerRequests {
    * answer reaches the run as a signal or update, which a workflow task takes in. A person who takes an hour costs
    * no query while the run waits. Ends when the answer comes, the call ends, or the server gives up the request.
    */
-  private async awaitAnswer(call: McpCallInFlight, id: string, serverSignal: AbortSignal): Promise<string> {
+  private async awaitAnswer(
+    call: McpCallInFlight,
+    id: string,
+    serverSignal: AbortSignal,
+  ): Promise<{ answer: string; result?: McpElicitResult }> {
     const workflow = call.workflow!;
     const stop = AbortSignal.any([call.signal, serverSignal]);
     const watch = new HistoryWatch(workflow.client, workflow.workflowId, call.runId);
@@ -148,7 +167,7 @@ export class McpServerRequests {
       let failed = false;
       try {
         const state = await workflow.query(mcpElicitationAnswerQuery, { id });
-        if (state.status === 'answered') return state.answer;
+        if (state.status === 'answered') return state;
         if (state.status === 'unknown') {
           throw refusal(`agent-runner: the run no longer waits for the answer to ${id} (its call or the run ended)`);
         }
@@ -172,6 +191,7 @@ export class McpServerRequests {
         `agent-runner: this worker does not allow MCP server "${server}" to sample its model (sampling/createMessage); enable it with "sampling": true in the server's entry of mcpServers (AGENT_MCP_CONFIG)`,
       );
     }
+    const call = this.onlyCall(server, 'sample the model');
     const settings = this.settings.model;
     this.model ??= createModelClient(settings);
     const { client, redact } = this.model;
@@ -179,13 +199,14 @@ export class McpServerRequests {
       ...(params.systemPrompt === undefined ? [] : [{ role: 'system' as const, content: params.systemPrompt }]),
       ...params.messages.map((message) => ({ role: message.role, content: samplingText(message.content) })),
     ];
+    const cap = this.servers[server]?.samplingMaxTokens ?? MCP_DEFAULTS.samplingMaxTokens;
     let completion;
     try {
       completion = await client.chat.completions.create(
         {
           model: settings.defaultModel,
           messages,
-          max_tokens: params.maxTokens,
+          [settings.maxTokensField ?? DEFAULT_MAX_TOKENS_FIELD]: cappedSamplingTokens(params.maxTokens, cap),
           ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
           ...(params.stopSequences === undefined ? {} : { stop: params.stopSequences }),
         },
@@ -197,15 +218,39 @@ export class McpServerRequests {
         `agent-runner: the worker's model did not answer the sampling request: ${redact(describe(error))}`,
       );
     }
+    const model = completion.model ?? settings.defaultModel;
+    const promptTokens = completion.usage?.prompt_tokens ?? 0;
+    const completionTokens = completion.usage?.completion_tokens ?? 0;
+    const usage = pricedUsage(
+      {
+        promptTokens,
+        completionTokens,
+        totalTokens: completion.usage?.total_tokens ?? promptTokens + completionTokens,
+      },
+      settings.prices,
+      settings.defaultModel,
+      completion.model,
+    );
+    const report: McpSamplingUsage = { callId: call.callId, server, model, usage };
+    try {
+      await call.workflow.signal(mcpSamplingSignal, report);
+    } catch (error) {
+      // The answer is spent already; a run that cannot be told of it has ended or is gone.
+      this.settings.log.warn(`MCP server "${server}": the sampling call's usage could not reach its run`, {
+        callId: call.callId,
+        error: redact(describe(error)),
+      });
+    }
     const choice = completion.choices[0];
     this.settings.log.info(`MCP server "${server}" sampled the worker's model`, {
-      model: completion.model,
-      totalTokens: completion.usage?.total_tokens,
+      model,
+      callId: call.callId,
+      totalTokens: usage.totalTokens,
     });
     return {
       role: 'assistant',
       content: { type: 'text', text: choice?.message.content ?? '' },
-      model: completion.model ?? settings.defaultModel,
+      model,
       stopReason: choice?.finish_reason === 'length' ? 'maxTokens' : 'endTurn',
     };
   }

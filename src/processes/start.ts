@@ -74,6 +74,7 @@ async function main(): Promise<number> {
     taskQueue,
     auth: api.auth,
     defaults: api.defaults,
+    ...(api.allowedTools === undefined ? {} : { allowedTools: api.allowedTools }),
     bodyLimit: api.bodyLimit,
     logger: { level: logLevel.toLowerCase() },
   });

@@ -165,7 +165,8 @@ export type AgentState = z.infer<typeof agentStateSchema> & {
    * The question `ask_question` put to the user, or an MCP server's question during the call `callId` (`server`
    * names it), while the run waits for the answer.
    */
-  question?: { callId: string; question: string; askedAt: string; server?: string };
+  /** `elicitationId` names an MCP server's question, answered with `answerElicitation`. */
+  question?: { callId: string; question: string; askedAt: string; server?: string; elicitationId?: string };
   /** The limits in force (`setLimits` changes them). */
   limits: RunLimits;
   /** The newest entry of the event log. */

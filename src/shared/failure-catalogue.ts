@@ -42,6 +42,8 @@ export const FailureType = {
   invalidDecision: 'InvalidDecision',
   /** The `setLimits` update was refused: an invalid change, or the run has ended. */
   invalidLimits: 'InvalidLimits',
+  /** The `answerElicitation` update was refused: no such question waits, or the fields do not fit its form. */
+  invalidAnswer: 'InvalidAnswer',
 
   // The model-call activity's failures (`activities/model-errors.ts`): the run fails with the last attempt's type.
   /** The provider answered 400: the request is malformed. Not retried. */
@@ -185,6 +187,10 @@ export const FAILURE_CATALOGUE: Readonly<Record<FailureTypeName, FailureEntry>> 
   InvalidLimits: {
     raisedBy: 'update',
     when: '`setLimits` refused: an invalid change, or the run has ended (the run goes on)',
+  },
+  InvalidAnswer: {
+    raisedBy: 'update',
+    when: '`answerElicitation` refused: no such MCP question waits, or the fields do not fit its form (the run goes on)',
   },
   'ModelCall.BadRequest': { raisedBy: 'model call', when: 'the provider answered 400; not retried' },
   'ModelCall.Unauthorized': {

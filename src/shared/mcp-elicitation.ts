@@ -17,7 +17,10 @@ export interface McpElicitationRequest {
 
 /** What the `mcpElicitationAnswer` query answers for a request id. */
 export type McpElicitationAnswer =
-  { status: 'pending' } | { status: 'answered'; answer: string } | { status: 'unknown' };
+  | { status: 'pending' }
+  /** `result`: answered by `answerElicitation`, sent as it is; without it, a text to map onto the form (older runs). */
+  | { status: 'answered'; answer: string; result?: McpElicitResult }
+  | { status: 'unknown' };
 
 /** The result sent back to the server: `accept` with the fields, or the person's refusal. */
 export type McpElicitResult =
@@ -43,7 +46,7 @@ interface RequestedSchema {
   required?: unknown;
 }
 
-/** The question a person reads: which server asks, its message, the fields, and how to answer or refuse. */
+/** The question a person reads: which server asks, its message, the fields, and how to accept, decline or cancel. */
 export function elicitationQuestion(server: string, message: string, requestedSchema: unknown): string {
   const text = message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message;
   const properties = propertiesOf(requestedSchema);
@@ -54,16 +57,8 @@ export function elicitationQuestion(server: string, message: string, requestedSc
     return `${name} (${type}${required.includes(name) ? ', required' : ''})`;
   });
   const more = names.length > MAX_LISTED_FIELDS ? `, and ${names.length - MAX_LISTED_FIELDS} more` : '';
-  const single = textField(requestedSchema);
-  const how =
-    names.length === 0
-      ? 'Answer anything to accept'
-      : single === undefined
-        ? `Answer with a JSON object of the fields ${listed.join(', ')}${more}`
-        : names.length === 1
-          ? `Answer with the ${single}`
-          : `Answer with the ${single}, or a JSON object of the fields ${listed.join(', ')}${more}`;
-  return `MCP server "${server}" asks: ${text}\n${how}; or "decline" or "cancel" to refuse.`;
+  const fields = names.length === 0 ? 'No fields to fill' : `Fields: ${listed.join(', ')}${more}`;
+  return `MCP server "${server}" asks: ${text}\n${fields}. Answer with accept (and the fields), decline or cancel: \`agent-runner answer\`, or the answerElicitation update.`;
 }
 
 /**
@@ -97,15 +92,6 @@ export function elicitResultOf(answer: string, requestedSchema: unknown): McpEli
   if (field === undefined) return undefined;
   const value = valueOf(trimmed, properties[field]?.type);
   return value === undefined ? undefined : { action: 'accept', content: { [field]: value } };
-}
-
-/** `the "<name>" field (<description>)` of the field a plain-text answer fills, if there is one. */
-function textField(requestedSchema: unknown): string | undefined {
-  const field = singleField(requestedSchema);
-  if (field === undefined) return undefined;
-  const property = propertiesOf(requestedSchema)[field];
-  const about = typeof property?.description === 'string' ? property.description : property?.title;
-  return `"${field}" field${typeof about === 'string' && about !== '' ? ` (${about})` : ''}`;
 }
 
 /** The field a plain-text answer fills: the only field, else the only required one; it must take a scalar. */

@@ -309,7 +309,8 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     z.object({ ...envelope('approval-abandonment'), callId: z.string(), toolName: z.string() }),
     /**
      * `ask_question` asked the user, or an MCP server asked during the call `callId` (`server`, with its
-     * `elicitationId` and `requestedSchema` as JSON text, when short enough); the run waits for the `userMessage` signal.
+     * `elicitationId` and `requestedSchema` as JSON text, when short enough); the run waits for the `userMessage`
+     * signal, or for an MCP server's question the `answerElicitation` update.
      */
     z.object({
       ...envelope('input-request'),
@@ -320,15 +321,33 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       requestedSchema: z.string().optional(),
     }),
     /**
-     * An MCP server's question ended: `answered` (a `userMessage` came; the worker maps it onto the server's
-     * schema), `abandoned` (the call ended first: finished, timed out, or the run stopped) or `replaced` (a
-     * retried attempt of the call asked again).
+     * An MCP server's question ended: `answered` (by the `answerElicitation` update, with its `action` and `by`; in
+     * runs started before it, by a `userMessage` the worker mapped onto the server's schema), `abandoned` (the call
+     * ended first: finished, timed out, or the run stopped) or `replaced` (a retried attempt of the call asked again).
      */
     z.object({
       ...envelope('mcp-elicitation-end'),
       callId: z.string(),
       elicitationId: z.string(),
       outcome: z.enum(['answered', 'abandoned', 'replaced']),
+      action: z.enum(['accept', 'decline', 'cancel']).optional(),
+      by: z
+        .object({ name: z.string().optional(), via: z.enum(['api', 'cli', 'client', 'update']) })
+        .describe(
+          "Who answered: `via` the surface, or `update` for a sender that named none; `name` the principal, user or client's name.",
+        )
+        .optional(),
+    }),
+    /**
+     * An MCP server sampled the worker's model during the call `callId` (`sampling/createMessage`): its tokens
+     * (and cost) are in the run's usage and count against its budgets.
+     */
+    z.object({
+      ...envelope('mcp-sampling'),
+      callId: z.string(),
+      server: z.string(),
+      model: z.string(),
+      usage: usageSchema,
     }),
     /** No answer came within `inputTimeout`. */
     z.object({ ...envelope('input-timeout'), callId: z.string(), limit: durationValue }),

@@ -80,6 +80,8 @@ export interface AgentWorkerOptions {
   deployment?: AgentRunnerPluginOptions['deployment'];
   /** How the agent's activities heartbeat: {@link AgentRunnerPluginOptions.heartbeat}. @default from the environment */
   heartbeat?: AgentRunnerPluginOptions['heartbeat'];
+  /** Tools whose every call waits for approval: {@link AgentRunnerPluginOptions.approvalRequired}. @default from the environment */
+  approvalRequired?: AgentRunnerPluginOptions['approvalRequired'];
   /** Extra worker options (concurrency limits, identity, more plugins, ...). */
   overrides?: Partial<WorkerOptions>;
 }
@@ -106,6 +108,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
     ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
     ...(options.deployment === undefined ? {} : { deployment: options.deployment }),
     ...(options.heartbeat === undefined ? {} : { heartbeat: options.heartbeat }),
+    ...(options.approvalRequired === undefined ? {} : { approvalRequired: options.approvalRequired }),
   });
   // Listening before the worker exists, the listener's URL goes in the worker's identity, where followers find it.
   await plugin.startStreamListener();

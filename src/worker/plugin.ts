@@ -30,6 +30,7 @@ import { withWorkerTracing } from '../tracing/worker-tracing';
 import type { AgentWorkerDeployment } from '../shared/versioning';
 import { withWorkerDeployment } from './deployment';
 import { heartbeatSettings, type HeartbeatOptions } from '../config/heartbeat';
+import { approvalRequiredTools } from '../config/approval-policy';
 import { withStreamUrl } from '../shared/worker-identity';
 import { hostname } from 'node:os';
 
@@ -125,6 +126,13 @@ export interface AgentRunnerPluginOptions {
    * @default `{ timeout: '50 seconds', interval: '25 seconds' }`
    */
   heartbeat?: HeartbeatOptions;
+  /**
+   * Tools whose every call waits for approval whatever a run's input says (`docs/guide/approvals.md`), by name or
+   * `<server>__*`: the operator's floor, which a run's `approval` adds to and cannot lower. Enforced when this worker
+   * loads a run's tool catalog, so runs started straight through Temporal are covered too.
+   * @default `AGENT_APPROVAL_REQUIRED_TOOLS`, else none
+   */
+  approvalRequired?: readonly string[];
 }
 
 /**
@@ -184,6 +192,7 @@ export class AgentRunnerPlugin extends SimplePlugin {
       hub,
       heartbeat,
       streamsInIdentity: () => named.url !== undefined,
+      approvalRequired: options.approvalRequired ?? approvalRequiredTools(),
     });
     const dataConverter = options.dataConverter;
     super({
@@ -291,7 +300,7 @@ function mcpToolSet(servers: McpServers, model: ModelSettings): McpToolSet {
     warn: (message: string, attributes?: Record<string, unknown>) =>
       Runtime.instance().logger.warn(redact(message), attributesOf(attributes)),
   };
-  // Elicitation goes to the call's run; sampling is answered by the worker's model for servers that allow it.
+  // Elicitation goes to the call's run; sampling is answered by the worker's model for servers that allow it, and counted in the call's run.
   return new McpToolSet(servers, { log, requests: new McpServerRequests(servers, { model, log }) });
 }
 

@@ -65,6 +65,8 @@ export class TestEnv {
       dataConverter?: DataConverter;
       /** MCP servers the worker offers tools from. */
       mcpServers?: McpServers;
+      /** Tools whose every call waits for approval, the operator's floor (`approvalRequired`). */
+      approvalRequired?: string[];
       modelSettings?: Pick<ModelSettings, 'sampling' | 'maxTokensField' | 'stream'>;
       /** The worker's stream listener (`streamListener`): where it binds, and the URL it gives out. */
       streamListener?: StreamListenerOptions;
@@ -105,6 +107,7 @@ export class TestEnv {
         workflowBundle: ownBundle ?? { codePath: bundlePath },
         ...(dataConverter === undefined ? {} : { dataConverter }),
         ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
+        ...(options.approvalRequired === undefined ? {} : { approvalRequired: options.approvalRequired }),
         ...(options.streamListener === undefined ? {} : { streamListener: options.streamListener }),
       });
     const worker = await createWorker();

@@ -1,15 +1,24 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { WorkflowHandle } from '@temporalio/client';
+import { newApiToken } from '../../src/api/principals';
+import { answerElicitation, DecisionRejectedError } from '../../src/client/run-control';
 import { eventsQuery, terminateSignal, userMessageSignal } from '../../src/common/definitions';
+import type { AnswerElicitationInput } from '../../src/shared/mcp-elicitation-answer';
 import type { AgentResult } from '../../src/shared/agent-result';
 import type { ChatMessage } from '../../src/shared/messages';
 import { everythingStdio } from '../helpers/mcp-servers';
-import { TestEnv } from '../helpers/test-env';
+import { PROJECT_ROOT, cleanEnv, runProcess, startScript, stopChild } from '../helpers/processes';
+import { TestEnv, testServerAddress } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';
 
 /**
  * What an MCP server asks back during a tool call, through a real worker and
  * `@modelcontextprotocol/server-everything` over stdio: its `trigger-elicitation-request` asks a person (the run
- * waits for input as for `ask_question`, and the answer goes back to the server), its
+ * waits for input as for `ask_question`, and the answer, given through the `answerElicitation` update by a client,
+ * the CLI or the API, goes back to the server), its
  * `trigger-sampling-request` asks for a model answer (refused unless the server's entry allows sampling).
  */
 
@@ -18,7 +27,7 @@ beforeAll(async () => {
   env = await TestEnv.create({
     mcpServers: {
       everything: { ...everythingStdio(), timeout: '2 minutes' },
-      sampler: { ...everythingStdio(), sampling: true },
+      sampler: { ...everythingStdio(), sampling: true, samplingMaxTokens: 50 },
     },
   });
 });
@@ -41,16 +50,21 @@ async function startAskedRun(): Promise<WorkflowHandle> {
   return handle;
 }
 
+/** Answers the run's waiting question through the client's `answerElicitation`. */
+function answer(handle: WorkflowHandle, input: AnswerElicitationInput) {
+  return answerElicitation(env.client, handle.workflowId, input);
+}
+
 async function toolResultOf(handle: WorkflowHandle): Promise<string> {
   const result = (await handle.result()) as AgentResult;
   return toolResults(result)[0] ?? '';
 }
 
 describe("an MCP server's elicitation", () => {
-  test('the run waits for input with the question; the answer goes back to the server, mapped onto its schema', async () => {
+  test('the run waits for input with the question; an accept goes back to the server, recorded with who answered', async () => {
     const handle = await startAskedRun();
     const state = await waitForState(handle, (current) => current.waitingFor === 'input');
-    expect(state.question).toMatchObject({ callId: 'call-1-1', server: 'everything' });
+    expect(state.question).toMatchObject({ callId: 'call-1-1', server: 'everything', elicitationId: 'call-1-1#1' });
     expect(state.question?.question).toMatch(/MCP server "everything" asks: Please provide inputs/);
     expect(state.question?.question).toMatch(/name \(string, required\)/);
     const { events } = await handle.query(eventsQuery, {});
@@ -58,44 +72,72 @@ describe("an MCP server's elicitation", () => {
     expect(request).toMatchObject({ callId: 'call-1-1', server: 'everything', elicitationId: 'call-1-1#1' });
     expect(JSON.parse((request as { requestedSchema: string }).requestedSchema)).toMatchObject({ required: ['name'] });
 
-    await handle.signal(userMessageSignal, { content: 'Ada Lovelace' });
+    const answered = await answer(handle, {
+      elicitationId: 'call-1-1#1',
+      action: 'accept',
+      content: { name: 'Ada Lovelace' },
+      by: { name: 'ada' },
+    });
+    expect(answered).toEqual({ elicitationId: 'call-1-1#1', callId: 'call-1-1', action: 'accept' });
     const result = await toolResultOf(handle);
     expect(result).toMatch(/User provided the requested information/);
     expect(result).toMatch(/- Name: Ada Lovelace/);
     const after = await handle.query(eventsQuery, {});
     expect(after.events).toContainEqual(
-      expect.objectContaining({ type: 'mcp-elicitation-end', elicitationId: 'call-1-1#1', outcome: 'answered' }),
+      expect.objectContaining({
+        type: 'mcp-elicitation-end',
+        elicitationId: 'call-1-1#1',
+        outcome: 'answered',
+        action: 'accept',
+        by: { name: 'ada', via: 'client' },
+      }),
     );
   });
 
-  test('a JSON answer fills several fields', async () => {
+  test('an accept fills several fields; the only waiting question needs no id', async () => {
     const handle = await startAskedRun();
-    await handle.signal(userMessageSignal, { content: '{"name": "Grace", "check": true, "integer": 7}' });
+    await answer(handle, { action: 'accept', content: { name: 'Grace', check: true, integer: 7 } });
     const result = await toolResultOf(handle);
     expect(result).toMatch(/- Name: Grace/);
     expect(result).toMatch(/- Agreed to terms: true/);
     expect(result).toMatch(/- Favorite Integer: 7/);
   });
 
-  test('an answer that does not fit the form is asked again, quoting it', async () => {
+  test('fields that do not fit the form are refused at once, and the question still waits', async () => {
     const handle = await startAskedRun();
-    await handle.signal(userMessageSignal, { content: '{"name": {"first": "Ada"}}' });
-    const again = await waitForState(handle, (state) => state.question?.question.includes('did not fit') === true);
-    expect(again.question).toMatchObject({ callId: 'call-1-1', server: 'everything' });
-    expect(again.question?.question).toMatch(/^Your answer "\{\\"name\\": \{\\"first\\": \\"Ada\\"\}\}" did not fit/);
-    await handle.signal(userMessageSignal, { content: 'Ada' });
+    const missing = answer(handle, { action: 'accept', content: { check: true } });
+    await expect(missing).rejects.toThrow(DecisionRejectedError);
+    await expect(missing).rejects.toThrow(/the form needs "name"/);
+    await expect(answer(handle, { action: 'accept', content: { name: 'Ada', integer: 'seven' } })).rejects.toThrow(
+      /"integer" takes an integer/,
+    );
+    await expect(answer(handle, { action: 'accept', content: { name: 'Ada', nickname: 'A' } })).rejects.toThrow(
+      /no field "nickname"/,
+    );
+    await expect(answer(handle, { elicitationId: 'call-9-9#1', action: 'decline' })).rejects.toThrow(
+      /No MCP question "call-9-9#1" is waiting/,
+    );
+    expect((await handle.query('state')) as { waitingFor?: string }).toMatchObject({ waitingFor: 'input' });
+    await answer(handle, { action: 'accept', content: { name: 'Ada' } });
     expect(await toolResultOf(handle)).toMatch(/- Name: Ada/);
-    const { events } = await handle.query(eventsQuery, {});
-    expect(events.filter((event) => event.type === 'input-request').map((event) => event.elicitationId)).toEqual([
-      'call-1-1#1',
-      'call-1-1#2',
-    ]);
   });
 
-  test('"decline" declines', async () => {
+  test('a user message no longer answers the question: it waits for the conversation, the question for its answer', async () => {
     const handle = await startAskedRun();
     await handle.signal(userMessageSignal, { content: 'decline' });
+    await waitFor(
+      () => handle.query(eventsQuery, {}),
+      (page) => page.events.some((event) => event.type === 'user-message'),
+    );
+    expect((await handle.query('state')) as { waitingFor?: string }).toMatchObject({ waitingFor: 'input' });
+    await answer(handle, { action: 'decline' });
     expect(await toolResultOf(handle)).toMatch(/User declined to provide the requested information/);
+  });
+
+  test('cancel cancels', async () => {
+    const handle = await startAskedRun();
+    await answer(handle, { action: 'cancel' });
+    expect(await toolResultOf(handle)).toMatch(/cancel/i);
   });
 
   test('a terminate while the question waits ends the wait and the run cleanly', async () => {
@@ -113,15 +155,17 @@ describe("an MCP server's elicitation", () => {
     // terminated call at its next heartbeat (about a second); until then a question would find two calls in flight.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const next = await startAskedRun();
-    await next.signal(userMessageSignal, { content: 'after the terminate' });
+    await answer(next, { action: 'accept', content: { name: 'after the terminate' } });
     expect(await toolResultOf(next)).toMatch(/- Name: after the terminate/);
   });
 
-  test('an answer given while the worker is down reaches the server when the call is run again', async () => {
+  test('an answer sent while the worker is down is taken when it is back, and reaches the retried call', async () => {
     const handle = await startAskedRun();
     await env.stopWorker();
-    await handle.signal(userMessageSignal, { content: 'Answered Offline' });
+    const sent = answer(handle, { action: 'accept', content: { name: 'Answered Offline' } });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     await env.startWorker();
+    await sent;
     const result = await toolResultOf(handle);
     // The call ran again (a new attempt, a new server process) and asked the same question: the answer stood.
     expect(result).toMatch(/- Name: Answered Offline/);
@@ -140,10 +184,103 @@ describe("an MCP server's elicitation", () => {
     );
     const state = await waitForState(handle, (current) => current.waitingFor === 'input');
     expect(state.question?.callId).toBe('call-1-1');
-    await handle.signal(userMessageSignal, { content: 'Asked Once' });
+    await answer(handle, { action: 'accept', content: { name: 'Asked Once' } });
     expect(await toolResultOf(handle)).toMatch(/- Name: Asked Once/);
     const { events } = await handle.query(eventsQuery, {});
     expect(events.filter((event) => event.type === 'input-request')).toHaveLength(1);
+  });
+
+  test('`agent-runner answer --accept` answers it, recorded with the --as name', async () => {
+    const handle = await startAskedRun();
+    const finished = await runProcess(
+      process.execPath,
+      [
+        path.join(PROJECT_ROOT, 'bin', 'agent-runner.js'),
+        'answer',
+        handle.workflowId,
+        '--accept',
+        '{"name": "From The CLI"}',
+        '--as',
+        'cli-user',
+      ],
+      {
+        env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: env.taskQueue }),
+        timeoutMs: 90_000,
+      },
+    );
+    expect(finished.stderr).toBe('');
+    expect(finished.code).toBe(0);
+    expect(finished.stdout).toMatch(/Answered call-1-1#1 \(call call-1-1\) in run .*: accept\./);
+    expect(await toolResultOf(handle)).toMatch(/- Name: From The CLI/);
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'mcp-elicitation-end', action: 'accept', by: { name: 'cli-user', via: 'cli' } }),
+    );
+  });
+});
+
+describe('POST /runs/:run_id/answer, in a real API process', () => {
+  let api: { child: ChildProcess; url: string };
+  const writer = newApiToken();
+  const approver = newApiToken();
+  beforeAll(async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'principals-'));
+    const file = path.join(dir, 'principals.json');
+    await writeFile(
+      file,
+      JSON.stringify([
+        { name: 'writer', tokenSha256: writer.tokenSha256, scopes: ['runs:write', 'runs:read'] },
+        { name: 'approver', tokenSha256: approver.tokenSha256, scopes: ['approvals:decide', 'runs:read'] },
+      ]),
+    );
+    const started = await startScript(
+      'src/api/main.ts',
+      cleanEnv({
+        TEMPORAL_ADDRESS: testServerAddress(),
+        AGENT_TASK_QUEUE: env.taskQueue,
+        AGENT_API_PRINCIPALS_FILE: file,
+        AGENT_API_PORT: '0',
+      }),
+      /Agent API at http:\/\/127\.0\.0\.1:\d+/,
+    );
+    api = { child: started.child, url: /Agent API at (http:\/\/127\.0\.0\.1:\d+)/.exec(started.output())![1]! };
+  }, 120_000);
+  afterAll(async () => {
+    await stopChild(api.child);
+  });
+
+  const post = async (token: string, route: string, body: unknown) => {
+    const response = await fetch(`${api.url}${route}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+
+  test('needs approvals:decide: runs:write is refused with 403; the approver is recorded as who answered', async () => {
+    const handle = await startAskedRun();
+    const route = `/runs/${encodeURIComponent(handle.workflowId)}/answer`;
+    const refused = await post(writer.token, route, { action: 'accept', content: { name: 'Mallory' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: { code: 'forbidden' } });
+    const unfit = await post(approver.token, route, { action: 'accept', content: { nickname: 'x' } });
+    expect(unfit.status).toBe(409);
+    expect(unfit.body).toMatchObject({ error: { code: 'decision_rejected' } });
+    const answered = await post(approver.token, route, {
+      elicitation_id: 'call-1-1#1',
+      action: 'accept',
+      content: { name: 'Approved Person' },
+    });
+    expect(answered).toEqual({
+      status: 200,
+      body: { elicitationId: 'call-1-1#1', callId: 'call-1-1', action: 'accept' },
+    });
+    expect(await toolResultOf(handle)).toMatch(/- Name: Approved Person/);
+    const { events } = await handle.query(eventsQuery, {});
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'mcp-elicitation-end', action: 'accept', by: { name: 'approver', via: 'api' } }),
+    );
   });
 });
 
@@ -181,13 +318,14 @@ describe("an MCP server's sampling request", () => {
     expect(text).toMatch(/"sampling": true/);
   });
 
-  test("is answered by the worker's model when the server's entry allows it", async () => {
+  test("is answered by the worker's model when the server's entry allows it, and counted in the run", async () => {
     env.model.script('unused-default', [{ content: 'sampled by the scripted model' }]);
     const model = env.scenario([
       { toolCalls: [{ name: 'sampler__trigger-sampling-request', arguments: { prompt: 'a haiku', maxTokens: 20 } }] },
       { content: 'done' },
     ]);
-    const result = await env.run({ model, tools: ['sampler__*'], message: 'sample' });
+    const handle = await env.start({ model, tools: ['sampler__*'], message: 'sample' });
+    const result = (await handle.result()) as AgentResult;
     const [text] = toolResults(result);
     expect(text).toMatch(/LLM sampling result/);
     expect(text).toMatch(/sampled by the scripted model/);
@@ -195,7 +333,44 @@ describe("an MCP server's sampling request", () => {
     expect(request?.messages[0]).toEqual({ role: 'system', content: 'You are a helpful test server.' });
     expect(request?.messages[1]?.content).toMatch(/a haiku/);
     expect(request?.max_tokens).toBe(20);
-    // The sampling call is the worker's, made outside the run: the run made its own two model calls only.
     expect(env.model.requests(model)).toHaveLength(2);
+    // The sampling call's tokens are the run's: an event says so, and the run's usage holds them.
+    const { events } = await handle.query(eventsQuery, {});
+    const sampled = events.filter((event) => event.type === 'mcp-sampling');
+    expect(sampled).toEqual([
+      expect.objectContaining({ callId: 'call-1-1', server: 'sampler', model: 'unused-default' }),
+    ]);
+    const samplingTokens = (sampled[0] as { usage: { totalTokens: number } }).usage.totalTokens;
+    expect(samplingTokens).toBeGreaterThan(0);
+    const modelTokens = events
+      .filter((event) => event.type === 'model-response')
+      .reduce((sum, event) => sum + (event as { usage: { totalTokens: number } }).usage.totalTokens, 0);
+    expect(result.usage.totalTokens).toBe(modelTokens + samplingTokens);
+  });
+
+  test("a server's maxTokens above the entry's samplingMaxTokens is lowered to it", async () => {
+    env.model.script('unused-default', [{ content: 'short' }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'sampler__trigger-sampling-request', arguments: { prompt: 'an epic', maxTokens: 5000 } }] },
+      { content: 'done' },
+    ]);
+    await env.run({ model, tools: ['sampler__*'], message: 'sample' });
+    expect(env.model.requests('unused-default').at(-1)?.max_tokens).toBe(50);
+  });
+
+  test("the sampling call's tokens count against the run's token budget", async () => {
+    env.model.script('unused-default', [{ content: 'long', reasoningTokens: 100_000 }]);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'sampler__trigger-sampling-request', arguments: { prompt: 'think', maxTokens: 20 } }] },
+      { content: 'never reached' },
+    ]);
+    const failure = await env.runExpectingFailure({
+      model,
+      tools: ['sampler__*'],
+      message: 'sample',
+      tokenBudget: { maxTotal: 50_000 },
+    });
+    expect(failure.type).toBe('TokenBudgetExhausted');
+    expect(env.model.requests(model)).toHaveLength(1);
   });
 });

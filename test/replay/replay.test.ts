@@ -35,6 +35,7 @@ test('there are committed histories to replay', () => {
     'conversation.json',
     'linear-history.json',
     'local-tools.json',
+    'mcp-elicitation-answer.json',
     'mcp-elicitation.json',
     'model-fallbacks.json',
     'nested-agents-child.json',

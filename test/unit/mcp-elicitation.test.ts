@@ -64,14 +64,14 @@ describe('elicitResultOf', () => {
 });
 
 describe('elicitationQuestion', () => {
-  test('names the server, lists the fields, and says how to answer and refuse', () => {
+  test('names the server, lists the fields, and says how to accept, decline or cancel', () => {
     const question = elicitationQuestion('everything', 'Who are you?', form);
     expect(question).toBe(
       'MCP server "everything" asks: Who are you?\n' +
-        'Answer with the "name" field (Your full name), or a JSON object of the fields name (string, required), ' +
-        'check (boolean), integer (integer), tags (array); or "decline" or "cancel" to refuse.',
+        'Fields: name (string, required), check (boolean), integer (integer), tags (array). ' +
+        'Answer with accept (and the fields), decline or cancel: `agent-runner answer`, or the answerElicitation update.',
     );
-    expect(elicitationQuestion('s', 'Name?', nameOnly)).toMatch(/Answer with the "name" field \(Your name\);/);
+    expect(elicitationQuestion('s', 'Go on?', {})).toMatch(/\nNo fields to fill\. Answer with accept/);
   });
 
   test('cuts a long message', () => {

@@ -278,6 +278,23 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'POST',
+    url: '/runs/:run_id/answer',
+    operationId: 'answerElicitation',
+    tag: 'runs',
+    summary:
+      "Answers an MCP server's question: accept with the form's fields, decline or cancel (`approvals:decide`); the principal is recorded as who answered.",
+    params: runParams,
+    body: { id: 'AnswerRequest', schema: requests.answerBody },
+    answers: {
+      200: {
+        description: 'The answer as the run recorded it.',
+        json: { id: 'AnswerResponse', schema: answers.answerResponse },
+      },
+    },
+    errors: ['invalid_run_id', 'run_not_found', 'decision_rejected', 'run_ended', 'temporal_unavailable'],
+  },
+  {
+    method: 'POST',
     url: '/runs/:run_id/terminate',
     operationId: 'terminateRun',
     tag: 'runs',

@@ -31,7 +31,7 @@ export async function decideCommand(
 }
 
 /** The operating system's user, checked as a decider's name is: a name the run would refuse is a usage error. */
-function osUser(): string {
+export function osUser(): string {
   let name: string;
   try {
     name = os.userInfo().username;

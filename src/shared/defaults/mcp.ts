@@ -25,4 +25,10 @@ export const MCP_DEFAULTS = {
   elicitationRetryMs: 500,
   /** Times a server's question is put to the person when the answer does not fit its form; then it is declined. */
   elicitationTries: 3,
+  /**
+   * Most tokens one sampling answer (`sampling/createMessage`) may have when the server's entry sets no
+   * `samplingMaxTokens`: the server's own `maxTokens` is lowered to it, so a server cannot spend a run's budget
+   * in one request; 1,024 holds the short summaries and classifications servers sample for.
+   */
+  samplingMaxTokens: 1_024,
 } as const;

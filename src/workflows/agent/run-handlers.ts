@@ -1,12 +1,14 @@
 import * as wf from '@temporalio/workflow';
 import { FailureType } from '../../shared/failure-catalogue';
 import {
+  answerElicitationUpdate,
   approveSignal,
   decideUpdate,
   denySignal,
   eventsQuery,
   mcpElicitationAnswerQuery,
   mcpElicitationSignal,
+  mcpSamplingSignal,
   modelRequestQuery,
   nestedApprovalsSignal,
   setLimitsUpdate,
@@ -25,10 +27,20 @@ import { decideFromSignal, recordDecision, type ToolSchemaLookup } from './steps
 import { forwardDecision } from './steps/nested-approvals';
 import { readNestedApprovals, routeDecision } from '../rules/nested-approvals';
 import { applyLimitChange } from '../rules/limit-rules';
-import { answerElicitation, elicitationAnswer, receiveElicitation } from './steps/mcp-elicitations';
+import {
+  answerElicitation,
+  answerElicitationByUpdate,
+  checkElicitationAnswer,
+  elicitationAnswer,
+  receiveElicitation,
+} from './steps/mcp-elicitations';
+import { receiveSamplingUsage } from './steps/mcp-sampling';
 import { messageTooDeep, reasonOf } from '../rules/message-bounds';
 import { isFinished, snapshot, type RunRecord } from './run-record';
 import { receiveUserMessage, requestGracefulStop, requestTermination, setRunLimits } from './run-transitions';
+
+/** Runs that record it answer an MCP server's question only through `answerElicitation`, never a `userMessage`. */
+const ELICITATION_ANSWER_PATCH = 'mcp-elicitation-answer-update';
 
 /**
  * Sets the run's query, signal and update handlers. Call it before the
@@ -115,12 +127,27 @@ export function registerRunHandlers(
       run.events.append('user-message-rejection', { reason: isFinished(run) ? 'the run has ended' : 'empty content' });
       return;
     }
-    // An MCP server's question, while a call waits on it, takes the message as its answer.
-    if (answerElicitation(run, content, publishRun)) return;
+    // Runs from before `answerElicitation` take the message as the answer to an MCP server's waiting question.
+    if (run.elicitations.length > 0 && !wf.patched(ELICITATION_ANSWER_PATCH)) {
+      if (answerElicitation(run, content, publishRun)) return;
+    }
     receiveUserMessage(run, content);
     run.events.append('user-message', { content });
   });
+  wf.setHandler(answerElicitationUpdate, (input) => answerElicitationByUpdate(run, input, publishRun), {
+    validator: (input) => {
+      const problem = messageTooDeep(input);
+      const checked = problem === undefined ? checkElicitationAnswer(run, input) : { ok: false as const, problem };
+      if (!checked.ok)
+        throw wf.ApplicationFailure.create({
+          type: FailureType.invalidAnswer,
+          message: checked.problem,
+          nonRetryable: true,
+        });
+    },
+  });
   wf.setHandler(mcpElicitationSignal, (input) => receiveElicitation(run, input, publishRun));
+  wf.setHandler(mcpSamplingSignal, (input) => receiveSamplingUsage(run, input));
   wf.setHandler(mcpElicitationAnswerQuery, (input) => elicitationAnswer(run, input?.id));
   wf.setHandler(stopSignal, (input) => {
     if (isFinished(run) || run.externalStopRequested) return;

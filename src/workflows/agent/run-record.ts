@@ -13,6 +13,7 @@ import { ZERO_USAGE, type AssistantMessage, type ChatMessage, type ToolCall, typ
 import { type AgentState, type TerminationReason } from '../../shared/agent-result';
 import { type ApprovalDecision, type PendingApproval, type RunLimits } from '../../shared/control';
 import { type ToolCallResult } from '../../shared/activity-types';
+import type { McpElicitResult } from '../../shared/mcp-elicitation';
 import { initialBreakerState, type BreakerState } from '../rules/circuit-breaker';
 import { EventLog } from './event-log';
 import { initialLoopTracker, type LoopTracker } from '../rules/loop-detection';
@@ -38,6 +39,8 @@ export interface PendingElicitation {
   server: string;
   question: string;
   askedAt: string;
+  /** The server's requested schema as JSON text, when short enough to keep: an `accept`'s content is checked against it. */
+  requestedSchema?: string;
 }
 
 /** Everything a run keeps; `snapshot` turns it into the plain JSON of the `state` query. */
@@ -73,13 +76,13 @@ export interface RunRecord {
   inbox: string[];
   /** The question `ask_question` asked, while the run waits for its answer. */
   pendingQuestion?: { callId: string; question: string; askedAt: string };
-  /** MCP servers' questions during tool calls in flight, oldest first: the next `userMessage` answers the first. */
+  /** MCP servers' questions during tool calls in flight, oldest first, each answered by `answerElicitation`. */
   elicitations: PendingElicitation[];
   /**
    * Answers to MCP servers' questions by elicitation id, until the worker reads them; kept per Temporal run
    * (never handed over: a call never outlives its batch), so a retried attempt that asks again gets the answer.
    */
-  elicitationAnswers: Map<string, { question: string; answer: string }>;
+  elicitationAnswers: Map<string, { question: string; answer: string; result?: McpElicitResult }>;
   /**
    * The conversation the model call in flight sends, when it is too large for
    * the activity's input: the `modelRequest` query answers it. Never handed
@@ -252,8 +255,8 @@ export function snapshot(run: RunRecord): AgentState {
 }
 
 function elicitationQuestion(pending: PendingElicitation): NonNullable<AgentState['question']> {
-  const { callId, question, askedAt, server } = pending;
-  return { callId, question, askedAt, server };
+  const { callId, question, askedAt, server, id } = pending;
+  return { callId, question, askedAt, server, elicitationId: id };
 }
 
 /** The model's latest answer: the last assistant message of the conversation, if there is one. */

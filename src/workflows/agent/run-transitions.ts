@@ -2,6 +2,7 @@ import { addUsage, type ChatMessage, type Usage } from '../../shared/messages';
 import { type TerminationReason } from '../../shared/agent-result';
 import { type PendingApproval, type RunLimits } from '../../shared/control';
 import type { AgentAnswer } from '../rules/nested-agents';
+import type { McpElicitResult } from '../../shared/mcp-elicitation';
 import { isFinished, type PendingElicitation, type RunRecord } from './run-record';
 
 /**
@@ -90,8 +91,17 @@ export function markElicitationSettled(run: RunRecord, id: string): PendingElici
 }
 
 /** The person's answer to the MCP server's question, kept until the worker reads it. */
-export function recordElicitationAnswer(run: RunRecord, pending: PendingElicitation, answer: string): void {
-  run.elicitationAnswers.set(pending.id, { question: pending.question, answer });
+export function recordElicitationAnswer(
+  run: RunRecord,
+  pending: PendingElicitation,
+  answer: string,
+  result?: McpElicitResult,
+): void {
+  run.elicitationAnswers.set(pending.id, {
+    question: pending.question,
+    answer,
+    ...(result === undefined ? {} : { result }),
+  });
 }
 
 // ─── The conversation and its turns ─────────────────────────────────────────

@@ -1,12 +1,18 @@
-import type { McpElicitationAnswer, McpElicitationRequest } from '../../../shared/mcp-elicitation';
-import { describeActivity, isFinished, type RunRecord } from '../run-record';
+import type { McpElicitationAnswer, McpElicitationRequest, McpElicitResult } from '../../../shared/mcp-elicitation';
+import {
+  answerElicitationInputSchema,
+  elicitContentProblem,
+  type AnswerElicitationInput,
+  type ElicitationAnswered,
+} from '../../../shared/mcp-elicitation-answer';
+import { describeActivity, isFinished, type PendingElicitation, type RunRecord } from '../run-record';
 import { markElicitationSettled, markWaitingForElicitation, recordElicitationAnswer } from '../run-transitions';
 
 /**
  * An MCP server's questions during the run's tool calls (`elicitation/create`). The worker running the call
  * signals the question (`mcpElicitation`); the run shows it as it shows `ask_question`'s (status
  * `waiting_for_input`, `question` in the state, an `input-request` event) while the call's activity keeps running;
- * the next `userMessage` answers it; the worker reads the answer with the `mcpElicitationAnswer` query and hands it
+ * the `answerElicitation` update answers it (in runs from before it, the next `userMessage`); the worker reads the answer with the `mcpElicitationAnswer` query and hands it
  * to the server. Nothing here issues a command: the run only records, so histories without these messages replay
  * as they always did.
  */
@@ -38,7 +44,14 @@ export function receiveElicitation(run: RunRecord, raw: unknown, publish: () => 
     });
   }
   const { id, callId, server, question, requestedSchema } = request;
-  markWaitingForElicitation(run, { id, callId, server, question, askedAt: new Date().toISOString() });
+  markWaitingForElicitation(run, {
+    id,
+    callId,
+    server,
+    question,
+    askedAt: new Date().toISOString(),
+    ...(requestedSchema === undefined ? {} : { requestedSchema }),
+  });
   run.events.append('input-request', {
     callId,
     question,
@@ -50,7 +63,77 @@ export function receiveElicitation(run: RunRecord, raw: unknown, publish: () => 
   publish();
 }
 
-/** A person's message answers the oldest waiting question, if any; returns whether it did. */
+/**
+ * Why `input` cannot answer a waiting question (update `answerElicitation`), or the question it answers and the
+ * result the server gets: a known, waiting question (the only one, when `elicitationId` is left out), and with
+ * `accept` content that fills the server's form.
+ */
+export function checkElicitationAnswer(
+  run: RunRecord,
+  input: unknown,
+):
+  | { ok: true; pending: PendingElicitation; answer: AnswerElicitationInput; result: McpElicitResult }
+  | { ok: false; problem: string } {
+  if (isFinished(run)) return { ok: false, problem: `The run has ended (${run.status}); no question waits.` };
+  const parsed = answerElicitationInputSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problem: `expected { elicitationId?, action: "accept" | "decline" | "cancel", content?, by? }: ${parsed.error.issues
+        .map((issue) => `${issue.path.join('.') || '(input)'}: ${issue.message}`)
+        .join('; ')}`,
+    };
+  }
+  const answer = parsed.data;
+  const waiting = run.elicitations.map((pending) => pending.id).join(', ') || 'none';
+  const pending =
+    answer.elicitationId === undefined
+      ? run.elicitations.length === 1
+        ? run.elicitations[0]
+        : undefined
+      : run.elicitations.find((candidate) => candidate.id === answer.elicitationId);
+  if (pending === undefined) {
+    return {
+      ok: false,
+      problem:
+        answer.elicitationId === undefined
+          ? `Name the question (elicitationId): waiting: ${waiting}.`
+          : `No MCP question "${answer.elicitationId}" is waiting (waiting: ${waiting}).`,
+    };
+  }
+  if (answer.action !== 'accept') return { ok: true, pending, answer, result: { action: answer.action } };
+  const result = { action: 'accept' as const, content: answer.content ?? {} };
+  const schema = parsedSchema(pending.requestedSchema);
+  const problem = schema === undefined ? undefined : elicitContentProblem(result, schema);
+  return problem === undefined
+    ? { ok: true, pending, answer, result }
+    : { ok: false, problem: `The answer does not fit: ${problem}.` };
+}
+
+/** Records a checked answer ({@link checkElicitationAnswer}): the worker reads the result and hands it to the server. */
+export function answerElicitationByUpdate(run: RunRecord, input: unknown, publish: () => void): ElicitationAnswered {
+  const checked = checkElicitationAnswer(run, input);
+  // The validator ran this check in the same state: a failure here is a bug, not a caller's mistake.
+  if (!checked.ok) throw new Error(checked.problem);
+  const { pending, answer, result } = checked;
+  markElicitationSettled(run, pending.id);
+  recordElicitationAnswer(run, pending, answer.action, result);
+  run.events.append('mcp-elicitation-end', {
+    callId: pending.callId,
+    elicitationId: pending.id,
+    outcome: 'answered',
+    action: answer.action,
+    by: { via: answer.by?.via ?? 'update', ...(answer.by?.name === undefined ? {} : { name: answer.by.name }) },
+  });
+  describeActivity(
+    run,
+    `iteration ${run.iteration}: answered (${answer.action}); the MCP server "${pending.server}" goes on`,
+  );
+  publish();
+  return { elicitationId: pending.id, callId: pending.callId, action: answer.action };
+}
+
+/** Runs started before `answerElicitation`: a person's message answers the oldest waiting question, if any; returns whether it did. */
 export function answerElicitation(run: RunRecord, content: string, publish: () => void): boolean {
   const first = run.elicitations[0];
   if (first === undefined) return false;
@@ -67,7 +150,12 @@ export function answerElicitation(run: RunRecord, content: string, publish: () =
 export function elicitationAnswer(run: RunRecord, id: unknown): McpElicitationAnswer {
   if (typeof id !== 'string') return { status: 'unknown' };
   const answered = run.elicitationAnswers.get(id);
-  if (answered !== undefined) return { status: 'answered', answer: answered.answer };
+  if (answered !== undefined)
+    return {
+      status: 'answered',
+      answer: answered.answer,
+      ...(answered.result === undefined ? {} : { result: answered.result }),
+    };
   return run.elicitations.some((pending) => pending.id === id) ? { status: 'pending' } : { status: 'unknown' };
 }
 
@@ -91,7 +179,8 @@ export function endCallElicitations(run: RunRecord, callId: string | undefined, 
   if (ended.length > 0) publish();
 }
 
-function callInFlight(run: RunRecord, callId: string): boolean {
+/** Whether the call `callId` of the open batch is running (it has no result yet). */
+export function callInFlight(run: RunRecord, callId: string): boolean {
   const batch = run.openBatch;
   return batch !== undefined && batch.calls.some((call) => call.id === callId) && !batch.results.has(callId);
 }
@@ -109,6 +198,17 @@ function readRequest(raw: unknown): McpElicitationRequest | undefined {
     question: cut(question),
     ...(typeof requestedSchema === 'string' && requestedSchema.length <= MAX_FIELD_CHARS ? { requestedSchema } : {}),
   };
+}
+
+/** The requested schema a question kept, parsed; undefined when it kept none (too long) or it is not JSON. */
+function parsedSchema(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // A forged question's schema: the server, which checks its own form, refuses what does not fit.
+    return undefined;
+  }
 }
 
 function cut(text: string): string {
