@@ -436,6 +436,9 @@ function printTracing(rows: Awaited<ReturnType<typeof tracingRows>>): void {
     `what tracing costs (every span exported to a real Jaeger over OTLP): ${TRACING_ROUNDS} processes of each, alternating, ${options.featureRuns} runs each; median ms per iteration`,
   );
   for (const line of featureCostTable(rows)) console.log(line);
+  console.log('the same runs in CPU time (user + system of the worker process, which other load does not inflate):');
+  for (const line of featureCostTable(rows.map((row) => ({ ...row, msPerIteration: row.cpuMsPerIteration }))))
+    console.log(line);
 }
 
 /**

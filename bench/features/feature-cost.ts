@@ -49,6 +49,11 @@ export interface FeatureCase {
 export interface FeatureRow extends FeatureCase {
   /** Median milliseconds per iteration, by variant name. */
   msPerIteration: Record<string, number>;
+  /**
+   * Median CPU milliseconds (user + system, every thread of this process: worker, client, scripted model) per
+   * iteration, by variant name: what other processes' load on the machine does not inflate.
+   */
+  cpuMsPerIteration: Record<string, number>;
   /** History bytes of the last run, by variant name. */
   historyBytes: Record<string, number>;
 }
@@ -151,11 +156,13 @@ export async function measureFeatureCost(options: {
           model.respond(modelName(variant), agent(entry.iterations, callOf(variant), entry.latencyMs ?? 0));
         }
         const times: Record<string, number[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
+        const cpuTimes: Record<string, number[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
         const historyBytes: Record<string, number> = {};
         for (let run = -1; run < options.runs; run += 1) {
           for (const side of sides) {
             const workflowId = `feature-${side.variant.name}-${randomUUID()}`;
             const started = performance.now();
+            const cpuAtStart = process.cpuUsage();
             const result = (await side.client.workflow.execute(WORKFLOW_TYPE, {
               taskQueue: side.taskQueue,
               workflowId,
@@ -169,7 +176,11 @@ export async function measureFeatureCost(options: {
             })) as AgentResult;
             if (result.iterations !== entry.iterations)
               throw new Error(`${side.variant.name} ran ${result.iterations} iterations, not ${entry.iterations}`);
-            if (run >= 0) times[side.variant.name]!.push((performance.now() - started) / result.iterations);
+            if (run >= 0) {
+              times[side.variant.name]!.push((performance.now() - started) / result.iterations);
+              const cpu = process.cpuUsage(cpuAtStart);
+              cpuTimes[side.variant.name]!.push((cpu.user + cpu.system) / 1000 / result.iterations);
+            }
             if (run === options.runs - 1) {
               const history = await side.client.workflow.getHandle(workflowId).fetchHistory();
               historyBytes[side.variant.name] = Buffer.byteLength(JSON.stringify(history));
@@ -179,6 +190,9 @@ export async function measureFeatureCost(options: {
         const row: FeatureRow = {
           ...entry,
           msPerIteration: Object.fromEntries(Object.entries(times).map(([name, values]) => [name, median(values)])),
+          cpuMsPerIteration: Object.fromEntries(
+            Object.entries(cpuTimes).map(([name, values]) => [name, median(values)]),
+          ),
           historyBytes,
         };
         options.log(

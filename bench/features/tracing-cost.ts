@@ -45,6 +45,10 @@ export async function measureTracingCost(options: {
         plain: median(of('plain').map((row) => row.msPerIteration.plain!)),
         tracing: median(of('tracing').map((row) => row.msPerIteration.plain!)),
       },
+      cpuMsPerIteration: {
+        plain: median(of('plain').map((row) => row.cpuMsPerIteration.plain!)),
+        tracing: median(of('tracing').map((row) => row.cpuMsPerIteration.plain!)),
+      },
       historyBytes: {
         plain: of('plain').at(-1)!.historyBytes.plain!,
         tracing: of('tracing').at(-1)!.historyBytes.plain!,
