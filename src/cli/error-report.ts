@@ -1,7 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { InvalidAgentInputError } from '../client';
 import { ConfigError } from '../config';
-import { DecisionRejectedError, InvalidListQueryError, RunEndedError, RunNotFoundError } from '../client/run-control';
+import {
+  DecisionRejectedError,
+  InvalidListQueryError,
+  NoWorkerError,
+  RunEndedError,
+  RunNotFoundError,
+} from '../client/run-control';
 import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import { ExitCode } from './exit-codes';
 import { UsageError } from './usage-error';
@@ -36,6 +42,7 @@ export function reportError(error: unknown): ErrorReport {
     return { code: ExitCode.refused, lines: [`error: No run "${error.workflowId}" exists.`] };
   if (error instanceof DecisionRejectedError)
     return { code: ExitCode.refused, lines: [`error: the run refused the decision: ${error.message}`] };
+  if (error instanceof NoWorkerError) return { code: ExitCode.unexpected, lines: [`error: ${error.message}`] };
   if (error instanceof NoCurrentVersionError) return { code: ExitCode.refused, lines: [`error: ${error.message}`] };
   if (error instanceof WorkflowExecutionAlreadyStartedError) {
     return {
