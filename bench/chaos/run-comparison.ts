@@ -109,7 +109,8 @@ function renumberCacheRefs<Value>(value: Value): Value {
  */
 function comparableResult(outcome: Extract<RunOutcome, { status: 'completed' }>): AgentResult {
   const closedRun = (outcome.result as { closedRun?: unknown }).closedRun;
-  const result = closedRun === undefined ? outcome.result : { ...outcome.result, closedRun: timeless(closedRun) };
+  const result =
+    closedRun === undefined ? outcome.result : { ...outcome.result, closedRun: timeless(inCallOrder(closedRun)) };
   if (result.children === undefined) return result;
   const callOfRun = new Map(
     (outcome.children ?? []).flatMap((child) => child.runIds.map((runId) => [runId, child.callId] as const)),
@@ -123,6 +124,35 @@ function comparableResult(outcome: Extract<RunOutcome, { status: 'completed' }>)
         runId: callId === undefined ? `${child.runId} (a run of none of its children)` : `the child of ${callId}`,
       };
     }),
+  };
+}
+
+/**
+ * The record with each stretch of consecutive per-call events (those naming a `callId`) in call order and the events'
+ * numbers left out: calls of one batch run in parallel and end in whatever order they finish, which a killed worker
+ * changes, so only which events each call wrote, not how they interleaved, is compared.
+ */
+function inCallOrder(closedRun: unknown): unknown {
+  const events = isObject(closedRun) && isObject(closedRun.events) ? closedRun.events.recent : undefined;
+  if (!Array.isArray(events)) return closedRun;
+  const ordered: unknown[] = [];
+  let stretch: Record<string, unknown>[] = [];
+  const flush = () => {
+    ordered.push(...stretch.sort((a, b) => String(a.callId).localeCompare(String(b.callId))));
+    stretch = [];
+  };
+  for (const event of events) {
+    if (isObject(event) && typeof event.callId === 'string') stretch.push(event);
+    else {
+      flush();
+      ordered.push(event);
+    }
+  }
+  flush();
+  const renumbered = ordered.map((event) => (isObject(event) ? { ...event, seq: '<seq>' } : event));
+  return {
+    ...(closedRun as Record<string, unknown>),
+    events: { ...(closedRun as { events: object }).events, recent: renumbered },
   };
 }
 

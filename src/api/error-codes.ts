@@ -134,6 +134,11 @@ export const API_ERROR_CODES = {
     status: 500,
     meaning: 'A bug: the server log has the details under the request id the message gives.',
   },
+  no_worker: {
+    status: 503,
+    meaning:
+      "No worker polls the run's task queue, so the run cannot answer a query or a decision: start one on that queue.",
+  },
   temporal_unavailable: {
     status: 503,
     meaning: 'Temporal cannot be reached or did not answer within the deadline; try again shortly.',

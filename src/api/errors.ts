@@ -3,7 +3,7 @@ import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { ChatTurnFailedError } from '../client/conversations';
-import { DecisionRejectedError, RunEndedError, RunNotFoundError } from '../client/run-control';
+import { DecisionRejectedError, NoWorkerError, RunEndedError, RunNotFoundError } from '../client/run-control';
 import { InvalidListQueryError } from '../client/visibility-query';
 import { PayloadKeyError } from '../codec/aes-gcm-codec';
 import {
@@ -178,6 +178,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
     return new ApiError('run_not_found', `No run "${error.workflowId}" exists.`);
   if (error instanceof DecisionRejectedError) return new ApiError('decision_rejected', error.message);
   if (error instanceof RunEndedError) return new ApiError('run_ended', error.message);
+  if (error instanceof NoWorkerError) return new ApiError('no_worker', error.message);
   if (error instanceof InvalidListQueryError) return new ApiError('invalid_query', `query: ${error.message}`);
   if (isInvalidVisibilityQuery(error)) {
     const cause = (error as { cause?: { details?: unknown; message?: unknown } }).cause;

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { InvalidAgentInputError } from '../client';
 import { ConfigError } from '../config';
-import { DecisionRejectedError, RunEndedError, RunNotFoundError } from '../client/run-control';
+import { DecisionRejectedError, NoWorkerError, RunEndedError, RunNotFoundError } from '../client/run-control';
 import { InvalidListQueryError } from '../client/visibility-query';
 import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import { ExitCode } from './exit-codes';
@@ -37,6 +37,7 @@ export function reportError(error: unknown): ErrorReport {
     return { code: ExitCode.refused, lines: [`error: No run "${error.workflowId}" exists.`] };
   if (error instanceof DecisionRejectedError)
     return { code: ExitCode.refused, lines: [`error: the run refused the decision: ${error.message}`] };
+  if (error instanceof NoWorkerError) return { code: ExitCode.unexpected, lines: [`error: ${error.message}`] };
   if (error instanceof NoCurrentVersionError) return { code: ExitCode.refused, lines: [`error: ${error.message}`] };
   if (error instanceof WorkflowExecutionAlreadyStartedError) {
     return {

@@ -8,6 +8,7 @@ import { explainedBySearchAttributes } from '../temporal/check-search-attributes
 import { hasRunEnded } from '../temporal/run-ended';
 import { sleep } from './abortable-sleep';
 import { readClosedRun } from './closed-run-reader';
+import { unlessNoWorker } from './worker-presence';
 import { HistoryWatch } from '../temporal/history-watch';
 import { notFoundOr } from './run-errors';
 
@@ -51,9 +52,7 @@ export async function* followDurableEvents(
   let ended = hasRunEnded(description.status.name);
   while (!aborted()) {
     if (!ended) watch.readAt(description.runId, description.historyLength);
-    const read = ended
-      ? await closedReader(client, workflowId)
-      : (after: number) => query(client, workflowId, after);
+    const read = ended ? await closedReader(client, workflowId) : (after: number) => query(client, workflowId, after);
     for (let full = true; full && !aborted();) {
       const page = await read(cursor);
       if (page.missed !== undefined && page.events.length > 0) options.onMissed?.(page.missed);
@@ -99,7 +98,9 @@ async function describe(client: Client, workflowId: string) {
 
 async function query(client: Client, workflowId: string, after: number): Promise<EventPage> {
   try {
-    return await client.workflow.getHandle(workflowId).query(eventsQuery, { after });
+    return await unlessNoWorker(client, workflowId, () =>
+      client.workflow.getHandle(workflowId).query(eventsQuery, { after }),
+    );
   } catch (error) {
     const mapped = notFoundOr(error, workflowId);
     // A run on a namespace without the agent's search attributes never answers: say that, not FAILED_PRECONDITION.

@@ -11,6 +11,7 @@ import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { stateQuery, transcriptQuery } from '../common/definitions';
 import { readClosedRun } from './closed-run-reader';
+import { unlessNoWorker } from './worker-presence';
 import { type AgentResult, type AgentState } from '../shared/agent-result';
 import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
 import { type ChatMessage } from '../shared/messages';
@@ -279,7 +280,7 @@ export async function getAgentState(client: Client, workflowId: string, runId?: 
       const closed = await readClosedRun(client, workflowId, runId);
       if (closed !== undefined) return closed.state;
     }
-    return await handle.query(stateQuery);
+    return await unlessNoWorker(client, workflowId, () => handle.query(stateQuery));
   } catch (error) {
     if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
     throw error;
@@ -298,7 +299,9 @@ export async function getAgentTranscript(
   page: TranscriptQueryInput = {},
 ): Promise<MessagePage> {
   try {
-    const latest = await client.workflow.getHandle(workflowId).query(transcriptQuery, page);
+    const latest = await unlessNoWorker(client, workflowId, () =>
+      client.workflow.getHandle(workflowId).query(transcriptQuery, page),
+    );
     // Messages left behind by a hand-over are in the Temporal run that had them: follow the chain back.
     let answer = latest;
     for (let hops = 0; answer.earlierRunId !== undefined && hops < CLIENT_DEFAULTS.maxTranscriptHops; hops += 1) {
@@ -414,6 +417,7 @@ export async function runAgent<Input extends AgentInput>(
 
 export {
   DecisionRejectedError,
+  NoWorkerError,
   RunEndedError,
   RunNotFoundError,
   answerElicitation,

@@ -12,6 +12,7 @@ import {
   AgentTotalTokensKey,
 } from '../common/search-attributes';
 import { FailureType } from '../shared/failure-catalogue';
+import { unlessNoWorker } from './worker-presence';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { answerElicitationUpdate, decideUpdate, terminateSignal, userMessageSignal } from '../common/definitions';
@@ -38,7 +39,7 @@ export class DecisionRejectedError extends Error {
   override readonly name = 'DecisionRejectedError';
 }
 
-export { RunEndedError, RunNotFoundError } from './run-errors';
+export { NoWorkerError, RunEndedError, RunNotFoundError } from './run-errors';
 
 /**
  * Approves or denies a pending call through the `decide` update; answers the decision as recorded. `by` names who
@@ -52,7 +53,9 @@ export async function decideToolCall(
 ): Promise<ApprovalDecision> {
   const sent: DecideInput = { ...decision, by: { via: 'client', ...decision.by } };
   try {
-    return await client.workflow.getHandle(workflowId).executeUpdate(decideUpdate, { args: [sent] });
+    return await unlessNoWorker(client, workflowId, () =>
+      client.workflow.getHandle(workflowId).executeUpdate(decideUpdate, { args: [sent] }),
+    );
   } catch (error) {
     if (error instanceof WorkflowUpdateFailedError) {
       const failure = failureOf(error);

@@ -28,3 +28,22 @@ export function notFoundOr(error: unknown, workflowId: string): unknown {
   if (isRefusedAsEnded(error)) return new RunEndedError(workflowId);
   return isWorkflowNotFound(error) ? new RunNotFoundError(workflowId) : error;
 }
+
+/**
+ * No worker polls the run's task queue, so what was asked of the run (a query, an update) waits until one does: said
+ * within seconds instead of a wait that looks like a hang.
+ */
+export class NoWorkerError extends Error {
+  override readonly name = 'NoWorkerError';
+
+  constructor(
+    readonly workflowId: string,
+    readonly taskQueue: string,
+  ) {
+    super(
+      `No worker polls task queue "${taskQueue}", so run "${workflowId}" cannot answer: start a worker on that queue ` +
+        `(npm run worker with AGENT_TASK_QUEUE=${taskQueue}, or createAgentWorker({ taskQueue: '${taskQueue}' })) ` +
+        `and try again. See docs/troubleshooting.md.`,
+    );
+  }
+}

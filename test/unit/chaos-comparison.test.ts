@@ -62,6 +62,49 @@ describe('compareOutcomes', () => {
     );
   });
 
+  test('the calls of one batch may end in any order; which events each call wrote still counts', () => {
+    const withEvents = (recent: unknown[]) =>
+      completed({
+        ...result(),
+        closedRun: { state: { status: 'completed' }, events: { nextSeq: 6, recent } },
+      } as AgentResult);
+    const start = (callId: string, seq: number) => ({ seq, type: 'tool-call-start', callId });
+    const end = (callId: string, seq: number, output = 'done') => ({ seq, type: 'tool-call-end', callId, output });
+    const answer = { seq: 5, type: 'model-response' };
+    const reference = withEvents([
+      start('call-2-1', 1),
+      start('call-2-2', 2),
+      end('call-2-2', 3),
+      end('call-2-1', 4),
+      answer,
+    ]);
+
+    const otherOrder = withEvents([
+      start('call-2-1', 1),
+      start('call-2-2', 2),
+      end('call-2-1', 3),
+      end('call-2-2', 4),
+      answer,
+    ]);
+    expect(compareOutcomes(reference, otherOrder).identical).toBe(true);
+    const otherOutput = withEvents([
+      start('call-2-1', 1),
+      start('call-2-2', 2),
+      end('call-2-1', 3, 'other'),
+      end('call-2-2', 4),
+      answer,
+    ]);
+    expect(compareOutcomes(reference, otherOutput).identical).toBe(false);
+    const answerMoved = withEvents([
+      start('call-2-1', 1),
+      answer,
+      start('call-2-2', 2),
+      end('call-2-2', 3),
+      end('call-2-1', 4),
+    ]);
+    expect(compareOutcomes(reference, answerMoved).identical).toBe(false);
+  });
+
   test('equal results are identical, whatever the key order', () => {
     const reordered = Object.fromEntries(Object.entries(result()).reverse()) as AgentResult;
     expect(compareOutcomes(completed(result()), completed(reordered))).toEqual({ identical: true });

@@ -16,6 +16,11 @@ export const CLIENT_DEFAULTS = {
    * changes, and a follower, a status and an event stream of one run read it in turn; each holds a run's state and log.
    */
   replayedRunsKept: 8,
+  /**
+   * How recent a worker's last poll must be for it to count as running: a live worker polls again at least every
+   * minute (Temporal's long poll), and Temporal lists the pollers it saw for minutes after they stopped.
+   */
+  recentPollerMs: 75_000,
   /** Runs `listRuns` and `agent-runner list` return. */
   listLimit: 20,
   /** Largest page asked of Temporal's visibility when listing. */

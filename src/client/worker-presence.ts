@@ -1,0 +1,18 @@
+import type { Client } from '@temporalio/client';
+import { CLIENT_DEFAULTS } from '../shared/defaults/client';
+import { recentWorkflowPollers } from '../temporal/task-queue-pollers';
+import { NoWorkerError } from './run-errors';
+
+/**
+ * What `ask` (a query or an update of run `workflowId`, which only a worker answers) answers, asked only once a worker
+ * has polled the run's task queue lately: otherwise a {@link NoWorkerError} that names the queue, at once, instead of
+ * a wait with no end in sight. A run on versioned workers is asked as it is: its workers poll per build, which the
+ * task queue's plain description does not list. Both looks are reads Temporal does not bill.
+ */
+export async function unlessNoWorker<T>(client: Client, workflowId: string, ask: () => Promise<T>): Promise<T> {
+  const description = await client.workflow.getHandle(workflowId).describe();
+  const versioned = description.raw.workflowExecutionInfo?.versioningInfo?.behavior;
+  if (!versioned && (await recentWorkflowPollers(client, description.taskQueue, CLIENT_DEFAULTS.recentPollerMs)) === 0)
+    throw new NoWorkerError(workflowId, description.taskQueue);
+  return ask();
+}
