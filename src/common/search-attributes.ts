@@ -13,6 +13,8 @@ export const AgentTerminationReasonKey = defineSearchAttributeKey(
   'AgentTerminationReason',
   SearchAttributeType.KEYWORD,
 );
+/** Set at a fork's start (`forkRun`) to its source run's id, so `AgentForkedFrom='<run id>'` lists the forks of a run. */
+export const AgentForkedFromKey = defineSearchAttributeKey('AgentForkedFrom', SearchAttributeType.KEYWORD);
 
 /** Every key, for the SDK's own dev server. */
 export const AGENT_SEARCH_ATTRIBUTE_KEYS = [
@@ -21,6 +23,7 @@ export const AGENT_SEARCH_ATTRIBUTE_KEYS = [
   AgentTotalTokensKey,
   AgentPendingApprovalsKey,
   AgentTerminationReasonKey,
+  AgentForkedFromKey,
 ] as const;
 
 /** Name and CLI type of each, for registering them on a server. */
@@ -30,4 +33,5 @@ export const AGENT_SEARCH_ATTRIBUTES = {
   AgentTotalTokens: 'Int',
   AgentPendingApprovals: 'Int',
   AgentTerminationReason: 'Keyword',
+  AgentForkedFrom: 'Keyword',
 } as const;

@@ -28,6 +28,7 @@ const AGENT_ATTRIBUTES = [
   'AgentTotalTokens',
   'AgentPendingApprovals',
   'AgentTerminationReason',
+  'AgentForkedFrom',
 ];
 const COMMAND = /temporal operator search-attribute create --namespace default --name AgentStatus --type Keyword/;
 
