@@ -10,7 +10,10 @@ import { addUsage, type Usage, ZERO_USAGE } from '../../src/shared/messages';
 import { withAnswerRestored, type AgentWorkflowResult } from '../../src/shared/result-answer';
 import { temporalRunsOf } from '../../src/temporal/run-chain';
 import { defineTool } from '../../src/tools/define-tool';
-import { TestEnv } from '../helpers/test-env';
+import { defineAgentTool } from '../../src/tools/define-agent-tool';
+import { EncryptedAgent, newCodecKey } from '../helpers/encrypted-agent';
+import { pingTool } from '../helpers/ping-tool';
+import { TestEnv, testServerAddress } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';
 
 /**
@@ -38,9 +41,16 @@ const lookup = defineTool({
   execute: () => 'price: -5 (bad data)',
 });
 
+const researcher = defineAgentTool({
+  name: 'researcher',
+  description: 'Researches a question.',
+  instructions: 'You research.',
+  tools: ['ping'],
+});
+
 let env: TestEnv;
 beforeAll(async () => {
-  env = await TestEnv.create({ extraTools: [ledgerWrite, lookup] });
+  env = await TestEnv.create({ extraTools: [ledgerWrite, lookup, pingTool, researcher] });
 });
 afterAll(async () => {
   await env.close();
@@ -229,6 +239,57 @@ describe('forkRun', () => {
     expect(ledger).toHaveLength(written);
     expect((await getAgentState(env.client, source.workflowId)).pendingApprovals).toHaveLength(1);
     await source.terminate('test over');
+  });
+});
+
+describe('forkRun, of other runs', () => {
+  test("a nested agent's run is forked on its own: its parent is untouched", async () => {
+    const model = env.scenario([
+      { toolCalls: [{ name: 'researcher', arguments: { task: 'Is example.org up?' } }] },
+      { toolCalls: [{ name: 'ping', arguments: { host: 'example.org' } }] }, // the child
+      { content: 'example.org answers pings.' }, // the child's answer
+      { content: 'It is up.' }, // the parent again
+    ]);
+    const parent = await env.start({ model, tools: ['researcher'], message: 'check example.org' });
+    await parent.result();
+    const childId = `${parent.workflowId}/call-1-1`;
+
+    const forkModel = env.scenario([{ content: 'example.org is down.' }]);
+    const fork = await forkRun(env.client, childId, {
+      atIteration: 2,
+      edit: { toolResults: { 'call-1-1': 'no answer' }, input: { model: forkModel } },
+    });
+    const result = await resultOf(fork.workflowId);
+    expect(result.response).toBe('example.org is down.');
+    expect(result.forkedFrom).toMatchObject({ runId: childId, iteration: 2 });
+    expect(fork.input).toMatchObject({ depth: 1, instructions: 'You research.' });
+    // The model sees the replaced result, under the id it gave the call.
+    expect(env.model.requests(forkModel)[0]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'no answer' });
+    expect(((await parent.result()) as AgentResult).response).toBe('It is up.');
+  });
+
+  test("an encrypted run is read with the client's data converter; a client without the key cannot fork it", async () => {
+    const agent = await EncryptedAgent.start(testServerAddress(), [newCodecKey('fork-key')]);
+    try {
+      const sourceId = await agent.run('what is 2 + 2?', '4');
+      const model = 'fork-encrypted';
+      agent.model.script(model, [{ content: '5, in a fork' }]);
+      const fork = await forkRun(agent.client, sourceId, {
+        atIteration: 1,
+        edit: { message: 'and plus one?', input: { model } },
+      });
+      const result = withAnswerRestored((await fork.handle.result()) as AgentWorkflowResult);
+      expect(result.response).toBe('5, in a fork');
+      expect(result.messages.map((message) => message.content)).toEqual([
+        'what is 2 + 2?',
+        'and plus one?',
+        '5, in a fork',
+      ]);
+      // The source's history holds its input encrypted: a client without the key reads nothing from it.
+      await expect(forkRun(env.client, sourceId, { atIteration: 1 })).rejects.toThrow();
+    } finally {
+      await agent.close();
+    }
   });
 });
 
