@@ -17,6 +17,7 @@ import { endConversationSignal } from '../src/common/conversation-definitions';
 import { type AgentInput } from '../src/shared/agent-input';
 import { type AgentState } from '../src/shared/agent-result';
 import { sendChatTurn } from '../src/client/conversations';
+import { forkRun } from '../src/client/fork-run';
 import { withLocalStack } from './local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { defineAgentTool } from '../src/tools/define-agent-tool';
@@ -76,6 +77,10 @@ import { createAgentWorker } from '../src/worker';
  *   started by the worker over stdio) asks a person: the `mcpElicitation` signal from the call's worker, the run
  *   waiting for input, the `userMessage` answer read back by the worker, the call's result, the model's answer.
  *
+ * - fork.json: a fork (`forkRun`) of a run at its second iteration, with the first calculator call's result replaced
+ *   and a user message appended: `forkedFrom` in its input and first event, the AgentForkedFrom search attribute set at
+ *   its start, its iterations going on from 2 (its call ids `call-2-*`), one more calculator call, its answer.
+ *
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
  * proof that runs in flight survive a deploy.
@@ -96,6 +101,7 @@ const ATTRIBUTED_MODEL = 'recorded-attributed-decisions';
 const OUTPUT_MODEL = 'recorded-output-schema';
 const TRUNCATED_MODEL = 'recorded-truncated-answers';
 const ELICITATION_MODEL = 'recorded-mcp-elicitation';
+const FORK_MODEL = 'recorded-fork';
 /** `@modelcontextprotocol/server-everything` (a devDependency) over stdio, for the MCP recording. */
 const EVERYTHING_SERVER = {
   command: process.execPath,
@@ -430,6 +436,28 @@ async function main(): Promise<void> {
         });
         await structured.result();
         await save(structured, 'output-schema.json');
+      }
+      if (wanted('fork')) {
+        model.script(FORK_MODEL, [
+          { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_calc' }] },
+          { content: 'It is 4.' },
+          // The fork's own calls: another calculation on the replaced result, then its answer.
+          { toolCalls: [{ name: 'calculator', arguments: { expression: '5 * 2' }, id: 'call_calc' }] },
+          { content: 'Then 10.' },
+        ]);
+        const source = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-fork-source',
+          args: [{ model: FORK_MODEL, tools: ['calculator'], message: 'What is 2 + 2?' } satisfies AgentInput],
+        });
+        await source.result();
+        const fork = await forkRun(client, source.workflowId, {
+          atIteration: 2,
+          workflowId: 'recorded-fork',
+          edit: { toolResults: { 'call-1-1': '5' }, message: 'And twice that?' },
+        });
+        await fork.handle.result();
+        await save(fork.handle, 'fork.json');
       }
       if (!wanted('agent-loop')) return;
       const loop = await client.workflow.start(WORKFLOW_TYPE, {
