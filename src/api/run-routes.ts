@@ -44,6 +44,7 @@ import {
   transcriptQueryString,
 } from './schemas';
 import { withinDeadline } from './temporal-deadline';
+import { registerForkRoute } from './fork-route';
 
 export interface RunRouteDeps {
   client: Client;
@@ -95,6 +96,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
       throw error;
     }
   });
+
+  registerForkRoute(app, client);
 
   app.get('/runs', async (request) => {
     const query = parseBody(listRunsQuery, request.query);

@@ -16,6 +16,8 @@ export class ForkRefusedError extends Error {
   constructor(
     readonly refusal: ForkRefusal,
     message: string,
+    /** For `input`: one line per problem of the edited input. */
+    readonly problems: string[] = [],
   ) {
     super(message);
   }

@@ -65,7 +65,12 @@ export async function forkRun(client: Client, runId: string, options: ForkRunOpt
   };
   const input = forkInput(source.input, edit, messages, forkedFrom);
   const parsed = parseAgentInput(input);
-  if (!parsed.ok) throw new ForkRefusedError('input', `The fork's input is not valid: ${parsed.problems.join('; ')}`);
+  if (!parsed.ok)
+    throw new ForkRefusedError(
+      'input',
+      `The fork's input is not valid: ${parsed.problems.join('; ')}`,
+      parsed.problems,
+    );
   const workflowId = options.workflowId ?? `agent-${randomUUID()}`;
   const handle = await client.workflow.start(WORKFLOW_TYPE, {
     taskQueue: options.taskQueue ?? source.taskQueue,

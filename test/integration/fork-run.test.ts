@@ -345,12 +345,16 @@ describe('forkRun refuses, before starting anything', () => {
     });
     await waitFor(
       () =>
-        forkRun(env.client, sourceId, { atIteration: 3 }).then(
-          () => 'started',
-          (error: unknown) => (error instanceof ForkRefusedError ? error.refusal : String(error)),
-        ),
-      (outcome) => outcome === 'history-gone',
+        env.client.workflow
+          .getHandle(sourceId, runs[0]!.runId)
+          .fetchHistory()
+          .then(
+            () => 'kept',
+            () => 'gone',
+          ),
+      (history) => history === 'gone',
     );
+    await expect(forkRun(env.client, sourceId, { atIteration: 3 })).rejects.toMatchObject({ refusal: 'history-gone' });
   });
 });
 
