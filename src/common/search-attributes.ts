@@ -16,6 +16,9 @@ export const AgentTerminationReasonKey = defineSearchAttributeKey(
 /** Set at a fork's start (`forkRun`) to its source run's id, so `AgentForkedFrom='<run id>'` lists the forks of a run. */
 export const AgentForkedFromKey = defineSearchAttributeKey('AgentForkedFrom', SearchAttributeType.KEYWORD);
 
+/** Attributes a client sets at a run's start and no run upserts: a worker runs on a namespace without them. */
+export const CLIENT_SET_SEARCH_ATTRIBUTES: readonly string[] = [AgentForkedFromKey.name];
+
 /** Every key, for the SDK's own dev server. */
 export const AGENT_SEARCH_ATTRIBUTE_KEYS = [
   AgentStatusKey,
