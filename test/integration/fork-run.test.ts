@@ -353,9 +353,11 @@ describe('forkRun refuses, before starting anything', () => {
             () => 'gone',
           ),
       (history) => history === 'gone',
+      // Temporal deletes a run's history in the background: under load, tens of seconds after it was asked.
+      90_000,
     );
     await expect(forkRun(env.client, sourceId, { atIteration: 3 })).rejects.toMatchObject({ refusal: 'history-gone' });
-  });
+  }, 150_000);
 });
 
 /** The source's usage when iteration `iteration` began: its model calls before it, from its event log. */

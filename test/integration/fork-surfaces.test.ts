@@ -190,6 +190,8 @@ describe('a source whose history is gone', () => {
             () => 'gone',
           ),
       (history) => history === 'gone',
+      // Temporal deletes a run's history in the background: under load, tens of seconds after it was asked.
+      90_000,
     );
     const answer = await api.post<Json>(`/runs/${sourceId}/fork`, { at_iteration: 3 });
     expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 404, code: 'run_history_gone' });
@@ -198,5 +200,5 @@ describe('a source whose history is gone', () => {
       code: 4,
       stderr: expect.stringContaining("past the namespace's retention"),
     });
-  });
+  }, 150_000);
 });
