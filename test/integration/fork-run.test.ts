@@ -48,9 +48,15 @@ const researcher = defineAgentTool({
   tools: ['ping'],
 });
 
+/** A model the worker prices at a dollar a thousand tokens. */
+const PRICED_MODEL = 'fork-priced';
+
 let env: TestEnv;
 beforeAll(async () => {
-  env = await TestEnv.create({ extraTools: [ledgerWrite, lookup, pingTool, researcher] });
+  env = await TestEnv.create({
+    extraTools: [ledgerWrite, lookup, pingTool, researcher],
+    prices: { [PRICED_MODEL]: { inputPerMTok: 1_000, outputPerMTok: 1_000 } },
+  });
 });
 afterAll(async () => {
   await env.close();
@@ -194,6 +200,38 @@ describe('forkRun', () => {
       'price: 30 (good)',
       'the price is fine',
     ]);
+  });
+
+  test("a fork's cost and budget count only its own calls; what it inherited is in its result", async () => {
+    env.model.respond(PRICED_MODEL, pricingModel);
+    const source = await env.start({
+      model: PRICED_MODEL,
+      tools: ['lookup', 'ledger_write'],
+      message: 'price the mat',
+    });
+    const sourceResult = (await source.result()) as AgentResult;
+    const sourceCost = sourceResult.usage.costUsd ?? 0;
+    expect(sourceCost).toBeGreaterThan(0);
+    const inherited = await sourceUsageBefore(source.workflowId, 3);
+
+    // A budget the fork's own call stays under and what it inherited passes: counted with it, the fork would fail at once.
+    const inheritedCost = inherited.costUsd ?? 0;
+    // Half the source's cost: its two calls before the fork point cost more, the fork's one call (its third) less.
+    const maxUsd = sourceCost / 2;
+    expect(inheritedCost).toBeGreaterThan(maxUsd);
+    const fork = await forkRun(env.client, source.workflowId, {
+      atIteration: 3,
+      edit: { input: { costBudget: { maxUsd } } },
+    });
+    const result = await resultOf(fork.workflowId);
+    expect(result.response).toBe('refund written');
+    expect(result.forkedFrom?.inherited).toEqual(inherited);
+    expect(result.usage.costUsd).toBeLessThan(maxUsd);
+    // The fork's one call, priced alone: the source's third call saw the same conversation.
+    const ownCost = result.usage.costUsd ?? 0;
+    expect(ownCost).toBeGreaterThan(0);
+    expect(ownCost).toBeCloseTo(sourceCost - (inherited.costUsd ?? 0), 9);
+    expect(result.invocations).toBe(1);
   });
 
   test('a failed run is forked with a higher limit and finishes', async () => {
