@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { temporal } from '@temporalio/proto';
 import type { AgentState } from '../shared/agent-result';
+import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { ForkRefusedError } from './fork-errors';
 import { RunNotFoundError } from './run-errors';
@@ -50,10 +51,12 @@ export async function readIterationStart(
     if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
     throw error;
   }
+  // A workflow of another type is no agent run: there is no iteration to fork.
+  if (latest.type !== WORKFLOW_TYPE) throw new RunNotFoundError(workflowId);
   const chain = await runChain(client, workflowId, latest.runId);
   const first = chain[0]!;
   const input = await startArgument(client, first.history, 0);
-  if (typeof input !== 'object' || input === null) throw new Error(`Run "${workflowId}" is not an agent run.`);
+  if (!isRecord(input)) throw new RunNotFoundError(workflowId);
   const holder = chain.findLast((link) => link.iterationsBefore < atIteration) ?? first;
   const found = await stateAt(client, workflowId, holder.history, atIteration);
   if (found.state === undefined) {
@@ -65,7 +68,7 @@ export async function readIterationStart(
         : `Run "${workflowId}" began iterations ${from} to ${found.reached}; iteration ${atIteration} is not one of them.`,
     );
   }
-  return { input: input as Record<string, unknown>, state: found.state, taskQueue: latest.taskQueue };
+  return { input, state: found.state, taskQueue: latest.taskQueue };
 }
 
 /** The run's Temporal runs, oldest first, each with its history; a run whose history is gone is refused. */
