@@ -30,9 +30,10 @@ describe('a fork whose worker is SIGKILLed as it starts', () => {
     world.model.script(modelName, [
       { toolCalls: [{ name: 'slow_write', arguments: { label: 'report' } }] },
       { content: 'Done.' },
-      // The fork's one model call: slow to answer, so the worker dies with the fork's call in flight.
-      { content: 'Done again.', delayMs: 1_500 },
     ]);
+    // The fork's model call: slow to answer, so the worker may die with it in flight; its retry gets the second answer.
+    const forkModel = `fork-crash-${randomUUID()}`;
+    world.model.script(forkModel, [{ content: 'Done again.', delayMs: 1_500 }, { content: 'Done again.' }]);
     const lines = async () => (await readFile(sideEffects, 'utf8')).split('\n').filter((line) => line !== '');
 
     let worker = await startWorker();
@@ -45,7 +46,10 @@ describe('a fork whose worker is SIGKILLed as it starts', () => {
       await source.result();
       expect(await lines()).toHaveLength(1);
 
-      const fork = await forkRun(world.client, source.workflowId, { atIteration: 2, edit: { message: 'Once more.' } });
+      const fork = await forkRun(world.client, source.workflowId, {
+        atIteration: 2,
+        edit: { message: 'Once more.', input: { model: forkModel } },
+      });
       process.kill(-(worker.child.pid as number), 'SIGKILL');
       worker = await startWorker();
       const result = (await fork.handle.result()) as AgentResult;
