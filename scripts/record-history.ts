@@ -18,6 +18,7 @@ import { type AgentInput } from '../src/shared/agent-input';
 import { type AgentState } from '../src/shared/agent-result';
 import { sendChatTurn } from '../src/client/conversations';
 import { answerElicitation } from '../src/client/run-control';
+import { forkRun } from '../src/client/fork-run';
 import { withLocalStack } from './local-stack';
 import { createBuiltinTools } from '../src/tools/builtin';
 import { defineAgentTool } from '../src/tools/define-agent-tool';
@@ -83,6 +84,10 @@ import { createAgentWorker } from '../src/worker';
  * - mcp-elicitation-answer.json: the same question answered since `answerElicitation`: a `userMessage` while it
  *   waits (the patch marker; the message joins the conversation), then the update's `accept` with who answered.
  *
+ * - fork.json: a fork (`forkRun`) of a run at its second iteration, with the first calculator call's result replaced
+ *   and a user message appended: `forkedFrom` in its input and first event, the AgentForkedFrom search attribute set at
+ *   its start, its iterations going on from 2 (its call ids `call-2-*`), one more calculator call, its answer.
+ *
  * Commit a file anew only when the workflow's behaviour changes on purpose,
  * and say why in the commit: an older recording that still replays is the
  * proof that runs in flight survive a deploy.
@@ -105,6 +110,7 @@ const TRUNCATED_MODEL = 'recorded-truncated-answers';
 const ELICITATION_MODEL = 'recorded-mcp-elicitation';
 const FALLBACK_MODEL = 'recorded-model-fallbacks';
 const ELICITATION_ANSWER_MODEL = 'recorded-mcp-elicitation-answer';
+const FORK_MODEL = 'recorded-fork';
 /** `@modelcontextprotocol/server-everything` (a devDependency) over stdio, for the MCP recording. */
 const EVERYTHING_SERVER = {
   command: process.execPath,
@@ -495,6 +501,28 @@ async function main(): Promise<void> {
         });
         await structured.result();
         await save(structured, 'output-schema.json');
+      }
+      if (wanted('fork')) {
+        model.script(FORK_MODEL, [
+          { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' }, id: 'call_calc' }] },
+          { content: 'It is 4.' },
+          // The fork's own calls: another calculation on the replaced result, then its answer.
+          { toolCalls: [{ name: 'calculator', arguments: { expression: '5 * 2' }, id: 'call_calc' }] },
+          { content: 'Then 10.' },
+        ]);
+        const source = await client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue: 'record-history',
+          workflowId: 'recorded-fork-source',
+          args: [{ model: FORK_MODEL, tools: ['calculator'], message: 'What is 2 + 2?' } satisfies AgentInput],
+        });
+        await source.result();
+        const fork = await forkRun(client, source.workflowId, {
+          atIteration: 2,
+          workflowId: 'recorded-fork',
+          edit: { toolResults: { 'call-1-1': '5' }, message: 'And twice that?' },
+        });
+        await fork.handle.result();
+        await save(fork.handle, 'fork.json');
       }
       if (!wanted('agent-loop')) return;
       const loop = await client.workflow.start(WORKFLOW_TYPE, {

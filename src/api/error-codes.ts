@@ -69,6 +69,22 @@ export const API_ERROR_CODES = {
   invalid_context_id: { status: 400, meaning: 'The `context_id` path parameter is not a valid identifier.' },
   run_not_found: { status: 404, meaning: 'No run has this id, or it is not an agent run.' },
   run_exists: { status: 409, meaning: 'A run with this `run_id` exists already.' },
+  fork_iteration_invalid: {
+    status: 400,
+    meaning: '`at_iteration` is before 1, or not an iteration the source run began (before its first, past its last).',
+  },
+  fork_call_unknown: {
+    status: 400,
+    meaning: 'A `tool_results` call id is not in the conversation at the fork point (unknown, or made at or after it).',
+  },
+  fork_input_invalid: {
+    status: 400,
+    meaning: 'The fork’s input, the source’s with the edits, is not a valid run input (`details.problems` says why).',
+  },
+  run_history_gone: {
+    status: 404,
+    meaning: 'The Temporal run that holds the iteration has no history any more (past the namespace’s retention).',
+  },
   no_current_version: {
     status: 409,
     meaning:

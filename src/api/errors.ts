@@ -6,6 +6,7 @@ import { ChatTurnFailedError } from '../client/conversations';
 import { DecisionRejectedError, NoWorkerError, RunEndedError, RunNotFoundError } from '../client/run-control';
 import { InvalidListQueryError } from '../client/visibility-query';
 import { PayloadKeyError } from '../codec/aes-gcm-codec';
+import { ForkRefusedError } from '../client/fork-errors';
 import {
   FailureType,
   MODEL_CALL_FAILURE_PREFIX,
@@ -171,6 +172,7 @@ export function toApiError(error: unknown, requestId: string): ApiError {
     return new ApiError(answer.code, error.message, details, answer.status);
   }
   if (error instanceof RunNotFoundError) return new ApiError('run_not_found', error.message);
+  if (error instanceof ForkRefusedError) return forkRefusal(error);
   if (error instanceof NoCurrentVersionError) return new ApiError('no_current_version', error.message);
   if (error instanceof PayloadKeyError)
     return new ApiError('payload_key_missing', error.message, { key_id: error.keyId });
@@ -246,4 +248,18 @@ export function errorBody(error: ApiError): { error: { code: ApiErrorCode; messa
       ...(error.details === undefined ? {} : { details: error.details }),
     },
   };
+}
+
+/** The answer to a fork refused before it started, by why. */
+function forkRefusal(error: ForkRefusedError): ApiError {
+  switch (error.refusal) {
+    case 'iteration':
+      return new ApiError('fork_iteration_invalid', error.message);
+    case 'call':
+      return new ApiError('fork_call_unknown', error.message);
+    case 'input':
+      return new ApiError('fork_input_invalid', error.message, { problems: error.problems });
+    case 'history-gone':
+      return new ApiError('run_history_gone', error.message);
+  }
 }

@@ -145,6 +145,11 @@ const decisionMatches: Same<ApprovalDecision, z.output<typeof decisionResponse>>
 void decisionMatches;
 
 /** `POST /runs/:run_id/terminate`. */
+/** `POST /runs/:run_id/fork`: the fork, started, and where it came from. */
+export const forkStartedResponse = runStartedResponse.extend({
+  forked_from: z.object({ run_id: z.string(), iteration: z.number().int() }),
+});
+
 export const terminatingResponse = z.object({ run_id: z.string(), terminating: z.literal(true) });
 
 /** `POST /runs/:run_id/messages`. */

@@ -46,6 +46,7 @@ import {
   transcriptQueryString,
 } from './schemas';
 import { withinDeadline } from './temporal-deadline';
+import { registerForkRoute } from './fork-route';
 import { checkToolsAllowed, toolsNamedBy } from './tool-allowance';
 
 export interface RunRouteDeps {
@@ -101,6 +102,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
       throw error;
     }
   });
+
+  registerForkRoute(app, client);
 
   app.get('/runs', async (request) => {
     const query = parseBody(listRunsQuery, request.query);

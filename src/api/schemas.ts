@@ -86,6 +86,26 @@ export const startRunBody = z.strictObject({
     ),
 });
 
+/** `POST /runs/:run_id/fork`: where to fork the run, and what to change. */
+export const forkRunBody = z.strictObject({
+  at_iteration: z
+    .number()
+    .int()
+    .describe("The fork takes the source's conversation as it stood when this iteration began (from 1)."),
+  message: z.string().min(1).optional().describe('A user message appended to the conversation.'),
+  tool_results: z
+    .record(z.string().min(1), z.string())
+    .optional()
+    .describe("New results of tool calls made before the fork point, by the runner's call id (`call-3-1`)."),
+  input: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "Fields of the source's input to change, as `POST /runs` names them (`instructions`, `tools`, `model`, `modelSettings`, `maxInvocations`, `output`, ...); `null` removes one. The edited input is checked as `POST /runs` checks one.",
+    ),
+  run_id: runIdSchema.optional().describe("The fork's id. Unset: a fresh one."),
+});
+
 /** `POST /runs/:run_id/approve`. */
 export const approveBody = z.strictObject({
   call_id: z.string().min(1),

@@ -33,6 +33,8 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
   'POST /runs/:run_id/deny': 'approvals:decide',
   'POST /runs/:run_id/answer': 'approvals:decide',
   'POST /runs/:run_id/terminate': 'runs:write',
+  // It reads the source too: the handler also asks for `runs:read` (FORK_READ_SCOPE).
+  'POST /runs/:run_id/fork': 'runs:write',
   'POST /runs/:run_id/messages': 'runs:write',
   'GET /runs/:run_id/messages': 'runs:read',
   'GET /runs/:run_id/events': 'runs:read',
@@ -44,6 +46,9 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
   'POST /codec/encode': 'payloads:decode',
   'POST /codec/decode': 'payloads:decode',
 };
+
+/** What `POST /runs/:run_id/fork` needs besides its route's scope: it reads the source run's conversation. */
+export const FORK_READ_SCOPE: ApiScope = 'runs:read';
 
 /** The key of a route in {@link ROUTE_SCOPES}; a HEAD route fastify adds for a GET is the GET. */
 export function routeKey(method: string, url: string): string {

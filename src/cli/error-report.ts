@@ -5,6 +5,7 @@ import { DecisionRejectedError, NoWorkerError, RunEndedError, RunNotFoundError }
 import { InvalidListQueryError } from '../client/visibility-query';
 import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import { ExitCode } from './exit-codes';
+import { ForkRefusedError } from '../client/fork-errors';
 import { UsageError } from './usage-error';
 
 /** What the tool prints for an error, and the exit code it ends with. */
@@ -26,6 +27,12 @@ export function reportError(error: unknown): ErrorReport {
     return {
       code: ExitCode.usage,
       lines: ["error: the run's input is invalid:", ...error.problems.map((problem) => `  - ${problem}`)],
+    };
+  }
+  if (error instanceof ForkRefusedError) {
+    return {
+      code: error.refusal === 'history-gone' ? ExitCode.refused : ExitCode.usage,
+      lines: [`error: ${error.message}`],
     };
   }
   if (error instanceof ConfigError) return { code: ExitCode.usage, lines: [`error: ${error.message}`] };

@@ -15,6 +15,7 @@ import {
 import { codecServerCommand } from './commands/codec-server';
 import { apiTokenCommand } from './commands/api-token';
 import { decideCommand } from './commands/decide';
+import { forkCommand, type ForkOptions } from './commands/fork';
 import { listCommand } from './commands/list';
 import { runCommand } from './commands/run';
 import { startCommand } from './commands/start';
@@ -92,6 +93,36 @@ export function createProgram(report: ExitReporter): Command {
     .option('--json', 'print {"workflowId", "runId"} as JSON')
     .addHelpText('after', `\n${EXIT_CODES_HELP}`)
     .action(async (words: string[], options: StartOptions) => report(await startCommand(words, options)));
+
+  program
+    .command('fork')
+    .argument('<id>', 'the run to fork (workflow id)')
+    .description(
+      "Start a new run from a run's conversation as it stood when an iteration began, edited, and follow it like `run`; the run forked is untouched.",
+    )
+    .requiredOption(
+      '--at <k>',
+      'the iteration whose start the fork takes the conversation at (from 1)',
+      parsePositiveInteger,
+    )
+    .option('--message <text>', 'append a user message to the conversation')
+    .option(
+      '--result <callId=file>',
+      "replace a tool call's result (the runner's call id, call-<iteration>-<n>) with the file's text; repeatable",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option('--instructions <file>', "the fork's instructions, from a file")
+    .option('--model <name>', "the fork's model")
+    .option('--tools <names>', "the fork's tools, comma-separated", parseNameList)
+    .option('--max-invocations <n>', "the fork's model-call limit", parsePositiveInteger)
+    .option('--input <json>', 'more input fields to change, as a JSON object (null removes one)', parseJsonObject)
+    .option('--id <workflowId>', "the fork's id (default: agent-<uuid>)")
+    .option('--json', 'print each event as one JSON line (NDJSON), then a last line {"outcome": ...}')
+    .addHelpText(
+      'after',
+      `\nAn iteration the run never began, a call id not before it, or an invalid edited input exits 2; an unknown run or a history past retention exits 4.\n\n${EXIT_CODES_HELP}`,
+    )
+    .action(async (id: string, options: ForkOptions) => report(await forkCommand(id, options)));
 
   program
     .command('status')

@@ -40,6 +40,7 @@ export {
   AgentStatusKey,
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
+  AgentForkedFromKey,
 } from '../common/search-attributes';
 // The input, and the check `startAgentRun` applies to it.
 export { parseAgentInput } from '../shared/agent-input';
@@ -440,3 +441,7 @@ export {
   sendChatTurn,
   type ChatTurnOptions,
 } from './conversations';
+// Forks: a new run from a run's conversation at an iteration, edited.
+export { forkRun, type ForkEdit, type ForkInputChanges, type ForkRunOptions, type ForkedRun } from './fork-run';
+export { ForkRefusedError, type ForkRefusal } from './fork-errors';
+export type { ForkedFrom } from '../shared/fork';

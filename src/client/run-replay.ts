@@ -38,13 +38,29 @@ export function replayClosedRun(client: Client, workflowId: string, runId: strin
 }
 
 async function replay(client: Client, workflowId: string, runId: string): Promise<ReplayedRun | undefined> {
+  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+  let last: ReplayedRunSnapshot | undefined;
+  await replayHistory(client, workflowId, history, (snapshot) => void (last = snapshot));
+  if (last === undefined) return undefined;
+  const closedByTemporal = closeReason(history.events?.at(-1));
+  return closedByTemporal === undefined ? last : { ...last, closedByTemporal };
+}
+
+/**
+ * Replays one Temporal run's history (closed, or recorded so far) in this process against the agent's workflow code,
+ * with the client's data converter, handing `onSnapshot` the run's state and event log after each workflow task.
+ */
+export async function replayHistory(
+  client: Client,
+  workflowId: string,
+  history: temporal.api.history.v1.IHistory,
+  onSnapshot: (snapshot: ReplayedRunSnapshot) => void,
+): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the worker package loads only when a run is replayed
   const worker = require('@temporalio/worker') as typeof WorkerModule;
   quietRuntime(worker);
-  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-  let last: ReplayedRunSnapshot | undefined;
   const sinks: WorkerModule.InjectedSinks<ReplayReaderSinks> = {
-    replayReader: { snapshot: { fn: (_info, snapshot) => void (last = snapshot), callDuringReplay: true } },
+    replayReader: { snapshot: { fn: (_info, snapshot) => onSnapshot(snapshot), callDuringReplay: true } },
   };
   await worker.Worker.runReplayHistory(
     {
@@ -55,9 +71,6 @@ async function replay(client: Client, workflowId: string, runId: string): Promis
     history,
     workflowId,
   );
-  if (last === undefined) return undefined;
-  const closedByTemporal = closeReason(history.events?.at(-1));
-  return closedByTemporal === undefined ? last : { ...last, closedByTemporal };
 }
 
 /** Why Temporal closed a run without asking it, from its history's last event; undefined for any other close. */

@@ -13,6 +13,11 @@ export const AgentTerminationReasonKey = defineSearchAttributeKey(
   'AgentTerminationReason',
   SearchAttributeType.KEYWORD,
 );
+/** Set at a fork's start (`forkRun`) to its source run's id, so `AgentForkedFrom='<run id>'` lists the forks of a run. */
+export const AgentForkedFromKey = defineSearchAttributeKey('AgentForkedFrom', SearchAttributeType.KEYWORD);
+
+/** Attributes a client sets at a run's start and no run upserts: a worker runs on a namespace without them. */
+export const CLIENT_SET_SEARCH_ATTRIBUTES: readonly string[] = [AgentForkedFromKey.name];
 
 /** Every key, for the SDK's own dev server. */
 export const AGENT_SEARCH_ATTRIBUTE_KEYS = [
@@ -21,6 +26,7 @@ export const AGENT_SEARCH_ATTRIBUTE_KEYS = [
   AgentTotalTokensKey,
   AgentPendingApprovalsKey,
   AgentTerminationReasonKey,
+  AgentForkedFromKey,
 ] as const;
 
 /** Name and CLI type of each, for registering them on a server. */
@@ -30,4 +36,5 @@ export const AGENT_SEARCH_ATTRIBUTES = {
   AgentTotalTokens: 'Int',
   AgentPendingApprovals: 'Int',
   AgentTerminationReason: 'Keyword',
+  AgentForkedFrom: 'Keyword',
 } as const;

@@ -20,6 +20,7 @@ import { findTooDeep } from './json-depth';
 import { toolMatches } from './mcp-tool-names';
 import { inputChatMessageSchema, type ChatMessage } from './messages';
 import { outputSpecSchema } from './output-schema';
+import { forkedFromSchema } from './fork';
 import { CONTEXT_RELEASE_TOOL } from './defaults/context-control';
 import { answerTruncationSchema, samplingSettingsSchema } from './sampling';
 
@@ -209,6 +210,11 @@ export const agentInputSchema = builtOnce('agentInput.agentInput', () =>
        * 'response_format'`); the result carries it parsed as `output`. See the structured output guide. Off unless given.
        */
       output: outputSpecSchema.optional(),
+      /**
+       * Set by `forkRun` on a fork: the source run and the iteration its conversation was taken at. The fork's
+       * iterations go on from that number; its usage, invocations and budgets count only its own. Off unless given.
+       */
+      forkedFrom: forkedFromSchema.optional(),
     })
     .superRefine((input, context) => {
       if (input.message === undefined && (input.messages === undefined || input.messages.length === 0)) {

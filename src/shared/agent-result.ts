@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { builtOnce } from './built-once';
 import type { PendingApproval, RunLimits } from './control';
 import { chatMessageSchema, usageSchema } from './messages';
+import { forkedFromSchema } from './fork';
 import type { RunEvent } from './run-events';
 
 /**
@@ -121,6 +122,8 @@ export const agentResultSchema = builtOnce('agentResult.agentResult', () =>
      * `transcript` query (`GET /runs/:run_id/messages`, `agent-runner messages`).
      */
     transcript: z.object({ total: z.number().int(), from: z.number().int() }).optional(),
+    /** Set on a fork (`forkRun`): its input's `forkedFrom`, with what it inherited from the source (`inherited`). */
+    forkedFrom: forkedFromSchema.optional(),
   }),
 );
 export type AgentResult = z.infer<typeof agentResultSchema>;

@@ -4,6 +4,7 @@ import { terminationReasonSchema } from './agent-result';
 import { approvalDecisionFields, tokenBudgetSchema } from './control';
 import { loopDetectionSchema } from './loop-guard-schemas';
 import { usageSchema, type MessageMeta } from './messages';
+import { forkedFromSchema } from './fork';
 
 /**
  * The run's event log, typed: one member of a discriminated union per event
@@ -73,7 +74,13 @@ const runEndEventSchema = builtOnce('runEvents.runEndEvent', () =>
 export const runEventSchema = builtOnce('runEvents.runEvent', () =>
   z.discriminatedUnion('type', [
     /** The run began (not a continued Temporal run: that is `run-take-over`). */
-    z.object({ ...envelope('run-start'), tools: z.array(z.string()), model: z.string().nullable() }),
+    z.object({
+      ...envelope('run-start'),
+      tools: z.array(z.string()),
+      model: z.string().nullable(),
+      /** Set on a fork: the run and iteration it was forked from. */
+      forkedFrom: forkedFromSchema.optional(),
+    }),
     /** A new Temporal run took the run over after a continue-as-new; `temporalRuns` counts this one. */
     z.object({ ...envelope('run-take-over'), iteration: z.number().int(), temporalRuns: z.number().int() }),
     /** An iteration began: the model is about to be called on `messages` messages. */

@@ -1,5 +1,6 @@
 import type { Connection } from '@temporalio/client';
 import { AGENT_SEARCH_ATTRIBUTES } from './search-attributes';
+import { CLIENT_SET_SEARCH_ATTRIBUTES } from '../common/search-attributes';
 import { SearchAttributesMissingError } from './search-attributes-missing-error';
 
 /**
@@ -66,7 +67,7 @@ export async function registerSearchAttributes(connection: OperatorConnection, n
 }
 
 /**
- * Throws {@link SearchAttributesMissingError} when the namespace lacks any of the agent's search attributes: its runs
+ * Throws {@link SearchAttributesMissingError} when the namespace lacks any search attribute the agent's runs upsert: its runs
  * would stall, each workflow task failing on them. A server that will not list them (some hosted services) gets
  * `warn` with the command, and the benefit of the doubt.
  */
@@ -75,7 +76,9 @@ export async function requireSearchAttributes(
   namespace: string,
   warn: (message: string) => void,
 ): Promise<void> {
-  const missing = await missingSearchAttributes(connection, namespace);
+  const missing = (await missingSearchAttributes(connection, namespace))?.filter(
+    (name) => !CLIENT_SET_SEARCH_ATTRIBUTES.includes(name),
+  );
   if (missing === undefined) {
     warn(
       `Could not list the search attributes of the namespace "${namespace}"; make sure they are registered: ${registrationCommand(namespace)}`,
@@ -95,7 +98,9 @@ export async function explainedBySearchAttributes(
   namespace: string,
   error: unknown,
 ): Promise<unknown> {
-  const missing = await missingSearchAttributes(connection, namespace);
+  const missing = (await missingSearchAttributes(connection, namespace))?.filter(
+    (name) => !CLIENT_SET_SEARCH_ATTRIBUTES.includes(name),
+  );
   if (missing === undefined || missing.length === 0) return error;
   return new SearchAttributesMissingError({
     namespace,

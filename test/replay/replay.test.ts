@@ -33,6 +33,7 @@ test('there are committed histories to replay', () => {
     'continue-as-new.json',
     'control-plane.json',
     'conversation.json',
+    'fork.json',
     'linear-history.json',
     'local-tools.json',
     'mcp-elicitation-answer.json',

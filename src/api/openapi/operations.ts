@@ -308,6 +308,33 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'POST',
+    url: '/runs/:run_id/fork',
+    operationId: 'forkRun',
+    tag: 'runs',
+    summary:
+      'Starts a new run from the run’s conversation as it stood when an iteration began, edited; the run is untouched. Needs `runs:write` and `runs:read`.',
+    params: runParams,
+    body: { id: 'ForkRunRequest', schema: requests.forkRunBody },
+    answers: {
+      202: {
+        description: 'The fork started; follow it at `status_url` and `events_url`.',
+        json: { id: 'ForkStartedResponse', schema: answers.forkStartedResponse },
+        headers: { location: 'The fork’s URL (`status_url`).' },
+      },
+    },
+    errors: [
+      'invalid_run_id',
+      'run_not_found',
+      'run_history_gone',
+      'fork_iteration_invalid',
+      'fork_call_unknown',
+      'fork_input_invalid',
+      'run_exists',
+      'temporal_unavailable',
+    ],
+  },
+  {
+    method: 'POST',
     url: '/runs/:run_id/messages',
     operationId: 'sendRunMessage',
     tag: 'runs',

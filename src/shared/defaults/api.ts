@@ -48,3 +48,10 @@ export const API_TEMPORAL_DEADLINE_MS = 2_000;
  * build whose workers are gone, for the query's own timeout (about 30 s) or longer.
  */
 export const API_QUERY_DEADLINE_MS = 10_000;
+
+/**
+ * How long `POST /runs/:run_id/fork` waits to read the source and start the fork before it answers 503
+ * `temporal_unavailable`: it fetches each Temporal run of the source's chain and replays one in the API process
+ * (the first replay in a process bundles the workflow code, a few seconds).
+ */
+export const API_FORK_DEADLINE_MS = 30_000;

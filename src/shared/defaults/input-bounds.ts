@@ -32,6 +32,8 @@ export const INPUT_BOUNDS = {
    * a tool call's id, a user's `name`.
    */
   nameChars: 256,
+  /** Characters of a run's id (`forkedFrom.runId`): Temporal's own bound on a workflow id (`limit.maxIDLength`). */
+  runIdChars: 1000,
   /**
    * Characters of a long text: `instructions`, `message`, one message's content, a tool call's
    * arguments. The conversation's total is held to 1.5 MiB by the size guards.

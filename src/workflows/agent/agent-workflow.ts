@@ -58,6 +58,7 @@ import {
   requestTermination,
   setRunLimits,
   startConversation,
+  startFork,
 } from './run-transitions';
 import { endCallElicitations } from './steps/mcp-elicitations';
 
@@ -145,7 +146,12 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
       ? undefined
       : new Date(startedAt + msToNumber(input.timeout as Duration)).toISOString());
   const context: RunContext = { run, input, publish, fail, partial, deadline };
-  if (continuation === undefined) run.events.append('run-start', { tools: input.tools, model: input.model ?? null });
+  if (continuation === undefined)
+    run.events.append('run-start', {
+      tools: input.tools,
+      model: input.model ?? null,
+      ...(input.forkedFrom === undefined ? {} : { forkedFrom: input.forkedFrom }),
+    });
   else run.events.append('run-take-over', { iteration: run.iteration, temporalRuns: continuation.continuations + 1 });
   publish(run);
 
@@ -167,6 +173,7 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
 
   if (continuation === undefined) {
     startConversation(run, input.messages ?? [], input.message === undefined ? undefined : userMessage(input.message));
+    if (input.forkedFrom !== undefined) startFork(run, input.forkedFrom.iteration);
   }
   const firstIteration = run.iteration;
 

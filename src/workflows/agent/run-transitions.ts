@@ -113,6 +113,15 @@ export function startConversation(run: RunRecord, inputMessages: ChatMessage[], 
   run.turn = { ...run.turn, messageIndex: inputMessages.length };
 }
 
+/**
+ * A fork's iterations go on from the one it was forked at, so the runner's call ids (`call-<iteration>-<n>`) stay
+ * unique across the conversation it took over; its invocations and usage start at nothing.
+ */
+export function startFork(run: RunRecord, atIteration: number): void {
+  run.iteration = atIteration - 1;
+  run.turn = { ...run.turn, iteration: run.iteration };
+}
+
 /** Adds messages to the end of the conversation. */
 export function appendMessages(run: RunRecord, ...messages: ChatMessage[]): void {
   run.messages.push(...messages);

@@ -55,6 +55,7 @@ export function runResult(
       : {
           transcript: { total: transcriptTotal(run.messages, run.segment), from: transcriptIndexOf(from, run.segment) },
         }),
+    ...(context.input.forkedFrom === undefined ? {} : { forkedFrom: context.input.forkedFrom }),
   };
   // An answer larger than the messages a result carries inline is carried once: the result weighs it once, not three times.
   const result = utf8Bytes(response) > RESULT_MESSAGES_INLINE_BYTES ? withAnswerOnce(full) : full;

@@ -1,0 +1,136 @@
+import type { Client } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import type { temporal } from '@temporalio/proto';
+import type { AgentState } from '../shared/agent-result';
+import { WORKFLOW_TYPE } from '../shared/defaults/names';
+import { isWorkflowNotFound } from '../temporal/errors';
+import { ForkRefusedError } from './fork-errors';
+import { RunNotFoundError } from './run-errors';
+import { replayHistory } from './run-replay';
+
+type History = temporal.api.history.v1.IHistory;
+
+/** One Temporal run of an agent run's chain: its history and the iterations done before it began. */
+interface ChainLink {
+  runId: string;
+  history: History;
+  iterationsBefore: number;
+}
+
+/** An agent run as it stood when one of its iterations began, read from its recorded history. */
+export interface IterationStart {
+  /** The run's input as its caller gave it: its first Temporal run's first argument. */
+  input: Record<string, unknown>;
+  /** The run's state when the iteration began: `messages` is the conversation the model was about to be sent. */
+  state: AgentState;
+  /** The task queue the run's latest Temporal run is on. */
+  taskQueue: string;
+}
+
+/**
+ * The run `workflowId` as it stood when iteration `atIteration` began: its Temporal runs are walked back from the
+ * latest (each run's first event names the run it continues), and the one that holds the iteration has its history
+ * replayed in this process (a running one's history so far), so nothing is asked of a worker and nothing runs again.
+ * Throws `RunNotFoundError` for an unknown run, `ForkRefusedError` for an iteration the run never began or a
+ * history that is gone.
+ */
+export async function readIterationStart(
+  client: Client,
+  workflowId: string,
+  atIteration: number,
+): Promise<IterationStart> {
+  if (!Number.isInteger(atIteration) || atIteration < 1)
+    throw new ForkRefusedError(
+      'iteration',
+      `The iteration to fork at must be a whole number from 1; got ${atIteration}.`,
+    );
+  let latest;
+  try {
+    latest = await client.workflow.getHandle(workflowId).describe();
+  } catch (error) {
+    if (isWorkflowNotFound(error)) throw new RunNotFoundError(workflowId);
+    throw error;
+  }
+  // A workflow of another type is no agent run: there is no iteration to fork.
+  if (latest.type !== WORKFLOW_TYPE) throw new RunNotFoundError(workflowId);
+  const chain = await runChain(client, workflowId, latest.runId);
+  const first = chain[0]!;
+  const input = await startArgument(client, first.history, 0);
+  if (!isRecord(input)) throw new RunNotFoundError(workflowId);
+  const holder = chain.findLast((link) => link.iterationsBefore < atIteration) ?? first;
+  const found = await stateAt(client, workflowId, holder.history, atIteration);
+  if (found.state === undefined) {
+    const from = first.iterationsBefore + 1;
+    throw new ForkRefusedError(
+      'iteration',
+      found.reached < from
+        ? `Run "${workflowId}" has not begun an iteration yet; fork it once it has.`
+        : `Run "${workflowId}" began iterations ${from} to ${found.reached}; iteration ${atIteration} is not one of them.`,
+    );
+  }
+  return { input, state: found.state, taskQueue: latest.taskQueue };
+}
+
+/** The run's Temporal runs, oldest first, each with its history; a run whose history is gone is refused. */
+async function runChain(client: Client, workflowId: string, latestRunId: string): Promise<ChainLink[]> {
+  const chain: ChainLink[] = [];
+  for (let runId: string | undefined = latestRunId; runId !== undefined;) {
+    let history: History;
+    try {
+      history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+    } catch (error) {
+      if (!isWorkflowNotFound(error)) throw error;
+      throw new ForkRefusedError(
+        'history-gone',
+        `The history of Temporal run ${runId} of "${workflowId}" is gone (past the namespace's retention): the iterations it held cannot be forked.`,
+      );
+    }
+    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+    const iterationsBefore = await iterationsBeforeRun(client, history);
+    chain.unshift({ runId, history, iterationsBefore });
+    runId = started?.continuedExecutionRunId || undefined;
+  }
+  return chain;
+}
+
+/** Iterations done before a Temporal run began: what its hand-over carries, or, for a fork's first, its fork point's. */
+async function iterationsBeforeRun(client: Client, history: History): Promise<number> {
+  const handOver = await startArgument(client, history, 1);
+  if (isRecord(handOver) && typeof handOver.iteration === 'number') return handOver.iteration;
+  const input = await startArgument(client, history, 0);
+  const forkedFrom = isRecord(input) ? input.forkedFrom : undefined;
+  return isRecord(forkedFrom) && typeof forkedFrom.iteration === 'number' ? forkedFrom.iteration - 1 : 0;
+}
+
+/** The `index`-th argument a Temporal run was started with, decoded with the client's data converter. */
+function startArgument(client: Client, history: History, index: number): Promise<unknown> {
+  const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads ?? [];
+  if (index >= payloads.length) return Promise.resolve(undefined);
+  return decodeFromPayloadsAtIndex<unknown>(client.options.loadedDataConverter, index, payloads);
+}
+
+/** The state when iteration `iteration` began, from a replay of `history`, and the last iteration the replay saw. */
+async function stateAt(
+  client: Client,
+  workflowId: string,
+  history: History,
+  iteration: number,
+): Promise<{ state?: AgentState; reached: number }> {
+  let state: AgentState | undefined;
+  let reached = 0;
+  let seen = 0;
+  await replayHistory(client, workflowId, history, (snapshot) => {
+    reached = Math.max(reached, snapshot.state.iteration);
+    // Only events new since the last workflow task: each iteration begins in one task, and it is the first to show it.
+    const fresh = snapshot.events.filter((event) => event.seq > seen);
+    seen = snapshot.events.at(-1)?.seq ?? seen;
+    // Copied now: the replayed workflow goes on to change the arrays its state shares with the run.
+    if (state === undefined && fresh.some((event) => event.type === 'iteration-start' && event.iteration === iteration))
+      state = structuredClone(snapshot.state);
+  });
+  return state === undefined ? { reached } : { state, reached };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
