@@ -12,9 +12,11 @@
  * ```
  *
  * The scripted model is a fastify server: this entry needs `fastify`, an optional peer dependency of the package
- * (`npm install --save-dev fastify`). `startDevServer` uses the Temporal CLI it finds (`TEMPORAL_CLI_PATH`, PATH, the
+ * (`npm install --save-dev fastify`), and says so when it is missing. `startDevServer` uses the Temporal CLI it finds (`TEMPORAL_CLI_PATH`, PATH, the
  * cache) and falls back to the SDK's own download of it, which needs `@temporalio/testing`, another optional peer.
  */
+
+import './fastify-present';
 
 export { ScriptedModelServer } from '../scripted-model/server';
 export type {
