@@ -180,7 +180,9 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const body = parseBody(terminateBody, request.body ?? {});
     const description = await describeAgentRun(client, runId);
     if (hasRunEnded(description.status.name)) {
-      throw new ApiError('run_ended', `Run "${runId}" has already ended (${description.status.name.toLowerCase()}).`);
+      const ended = await withinDeadline(client, () => readClosedRun(client, runId));
+      const how = ended?.state.status ?? description.status.name.toLowerCase();
+      throw new ApiError('run_ended', `Run "${runId}" has already ended (${how}).`);
     }
     await withinDeadline(client, () => terminateAgentRun(client, runId, body.reason));
     return reply.code(202).send({ run_id: runId, terminating: true });

@@ -8,7 +8,6 @@ import { explainedBySearchAttributes } from '../temporal/check-search-attributes
 import { hasRunEnded } from '../temporal/run-ended';
 import { sleep } from './abortable-sleep';
 import { readClosedRun } from './closed-run-reader';
-import { unlessNoWorker } from './worker-presence';
 import { HistoryWatch } from '../temporal/history-watch';
 import { notFoundOr } from './run-errors';
 
@@ -98,9 +97,7 @@ async function describe(client: Client, workflowId: string) {
 
 async function query(client: Client, workflowId: string, after: number): Promise<EventPage> {
   try {
-    return await unlessNoWorker(client, workflowId, () =>
-      client.workflow.getHandle(workflowId).query(eventsQuery, { after }),
-    );
+    return await client.workflow.getHandle(workflowId).query(eventsQuery, { after });
   } catch (error) {
     const mapped = notFoundOr(error, workflowId);
     // A run on a namespace without the agent's search attributes never answers: say that, not FAILED_PRECONDITION.

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { optionalTsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 
 /**
@@ -13,10 +14,5 @@ export async function recentWorkflowPollers(client: Client, taskQueue: string, w
     taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
   });
   const since = Date.now() - withinMs;
-  return (answer.pollers ?? []).filter((poller) => millisOf(poller.lastAccessTime) >= since).length;
-}
-
-function millisOf(time: { seconds?: unknown; nanos?: number | null } | null | undefined): number {
-  if (time === null || time === undefined) return 0;
-  return Number(time.seconds ?? 0) * 1000 + Math.floor((time.nanos ?? 0) / 1e6);
+  return (answer.pollers ?? []).filter((poller) => (optionalTsToMs(poller.lastAccessTime) ?? 0) >= since).length;
 }

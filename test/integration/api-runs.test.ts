@@ -207,6 +207,8 @@ describe('runs over HTTP', () => {
     const again = await api.post(`/runs/${encodeURIComponent(stoppedId)}/terminate`, {});
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('run_ended');
+    // It says how the run ended, as its outcome does: terminated, though Temporal saw it complete.
+    expect(again.body.error.message).toBe(`Run "${stoppedId}" has already ended (terminated).`);
   });
 
   test('a question from ask_question is answered over HTTP, and the run resumes with the answer', async () => {
