@@ -1,21 +1,14 @@
 import { z } from 'zod';
 import { DEFAULT_AGENT_TOOLS } from '../shared/defaults/tools';
 import { parseEnvironment } from './environment';
+import { commaSeparatedNames } from './name-list';
 
 /**
  * What a run gets when its caller names no tools: the HTTP API's chat
  * endpoints and `agent-runner run` both start from `AGENT_TOOLS`.
  */
 
-const toolList = z
-  .string()
-  .transform((value) =>
-    value
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== ''),
-  )
-  .pipe(z.array(z.string()).min(1, 'name at least one tool'));
+const toolList = commaSeparatedNames.pipe(z.array(z.string()).min(1, 'name at least one tool'));
 
 export const agentToolsSchema = z.object({
   AGENT_TOOLS: toolList

@@ -6,6 +6,7 @@ import type { AgentDefaults } from '../api/chat-routes';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { defaultAgentTools } from './agent-tools';
 import { ConfigError, loadAll, parseEnvironment } from './environment';
+import { splitNames } from './name-list';
 
 /** The API's settings, from the environment; every problem is reported at once. */
 export interface ApiConfig {
@@ -90,15 +91,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
 
 /** A comma-separated list as names, blank entries dropped; undefined when unset. */
 function toolList(text: string | undefined): string[] | undefined {
-  if (text === undefined) return undefined;
-  return [
-    ...new Set(
-      text
-        .split(',')
-        .map((name) => name.trim())
-        .filter((name) => name !== ''),
-    ),
-  ];
+  return text === undefined ? undefined : [...new Set(splitNames(text))];
 }
 
 /** A token or a principals file is required; running without either has to be asked for by name. */

@@ -1,20 +1,10 @@
 import { z } from 'zod';
 import { parseEnvironment } from './environment';
-
-/** A comma-separated list of tool names; blank entries are dropped. */
-const toolNames = z
-  .string()
-  .transform((value) =>
-    value
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== ''),
-  )
-  .pipe(z.array(z.string().min(1)));
+import { commaSeparatedNames } from './name-list';
 
 /** The operator's approval policy on a worker: what a run's input cannot lower. */
 export const approvalPolicySchema = z.object({
-  AGENT_APPROVAL_REQUIRED_TOOLS: toolNames
+  AGENT_APPROVAL_REQUIRED_TOOLS: commaSeparatedNames
     .optional()
     .describe(
       "Comma-separated tools whose every call waits for approval whatever the run's input says (`<server>__*` for all of an MCP server's tools); enforced by the worker that loads the run's tool catalog, so runs started straight through Temporal are covered too. A run's own `approval` adds to it.",
