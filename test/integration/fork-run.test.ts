@@ -15,6 +15,7 @@ import { EncryptedAgent, newCodecKey } from '../helpers/encrypted-agent';
 import { pingTool } from '../helpers/ping-tool';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';
+import { deleteFirstTemporalRun } from '../helpers/history-gone';
 
 /**
  * A fork is a new run that takes a run's conversation as it stood when an iteration began, from the source's
@@ -375,25 +376,7 @@ describe('forkRun refuses, before starting anything', () => {
   });
 
   test('a source whose Temporal run that held the iteration is gone', async () => {
-    const runs = await temporalRunsOf(env.client, sourceId);
-    // What the namespace's retention does to a closed Temporal run of a long chain.
-    await env.client.workflowService.deleteWorkflowExecution({
-      namespace: 'default',
-      workflowExecution: { workflowId: sourceId, runId: runs[0]!.runId },
-    });
-    await waitFor(
-      () =>
-        env.client.workflow
-          .getHandle(sourceId, runs[0]!.runId)
-          .fetchHistory()
-          .then(
-            () => 'kept',
-            () => 'gone',
-          ),
-      (history) => history === 'gone',
-      // Temporal deletes a run's history in the background: under load, tens of seconds after it was asked.
-      90_000,
-    );
+    await deleteFirstTemporalRun(env.client, sourceId);
     await expect(forkRun(env.client, sourceId, { atIteration: 3 })).rejects.toMatchObject({ refusal: 'history-gone' });
   }, 150_000);
 });

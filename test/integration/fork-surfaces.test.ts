@@ -4,11 +4,10 @@ import path from 'node:path';
 import { newApiToken } from '../../src/api/principals';
 import type { ApiScope } from '../../src/api/scopes';
 import { type AgentResult } from '../../src/shared/agent-result';
-import { temporalRunsOf } from '../../src/temporal/run-chain';
 import { TEST_TOKEN, TestApi, type Json } from '../helpers/api';
 import { PROJECT_ROOT, cleanEnv, runProcess, type Finished } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
-import { waitFor } from '../helpers/wait';
+import { deleteFirstTemporalRun } from '../helpers/history-gone';
 
 /**
  * A fork over HTTP (`POST /runs/:run_id/fork`) and from the command line (`agent-runner fork`): it starts a run that
@@ -174,25 +173,7 @@ describe('agent-runner fork', () => {
 
 describe('a source whose history is gone', () => {
   test('is refused over HTTP (404 run_history_gone) and by the CLI (exit 4)', async () => {
-    const runs = await temporalRunsOf(env.client, sourceId);
-    // What the namespace's retention does to a closed Temporal run of a chain whose latest run is still kept.
-    await env.client.workflowService.deleteWorkflowExecution({
-      namespace: 'default',
-      workflowExecution: { workflowId: sourceId, runId: runs[0]!.runId },
-    });
-    await waitFor(
-      () =>
-        env.client.workflow
-          .getHandle(sourceId, runs[0]!.runId)
-          .fetchHistory()
-          .then(
-            () => 'kept',
-            () => 'gone',
-          ),
-      (history) => history === 'gone',
-      // Temporal deletes a run's history in the background: under load, tens of seconds after it was asked.
-      90_000,
-    );
+    await deleteFirstTemporalRun(env.client, sourceId);
     const answer = await api.post<Json>(`/runs/${sourceId}/fork`, { at_iteration: 3 });
     expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 404, code: 'run_history_gone' });
     const finished = await cli(['fork', sourceId, '--at', '3']);
