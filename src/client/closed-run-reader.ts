@@ -10,7 +10,7 @@ import {
   type ClosedRunRecord,
 } from '../shared/closed-run';
 import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
-import { replayClosedRun } from './run-replay';
+import { HistoryNotReplayedError, replayClosedRun } from './run-replay';
 
 /** A finished run as its readers see it: its state and newest events. */
 export interface ClosedRun {
@@ -63,8 +63,10 @@ async function readReplayed(client: Client, workflowId: string, runId: string): 
   let snapshot;
   try {
     snapshot = await replayClosedRun(client, workflowId, runId);
-  } catch {
-    return undefined;
+  } catch (error) {
+    // A payload this process cannot decode is the reader's to report; only a history of other code falls back.
+    if (error instanceof HistoryNotReplayedError) return undefined;
+    throw error;
   }
   if (snapshot === undefined) return undefined;
   const { events, closedByTemporal } = snapshot;

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import type * as WorkerModule from '@temporalio/worker';
+import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import type { ReplayedRunSnapshot, ReplayReaderSinks } from '../workflows/replay-reader-interceptors';
 
@@ -22,8 +23,9 @@ const replayed = new Map<string, Promise<ReplayedRun | undefined>>();
  * code, its `state` and event log read as its queries would answer them. No query (a billed action) and no worker of
  * its build: how a run that Temporal terminated or timed out, which carries no record of its own, is read. The first
  * read in a process bundles the workflow code (a few seconds); a Temporal run's answer is kept, since a closed history
- * never changes. Undefined for a run that is not an agent run; throws when the history does not replay against this
- * code (a run of another build, or of a user's own workflows): the caller asks the query instead.
+ * never changes. Undefined for a run that is not an agent run; throws `HistoryNotReplayedError` when the history does
+ * not replay against this code (a run of another build, or of a user's own workflows): the caller asks the query then;
+ * and the data converter's own error, without replaying, when this process cannot decode the run's input.
  */
 export function replayClosedRun(client: Client, workflowId: string, runId: string): Promise<ReplayedRun | undefined> {
   const key = `${client.options.namespace}/${workflowId}/${runId}`;
@@ -58,19 +60,42 @@ export async function replayHistory(
 ): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the worker package loads only when a run is replayed
   const worker = require('@temporalio/worker') as typeof WorkerModule;
+  await decodeStartInput(client, history);
   quietRuntime(worker);
   const sinks: WorkerModule.InjectedSinks<ReplayReaderSinks> = {
     replayReader: { snapshot: { fn: (_info, snapshot) => onSnapshot(snapshot), callDuringReplay: true } },
   };
-  await worker.Worker.runReplayHistory(
-    {
-      workflowBundle: await bundle(worker),
-      sinks,
-      ...(client.options.dataConverter === undefined ? {} : { dataConverter: client.options.dataConverter }),
-    },
-    history,
-    workflowId,
-  );
+  const workflowBundle = await bundle(worker);
+  try {
+    await worker.Worker.runReplayHistory(
+      {
+        workflowBundle,
+        sinks,
+        ...(client.options.dataConverter === undefined ? {} : { dataConverter: client.options.dataConverter }),
+      },
+      history,
+      workflowId,
+    );
+  } catch (error) {
+    throw new HistoryNotReplayedError(workflowId, error);
+  }
+}
+
+/** A history that did not replay against this process's workflow code (another build, or a user's own workflows). */
+export class HistoryNotReplayedError extends Error {
+  constructor(workflowId: string, cause: unknown) {
+    super(`the history of ${workflowId} does not replay against this workflow code`, { cause });
+    this.name = 'HistoryNotReplayedError';
+  }
+}
+
+/**
+ * Throws the data converter's own error when this process cannot decode the run's input (a key it does not hold):
+ * checked before the replay, whose worker would log the same failure as an error line of its own.
+ */
+async function decodeStartInput(client: Client, history: temporal.api.history.v1.IHistory): Promise<void> {
+  const payloads = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  await decodeArrayFromPayloads(client.options.loadedDataConverter, payloads);
 }
 
 /** Why Temporal closed a run without asking it, from its history's last event; undefined for any other close. */

@@ -126,6 +126,20 @@ describe('payload encryption', () => {
     expect(keyless.stderr).toContain('AGENT_CODEC_KEYS');
   });
 
+  test('a run Temporal terminated, read without the key, names the key and logs no replay failure', async () => {
+    const model = env.scenario([{ content: 'Slow.', delayMs: 60_000 }]);
+    const started = await api.post('/runs', {
+      input: { model, tools: ['lookup'], message: PROMPT },
+      run_id: `encrypted-terminated-${randomUUID()}`,
+    });
+    const terminatedId = started.body.run_id as string;
+    await env.client.workflow.getHandle(terminatedId).terminate('an operator stopped it');
+    const keyless = await cli(['status', terminatedId], '');
+    expect(keyless.code).not.toBe(0);
+    expect(keyless.stderr).toMatch(/encrypted with key "k1", which this process does not hold/);
+    expect(keyless.stderr).not.toMatch(/Failed to process|Workflow Activation/);
+  });
+
   test('an API without the key answers payload_key_missing naming the key id, in the answer and the event stream', async () => {
     const keylessApi = await TestApi.start(env, { client: env.clientWith(payloadCodecDataConverter([])) });
     try {
