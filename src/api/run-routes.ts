@@ -11,6 +11,7 @@ import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
 import {
   answerElicitation,
   decideToolCall,
+  NoWorkerError,
   getRunOutcome,
   listAgentRuns,
   sendUserMessage,
@@ -241,11 +242,16 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
       // Not an event of the run (no id): the stream skips ahead, and says by how much.
       const onMissed = (missed: number) =>
         stream.write(`event: events-missed\ndata: ${JSON.stringify({ missed })}\n\n`);
+      // Not an event of the run either: the run waits for a worker, and its follower is told so at once.
+      const onNoWorker = (taskQueue: string) =>
+        stream.write(
+          `event: no-worker\ndata: ${JSON.stringify(errorBody(toApiError(new NoWorkerError(runId, taskQueue), request.id)).error)}\n\n`,
+        );
       // Every stream on this run reads one follow of it (one query per read, whatever the number of streams).
       for await (const event of withModelDeltas(
         client,
         runId,
-        (signal) => subscriptions.follow(runId, after, signal, onMissed),
+        (signal) => subscriptions.follow(runId, after, signal, onMissed, onNoWorker),
         closed.signal,
         after > 0,
       )) {

@@ -10,6 +10,8 @@ interface Subscription {
   clients: number;
   done: boolean;
   failure?: { error: unknown };
+  /** The run's task queue, when no worker polled it as the follow started. */
+  noWorker?: string;
   /** Woken when events were appended, or the follow ended. */
   waiters: Set<() => void>;
   readonly stop: AbortController;
@@ -29,19 +31,25 @@ export class RunSubscriptions {
   /**
    * The run's events after `after`, each once, in order, ending after `run-end` or when the run closed; throws what
    * the shared follow threw. `onMissed` says how many after the cursor are no longer kept (as the `events` query's
-   * `missed`), before the first event after them.
+   * `missed`), before the first event after them. `onNoWorker` says, once, that no worker polls the run's task queue.
    */
   async *follow(
     workflowId: string,
     after: number,
     signal: AbortSignal,
     onMissed?: (missed: number) => void,
+    onNoWorker?: (taskQueue: string) => void,
   ): AsyncGenerator<RunEvent> {
     const subscription = this.acquire(workflowId);
     try {
       let cursor = after;
       let index = 0;
+      let toldNoWorker = false;
       while (!signal.aborted) {
+        if (subscription.noWorker !== undefined && !toldNoWorker && index >= subscription.events.length) {
+          toldNoWorker = true;
+          onNoWorker?.(subscription.noWorker);
+        }
         for (; index < subscription.events.length; index += 1) {
           const event = subscription.events[index] as RunEvent;
           if (event.seq <= cursor) continue;
@@ -80,7 +88,14 @@ export class RunSubscriptions {
 
   private async read(workflowId: string, subscription: Subscription): Promise<void> {
     try {
-      for await (const event of followDurableEvents(this.client, workflowId, { signal: subscription.stop.signal })) {
+      const onNoWorker = (taskQueue: string) => {
+        subscription.noWorker = taskQueue;
+        wake(subscription);
+      };
+      for await (const event of followDurableEvents(this.client, workflowId, {
+        signal: subscription.stop.signal,
+        onNoWorker,
+      })) {
         subscription.events.push(event);
         wake(subscription);
       }

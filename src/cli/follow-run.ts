@@ -102,6 +102,7 @@ async function printEvents(
     after: options.after ?? 0,
     signal,
     onMissed,
+    onNoWorker: (taskQueue) => output.notice(noWorkerNotice(taskQueue)),
     deltas: !output.json,
   })) {
     if (signal.aborted) return;
@@ -123,6 +124,14 @@ async function printEvents(
     }
   }
   streamed.finish();
+}
+
+/** What a follower of a run that no worker serves is told; it goes on waiting. */
+function noWorkerNotice(taskQueue: string): string {
+  return (
+    `(no worker polls task queue "${taskQueue}": the run waits until one does. Start one with ` +
+    `AGENT_TASK_QUEUE=${taskQueue} npm run worker; see docs/troubleshooting.md)`
+  );
 }
 
 function stoppedFollowing(workflowId: string, output: Output, terminationRequested: boolean): ExitCode {

@@ -10,6 +10,7 @@ import { sleep } from './abortable-sleep';
 import { readClosedRun } from './closed-run-reader';
 import { HistoryWatch } from '../temporal/history-watch';
 import { notFoundOr } from './run-errors';
+import { nobodyPolls } from './worker-presence';
 
 /** Options of {@link followDurableEvents}. */
 export interface DurableFollowOptions {
@@ -28,6 +29,11 @@ export interface DurableFollowOptions {
    * model's answer, then a fast tool's result) is read with one query. @default 100 ms (`CLIENT_DEFAULTS.followSettleMs`)
    */
   settleMs?: number;
+  /**
+   * Called once, with the run's task queue, when no worker polls it as following starts: the run (and its events)
+   * wait until one does, and a query would not be answered meanwhile.
+   */
+  onNoWorker?: (taskQueue: string) => void;
 }
 
 /**
@@ -49,10 +55,13 @@ export async function* followDurableEvents(
   let description = await describe(client, workflowId);
   const watch = new HistoryWatch(client, workflowId, description.runId);
   let ended = hasRunEnded(description.status.name);
+  // A live run whose queue no worker polls: said at once, and its events wait for its history to move (a worker).
+  let awaitingWorker = !ended && (await nobodyPolls(client, description));
+  if (awaitingWorker) options.onNoWorker?.(description.taskQueue);
   while (!aborted()) {
     if (!ended) watch.readAt(description.runId, description.historyLength);
     const read = ended ? await closedReader(client, workflowId) : (after: number) => query(client, workflowId, after);
-    for (let full = true; full && !aborted();) {
+    for (let full = !awaitingWorker; full && !aborted();) {
       const page = await read(cursor);
       if (page.missed !== undefined && page.events.length > 0) options.onMissed?.(page.missed);
       for (const event of page.events) {
@@ -64,6 +73,7 @@ export async function* followDurableEvents(
       full = page.events.length >= MAX_EVENTS_PER_PAGE;
     }
     if (ended) return;
+    awaitingWorker = false;
     const move = await waitForMove(watch, signal);
     if (move === undefined) return;
     if (move.closed === 'ended') {

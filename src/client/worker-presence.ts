@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import { recentWorkflowPollers } from '../temporal/task-queue-pollers';
 import { NoWorkerError } from './run-errors';
@@ -11,8 +11,15 @@ import { NoWorkerError } from './run-errors';
  */
 export async function unlessNoWorker<T>(client: Client, workflowId: string, ask: () => Promise<T>): Promise<T> {
   const description = await client.workflow.getHandle(workflowId).describe();
-  const versioned = description.raw.workflowExecutionInfo?.versioningInfo?.behavior;
-  if (!versioned && (await recentWorkflowPollers(client, description.taskQueue, CLIENT_DEFAULTS.recentPollerMs)) === 0)
-    throw new NoWorkerError(workflowId, description.taskQueue);
+  if (await nobodyPolls(client, description)) throw new NoWorkerError(workflowId, description.taskQueue);
   return ask();
+}
+
+/**
+ * Whether no worker polled the described run's task queue lately; false for a run on versioned workers, whose
+ * pollers the queue's plain description does not list.
+ */
+export async function nobodyPolls(client: Client, description: WorkflowExecutionDescription): Promise<boolean> {
+  if (description.raw.workflowExecutionInfo?.versioningInfo?.behavior) return false;
+  return (await recentWorkflowPollers(client, description.taskQueue, CLIENT_DEFAULTS.recentPollerMs)) === 0;
 }

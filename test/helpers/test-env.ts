@@ -70,6 +70,8 @@ export class TestEnv {
       modelSettings?: Pick<ModelSettings, 'sampling' | 'maxTokensField' | 'stream'>;
       /** The worker's stream listener (`streamListener`): where it binds, and the URL it gives out. */
       streamListener?: StreamListenerOptions;
+      /** False: no worker polls the task queue until {@link startWorker}. @default true */
+      workerStarted?: boolean;
     } = {},
   ): Promise<TestEnv> {
     installQuietRuntime();
@@ -127,7 +129,7 @@ export class TestEnv {
         worker: workerConnection,
       },
     );
-    env.workerRun = worker.run();
+    if (options.workerStarted !== false) env.workerRun = worker.run();
     return env;
   }
 
@@ -184,7 +186,8 @@ export class TestEnv {
    * rotated, a key missing), on the same workflow bundle.
    */
   async startWorker(options: { dataConverter?: DataConverter } = {}): Promise<void> {
-    this.worker = await this.createWorker(options.dataConverter);
+    if (this.worker.getState() !== 'INITIALIZED' || options.dataConverter !== undefined)
+      this.worker = await this.createWorker(options.dataConverter);
     this.workerRun = this.worker.run();
   }
 
@@ -198,6 +201,8 @@ export class TestEnv {
   }
 
   async close(): Promise<void> {
+    // A worker created but never run is run for a moment, the only way to release it.
+    if (this.worker.getState() === 'INITIALIZED') this.workerRun = this.worker.run();
     this.worker.shutdown();
     await this.workerRun;
     await this.connections.client.close();

@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { getAgentState } from '../../src/client';
-import { NoWorkerError, decideToolCall } from '../../src/client/run-control';
+import { NoWorkerError, decideToolCall, followRunEvents } from '../../src/client/run-control';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
-import { TestApi } from '../helpers/api';
-import { TestEnv } from '../helpers/test-env';
+import { TEST_TOKEN, TestApi, readEventStream } from '../helpers/api';
+import { cleanEnv, PROJECT_ROOT } from '../helpers/processes';
+import { TestEnv, testServerAddress } from '../helpers/test-env';
 
 /**
  * A run whose task queue no worker polls: whatever asks it something (a query, a decision) is told so within seconds,
@@ -77,4 +80,77 @@ test('a run whose worker polls answers as before', async () => {
   const state = await getAgentState(env.client, handle.workflowId);
   expect(state.status).toBe('running');
   await handle.result();
+});
+
+describe('following a run no worker polls yet', () => {
+  let late: TestEnv;
+  let lateApi: TestApi;
+  beforeEach(async () => {
+    late = await TestEnv.create({ workerStarted: false });
+    lateApi = await TestApi.start(late);
+  });
+  afterEach(async () => {
+    await lateApi.close();
+    await late.close();
+  });
+
+  test('a follower is told which queue lacks a worker at once, then reads the run to its end once one polls', async () => {
+    const handle = await late.start({ model: late.scenario([{ content: 'done' }]), message: 'go', tools: [] });
+    const told: string[] = [];
+    const started = Date.now();
+    let toldAfterMs = Number.NaN;
+    const types: string[] = [];
+    for await (const event of followRunEvents(late.client, handle.workflowId, {
+      onNoWorker: (taskQueue) => {
+        told.push(taskQueue);
+        toldAfterMs = Date.now() - started;
+        void late.startWorker();
+      },
+    }))
+      types.push(event.type);
+    expect(told).toEqual([late.taskQueue]);
+    expect(toldAfterMs).toBeLessThan(5_000);
+    expect(types.at(0)).toBe('run-start');
+    expect(types.at(-1)).toBe('run-end');
+  });
+
+  test('an SSE follower gets a no-worker event naming the queue, then the run to its end', async () => {
+    const handle = await late.start({ model: late.scenario([{ content: 'done' }]), message: 'go', tools: [] });
+    const { status, events } = await readEventStream(
+      `${lateApi.url}/runs/${encodeURIComponent(handle.workflowId)}/events`,
+      { authorization: `Bearer ${TEST_TOKEN}` },
+      (event) => {
+        if (event.event === 'no-worker') void late.startWorker();
+        return event.event === 'end';
+      },
+    );
+    expect(status).toBe(200);
+    expect(events[0]).toMatchObject({ event: 'no-worker', data: { code: 'no_worker' } });
+    expect(JSON.stringify(events[0]?.data)).toContain(late.taskQueue);
+    expect(events.at(-1)).toMatchObject({ event: 'end', data: { outcome: 'completed' } });
+  });
+
+  test('agent-runner run says so after "Started", then follows the run once a worker polls', async () => {
+    const model = late.scenario([{ content: 'the answer, late' }]);
+    const child = spawn(
+      process.execPath,
+      [path.join(PROJECT_ROOT, 'bin', 'agent-runner.js'), 'run', 'go', '--model', model],
+      {
+        cwd: PROJECT_ROOT,
+        env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: late.taskQueue, AGENT_TOOLS: '' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('no worker polls task queue') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(output).toContain(`no worker polls task queue "${late.taskQueue}"`);
+    await late.startWorker();
+    expect(await exited).toBe(0);
+    expect(output).toContain('the answer, late');
+  });
 });

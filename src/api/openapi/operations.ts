@@ -57,7 +57,7 @@ export interface ApiOperation {
 const runEventsStream =
   'Server-Sent Events: each run event as `id: <seq>`, `event: <type>`, `data: <RunEvent JSON>`; model deltas (`model-text-delta`, ' +
   "`model-reasoning-delta`, `model-tool-call-delta`, `model-delta-reset`) without an id; `model-stream-unreachable` (no id) once when the API cannot reach the worker's stream port; `events-missed` (`{ missed }`) when the " +
-  'stream skipped ahead; `end` (`RunOutcome` with `run_id`) when the run has ended; `error` (the error body’s `error`) on a failure ' +
+  'stream skipped ahead; `no-worker` (the error body’s `error`, code `no_worker`, no id) once when no worker polls the run’s task queue: the stream waits for one; `end` (`RunOutcome` with `run_id`) when the run has ended; `error` (the error body’s `error`) on a failure ' +
   'after the stream began; `: keep-alive` comments while idle.';
 
 // `Accept` chooses between the two (OpenAPI ignores an `Accept` header parameter: the answer's two media types say it).
