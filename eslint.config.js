@@ -101,6 +101,10 @@ module.exports = tseslint.config(
           message: 'Change this field of the run through a transition in src/workflows/agent/run-transitions.ts.',
         },
         {
+          selector: `AssignmentExpression[left.computed=true][left.object.object.name='run'][left.object.property.name=${sharedRunFields}]`,
+          message: 'Change this field of the run through a transition in src/workflows/agent/run-transitions.ts.',
+        },
+        {
           selector: "AssignmentExpression[left.object.object.name='run'][left.object.property.name='turn']",
           message: 'Change the turn through a transition in src/workflows/agent/run-transitions.ts.',
         },

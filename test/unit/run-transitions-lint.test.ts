@@ -19,6 +19,7 @@ describe('lint keeps changes of the run record in its transitions', () => {
       { file: step, code: probe("run.messages.push({ role: 'user', content: 'hi' });") },
       { file: step, code: probe('run.turn.agentAnswers = [];') },
       { file: step, code: probe('run.pendingApprovals = [];') },
+      { file: step, code: probe("run.messages[0] = { role: 'user', content: 'hi' };") },
       { file: transitions, code: probe("run.status = 'completed';") },
       // A field one step owns is still that step's to change.
       { file: step, code: probe('run.invocations += 1;') },
@@ -34,8 +35,8 @@ describe('lint keeps changes of the run record in its transitions', () => {
     ]);
   });
 
-  it('fails on a change in place of a shared field, the turn, or the pending approvals outside the transitions', () => {
-    for (const messages of results.slice(1, 4)) {
+  it('fails on a change in place of a shared field, the turn, the pending approvals or a message by index outside the transitions', () => {
+    for (const messages of results.slice(1, 5)) {
       expect(messages).toEqual([
         expect.objectContaining({
           ruleId: 'no-restricted-syntax',
@@ -46,7 +47,7 @@ describe('lint keeps changes of the run record in its transitions', () => {
   });
 
   it('lets the transitions assign them, and a step change a field it alone owns', () => {
-    expect(results[4]).toEqual([]);
     expect(results[5]).toEqual([]);
+    expect(results[6]).toEqual([]);
   });
 });

@@ -127,6 +127,11 @@ export function appendMessages(run: RunRecord, ...messages: ChatMessage[]): void
   run.messages.push(...messages);
 }
 
+/** Rewrites the message at `index` in place (an assistant message whose calls were trimmed or re-argued). */
+export function replaceMessage(run: RunRecord, index: number, message: ChatMessage): void {
+  run.messages[index] = message;
+}
+
 /** A person's answer starts a new turn: stop conditions count afresh from here. */
 export function startTurn(run: RunRecord, startedAtMs: number): void {
   run.turn = {

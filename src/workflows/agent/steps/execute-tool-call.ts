@@ -14,6 +14,7 @@ import { describeActivity } from '../run-record';
 import { appendToolCallEnd, appendToolCallStart } from '../tool-call-events';
 import { describeToolFailure, summarizeToolCall, unknownToolResult } from '../tool-results';
 import { withCallArguments } from '../../rules/transcript';
+import { replaceMessage } from '../run-transitions';
 
 /** One attempt's timeout and the call's deadline, from what the tool declares. */
 function callTimeouts(
@@ -82,11 +83,8 @@ export async function executeToolCall(
       argumentsText = JSON.stringify(decision.arguments);
       const batch = run.openBatch;
       if (batch !== undefined) {
-        run.messages[batch.assistantIndex] = withCallArguments(
-          run.messages[batch.assistantIndex] as AssistantMessage,
-          call.id,
-          argumentsText,
-        );
+        const assistant = run.messages[batch.assistantIndex] as AssistantMessage;
+        replaceMessage(run, batch.assistantIndex, withCallArguments(assistant, call.id, argumentsText));
       }
     }
   }

@@ -11,7 +11,7 @@ import { answerResultCacheCall, isResultCacheCall } from './read-result-cache';
 import { answerNotAlone, isAnswerToolCall } from './take-output-answer';
 import { keepToolCalls, planToolBatch } from '../../rules/tool-batch';
 import { toolMessagesFor } from '../../rules/transcript';
-import { abandonPendingApprovals, appendMessages } from '../run-transitions';
+import { abandonPendingApprovals, appendMessages, replaceMessage } from '../run-transitions';
 
 /** How one batch of tool calls ended the run, if it did: a terminating tool or `TerminateResponse`. */
 type BatchEnding = Extract<StepOutcome, { kind: 'finish' }> | undefined;
@@ -41,7 +41,7 @@ export async function runToolBatch(
   const plan = planToolBatch(calls, tools.terminating);
   const planned = plan.terminating === undefined ? plan.leading : [...plan.leading, plan.terminating];
   const assistantIndex = run.messages.lastIndexOf(assistant);
-  if (planned.length < calls.length) run.messages[assistantIndex] = keepToolCalls(assistant, planned);
+  if (planned.length < calls.length) replaceMessage(run, assistantIndex, keepToolCalls(assistant, planned));
   const batch = { assistantIndex, calls: planned, results: new Map<string, ToolCallResult>() };
   run.openBatch = batch;
 
@@ -134,7 +134,7 @@ export async function runToolBatch(
   const executed =
     stoppedEarly || terminated !== undefined ? planned.filter((call) => batch.results.has(call.id)) : planned;
   if (executed.length < planned.length) {
-    run.messages[assistantIndex] = keepToolCalls(run.messages[assistantIndex] as AssistantMessage, executed);
+    replaceMessage(run, assistantIndex, keepToolCalls(run.messages[assistantIndex] as AssistantMessage, executed));
   }
   batch.calls = executed;
   closeOpenBatch(run);
