@@ -1,5 +1,5 @@
 import type { Duration } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from '../shared/duration';
 import type { z } from 'zod';
 import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 import type { TerminateResponse } from './terminate-response';

@@ -1,4 +1,4 @@
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from '../shared/duration';
 import { z } from 'zod';
 import type { AgentToolSpec, ExternalToolDescriptions, ToolDescription } from '../shared/activity-types';
 import { MCP_TOOL_SEPARATOR } from '../shared/mcp-tool-names';

@@ -1,7 +1,7 @@
 import { closedRunRecord } from './closed-run-record';
 import { CLOSED_RUN_DETAIL_KEY } from '../../shared/closed-run';
 import type { Duration } from '@temporalio/common';
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from '../../shared/duration';
 import * as wf from '@temporalio/workflow';
 import { FailureType } from '../../shared/failure-catalogue';
 import { jsonBytes } from '../../shared/payload-limits';

@@ -1,4 +1,4 @@
-import { msToNumber } from '@temporalio/common/lib/time';
+import { msToNumber } from '../../../shared/duration';
 import * as wf from '@temporalio/workflow';
 import { ACTIVITY_DEFAULTS } from '../../../shared/defaults/activities';
 import { type AssistantMessage, type ToolCall } from '../../../shared/messages';
