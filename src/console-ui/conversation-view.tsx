@@ -63,7 +63,8 @@ function Entry({ entry, canFork, runId }: { entry: ConversationEntry; canFork: b
       return (
         <details className={`tool${entry.isError ? ' failed' : ''}`} open={entry.output === undefined}>
           <summary>
-            <code>{entry.toolName}</code> {entry.output === undefined ? '(running or waiting)' : entry.isError ? '(failed)' : ''}
+            <code>{entry.toolName}</code>{' '}
+            {entry.output === undefined ? '(running or waiting)' : entry.isError ? '(failed)' : ''}
             {entry.decision === undefined ? '' : ` · ${entry.decision}`}
           </summary>
           <h4 className="label">Arguments</h4>

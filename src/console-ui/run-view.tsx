@@ -51,7 +51,8 @@ export function RunView({ runId, session }: { runId: string; session: Session })
     void (async () => {
       try {
         for await (const frame of readStream(`${path}/events`, stop.signal)) {
-          if (frame.event === 'model-text-delta') setDraft((text) => text + (JSON.parse(frame.data) as { text: string }).text);
+          if (frame.event === 'model-text-delta')
+            setDraft((text) => text + (JSON.parse(frame.data) as { text: string }).text);
           else if (frame.event === 'model-delta-reset') setDraft('');
           else if (frame.id !== undefined) {
             const event = JSON.parse(frame.data) as RunEventView;

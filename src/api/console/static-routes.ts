@@ -29,7 +29,11 @@ const SECURITY_HEADERS = {
  */
 export function registerStaticRoutes(app: FastifyInstance, bundleDir: string = CONSOLE_BUNDLE_DIR): void {
   let files: Promise<Set<string>> | undefined;
-  const listing = () => (files ??= readdir(bundleDir).then((names) => new Set(names), () => new Set<string>()));
+  const listing = () =>
+    (files ??= readdir(bundleDir).then(
+      (names) => new Set(names),
+      () => new Set<string>(),
+    ));
   const send = async (name: string) => {
     if (!(await listing()).has(name))
       throw new ApiError(
@@ -39,7 +43,10 @@ export function registerStaticRoutes(app: FastifyInstance, bundleDir: string = C
           : `No console file "${name}".`,
       );
     const extension = name.slice(name.lastIndexOf('.'));
-    return { body: await readFile(join(bundleDir, name)), type: CONTENT_TYPES[extension] ?? 'application/octet-stream' };
+    return {
+      body: await readFile(join(bundleDir, name)),
+      type: CONTENT_TYPES[extension] ?? 'application/octet-stream',
+    };
   };
   app.get('/console', async (_request, reply) => reply.redirect('/console/', 302));
   app.get('/console/', async (_request, reply) => {
