@@ -47,6 +47,8 @@ export type ConversationEntry =
 export function conversationOf(events: readonly RunEventView[]): ConversationEntry[] {
   const entries: ConversationEntry[] = [];
   const calls = new Map<string, ToolCallEntry>();
+  // A call's decision is recorded before the call starts: kept until its start comes.
+  const decisions = new Map<string, string>();
   for (const event of events) {
     switch (event.type) {
       case 'iteration-start':
@@ -66,16 +68,17 @@ export function conversationOf(events: readonly RunEventView[]): ConversationEnt
           toolName: event.toolName ?? '',
           arguments: event.arguments ?? event.argumentsText,
         };
+        const decision = decisions.get(call.callId);
+        if (decision !== undefined) call.decision = decision;
         calls.set(call.callId, call);
         entries.push(call);
         break;
       }
       case 'approval-decision': {
+        const decision = `${event.decision === 'approve' ? 'approved' : 'denied'} by ${event.by?.name ?? event.by?.via ?? 'someone'}`;
+        decisions.set(event.callId ?? '', decision);
         const call = calls.get(event.callId ?? '');
-        if (call !== undefined) {
-          call.decision = `${event.decision ?? ''}d by ${event.by?.name ?? event.by?.via ?? 'someone'}`;
-          if (event.decision === 'approve') call.arguments = event.arguments;
-        }
+        if (call !== undefined) call.decision = decision;
         break;
       }
       case 'nested-agent-start': {

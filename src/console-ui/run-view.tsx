@@ -5,6 +5,13 @@ import { ConversationView } from './conversation-view';
 import { RunControls } from './run-controls';
 import { dollars, json } from './format';
 
+/** The token budget in words, when the run has one. */
+function budgetText(budget: unknown): string {
+  if (budget === undefined || budget === null) return '';
+  if (typeof budget === 'object' && Object.keys(budget).length === 0) return '';
+  return `, token budget ${json(budget)}`;
+}
+
 /** What `GET /runs/:id` answers, the parts the console shows. */
 export interface RunStateView {
   temporal_status: string;
@@ -97,7 +104,7 @@ export function RunView({ runId, session }: { runId: string; session: Session })
         <dd>
           {state?.state.limits === undefined
             ? '—'
-            : `${state.state.limits.maxInvocations} model calls${state.state.limits.tokenBudget === undefined ? '' : `, budget ${json(state.state.limits.tokenBudget)}`}`}
+            : `${state.state.limits.maxInvocations} model calls${budgetText(state.state.limits.tokenBudget)}`}
         </dd>
       </dl>
       {task === undefined ? null : (
