@@ -164,6 +164,8 @@ describe('the cookie and CSRF', () => {
         tool_name: 'write_file',
         arguments: { path: 'inbox.txt', content: 'first draft' },
       });
+      // The tool's schema from the run's catalog, for the console's editor.
+      expect(listed?.parameters).toMatchObject({ type: 'object', properties: { path: { type: 'string' } } });
       const approved = await fetch(`${api.url}/runs/${runId}/approve`, {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },

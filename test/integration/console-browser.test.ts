@@ -129,6 +129,13 @@ describe('the console in a browser', () => {
     expect(await card.getByRole('button', { name: 'Approve with these arguments' }).isDisabled()).toBe(true);
     await editor.fill('["not", "an", "object"]');
     await card.getByText('The arguments must be an object.').waitFor();
+    // Checked against write_file's JSON Schema from the run's catalog before anything is sent.
+    await editor.fill('{ "path": 5, "content": "x" }');
+    await card
+      .getByText(/^#\/path: /)
+      .first()
+      .waitFor();
+    expect(await card.getByRole('button', { name: 'Approve with these arguments' }).isDisabled()).toBe(true);
     await editor.fill(JSON.stringify({ path: 'notes.md', content: 'edited in the console' }, null, 2));
     await photograph(page, 'inbox-modify');
     await card.getByRole('button', { name: 'Approve with these arguments' }).click();

@@ -4,6 +4,7 @@ import { CONSOLE_DEFAULTS } from '../../shared/defaults/console';
 import { WORKFLOW_TYPE } from '../../shared/defaults/names';
 import type { RunEvent } from '../../shared/run-events';
 import type { RunSubscriptions } from '../run-subscriptions';
+import { readToolSchemas } from './tool-schemas';
 
 /** One tool call that waits for a person's decision, as the inbox lists it. */
 export interface InboxItem {
@@ -16,12 +17,16 @@ export interface InboxItem {
   /** The approval policy that asked a person, and why, when one did. */
   policy?: string;
   reason?: string;
+  /** The tool's JSON Schema from the run's catalog, which the console's editor checks modified arguments against. */
+  parameters?: Record<string, unknown>;
 }
 
 /** One run the inbox follows: its waiting calls by call id, and how to stop following it. */
 interface FollowedRun {
   pending: Map<string, InboxItem>;
   stop: AbortController;
+  /** The run's tools' schemas, read from its history once it first has a waiting call. */
+  schemas?: Record<string, Record<string, unknown>>;
 }
 
 /** What the inbox needs. */
@@ -108,7 +113,9 @@ export class ApprovalInbox {
     void (async () => {
       try {
         for await (const event of this.options.subscriptions.follow(workflowId, 0, run.stop.signal)) {
-          if (apply(run.pending, workflowId, event)) this.changed();
+          if (event.type === 'approval-request' && run.schemas === undefined)
+            run.schemas = await readToolSchemas(this.options.client, workflowId).catch(() => ({}));
+          if (apply(run.pending, workflowId, event, run.schemas)) this.changed();
         }
       } catch {
         // The follow failed (the run is gone): it leaves the inbox; a later poll follows it again if it still waits.
@@ -127,9 +134,15 @@ export class ApprovalInbox {
 }
 
 /** Applies one event of a run to its waiting calls; whether they changed. */
-function apply(pending: Map<string, InboxItem>, runId: string, event: RunEvent): boolean {
+function apply(
+  pending: Map<string, InboxItem>,
+  runId: string,
+  event: RunEvent,
+  schemas: Record<string, Record<string, unknown>> = {},
+): boolean {
   switch (event.type) {
-    case 'approval-request':
+    case 'approval-request': {
+      const parameters = schemas[event.toolName];
       pending.set(event.callId, {
         run_id: runId,
         call_id: event.callId,
@@ -138,8 +151,10 @@ function apply(pending: Map<string, InboxItem>, runId: string, event: RunEvent):
         requested_at: event.at,
         ...(event.policy === undefined ? {} : { policy: event.policy }),
         ...(event.reason === undefined ? {} : { reason: event.reason }),
+        ...(parameters === undefined ? {} : { parameters }),
       });
       return true;
+    }
     case 'approval-decision':
     case 'approval-abandonment':
       return pending.delete(event.callId);
