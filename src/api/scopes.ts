@@ -62,7 +62,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
  * The scope of each console route that is not open: the console's own, registered only with `buildApiServer({ console })`
  * and not in the OpenAPI document (the console's page is their one caller).
  */
-export const CONSOLE_ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
+const CONSOLE_ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
   'GET /console/api/approvals': 'runs:read',
 };
 

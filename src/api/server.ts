@@ -27,7 +27,6 @@ import { traceContextHook } from '../tracing/http-trace-context';
 
 export type { ApiAuth } from './auth';
 export type { AgentDefaults } from './chat-routes';
-export type { ConsoleOptions } from './console/register-console';
 
 export interface ApiServerOptions {
   client: Client;

@@ -1,6 +1,6 @@
-import { Validator, type Schema } from '@cfworker/json-schema';
 import { useId, useState } from 'react';
 import { ApiFailure, api } from './api';
+import { argumentProblems } from './argument-problems';
 import { age, json, runHref } from './format';
 
 /** One call waiting for a decision, as `/console/api/approvals` lists it. */
@@ -14,24 +14,6 @@ export interface InboxItem {
   reason?: string;
   /** The tool's JSON Schema, when the run's catalog could be read. */
   parameters?: Record<string, unknown>;
-}
-
-/** The problems of `text` as the arguments of a call: not JSON, not an object, or not valid against `schema`. */
-export function argumentProblems(text: string, schema: Record<string, unknown> | undefined): string[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return [`Not JSON: ${(error as Error).message}`];
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return ['The arguments must be an object.'];
-  if (schema === undefined) return [];
-  const result = new Validator(schema as Schema, '2020-12', false).validate(value);
-  return result.valid
-    ? []
-    : result.errors
-        .filter((error) => error.keyword !== 'properties')
-        .map((error) => `${error.instanceLocation}: ${error.error}`);
 }
 
 /** A waiting call: its run, tool and exact arguments, and (when the scopes allow) approve, deny or modify. */

@@ -22,7 +22,7 @@ export interface RunEventView {
 }
 
 /** One tool call in the conversation: its arguments, its result once it ended, a nested agent's run if it is one. */
-export interface ToolCallEntry {
+interface ToolCallEntry {
   kind: 'tool';
   iteration: number;
   callId: string;

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors';
 
 /** Where `npm run build` writes the console's bundle: `dist/console/` of the package, from `src/` or `dist/` alike. */
-export const CONSOLE_BUNDLE_DIR = resolve(__dirname, '../../../dist/console');
+const CONSOLE_BUNDLE_DIR = resolve(__dirname, '../../../dist/console');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
