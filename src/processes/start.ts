@@ -84,7 +84,9 @@ async function main(): Promise<number> {
   say(
     `Worker: task queue "${taskQueue}", ${describeModelEndpoints(model)}, tools ${api.defaults.tools.join(', ')} by default; ${describePayloadEncryption(encryption)}.`,
   );
-  say(`Agent API at ${url}, its console at ${url}/console/; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`);
+  say(
+    `Agent API at ${url}, its console at ${url}/console/; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`,
+  );
 
   // Ctrl-C, or a worker that stopped on its own (a fatal error): either way the API closes properly first.
   const workerStopped = workerRun.then(
