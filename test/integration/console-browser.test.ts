@@ -42,11 +42,15 @@ afterAll(async () => {
   await env?.close();
 });
 
-/** A run whose first answer writes `file` (waiting for approval), then says it is done. */
+/** The model's last answer, streamed a word at a time so the run's page shows it being written. */
+const closing = (file: string) =>
+  `Wrote ${file}. It holds one line for the release notes, edited by a person before it was written to disk.`;
+
+/** A run whose first answer writes `file` (waiting for approval), then says it is done, streamed slowly. */
 async function startApprovalRun(file: string): Promise<string> {
   const model = env.scenario([
     { toolCalls: [{ name: 'write_file', arguments: { path: file, content: 'first draft' } }] },
-    { content: `Wrote ${file}.` },
+    { content: closing(file), tokenDelayMs: 150 },
   ]);
   const handle = await env.start({
     model,
@@ -138,18 +142,29 @@ describe('the console in a browser', () => {
     expect(await card.getByRole('button', { name: 'Approve with these arguments' }).isDisabled()).toBe(true);
     await editor.fill(JSON.stringify({ path: 'notes.md', content: 'edited in the console' }, null, 2));
     await photograph(page, 'inbox-modify');
+    // The run's page, open in a second tab before the approval, shows the model's answer as it is written.
+    const runPage = await context.newPage();
+    await runPage.goto(`${api.url}/console/#/runs/${encodeURIComponent(runId)}`);
+    await runPage.getByRole('heading', { name: 'Iteration 1' }).waitFor({ timeout: 20_000 });
     await card.getByRole('button', { name: 'Approve with these arguments' }).click();
     await card.waitFor({ state: 'detached', timeout: 10_000 });
+    const writing = runPage.locator('.streaming');
+    await writing.getByText(/^Wrote notes\.md\./).waitFor({ timeout: 20_000 });
+    const partial = await writing.locator('p').innerText();
+    expect(partial.length).toBeLessThan(closing('notes.md').length);
+    await runPage.getByText('The run ended: completed.').waitFor({ timeout: 30_000 });
+    expect(await runPage.locator('.streaming').count()).toBe(0);
+    await runPage.close();
 
     await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(runId)}`);
     await page.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
-    await page.getByText('Wrote notes.md.').waitFor();
+    await page.getByText(closing('notes.md')).waitFor();
     expect(await page.getByText('approved by alice').count()).toBe(1);
     const link = await page.getByRole('link', { name: 'Open in the Temporal web UI' }).getAttribute('href');
     expect(link).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/${encodeURIComponent(runId)}`);
     await photograph(page, 'run');
     const result = (await env.client.workflow.getHandle(runId).result()) as AgentResult;
-    expect(result.response).toBe('Wrote notes.md.');
+    expect(result.response).toBe(closing('notes.md'));
     expect(readFileSync(path.join(env.workspace, 'notes.md'), 'utf8')).toBe('edited in the console');
 
     await page.goto(`${api.url}/console/#/runs`);
