@@ -19,6 +19,7 @@ export interface RunEventView {
   decision?: string;
   reason?: string | null;
   by?: { name?: string; via: string };
+  usage?: { promptTokens: number; completionTokens: number; totalTokens: number; costUsd?: number };
 }
 
 /** One tool call in the conversation: its arguments, its result once it ended, a nested agent's run if it is one. */

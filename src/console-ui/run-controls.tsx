@@ -1,29 +1,19 @@
 import { useId, useState, type FormEvent } from 'react';
 import { ApiFailure, api, can, type Session } from './api';
-import type { RunStateView } from './run-view';
+import type { RunSummary } from './run-summary';
 
 const ENDED = new Set(['completed', 'failed', 'terminated']);
 
 /** What may be done to a live run, as the scopes allow: a message or an answer, and terminating it. */
-export function RunControls({
-  runId,
-  session,
-  state,
-  onActed,
-}: {
-  runId: string;
-  session: Session;
-  state: RunStateView;
-  onActed: () => Promise<void>;
-}) {
+export function RunControls({ runId, session, summary }: { runId: string; session: Session; summary: RunSummary }) {
   const [text, setText] = useState('');
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
   const [done, setDone] = useState<string | undefined>();
   const id = useId();
-  if (ENDED.has(state.state.status) || state.temporal_status !== 'RUNNING') return null;
+  if (ENDED.has(summary.status)) return null;
   const path = `/runs/${encodeURIComponent(runId)}`;
-  const question = state.state.question;
+  const question = summary.question;
   const mcp = question?.elicitationId !== undefined;
   const act = async (what: string, call: () => Promise<unknown>) => {
     setProblem(undefined);
@@ -32,7 +22,6 @@ export function RunControls({
       await call();
       setDone(what);
       setText('');
-      await onActed();
     } catch (error) {
       setProblem(error instanceof ApiFailure ? error.message : String(error));
     }
@@ -51,9 +40,9 @@ export function RunControls({
   const mayMessage = mcp ? can(session, 'approvals:decide') : can(session, 'runs:write');
   return (
     <section aria-label="Act on the run" className="controls">
-      {state.state.pendingApprovals.length === 0 ? null : (
+      {summary.pending.length === 0 ? null : (
         <p>
-          {state.state.pendingApprovals.length} call(s) wait for a decision: <a href="#/inbox">open the inbox</a>.
+          {summary.pending.length} call(s) wait for a decision: <a href="#/inbox">open the inbox</a>.
         </p>
       )}
       {!mayMessage ? null : (

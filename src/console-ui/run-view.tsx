@@ -1,59 +1,23 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ApiFailure, api, can, readStream, type Session } from './api';
 import { conversationOf, type RunEventView } from './conversation';
 import { ConversationView } from './conversation-view';
+import { OnDemand } from './on-demand';
 import { RunControls } from './run-controls';
+import { summaryOf } from './run-summary';
 import { dollars, json } from './format';
 
-/** The token budget in words, when the run has one. */
-function budgetText(budget: unknown): string {
-  if (budget === undefined || budget === null) return '';
-  if (typeof budget === 'object' && Object.keys(budget).length === 0) return '';
-  return `, token budget ${json(budget)}`;
-}
-
-/** What `GET /runs/:id` answers, the parts the console shows. */
-export interface RunStateView {
-  temporal_status: string;
-  state: {
-    status: string;
-    iteration?: number;
-    activity?: string;
-    usage: { promptTokens: number; completionTokens: number; totalTokens: number; costUsd?: number };
-    limits?: { maxInvocations: number; tokenBudget?: unknown };
-    pendingApprovals: { callId: string; toolName: string }[];
-    question?: { question: string; server?: string; elicitationId?: string };
-  };
-}
-
 /**
- * One run: its conversation as its events tell it (model text streaming in as it is written), its usage and limits,
- * its events, and what the scopes allow doing to it. The events come from `GET /runs/:id/events` (one shared follow
- * of the run in the API process); the state is read once, and again when the run ends or is acted on.
+ * One run: its conversation, status and usage as its events tell them (model text streaming in as it is written),
+ * and what the scopes allow doing to it. Everything comes from `GET /runs/:id/events`, one shared follow of the run
+ * in the API process; the limits and the stored transcript are read (a query each) only when asked for.
  */
 export function RunView({ runId, session }: { runId: string; session: Session }) {
-  const [state, setState] = useState<RunStateView | undefined>();
   const [events, setEvents] = useState<RunEventView[]>([]);
   const [draft, setDraft] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
-  const [task, setTask] = useState<string | undefined>();
   const path = `/runs/${encodeURIComponent(runId)}`;
-  const refresh = useCallback(
-    () =>
-      api<RunStateView>(path).then(setState, (error: unknown) =>
-        setProblem(error instanceof ApiFailure ? error.message : String(error)),
-      ),
-    [path],
-  );
   useEffect(() => {
-    void refresh();
-    api<{ messages: { role: string; content?: unknown }[] }>(`${path}/messages?limit=3`).then(
-      (page) => {
-        const first = page.messages.find((message) => message.role === 'user');
-        if (typeof first?.content === 'string') setTask(first.content);
-      },
-      () => undefined,
-    );
     const stop = new AbortController();
     void (async () => {
       try {
@@ -61,21 +25,21 @@ export function RunView({ runId, session }: { runId: string; session: Session })
           if (frame.event === 'model-text-delta')
             setDraft((text) => text + (JSON.parse(frame.data) as { text: string }).text);
           else if (frame.event === 'model-delta-reset') setDraft('');
+          else if (frame.event === 'error') setProblem((JSON.parse(frame.data) as { message: string }).message);
           else if (frame.id !== undefined) {
             const event = JSON.parse(frame.data) as RunEventView;
-            if (event.type === 'model-response') setDraft('');
+            if (event.type === 'model-response' || event.type === 'run-end') setDraft('');
             setEvents((seen) => [...seen, event]);
-            if (event.type === 'run-end' || event.type === 'approval-request' || event.type === 'input-request')
-              void refresh();
-          } else if (frame.event === 'end') void refresh();
+          }
         }
       } catch (error) {
-        if (!stop.signal.aborted) setProblem(String(error));
+        if (!stop.signal.aborted) setProblem(error instanceof ApiFailure ? error.message : String(error));
       }
     })();
     return () => stop.abort();
-  }, [path, refresh]);
-  const usage = state?.state.usage;
+  }, [path]);
+  const summary = summaryOf(events);
+  const { usage } = summary;
   const webUi = `${session.temporal_ui_url}/namespaces/${encodeURIComponent(session.namespace)}/workflows/${encodeURIComponent(runId)}`;
   return (
     <article aria-labelledby="run-title" className="run">
@@ -83,8 +47,8 @@ export function RunView({ runId, session }: { runId: string; session: Session })
         Run <code>{runId}</code>
       </h1>
       <p className="meta">
-        <span className={`status status-${state?.state.status ?? 'unknown'}`}>{state?.state.status ?? '…'}</span>{' '}
-        {state?.state.activity ?? ''} · <a href={webUi}>Open in the Temporal web UI</a>
+        <span className={`status status-${summary.status}`}>{summary.status}</span> ·{' '}
+        <a href={webUi}>Open in the Temporal web UI</a>
       </p>
       {problem === undefined ? null : (
         <p role="alert" className="problem">
@@ -93,33 +57,37 @@ export function RunView({ runId, session }: { runId: string; session: Session })
       )}
       <dl className="usage">
         <dt>Iterations</dt>
-        <dd>{state?.state.iteration ?? '—'}</dd>
+        <dd>{summary.iterations}</dd>
         <dt>Tokens</dt>
-        <dd>
-          {usage === undefined ? '—' : `${usage.totalTokens} (${usage.promptTokens} in, ${usage.completionTokens} out)`}
-        </dd>
+        <dd>{`${usage.totalTokens} (${usage.promptTokens} in, ${usage.completionTokens} out)`}</dd>
         <dt>Cost</dt>
-        <dd>{dollars(usage?.costUsd)}</dd>
-        <dt>Limits</dt>
-        <dd>
-          {state?.state.limits === undefined
-            ? '—'
-            : `${state.state.limits.maxInvocations} model calls${budgetText(state.state.limits.tokenBudget)}`}
-        </dd>
+        <dd>{dollars(usage.costUsd)}</dd>
       </dl>
-      {task === undefined ? null : (
-        <section aria-label="Task" className="message user">
-          <h2 className="label">Task</h2>
-          <p>{task}</p>
-        </section>
-      )}
+      <OnDemand
+        label="Limits"
+        read={() =>
+          api<{ state: { limits?: { maxInvocations: number; tokenBudget?: unknown } } }>(path).then(
+            ({ state }) => state.limits,
+          )
+        }
+        render={(limits) => <pre>{json(limits)}</pre>}
+      />
+      <OnDemand
+        label="Stored transcript"
+        read={() => api<{ messages: unknown[]; total: number }>(`${path}/messages?limit=50`)}
+        render={(page) => (
+          <pre>
+            {page.total} messages; the first {page.messages.length}: {json(page.messages)}
+          </pre>
+        )}
+      />
       <ConversationView
         entries={conversationOf(events)}
         draft={draft}
         canFork={can(session, 'runs:write')}
         runId={runId}
       />
-      {state === undefined ? null : <RunControls runId={runId} session={session} state={state} onActed={refresh} />}
+      <RunControls runId={runId} session={session} summary={summary} />
       <details className="events">
         <summary>Events ({events.length})</summary>
         <ol>

@@ -1,5 +1,6 @@
 import { argumentProblems } from '../../src/console-ui/argument-problems';
 import { conversationOf, type RunEventView } from '../../src/console-ui/conversation';
+import { summaryOf } from '../../src/console-ui/run-summary';
 
 /** The console page's pure parts: the editor's check of modified arguments, and a run's events as a conversation. */
 describe("the console's argument check", () => {
@@ -101,5 +102,44 @@ describe("a run's events as a conversation", () => {
       { kind: 'user', text: 'b.md' },
       { kind: 'end', status: 'completed' },
     ]);
+  });
+});
+
+describe("a run's summary from its events", () => {
+  const at = '2026-01-01T00:00:00Z';
+  const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15, costUsd: 0.01 };
+
+  test('waiting for a decision, then for an answer, then ended with the usage the end reports', () => {
+    const events: RunEventView[] = [
+      { seq: 1, at, type: 'iteration-start', iteration: 1 },
+      { seq: 2, at, type: 'model-response', iteration: 1, usage },
+      { seq: 3, at, type: 'approval-request', callId: 'c1' },
+    ];
+    expect(summaryOf(events)).toEqual({
+      status: 'waiting_for_approval',
+      iterations: 1,
+      usage,
+      pending: ['c1'],
+    });
+    events.push(
+      { seq: 4, at, type: 'approval-decision', callId: 'c1', decision: 'approve' },
+      { seq: 5, at, type: 'iteration-start', iteration: 2 },
+      { seq: 6, at, type: 'model-response', iteration: 2, usage },
+      { seq: 7, at, type: 'input-request', callId: 'c2', question: 'Which?', server: 'srv', elicitationId: 'e1' },
+    );
+    expect(summaryOf(events)).toMatchObject({
+      status: 'waiting_for_input',
+      iterations: 2,
+      usage: { totalTokens: 30, costUsd: 0.02 },
+      pending: [],
+      question: { callId: 'c2', question: 'Which?', server: 'srv', elicitationId: 'e1' },
+    });
+    events.push(
+      { seq: 8, at, type: 'mcp-elicitation-end', callId: 'c2' },
+      { seq: 9, at, type: 'run-end', status: 'completed', usage: { ...usage, totalTokens: 31 } },
+    );
+    const ended = summaryOf(events);
+    expect(ended).toMatchObject({ status: 'completed', usage: { totalTokens: 31 } });
+    expect(ended.question).toBeUndefined();
   });
 });
