@@ -8,7 +8,8 @@ function latencyCounts(results: readonly ScenarioResult[]): LatencyCounts[] {
   const latencies = [...new Set(results.map((result) => result.latencyMs))];
   return latencies.map((latencyMs) => {
     const runs = results.filter((result) => result.latencyMs === latencyMs);
-    // Per run: the console scenario's namespace holds CONSOLE_RUNS runs.
+    // Per run: the console scenario's namespace holds CONSOLE_RUNS runs (reported in the table, not gated: its 20
+    // runs side by side make the follow's reads depend on the machine's load more than one run's do).
     const actions = (kind: string) => {
       const run = runs.find((candidate) => candidate.kind === kind);
       return totalOf(run?.actions) / (run?.runs ?? 1);
@@ -22,7 +23,6 @@ function latencyCounts(results: readonly ScenarioResult[]): LatencyCounts[] {
         cli: actions('cli'),
         'sse-1': actions('sse-1'),
         'sse-10': actions('sse-10'),
-        [`console on ${CONSOLE_RUNS} runs`]: actions('console'),
       },
     };
   });
