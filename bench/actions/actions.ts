@@ -36,7 +36,7 @@ const ACTIVITY_CALCULATOR = 'calculator_activity';
 const WATCH_FORMS = ['unwatched', 'cli', 'sse-1', 'sse-10', 'console'] as const;
 
 /** The runs the `console` scenario runs side by side, each with its page open in the console (the issue's 20). */
-export const CONSOLE_RUNS = 20;
+const CONSOLE_RUNS = 20;
 type WatchForm = (typeof WATCH_FORMS)[number];
 
 /** A scenario: the bare loop, the runner watched in one of the forms, or the runner with its calculator local. */

@@ -1,6 +1,6 @@
 import { checkBudgets, type BudgetCheck, type LatencyCounts } from './budgets';
 import { totalOf } from './prometheus';
-import { CONSOLE_RUNS, type ScenarioResult } from './actions';
+import type { ScenarioResult } from './actions';
 import { predictedActions } from './formula';
 
 /** The section's measured runs grouped by latency, as the budgets read them. */

@@ -1,7 +1,7 @@
 import type { RunEventView } from './conversation';
 
 /** Tokens and cost, as a model response or the run's end reports them. */
-export interface UsageView {
+interface UsageView {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
