@@ -50,10 +50,12 @@ export function conversationOf(events: readonly RunEventView[]): ConversationEnt
   const calls = new Map<string, ToolCallEntry>();
   // A call's decision is recorded before the call starts: kept until its start comes.
   const decisions = new Map<string, string>();
+  let iteration = 0;
   for (const event of events) {
     switch (event.type) {
       case 'iteration-start':
-        entries.push({ kind: 'iteration', iteration: event.iteration ?? 0 });
+        iteration = event.iteration ?? iteration;
+        entries.push({ kind: 'iteration', iteration });
         break;
       case 'user-message':
         entries.push({ kind: 'user', text: event.content ?? '' });
@@ -61,18 +63,24 @@ export function conversationOf(events: readonly RunEventView[]): ConversationEnt
       case 'model-response':
         if (event.content) entries.push({ kind: 'assistant', iteration: event.iteration ?? 0, text: event.content });
         break;
+      case 'approval-request':
       case 'tool-call-start': {
-        const call: ToolCallEntry = {
+        // A call waiting for a decision shows from its request on, so a denied one (which never starts) shows too.
+        const known = calls.get(event.callId ?? '');
+        const call: ToolCallEntry = known ?? {
           kind: 'tool',
-          iteration: event.iteration ?? 0,
+          iteration: event.iteration ?? iteration,
           callId: event.callId ?? '',
           toolName: event.toolName ?? '',
           arguments: event.arguments ?? event.argumentsText,
         };
+        if (event.type === 'tool-call-start') call.arguments = event.arguments ?? event.argumentsText;
         const decision = decisions.get(call.callId);
         if (decision !== undefined) call.decision = decision;
-        calls.set(call.callId, call);
-        entries.push(call);
+        if (known === undefined) {
+          calls.set(call.callId, call);
+          entries.push(call);
+        }
         break;
       }
       case 'approval-decision': {

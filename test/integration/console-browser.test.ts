@@ -195,6 +195,42 @@ describe('the console in a browser', () => {
     await readerCard.waitFor({ state: 'detached', timeout: 10_000 });
     expect(Date.now() - started).toBeLessThan(5_000);
     await env.client.workflow.getHandle(runId).result();
+    // The reader's run page offers no fork (nor, while the run lives, a message box or Terminate).
+    await readerView.page.goto(`${api.url}/console/#/runs/${encodeURIComponent(runId)}`);
+    await readerView.page.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    await readerView.page.getByText('denied by bob').waitFor();
+    expect(await readerView.page.getByRole('button', { name: /Fork from here/ }).count()).toBe(0);
     for (const view of [first, readerView, deciding]) await view.context.close();
+  }, 120_000);
+
+  test('a run’s page answers ask_question, forks from an iteration, and terminates a waiting run', async () => {
+    const { context, page } = await signedIn(admin.token);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which colour should the cover be?' } }] },
+      { content: 'Blue it is.' },
+      { content: 'The fork answers again.' },
+    ]);
+    const asking = await env.start({ model, tools: ['ask_question'], message: 'Pick a cover colour.' });
+    await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(asking.workflowId)}`);
+    const answerBox = page.getByLabel('Answer: Which colour should the cover be?');
+    await answerBox.waitFor({ timeout: 20_000 });
+    await answerBox.fill('Blue');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    await page.getByText('Blue it is.').waitFor();
+
+    await page.getByRole('button', { name: 'Fork from here (iteration 2)' }).click();
+    await page.waitForFunction((source) => !window.location.hash.includes(source), asking.workflowId);
+    const forkId = decodeURIComponent(await page.evaluate(() => window.location.hash.replace('#/runs/', '')));
+    await page.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    expect(forkId).not.toBe(asking.workflowId);
+
+    const waiting = await startApprovalRun('stopped.md');
+    await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(waiting)}`);
+    await page.getByText('waiting_for_approval').first().waitFor({ timeout: 20_000 });
+    await page.getByLabel('Reason to terminate').fill('Not needed any more.');
+    await page.getByRole('button', { name: 'Terminate' }).click();
+    await page.getByText('The run ended: terminated.').waitFor({ timeout: 20_000 });
+    await context.close();
   }, 120_000);
 });

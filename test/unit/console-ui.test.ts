@@ -103,6 +103,26 @@ describe("a run's events as a conversation", () => {
       { kind: 'end', status: 'completed' },
     ]);
   });
+
+  test('a denied call, which never starts, shows with its request’s arguments and its decision', () => {
+    expect(
+      conversationOf([
+        { seq: 1, at, type: 'iteration-start', iteration: 3 },
+        { seq: 2, at, type: 'approval-request', callId: 'c9', toolName: 'write_file', arguments: { path: 'x' } },
+        { seq: 3, at, type: 'approval-decision', callId: 'c9', decision: 'deny', by: { name: 'bob', via: 'api' } },
+      ]),
+    ).toEqual([
+      { kind: 'iteration', iteration: 3 },
+      {
+        kind: 'tool',
+        iteration: 3,
+        callId: 'c9',
+        toolName: 'write_file',
+        arguments: { path: 'x' },
+        decision: 'denied by bob',
+      },
+    ]);
+  });
 });
 
 describe("a run's summary from its events", () => {
