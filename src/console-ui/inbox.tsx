@@ -6,6 +6,12 @@ import { ApprovalCard, type InboxItem } from './approval-card';
 export function Inbox({ session }: { session: Session }) {
   const [items, setItems] = useState<InboxItem[] | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
+  // Redrawn every 5 s, so each call's "waiting" age stays true.
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((tick) => tick + 1), 5_000);
+    return () => clearInterval(timer);
+  }, []);
   useEffect(() => {
     const stop = new AbortController();
     void (async () => {

@@ -85,7 +85,7 @@ async function main(): Promise<number> {
     `Worker: task queue "${taskQueue}", ${describeModelEndpoints(model)}, tools ${api.defaults.tools.join(', ')} by default; ${describePayloadEncryption(encryption)}.`,
   );
   say(
-    `Agent API at ${url}, its console at ${url}/console/; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`,
+    `Agent API at ${url}; its console at ${url}/console/; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`,
   );
 
   // Ctrl-C, or a worker that stopped on its own (a fatal error): either way the API closes properly first.
