@@ -17,6 +17,7 @@ import { freePort, startDevServer } from '../../src/temporal/dev-server';
 import { AGENT_PRELOADED_MODULES } from '../../src/worker/plugin';
 import { createAgentWorker } from '../../src/worker';
 import { actionCounts, type ActionCounts } from './prometheus';
+import { watchWithConsole } from './console-watch';
 
 /**
  * `npm run bench -- --only actions`: what a run costs in Temporal actions, read from the dev server's own `action`
@@ -32,7 +33,10 @@ import { actionCounts, type ActionCounts } from './prometheus';
 const ACTIVITY_CALCULATOR = 'calculator_activity';
 
 /** How a run is watched while it runs. */
-const WATCH_FORMS = ['unwatched', 'cli', 'sse-1', 'sse-10'] as const;
+const WATCH_FORMS = ['unwatched', 'cli', 'sse-1', 'sse-10', 'console'] as const;
+
+/** The runs the `console` scenario runs side by side, each with its page open in the console (the issue's 20). */
+const CONSOLE_RUNS = 20;
 type WatchForm = (typeof WATCH_FORMS)[number];
 
 /** A scenario: the bare loop, the runner watched in one of the forms, or the runner with its calculator local. */
@@ -44,6 +48,8 @@ export interface ScenarioResult {
   iterations: number;
   kind: ScenarioKind;
   namespace: string;
+  /** Runs in the scenario's namespace: {@link CONSOLE_RUNS} for `console`, else 1. */
+  runs: number;
   actions: Map<string, number>;
   seconds: number;
 }
@@ -87,6 +93,7 @@ export async function benchActions(options: ActionsBenchOptions): Promise<Scenar
       iterations,
       kind,
       namespace: `actions-${latencyMs}ms-${kind}`,
+      runs: kind === 'console' ? CONSOLE_RUNS : 1,
     })),
   );
   const metricsPort = await freePort();
@@ -180,6 +187,30 @@ async function runScenario(
       args: [{ model: modelName, message, tools: [ACTIVITY_CALCULATOR] }],
     });
     if (iterations !== scenario.iterations) throw new Error(`the bare loop ran ${iterations} iterations`);
+    return;
+  }
+  if (scenario.kind === 'console') {
+    const handles = await Promise.all(
+      Array.from({ length: CONSOLE_RUNS }, (_, index) =>
+        client.workflow.start(WORKFLOW_TYPE, {
+          taskQueue,
+          workflowId: `${workflowId}-${index}`,
+          args: [{ model: modelName, tools: [ACTIVITY_CALCULATOR], message }],
+        }),
+      ),
+    );
+    await watchWithConsole(
+      client,
+      taskQueue,
+      API_TOKEN,
+      handles.map((handle) => handle.workflowId),
+      cleanups,
+    );
+    for (const handle of handles) {
+      const result = (await handle.result()) as { iterations?: number; invocations?: number };
+      if ((result.invocations ?? result.iterations) !== scenario.iterations)
+        throw new Error(`${scenario.namespace}: a run made ${result.invocations ?? result.iterations} model calls`);
+    }
     return;
   }
   const handle = await client.workflow.start(WORKFLOW_TYPE, {

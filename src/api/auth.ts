@@ -1,5 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { BrowserSessions } from './browser-sessions';
+import { consolePrincipal, type ConsoleSession } from './console/console-session';
 import { ApiError, UNAUTHORIZED, errorBody } from './errors';
 import { apiTokenPrincipal, type Principal } from './principals';
 import { allows, routeKey, scopeOfRoute } from './scopes';
@@ -27,9 +29,14 @@ export function principalsOf(auth: ApiAuth): Principal[] {
  * Authentication and authorisation, installed before any route: each route's scope must be in the table of
  * `scopes.ts` (registering one that is not throws), and an `onRequest` hook, which runs before the body is
  * read, answers 401 to a request without a known token and 403 to a principal without the route's scope —
- * no parsing, no validation, no run. The principal is on `request.principal` for the handlers.
+ * no parsing, no validation, no run. The principal is on `request.principal` for the handlers. With `consoleSessions`,
+ * a request without `Authorization` may instead carry a console session's cookie (`consolePrincipal` says when).
  */
-export function registerAuth(app: FastifyInstance, auth: ApiAuth): void {
+export function registerAuth(
+  app: FastifyInstance,
+  auth: ApiAuth,
+  consoleSessions?: BrowserSessions<ConsoleSession>,
+): void {
   const principals = principalsOf(auth);
   app.decorateRequest('principal', undefined);
   app.addHook('onRoute', (route) => {
@@ -45,7 +52,10 @@ export function registerAuth(app: FastifyInstance, auth: ApiAuth): void {
     // Unknown routes (no url) still need a token: a 404 says which paths exist.
     const needed = url === undefined ? undefined : scopeOfRoute(request.method, url);
     if (needed === null || 'disabled' in auth) return;
-    const principal = authenticate(principals, request.headers.authorization);
+    const principal =
+      request.headers.authorization === undefined && consoleSessions !== undefined
+        ? consolePrincipal(consoleSessions, request, url)
+        : authenticate(principals, request.headers.authorization);
     if (principal === undefined) {
       await reply.code(401).header('www-authenticate', 'Bearer').send(errorBody(UNAUTHORIZED));
       return;

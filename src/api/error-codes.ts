@@ -38,7 +38,12 @@ export const API_ERROR_CODES = {
   too_many_logins: {
     status: 429,
     meaning:
-      'The codec server: this client address failed to sign in too often; `Retry-After` says when it may try again.',
+      'The codec server or the console: this client address failed to sign in too often; `Retry-After` says when it may try again.',
+  },
+  console_csrf: {
+    status: 403,
+    meaning:
+      'The console’s session cookie came without its `x-agent-console-csrf` header, from another origin, or on a route the console does not use.',
   },
   route_not_found: { status: 404, meaning: 'No route has this method and path.' },
   bad_request: {

@@ -57,6 +57,8 @@ export interface RunRouteDeps {
   keepAliveMs?: number;
   /** The tools a request may name (`checkToolsAllowed`). @default every tool */
   allowedTools?: readonly string[];
+  /** The process's follows of runs, shared with the console's inbox. @default a new one */
+  subscriptions?: RunSubscriptions;
 }
 
 /**
@@ -66,7 +68,7 @@ export interface RunRouteDeps {
  */
 export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): void {
   const { client } = deps;
-  const subscriptions = new RunSubscriptions(client);
+  const subscriptions = deps.subscriptions ?? new RunSubscriptions(client);
   /** Open event streams, ended when the server closes (they would otherwise hold it open). */
   const streams = new Set<AbortController>();
   app.addHook('preClose', async () => {

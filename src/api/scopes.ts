@@ -20,8 +20,19 @@ export type ApiScope = keyof typeof API_SCOPES;
 /** Every scope, in the catalogue's order. */
 export const API_SCOPE_NAMES = Object.keys(API_SCOPES) as [ApiScope, ...ApiScope[]];
 
-/** Routes answered to anyone: the probes and the OpenAPI document, none of which says anything about runs. */
-export const OPEN_ROUTES: ReadonlySet<string> = new Set(['GET /healthz', 'GET /readyz', 'GET /openapi.json']);
+/** Routes answered to anyone: the probes, the OpenAPI document and the console's page, none of which says anything about runs. */
+export const OPEN_ROUTES: ReadonlySet<string> = new Set([
+  'GET /healthz',
+  'GET /readyz',
+  'GET /openapi.json',
+  // The console's page and sign-in: a static bundle, and routes that check the token or the session cookie themselves.
+  'GET /console',
+  'GET /console/',
+  'GET /console/:file',
+  'POST /console/api/sign-in',
+  'GET /console/api/session',
+  'POST /console/api/sign-out',
+]);
 
 /** The scope each route needs, by `METHOD /path` as registered. */
 export const ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
@@ -47,6 +58,14 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
   'POST /codec/decode': 'payloads:decode',
 };
 
+/**
+ * The scope of each console route that is not open: the console's own, registered only with `buildApiServer({ console })`
+ * and not in the OpenAPI document (the console's page is their one caller).
+ */
+const CONSOLE_ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
+  'GET /console/api/approvals': 'runs:read',
+};
+
 /** What `POST /runs/:run_id/fork` needs besides its route's scope: it reads the source run's conversation. */
 export const FORK_READ_SCOPE: ApiScope = 'runs:read';
 
@@ -61,7 +80,7 @@ export function routeKey(method: string, url: string): string {
 export function scopeOfRoute(method: string, url: string): ApiScope | null | undefined {
   const key = routeKey(method, url);
   if (OPEN_ROUTES.has(key)) return null;
-  return ROUTE_SCOPES[key];
+  return ROUTE_SCOPES[key] ?? CONSOLE_ROUTE_SCOPES[key];
 }
 
 /** Whether `held` allows `needed`: it is there, or `admin` is. */

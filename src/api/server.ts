@@ -19,6 +19,9 @@ import { limitJsonDepth } from './json-body';
 import { redactingLoggerOptions } from './log-redaction';
 import { openApiDocument } from './openapi/document';
 import { registerRunRoutes } from './run-routes';
+import { RunSubscriptions } from './run-subscriptions';
+import { registerConsole, type ConsoleOptions } from './console/register-console';
+import { newConsoleSessions } from './console/console-session';
 import { probeTemporal } from './temporal-deadline';
 import { traceContextHook } from '../tracing/http-trace-context';
 
@@ -49,6 +52,11 @@ export interface ApiServerOptions {
    * as `connectAgentClient` does when tracing is on). @default false
    */
   traceContext?: boolean;
+  /**
+   * Serve the console at `/console/` (docs/guide/console.md): its sign-in exchanges a principal's token for a session
+   * cookie, which then authenticates the `/runs` routes together with the session's CSRF header. @default none
+   */
+  console?: ConsoleOptions;
 }
 
 /**
@@ -74,7 +82,8 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   });
   limitJsonDepth(app);
   if ('disabled' in options.auth) requireLoopbackHost(app);
-  registerAuth(app, options.auth);
+  const consoleSessions = options.console === undefined ? undefined : newConsoleSessions();
+  registerAuth(app, options.auth, consoleSessions);
   if (options.traceContext === true) app.addHook('onRequest', traceContextHook());
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
@@ -97,12 +106,23 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     defaults: options.defaults,
     ...allowed,
   });
+  const subscriptions = new RunSubscriptions(options.client);
   registerRunRoutes(app, {
     client: options.client,
     taskQueue: options.taskQueue,
+    subscriptions,
     ...allowed,
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
   });
+  if (options.console !== undefined && consoleSessions !== undefined)
+    registerConsole(app, {
+      client: options.client,
+      auth: options.auth,
+      sessions: consoleSessions,
+      subscriptions,
+      options: options.console,
+      ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
+    });
   if (options.codec !== undefined) registerCodecRoutes(app, { codec: options.codec, prefix: '/codec' });
   return app;
 }

@@ -5,7 +5,8 @@ import { ApiError, errorBody, parseBody } from '../api/errors';
 import { CODEC_SESSION_COOKIE } from '../shared/defaults/codec-server';
 import { CODEC_UNAUTHORIZED } from './codec-auth';
 import type { LoginThrottle } from './login-throttle';
-import { readCookie, type CodecSessions } from './session';
+import { readCookie } from '../api/browser-sessions';
+import type { CodecSessions } from './session';
 
 /** The paths of the browser's sign-in, open to every caller. */
 export const LOGIN_PATHS = ['/login', '/logout'] as const;

@@ -77,13 +77,16 @@ async function main(): Promise<number> {
     ...(api.allowedTools === undefined ? {} : { allowedTools: api.allowedTools }),
     bodyLimit: api.bodyLimit,
     logger: { level: logLevel.toLowerCase() },
+    console: server.uiUrl ? { temporalUiUrl: server.uiUrl } : {},
   });
   const url = await listen(app, api);
   say(`Temporal: ${server.address} (${server.description})${server.uiUrl ? `; web UI ${server.uiUrl}` : ''}.`);
   say(
     `Worker: task queue "${taskQueue}", ${describeModelEndpoints(model)}, tools ${api.defaults.tools.join(', ')} by default; ${describePayloadEncryption(encryption)}.`,
   );
-  say(`Agent API at ${url}; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`);
+  say(
+    `Agent API at ${url}; its console at ${url}/console/; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`,
+  );
 
   // Ctrl-C, or a worker that stopped on its own (a fatal error): either way the API closes properly first.
   const workerStopped = workerRun.then(

@@ -1,5 +1,6 @@
 import { LoginThrottle } from '../../src/codec-server/login-throttle';
-import { CodecSessions, readCookie } from '../../src/codec-server/session';
+import { readCookie } from '../../src/api/browser-sessions';
+import { CodecSessions } from '../../src/codec-server/session';
 
 /** The codec server's sign-in: sessions held by the server, signed with its own random key; failed sign-ins counted. */
 describe('the codec server session', () => {

@@ -1,0 +1,37 @@
+import { useState } from 'react';
+import { ApiFailure } from './api';
+
+/** A folded section whose content is read (one request) only when a person opens it. */
+export function OnDemand<T>({
+  label,
+  read,
+  render,
+}: {
+  label: string;
+  read: () => Promise<T>;
+  render: (value: T) => unknown;
+}) {
+  const [value, setValue] = useState<{ data: T } | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const opened = (open: boolean) => {
+    if (!open || value !== undefined) return;
+    read().then(
+      (data) => setValue({ data }),
+      (error: unknown) => setProblem(error instanceof ApiFailure ? error.message : String(error)),
+    );
+  };
+  return (
+    <details onToggle={(event: { currentTarget: { open: boolean } }) => opened(event.currentTarget.open)}>
+      <summary>{label}</summary>
+      {problem !== undefined ? (
+        <p role="alert" className="problem">
+          {problem}
+        </p>
+      ) : value === undefined ? (
+        <p className="loading">Loading…</p>
+      ) : (
+        render(value.data)
+      )}
+    </details>
+  );
+}

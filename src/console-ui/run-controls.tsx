@@ -1,0 +1,104 @@
+import { useId, useState, type FormEvent } from 'react';
+import { ApiFailure, api, can, type Session } from './api';
+import type { RunSummary } from './run-summary';
+
+const ENDED = new Set(['completed', 'failed', 'terminated']);
+
+/** What may be done to a live run, as the scopes allow: a message or an answer, and terminating it. */
+export function RunControls({ runId, session, summary }: { runId: string; session: Session; summary: RunSummary }) {
+  const [text, setText] = useState('');
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  const [done, setDone] = useState<string | undefined>();
+  const id = useId();
+  if (ENDED.has(summary.status)) return null;
+  const path = `/runs/${encodeURIComponent(runId)}`;
+  const question = summary.question;
+  const mcp = question?.elicitationId !== undefined;
+  const act = async (what: string, call: () => Promise<unknown>) => {
+    setProblem(undefined);
+    setDone(undefined);
+    try {
+      await call();
+      setDone(what);
+      setText('');
+    } catch (error) {
+      setProblem(error instanceof ApiFailure ? error.message : String(error));
+    }
+  };
+  const send = (event: FormEvent) => {
+    event.preventDefault();
+    if (mcp)
+      void act('Answer sent.', () =>
+        api(`${path}/answer`, {
+          method: 'POST',
+          body: { elicitation_id: question.elicitationId, action: 'accept', content: JSON.parse(text) as unknown },
+        }),
+      );
+    else void act('Message sent.', () => api(`${path}/messages`, { method: 'POST', body: { content: text } }));
+  };
+  const mayMessage = mcp ? can(session, 'approvals:decide') : can(session, 'runs:write');
+  return (
+    <section aria-label="Act on the run" className="controls">
+      {summary.pending.length === 0 ? null : (
+        <p>
+          {summary.pending.length} call(s) wait for a decision: <a href="#/inbox">open the inbox</a>.
+        </p>
+      )}
+      {!mayMessage ? null : (
+        <form onSubmit={send}>
+          <label htmlFor={`${id}-text`}>
+            {question === undefined
+              ? 'Message to the run'
+              : mcp
+                ? `Answer to ${question.server ?? 'the server'} (JSON fields): ${question.question}`
+                : `Answer: ${question.question}`}
+          </label>
+          <textarea id={`${id}-text`} rows={3} value={text} onChange={(event) => setText(event.target.value)} />
+          <div className="actions">
+            <button type="submit" disabled={text.trim() === ''}>
+              Send
+            </button>
+            {mcp ? (
+              <button
+                type="button"
+                onClick={() =>
+                  void act('Declined.', () =>
+                    api(`${path}/answer`, {
+                      method: 'POST',
+                      body: { elicitation_id: question.elicitationId, action: 'decline' },
+                    }),
+                  )
+                }
+              >
+                Decline
+              </button>
+            ) : null}
+          </div>
+        </form>
+      )}
+      {!can(session, 'runs:write') ? null : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void act('Terminating.', () =>
+              api(`${path}/terminate`, { method: 'POST', body: reason.trim() === '' ? {} : { reason: reason.trim() } }),
+            );
+          }}
+        >
+          <label htmlFor={`${id}-reason`}>Reason to terminate</label>
+          <input id={`${id}-reason`} value={reason} onChange={(event) => setReason(event.target.value)} />
+          <button type="submit" className="danger">
+            Terminate
+          </button>
+        </form>
+      )}
+      <p role="status">{done ?? ''}</p>
+      {problem === undefined ? null : (
+        <p role="alert" className="problem">
+          {problem}
+        </p>
+      )}
+    </section>
+  );
+}

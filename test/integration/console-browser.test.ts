@@ -1,0 +1,236 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_PATH } from '../../scripts/system-packages';
+import type { AgentResult } from '../../src/shared/agent-result';
+import { TestEnv } from '../helpers/test-env';
+import { startConsoleApi, testPrincipal } from '../helpers/console';
+
+/**
+ * The console in headless Chromium (Debian's, driven by playwright-core) against a real API, worker and dev server
+ * with the scripted model: sign in, see a waiting call in the inbox, modify its arguments and approve, watch the run
+ * to its end; deny from a second browser while the first shows the call, and see it leave the first; a reader is
+ * offered no decision. Each page passes axe-core with no serious or critical violation, and is photographed at
+ * desktop and phone width into test-output/console/ (gitignored).
+ */
+
+const SHOTS = path.join(__dirname, '../../test-output/console');
+const admin = testPrincipal('alice', ['admin']);
+const second = testPrincipal('bob', ['approvals:decide', 'runs:read']);
+const reader = testPrincipal('rita-reader', ['runs:read']);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let env: TestEnv;
+let api: { app: FastifyInstance; url: string };
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  env = await TestEnv.create();
+  api = await startConsoleApi(env, [admin.principal, second.principal, reader.principal], {
+    temporalUiUrl: 'http://127.0.0.1:8233',
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await api?.app.close();
+  await env?.close();
+});
+
+/** The model's last answer, streamed a word at a time so the run's page shows it being written. */
+const closing = (file: string) =>
+  `Wrote ${file}. It holds one line for the release notes, edited by a person before it was written to disk.`;
+
+/** A run whose first answer writes `file` (waiting for approval), then says it is done, streamed slowly. */
+async function startApprovalRun(file: string): Promise<string> {
+  const model = env.scenario([
+    { toolCalls: [{ name: 'write_file', arguments: { path: file, content: 'first draft' } }] },
+    { content: closing(file), tokenDelayMs: 150 },
+  ]);
+  const handle = await env.start({
+    model,
+    tools: ['write_file'],
+    message: `Write ${file} for the release notes.`,
+    approval: { tools: ['write_file'] },
+  });
+  return handle.workflowId;
+}
+
+/** A browser context signed in to the console with `token`, at the inbox. */
+async function signedIn(
+  token: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; page: Page }> {
+  // The page's CSP allows only its own scripts: axe-core is injected past it, as a test tool.
+  const context = await browser.newContext({ viewport, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${api.url}/console/`);
+  await page.getByLabel('API token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Approvals' }).waitFor();
+  return { context, page };
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** Photographs the page at desktop width and at a phone's (375 px), and checks it with axe-core at both. */
+async function photograph(page: Page, name: string): Promise<void> {
+  const desktop = page.viewportSize() ?? { width: 1280, height: 900 };
+  expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect({ page: name, horizontalOverflow: overflow }).toEqual({ page: name, horizontalOverflow: 0 });
+  expect({ page: name, violations: await seriousViolations(page) }).toEqual({ page: name, violations: [] });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(desktop);
+}
+
+describe('the console in a browser', () => {
+  test('sign in, modify a waiting call’s arguments, approve, and watch the run to its end', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${api.url}/console/`);
+    await photograph(page, 'sign-in');
+    await page.getByLabel('API token').fill('not-the-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('API token').fill(admin.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Approvals' }).waitFor();
+    // The cookie is out of the page's reach.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+
+    const runId = await startApprovalRun('notes.md');
+    const card = page.getByRole('article').filter({ hasText: runId });
+    await card.waitFor({ timeout: 20_000 });
+    expect(await card.locator('pre').innerText()).toContain('"content": "first draft"');
+    await photograph(page, 'inbox');
+
+    await card.getByRole('button', { name: 'Modify…' }).click();
+    const editor = card.getByLabel(/Arguments/);
+    await editor.fill('{ "path": "notes.md", ');
+    await card.getByText(/Not JSON/).waitFor();
+    expect(await card.getByRole('button', { name: 'Approve with these arguments' }).isDisabled()).toBe(true);
+    await editor.fill('["not", "an", "object"]');
+    await card.getByText('The arguments must be an object.').waitFor();
+    // Checked against write_file's JSON Schema from the run's catalog before anything is sent.
+    await editor.fill('{ "path": 5, "content": "x" }');
+    await card
+      .getByText(/^#\/path: /)
+      .first()
+      .waitFor();
+    expect(await card.getByRole('button', { name: 'Approve with these arguments' }).isDisabled()).toBe(true);
+    await editor.fill(JSON.stringify({ path: 'notes.md', content: 'edited in the console' }, null, 2));
+    await photograph(page, 'inbox-modify');
+    // The run's page, open in a second tab before the approval, shows the model's answer as it is written.
+    const runPage = await context.newPage();
+    await runPage.goto(`${api.url}/console/#/runs/${encodeURIComponent(runId)}`);
+    await runPage.getByRole('heading', { name: 'Iteration 1' }).waitFor({ timeout: 20_000 });
+    await card.getByRole('button', { name: 'Approve with these arguments' }).click();
+    await card.waitFor({ state: 'detached', timeout: 10_000 });
+    const writing = runPage.locator('.streaming');
+    await writing.getByText(/^Wrote notes\.md\./).waitFor({ timeout: 20_000 });
+    const partial = await writing.locator('p').innerText();
+    expect(partial.length).toBeLessThan(closing('notes.md').length);
+    await runPage.getByText('The run ended: completed.').waitFor({ timeout: 30_000 });
+    expect(await runPage.locator('.streaming').count()).toBe(0);
+    await runPage.close();
+
+    await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(runId)}`);
+    await page.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    await page.getByText(closing('notes.md')).waitFor();
+    expect(await page.getByText('approved by alice').count()).toBe(1);
+    const link = await page.getByRole('link', { name: 'Open in the Temporal web UI' }).getAttribute('href');
+    expect(link).toBe(`http://127.0.0.1:8233/namespaces/default/workflows/${encodeURIComponent(runId)}`);
+    await photograph(page, 'run');
+    const result = (await env.client.workflow.getHandle(runId).result()) as AgentResult;
+    expect(result.response).toBe(closing('notes.md'));
+    expect(readFileSync(path.join(env.workspace, 'notes.md'), 'utf8')).toBe('edited in the console');
+
+    await page.goto(`${api.url}/console/#/runs`);
+    await page.getByRole('link', { name: runId }).waitFor({ timeout: 20_000 });
+    await photograph(page, 'runs');
+    await context.close();
+  }, 120_000);
+
+  test('a call denied from a second browser leaves the first one’s inbox at once; a reader is offered no decision', async () => {
+    const first = await signedIn(admin.token);
+    const readerView = await signedIn(reader.token);
+    const runId = await startApprovalRun('denied.md');
+    const firstCard = first.page.getByRole('article').filter({ hasText: runId });
+    await firstCard.waitFor({ timeout: 20_000 });
+    const readerCard = readerView.page.getByRole('article').filter({ hasText: runId });
+    await readerCard.waitFor({ timeout: 20_000 });
+    await readerView.page.getByText('Your scopes let you see these calls, not decide them.').waitFor();
+    expect(await readerCard.getByRole('button').count()).toBe(0);
+    await photograph(readerView.page, 'inbox-reader');
+
+    const deciding = await signedIn(second.token);
+    const card = deciding.page.getByRole('article').filter({ hasText: runId });
+    await card.getByRole('button', { name: 'Deny…' }).click();
+    await card.getByLabel('Reason for the model').fill('Not in the release notes.');
+    await card.getByRole('button', { name: 'Deny', exact: true }).click();
+    const started = Date.now();
+    await firstCard.waitFor({ state: 'detached', timeout: 10_000 });
+    await readerCard.waitFor({ state: 'detached', timeout: 10_000 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await env.client.workflow.getHandle(runId).result();
+    // The reader's run page offers no fork (nor, while the run lives, a message box or Terminate).
+    await readerView.page.goto(`${api.url}/console/#/runs/${encodeURIComponent(runId)}`);
+    await readerView.page.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    await readerView.page.getByText('denied by bob').waitFor();
+    expect(await readerView.page.getByRole('button', { name: /Fork from here/ }).count()).toBe(0);
+    for (const view of [first, readerView, deciding]) await view.context.close();
+  }, 120_000);
+
+  test('a run’s page answers ask_question, forks from an iteration, and terminates a waiting run', async () => {
+    const { context, page } = await signedIn(admin.token);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which colour should the cover be?' } }] },
+      { content: 'Blue it is.' },
+      { content: 'The fork answers again.' },
+    ]);
+    const asking = await env.start({ model, tools: ['ask_question'], message: 'Pick a cover colour.' });
+    await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(asking.workflowId)}`);
+    const answerBox = page.getByLabel('Answer: Which colour should the cover be?');
+    await answerBox.waitFor({ timeout: 20_000 });
+    await answerBox.fill('Blue');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    await page.getByText('Blue it is.').waitFor();
+
+    await page.getByRole('button', { name: 'Fork from here (iteration 2)' }).click();
+    await page.waitForFunction((source) => !window.location.hash.includes(source), asking.workflowId);
+    const forkId = decodeURIComponent(await page.evaluate(() => window.location.hash.replace('#/runs/', '')));
+    await page.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    expect(forkId).not.toBe(asking.workflowId);
+
+    const waiting = await startApprovalRun('stopped.md');
+    await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(waiting)}`);
+    await page.getByText('waiting_for_approval').first().waitFor({ timeout: 20_000 });
+    await page.getByLabel('Reason to terminate').fill('Not needed any more.');
+    await page.getByRole('button', { name: 'Terminate' }).click();
+    await page.getByText('The run ended: terminated.').waitFor({ timeout: 20_000 });
+    await context.close();
+  }, 120_000);
+});
