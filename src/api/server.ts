@@ -19,6 +19,7 @@ import { limitJsonDepth } from './json-body';
 import { redactingLoggerOptions } from './log-redaction';
 import { openApiDocument } from './openapi/document';
 import { registerRunRoutes } from './run-routes';
+import { registerUiChatRoutes } from './ui-chat/ui-chat-routes';
 import { probeTemporal } from './temporal-deadline';
 import { traceContextHook } from '../tracing/http-trace-context';
 
@@ -49,6 +50,11 @@ export interface ApiServerOptions {
    * as `connectAgentClient` does when tracing is on). @default false
    */
   traceContext?: boolean;
+  /**
+   * Sign `POST /ui/chat`'s approval requests and refuse answers without a valid signature, as the AI SDK's
+   * `experimental_toolApprovalSecret` does (`AGENT_UI_APPROVAL_SECRET`). @default none: answers are bound by id only
+   */
+  uiApprovalSecret?: string;
 }
 
 /**
@@ -102,6 +108,14 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     taskQueue: options.taskQueue,
     ...allowed,
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
+  });
+  registerUiChatRoutes(app, {
+    client: options.client,
+    taskQueue: options.taskQueue,
+    defaults: options.defaults,
+    ...allowed,
+    ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
+    ...(options.uiApprovalSecret === undefined ? {} : { approvalSecret: options.uiApprovalSecret }),
   });
   if (options.codec !== undefined) registerCodecRoutes(app, { codec: options.codec, prefix: '/codec' });
   return app;
