@@ -253,6 +253,58 @@ describe('POST /ui/chat', () => {
   });
 });
 
+describe('signed approvals (AGENT_UI_APPROVAL_SECRET)', () => {
+  test('the request carries the AI SDK’s signature; an answer with a signature that does not verify is refused', async () => {
+    const signed = await TestApi.start(env, { auth, uiApprovalSecret: 'a-secret-for-approvals-0123' });
+    try {
+      const model = env.scenario([
+        { toolCalls: [{ name: 'calculator', arguments: { expression: '7 * 6' } }] },
+        { content: 'Signed and 42.' },
+      ]);
+      const id = chatId();
+      const body = { model, tools: ['calculator'], approval_tools: ['calculator'] };
+      const user = userMessage('7 * 6');
+      const request = (messages: Json[], message: Json) =>
+        aiChat({ op: 'send', url: signed.url, token: chatter.token, chatId: id, messages, body, message });
+      const asked = await aiChat({
+        op: 'send',
+        url: signed.url,
+        token: chatter.token,
+        chatId: id,
+        messages: [user],
+        body,
+      });
+      const part = toolPart(asked.message);
+      expect(part.approval.signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+      const tampered = answered(
+        {
+          ...asked.message,
+          parts: [
+            {
+              ...part,
+              approval: {
+                ...part.approval,
+                signature: `${part.approval.signature.startsWith('A') ? 'B' : 'A'}${part.approval.signature.slice(1)}`,
+              },
+            },
+          ],
+        },
+        part.toolCallId,
+        true,
+      );
+      const refused = await request([user, tampered], tampered);
+      expect(refused.error?.statusCode).toBe(403);
+      expect(refused.error?.message).toContain('signature');
+
+      const approval = answered(asked.message, part.toolCallId, true);
+      expect(textOf((await request([user, approval], approval)).message)).toBe('Signed and 42.');
+    } finally {
+      await signed.close();
+    }
+  });
+});
+
 describe('GET /ui/chat/:id/stream', () => {
   test('204 without a turn in progress; after a reload, the turn in progress from its start, to its end', async () => {
     const id = chatId();

@@ -5,7 +5,7 @@
  */
 
 /** Why a message ended, from the AI SDK's `FinishReason`. */
-export type UiFinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';
+type UiFinishReason = 'stop' | 'length' | 'content-filter' | 'tool-calls' | 'error' | 'other';
 
 /** One chunk of the stream; tool parts are `dynamic` because the client holds no schema of the server's tools. */
 export type UiMessageChunk =
