@@ -31,6 +31,7 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     // The last one checks that the packages are there once provisioned.
     neededBy: [
       'test/integration/codec-server-web-ui.test.ts',
+      'test/integration/ui-chat-browser.test.ts',
       'test/stack/stack.test.ts',
       'test/unit/system-packages.test.ts',
     ],

@@ -1,3 +1,4 @@
+/* global process, console, AbortController */
 // The AI SDK's own chat client (`DefaultChatTransport`, `readUIMessageStream`) against POST /ui/chat, in a process of
 // its own: `ai` is an ES module, which jest's module loader cannot load. One JSON request in argv[2], one JSON answer
 // on stdout: { ok, message?, chunks?, none?, error? }.
