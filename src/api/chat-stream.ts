@@ -98,7 +98,7 @@ export async function streamChatTurn(
 }
 
 /** Polls the conversation until a turn other than `running` is active; its run id (or undefined once the turn has settled). */
-export async function findTurnRun(
+async function findTurnRun(
   client: Client,
   contextId: string,
   settled: Promise<unknown>,

@@ -1,12 +1,11 @@
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { getConversation, sendChatTurn } from '../../client/conversations';
+import { getConversation, startChatTurn } from '../../client/conversations';
 import { decideToolCall } from '../../client/run-control';
 import { API_DEFAULTS } from '../../shared/defaults/api';
-import { type ChatTurnResult, type TurnSettings } from '../../shared/conversation';
+import { type TurnSettings } from '../../shared/conversation';
 import { bindingProblem, verifyApprovalSignature, type BoundCall } from '../approval-binding';
 import { turnSettings, type AgentDefaults } from '../chat-routes';
-import { findTurnRun } from '../chat-stream';
 import { ApiError, parseBody } from '../errors';
 import { RunSubscriptions } from '../run-subscriptions';
 import { allows, UI_CHAT_DECIDE_SCOPE } from '../scopes';
@@ -54,7 +53,12 @@ export function registerUiChatRoutes(app: FastifyInstance, deps: UiChatRouteDeps
     await probeTemporal(deps.client);
     if (ask.kind === 'message') {
       checkToolsAllowed([...(body.tools ?? []), ...(body.approval_tools ?? [])], deps.allowedTools);
-      const runId = await startTurn(deps, body.id, ask.text, uiTurnSettings(body, deps.defaults));
+      const { runId } = await startChatTurn(
+        deps.client,
+        body.id,
+        { kind: 'chat', message: ask.text, settings: uiTurnSettings(body, deps.defaults) },
+        { taskQueue: deps.taskQueue },
+      );
       return streamTurn(streamDeps, reply, { contextId: body.id, runId });
     }
     const decided = await decideAnswers(deps, request, body.id, ask.answers);
@@ -80,34 +84,6 @@ export function registerUiChatRoutes(app: FastifyInstance, deps: UiChatRouteDeps
 function uiTurnSettings(body: UiChatBody, defaults: AgentDefaults): TurnSettings {
   const settings = turnSettings(body, defaults);
   return body.approval_tools === undefined ? settings : { ...settings, approval: { tools: body.approval_tools } };
-}
-
-/** Sends the turn and answers its run's id once the conversation has started it; a refused turn throws its error. */
-async function startTurn(
-  deps: UiChatRouteDeps,
-  contextId: string,
-  text: string,
-  settings: TurnSettings,
-): Promise<string> {
-  // A turn already running is not this request's: this one will be refused as busy, and must not stream the other.
-  const running = (await getConversation(deps.client, contextId).catch(() => undefined))?.activeTurn?.runId;
-  const settled = sendChatTurn(
-    deps.client,
-    contextId,
-    { kind: 'chat', message: text, settings },
-    { taskQueue: deps.taskQueue },
-  ).then(
-    (result): { ok: true; result: ChatTurnResult } => ({ ok: true, result }),
-    (error: unknown): { ok: false; error: unknown } => ({ ok: false, error }),
-  );
-  const found = await Promise.race([
-    findTurnRun(deps.client, contextId, settled, running),
-    settled.then(() => undefined),
-  ]);
-  if (found !== undefined) return found;
-  const outcome = await settled;
-  if (!outcome.ok) throw outcome.error;
-  return outcome.result.runId;
 }
 
 /**
