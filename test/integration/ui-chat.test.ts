@@ -5,6 +5,7 @@ import type { ApiScope } from '../../src/api/scopes';
 import { followRunEvents } from '../../src/client/run-control';
 import { aiChat, answered, userMessage, type AiChatAnswer } from '../helpers/ai-chat';
 import { TEST_TOKEN, TestApi, type Json } from '../helpers/api';
+import { countingClient } from '../helpers/counting-client';
 import { TestEnv } from '../helpers/test-env';
 
 /**
@@ -375,5 +376,44 @@ describe('failures', () => {
     expect(stop.status).toBeLessThan(300);
     const resumed = await reading;
     expect(resumed.chunks?.at(-1)).toEqual({ type: 'abort', reason: 'closed by ops' });
+  });
+});
+
+describe('the cost of watching', () => {
+  test('five streams on one turn share one follow: well under a query per second per stream', async () => {
+    const counting = await countingClient();
+    const counted = await TestApi.start(env, { auth, client: counting.client });
+    try {
+      const id = chatId();
+      const text = 'word '.repeat(40).trim();
+      const model = env.scenario([{ content: text, tokenDelayMs: 100 }]);
+      const started = Date.now();
+      const asked = aiChat({
+        op: 'send',
+        url: counted.url,
+        token: chatter.token,
+        chatId: id,
+        messages: [userMessage('talk')],
+        body: { model, tools: [] },
+      });
+      await activeRun(id);
+      const resumed = await Promise.all(
+        [1, 2, 3, 4].map(() => aiChat({ op: 'resume', url: counted.url, token: chatter.token, chatId: id })),
+      );
+      const answers = [await asked, ...resumed];
+      const seconds = (Date.now() - started) / 1000;
+      for (const answer of answers) expect(textOf(answer.message)).toBe(text);
+      const queries = counting.count('queryWorkflow');
+      // Printed for the record (docs/guide/ai-sdk-chat.md#cost-of-watching).
+      console.log(
+        `5 streams, ${seconds.toFixed(1)} s: ${queries} queries, ${counting.count('describeWorkflowExecution')} describes, ${counting.count('getWorkflowExecutionHistory')} history reads`,
+      );
+      // Issue 29's budget: less than a query per second per stream (here: every query of the five streams together).
+      expect(queries / answers.length).toBeLessThan(seconds);
+      expect(queries).toBeLessThan(seconds * 2);
+    } finally {
+      await counted.close();
+      await counting.close();
+    }
   });
 });

@@ -20,6 +20,8 @@ export interface TurnStreamDeps {
   /** Open streams, ended when the server closes. */
   streams: Set<AbortController>;
   keepAliveMs: number;
+  /** Waits for a turn to be recorded, one per run, shared by every stream on it. */
+  settling: Map<string, Promise<void>>;
   /** Signs each approval request the AI SDK's way, and answers must carry the signature back. */
   approvalSecret?: string;
 }
@@ -97,7 +99,7 @@ export async function streamTurn(deps: TurnStreamDeps, reply: FastifyReply, targ
       }
     }
     // The conversation records the turn just after its run ends: the chat's next message must not find it busy.
-    if (ended) await turnSettled(client, target.contextId, runId, closed.signal);
+    if (ended) await sharedSettle(deps, target.contextId, runId);
   } catch (error) {
     if (!closed.signal.aborted) write([{ type: 'error', errorText: toApiError(error, reply.request.id).message }]);
   } finally {
@@ -114,12 +116,23 @@ async function stillWaits(client: Client, runId: string, callId: string): Promis
   return state.pendingApprovals.some((pending) => pending.callId === callId);
 }
 
+/** {@link turnSettled} once for all the streams of this process on `runId`. */
+function sharedSettle(deps: TurnStreamDeps, contextId: string, runId: string): Promise<void> {
+  let settling = deps.settling.get(runId);
+  if (settling === undefined) {
+    settling = turnSettled(deps.client, contextId, runId).finally(() => deps.settling.delete(runId));
+    deps.settling.set(runId, settling);
+  }
+  return settling;
+}
+
 /** Waits, a bounded while, until the conversation's turn in progress is no longer `runId`'s. */
-async function turnSettled(client: Client, contextId: string, runId: string, signal: AbortSignal): Promise<void> {
+async function turnSettled(client: Client, contextId: string, runId: string): Promise<void> {
   const deadline = Date.now() + UI_CHAT_DEFAULTS.settleWaitMs;
-  while (!signal.aborted && Date.now() < deadline) {
+  while (Date.now() < deadline) {
+    // The conversation records the turn within a workflow task of the run's end: look after one poll interval.
+    await sleep(MODEL_STREAM_DEFAULTS.discoverPollMs);
     const conversation = await getConversation(client, contextId).catch(() => undefined);
     if (conversation?.activeTurn?.runId !== runId) return;
-    await sleep(MODEL_STREAM_DEFAULTS.discoverPollMs, signal);
   }
 }

@@ -41,6 +41,7 @@ export function registerUiChatRoutes(app: FastifyInstance, deps: UiChatRouteDeps
     client: deps.client,
     subscriptions: new RunSubscriptions(deps.client),
     streams,
+    settling: new Map(),
     keepAliveMs: deps.keepAliveMs ?? API_DEFAULTS.keepAliveMs,
     ...(deps.approvalSecret === undefined ? {} : { approvalSecret: deps.approvalSecret }),
   };
