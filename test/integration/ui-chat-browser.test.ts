@@ -75,7 +75,10 @@ test('the page shows a call that waits for approval, approves it, and shows its 
 });
 
 test('a reload in the middle of an answer resumes the turn to its end', async () => {
-  const answer = 'This answer streams slowly, so the page is reloaded while it is being written, and resumes.';
+  // About 6 s of tokens: the reloaded page asks for the turn well before its end.
+  const answer = 'This answer streams slowly, so the page is reloaded while it is being written, and resumes. '
+    .repeat(4)
+    .trim();
   const model = env.scenario([{ content: answer, tokenDelayMs: 80 }]);
   const { page, chat } = await openAndSend(model, 'Tell me something slowly.');
   await page.getByText('This answer').waitFor({ timeout: 30_000 });

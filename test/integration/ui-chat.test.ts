@@ -115,9 +115,14 @@ describe('POST /ui/chat', () => {
     expect(conversation.body.turns).toBe(2);
   });
 
-  test('a tool call shows its input and output, then the model’s answer', async () => {
+  test('reasoning, then a tool call with its input streamed and its output, then the model’s answer', async () => {
     const model = env.scenario([
-      { toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' } }] },
+      {
+        reasoning: 'Multiplication: the calculator knows.',
+        // Deltas are live only: slow enough that the stream finds the call while it runs, however loaded the machine.
+        tokenDelayMs: 150,
+        toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' } }],
+      },
       { content: 'It is 42.' },
     ]);
     const answer = await send(chatId(), [userMessage('6 * 7?')], { model, tools: ['calculator'] });
@@ -131,7 +136,18 @@ describe('POST /ui/chat', () => {
       output: '42',
     });
     expect(textOf(answer.message)).toBe('It is 42.');
-    expect(types(answer)).toEqual(expect.arrayContaining(['tool-input-available', 'tool-output-available']));
+    expect(answer.message.parts.find((part: Json) => part.type === 'reasoning')).toMatchObject({
+      text: 'Multiplication: the calculator knows.',
+    });
+    expect(types(answer)).toEqual(
+      expect.arrayContaining([
+        'reasoning-start',
+        'reasoning-end',
+        'tool-input-start',
+        'tool-input-available',
+        'tool-output-available',
+      ]),
+    );
   });
 
   test('a call that needs approval is asked, and the next request’s answer decides it as the principal', async () => {
@@ -311,7 +327,8 @@ describe('GET /ui/chat/:id/stream', () => {
     const id = chatId();
     expect(await resume(id)).toEqual({ ok: true, none: true });
 
-    const text = 'A long answer, streamed slowly enough that the page reloads in the middle of it.';
+    // About 8 s of tokens: the resuming client, a Node process of its own, connects well before the end.
+    const text = 'A long answer, streamed slowly enough that the page reloads in the middle of it. '.repeat(8).trim();
     const model = env.scenario([{ content: text, tokenDelayMs: 60 }]);
     // The page goes away after a few chunks: the turn goes on without it.
     const cut = await send(id, [userMessage('tell me')], { model, tools: [] }, { abortAfter: 4 });
@@ -366,15 +383,18 @@ describe('failures', () => {
   test('a run stopped from outside ends the stream with abort', async () => {
     const id = chatId();
     const model = env.scenario([
-      { content: 'a slow answer that is stopped before its end '.repeat(4), tokenDelayMs: 100 },
+      // Long enough (about 40 s) that the run is still writing when it is stopped, however loaded the machine.
+      { content: 'a slow answer that is stopped before its end '.repeat(40), tokenDelayMs: 100 },
     ]);
     await send(id, [userMessage('go on')], { model, tools: [] }, { abortAfter: 3 });
     const runId = await activeRun(id);
     const reading = resume(id);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The resuming client is a Node process of its own: give it time to start and connect.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
     const stop = await api.post(`/runs/${encodeURIComponent(runId)}/terminate`, { reason: 'closed by ops' });
     expect(stop.status).toBeLessThan(300);
     const resumed = await reading;
+    expect(resumed).toMatchObject({ ok: true });
     expect(resumed.chunks?.at(-1)).toEqual({ type: 'abort', reason: 'closed by ops' });
   });
 });
@@ -385,7 +405,7 @@ describe('the cost of watching', () => {
     const counted = await TestApi.start(env, { auth, client: counting.client });
     try {
       const id = chatId();
-      const text = 'word '.repeat(40).trim();
+      const text = 'word '.repeat(80).trim();
       const model = env.scenario([{ content: text, tokenDelayMs: 100 }]);
       const started = Date.now();
       const asked = aiChat({

@@ -22,6 +22,8 @@ export interface TurnStreamDeps {
   keepAliveMs: number;
   /** Waits for a turn to be recorded, one per run, shared by every stream on it. */
   settling: Map<string, Promise<void>>;
+  /** Aborted when the server closes: no wait outlives it. */
+  closing: AbortSignal;
   /** Signs each approval request the AI SDK's way, and answers must carry the signature back. */
   approvalSecret?: string;
 }
@@ -120,18 +122,19 @@ async function stillWaits(client: Client, runId: string, callId: string): Promis
 function sharedSettle(deps: TurnStreamDeps, contextId: string, runId: string): Promise<void> {
   let settling = deps.settling.get(runId);
   if (settling === undefined) {
-    settling = turnSettled(deps.client, contextId, runId).finally(() => deps.settling.delete(runId));
+    settling = turnSettled(deps.client, contextId, runId, deps.closing).finally(() => deps.settling.delete(runId));
     deps.settling.set(runId, settling);
   }
   return settling;
 }
 
 /** Waits, a bounded while, until the conversation's turn in progress is no longer `runId`'s. */
-async function turnSettled(client: Client, contextId: string, runId: string): Promise<void> {
+async function turnSettled(client: Client, contextId: string, runId: string, signal: AbortSignal): Promise<void> {
   const deadline = Date.now() + UI_CHAT_DEFAULTS.settleWaitMs;
   while (Date.now() < deadline) {
     // The conversation records the turn within a workflow task of the run's end: look after one poll interval.
-    await sleep(MODEL_STREAM_DEFAULTS.discoverPollMs);
+    await sleep(MODEL_STREAM_DEFAULTS.discoverPollMs, signal);
+    if (signal.aborted) return;
     const conversation = await getConversation(client, contextId).catch(() => undefined);
     if (conversation?.activeTurn?.runId !== runId) return;
   }

@@ -34,7 +34,9 @@ export interface UiChatRouteDeps {
  */
 export function registerUiChatRoutes(app: FastifyInstance, deps: UiChatRouteDeps): void {
   const streams = new Set<AbortController>();
+  const closing = new AbortController();
   app.addHook('preClose', async () => {
+    closing.abort();
     for (const stream of streams) stream.abort();
   });
   const streamDeps: TurnStreamDeps = {
@@ -42,6 +44,7 @@ export function registerUiChatRoutes(app: FastifyInstance, deps: UiChatRouteDeps
     subscriptions: new RunSubscriptions(deps.client),
     streams,
     settling: new Map(),
+    closing: closing.signal,
     keepAliveMs: deps.keepAliveMs ?? API_DEFAULTS.keepAliveMs,
     ...(deps.approvalSecret === undefined ? {} : { approvalSecret: deps.approvalSecret }),
   };
