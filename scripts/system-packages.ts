@@ -32,6 +32,7 @@ export const SYSTEM_PACKAGES: readonly SystemPackage[] = [
     neededBy: [
       'test/integration/codec-server-web-ui.test.ts',
       'test/integration/console-browser.test.ts',
+      'test/integration/ui-chat-browser.test.ts',
       'test/stack/stack.test.ts',
       'test/unit/system-packages.test.ts',
     ],

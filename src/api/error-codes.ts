@@ -101,6 +101,11 @@ export const API_ERROR_CODES = {
     meaning:
       'The run refused the decision (no such pending call, or decided already), or the answer (no such MCP question waits, or the fields do not fit its form).',
   },
+  approval_not_bound: {
+    status: 403,
+    meaning:
+      '`POST /ui/chat`: an answered approval is not for a call of this chat’s turn in progress (another chat’s, an earlier turn’s, an id this API did not issue), or its signature does not verify.',
+  },
   conversation_not_found: {
     status: 404,
     meaning: 'No conversation has this `context_id` (or none is open, for DELETE).',

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     defaults: api.defaults,
     ...(api.allowedTools === undefined ? {} : { allowedTools: api.allowedTools }),
     bodyLimit: api.bodyLimit,
+    ...(api.uiApprovalSecret === undefined ? {} : { uiApprovalSecret: api.uiApprovalSecret }),
     // With keys of its own the API serves Temporal's codec protocol too, to principals with payloads:decode.
     ...(encryption.keyIds.length > 0 ? { codec: encryption.dataConverter.payloadCodecs![0]! } : {}),
     logger: { level: logLevel },

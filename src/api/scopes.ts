@@ -54,6 +54,9 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
   'POST /chat/add-ai-message': 'runs:write',
   'GET /conversations/:context_id': 'runs:read',
   'DELETE /conversations/:context_id': 'runs:write',
+  // An answered approval in its messages needs `approvals:decide` too (UI_CHAT_DECIDE_SCOPE).
+  'POST /ui/chat': 'runs:write',
+  'GET /ui/chat/:id/stream': 'runs:read',
   'POST /codec/encode': 'payloads:decode',
   'POST /codec/decode': 'payloads:decode',
 };
@@ -68,6 +71,9 @@ const CONSOLE_ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
 
 /** What `POST /runs/:run_id/fork` needs besides its route's scope: it reads the source run's conversation. */
 export const FORK_READ_SCOPE: ApiScope = 'runs:read';
+
+/** What `POST /ui/chat` needs besides its route's scope when its last message answers an approval. */
+export const UI_CHAT_DECIDE_SCOPE: ApiScope = 'approvals:decide';
 
 /** The key of a route in {@link ROUTE_SCOPES}; a HEAD route fastify adds for a GET is the GET. */
 export function routeKey(method: string, url: string): string {

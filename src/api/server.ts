@@ -22,6 +22,7 @@ import { registerRunRoutes } from './run-routes';
 import { RunSubscriptions } from './run-subscriptions';
 import { registerConsole, type ConsoleOptions } from './console/register-console';
 import { newConsoleSessions } from './console/console-session';
+import { registerUiChatRoutes } from './ui-chat/ui-chat-routes';
 import { probeTemporal } from './temporal-deadline';
 import { traceContextHook } from '../tracing/http-trace-context';
 
@@ -57,6 +58,11 @@ export interface ApiServerOptions {
    * cookie, which then authenticates the `/runs` routes together with the session's CSRF header. @default none
    */
   console?: ConsoleOptions;
+  /**
+   * Sign `POST /ui/chat`'s approval requests and refuse answers without a valid signature, as the AI SDK's
+   * `experimental_toolApprovalSecret` does (`AGENT_UI_APPROVAL_SECRET`). @default none: answers are bound by id only
+   */
+  uiApprovalSecret?: string;
 }
 
 /**
@@ -123,6 +129,15 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
       options: options.console,
       ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
     });
+  registerUiChatRoutes(app, {
+    client: options.client,
+    taskQueue: options.taskQueue,
+    subscriptions,
+    defaults: options.defaults,
+    ...allowed,
+    ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
+    ...(options.uiApprovalSecret === undefined ? {} : { approvalSecret: options.uiApprovalSecret }),
+  });
   if (options.codec !== undefined) registerCodecRoutes(app, { codec: options.codec, prefix: '/codec' });
   return app;
 }

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
+  type Client,
+  type WorkflowUpdateHandle,
+} from '@temporalio/client';
 import {
   CONVERSATION_INPUT_VERSION,
   CONVERSATION_WORKFLOW_TYPE,
@@ -63,43 +69,99 @@ export async function sendChatTurn(
         .getHandle(conversationWorkflowId(contextId))
         .executeUpdate(chatUpdate, { args: [request], updateId });
     }
-    const start = new WithStartWorkflowOperation(CONVERSATION_WORKFLOW_TYPE, {
-      workflowId: conversationWorkflowId(contextId),
-      taskQueue: options.taskQueue ?? loadClientTaskQueue(),
-      args: [
-        {
-          schemaVersion: CONVERSATION_INPUT_VERSION,
-          contextId,
-          generation: randomUUID().slice(0, 8),
-        } satisfies ConversationInput,
-      ],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
     return await client.workflow.executeUpdateWithStart(chatUpdate, {
       args: [request],
       updateId,
-      startWorkflowOperation: start,
+      startWorkflowOperation: conversationStart(contextId, options),
     });
   } catch (error) {
-    // No conversation, or one that has ended: either way there is nothing to continue.
-    if (isWorkflowNotFound(error)) {
-      throw new ChatTurnFailedError(
-        `There is no conversation "${contextId}" to continue; start it with a human message (POST /chat).`,
-        ConversationFailure.empty,
-        undefined,
-        [],
-        { cause: error },
-      );
-    }
-    const failure = error instanceof WorkflowUpdateFailedError ? failureOf(error) : undefined;
-    if (failure?.kind === 'application') {
-      const detail = (failure.details[0] ?? {}) as { runId?: string; problems?: string[] };
-      throw new ChatTurnFailedError(failure.message, failure.type, detail.runId, detail.problems ?? [], {
-        cause: error,
-      });
-    }
-    throw error;
+    throw turnFailure(error, contextId);
   }
+}
+
+/** A turn the conversation has taken on: its run, and its answer once it comes. */
+export interface StartedChatTurn {
+  runId: string;
+  /** Waits for the turn's answer (a long poll of Temporal's, for as long as the turn lasts). */
+  result: () => Promise<ChatTurnResult>;
+}
+
+/**
+ * Starts a `chat` turn (update-with-start) and answers once the conversation has taken it on, with the turn's run:
+ * no wait for its answer, and no poll. The conversation names the turn's run before its first await, so it is
+ * there when the update is accepted; a turn the conversation refused (busy, ended, ...) throws its
+ * {@link ChatTurnFailedError} as {@link sendChatTurn} does.
+ */
+export async function startChatTurn(
+  client: Client,
+  contextId: string,
+  request: ChatTurnRequest & { kind: 'chat' },
+  options: ChatTurnOptions = {},
+): Promise<StartedChatTurn> {
+  // The turn in progress before this one: what the conversation shows after a refusal.
+  const before = (await getConversation(client, contextId).catch(() => undefined))?.activeTurn?.runId;
+  try {
+    const handle = await client.workflow.startUpdateWithStart(chatUpdate, {
+      args: [request],
+      updateId: options.idempotencyKey ?? randomUUID(),
+      waitForStage: WorkflowUpdateStage.ACCEPTED,
+      startWorkflowOperation: conversationStart(contextId, options),
+    });
+    const active = (await getConversation(client, contextId))?.activeTurn?.runId;
+    if (active !== undefined && active !== before) return { runId: active, result: () => awaitTurn(handle, contextId) };
+    // Refused, or over already: its outcome says which.
+    const result = await awaitTurn(handle, contextId);
+    return { runId: result.runId, result: () => Promise.resolve(result) };
+  } catch (error) {
+    throw turnFailure(error, contextId);
+  }
+}
+
+async function awaitTurn(handle: WorkflowUpdateHandle<ChatTurnResult>, contextId: string): Promise<ChatTurnResult> {
+  try {
+    return await handle.result();
+  } catch (error) {
+    throw turnFailure(error, contextId);
+  }
+}
+
+/** How the conversation workflow of `contextId` is started by a turn that finds none. */
+function conversationStart(contextId: string, options: ChatTurnOptions) {
+  return new WithStartWorkflowOperation(CONVERSATION_WORKFLOW_TYPE, {
+    workflowId: conversationWorkflowId(contextId),
+    taskQueue: options.taskQueue ?? loadClientTaskQueue(),
+    args: [
+      {
+        schemaVersion: CONVERSATION_INPUT_VERSION,
+        contextId,
+        generation: randomUUID().slice(0, 8),
+      } satisfies ConversationInput,
+    ],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+}
+
+/** A turn's failure as the caller sees it: a {@link ChatTurnFailedError} when the conversation said why. */
+function turnFailure(error: unknown, contextId: string): unknown {
+  if (error instanceof ChatTurnFailedError) return error;
+  // No conversation, or one that has ended: either way there is nothing to continue.
+  if (isWorkflowNotFound(error)) {
+    return new ChatTurnFailedError(
+      `There is no conversation "${contextId}" to continue; start it with a human message (POST /chat).`,
+      ConversationFailure.empty,
+      undefined,
+      [],
+      { cause: error },
+    );
+  }
+  const failure = error instanceof WorkflowUpdateFailedError ? failureOf(error) : undefined;
+  if (failure?.kind === 'application') {
+    const detail = (failure.details[0] ?? {}) as { runId?: string; problems?: string[] };
+    return new ChatTurnFailedError(failure.message, failure.type, detail.runId, detail.problems ?? [], {
+      cause: error,
+    });
+  }
+  return error;
 }
 
 /** `invoke`, and `add-ai-message` without a prompt, only continue what is there. */

@@ -17,6 +17,8 @@ export interface ApiConfig {
   defaults: AgentDefaults;
   /** Undefined: callers may name every tool. */
   allowedTools: string[] | undefined;
+  /** Signs `POST /ui/chat`'s approval requests; undefined: answers are bound by their id alone. */
+  uiApprovalSecret: string | undefined;
 }
 
 /** The HTTP API's listener, authentication, and the agent a chat request gets when it names none. */
@@ -61,6 +63,13 @@ export const apiSchema = z.object({
     .describe(
       "Comma-separated tools API callers may name (`<server>__*` for all of an MCP server's tools); a request naming another is refused with 403 `tool_not_allowed` before anything starts. Unset: every tool the worker has.",
     ),
+  AGENT_UI_APPROVAL_SECRET: z
+    .string()
+    .min(16, 'at least 16 characters')
+    .optional()
+    .describe(
+      "A secret of 16+ characters: `POST /ui/chat` signs each approval request with it as the AI SDK's `experimental_toolApprovalSecret` does, and refuses an answer whose signature does not verify. Every API process of a deployment needs the same one. Unset: answers are bound to the chat's pending call by their id.",
+    ),
   AGENT_INSTRUCTIONS: z.string().min(1).optional().describe('The instructions of a chat request that gives none.'),
   AGENT_MODEL: z
     .string()
@@ -72,7 +81,7 @@ export const apiSchema = z.object({
 /** Reads `AGENT_API_*` (with `AGENT_API_ALLOWED_TOOLS`), `AGENT_TOOLS`, `AGENT_INSTRUCTIONS` and `AGENT_MODEL`; empty variables count as unset. */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const { values, tools } = loadAll({
-    values: () => parseEnvironment(apiSchema, env, ['AGENT_API_TOKEN']),
+    values: () => parseEnvironment(apiSchema, env, ['AGENT_API_TOKEN', 'AGENT_UI_APPROVAL_SECRET']),
     tools: () => defaultAgentTools(env),
   });
   return {
@@ -81,6 +90,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     auth: chooseAuth(values.AGENT_API_AUTH, values.AGENT_API_TOKEN, values.AGENT_API_PRINCIPALS_FILE),
     bodyLimit: values.AGENT_API_BODY_LIMIT,
     allowedTools: toolList(values.AGENT_API_ALLOWED_TOOLS),
+    uiApprovalSecret: values.AGENT_UI_APPROVAL_SECRET,
     defaults: {
       tools,
       ...(values.AGENT_INSTRUCTIONS === undefined ? {} : { instructions: values.AGENT_INSTRUCTIONS }),

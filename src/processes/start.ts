@@ -76,6 +76,7 @@ async function main(): Promise<number> {
     defaults: api.defaults,
     ...(api.allowedTools === undefined ? {} : { allowedTools: api.allowedTools }),
     bodyLimit: api.bodyLimit,
+    ...(api.uiApprovalSecret === undefined ? {} : { uiApprovalSecret: api.uiApprovalSecret }),
     logger: { level: logLevel.toLowerCase() },
     console: server.uiUrl ? { temporalUiUrl: server.uiUrl } : {},
   });

@@ -25,7 +25,13 @@ export class TestApi {
 
   static async start(
     env: TestEnv,
-    options: { auth?: ApiAuth; defaults?: Partial<AgentDefaults>; bodyLimit?: number; client?: Client } = {},
+    options: {
+      auth?: ApiAuth;
+      defaults?: Partial<AgentDefaults>;
+      bodyLimit?: number;
+      client?: Client;
+      uiApprovalSecret?: string;
+    } = {},
   ): Promise<TestApi> {
     const app = buildApiServer({
       client: options.client ?? env.client,
@@ -33,6 +39,7 @@ export class TestApi {
       auth: options.auth ?? { token: TEST_TOKEN },
       defaults: { tools: ['calculator'], ...options.defaults },
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+      ...(options.uiApprovalSecret === undefined ? {} : { uiApprovalSecret: options.uiApprovalSecret }),
       keepAliveMs: 1_000,
     });
     await app.listen({ host: '127.0.0.1', port: 0 });

@@ -3,6 +3,7 @@ import { HTTP_STATUS_OF } from '../errors';
 import type { ApiErrorCode } from '../error-codes';
 import * as answers from '../response-schemas';
 import * as requests from '../schemas';
+import { uiChatBody, uiChatPathParams } from '../ui-chat/ui-chat-request';
 import { payloadsBodySchema } from '../../codec-server/payload-json';
 import { CODEC_SERVER_DEFAULTS } from '../../shared/defaults/codec-server';
 
@@ -93,6 +94,12 @@ const chatErrors: ApiErrorCode[] = ['invalid_header', 'temporal_unavailable', ..
 
 const runParams = requests.runPathParams;
 
+const uiMessageStream =
+  'The AI SDK’s UI message stream (`x-vercel-ai-ui-message-stream: v1`, `ai` 7.0.173): `data: <chunk JSON>` events — `start` ' +
+  '(the message id is the turn’s run id), `start-step`/`finish-step`/`reset-step`, `text-*`, `reasoning-*`, `tool-input-*`, ' +
+  '`tool-approval-request`, `tool-output-available`/`-error`/`-denied`, `finish`, `error`, `abort` — then `data: [DONE]`. ' +
+  'It ends at the run’s end or when a call waits for a decision.';
+
 const payloadsBody = payloadsBodySchema(CODEC_SERVER_DEFAULTS.maxPayloads);
 
 export const API_OPERATIONS: readonly ApiOperation[] = [
@@ -158,6 +165,39 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     body: { id: 'AddAiMessageRequest', schema: requests.addAiMessageBody },
     answers: chatAnswers,
     errors: chatErrors,
+  },
+  {
+    method: 'POST',
+    url: '/ui/chat',
+    operationId: 'uiChat',
+    tag: 'chat',
+    summary:
+      'The AI SDK’s chat protocol: a turn on the conversation of the chat’s `id`, or decisions on the calls it waits on.',
+    description:
+      'The last message is read: a user message starts a turn; an assistant message whose tool parts are in state `approval-responded` decides those calls as the principal (which then needs `approvals:decide`) and continues the turn’s stream.',
+    body: { id: 'UiChatRequest', schema: uiChatBody },
+    answers: { 200: { description: 'The turn as a UI message stream.', eventStream: uiMessageStream } },
+    errors: [
+      'forbidden',
+      'tool_not_allowed',
+      'approval_not_bound',
+      'decision_rejected',
+      'temporal_unavailable',
+      ...chatTurnFailureCodes,
+    ],
+  },
+  {
+    method: 'GET',
+    url: '/ui/chat/:id/stream',
+    operationId: 'resumeUiChat',
+    tag: 'chat',
+    summary: 'Replays the chat’s turn in progress from its start, for `useChat({ resume: true })`.',
+    params: uiChatPathParams,
+    answers: {
+      200: { description: 'The turn in progress as a UI message stream.', eventStream: uiMessageStream },
+      204: { description: 'No turn is in progress on the chat.' },
+    },
+    errors: ['invalid_context_id', 'temporal_unavailable'],
   },
   {
     method: 'GET',
