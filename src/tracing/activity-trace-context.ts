@@ -49,7 +49,7 @@ const KEPT_CONTEXTS = 256;
 const contexts = new Map<string, otel.Context>();
 
 /** The context the activity's trace header carries, as Temporal's `extractContextFromHeaders` reads it. */
-function contextFromHeaders(headers: Headers): otel.Context | undefined {
+export function contextFromHeaders(headers: Headers): otel.Context | undefined {
   const payload = headers[TRACE_HEADER];
   if (payload === undefined) return undefined;
   const active = otel.context.active();
