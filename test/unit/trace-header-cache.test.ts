@@ -1,6 +1,5 @@
 import * as otel from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import {
   TRACE_HEADER,
   extractContextFromHeaders,
@@ -14,16 +13,11 @@ import { headersWithActiveContext } from '../../src/workflows/trace-headers';
  * and both give exactly what Temporal's own `headersWithContext` and `extractContextFromHeaders` give.
  */
 describe('the trace header of an activity, built and read once', () => {
-  const contextManager = new AsyncLocalStorageContextManager();
-
-  beforeAll(() => {
-    otel.context.setGlobalContextManager(contextManager.enable());
-    otel.propagation.setGlobalPropagator(
-      new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-    );
-  });
+  // What the worker's SDK registers: AsyncLocalStorage contexts, the W3C trace context and baggage propagators.
+  beforeAll(() => new NodeTracerProvider().register());
 
   afterAll(() => {
+    otel.trace.disable();
     otel.context.disable();
     otel.propagation.disable();
   });
