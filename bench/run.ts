@@ -1,4 +1,4 @@
-import { percentile } from './statistics';
+import { median, percentile } from './statistics';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { DefaultLogger, Runtime, type NativeConnection } from '@temporalio/worker';
@@ -21,6 +21,7 @@ import { comparisonTable, compareLoops, defaultComparisonCases } from './anchors
 import { benchInFlight, inFlightLines } from './inflight/in-flight';
 import { benchNestedOverhead } from './nested-overhead';
 import {
+  caseLabel,
   codecVariant,
   definedEchoVariant,
   featureCostTable,
@@ -116,6 +117,12 @@ const program = new Command()
   )
   .option('--feature-runs <n>', 'measured runs of each variant in the features section', (value) => Number(value), 5)
   .option(
+    '--tracing-rounds <n>',
+    'processes of each kind (plain, tracing) in the tracing section',
+    (value) => Number(value),
+    3,
+  )
+  .option(
     '--only <section>',
     'run one section: anchors, features, history, streaming, inflight, compacted-long, nested, mcp, tracing or actions (the last six only when named; features includes mcp and tracing)',
   )
@@ -155,6 +162,7 @@ const options = program.opts<{
   inflightRuns: number;
   inflightIterations: number;
   featureRuns: number;
+  tracingRounds: number;
   actionLatencies: number[];
   actionIterations: number;
   short?: boolean;
@@ -415,8 +423,6 @@ const FEATURE_CASES = [
   { iterations: 5, resultBytes: 0, latencyMs: 500 },
 ];
 
-const TRACING_ROUNDS = 3;
-
 /** What tracing costs per iteration, on its own (`--only tracing`). */
 async function benchTracing(): Promise<void> {
   printTracing(await tracingRows());
@@ -426,19 +432,26 @@ function tracingRows() {
   return measureTracingCost({
     cases: FEATURE_CASES,
     runs: options.featureRuns,
-    rounds: TRACING_ROUNDS,
+    rounds: options.tracingRounds,
     log: (line) => console.log(line),
   });
 }
 
 function printTracing(rows: Awaited<ReturnType<typeof tracingRows>>): void {
   console.log(
-    `what tracing costs (every span exported to a real Jaeger over OTLP): ${TRACING_ROUNDS} processes of each, alternating, ${options.featureRuns} runs each; median ms per iteration`,
+    `what tracing costs (every span exported to a real Jaeger over OTLP): ${options.tracingRounds} processes of each, alternating, ${options.featureRuns} runs each; median ms per iteration`,
   );
   for (const line of featureCostTable(rows)) console.log(line);
   console.log('the same runs in CPU time (user + system of the worker process, which other load does not inflate):');
   for (const line of featureCostTable(rows.map((row) => ({ ...row, msPerIteration: row.cpuMsPerIteration }))))
     console.log(line);
+  console.log("each round's CPU ratio, tracing / plain (the two processes of one round run one after the other):");
+  for (const row of rows) {
+    const sorted = [...row.cpuRatios].sort((left, right) => left - right);
+    console.log(
+      `${caseLabel(row).padEnd(32)} median ${median(sorted).toFixed(2)}×, ${sorted[0]!.toFixed(2)}×–${sorted.at(-1)!.toFixed(2)}× (${sorted.map((ratio) => ratio.toFixed(2)).join(', ')})`,
+    );
+  }
 }
 
 /**

@@ -237,7 +237,7 @@ export function featureCostTable(rows: readonly FeatureRow[]): string[] {
   return lines;
 }
 
-function caseLabel(entry: FeatureCase): string {
+export function caseLabel(entry: FeatureCase): string {
   return (
     `${entry.iterations} iterations` +
     (entry.resultBytes > 0 ? `, ${entry.resultBytes / 1024} KB` : '') +

@@ -8,14 +8,15 @@ import type { FeatureCase, FeatureRow } from './feature-cost';
  * What tracing costs per iteration. Tracing is process-wide (OpenTelemetry's provider and Temporal's interceptors),
  * so the same runs go through processes that alternate, one without tracing and one exporting every span over OTLP
  * to a real Jaeger: `rounds` of each, their per-iteration medians' median compared. Rows are shaped like the other
- * features' (`plain` and `tracing`), for the same table.
+ * features' (`plain` and `tracing`), for the same table; `cpuRatios` are each round's tracing/plain CPU ratios, whose
+ * spread says how far one round's ratio can be trusted on a loaded machine.
  */
 export async function measureTracingCost(options: {
   cases: FeatureCase[];
   runs: number;
   rounds: number;
   log: (line: string) => void;
-}): Promise<FeatureRow[]> {
+}): Promise<TracingCostRow[]> {
   const jaeger = await startJaeger(await resolveJaeger(options.log));
   const rounds: Record<'plain' | 'tracing', FeatureRow[][]> = { plain: [], tracing: [] };
   try {
@@ -30,7 +31,7 @@ export async function measureTracingCost(options: {
         });
         rounds[variant].push(rows);
         options.log(
-          `[features] tracing round ${round + 1}, ${variant}: ${rows.map((row) => `${row.msPerIteration.plain!.toFixed(1)} ms`).join(', ')}`,
+          `[features] tracing round ${round + 1}, ${variant}: ${rows.map((row) => `${row.msPerIteration.plain!.toFixed(1)} ms (CPU ${row.cpuMsPerIteration.plain!.toFixed(1)} ms)`).join(', ')}`,
         );
       }
     }
@@ -53,8 +54,16 @@ export async function measureTracingCost(options: {
         plain: of('plain').at(-1)!.historyBytes.plain!,
         tracing: of('tracing').at(-1)!.historyBytes.plain!,
       },
+      cpuRatios: of('tracing').map(
+        (row, round) => row.cpuMsPerIteration.plain! / of('plain')[round]!.cpuMsPerIteration.plain!,
+      ),
     };
   });
+}
+
+/** A case's row, with each round's tracing/plain CPU ratio. */
+export interface TracingCostRow extends FeatureRow {
+  cpuRatios: number[];
 }
 
 function child(env: Record<string, string>): Promise<FeatureRow[]> {

@@ -2,14 +2,11 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { Resource } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import {
-  OpenTelemetryActivityInboundInterceptor,
-  OpenTelemetryActivityOutboundInterceptor,
-  makeWorkflowExporter,
-} from '@temporalio/interceptors-opentelemetry';
+import { OpenTelemetryActivityOutboundInterceptor, makeWorkflowExporter } from '@temporalio/interceptors-opentelemetry';
 import type { InjectedSinks, WorkerInterceptors } from '@temporalio/worker';
 import type { OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
 import type { TracingConfig } from '../config/tracing';
+import { CachedContextActivityInbound } from './activity-trace-context';
 
 /*
  * The OpenTelemetry SDK, loaded only when tracing is on (`./index.ts` requires this module then and never
@@ -62,7 +59,7 @@ export function workerTracingInterceptors(workflowModules: readonly string[]): W
     workflowModules: [TEMPORAL_TRACING_INTERCEPTORS_PATH, ...workflowModules],
     activity: [
       (ctx) => ({
-        inbound: new OpenTelemetryActivityInboundInterceptor(ctx),
+        inbound: new CachedContextActivityInbound(ctx),
         outbound: new OpenTelemetryActivityOutboundInterceptor(ctx),
       }),
     ],

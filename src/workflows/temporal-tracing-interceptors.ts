@@ -10,10 +10,12 @@
  * nearly all of what tracing cost a run whose model answers at once, and the worker's `RunActivity` span already says
  * when each activity ran.
  *
+ * The trace header is encoded once per context (`./trace-headers.ts`): a run's loop schedules all its activities from
+ * the same one.
+ *
  * A history recorded by an SDK whose interceptor yielded once more before scheduling (the
  * `OpenTelemetryInterceporsAvoidsExtraYields` flag unset) takes Temporal's own path, so it replays as recorded.
  */
-import { headersWithContext } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
 import {
   OpenTelemetryInboundInterceptor,
   OpenTelemetryInternalsInterceptor,
@@ -22,6 +24,7 @@ import {
 import type * as wf from '@temporalio/workflow';
 import { SdkFlags } from '@temporalio/workflow/lib/flags';
 import { getActivator } from '@temporalio/workflow/lib/global-attributes';
+import { headersWithActiveContext } from './trace-headers';
 
 class ActivityContextOutbound extends OpenTelemetryOutboundInterceptor {
   override scheduleActivity(
@@ -30,7 +33,7 @@ class ActivityContextOutbound extends OpenTelemetryOutboundInterceptor {
   ): Promise<unknown> {
     if (!getActivator().hasFlag(SdkFlags.OpenTelemetryInterceporsAvoidsExtraYields))
       return super.scheduleActivity(input, next);
-    return next({ ...input, headers: headersWithContext(input.headers) });
+    return next({ ...input, headers: headersWithActiveContext(input.headers) });
   }
 
   override scheduleLocalActivity(
@@ -43,7 +46,7 @@ class ActivityContextOutbound extends OpenTelemetryOutboundInterceptor {
       !activator.hasFlag(SdkFlags.OpenTelemetryInterceporsAvoidsExtraYields)
     )
       return super.scheduleLocalActivity(input, next);
-    return next({ ...input, headers: headersWithContext(input.headers) });
+    return next({ ...input, headers: headersWithActiveContext(input.headers) });
   }
 }
 
