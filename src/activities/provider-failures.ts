@@ -12,7 +12,7 @@ import { FailureType } from '../shared/failure-catalogue';
  */
 
 /** The key of the count in a model call's heartbeat details. */
-export const PROVIDER_FAILURES_KEY = 'providerFailures';
+const PROVIDER_FAILURES_KEY = 'providerFailures';
 
 /** The provider failures of a call's earlier attempts, from the details the last one heartbeated (0 on the first). */
 export function providerFailuresIn(details: unknown): number {
@@ -35,7 +35,7 @@ export function providerAttemptOf(context: Context): { attempt: number; maxAttem
 }
 
 /** The backoff after the `count`th provider failure: 1 s doubling, at most 1 min. */
-export function providerBackoffMs(count: number): number {
+function providerBackoffMs(count: number): number {
   const { initialIntervalMs, backoffCoefficient, maximumIntervalMs } = MODEL_CALL_PROVIDER_BACKOFF;
   return Math.min(maximumIntervalMs, initialIntervalMs * backoffCoefficient ** Math.max(0, count - 1));
 }
