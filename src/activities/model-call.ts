@@ -67,26 +67,29 @@ export function createModelCall(
       if (input.requirePrice === true && priceOf(settings.prices, priced) === undefined)
         throw priceUnknownFailure(priced, settings.prices);
     }
+    // What earlier attempts spent goes with every heartbeat of this one, or the server would forget it.
+    const carried = carriedUsage(context.info.heartbeatDetails);
+    // And the provider failures of earlier attempts, which bound the call's attempts (provider-failures.ts).
+    const failures = providerFailuresIn(context.info.heartbeatDetails);
+    const carriedUsageDetails = carried === undefined ? undefined : { [SPENT_USAGE_KEY]: carried };
+    const carriedDetails = withProviderFailures(carriedUsageDetails, failures);
+    // A failure before the request (the MCP servers' tools, the conversation) counts as the provider's do.
+    const countedBefore = (error: unknown): never => {
+      if (context.cancellationSignal.aborted) throw error;
+      throw countProviderFailure(context, error, (count) => withProviderFailures(carriedUsageDetails, count));
+    };
     // MCP servers' tools are described by their servers (listed once per worker, then cached).
-    const external = await registry.describeExternal(input.toolNames);
+    const external = await registry.describeExternal(input.toolNames).catch(countedBefore);
     const offered = [...registry.describe(), ...external.tools].filter((tool) => input.toolNames.includes(tool.name));
     // The tools the workflow answers itself (`context_release`, `result_cache`) are described by the workflow.
     const tools: ChatCompletionTool[] = [...offered, ...(input.workflowTools ?? [])].map((tool) => ({
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
-    // What earlier attempts spent goes with every heartbeat of this one, or the server would forget it.
-    const carried = carriedUsage(context.info.heartbeatDetails);
-    // And the provider failures of earlier attempts, which bound the call's attempts (provider-failures.ts).
-    const failures = providerFailuresIn(context.info.heartbeatDetails);
-    const carriedDetails = withProviderFailures(
-      carried === undefined ? undefined : { [SPENT_USAGE_KEY]: carried },
-      failures,
-    );
     const conversation = await keepHeartbeating(context, () => requestMessages(context, input), {
       intervalMs,
       ...(carriedDetails === undefined ? {} : { live: () => carriedDetails }),
-    });
+    }).catch(countedBefore);
     const wireConversation = conversation.map(toWireMessage);
     span.recordInput(input.instructions, wireConversation);
     const messages: ChatCompletionMessageParam[] = [
