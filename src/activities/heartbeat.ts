@@ -13,6 +13,8 @@ export interface HeartbeatPlan {
   details?: unknown;
   /** Read at each heartbeat instead of `details` (a model call's spending so far, which the next attempt reads). */
   live?: () => unknown;
+  /** Read instead for the last heartbeat before the start-to-close timeout (a model call counts the timeout in it). */
+  final?: () => unknown;
 }
 
 /**
@@ -32,7 +34,7 @@ export async function keepHeartbeating<T>(
   const beat = () => context.heartbeat(plan.live === undefined ? plan.details : plan.live());
   if (plan.details !== undefined) beat();
   const timer = setInterval(beat, heartbeatIntervalOf(context, plan.intervalMs));
-  const finalBeat = beforeTimeout(context, beat);
+  const finalBeat = beforeTimeout(context, plan.final === undefined ? beat : () => context.heartbeat(plan.final?.()));
   const stopWatch = watchForStop(context, beat);
   try {
     return await work();

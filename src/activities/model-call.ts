@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { redactFailure } from '../redaction';
 import type { ToolCall } from '../shared/messages';
@@ -18,17 +18,18 @@ import { callNeedsApproval, type ToolRegistry } from '../tools/tool-registry';
 import type { ModelStreamAnnouncement } from '../shared/model-stream-events';
 import { parseCompletion, readCompletion, type CompletionParse, type ParsedCompletion } from './completion-response';
 import { DeltaHub, type DeltaChannel } from './delta-hub';
-import {
-  attemptOf,
-  classifyModelError,
-  invalidResponseFailure,
-  streamedError,
-  streamInterruptedFailure,
-} from './model-errors';
+import { classifyModelError, invalidResponseFailure, streamedError, streamInterruptedFailure } from './model-errors';
 import { keepHeartbeating } from './heartbeat';
 import { requestMessages } from './model-request';
 import { readStreamedAnswer, type StreamedAnswer } from './streamed-answer';
 import { throwIfCancelled } from './cancellation';
+import {
+  countProviderFailure,
+  providerAttemptOf,
+  providerFailuresIn,
+  throwIfBudgetSpent,
+  withProviderFailures,
+} from './provider-failures';
 import { toWireMessage } from './wire-message';
 import { withChatSpan, type ChatOutcome, type ChatSpan } from '../tracing/genai-spans';
 
@@ -59,26 +60,36 @@ export function createModelCall(
     span: ChatSpan,
   ): Promise<ModelCallResult> {
     const context = Context.current();
+    throwIfBudgetSpent(context, `model "${routes[0].model}" at ${clientOf(routes[0].endpoint).baseURL}`);
     // Before anything is sent: a run with a cost budget never spends on a call it cannot price, on any endpoint.
     for (const route of routes) {
       const priced = priceName(settings.prices, route);
       if (input.requirePrice === true && priceOf(settings.prices, priced) === undefined)
         throw priceUnknownFailure(priced, settings.prices);
     }
+    // What earlier attempts spent goes with every heartbeat of this one, or the server would forget it.
+    const carried = carriedUsage(context.info.heartbeatDetails);
+    // And the provider failures of earlier attempts, which bound the call's attempts (provider-failures.ts).
+    const failures = providerFailuresIn(context.info.heartbeatDetails);
+    const carriedUsageDetails = carried === undefined ? undefined : { [SPENT_USAGE_KEY]: carried };
+    const carriedDetails = withProviderFailures(carriedUsageDetails, failures);
+    // A failure before the request (the MCP servers' tools, the conversation) counts as the provider's do.
+    const countedBefore = (error: unknown): never => {
+      if (context.cancellationSignal.aborted) throw error;
+      throw countProviderFailure(context, error, (count) => withProviderFailures(carriedUsageDetails, count));
+    };
     // MCP servers' tools are described by their servers (listed once per worker, then cached).
-    const external = await registry.describeExternal(input.toolNames);
+    const external = await registry.describeExternal(input.toolNames).catch(countedBefore);
     const offered = [...registry.describe(), ...external.tools].filter((tool) => input.toolNames.includes(tool.name));
     // The tools the workflow answers itself (`context_release`, `result_cache`) are described by the workflow.
     const tools: ChatCompletionTool[] = [...offered, ...(input.workflowTools ?? [])].map((tool) => ({
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
-    // What earlier attempts spent goes with every heartbeat of this one, or the server would forget it.
-    const carried = carriedUsage(context.info.heartbeatDetails);
     const conversation = await keepHeartbeating(context, () => requestMessages(context, input), {
       intervalMs,
-      ...(carried === undefined ? {} : { live: () => ({ [SPENT_USAGE_KEY]: carried }) }),
-    });
+      ...(carriedDetails === undefined ? {} : { live: () => carriedDetails }),
+    }).catch(countedBefore);
     const wireConversation = conversation.map(toWireMessage);
     span.recordInput(input.instructions, wireConversation);
     const messages: ChatCompletionMessageParam[] = [
@@ -158,17 +169,22 @@ export function createModelCall(
             return { status: raw.status, contentType, body: '', parsed: readCompletion(answered.completion) };
           } catch (error) {
             throwIfCancelled(context, error);
-            throw redactFailure(classifyModelError(error, { model, baseURL, ...attemptOf(context) }), redact);
+            throw redactFailure(classifyModelError(error, { model, baseURL, ...providerAttemptOf(context) }), redact);
           }
         },
-        { intervalMs, details: announcement, live: () => meter.details(announcement) },
+        {
+          intervalMs,
+          details: announcement,
+          live: () => meter.details(withProviderFailures(announcement, failures)),
+          final: () => meter.details(withProviderFailures(announcement, failures + 1)),
+        },
       );
 
       if ('kind' in response) {
         const interrupted = streamInterruptedFailure(response.reason, response.chunks, {
           model,
           baseURL,
-          ...attemptOf(context),
+          ...providerAttemptOf(context),
         });
         // As for a failed request: a stream that broke off as the call was cancelled is the cancellation.
         throwIfCancelled(context, interrupted);
@@ -183,7 +199,7 @@ export function createModelCall(
             body: redact(response.body),
             problem: parsed.problem,
           },
-          { model, baseURL, attempt: context.info.attempt },
+          { model, baseURL, attempt: providerAttemptOf(context).attempt },
         );
         throw redactFailure(failure, redact);
       }
@@ -218,13 +234,13 @@ export function createModelCall(
       if (context.cancellationSignal.aborted) {
         // A worker shutting down (a deploy) hands the call to another worker: what this attempt spent goes with it.
         if (context.cancellationDetails?.workerShutdown === true && meter.spent() !== undefined)
-          context.heartbeat(meter.details(announcement));
+          context.heartbeat(meter.details(withProviderFailures(announcement, failures)));
         throw error;
       }
-      // The next attempt reads the spending from this heartbeat; the workflow, from the failure, if none follows.
-      const spent = meter.spent();
-      if (spent !== undefined) context.heartbeat(meter.details(announcement));
-      throw withSpentUsage(error, spent);
+      // The next attempt reads the spending and the count from this heartbeat; the workflow, from the failure.
+      throw countProviderFailure(context, withSpentUsage(ApplicationFailure.fromError(error), meter.spent()), (count) =>
+        meter.details(withProviderFailures(announcement, count)),
+      );
     } finally {
       // Before the result reaches the workflow: a follower sees the stream end before the recorded answer.
       channel?.end(outcome);

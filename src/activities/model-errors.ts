@@ -1,4 +1,4 @@
-import { ApplicationFailure, type Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { INVALID_RESPONSE_RETRY } from '../shared/defaults/activities';
 import { FailureType, type FailureTypeName } from '../shared/failure-catalogue';
@@ -7,7 +7,7 @@ import { FailureType, type FailureTypeName } from '../shared/failure-catalogue';
  * Turns a failed chat-completions request into an `ApplicationFailure` whose
  * `type` says what happened (`ModelCall.RateLimited`, ...), whose
  * `nonRetryable` follows from the status code, and whose `nextRetryDelay`
- * honours the provider's `Retry-After`. Temporal owns every retry.
+ * honours the provider's `Retry-After`. Temporal runs every retry; `provider-failures.ts` bounds them.
  */
 
 interface StatusClass {
@@ -76,16 +76,10 @@ const QUOTA_EXCEEDED: StatusClass = {
 export interface ModelCallContext {
   model: string;
   baseURL: string;
-  /** This attempt's number, from 1; with `maxAttempts`, a retryable failure on the last one says it gave up. */
+  /** This provider attempt's number, from 1 (`providerAttemptOf`); with `maxAttempts`, the last one says it gave up. */
   attempt?: number;
-  /** The retry policy's `maximumAttempts`; absent, 0 or infinite: unlimited. */
+  /** The call's budget of provider failures; absent, 0 or infinite: unlimited. */
   maxAttempts?: number;
-}
-
-/** This attempt and the retry policy's limit, from the activity's info: what {@link ModelCallContext} needs. */
-export function attemptOf(context: Context): Pick<ModelCallContext, 'attempt' | 'maxAttempts'> {
-  const maxAttempts = context.info.retryPolicy?.maximumAttempts;
-  return { attempt: context.info.attempt, ...(maxAttempts === undefined ? {} : { maxAttempts }) };
 }
 
 /**
@@ -203,7 +197,7 @@ function providerMessage(error: APIError): string {
 /**
  * The delay the provider asked for, in milliseconds: `retry-after-ms`, or
  * `retry-after` as seconds or an HTTP date. Undefined when absent or unusable,
- * so the retry policy's backoff applies.
+ * so the provider backoff applies (`provider-failures.ts`).
  */
 export function retryAfterMs(headers: Headers | undefined, now: number = Date.now()): number | undefined {
   const milliseconds = headers?.get('retry-after-ms')?.trim();

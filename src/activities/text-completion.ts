@@ -7,7 +7,14 @@ import { keepHeartbeating } from './heartbeat';
 import type { ModelSettings } from '../shared/model-settings';
 import { createEndpointClients } from './model-client';
 import { priceName, routeOf } from './model-routes';
-import { attemptOf, classifyModelError, invalidResponseFailure } from './model-errors';
+import { classifyModelError, invalidResponseFailure } from './model-errors';
+import {
+  countProviderFailure,
+  providerAttemptOf,
+  providerFailuresIn,
+  throwIfBudgetSpent,
+  withProviderFailures,
+} from './provider-failures';
 import { completionUsage, priceUnknownFailure } from './model-cost';
 import { priceOf } from '../shared/prices';
 import type { SamplingSettings } from '../shared/sampling';
@@ -53,6 +60,7 @@ export function createTextRequest(settings: ModelSettings, heartbeatIntervalMs?:
     const route = routeOf(table, requested);
     const { model, endpoint } = route;
     const { client, baseURL } = clientOf(endpoint);
+    throwIfBudgetSpent(context, `model "${model}" at ${baseURL}`);
     const priced = priceName(settings.prices, route);
     // Before anything is sent: a run with a cost budget never spends on a call it cannot price.
     if (requirePrice === true && priceOf(settings.prices, priced) === undefined)
@@ -61,44 +69,59 @@ export function createTextRequest(settings: ModelSettings, heartbeatIntervalMs?:
       { role: 'system' as const, content: system },
       { role: 'user' as const, content: user },
     ];
-    const response = await keepHeartbeating(
-      context,
-      async () => {
-        try {
-          const raw = await client.chat.completions
-            .create(
-              {
-                model,
-                messages,
-                ...samplingFields(
-                  { sampling: settings.sampling, maxTokensField: endpoint.maxTokensField },
-                  sampling,
-                  false,
-                ),
-              },
-              { signal: context.cancellationSignal },
-            )
-            .asResponse();
-          return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
-        } catch (error) {
-          throwIfCancelled(context, error);
-          throw redactFailure(classifyModelError(error, { model, baseURL, ...attemptOf(context) }), redact);
-        }
-      },
-      { intervalMs: heartbeatIntervalMs },
-    );
-
-    const parsed = parseCompletion(response.body);
-    if (!parsed.ok) {
-      const failure = invalidResponseFailure(
-        { ...response, body: redact(response.body), problem: parsed.problem },
-        { model, baseURL, attempt: context.info.attempt },
-      );
-      throw redactFailure(failure, redact);
+    // Counted as a model call's are (provider-failures.ts): every heartbeat carries the earlier attempts' count.
+    const failures = providerFailuresIn(context.info.heartbeatDetails);
+    try {
+      return await completeText();
+    } catch (error) {
+      if (context.cancellationSignal.aborted) throw error;
+      throw countProviderFailure(context, error, (count) => withProviderFailures(undefined, count));
     }
-    const completion = parsed.completion;
-    const usage = completionUsage(completion, settings.prices, priced);
-    return { text: (completion.content ?? '').trim(), usage, model: completion.model ?? model };
+
+    async function completeText(): Promise<CompletedText> {
+      const response = await keepHeartbeating(
+        context,
+        async () => {
+          try {
+            const raw = await client.chat.completions
+              .create(
+                {
+                  model,
+                  messages,
+                  ...samplingFields(
+                    { sampling: settings.sampling, maxTokensField: endpoint.maxTokensField },
+                    sampling,
+                    false,
+                  ),
+                },
+                { signal: context.cancellationSignal },
+              )
+              .asResponse();
+            return { status: raw.status, contentType: raw.headers.get('content-type'), body: await raw.text() };
+          } catch (error) {
+            throwIfCancelled(context, error);
+            throw redactFailure(classifyModelError(error, { model, baseURL, ...providerAttemptOf(context) }), redact);
+          }
+        },
+        {
+          intervalMs: heartbeatIntervalMs,
+          live: () => withProviderFailures(undefined, failures),
+          final: () => withProviderFailures(undefined, failures + 1),
+        },
+      );
+
+      const parsed = parseCompletion(response.body);
+      if (!parsed.ok) {
+        const failure = invalidResponseFailure(
+          { ...response, body: redact(response.body), problem: parsed.problem },
+          { model, baseURL, attempt: providerAttemptOf(context).attempt },
+        );
+        throw redactFailure(failure, redact);
+      }
+      const completion = parsed.completion;
+      const usage = completionUsage(completion, settings.prices, priced);
+      return { text: (completion.content ?? '').trim(), usage, model: completion.model ?? model };
+    }
   };
 }
 

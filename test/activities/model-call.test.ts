@@ -347,15 +347,25 @@ describe('callModel: provider errors become typed ApplicationFailures', () => {
     expect(server.requests(model)).toHaveLength(1);
   });
 
-  test('429 without a retry header leaves the delay to the retry policy', async () => {
-    const model = scriptedModel([{ error: { status: 429, message: 'Slow down' } }]);
+  test('429 without a retry header backs off 1 s, doubling with each provider failure, and heartbeats the count', async () => {
+    const model = scriptedModel([
+      { error: { status: 429, message: 'Slow down' } },
+      { error: { status: 429, message: 'Slow down' } },
+    ]);
 
-    const failure = await applicationFailureOf(callModel(modelInput({ model })));
+    const first = await applicationFailureOf(callModel(modelInput({ model })));
+    const fourthEnvironment = quietEnvironment({ attempt: 9, heartbeatDetails: { providerFailures: 3 } });
+    const beats: unknown[] = [];
+    fourthEnvironment.on('heartbeat', (details: unknown) => beats.push(details));
+    const fourth = await applicationFailureOf(callModel(modelInput({ model }), fourthEnvironment));
 
-    expect(failure.type).toBe('ModelCall.RateLimited');
-    expect(failure.nonRetryable).toBe(false);
-    expect(failure.nextRetryDelay).toBeUndefined();
-    expect(server.requests(model)).toHaveLength(1);
+    expect(first.type).toBe('ModelCall.RateLimited');
+    expect(first.nonRetryable).toBe(false);
+    expect(first.nextRetryDelay).toBe(1_000);
+    // Attempts lost to the infrastructure (here 5 of 9) do not count: the fourth provider failure waits 8 s.
+    expect(fourth.nextRetryDelay).toBe(8_000);
+    expect(beats.at(-1)).toMatchObject({ providerFailures: 4 });
+    expect(server.requests(model)).toHaveLength(2);
   });
 
   test('429 insufficient_quota is not retried: waiting will not help', async () => {
@@ -389,7 +399,7 @@ describe('callModel: provider errors become typed ApplicationFailures', () => {
 
     expect(failure.type).toBe('ModelCall.ServerError');
     expect(failure.nonRetryable).toBe(false);
-    expect(failure.nextRetryDelay).toBeUndefined();
+    expect(failure.nextRetryDelay).toBe(1_000);
     expect(failure.message).toContain('The server had an error');
     // The openai client's own retries are off: Temporal owns every retry.
     expect(server.requests(model)).toHaveLength(1);
@@ -481,7 +491,10 @@ describe('callModel: answers that are not chat completions are ModelCall.Invalid
   async function invalidResponseOf(steps: ScriptStep[], attempt = 1): Promise<ApplicationFailure> {
     const model = scriptedModel(steps);
     const failure = await applicationFailureOf(
-      callModel(modelInput({ model, toolNames: ['calculator'] }), quietEnvironment({ attempt })),
+      callModel(
+        modelInput({ model, toolNames: ['calculator'] }),
+        quietEnvironment({ attempt, heartbeatDetails: { providerFailures: attempt - 1 } }),
+      ),
     );
     expect(failure.type).toBe('ModelCall.InvalidResponse');
     expect(server.requests(model)).toHaveLength(1);

@@ -224,9 +224,10 @@ describe('callModel streamed: a stream that is wrong or breaks ends in a named f
 
   test('an in-stream server error on the last attempt says it gave up, not that it retries', async () => {
     const model = scripted([{ rawStream: { chunks: [{ error: { code: 500, message: 'boom' } }], done: false } }]);
-    const env = quietEnvironment({ attempt: 8, retryPolicy: { maximumAttempts: 8 } });
+    const env = quietEnvironment({ attempt: 8, heartbeatDetails: { providerFailures: 7 } });
     const failure = await applicationFailureOf(run(streamed, input(model), env));
     expect(failure.type).toBe(FailureType.modelCallServerError);
+    expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toMatch(/boom Gave up after 8 attempts\.$/);
     expect(failure.message).not.toContain('Retrying');
   });

@@ -1,4 +1,8 @@
-import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES } from '../../src/shared/defaults/activities';
+import {
+  ACTIVITY_DEFAULTS,
+  ACTIVITY_RETRY_POLICIES,
+  MODEL_CALL_PROVIDER_BACKOFF,
+} from '../../src/shared/defaults/activities';
 
 /**
  * The options of the three activity stubs (`src/workflows/agent/activities.ts`) are part of every
@@ -16,7 +20,7 @@ describe('the activity stubs keep their options', () => {
     });
   });
 
-  test('model calls: 5 min, heartbeat 50 s, 1 s doubling to 1 min, 8 attempts', () => {
+  test('model calls: 5 min, heartbeat 50 s, a flat second without limit; the provider: 1 s doubling to 1 min, 8 attempts', () => {
     expect({
       startToCloseTimeout: ACTIVITY_DEFAULTS.modelCallTimeout,
       heartbeatTimeout: ACTIVITY_DEFAULTS.heartbeatTimeout,
@@ -24,7 +28,13 @@ describe('the activity stubs keep their options', () => {
     }).toStrictEqual({
       startToCloseTimeout: '5 minutes',
       heartbeatTimeout: '50 seconds',
-      retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 },
+      retry: { initialInterval: '1 second', backoffCoefficient: 1, maximumAttempts: Number.POSITIVE_INFINITY },
+    });
+    expect({ ...MODEL_CALL_PROVIDER_BACKOFF, maximumAttempts: ACTIVITY_DEFAULTS.modelCallMaxAttempts }).toStrictEqual({
+      initialIntervalMs: 1_000,
+      backoffCoefficient: 2,
+      maximumIntervalMs: 60_000,
+      maximumAttempts: 8,
     });
   });
 

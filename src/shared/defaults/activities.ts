@@ -17,12 +17,15 @@ export const ACTIVITY_DEFAULTS = {
   toolCallDeadlineFactor: 3,
   /**
    * How long the server waits for a running activity's heartbeat before it takes the attempt as lost (its worker
-   * died) and tries again: with the retry's first backoff (1 s), a call whose worker died is running again within
-   * a minute. A worker setting (`AGENT_HEARTBEAT_TIMEOUT`, the plugin's `heartbeat.timeout`) that the run's
+   * died) and tries again: with the retry's backoff (a model call's flat 1 s, a tool call's first 1 s), a call whose
+   * worker died is running again within a minute. A worker setting (`AGENT_HEARTBEAT_TIMEOUT`, the plugin's `heartbeat.timeout`) that the run's
    * workflow reads from the worker's tool catalog.
    */
   heartbeatTimeout: '50 seconds',
-  /** Attempts of a model call on retryable failures (429, 5xx, connection). */
+  /**
+   * Attempts of a model call that fail on the provider's side (429, 5xx, connection, timeout); attempts lost to
+   * the infrastructure (a worker that died) do not count. The activity keeps the count (`provider-failures.ts`).
+   */
   modelCallMaxAttempts: 8,
   /** Attempts of a tool call whose tool throws `RetryableToolError`; then the error goes to the model. */
   toolCallMaxAttempts: 3,
@@ -86,12 +89,16 @@ export const SEARCH_ATTRIBUTE_COUNTER_STEP = 10;
 export const ACTIVITY_RETRY_POLICIES = {
   /** The tool catalog: a few quick attempts. */
   catalog: { maximumAttempts: ACTIVITY_DEFAULTS.catalogMaxAttempts },
-  /** A model call: 1 s doubling to 1 min, 8 attempts; a provider's `Retry-After` sets the next delay instead. */
+  /**
+   * A model call (and the side texts: compaction, extraction): an attempt lost to the infrastructure is retried
+   * after a flat second, with no limit on attempts, so a call survives any number of worker crashes. The
+   * provider's own failures are bounded and backed off by the activity itself ({@link MODEL_CALL_PROVIDER_BACKOFF},
+   * {@link ACTIVITY_DEFAULTS.modelCallMaxAttempts}): doubling this policy's backoff would count every lost worker.
+   */
   modelCall: {
     initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '1 minute',
-    maximumAttempts: ACTIVITY_DEFAULTS.modelCallMaxAttempts,
+    backoffCoefficient: 1,
+    maximumAttempts: Number.POSITIVE_INFINITY,
   },
   /**
    * A tool call: retried whenever an attempt is lost to the infrastructure, 1 s doubling to 10 s,
@@ -105,6 +112,16 @@ export const ACTIVITY_RETRY_POLICIES = {
     maximumInterval: '10 seconds',
     maximumAttempts: Number.POSITIVE_INFINITY,
   },
+} as const;
+
+/**
+ * The delay after a model call's provider failure: 1 s doubling to 1 min (the delays of 8 attempts sum to about
+ * 2 min, long enough for a provider's brief outage); a provider's `Retry-After` sets the delay instead.
+ */
+export const MODEL_CALL_PROVIDER_BACKOFF = {
+  initialIntervalMs: 1_000,
+  backoffCoefficient: 2,
+  maximumIntervalMs: 60_000,
 } as const;
 
 /**
