@@ -100,6 +100,7 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   registerRunRoutes(app, {
     client: options.client,
     taskQueue: options.taskQueue,
+    defaultTools: options.defaults.tools,
     ...allowed,
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
   });
