@@ -4,6 +4,9 @@ import { demoAgent, observeCalls } from './demo-agent';
 /** The question the offline agent asks first when the run offers `ask_question`. */
 export const OFFLINE_QUESTION = 'Anything I should know before I start?';
 
+/** The example MCP server's tool that asks a person through the client (examples/mcp-everything.json). */
+const ELICITATION_TOOL = '__trigger-elicitation-request';
+
 /** What the offline agent answers a task it has no step for. */
 const NO_STEP =
   'I am the scripted offline model (AGENT_OFFLINE=1), not an LLM: I do arithmetic with calculator, summarise the ' +
@@ -12,7 +15,8 @@ const NO_STEP =
 
 /**
  * The scripted offline model's policy, for `npm start` and `npm run worker` without a model: a fixed policy in
- * place of an LLM, chosen from the tools the run offers and its task. It asks its one question first when it may,
+ * place of an LLM, chosen from the tools the run offers and its task. It asks its one question first when it may
+ * (`ask_question`, or the example MCP server's elicitation tool),
  * works out arithmetic in the task with `calculator`, else summarises the workspace as the demo does; it ends with
  * `finish` when the run has it, else with a text answer.
  */
@@ -25,6 +29,12 @@ export function offlineAgent(request: ChatCompletionRequest): ScriptStep {
       content: 'Before I start, one question.',
       toolCalls: [{ name: 'ask_question', arguments: { question: OFFLINE_QUESTION } }],
     };
+  }
+  const elicitation = [...offered].find((name) => name.endsWith(ELICITATION_TOOL));
+  if (elicitation !== undefined) {
+    const heard = calls.find((call) => call.name === elicitation && call.result !== undefined);
+    if (heard === undefined) return { toolCalls: [{ name: elicitation, arguments: {} }] };
+    return ending(`The server's question was answered: ${heard.result?.replace(/\s+/g, ' ').trim()}`, offered);
   }
   const answer = answerTo(request);
   const answered = answer === undefined ? '' : ` You said: ${answer}`;

@@ -43,7 +43,7 @@ describe('the HTTP guide, offline', () => {
     expect(api.output()).toContain('Ignored: OPENAI_API_KEY.');
   });
 
-  test('the curl sequence runs as printed: a run asks, waits for approval, answers; another is terminated', async () => {
+  test('the curl sequence runs as printed: questions answered, a call approved, a run terminated', async () => {
     const script = blocks.slice(1).join('\n').replaceAll('http://localhost:3000', base);
     const finished = await runProcess('/bin/bash', ['-e', '-c', script], {
       env: cleanEnv({}),
@@ -58,6 +58,8 @@ describe('the HTTP guide, offline', () => {
     expect(out).toContain('"callId":"call-2-1"');
     expect(out).toMatch(/"outcome":"completed".*17 \* 23 = 391\. You said: Show your working\./);
     expect(out).toMatch(/"run_id":"walkthrough-\d+-2","outcome":"terminated"/);
+    expect(out).toContain('{"elicitationId":"call-1-1#1","callId":"call-1-1","action":"accept"}');
+    expect(out).toMatch(/"run_id":"walkthrough-\d+-3","outcome":"completed".*Name: Ada/);
   }, 180_000);
 });
 

@@ -69,6 +69,20 @@ describe('the offline agent', () => {
     });
   });
 
+  test("calls the example MCP server's elicitation tool, then quotes what it heard", () => {
+    const request: ChatCompletionRequest = {
+      model: OFFLINE_MODEL,
+      tools: tools('everything__trigger-elicitation-request'),
+      messages: [{ role: 'user', content: 'Ask me' }],
+    };
+    expect(offlineAgent(request)).toEqual({
+      toolCalls: [{ name: 'everything__trigger-elicitation-request', arguments: {} }],
+    });
+    request.messages.push(call('c1', 'everything__trigger-elicitation-request', {}));
+    request.messages.push({ role: 'tool', tool_call_id: 'c1', content: '- Name:\n Ada' });
+    expect(offlineAgent(request)).toEqual({ content: "The server's question was answered: - Name: Ada" });
+  });
+
   test('arithmetic is found in a sentence, and a lone number is not arithmetic', () => {
     expect(arithmeticIn('What is (2 + 3) * 4 ^ 2? Thanks')).toBe('(2 + 3) * 4 ^ 2');
     expect(arithmeticIn('I have 3 files')).toBeUndefined();
