@@ -20,7 +20,8 @@ import {
   type RunSummary,
 } from '../client/run-control';
 import type { ApprovalDecision, Decider } from '../shared/control';
-import { API_DEFAULTS, API_QUERY_DEADLINE_MS } from '../shared/defaults/api';
+import { API_ADMISSION_WAIT_MS, API_DEFAULTS, API_QUERY_DEADLINE_MS } from '../shared/defaults/api';
+import { DEFAULT_AGENT_TOOLS } from '../shared/defaults/tools';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { eventsQuery } from '../common/definitions';
 import { withModelDeltas } from '../client/model-stream-follower';
@@ -49,6 +50,8 @@ import {
 import { withinDeadline } from './temporal-deadline';
 import { registerForkRoute } from './fork-route';
 import { checkToolsAllowed, toolsNamedBy } from './tool-allowance';
+import { awaitRunAdmission } from './run-admission';
+import { withDefaultTools } from './run-input-defaults';
 
 export interface RunRouteDeps {
   client: Client;
@@ -59,6 +62,10 @@ export interface RunRouteDeps {
   allowedTools?: readonly string[];
   /** The process's follows of runs, shared with the console's inbox. @default a new one */
   subscriptions?: RunSubscriptions;
+  /** The tools of a run whose input names none (`AGENT_TOOLS`). @default {@link DEFAULT_AGENT_TOOLS} */
+  defaultTools?: readonly string[];
+  /** How long `POST /runs` waits for the worker to check the run's tools. @default {@link API_ADMISSION_WAIT_MS} */
+  admissionWaitMs?: number;
 }
 
 /**
@@ -76,8 +83,9 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
   });
 
   app.post('/runs', async (request, reply) => {
-    const body = parseBody(startRunBody, request.body);
-    const raw = (request.body as { input: unknown }).input;
+    const withDefaults = withDefaultTools(request.body, deps.defaultTools ?? DEFAULT_AGENT_TOOLS);
+    const body = parseBody(startRunBody, withDefaults);
+    const raw = (withDefaults as { input: unknown }).input;
     checkToolsAllowed(toolsNamedBy(raw), deps.allowedTools);
     try {
       const run = await withinDeadline(client, () =>
@@ -87,6 +95,8 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
           ...(body.versioning === undefined ? {} : { versioning: body.versioning }),
         }),
       );
+      // An unknown tool answers 400, as a chat turn does: the worker alone knows its tools, and says so at once.
+      await awaitRunAdmission(client, run.workflowId, run.runId, deps.admissionWaitMs ?? API_ADMISSION_WAIT_MS);
       return reply
         .code(202)
         .header('location', `/runs/${encodeURIComponent(run.workflowId)}`)

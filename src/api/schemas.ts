@@ -75,8 +75,16 @@ const runIdSchema = identifierSchema.refine(
 );
 
 /** `POST /runs`: the run's input exactly as the workflow takes it, and optionally its id and versioning behaviour. */
+/**
+ * `POST /runs`'s `input`: the workflow's input, checked after the API's default tools (`AGENT_TOOLS`) fill in a
+ * missing `tools`; the OpenAPI document marks `tools` optional for that reason.
+ */
+export const startRunInputSchema = agentInputSchema.meta({
+  description: "The workflow's input (docs/reference/run-input.md); `tools` left out is the API's `AGENT_TOOLS`.",
+});
+
 export const startRunBody = z.strictObject({
-  input: agentInputSchema,
+  input: startRunInputSchema,
   run_id: runIdSchema.optional(),
   versioning: z
     .enum(RUN_VERSIONINGS)

@@ -117,6 +117,7 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
     client: options.client,
     taskQueue: options.taskQueue,
     subscriptions,
+    defaultTools: options.defaults.tools,
     ...allowed,
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
   });

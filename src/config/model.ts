@@ -5,6 +5,7 @@ import { WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { priceTableSchema, type PriceTable } from '../shared/prices';
 import { DEFAULT_MAX_TOKENS_FIELD, SAMPLING_BOUNDS } from '../shared/defaults/model-settings';
 import { DEFAULT_ENDPOINT_NAME } from '../shared/defaults/model-endpoints';
+import { OFFLINE_MODEL } from '../shared/defaults/names';
 import { mergeSampling, type SamplingSettings } from '../shared/sampling';
 import { ConfigError, parseEnvironment } from './environment';
 import { loadModelEndpoints } from './model-endpoints';
@@ -12,6 +13,12 @@ import type { ModelEndpoints } from '../shared/model-endpoints';
 
 /** The model settings the worker's activities use. */
 export const modelSchema = z.object({
+  AGENT_OFFLINE: z
+    .enum(['1', '0', 'true', 'false'], { message: 'expected 1 or 0' })
+    .optional()
+    .describe(
+      '`1`: `npm start` and `npm run worker` answer every model call with the bundled scripted model, a fixed policy, not an LLM (no key needed; `OPENAI_*` and `AGENT_MODEL_ENDPOINTS` are ignored); said at start.',
+    ),
   OPENAI_API_KEY: z.string().min(1).optional().describe('The OpenAI API key; set it, or OPENAI_BASE_URL, or both.'),
   OPENAI_BASE_URL: z
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://localhost:11434/v1' })
@@ -92,11 +99,14 @@ export type ModelConfig = {
   endpoints?: ModelEndpoints;
   /** `AGENT_MODEL_DEFAULT_ENDPOINT`, or the first named endpoint when `OPENAI_*` names none. */
   defaultEndpoint?: string;
+  /** `AGENT_OFFLINE=1`: the process serves the scripted offline model; the model variables it ignores are named. */
+  offline?: { ignored: string[] };
 };
 
 /** Reads the model settings the worker's activities use. */
 export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConfig {
   const values = parseEnvironment(modelSchema, env);
+  if (values.AGENT_OFFLINE === '1' || values.AGENT_OFFLINE === 'true') return offlineModelConfig(values, env);
   const { endpoints, defaultEndpoint } = loadModelEndpoints(env);
   const topLevel = values.OPENAI_API_KEY !== undefined || values.OPENAI_BASE_URL !== undefined;
   const named = Object.keys(endpoints ?? {});
@@ -109,7 +119,7 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
   if (!topLevel && chosenDefault === undefined) {
     throw new ConfigError(
       'No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server ' +
-        '(for example OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama). `npm run demo` runs without either, on a scripted model.',
+        '(for example OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama); or AGENT_OFFLINE=1 for the bundled scripted model (no key, not an LLM).',
     );
   }
   // fetch refuses a URL with credentials, so every call would fail, and the URL is printed at start and in failures.
@@ -136,6 +146,21 @@ export function loadModelConfig(env: NodeJS.ProcessEnv = process.env): ModelConf
     ...(chosenDefault === undefined ? {} : { defaultEndpoint: chosenDefault }),
   };
 }
+
+/** `AGENT_OFFLINE=1`: the scripted model's name (its URL is known once it listens), and what is ignored. */
+function offlineModelConfig(values: z.infer<typeof modelSchema>, env: NodeJS.ProcessEnv): ModelConfig {
+  const ignored = OFFLINE_IGNORED.filter((name) => (env[name] ?? '') !== '');
+  return { defaultModel: OFFLINE_MODEL, workspace: path.resolve(values.AGENT_WORKSPACE), offline: { ignored } };
+}
+
+/** The variables that choose a real model, which `AGENT_OFFLINE=1` overrides. */
+const OFFLINE_IGNORED = [
+  'OPENAI_API_KEY',
+  'OPENAI_BASE_URL',
+  'OPENAI_MODEL',
+  'AGENT_MODEL_ENDPOINTS',
+  'AGENT_MODEL_ENDPOINTS_FILE',
+] as const;
 
 /**
  * The model of a run that names none: `OPENAI_MODEL` when set; else, when a named endpoint is the default, its own

@@ -15,6 +15,7 @@ import { createAgentWorker } from '../worker';
 import { describeModelEndpoints } from '../worker/describe-endpoints';
 import { loadMcpServers } from '../config/mcp';
 import { runnerLogger } from '../worker/runner-logger';
+import { serveOfflineModel } from '../scripted-model/offline-model';
 
 /**
  * `npm start`: everything on one machine — a Temporal dev server (started in
@@ -26,7 +27,7 @@ async function main(): Promise<number> {
   // Configuration first: a missing token or model should not cost a server start.
   const api = loadApiConfig();
   loadModelStreamFollowerCa(); // checked at start, as `npm run api` does
-  const model = loadModelConfig();
+  const configured = loadModelConfig();
   const mcpServers = loadMcpServers();
   const logLevel = loadLogLevel();
   const localServer = loadLocalServerConfig();
@@ -43,6 +44,9 @@ async function main(): Promise<number> {
   Runtime.install({ logger, shutdownSignals: [] });
   const stop = untilSignal();
 
+  const served = await serveOfflineModel(configured);
+  const model = served.model;
+  if (served.notice !== undefined) say(served.notice);
   const server = await ensureLocalServer(say, localServer);
   const { client, clientConnection, workerConnection } = await connectToLocalServer(
     server,
@@ -88,6 +92,8 @@ async function main(): Promise<number> {
   say(
     `Agent API at ${url}; its console at ${url}/console/; ${describeAuth(api)}. Ctrl-C stops the API and the worker.`,
   );
+  // Said again last, where a reader of the start lines looks: the answers are not a model's.
+  if (served.notice !== undefined) say(served.notice);
 
   // Ctrl-C, or a worker that stopped on its own (a fatal error): either way the API closes properly first.
   const workerStopped = workerRun.then(
@@ -108,6 +114,7 @@ async function main(): Promise<number> {
   await clientConnection.close();
   await workerConnection.close();
   await tracingForProcess(undefined)?.shutdown();
+  await served.close();
   if (server.stop !== undefined) await server.stop();
   else if (localServer.address === undefined)
     say('The dev server keeps running with its runs; `npm run server:stop` stops it.');

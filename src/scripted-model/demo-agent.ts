@@ -5,7 +5,8 @@ export const DEMO_MODEL = 'scripted-demo-agent';
 /** Where the demo agent writes its summary. */
 export const SUMMARY_FILE = 'summary.md';
 
-interface ObservedCall {
+/** A tool call the conversation holds, with its result once it has one. */
+export interface ObservedCall {
   name: string;
   args: Record<string, unknown>;
   result?: string;
@@ -47,7 +48,8 @@ export function demoAgent(request: ChatCompletionRequest): ScriptStep {
   };
 }
 
-function observeCalls(request: ChatCompletionRequest): ObservedCall[] {
+/** The tool calls of the conversation, each with its result when the conversation has it. */
+export function observeCalls(request: ChatCompletionRequest): ObservedCall[] {
   const results = new Map(
     request.messages.flatMap((message) =>
       message.role === 'tool' && message.tool_call_id ? [[message.tool_call_id, message.content ?? '']] : [],

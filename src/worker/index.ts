@@ -128,7 +128,7 @@ export async function createAgentWorker(options: AgentWorkerOptions): Promise<Wo
 
 /** `npm run worker`: a worker with the built-in tools, configured from the environment. */
 async function main(secrets: readonly string[]): Promise<void> {
-  const { temporal, model, logLevel, mcpServers, deployment } = loadWorkerConfig();
+  const { temporal, model: configured, logLevel, mcpServers, deployment } = loadWorkerConfig();
   const encryption = loadPayloadEncryption(process.env, temporal);
   // Signals are handled below, not by the SDK: Ctrl-C reaches tsx and node both and tsx relays it once more,
   // and a second SIGINT after the SDK's handler has run would kill the worker in the middle of draining.
@@ -143,6 +143,13 @@ async function main(secrets: readonly string[]): Promise<void> {
   const exposure = metricsExposureWarning(metrics);
   if (exposure !== undefined) Runtime.instance().logger.warn(exposure);
   const connection = await connectWorker(temporal);
+  // Loaded only offline: the package's worker entry does not carry the scripted model's server otherwise.
+  const served =
+    configured.offline === undefined
+      ? undefined
+      : await (await import('../scripted-model/offline-model')).serveOfflineModel(configured);
+  const model = served?.model ?? configured;
+  if (served?.notice !== undefined) console.log(served.notice);
   const worker = await createAgentWorker({
     connection,
     namespace: temporal.namespace,
@@ -172,6 +179,7 @@ async function main(secrets: readonly string[]): Promise<void> {
   try {
     await worker.run();
   } finally {
+    await served?.close();
     await connection.close();
     // The spans still buffered, among them the last runs' workflow spans.
     await tracingForProcess(undefined)?.shutdown();

@@ -66,9 +66,21 @@ export function startScript(
   timeoutMs = 120_000,
   args: string[] = [],
 ): Promise<{ child: ChildProcess; output: () => string }> {
+  return startCommand(TSX, [script, ...args], env, readyLine, timeoutMs);
+}
+
+/** Starts any long-running command as {@link startScript} starts an entry point (a guide's `npm start` through bash). */
+export function startCommand(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  readyLine: RegExp,
+  timeoutMs = 120_000,
+): Promise<{ child: ChildProcess; output: () => string }> {
+  const script = [command, ...args].join(' ');
   return new Promise((resolve, reject) => {
     // Its own process group, so stopChild can signal tsx and its node child together, as Ctrl-C in a terminal does.
-    const child = spawn(TSX, [script, ...args], {
+    const child = spawn(command, args, {
       cwd: PROJECT_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,7 +16,7 @@ import { loadTemporalCliConfig } from '../../src/config/temporal-cli';
 
 const NO_MODEL_MESSAGE =
   'No model is configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server ' +
-  '(for example OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama). `npm run demo` runs without either, on a scripted model.';
+  '(for example OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama); or AGENT_OFFLINE=1 for the bundled scripted model (no key, not an LLM).';
 const TLS_MESSAGE = 'Set both TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY for mTLS, or neither.';
 
 /** The error `load` throws, failing the test when it returns. */

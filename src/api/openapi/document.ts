@@ -4,6 +4,7 @@ import { agentResultSchema, generatedMessageSchema, terminationReasonSchema } fr
 import { chatMessageSchema, inputChatMessageSchema, messageMetaSchema, usageSchema } from '../../shared/messages';
 import { runEventSchema } from '../../shared/run-events';
 import { errorResponse, runOutcomeSchema } from '../response-schemas';
+import { startRunInputSchema } from '../schemas';
 import { stopConditionFormSchemas, stopConditionSchema } from '../../shared/stop-conditions-schema';
 import { scopeOfRoute } from '../scopes';
 import { API_OPERATIONS, type ApiOperation, type OperationAnswer } from './operations';
@@ -245,7 +246,7 @@ function objectParameters(schema: z.ZodObject | undefined, where: 'path' | 'quer
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
-  return tidy(z.toJSONSchema(schema, { io, target: 'draft-2020-12', override: dropSafeIntegerBounds }) as Json);
+  return tidy(z.toJSONSchema(schema, { io, target: 'draft-2020-12', override: adjust }) as Json);
 }
 
 function convertRegistry(registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' | 'output'): Record<string, Json> {
@@ -253,7 +254,7 @@ function convertRegistry(registry: z.core.$ZodRegistry<{ id: string }>, io: 'inp
     io,
     target: 'draft-2020-12',
     uri: COMPONENT,
-    override: dropSafeIntegerBounds,
+    override: adjust,
     // The one custom schema, inside `stopConditionSchema`'s lazy: its component is the union of the forms. Any other throws.
     unrepresentable: (context) =>
       isStopConditionCheck(context.zodSchema) ? { $ref: COMPONENT('StopConditionForm') } : undefined,
@@ -266,6 +267,17 @@ function convertRegistry(registry: z.core.$ZodRegistry<{ id: string }>, io: 'inp
 function isStopConditionCheck(schema: z.core.$ZodType): boolean {
   const check = (stopConditionSchema as unknown as z.ZodLazy)._zod.innerType;
   return schema === check || schema === check._zod.parent;
+}
+
+/** What the document says beyond the zod schemas' own JSON Schema. */
+function adjust(context: {
+  zodSchema: z.core.$ZodType;
+  jsonSchema: { minimum?: number; maximum?: number; required?: string[] };
+}): void {
+  dropSafeIntegerBounds(context);
+  // `POST /runs` fills a missing `tools` with AGENT_TOOLS before it checks the input.
+  if (context.zodSchema === startRunInputSchema)
+    context.jsonSchema.required = context.jsonSchema.required?.filter((field) => field !== 'tools');
 }
 
 /** zod writes every integer's bounds as ±(2^53 - 1), JavaScript's safe integers: noise to a reader of the document. */

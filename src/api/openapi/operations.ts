@@ -6,6 +6,7 @@ import * as requests from '../schemas';
 import { uiChatBody, uiChatPathParams } from '../ui-chat/ui-chat-request';
 import { payloadsBodySchema } from '../../codec-server/payload-json';
 import { CODEC_SERVER_DEFAULTS } from '../../shared/defaults/codec-server';
+import { API_ADMISSION_WAIT_MS } from '../../shared/defaults/api';
 
 /**
  * Every route of the API as the OpenAPI document describes it, with the zod
@@ -234,7 +235,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     url: '/runs',
     operationId: 'startRun',
     tag: 'runs',
-    summary: 'Starts a run on the input exactly as the workflow takes it, and answers at once.',
+    summary: `Starts a run on the workflow's input (\`tools\` unset: \`AGENT_TOOLS\`), and answers once its worker has checked its tools (at most ${API_ADMISSION_WAIT_MS / 1000} s).`,
     body: { id: 'StartRunRequest', schema: requests.startRunBody },
     answers: {
       202: {
@@ -243,7 +244,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
         headers: { location: 'The run’s URL (`status_url`).' },
       },
     },
-    errors: ['run_exists', 'no_current_version', 'temporal_unavailable'],
+    errors: ['invalid_agent_input', 'run_exists', 'no_current_version', 'temporal_unavailable'],
   },
   {
     method: 'GET',

@@ -50,6 +50,13 @@ export const API_TEMPORAL_DEADLINE_MS = 2_000;
 export const API_QUERY_DEADLINE_MS = 10_000;
 
 /**
+ * How long `POST /runs` waits for the worker to check a new run's tools against its catalog (the run's first
+ * workflow task, no model call) before it answers 202 anyway: long enough for a worker on a loaded machine, short
+ * enough that a caller whose worker is down hears back soon (the run then waits for a worker, as before).
+ */
+export const API_ADMISSION_WAIT_MS = 5_000;
+
+/**
  * How long `POST /runs/:run_id/fork` waits to read the source and start the fork before it answers 503
  * `temporal_unavailable`: it fetches each Temporal run of the source's chain and replays one in the API process
  * (the first replay in a process bundles the workflow code, a few seconds).

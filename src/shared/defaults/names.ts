@@ -20,3 +20,9 @@ export const DEFAULT_TEMPORAL_ADDRESS = 'localhost:7233';
 
 /** Version of the JSON shapes that cross a durable boundary (result, state). */
 export const SCHEMA_VERSION = 1;
+
+/**
+ * The model name the scripted offline model (`AGENT_OFFLINE=1`) answers under: a name no provider uses, so a run
+ * that reaches a real endpoint by mistake fails at once instead of being answered by a fixed policy.
+ */
+export const OFFLINE_MODEL = 'scripted-offline-agent';
