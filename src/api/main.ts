@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const stop = untilSignal();
   const url = await listen(app, api);
   console.log(
-    `Agent API at ${url} (its console at ${url}/console/; Temporal ${temporal.address}, ${describeTemporalSource(temporal)}, namespace "${temporal.namespace}", task queue "${temporal.taskQueue}"); ${describeAuth(api)}; ${describePayloadEncryption(encryption)}. Ctrl-C stops it.`,
+    `Agent API at ${url} (Temporal ${temporal.address}, ${describeTemporalSource(temporal)}, namespace "${temporal.namespace}", task queue "${temporal.taskQueue}"); its console at ${url}/console/; ${describeAuth(api)}; ${describePayloadEncryption(encryption)}. Ctrl-C stops it.`,
   );
   await stop;
   await closeApi(app, (line) => console.log(line));
