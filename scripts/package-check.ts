@@ -143,6 +143,10 @@ function checkContents(files: readonly string[], exportsMap: Record<string, stri
     'CHANGELOG.md',
     'bin/agent-runner.js',
     'dist/cli/index.js',
+    // The console's page, bundled at build time: the API serves it with nothing downloaded at run time.
+    'dist/console/index.html',
+    'dist/console/console.js',
+    'dist/console/console.css',
   ]) {
     if (!files.includes(required)) problems.push(`lacks ${required}`);
   }
