@@ -36,20 +36,20 @@ export const apiSchema = z.object({
     .min(16, 'use at least 16 characters (for example `openssl rand -hex 32`)')
     .optional()
     .describe(
-      'The bearer token clients send (`Authorization: Bearer <token>`), 16+ characters: the principal `api-token`, with every scope. Required unless AGENT_API_PRINCIPALS_FILE is set or AGENT_API_AUTH=none.',
+      'The bearer token (`Authorization: Bearer <token>`), 16+ characters, of the principal `api-token` with every scope; required unless AGENT_API_PRINCIPALS_FILE is set or AGENT_API_AUTH=none.',
     ),
   AGENT_API_PRINCIPALS_FILE: z
     .string()
     .min(1)
     .optional()
     .describe(
-      'A JSON file of API principals, `[{ "name", "tokenSha256", "scopes" }]`: each a name (recorded with its decisions), the SHA-256 of its token, and its scopes (docs/guide/principals.md). With AGENT_API_TOKEN or instead of it.',
+      'A JSON file of API principals, `[{ "name", "tokenSha256", "scopes" }]` (docs/guide/principals.md), with AGENT_API_TOKEN or instead of it.',
     ),
   AGENT_API_AUTH: z
     .enum(['token', 'none'], { message: "expected 'token' (the default) or 'none'" })
     .default(API_DEFAULTS.auth)
     .describe(
-      '`token`, or `none` to turn authentication off (local use only: then only requests to localhost, 127.0.0.1 or [::1] are answered).',
+      '`token`, or `none` for no authentication, when only requests to localhost, 127.0.0.1 or [::1] are answered.',
     ),
   AGENT_API_BODY_LIMIT: z.coerce
     .number()
@@ -61,14 +61,14 @@ export const apiSchema = z.object({
     .string()
     .optional()
     .describe(
-      "Comma-separated tools API callers may name (`<server>__*` for all of an MCP server's tools); a request naming another is refused with 403 `tool_not_allowed` before anything starts. Unset: every tool the worker has.",
+      "Comma-separated tools API callers may name (`<server>__*` for all of an MCP server's tools), others refused with 403 `tool_not_allowed`; unset, every tool the worker has.",
     ),
   AGENT_UI_APPROVAL_SECRET: z
     .string()
     .min(16, 'at least 16 characters')
     .optional()
     .describe(
-      "A secret of 16+ characters: `POST /ui/chat` signs each approval request with it as the AI SDK's `experimental_toolApprovalSecret` does, and refuses an answer whose signature does not verify. Every API process of a deployment needs the same one. Unset: answers are bound to the chat's pending call by their id.",
+      "A secret of 16+ characters, the same in every API process, with which `POST /ui/chat` signs approval requests (as the AI SDK's `experimental_toolApprovalSecret`) and refuses unsigned answers; unset, answers are bound to the pending call by id.",
     ),
   AGENT_INSTRUCTIONS: z.string().min(1).optional().describe('The instructions of a chat request that gives none.'),
   AGENT_MODEL: z

@@ -15,7 +15,7 @@ const durationVariable = (meaning: string, fallback: string) =>
 /** How the worker's activities heartbeat: what a lost worker and each heartbeat cost (see docs/guide/cost.md). */
 export const heartbeatSchema = z.object({
   AGENT_HEARTBEAT_TIMEOUT: durationVariable(
-    "How long the server waits for a running model or tool call's heartbeat before it runs the call again elsewhere (its worker died). The run's workflow takes it from the worker that loads the run's tool catalog, so give every worker the same value.",
+    "How long the server waits for a model or tool call's heartbeat before it runs the call again elsewhere; give every worker the same value.",
     ACTIVITY_DEFAULTS.heartbeatTimeout,
   ),
   AGENT_HEARTBEAT_INTERVAL: durationVariable(

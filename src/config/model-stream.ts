@@ -21,14 +21,14 @@ export const modelStreamSchema = z.object({
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://worker-1:7300' })
     .optional()
     .describe(
-      "The base URL followers use, when it differs from the bound address (a proxy, another name); one per worker. Unset with a wildcard AGENT_STREAM_HOST (0.0.0.0, ::), the machine's host name is given out.",
+      'The base URL followers use when it differs from the bound address (a proxy, another name), one per worker; unset with a wildcard AGENT_STREAM_HOST, the host name is given out.',
     ),
   AGENT_STREAM_TLS_CERT: z
     .string()
     .min(1)
     .optional()
     .describe(
-      'A PEM certificate file (chain first to last) the delta server serves https with; set with AGENT_STREAM_TLS_KEY. Unset: plain http, so keep the stream port on a private network.',
+      'A PEM certificate file (chain first to last) for https, set with AGENT_STREAM_TLS_KEY; unset, plain http, so keep the port on a private network.',
     ),
   AGENT_STREAM_TLS_KEY: z.string().min(1).optional().describe('The PEM private key file of AGENT_STREAM_TLS_CERT.'),
 });
@@ -40,7 +40,7 @@ export const modelStreamFollowerSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      "A PEM file of certificate authorities a follower trusts for workers' https delta servers, in addition to Node's own; for a self-signed or private-CA AGENT_STREAM_TLS_CERT.",
+      "A PEM file of certificate authorities a follower trusts for workers' https delta servers besides Node's own (for a self-signed or private-CA AGENT_STREAM_TLS_CERT).",
     ),
 });
 

@@ -17,7 +17,7 @@ export const modelSchema = z.object({
     .enum(['1', '0', 'true', 'false'], { message: 'expected 1 or 0' })
     .optional()
     .describe(
-      '`1`: `npm start` and `npm run worker` answer every model call with the bundled scripted model, a fixed policy, not an LLM (no key needed; `OPENAI_*` and `AGENT_MODEL_ENDPOINTS` are ignored); said at start.',
+      '`1`: `npm start` and `npm run worker` answer every model call with the bundled scripted model, not an LLM, and ignore `OPENAI_*` and `AGENT_MODEL_ENDPOINTS`.',
     ),
   OPENAI_API_KEY: z.string().min(1).optional().describe('The OpenAI API key; set it, or OPENAI_BASE_URL, or both.'),
   OPENAI_BASE_URL: z

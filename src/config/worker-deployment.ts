@@ -9,20 +9,20 @@ export const workerDeploymentSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      "The worker deployment this worker belongs to (Temporal's Worker Versioning), with AGENT_BUILD_ID; the same for every build of the fleet. Both unset: an unversioned worker, as without Worker Versioning.",
+      "The worker deployment (Temporal's Worker Versioning) of every build of the fleet, set with AGENT_BUILD_ID; both unset, the worker is unversioned.",
     ),
   AGENT_BUILD_ID: z
     .string()
     .min(1)
     .optional()
     .describe(
-      "The build of the code this worker runs (a git sha, a release tag), with AGENT_DEPLOYMENT_NAME; a new one for each deploy of changed code. A build takes runs once it is made the deployment's current version (`temporal worker deployment set-current-version`).",
+      'The build this worker runs (a git sha, a release tag), new for each deploy of changed code, set with AGENT_DEPLOYMENT_NAME; it takes runs once made current (`temporal worker deployment set-current-version`).',
     ),
   AGENT_VERSIONING_DEFAULT: z
     .enum(RUN_VERSIONINGS, { message: 'expected pinned or auto-upgrade' })
     .default(VERSIONING_DEFAULTS.defaultVersioning)
     .describe(
-      'How runs started without a `versioning` of their own move between builds on a versioned worker: `auto-upgrade` (to the current build at their next workflow task) or `pinned` (on the build they started on, to their end).',
+      'How runs without their own `versioning` move between builds: `auto-upgrade` (to the current build at their next workflow task) or `pinned` (on their starting build to the end).',
     ),
 });
 
