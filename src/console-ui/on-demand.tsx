@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ApiFailure } from './api';
 
 /** A folded section whose content is read (one request) only when a person opens it. */
@@ -9,7 +9,7 @@ export function OnDemand<T>({
 }: {
   label: string;
   read: () => Promise<T>;
-  render: (value: T) => unknown;
+  render: (value: T) => ReactNode;
 }) {
   const [value, setValue] = useState<{ data: T } | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
@@ -21,7 +21,7 @@ export function OnDemand<T>({
     );
   };
   return (
-    <details onToggle={(event: { currentTarget: { open: boolean } }) => opened(event.currentTarget.open)}>
+    <details onToggle={(event) => opened(event.currentTarget.open)}>
       <summary>{label}</summary>
       {problem !== undefined ? (
         <p role="alert" className="problem">

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../scripts/system-packages';
 import type { AgentResult } from '../../src/shared/agent-result';
+import { eventsQuery } from '../../src/common/definitions';
+import { everythingStdio } from '../helpers/mcp-servers';
 import { TestEnv } from '../helpers/test-env';
 import { startConsoleApi, testPrincipal } from '../helpers/console';
 
@@ -11,7 +13,7 @@ import { startConsoleApi, testPrincipal } from '../helpers/console';
  * The console in headless Chromium (Debian's, driven by playwright-core) against a real API, worker and dev server
  * with the scripted model: sign in, see a waiting call in the inbox, modify its arguments and approve, watch the run
  * to its end; deny from a second browser while the first shows the call, and see it leave the first; a reader is
- * offered no decision. Each page passes axe-core with no serious or critical violation, and is photographed at
+ * offered no decision; an MCP server's question is answered from a run's page, and the runs list is filtered. Each page passes axe-core with no serious or critical violation, and is photographed at
  * desktop and phone width into test-output/console/ (gitignored).
  */
 
@@ -27,7 +29,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  env = await TestEnv.create();
+  env = await TestEnv.create({ mcpServers: { everything: { ...everythingStdio(), timeout: '2 minutes' } } });
   api = await startConsoleApi(env, [admin.principal, second.principal, reader.principal], {
     temporalUiUrl: 'http://127.0.0.1:8233',
   });
@@ -231,6 +233,45 @@ describe('the console in a browser', () => {
     await page.getByLabel('Reason to terminate').fill('Not needed any more.');
     await page.getByRole('button', { name: 'Terminate' }).click();
     await page.getByText('The run ended: terminated.').waitFor({ timeout: 20_000 });
+    await context.close();
+  }, 120_000);
+
+  test('the runs list filters by status and search attribute; a run’s page answers an MCP server’s question', async () => {
+    const { context, page } = await signedIn(admin.token);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'everything__trigger-elicitation-request', arguments: {} }] },
+      { content: 'Thanks, Ada.' },
+    ]);
+    const asking = await env.start({ model, tools: ['everything__*'], message: 'Ask me for my name.' });
+    const waiting = await startApprovalRun('filtered.md');
+
+    await page.goto(`${api.url}/console/#/runs`);
+    await page.getByLabel('Status').selectOption('waiting_for_input');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('link', { name: asking.workflowId }).waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('link', { name: waiting }).count()).toBe(0);
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Search attributes').fill(`WorkflowId = '${waiting}'`);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('link', { name: waiting }).waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('link', { name: asking.workflowId }).count()).toBe(0);
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await env.client.workflow.getHandle(waiting).terminate('filtered, no longer needed');
+
+    await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(asking.workflowId)}`);
+    const answerBox = page.getByLabel(/^Answer to everything \(JSON fields\): MCP server "everything" asks/);
+    await answerBox.waitFor({ timeout: 20_000 });
+    await answerBox.fill('{ "name": "Ada Lovelace" }');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('The run ended: completed.').waitFor({ timeout: 30_000 });
+    await page.getByText('Thanks, Ada.').waitFor();
+    const result = (await asking.result()) as AgentResult;
+    const toolResult = result.messages.find((message) => message.role === 'tool');
+    expect(String(toolResult?.content)).toMatch(/- Name: Ada Lovelace/);
+    const { events } = await asking.query(eventsQuery, {});
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'mcp-elicitation-end', action: 'accept', by: { name: 'alice', via: 'api' } }),
+    );
     await context.close();
   }, 120_000);
 });

@@ -9,8 +9,8 @@ import { TestEnv } from '../helpers/test-env';
 /**
  * The `useChat` example (examples/ai-sdk-chat: React 19, `@ai-sdk/react`, bundled by esbuild) in headless Chromium
  * (Debian's `chromium`, driven by playwright-core), against a real API, worker and dev server with the scripted
- * model: the page approves a call, and resumes a turn after a reload. Screenshots go to `test/artifacts/ui-chat/`
- * (or `UI_CHAT_SCREENSHOTS`).
+ * model: the page approves a call, and resumes a turn after a reload. Screenshots, at desktop and phone width, go to
+ * `test/artifacts/ui-chat/` (or `UI_CHAT_SCREENSHOTS`).
  */
 
 const SCREENSHOTS = process.env.UI_CHAT_SCREENSHOTS ?? path.join(__dirname, '../artifacts/ui-chat');
@@ -46,6 +46,17 @@ afterAll(async () => {
   await env?.close();
 });
 
+/** Photographs the page as `name` at its width (desktop) and at a phone's (375 px), where nothing overflows sideways. */
+async function photograph(page: Page, name: string): Promise<void> {
+  const desktop = page.viewportSize() ?? { width: 900, height: 700 };
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.setViewportSize({ width: 375, height: 700 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect({ page: name, horizontalOverflow: overflow }).toEqual({ page: name, horizontalOverflow: 0 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(desktop);
+}
+
 /** Opens the example on a new chat with the scripted `model`, and sends `text`. */
 async function openAndSend(model: string, text: string): Promise<{ page: Page; chat: string }> {
   const chat = `chat-${randomUUID().slice(0, 8)}`;
@@ -64,13 +75,13 @@ test('the page shows a call that waits for approval, approves it, and shows its 
   const { page } = await openAndSend(model, 'What is 12 * 12? Ask me first.');
   const approve = page.getByRole('button', { name: 'Approve' });
   await approve.waitFor({ timeout: 30_000 });
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'approval-requested.png'), fullPage: true });
+  await photograph(page, 'approval-requested');
   await approve.click();
   await page.getByText('Approved: 12 * 12 is 144.').waitFor({ timeout: 30_000 });
   const tool = page.getByRole('region', { name: 'Tool call calculator' });
   await expect(tool.locator('output').innerText()).resolves.toBe('144');
   await expect(page.getByRole('button', { name: 'Approve' }).count()).resolves.toBe(0);
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'approved.png'), fullPage: true });
+  await photograph(page, 'approved');
   await page.close();
 });
 

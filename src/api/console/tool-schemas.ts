@@ -5,26 +5,48 @@ import type { DescribeToolsResult } from '../../shared/activity-types';
 /** The marker the Temporal SDK records for a local activity's result (the catalog is loaded by one). */
 const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
 
-/** Most history pages read looking for the catalog: it is loaded in the run's first workflow tasks. */
+/** Most history pages read in one Temporal run looking for the catalog: it is loaded in the run's first workflow tasks. */
 const MAX_PAGES = 3;
 
+/** Most Temporal runs of a chain read: the latest, and the ones before it while a run's catalog is still loading. */
+const MAX_RUNS = 3;
+
+type Schemas = Record<string, Record<string, unknown>>;
+
 /**
- * Each tool's JSON Schema, by name, as the run's worker described them when the run loaded its catalog: read once
- * from the run's history (not billed), decoded with the client's data converter, so an encrypted run reads as any
- * other. Empty when the history holds no catalog (a run continued as new carries its catalog without loading it).
+ * Each tool's JSON Schema, by name, as the run's worker described them when the run loaded its catalog: read from the
+ * run's history (not billed), decoded with the client's data converter, so an encrypted run reads as any other. A
+ * Temporal run that continued as new and has not yet recorded its own catalog (still loading it) is read through the
+ * run it continues, walked back as its first event names it. Empty when no run read holds a catalog.
  */
-export async function readToolSchemas(
+export async function readToolSchemas(client: Client, workflowId: string): Promise<Schemas> {
+  let runId: string | undefined;
+  for (let run = 0; run < MAX_RUNS; run += 1) {
+    const found = await readRunSchemas(client, workflowId, runId);
+    if (found.schemas !== undefined) return found.schemas;
+    if (found.continues === undefined) break;
+    runId = found.continues;
+  }
+  return {};
+}
+
+/** One Temporal run's catalog (the latest's when `runId` is absent), and the run it continues, if any. */
+async function readRunSchemas(
   client: Client,
   workflowId: string,
-): Promise<Record<string, Record<string, unknown>>> {
+  runId: string | undefined,
+): Promise<{ schemas?: Schemas; continues?: string }> {
+  let continues: string | undefined;
   let nextPageToken: Uint8Array | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const answer = await client.workflowService.getWorkflowExecutionHistory({
       namespace: client.options.namespace,
-      execution: { workflowId },
+      execution: runId === undefined ? { workflowId } : { workflowId, runId },
       ...(nextPageToken === undefined ? {} : { nextPageToken }),
     });
     for (const event of answer.history?.events ?? []) {
+      const started = event.workflowExecutionStartedEventAttributes;
+      if (started) continues = started.continuedExecutionRunId || undefined;
       const marker = event.markerRecordedEventAttributes;
       if (marker?.markerName !== LOCAL_ACTIVITY_MARKER) continue;
       const converter = client.options.loadedDataConverter;
@@ -39,14 +61,16 @@ export async function readToolSchemas(
         0,
         marker.details?.result?.payloads,
       ).catch(() => undefined);
-      return Object.fromEntries(
-        (Array.isArray(catalog?.tools) ? catalog.tools : [])
-          .filter((tool) => typeof tool?.name === 'string' && typeof tool.parameters === 'object')
-          .map((tool) => [tool.name, tool.parameters]),
-      );
+      return {
+        schemas: Object.fromEntries(
+          (Array.isArray(catalog?.tools) ? catalog.tools : [])
+            .filter((tool) => typeof tool?.name === 'string' && typeof tool.parameters === 'object')
+            .map((tool) => [tool.name, tool.parameters]),
+        ),
+      };
     }
     nextPageToken = answer.nextPageToken?.length ? answer.nextPageToken : undefined;
     if (nextPageToken === undefined) break;
   }
-  return {};
+  return continues === undefined ? {} : { continues };
 }
