@@ -1,3 +1,4 @@
+import { CONSOLE_CSRF_HEADER } from '../shared/defaults/console';
 /** What `/console/api/session` and the sign-in answer: who is signed in and what they may do. */
 export interface Session {
   principal: string | null;
@@ -19,9 +20,6 @@ export class ApiFailure extends Error {
   }
 }
 
-/** The header every console request carries (the server's `CONSOLE_CSRF_HEADER`). */
-const CSRF_HEADER = 'x-agent-console-csrf';
-
 let csrfToken = '';
 
 /** Remembers the session's CSRF token, sent with every request from now on. */
@@ -40,7 +38,7 @@ export async function api<T>(path: string, options: { method?: string; body?: un
     method: options.method ?? 'GET',
     credentials: 'same-origin',
     headers: {
-      [CSRF_HEADER]: csrfToken,
+      [CONSOLE_CSRF_HEADER]: csrfToken,
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
@@ -72,7 +70,7 @@ export async function* readStream(path: string, signal: AbortSignal): AsyncGener
     try {
       response = await fetch(path, {
         credentials: 'same-origin',
-        headers: { [CSRF_HEADER]: csrfToken, ...(lastId === undefined ? {} : { 'last-event-id': lastId }) },
+        headers: { [CONSOLE_CSRF_HEADER]: csrfToken, ...(lastId === undefined ? {} : { 'last-event-id': lastId }) },
         signal,
       });
     } catch {

@@ -2,19 +2,7 @@ import { useId, useState } from 'react';
 import { ApiFailure, api } from './api';
 import { argumentProblems } from './argument-problems';
 import { age, json, runHref } from './format';
-
-/** One call waiting for a decision, as `/console/api/approvals` lists it. */
-export interface InboxItem {
-  run_id: string;
-  call_id: string;
-  tool_name: string;
-  arguments: unknown;
-  requested_at: string;
-  policy?: string;
-  reason?: string;
-  /** The tool's JSON Schema, when the run's catalog could be read. */
-  parameters?: Record<string, unknown>;
-}
+import type { InboxItem } from '../shared/approval-inbox-item';
 
 /** A waiting call: its run, tool and exact arguments, and (when the scopes allow) approve, deny or modify. */
 export function ApprovalCard({ item, canDecide }: { item: InboxItem; canDecide: boolean }) {

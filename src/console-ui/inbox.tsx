@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { can, readStream, type Session } from './api';
-import { ApprovalCard, type InboxItem } from './approval-card';
+import { ApprovalCard } from './approval-card';
+import type { InboxItem } from '../shared/approval-inbox-item';
 
 /** Every call waiting for a decision, across runs, pushed by the API as it changes. */
 export function Inbox({ session }: { session: Session }) {

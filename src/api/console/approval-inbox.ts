@@ -3,23 +3,9 @@ import { AgentPendingApprovalsKey } from '../../common/search-attributes';
 import { CONSOLE_DEFAULTS } from '../../shared/defaults/console';
 import { WORKFLOW_TYPE } from '../../shared/defaults/names';
 import type { RunEvent } from '../../shared/run-events';
+import type { InboxItem } from '../../shared/approval-inbox-item';
 import type { RunSubscriptions } from '../run-subscriptions';
 import { readToolSchemas } from './tool-schemas';
-
-/** One tool call that waits for a person's decision, as the inbox lists it. */
-export interface InboxItem {
-  run_id: string;
-  call_id: string;
-  tool_name: string;
-  /** The exact arguments under review, as the run recorded them. */
-  arguments: unknown;
-  requested_at: string;
-  /** The approval policy that asked a person, and why, when one did. */
-  policy?: string;
-  reason?: string;
-  /** The tool's JSON Schema from the run's catalog, which the console's editor checks modified arguments against. */
-  parameters?: Record<string, unknown>;
-}
 
 /** One run the inbox follows: its waiting calls by call id, and how to stop following it. */
 interface FollowedRun {
