@@ -129,7 +129,8 @@ export async function readEventStream(
   return { status: response.status, contentType: response.headers.get('content-type'), events };
 }
 
-function parseBlock(block: string): SseEvent | undefined {
+/** One Server-Sent Events block as an event; undefined for a comment or a block without data. */
+export function parseBlock(block: string): SseEvent | undefined {
   const fields: Record<string, string> = {};
   for (const line of block.split('\n')) {
     if (line.startsWith(':') || line === '') continue;

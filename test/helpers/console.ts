@@ -7,6 +7,7 @@ import { newApiToken, type Principal } from '../../src/api/principals';
 import type { ApiScope } from '../../src/api/scopes';
 import { CONSOLE_CSRF_HEADER, CONSOLE_SESSION_COOKIE } from '../../src/shared/defaults/console';
 import { buildConsole } from '../../scripts/build-console';
+import { parseBlock } from './api';
 import type { TestEnv } from './test-env';
 
 /** A principal for a test, with its token. */
@@ -105,9 +106,9 @@ export async function openInbox(url: string, headers: Record<string, string>): P
         while ((boundary = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, boundary);
           buffer = buffer.slice(boundary + 2);
-          const data = block.split('\n').find((line) => line.startsWith('data: '));
-          if (!block.startsWith('event: inbox') || data === undefined) continue;
-          snapshots.push((JSON.parse(data.slice(6)) as { approvals: Array<Record<string, unknown>> }).approvals);
+          const event = parseBlock(block);
+          if (event?.event !== 'inbox') continue;
+          snapshots.push((event.data as { approvals: Array<Record<string, unknown>> }).approvals);
           for (const wake of waiters) wake();
         }
       }
