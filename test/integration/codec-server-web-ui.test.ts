@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
 import { buildCodecServer } from '../../src/codec-server/server';
 import { freePort, startDevServer, type StartedDevServer } from '../../src/temporal/dev-server';
 import { EncryptedAgent, newCodecKey } from '../helpers/encrypted-agent';
+import { launchChromium } from '../helpers/browser';
 
 /**
  * The Temporal web UI, in headless Chromium (Debian's `chromium`, driven by playwright-core), shows an agent's
@@ -37,18 +38,7 @@ beforeAll(async () => {
   server = await startDevServer({ port: 0, uiPort, uiCodecEndpoint: codecUrl, log: () => {} });
   agent = await EncryptedAgent.start(server.address, keys);
   workflowId = await agent.run(PROMPT, ANSWER);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 90_000);
 
 afterAll(async () => {

@@ -1,13 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_PATH } from '../../scripts/system-packages';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { AgentResult } from '../../src/shared/agent-result';
 import { eventsQuery } from '../../src/common/definitions';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { TestEnv } from '../helpers/test-env';
 import { startConsoleApi, testPrincipal } from '../helpers/console';
+import { launchChromium } from '../helpers/browser';
 
 /**
  * The console in headless Chromium (Debian's, driven by playwright-core) against a real API, worker and dev server
@@ -33,10 +33,7 @@ beforeAll(async () => {
   api = await startConsoleApi(env, [admin.principal, second.principal, reader.principal], {
     temporalUiUrl: 'http://127.0.0.1:8233',
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

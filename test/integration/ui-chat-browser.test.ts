@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { startChatExample } from '../../examples/ai-sdk-chat/serve';
 import { TEST_TOKEN, TestApi } from '../helpers/api';
 import { TestEnv } from '../helpers/test-env';
+import { launchChromium } from '../helpers/browser';
 
 /**
  * The `useChat` example (examples/ai-sdk-chat: React 19, `@ai-sdk/react`, bundled by esbuild) in headless Chromium
@@ -25,18 +26,7 @@ beforeAll(async () => {
   env = await TestEnv.create();
   api = await TestApi.start(env);
   example = await startChatExample({ apiUrl: api.url, apiToken: TEST_TOKEN });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 90_000);
 
 afterAll(async () => {

@@ -3,7 +3,6 @@ import { access, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { chromium } from 'playwright-core';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
 import { readPostmasterPid, stopLeftovers } from '../../src/stack/leftovers';
@@ -15,6 +14,7 @@ import { cleanEnv, runProcess, startScript, stopChild } from '../helpers/process
 import { buildStackDist } from '../helpers/stack-dist';
 import { stackProcesses } from '../helpers/stack-processes';
 import { waitFor } from '../helpers/wait';
+import { launchChromium } from '../helpers/browser';
 
 /**
  * The production shape (`npm run stack`: Temporal built from source on a PostgreSQL cluster of its own, the web UI,
@@ -265,10 +265,7 @@ describe('the production shape on this machine', () => {
     }
 
     // The page a person opens: the workflow list filtered by the same query.
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(`${ui.url}/namespaces/default/workflows?query=${encodeURIComponent(query)}`);
