@@ -80,7 +80,7 @@ describe('which packages a run needs', () => {
         if (pattern.test(await readFile(path.join(PROJECT_ROOT, file), 'utf8'))) found.push(file);
       return found;
     };
-    const launchChromium = await using(/\/usr\/bin\/chromium|CHROMIUM_PATH|chromium\.launch/);
+    const launchChromium = await using(/\/usr\/bin\/chromium|CHROMIUM_PATH|chromium\.launch|launchChromium\(/);
     const startPostgres = await using(/\b(startStack|preparePostgres|postgresBinDirectory)\(/);
     expect(launchChromium).toContain('test/integration/codec-server-web-ui.test.ts');
     expect(startPostgres).toContain('test/stack/postgres-password.test.ts');
