@@ -3,12 +3,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { AgentResult } from '../../src/shared/agent-result';
 import type { RunOutcome } from './run-comparison';
+import { diagnoseStall } from './stall-diagnosis';
 
 /**
  * Waits for a run's end and says how it ended. A run not ended at
- * `deadline` (a `performance.now()` time) is stuck. Reading a result
- * survives the server going away: a failed read is retried until the
- * deadline.
+ * `deadline` (a `performance.now()` time) is stuck, with what it was doing
+ * then (`diagnoseStall`). Reading a result survives the server going away:
+ * a failed read is retried until the deadline.
  */
 export async function followRun(handle: WorkflowHandle, deadline: number): Promise<RunOutcome> {
   while (performance.now() < deadline) {
@@ -29,7 +30,8 @@ export async function followRun(handle: WorkflowHandle, deadline: number): Promi
       clearTimeout(timer);
     }
   }
-  return { status: 'stuck' };
+  const diagnosis = await diagnoseStall(handle);
+  return diagnosis === undefined ? { status: 'stuck' } : { status: 'stuck', diagnosis };
 }
 
 function describeFailure(error: WorkflowFailedError): string {

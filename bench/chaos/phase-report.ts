@@ -19,6 +19,7 @@ function reportPhase(phase: PhaseResult): { lines: string[]; problems: string[] 
   const compared = phase.runs.map((run) => ({ ...run, comparison: compareOutcomes(run.reference, run.observed) }));
   const identical = compared.filter((run) => run.comparison.identical);
   const stuck = compared.filter((run) => run.observed.status === 'stuck');
+  const progressing = stuck.filter((run) => run.observed.status === 'stuck' && run.observed.diagnosis?.progressing);
   const failed = compared.filter((run) => run.observed.status === 'failed');
   const differing = compared.filter((run) => !run.comparison.identical && run.observed.status === 'completed');
   const onlyCacheRefs = differing.filter((run) => !run.comparison.identical && run.comparison.onlyCacheRefs === true);
@@ -29,7 +30,7 @@ function reportPhase(phase: PhaseResult): { lines: string[]; problems: string[] 
     `  runs started:             ${phase.runs.length}`,
     `  identical to crash-free:  ${identical.length}/${phase.runs.length}`,
     `  differing:                ${differing.length}${onlyCacheRefs.length > 0 ? ` (${onlyCacheRefs.length} only in the numbering of cached results)` : ''}`,
-    `  stuck:                    ${stuck.length}`,
+    `  stuck:                    ${stuck.length}${progressing.length > 0 ? ` (${progressing.length} still progressing at the deadline)` : ''}`,
     `  failed:                   ${failed.length}`,
     `  side effects:             ${sideEffects.executions} executions of ${sideEffects.distinct}; ` +
       `${sideEffects.repeated.length} executed more than once${mostRepeats > 1 ? ` (up to ${mostRepeats} times)` : ''}`,
@@ -50,7 +51,10 @@ function reportPhase(phase: PhaseResult): { lines: string[]; problems: string[] 
             (onlyCacheRefs.length > 0 ? ` (${onlyCacheRefs.length} only in which cache-N a cached result got)` : ''),
         ]
       : []),
-    ...(stuck.length > 0 ? [`${stuck.length} run(s) stuck`] : []),
+    ...(stuck.length > progressing.length ? [`${stuck.length - progressing.length} run(s) stuck`] : []),
+    ...(progressing.length > 0
+      ? [`${progressing.length} run(s) unfinished at the deadline but still progressing (a longer --deadline may pass)`]
+      : []),
     ...(failed.length > 0 ? [`${failed.length} run(s) failed`] : []),
     ...(sideEffects.keyMismatches > 0
       ? [`${sideEffects.keyMismatches} repeated side effect(s) with different keys`]

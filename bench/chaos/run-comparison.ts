@@ -1,4 +1,5 @@
 import type { AgentResult } from '../../src/shared/agent-result';
+import type { StallDiagnosis } from './stall-diagnosis';
 
 /** How one run ended, as the chaos harness saw it. */
 export type RunOutcome =
@@ -6,8 +7,8 @@ export type RunOutcome =
   | { status: 'completed'; result: AgentResult; children?: ChildRun[] }
   /** The workflow failed, was terminated or timed out; `failure` is its type and message. */
   | { status: 'failed'; failure: string }
-  /** Still running at the harness's deadline. */
-  | { status: 'stuck' };
+  /** Still running at the harness's deadline; `diagnosis` says whether it still moved and what it waited on. */
+  | { status: 'stuck'; diagnosis?: StallDiagnosis };
 
 /** A nested agent's run, as the harness found it under the run that started it. */
 export interface ChildRun {
@@ -190,7 +191,11 @@ export function describeOutcome(outcome: RunOutcome): string {
     case 'failed':
       return `failed: ${outcome.failure}`;
     case 'stuck':
-      return 'was still running at the deadline (stuck)';
+      return outcome.diagnosis === undefined
+        ? 'was still running at the deadline (stuck)'
+        : outcome.diagnosis.progressing
+          ? `was still running at the deadline but progressing (${describeStall(outcome.diagnosis)})`
+          : `was still running at the deadline (stuck: ${describeStall(outcome.diagnosis)})`;
   }
 }
 
@@ -236,4 +241,9 @@ function describe(path: string, expected: unknown, actual: unknown): string {
 function show(value: unknown): string {
   const text = value === undefined ? 'nothing' : JSON.stringify(value);
   return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+function describeStall(diagnosis: StallDiagnosis): string {
+  const pending = diagnosis.pending.length === 0 ? 'nothing pending' : diagnosis.pending.join('; ');
+  return `last event ${diagnosis.lastEvent}, ${(diagnosis.lastEventAgoMs / 1000).toFixed(0)} s before; ${pending}`;
 }

@@ -2,6 +2,7 @@ import { CHAOS_MODEL, chaosAgent, chaosTask } from '../../bench/chaos/chaos-agen
 import type { SideEffectRecord } from '../../bench/chaos/chaos-tool';
 import { countFeatureCoverage } from '../../bench/chaos/feature-coverage';
 import { compareOutcomes, firstDifference, type ChildRun, type RunOutcome } from '../../bench/chaos/run-comparison';
+import { printPhaseReports } from '../../bench/chaos/phase-report';
 import { summarizeSideEffects } from '../../bench/chaos/side-effects';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
 import type { AgentResult } from '../../src/shared/agent-result';
@@ -174,6 +175,73 @@ describe('compareOutcomes', () => {
       identical: false,
       difference: 'the crash-free reference did not complete (failed: X: y)',
     });
+  });
+});
+
+describe('an unfinished run at the deadline', () => {
+  const slow: RunOutcome = {
+    status: 'stuck',
+    diagnosis: {
+      progressing: true,
+      lastEvent: 'activity-task-completed of chaos-k01',
+      lastEventAgoMs: 4_000,
+      pending: ['workflow task scheduled, attempt 1, scheduled 2 s ago'],
+    },
+  };
+  const stalled: RunOutcome = {
+    status: 'stuck',
+    diagnosis: {
+      progressing: false,
+      lastEvent: 'workflow-task-timed-out of chaos-k02',
+      lastEventAgoMs: 300_000,
+      pending: ['workflow task scheduled, attempt 2, scheduled 300 s ago'],
+    },
+  };
+
+  test('says whether it still moved and what it waited on', () => {
+    expect(compareOutcomes(completed(result()), slow)).toEqual({
+      identical: false,
+      difference:
+        'the run was still running at the deadline but progressing (last event activity-task-completed of chaos-k01, ' +
+        '4 s before; workflow task scheduled, attempt 1, scheduled 2 s ago); crash-free it completed',
+    });
+    expect(compareOutcomes(completed(result()), stalled)).toMatchObject({
+      difference: expect.stringContaining('(stuck: last event workflow-task-timed-out of chaos-k02, 300 s before;'),
+    });
+  });
+
+  test('fails the phase either way, naming stuck runs apart from slow ones', () => {
+    const reference = completed(result());
+    const lines: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    const problems: string[] = [];
+    try {
+      const code = printPhaseReports(
+        [
+          {
+            title: 'Worker kills: 3 runs',
+            runs: [
+              { label: 'k00', workflowId: 'chaos-k00', reference, observed: reference },
+              { label: 'k01', workflowId: 'chaos-k01', reference, observed: slow },
+              { label: 'k02', workflowId: 'chaos-k02', reference, observed: stalled },
+            ],
+            sideEffects: summarizeSideEffects([], new Set()),
+            notes: [],
+            elapsedMs: 1_000,
+          },
+        ],
+        problems,
+        () => '1 s',
+      );
+      expect(code).toBe(1);
+    } finally {
+      log.mockRestore();
+    }
+    expect(lines).toContain('  stuck:                    2 (1 still progressing at the deadline)');
+    expect(problems).toEqual([
+      'Worker kills: 1 run(s) stuck',
+      'Worker kills: 1 run(s) unfinished at the deadline but still progressing (a longer --deadline may pass)',
+    ]);
   });
 });
 
