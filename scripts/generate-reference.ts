@@ -321,15 +321,24 @@ function defaultOf(option: Option): string {
 /** Every option of every command: its flags, what it does, its choices and default (all from the program). */
 const cliOptionsTable: GeneratedTable = {
   name: 'cli-options',
-  render: () => [
-    ...head(['command', 'option', 'what it does', 'default']),
-    ...cliCommands().flatMap((command) =>
-      command.options.map((option) => {
+  render: () => {
+    // An option several commands share word for word is one row naming them all, in the order first met.
+    const rows = new Map<string, { commands: string[]; cells: string[] }>();
+    for (const command of cliCommands()) {
+      for (const option of command.options) {
         const choices = option.argChoices === undefined ? '' : ` (one of: ${option.argChoices.join(', ')})`;
-        return row([command.name(), code(option.flags), text(`${option.description}${choices}`), defaultOf(option)]);
-      }),
-    ),
-  ],
+        const cells = [code(option.flags), text(`${option.description}${choices}`), defaultOf(option)];
+        const key = cells.join('\u0000');
+        const shared = rows.get(key);
+        if (shared === undefined) rows.set(key, { commands: [command.name()], cells });
+        else shared.commands.push(command.name());
+      }
+    }
+    return [
+      ...head(['command', 'option', 'what it does', 'default']),
+      ...[...rows.values()].map(({ commands, cells }) => row([commands.join(', '), ...cells])),
+    ];
+  },
 };
 
 /** The exit codes, as every `--help` lists them. */

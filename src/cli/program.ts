@@ -214,7 +214,7 @@ export function createProgram(report: ExitReporter): Command {
     .argument('<id>', 'the run (workflow id)')
     .argument('[text...]', 'the message (the words are joined)')
     .description(
-      "Send a person's message to a run (it answers the model's ask_question, or joins the conversation before the next model call), or answer an MCP server's question with --accept, --decline or --cancel.",
+      "Send a person's message to a run (an answer to ask_question, or a message before the next model call), or answer an MCP server's question with --accept, --decline or --cancel.",
     )
     .option('--accept [fields]', "accept an MCP server's question, with its fields as a JSON object")
     .option('--decline', "decline an MCP server's question")
@@ -368,7 +368,7 @@ function withInputOptions(command: Command): Command {
     .addOption(
       new Option(
         '--versioning <behaviour>',
-        "how the run moves between builds of versioned workers: pinned (stays on the build current at its start) or auto-upgrade (moves to the current build); default: the workers' AGENT_VERSIONING_DEFAULT",
+        "pinned (stays on its first build) or auto-upgrade (moves to the current build); default: the workers' AGENT_VERSIONING_DEFAULT",
       ).choices(RUN_VERSIONINGS),
     );
 }

@@ -13,9 +13,7 @@ const toolList = commaSeparatedNames.pipe(z.array(z.string()).min(1, 'name at le
 export const agentToolsSchema = z.object({
   AGENT_TOOLS: toolList
     .default([...DEFAULT_AGENT_TOOLS])
-    .describe(
-      'Comma-separated tool names a run gets when its caller names none; checked by the worker, which knows its tools.',
-    ),
+    .describe('Comma-separated tools a run gets when its caller names none; the worker checks them.'),
 });
 
 /** `AGENT_TOOLS` (comma-separated), else {@link DEFAULT_AGENT_TOOLS}. Names are checked by the worker, which knows its tools. */

@@ -36,21 +36,17 @@ export const apiSchema = z.object({
     .min(16, 'use at least 16 characters (for example `openssl rand -hex 32`)')
     .optional()
     .describe(
-      'The bearer token (`Authorization: Bearer <token>`), 16+ characters, of the principal `api-token` with every scope; required unless AGENT_API_PRINCIPALS_FILE is set or AGENT_API_AUTH=none.',
+      'The bearer token (16+ characters) of the principal `api-token`, with every scope; required unless AGENT_API_PRINCIPALS_FILE is set or AGENT_API_AUTH=none.',
     ),
   AGENT_API_PRINCIPALS_FILE: z
     .string()
     .min(1)
     .optional()
-    .describe(
-      'A JSON file of API principals, `[{ "name", "tokenSha256", "scopes" }]` (docs/guide/principals.md), with AGENT_API_TOKEN or instead of it.',
-    ),
+    .describe('A JSON file of API principals, `[{ "name", "tokenSha256", "scopes" }]` (docs/guide/principals.md).'),
   AGENT_API_AUTH: z
     .enum(['token', 'none'], { message: "expected 'token' (the default) or 'none'" })
     .default(API_DEFAULTS.auth)
-    .describe(
-      '`token`, or `none` for no authentication, when only requests to localhost, 127.0.0.1 or [::1] are answered.',
-    ),
+    .describe('`token`, or `none` (no authentication; only requests to localhost are answered).'),
   AGENT_API_BODY_LIMIT: z.coerce
     .number()
     .int()
@@ -61,14 +57,14 @@ export const apiSchema = z.object({
     .string()
     .optional()
     .describe(
-      "Comma-separated tools API callers may name (`<server>__*` for all of an MCP server's tools), others refused with 403 `tool_not_allowed`; unset, every tool the worker has.",
+      "Comma-separated tools API callers may name (`<server>__*` for an MCP server's), others refused with 403 `tool_not_allowed`; unset: every tool.",
     ),
   AGENT_UI_APPROVAL_SECRET: z
     .string()
     .min(16, 'at least 16 characters')
     .optional()
     .describe(
-      "A secret of 16+ characters, the same in every API process, with which `POST /ui/chat` signs approval requests (as the AI SDK's `experimental_toolApprovalSecret`) and refuses unsigned answers; unset, answers are bound to the pending call by id.",
+      'A secret (16+ characters, the same in every API process) with which `POST /ui/chat` signs approval requests and refuses unsigned answers.',
     ),
   AGENT_INSTRUCTIONS: z.string().min(1).optional().describe('The instructions of a chat request that gives none.'),
   AGENT_MODEL: z

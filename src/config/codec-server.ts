@@ -44,17 +44,14 @@ export const codecServerSchema = z.object({
     .min(16, 'use at least 16 characters (for example `openssl rand -hex 32`)')
     .optional()
     .describe(
-      'The codec server\'s credential, 16+ characters, required: the CLI sends it as `--codec-auth "Bearer <token>"`; ' +
-        'a browser signs in with it once at `/login` and gets a session cookie.',
+      'The codec server\'s required credential (16+ characters), sent by the CLI as `--codec-auth "Bearer <token>"` or entered once at `/login`.',
     ),
   AGENT_CODEC_CORS_ORIGINS: z
     .string()
     .default(CODEC_SERVER_DEFAULTS.corsOrigins.join(','))
     .transform((value) => value.split(',').filter((entry) => entry.trim() !== ''))
     .pipe(z.array(origin))
-    .describe(
-      "Comma-separated origins of the Temporal web UI allowed to call the codec server from a browser (the UI's address, scheme://host:port).",
-    ),
+    .describe('Comma-separated web UI origins (scheme://host:port) allowed to call the codec server from a browser.'),
 });
 
 /** Reads `AGENT_CODEC_SERVER_*`, `AGENT_CODEC_CORS_ORIGINS` and the payload keys; the server needs a token and a key. */

@@ -15,11 +15,11 @@ const durationVariable = (meaning: string, fallback: string) =>
 /** How the worker's activities heartbeat: what a lost worker and each heartbeat cost (see docs/guide/cost.md). */
 export const heartbeatSchema = z.object({
   AGENT_HEARTBEAT_TIMEOUT: durationVariable(
-    "How long the server waits for a model or tool call's heartbeat before it runs the call again elsewhere; give every worker the same value.",
+    'How long a model or tool call may go without a heartbeat before it runs again elsewhere; the same on every worker.',
     ACTIVITY_DEFAULTS.heartbeatTimeout,
   ),
   AGENT_HEARTBEAT_INTERVAL: durationVariable(
-    'How often a running model or tool call heartbeats (each heartbeat is a billed Temporal Cloud action); at most half of AGENT_HEARTBEAT_TIMEOUT.',
+    'How often a running call heartbeats (each a billed Temporal Cloud action); at most half the timeout.',
     `${ACTIVITY_DEFAULTS.heartbeatIntervalMs / 1000} seconds`,
   ),
 });

@@ -12,22 +12,17 @@ export const localServerSchema = z.object({
   TEMPORAL_ADDRESS: hostPort
     .optional()
     .describe(
-      'Unset (and TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE unset), `npm start`, the demo and `npm run server` start a ' +
-        'local dev server (or reuse the one already running).',
+      'Unset (with no profile or config file), `npm start`, the demo and `npm run server` start or reuse a local dev server.',
     ),
   TEMPORAL_UI_URL: z
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://localhost:8233' })
     .optional()
-    .describe('The web UI of the server TEMPORAL_ADDRESS names, for the links `npm start` and the demo print.'),
+    .describe('The web UI of that server, for the links `npm start` and the demo print.'),
 });
 
 /** Where the one-machine processes that run a worker put their runs. */
 export const localRunSchema = z.object({
-  TEMPORAL_NAMESPACE: z
-    .string()
-    .min(1)
-    .default(DEFAULT_NAMESPACE)
-    .describe("The Temporal namespace runs live in; over the profile's `namespace`."),
+  TEMPORAL_NAMESPACE: z.string().min(1).default(DEFAULT_NAMESPACE).describe('The Temporal namespace runs live in.'),
   AGENT_TASK_QUEUE: z
     .string()
     .min(1)

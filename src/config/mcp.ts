@@ -10,9 +10,7 @@ export const mcpSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      'A JSON file of MCP servers whose tools the worker offers, as MCP clients write it: ' +
-        '`{ "mcpServers": { "<name>": { "command", "args", "env" } | { "url", "headers" } } }`; ' +
-        "a server's tool `t` is the tool `<name>__t`. Unset: no MCP servers.",
+      'A JSON file of MCP servers, as MCP clients write it (`{ "mcpServers": { "<name>": { "command", "args", "env" } | { "url", "headers" } } }`); tool `t` becomes `<name>__t`.',
     ),
 });
 

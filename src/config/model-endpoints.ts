@@ -17,7 +17,7 @@ export const modelEndpointsVariables = z.object({
     .min(1)
     .optional()
     .describe(
-      'JSON, named OpenAI-compatible endpoints besides the default one (`OPENAI_BASE_URL`): `{"<name>": {"baseURL", "apiKeyEnv", "models", "maxTokensField", "parallelToolCalls", "streamUsage", "responseFormat", "timeoutMs"}}`; a run picks one with `<name>/<model>` and names fallbacks in `modelFallbacks` (docs/guide/providers.md). Unset: only the default endpoint.',
+      'JSON, named OpenAI-compatible endpoints besides the default: `{"<name>": {"baseURL", "apiKeyEnv", "models", "maxTokensField", "parallelToolCalls", "streamUsage", "responseFormat", "timeoutMs"}}` (docs/guide/providers.md).',
     ),
   AGENT_MODEL_ENDPOINTS_FILE: z
     .string()
@@ -29,7 +29,7 @@ export const modelEndpointsVariables = z.object({
     .min(1)
     .optional()
     .describe(
-      `The endpoint a run that names none uses; unset, \`${DEFAULT_ENDPOINT_NAME}\` (\`OPENAI_BASE_URL\`) when it is set, else the first of \`AGENT_MODEL_ENDPOINTS\`.`,
+      `The endpoint of a run that names none; unset: \`${DEFAULT_ENDPOINT_NAME}\` when OPENAI_BASE_URL is set, else the first of AGENT_MODEL_ENDPOINTS.`,
     ),
 });
 

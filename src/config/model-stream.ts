@@ -21,15 +21,13 @@ export const modelStreamSchema = z.object({
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://worker-1:7300' })
     .optional()
     .describe(
-      'The base URL followers use when it differs from the bound address (a proxy, another name), one per worker; unset with a wildcard AGENT_STREAM_HOST, the host name is given out.',
+      "This worker's base URL as followers reach it, when not the bound address (unset on a wildcard host: its host name).",
     ),
   AGENT_STREAM_TLS_CERT: z
     .string()
     .min(1)
     .optional()
-    .describe(
-      'A PEM certificate file (chain first to last) for https, set with AGENT_STREAM_TLS_KEY; unset, plain http, so keep the port on a private network.',
-    ),
+    .describe('A PEM certificate file for https, with AGENT_STREAM_TLS_KEY; unset: plain http.'),
   AGENT_STREAM_TLS_KEY: z.string().min(1).optional().describe('The PEM private key file of AGENT_STREAM_TLS_CERT.'),
 });
 
@@ -39,9 +37,7 @@ export const modelStreamFollowerSchema = z.object({
     .string()
     .min(1)
     .optional()
-    .describe(
-      "A PEM file of certificate authorities a follower trusts for workers' https delta servers besides Node's own (for a self-signed or private-CA AGENT_STREAM_TLS_CERT).",
-    ),
+    .describe("A PEM file of certificate authorities followers trust for workers' delta servers, besides Node's."),
 });
 
 /** A PEM certificate and its private key. */

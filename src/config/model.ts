@@ -17,7 +17,7 @@ export const modelSchema = z.object({
     .enum(['1', '0', 'true', 'false'], { message: 'expected 1 or 0' })
     .optional()
     .describe(
-      '`1`: `npm start` and `npm run worker` answer every model call with the bundled scripted model, not an LLM, and ignore `OPENAI_*` and `AGENT_MODEL_ENDPOINTS`.',
+      '`1`: answer every model call with the bundled scripted model, not an LLM, ignoring `OPENAI_*` and `AGENT_MODEL_ENDPOINTS`.',
     ),
   OPENAI_API_KEY: z.string().min(1).optional().describe('The OpenAI API key; set it, or OPENAI_BASE_URL, or both.'),
   OPENAI_BASE_URL: z
@@ -46,7 +46,7 @@ export const modelSchema = z.object({
     .pipe(priceTableSchema)
     .optional()
     .describe(
-      'JSON, US dollars per million tokens by model (`{"gpt-4o": {"inputPerMTok": 2.5, "outputPerMTok": 10, "cachedInputPerMTok": 1.25}}`; `cachedInputPerMTok` optional, cached input at the input price without it), for `usage.costUsd` and `costBudget`.',
+      'JSON, US dollars per million tokens by model (`{"gpt-4o": {"inputPerMTok": 2.5, "outputPerMTok": 10, "cachedInputPerMTok": 1.25}}`, the last optional), for `usage.costUsd` and `costBudget`.',
     ),
   AGENT_MODEL_MAX_TOKENS: z.coerce
     .number()
@@ -54,34 +54,26 @@ export const modelSchema = z.object({
     .positive()
     .max(SAMPLING_BOUNDS.maxTokens)
     .optional()
-    .describe(
-      "Most tokens one answer of any model call may have (a run's `modelSettings.maxTokens` overrides it); unset, the provider's own cap.",
-    ),
+    .describe("Most tokens one answer may have (unset: the provider's cap); `modelSettings.maxTokens` overrides it."),
   AGENT_MODEL_MAX_TOKENS_FIELD: z
     .enum(['max_tokens', 'max_completion_tokens'], { message: 'expected max_tokens or max_completion_tokens' })
     .optional()
     .describe(
-      `The request field the token cap is sent as: \`max_tokens\` (llama.cpp, Ollama, vLLM, most servers) or \`max_completion_tokens\` (OpenAI reasoning models); unset, ${DEFAULT_MAX_TOKENS_FIELD}.`,
+      `The field the token cap is sent as: \`max_tokens\` or \`max_completion_tokens\` (OpenAI reasoning models); unset, ${DEFAULT_MAX_TOKENS_FIELD}.`,
     ),
   AGENT_MODEL_TEMPERATURE: z.coerce
     .number()
     .min(0)
     .max(SAMPLING_BOUNDS.maxTemperature)
     .optional()
-    .describe("Sampling temperature of every model call, 0 to 2 (a run's `modelSettings.temperature` overrides it)."),
+    .describe('Sampling temperature, 0 to 2; `modelSettings.temperature` overrides it.'),
   AGENT_MODEL_TOP_P: z.coerce
     .number()
     .gt(0)
     .max(1)
     .optional()
-    .describe(
-      "Nucleus sampling of every model call, above 0 and at most 1 (a run's `modelSettings.topP` overrides it).",
-    ),
-  AGENT_MODEL_SEED: z.coerce
-    .number()
-    .int()
-    .optional()
-    .describe("A sampling seed sent with every model call (a run's `modelSettings.seed` overrides it)."),
+    .describe('Nucleus sampling, above 0 and at most 1; `modelSettings.topP` overrides it.'),
+  AGENT_MODEL_SEED: z.coerce.number().int().optional().describe('A sampling seed; `modelSettings.seed` overrides it.'),
 });
 
 export type ModelConfig = {

@@ -13,16 +13,13 @@ export const payloadCodecSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      'Payload encryption keys, `id=base64key` separated by commas, the primary (used for new payloads) first; ' +
-        'older keys stay listed to read older runs. Unset with AGENT_CODEC_KEY_FILE unset: payloads in clear.',
+      'Payload encryption keys, `id=base64key` separated by commas, the primary first; unset (and no key file): payloads in clear.',
     ),
   AGENT_CODEC_KEY_FILE: z
     .string()
     .min(1)
     .optional()
-    .describe(
-      'A file of payload encryption keys, one `id=base64key` per line, the primary first (instead of AGENT_CODEC_KEYS).',
-    ),
+    .describe('A file of payload encryption keys, one `id=base64key` per line, the primary first.'),
 });
 
 /** The codec keys of the environment, primary first; none when neither variable is set. */

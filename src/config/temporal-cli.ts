@@ -12,9 +12,7 @@ export const temporalCliSchema = z.object({
     .string()
     .min(1)
     .optional()
-    .describe(
-      "Where the built Temporal CLI is cached; unset, the platform's cache directory (XDG_CACHE_HOME, LOCALAPPDATA or ~/Library/Caches).",
-    ),
+    .describe("Where the built Temporal CLI is cached; unset: the platform's cache directory."),
   XDG_CACHE_HOME: z
     .string()
     .min(1)

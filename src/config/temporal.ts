@@ -22,72 +22,48 @@ const boolText = z.enum(['true', 'false', '1', '0'], { message: 'expected true, 
 /** The Temporal connection of a process that joins a deployment: the worker, the API alone, the CLI. */
 export const temporalSchema = z.object({
   TEMPORAL_CONFIG_FILE: optionalText().describe(
-    'The TOML file of connection profiles (`[profile.NAME]`, as the Temporal CLI writes it). Unset: ' +
-      '`$XDG_CONFIG_HOME/temporalio/temporal.toml` (else `~/.config/…`; `~/Library/Application Support/…` on macOS, ' +
-      '`%APPDATA%\\temporalio\\temporal.toml` on Windows) when it exists. A file named here must exist.',
+    "The TOML file of connection profiles, as the Temporal CLI writes it; unset: `temporalio/temporal.toml` in the user's configuration directory, when it exists.",
   ),
   TEMPORAL_PROFILE: optionalText().describe(
-    'The profile of the config file to use; unset: `default` when the file has one. A profile the file lacks is an error.',
+    'The profile of the config file to use (unset: `default`); a profile the file lacks is an error.',
   ),
   // The defaults below are what applies when neither this variable nor the profile sets a value (for the reference).
-  TEMPORAL_ADDRESS: hostPort
-    .default(DEFAULT_TEMPORAL_ADDRESS)
-    .describe("The Temporal frontend, host:port; over the profile's `address`."),
-  TEMPORAL_NAMESPACE: z
-    .string()
-    .min(1)
-    .default(DEFAULT_NAMESPACE)
-    .describe("The Temporal namespace runs live in; over the profile's `namespace`."),
+  TEMPORAL_ADDRESS: hostPort.default(DEFAULT_TEMPORAL_ADDRESS).describe('The Temporal frontend, host:port.'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default(DEFAULT_NAMESPACE).describe('The Temporal namespace runs live in.'),
   AGENT_TASK_QUEUE: taskQueue(),
-  TEMPORAL_API_KEY: optionalText().describe(
-    "An API key (Temporal Cloud), sent as a bearer token; turns TLS on. Over the profile's `api_key`.",
-  ),
-  TEMPORAL_TLS: boolText
-    .optional()
-    .describe('`true` turns TLS on (with the system roots unless a CA is given), `false` off; over `[tls] disabled`.'),
+  TEMPORAL_API_KEY: optionalText().describe('An API key (Temporal Cloud), sent as a bearer token; turns TLS on.'),
+  TEMPORAL_TLS: boolText.optional().describe('`true` turns TLS on (system roots unless a CA is given), `false` off.'),
   TEMPORAL_TLS_CLIENT_CERT_PATH: optionalText().describe(
-    "Path of the client certificate for mTLS, with TEMPORAL_TLS_CLIENT_KEY_PATH; over the profile's `client_cert_path`.",
+    'Path of the mTLS client certificate, with TEMPORAL_TLS_CLIENT_KEY_PATH.',
   ),
-  TEMPORAL_TLS_CLIENT_CERT_DATA: optionalText().describe(
-    'The client certificate itself (PEM), instead of TEMPORAL_TLS_CLIENT_CERT_PATH.',
-  ),
+  TEMPORAL_TLS_CLIENT_CERT_DATA: optionalText().describe('The client certificate itself (PEM), instead of its path.'),
   TEMPORAL_TLS_CLIENT_KEY_PATH: optionalText().describe(
-    "Path of the client key for mTLS, with TEMPORAL_TLS_CLIENT_CERT_PATH; over the profile's `client_key_path`.",
+    'Path of the mTLS client key, with TEMPORAL_TLS_CLIENT_CERT_PATH.',
   ),
-  TEMPORAL_TLS_CLIENT_KEY_DATA: optionalText().describe(
-    'The client key itself (PEM), instead of TEMPORAL_TLS_CLIENT_KEY_PATH.',
-  ),
+  TEMPORAL_TLS_CLIENT_KEY_DATA: optionalText().describe('The client key itself (PEM), instead of its path.'),
   TEMPORAL_TLS_SERVER_CA_CERT_PATH: optionalText().describe(
-    "Path of the CA certificate the server's certificate must chain to (default: the system roots).",
+    "Path of the CA the server's certificate must chain to (default: the system roots).",
   ),
   TEMPORAL_TLS_SERVER_CA_CERT_DATA: optionalText().describe(
-    'The server CA certificate itself (PEM), instead of TEMPORAL_TLS_SERVER_CA_CERT_PATH.',
+    'The server CA certificate itself (PEM), instead of its path.',
   ),
   TEMPORAL_TLS_SERVER_NAME: optionalText().describe(
-    "The name the server's certificate must carry, when it differs from the address's host (SNI).",
+    "The name the server's certificate must carry, when not the address's host (SNI).",
   ),
   TEMPORAL_TLS_CERT: optionalText().describe(
-    'Alias of TEMPORAL_TLS_CLIENT_CERT_PATH, kept from earlier versions; set with TEMPORAL_TLS_KEY. ' +
-      'TEMPORAL_TLS_CLIENT_CERT_PATH (or _DATA) wins when both are set.',
+    'Older alias of TEMPORAL_TLS_CLIENT_CERT_PATH, set with TEMPORAL_TLS_KEY; the new name wins.',
   ),
   TEMPORAL_TLS_KEY: optionalText().describe(
-    'Alias of TEMPORAL_TLS_CLIENT_KEY_PATH, kept from earlier versions; set with TEMPORAL_TLS_CERT. ' +
-      'TEMPORAL_TLS_CLIENT_KEY_PATH (or _DATA) wins when both are set.',
+    'Older alias of TEMPORAL_TLS_CLIENT_KEY_PATH, set with TEMPORAL_TLS_CERT; the new name wins.',
   ),
   TEMPORAL_GRPC_META_NAME: optionalText().describe(
-    'Any `TEMPORAL_GRPC_META_<NAME>` adds the gRPC header `<name>` (lower case, `_` as `-`) to every call, over the ' +
-      "profile's `[grpc_meta]`; an empty value removes the profile's header.",
+    "`TEMPORAL_GRPC_META_<NAME>` adds the gRPC header `<name>` (lower case, `_` as `-`) to every call; empty removes the profile's.",
   ),
   TEMPORAL_CODEC_ENDPOINT: z
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example https://codec.example.com' })
     .optional()
-    .describe(
-      "A remote payload codec (`POST <endpoint>/encode`, `/decode`), over the profile's `[codec] endpoint`: used by " +
-        'a process that holds no AGENT_CODEC_KEYS / AGENT_CODEC_KEY_FILE.',
-    ),
-  TEMPORAL_CODEC_AUTH: optionalText().describe(
-    "The `Authorization` header value sent to TEMPORAL_CODEC_ENDPOINT, over the profile's `[codec] auth`.",
-  ),
+    .describe('A remote payload codec (`POST <endpoint>/encode`, `/decode`), used by a process without codec keys.'),
+  TEMPORAL_CODEC_AUTH: optionalText().describe('The `Authorization` header value sent to TEMPORAL_CODEC_ENDPOINT.'),
 });
 
 /** The variables whose values are secrets: never quoted in an error. */

@@ -11,8 +11,7 @@ export const tracingSchema = z.object({
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://localhost:4318' })
     .optional()
     .describe(
-      'Where spans are sent (OTLP over HTTP, protobuf). Set (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or ' +
-        'OTEL_TRACES_EXPORTER=otlp): tracing is on. Unset: off, and no tracing code is installed.',
+      'Where spans are sent (OTLP over HTTP); set, tracing is on, unset (without the two below) it is off and no tracing code is loaded.',
     ),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://localhost:4318/v1/traces' })
@@ -33,8 +32,7 @@ export const tracingSchema = z.object({
     .enum(['true', 'false'], { message: 'expected true or false' })
     .default('false')
     .describe(
-      "`true`: `chat` spans carry the messages sent and the answer, `execute_tool` spans the call's arguments and " +
-        'result, with configured secrets redacted as in logs. Off by default: prompts often hold personal data.',
+      '`true`: spans carry messages, answers and tool arguments and results, secrets redacted (off: prompts often hold personal data).',
     ),
 });
 
@@ -43,8 +41,7 @@ export const metricsSchema = z.object({
   AGENT_METRICS_PROMETHEUS: hostPort
     .optional()
     .describe(
-      "host:port where the worker serves Temporal's SDK metrics for Prometheus to scrape (`/metrics`), for example " +
-        '127.0.0.1:9464. It has no authentication: bound beyond loopback, the worker warns at start.',
+      "host:port where the worker serves Temporal's SDK metrics at `/metrics` (no authentication: it warns when bound beyond loopback).",
     ),
   AGENT_METRICS_OTLP_URL: z
     .url({ protocol: /^https?$/, message: 'expected an http(s) URL, for example http://localhost:4317' })

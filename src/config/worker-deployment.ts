@@ -9,20 +9,20 @@ export const workerDeploymentSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      "The worker deployment (Temporal's Worker Versioning) of every build of the fleet, set with AGENT_BUILD_ID; both unset, the worker is unversioned.",
+      'The worker deployment (Worker Versioning) of every build of the fleet, set with AGENT_BUILD_ID; both unset: unversioned.',
     ),
   AGENT_BUILD_ID: z
     .string()
     .min(1)
     .optional()
     .describe(
-      'The build this worker runs (a git sha, a release tag), new for each deploy of changed code, set with AGENT_DEPLOYMENT_NAME; it takes runs once made current (`temporal worker deployment set-current-version`).',
+      "This worker's build (a git sha, a tag), new for each deploy of changed code, set with AGENT_DEPLOYMENT_NAME.",
     ),
   AGENT_VERSIONING_DEFAULT: z
     .enum(RUN_VERSIONINGS, { message: 'expected pinned or auto-upgrade' })
     .default(VERSIONING_DEFAULTS.defaultVersioning)
     .describe(
-      'How runs without their own `versioning` move between builds: `auto-upgrade` (to the current build at their next workflow task) or `pinned` (on their starting build to the end).',
+      'How runs without their own `versioning` move between builds: `auto-upgrade` (to the current build) or `pinned` (stay on their first).',
     ),
 });
 
