@@ -4,7 +4,7 @@
  *
  * Why not the OpenTelemetry SDK here, as Temporal's own workflow interceptors do: modules the bundle does not
  * preload are evaluated again for each run, and the SDK (with the resources and semantic conventions it loads) cost
- * about 3 ms a run; it cannot be preloaded, since a preloaded module is frozen and the SDK's global registration
+ * 3 to 4 ms a run; it cannot be preloaded, since a preloaded module is frozen and the SDK's global registration
  * writes to it. This tracer needs only `@opentelemetry/api`, which the sandbox evaluates either way.
  *
  * It makes what the SDK's `BasicTracerProvider` made with its defaults, span for span: the same names, attributes,
@@ -69,7 +69,7 @@ class WorkflowSpan implements otel.Span {
     options: otel.SpanOptions,
   ) {
     this.startMs = timeInputMs(options.startTime) ?? workflowNow();
-    this.links = options.links ?? [];
+    this.links = [...(options.links ?? [])];
     if (options.attributes !== undefined) this.setAttributes(options.attributes);
   }
 
@@ -114,9 +114,8 @@ class WorkflowSpan implements otel.Span {
 
   setStatus(status: otel.SpanStatus): this {
     if (this.endTime !== undefined) return this;
-    // As the SDK: OK is final, and UNSET never replaces a status already set.
-    if (this.status.code === otel.SpanStatusCode.OK || status.code === otel.SpanStatusCode.UNSET) return this;
-    this.status = status.code === otel.SpanStatusCode.ERROR ? status : { code: status.code };
+    // As the SDK (1.x): the last status set wins; a message that is not a string is dropped.
+    this.status = typeof status.message === 'string' ? { ...status } : { code: status.code };
     return this;
   }
 
@@ -160,12 +159,13 @@ class WorkflowSpan implements otel.Span {
     const attributes: otel.Attributes = {};
     if (typeof exception === 'string') attributes['exception.message'] = exception;
     else {
-      if (exception.name !== undefined || exception.code !== undefined)
-        attributes['exception.type'] = exception.name ?? String(exception.code);
-      if (exception.message !== undefined) attributes['exception.message'] = exception.message;
-      if (exception.stack !== undefined) attributes['exception.stacktrace'] = exception.stack;
+      const type = exception.code ? String(exception.code) : exception.name;
+      if (type) attributes['exception.type'] = type;
+      if (exception.message) attributes['exception.message'] = exception.message;
+      if (exception.stack) attributes['exception.stacktrace'] = exception.stack;
     }
-    this.addEvent('exception', attributes, time);
+    // The SDK records an exception only with a type or a message.
+    if (attributes['exception.type'] || attributes['exception.message']) this.addEvent('exception', attributes, time);
   }
 }
 
@@ -191,7 +191,12 @@ class WorkflowTracer implements otel.Tracer {
     const spanId = randomHex(16);
     // The SDK's default sampler: a child of an unsampled parent records nothing; a root or sampled child is sampled.
     if (validParent !== undefined && (validParent.traceFlags & otel.TraceFlags.SAMPLED) === 0) {
-      return otel.trace.wrapSpanContext({ traceId, spanId, traceFlags: otel.TraceFlags.NONE });
+      return otel.trace.wrapSpanContext({
+        traceId,
+        spanId,
+        traceFlags: otel.TraceFlags.NONE,
+        ...(validParent.traceState === undefined ? {} : { traceState: validParent.traceState }),
+      });
     }
     const spanContext: otel.SpanContext = {
       traceId,
