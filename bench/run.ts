@@ -28,7 +28,7 @@ import {
   mcpEchoVariant,
   measureFeatureCost,
 } from './features/feature-cost';
-import { measureTracingCost } from './features/tracing-cost';
+import { measureTracingCost, threadsLabel } from './features/tracing-cost';
 import { benchActions, machineLine } from './actions/actions';
 import { actionsReport } from './actions/report';
 
@@ -445,6 +445,11 @@ function printTracing(rows: Awaited<ReturnType<typeof tracingRows>>): void {
   console.log('the same runs in CPU time (user + system of the worker process, which other load does not inflate):');
   for (const line of featureCostTable(rows.map((row) => ({ ...row, msPerIteration: row.cpuMsPerIteration }))))
     console.log(line);
+  console.log("CPU ms per iteration by thread (rounds' median), plain → tracing:");
+  for (const row of rows)
+    console.log(
+      `${caseLabel(row).padEnd(32)} ${threadsLabel(row.threadCpuMsPerIteration.plain)} → ${threadsLabel(row.threadCpuMsPerIteration.tracing)}`,
+    );
   console.log("each round's CPU ratio, tracing / plain (the two processes of one round run one after the other):");
   for (const row of rows) {
     const sorted = [...row.cpuRatios].sort((left, right) => left - right);

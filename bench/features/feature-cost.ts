@@ -16,6 +16,7 @@ import { createBuiltinTools } from '../../src/tools/builtin';
 import { defineTool, type ToolDefinition } from '../../src/tools/define-tool';
 import { createAgentWorker, type AgentWorkerOptions } from '../../src/worker';
 import { median } from '../statistics';
+import { addThreadCpu, threadCpuMs, threadKinds, type ThreadKind } from './thread-cpu';
 
 /**
  * What a feature that wraps every payload or every step costs per iteration: the same runs, interleaved on one
@@ -56,6 +57,8 @@ export interface FeatureRow extends FeatureCase {
   cpuMsPerIteration: Record<string, number>;
   /** History bytes of the last run, by variant name. */
   historyBytes: Record<string, number>;
+  /** CPU milliseconds per iteration by kind of thread, every variant's measured runs together. */
+  threadCpuMsPerIteration: Record<ThreadKind, number>;
 }
 
 /** A variant with payloads encrypted by the AES-256-GCM codec (a fresh key). */
@@ -114,6 +117,8 @@ function anchorCall(file: string | undefined) {
     : { name: 'read_file', arguments: () => ({ path: file }) };
 }
 
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
 /** Runs every case on every variant, `runs` times each after one warm-up, interleaved. */
 export async function measureFeatureCost(options: {
   variants: FeatureVariant[];
@@ -158,11 +163,16 @@ export async function measureFeatureCost(options: {
         const times: Record<string, number[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
         const cpuTimes: Record<string, number[]> = Object.fromEntries(variants.map((variant) => [variant.name, []]));
         const historyBytes: Record<string, number> = {};
+        const threadCpu = new Map<number, { name: string; ms: number }>();
+        let measuredIterations = 0;
         for (let run = -1; run < options.runs; run += 1) {
           for (const side of sides) {
             const workflowId = `feature-${side.variant.name}-${randomUUID()}`;
+            // A major collection of earlier runs' garbage is not this run's cost (a process started with --expose-gc).
+            collectGarbage?.();
             const started = performance.now();
             const cpuAtStart = process.cpuUsage();
+            const threadsAtStart = threadCpuMs();
             const result = (await side.client.workflow.execute(WORKFLOW_TYPE, {
               taskQueue: side.taskQueue,
               workflowId,
@@ -180,6 +190,8 @@ export async function measureFeatureCost(options: {
               times[side.variant.name]!.push((performance.now() - started) / result.iterations);
               const cpu = process.cpuUsage(cpuAtStart);
               cpuTimes[side.variant.name]!.push((cpu.user + cpu.system) / 1000 / result.iterations);
+              addThreadCpu(threadCpu, threadsAtStart, threadCpuMs());
+              measuredIterations += result.iterations;
             }
             if (run === options.runs - 1) {
               const history = await side.client.workflow.getHandle(workflowId).fetchHistory();
@@ -194,6 +206,9 @@ export async function measureFeatureCost(options: {
             Object.entries(cpuTimes).map(([name, values]) => [name, median(values)]),
           ),
           historyBytes,
+          threadCpuMsPerIteration: Object.fromEntries(
+            Object.entries(threadKinds(threadCpu)).map(([kind, ms]) => [kind, ms / measuredIterations]),
+          ) as Record<ThreadKind, number>,
         };
         options.log(
           `[features] ${caseLabel(entry)}: ` +
@@ -216,7 +231,9 @@ export async function measureFeatureCost(options: {
 }
 
 /** The rows as a table: ms per iteration per variant and its ratio to the plain runs, and history size. */
-export function featureCostTable(rows: readonly FeatureRow[]): string[] {
+export function featureCostTable(
+  rows: readonly Pick<FeatureRow, keyof FeatureCase | 'msPerIteration' | 'historyBytes'>[],
+): string[] {
   const names = Object.keys(rows[0]?.msPerIteration ?? {});
   const lines = [
     `${'case'.padEnd(28)}${names.map((name) => name.padStart(18)).join('')}`,

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveJaeger, startJaeger } from '../../src/go-tools/jaeger';
 import { median } from '../statistics';
 import type { FeatureCase, FeatureRow } from './feature-cost';
+import type { ThreadKind } from './thread-cpu';
 
 /**
  * What tracing costs per iteration. Tracing is process-wide (OpenTelemetry's provider and Temporal's interceptors),
@@ -31,7 +33,7 @@ export async function measureTracingCost(options: {
         });
         rounds[variant].push(rows);
         options.log(
-          `[features] tracing round ${round + 1}, ${variant}: ${rows.map((row) => `${row.msPerIteration.plain!.toFixed(1)} ms (CPU ${row.cpuMsPerIteration.plain!.toFixed(1)} ms)`).join(', ')}`,
+          `[features] tracing round ${round + 1}, ${variant} (load ${loadAverage()}): ${rows.map((row) => `${row.msPerIteration.plain!.toFixed(1)} ms (CPU ${row.cpuMsPerIteration.plain!.toFixed(1)} ms: ${threadsLabel(row.threadCpuMsPerIteration)})`).join(', ')}`,
         );
       }
     }
@@ -54,6 +56,10 @@ export async function measureTracingCost(options: {
         plain: of('plain').at(-1)!.historyBytes.plain!,
         tracing: of('tracing').at(-1)!.historyBytes.plain!,
       },
+      threadCpuMsPerIteration: {
+        plain: medianThreads(of('plain')),
+        tracing: medianThreads(of('tracing')),
+      },
       cpuRatios: of('tracing').map(
         (row, round) => row.cpuMsPerIteration.plain! / of('plain')[round]!.cpuMsPerIteration.plain!,
       ),
@@ -62,15 +68,43 @@ export async function measureTracingCost(options: {
 }
 
 /** A case's row, with each round's tracing/plain CPU ratio. */
-export interface TracingCostRow extends FeatureRow {
+export interface TracingCostRow extends Omit<FeatureRow, 'threadCpuMsPerIteration'> {
   cpuRatios: number[];
+  /** The rounds' median CPU per iteration by kind of thread, plain and tracing. */
+  threadCpuMsPerIteration: Record<'plain' | 'tracing', Record<ThreadKind, number>>;
+}
+
+/** Each kind of thread's median over the rounds. */
+function medianThreads(rows: readonly FeatureRow[]): Record<ThreadKind, number> {
+  const kinds = Object.keys(rows[0]!.threadCpuMsPerIteration) as ThreadKind[];
+  return Object.fromEntries(
+    kinds.map((kind) => [kind, median(rows.map((row) => row.threadCpuMsPerIteration[kind]))]),
+  ) as Record<ThreadKind, number>;
+}
+
+/** CPU ms per iteration by kind of thread, on one line. */
+export function threadsLabel(threads: Record<ThreadKind, number>): string {
+  return Object.entries(threads)
+    .map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`)
+    .join(', ');
+}
+
+/** The machine's 1-minute load average, which says how far a round's figures were inflated by others' work. */
+function loadAverage(): string {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
+  } catch {
+    return '?';
+  }
 }
 
 function child(env: Record<string, string>): Promise<FeatureRow[]> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OTEL_')));
   return new Promise((resolve, reject) => {
     const process_ = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(__dirname, 'feature-child.ts')], {
-      env: { ...clean, ...env },
+      // --expose-gc: each run starts after a full collection, so a collection of the process's earlier garbage
+      // (100 ms and more once its heap has grown) does not land in whichever run it happens to fall in.
+      env: { ...clean, ...env, NODE_OPTIONS: `${clean.NODE_OPTIONS ?? ''} --expose-gc`.trim() },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
