@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BrowserSessions } from './browser-sessions';
 import { consolePrincipal, type ConsoleSession } from './console/console-session';
 import { ApiError, UNAUTHORIZED, errorBody } from './errors';
-import { apiTokenPrincipal, type Principal } from './principals';
+import { apiTokenPrincipal, type Principal } from '../config/principals';
 import { allows, routeKey, scopeOfRoute } from './scopes';
 
 /**

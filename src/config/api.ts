@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { ApiAuth } from '../api/auth';
-import { API_TOKEN_PRINCIPAL, parsePrincipals, type Principal } from '../api/principals';
+import { API_TOKEN_PRINCIPAL, parsePrincipals, type Principal } from './principals';
 import type { AgentDefaults } from '../api/chat-routes';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { defaultAgentTools } from './agent-tools';
