@@ -3,14 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BrowserSessions } from './browser-sessions';
 import { consolePrincipal, type ConsoleSession } from './console/console-session';
 import { ApiError, UNAUTHORIZED, errorBody } from './errors';
+import type { ApiAuth } from '../config/api';
 import { apiTokenPrincipal, type Principal } from '../config/principals';
 import { allows, routeKey, scopeOfRoute } from './scopes';
 
-/**
- * How the API authenticates: principals (each a name, its token's digest and its scopes) and `token`, the
- * `AGENT_API_TOKEN` principal with every scope; or nothing (only when disabled on purpose, for local use).
- */
-export type ApiAuth = { token?: string; principals?: readonly Principal[] } | { disabled: true };
+export type { ApiAuth } from '../config/api';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { withTerminatingTools } from '../config/agent-tools';
+import type { AgentDefaults } from '../config/api';
 import { endConversation, getConversation, sendChatTurn } from '../client/conversations';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import {
@@ -25,12 +26,7 @@ import {
 import { probeTemporal, withinDeadline } from './temporal-deadline';
 import { checkToolsAllowed } from './tool-allowance';
 
-/** What a turn's agent gets when the request does not say. */
-export interface AgentDefaults {
-  tools: string[];
-  instructions?: string;
-  model?: string;
-}
+export type { AgentDefaults } from '../config/api';
 
 export interface ChatRouteDeps {
   client: Client;
