@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { BrowserSessions } from './browser-sessions';
+import type { BrowserSessions } from '../http/browser-sessions';
 import { consolePrincipal, type ConsoleSession } from './console/console-session';
-import { ApiError, UNAUTHORIZED, errorBody } from './errors';
+import { ApiError, UNAUTHORIZED, errorBody } from '../http/errors';
 import type { ApiAuth } from '../config/api';
 import { apiTokenPrincipal, type Principal } from '../config/principals';
 import { allows, routeKey, scopeOfRoute } from './scopes';

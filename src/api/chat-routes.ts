@@ -12,7 +12,7 @@ import {
 } from '../shared/conversation';
 import { streamChatTurn, wantsEventStream } from './chat-stream';
 import type { z } from 'zod';
-import { ApiError, parseBody } from './errors';
+import { ApiError, parseBody } from '../http/errors';
 import type { chatResponse as chatResponseSchema, conversationResponse } from './response-schemas';
 import {
   addAiMessageBody,
