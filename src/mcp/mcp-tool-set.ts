@@ -19,7 +19,7 @@ import { resultText } from './call-result';
 import { McpServerConnection, type McpConnectionOptions } from './mcp-connection';
 import type { McpServerRequests } from './server-requests';
 import { McpServerUnavailable } from './mcp-errors';
-import type { McpServerConfig, McpServers } from './server-config';
+import type { McpServerConfig, McpServers } from '../config/mcp-servers';
 
 /** Marks a tool definition as an MCP server's tool. */
 export interface McpToolMark {
