@@ -4,7 +4,8 @@ import path from 'node:path';
 import { startStack } from '../../src/stack/stack';
 import { PROJECT_ROOT } from '../../src/stack/stack';
 import { serviceProcess, type ServiceProcess } from '../../src/stack/service-process';
-import { freePort, startDevServer } from '../../src/temporal/dev-server';
+import { startDevServer } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/os/ports';
 import { TEMPORAL_DATABASES } from '../../src/stack/temporal-server';
 
 /** A Temporal shape the scale bench drives: its server processes and two workers, started as needed. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildGoTool, executableName, findOnPath, isExecutable, toolCacheDirectory, type Log } from './go-tool';
 import { stopChild } from '../os/stop-child';
-import { freePort } from '../temporal/dev-server';
+import { freePort } from '../os/ports';
 
 /**
  * Jaeger, an OTLP receiver with a query API, for the tracing test and for looking at traces locally

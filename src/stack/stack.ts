@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { registerSearchAttributes } from '../temporal/check-search-attributes';
-import { freePort } from '../temporal/dev-server';
+import { freePort } from '../os/ports';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from '../shared/defaults/names';
 import { STACK_DEFAULTS } from '../shared/defaults/stack';
 import type { Log } from '../go-tools/go-tool';
