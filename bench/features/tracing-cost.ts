@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { resolveJaeger, startJaeger } from '../../src/go-tools/jaeger';
+import { resolveJaeger, startJaeger } from '../../dev/jaeger/jaeger';
 import { median } from '../statistics';
 import type { FeatureCase, FeatureRow } from './feature-cost';
 

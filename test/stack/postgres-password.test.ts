@@ -4,8 +4,8 @@ import { chmod, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import os from 'node:os';
 import path from 'node:path';
 import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
-import { postgresBinDirectory, preparePostgres, type PostgresCluster } from '../../src/stack/postgres';
-import { makeStackDirectory } from '../../src/stack/stack';
+import { postgresBinDirectory, preparePostgres, type PostgresCluster } from '../../dev/stack/postgres';
+import { makeStackDirectory } from '../../dev/stack/stack';
 import { freePort } from '../../src/os/ports';
 
 /**
