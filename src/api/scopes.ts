@@ -7,7 +7,7 @@
 
 import type { ApiScope } from '../shared/api-scopes';
 
-export { API_SCOPES, API_SCOPE_NAMES, type ApiScope } from '../shared/api-scopes';
+export { API_SCOPE_NAMES, type ApiScope } from '../shared/api-scopes';
 
 /** Routes answered to anyone: the probes, the OpenAPI document and the console's page, none of which says anything about runs. */
 export const OPEN_ROUTES: ReadonlySet<string> = new Set([
