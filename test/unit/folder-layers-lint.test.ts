@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { lintAll, type LintMessage } from '../helpers/lint-probes';
@@ -47,6 +47,15 @@ describe('the folder layers table', () => {
       return undefined;
     };
     for (const folder of folders) expect(cycleFrom(folder, [])).toBeUndefined();
+  });
+
+  it("is docs/development.md's layout table, row for row", () => {
+    const text = readFileSync(path.join(root, 'docs', 'development.md'), 'utf8');
+    const rows = [...text.matchAll(/^\| `([a-z-]+)\/` \| .* \| ([^|]+) \|$/gm)].map((match) => [
+      match[1],
+      match[2]!.trim() === '—' ? [] : match[2]!.split(',').map((folder) => folder.trim()),
+    ]);
+    expect(Object.fromEntries(rows)).toEqual(layers);
   });
 });
 
