@@ -2,7 +2,14 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildGoTool, executableName, findOnPath, isExecutable, toolCacheDirectory, type Log } from '../../src/temporal/go-tool';
+import {
+  buildGoTool,
+  executableName,
+  findOnPath,
+  isExecutable,
+  toolCacheDirectory,
+  type Log,
+} from '../../src/temporal/go-tool';
 import { stopChild } from '../../src/os/stop-child';
 import { freePort } from '../../src/os/ports';
 
