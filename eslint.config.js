@@ -1,7 +1,9 @@
 // @ts-check
 const { builtinModules } = require('node:module');
+const path = require('node:path');
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
+const folderImports = require('./lint/folder-imports');
 
 /** Node built-ins, bare and `node:`-prefixed: none may be imported by deterministic workflow code. */
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`, `${name}/*`, `node:${name}/*`]);
@@ -9,6 +11,47 @@ const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`, `${
 /** The run record's fields changed only in src/workflows/agent/run-transitions.ts: its status, and those several steps share. */
 const sharedRunFields =
   '/^(status|terminationReason|error|pendingApprovals|pendingQuestion|messages|inputMessageCount|turn|usage|inbox|externalStopRequested|stopRequest|limits)$/';
+
+/**
+ * The folders of src/, lowest first, each with the folders it may import: dependencies go one way, down this list
+ * (docs/development.md#layout-of-src explains each row). A new folder needs a row; a cycle fails test/unit.
+ */
+const folderLayers = {
+  shared: [],
+  os: [],
+  common: ['shared'],
+  redaction: ['shared'],
+  codec: ['shared'],
+  config: ['shared', 'redaction', 'codec'],
+  workflows: ['shared', 'common'],
+  tracing: ['shared', 'redaction', 'config'],
+  temporal: ['shared', 'os', 'common', 'config'],
+  tools: ['shared'],
+  activities: ['shared', 'common', 'redaction', 'config', 'tracing', 'tools'],
+  mcp: ['shared', 'common', 'config', 'temporal', 'tools', 'activities'],
+  'scripted-model': ['shared', 'config'],
+  client: ['shared', 'common', 'codec', 'config', 'tracing', 'temporal', 'workflows'],
+  http: ['shared', 'codec', 'config', 'temporal', 'client'],
+  'codec-server': ['shared', 'codec', 'config', 'http'],
+  worker: [
+    'shared',
+    'common',
+    'redaction',
+    'codec',
+    'config',
+    'tracing',
+    'temporal',
+    'tools',
+    'activities',
+    'mcp',
+    'scripted-model',
+  ],
+  api: ['shared', 'common', 'redaction', 'config', 'tracing', 'temporal', 'client', 'http', 'codec-server'],
+  cli: ['shared', 'codec', 'config', 'tracing', 'temporal', 'client', 'codec-server', 'api'],
+  testing: ['temporal', 'scripted-model', 'worker'],
+  processes: ['shared', 'config', 'tracing', 'temporal', 'tools', 'scripted-model', 'client', 'worker', 'api', 'cli'],
+  'console-ui': ['shared'],
+};
 
 module.exports = tseslint.config(
   // docs/snippets are a user's code, typechecked against the packed package in a fresh app (npm run package:check).
@@ -87,6 +130,12 @@ module.exports = tseslint.config(
         },
       ],
     },
+  },
+  {
+    // Folders depend one way: each imports only the folders below it in folderLayers, and src/ nothing outside it.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    plugins: { local: { rules: { 'folder-imports': folderImports } } },
+    rules: { 'local/folder-imports': ['error', { root: path.join(__dirname, 'src'), allowed: folderLayers }] },
   },
   {
     // A run's status and the fields several steps share change only through the named transitions, so a reader

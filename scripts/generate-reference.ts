@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command, Option } from 'commander';
 import { z } from 'zod';
-import { HTTP_STATUS_OF } from '../src/api/errors';
+import { HTTP_STATUS_OF } from '../src/http/errors';
 import { EXIT_CODES_HELP, EXIT_CODE_OF_FAILURE } from '../src/cli/exit-codes';
 import { createProgram } from '../src/cli/program';
 import { agentInputSchema } from '../src/shared/agent-input';

@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/pr
 import os from 'node:os';
 import path from 'node:path';
 import { startDevServer, type StartedDevServer } from '../src/temporal/dev-server';
+import { checkContents } from './package-contents';
 
 /**
  * `npm run package:check`: the package as a new user gets it. Packs the tarball (`prepack` builds dist/), checks what
@@ -124,41 +125,6 @@ async function main(): Promise<void> {
     await server?.stop();
     await rm(work, { recursive: true, force: true });
   }
-}
-
-/** What the tarball must hold and must not. */
-function checkContents(files: readonly string[], exportsMap: Record<string, string | Record<string, string>>): void {
-  const problems: string[] = [];
-  const forbidden = files.filter(
-    (file) =>
-      /(^|\/)(test|tests|bench|fixtures|__tests__)\//.test(file) ||
-      /\.test\.[jt]s$/.test(file) ||
-      file.startsWith('src/'),
-  );
-  if (forbidden.length > 0) problems.push(`ships what a user does not need: ${forbidden.slice(0, 10).join(', ')}`);
-  for (const required of [
-    'LICENSE',
-    'README.md',
-    'package.json',
-    'CHANGELOG.md',
-    'bin/agent-runner.js',
-    'dist/cli/index.js',
-    // The console's page, bundled at build time: the API serves it with nothing downloaded at run time.
-    'dist/console/index.html',
-    'dist/console/console.js',
-    'dist/console/console.css',
-  ]) {
-    if (!files.includes(required)) problems.push(`lacks ${required}`);
-  }
-  for (const [entry, conditions] of Object.entries(exportsMap)) {
-    if (typeof conditions === 'string') continue;
-    for (const [condition, target] of Object.entries(conditions)) {
-      if (!files.includes(target.replace(/^\.\//, '')))
-        problems.push(`exports["${entry}"].${condition} names ${target}, which it does not ship`);
-    }
-    if (conditions.types === undefined) problems.push(`exports["${entry}"] has no types condition`);
-  }
-  if (problems.length > 0) throw new Error(`The tarball:\n- ${problems.join('\n- ')}`);
 }
 
 /** Every relative import of every shipped .d.ts resolves to a shipped .d.ts: the declarations are complete. */

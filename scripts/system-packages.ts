@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { findOnPath, isExecutable, type Log } from '../src/go-tools/go-tool';
-import { postgresBinDirectory } from '../src/stack/postgres';
+import { findOnPath, isExecutable, type Log } from '../src/temporal/go-tool';
+import { postgresBinDirectory } from '../dev/stack/postgres';
 
 /**
  * The system packages some tests need, which npm cannot bring: Debian's Chromium (the web UI tests drive it headless

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, isAlive, startDevServer, type StartedDevServer } from '../../src/temporal/dev-server';
+import { isAlive, startDevServer, type StartedDevServer } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/os/ports';
 
 /**
  * A SQLite-backed dev server the chaos harness can SIGKILL and start again

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { resolveJaeger, startJaeger } from '../../src/go-tools/jaeger';
+import { resolveJaeger, startJaeger } from '../../dev/jaeger/jaeger';
 import { median } from '../statistics';
 import type { FeatureCase, FeatureRow } from './feature-cost';
 import type { ThreadKind } from './thread-cpu';

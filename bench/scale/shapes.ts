@@ -1,11 +1,12 @@
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startStack } from '../../src/stack/stack';
-import { PROJECT_ROOT } from '../../src/stack/stack';
-import { serviceProcess, type ServiceProcess } from '../../src/stack/service-process';
-import { freePort, startDevServer } from '../../src/temporal/dev-server';
-import { TEMPORAL_DATABASES } from '../../src/stack/temporal-server';
+import { startStack } from '../../dev/stack/stack';
+import { PROJECT_ROOT } from '../../dev/stack/stack';
+import { serviceProcess, type ServiceProcess } from '../../dev/stack/service-process';
+import { startDevServer } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/os/ports';
+import { TEMPORAL_DATABASES } from '../../dev/stack/temporal-server';
 
 /** A Temporal shape the scale bench drives: its server processes and two workers, started as needed. */
 export interface ShapeUnderTest {

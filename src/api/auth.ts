@@ -1,28 +1,20 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { BrowserSessions } from './browser-sessions';
+import type { BrowserSessions } from '../http/browser-sessions';
 import { consolePrincipal, type ConsoleSession } from './console/console-session';
-import { ApiError, UNAUTHORIZED, errorBody } from './errors';
-import { apiTokenPrincipal, type Principal } from './principals';
+import { ApiError, UNAUTHORIZED, errorBody } from '../http/errors';
+import type { ApiAuth } from '../config/api';
+import type { Principal } from '../config/principals';
+import { authenticate, principalsOf } from '../http/bearer-token';
 import { allows, routeKey, scopeOfRoute } from './scopes';
 
-/**
- * How the API authenticates: principals (each a name, its token's digest and its scopes) and `token`, the
- * `AGENT_API_TOKEN` principal with every scope; or nothing (only when disabled on purpose, for local use).
- */
-export type ApiAuth = { token?: string; principals?: readonly Principal[] } | { disabled: true };
+export type { ApiAuth } from '../config/api';
+export { authenticate, isAuthorized, principalsOf } from '../http/bearer-token';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Who sent the request; undefined on open routes and when authentication is off. */
     principal: Principal | undefined;
   }
-}
-
-/** Every principal `auth` accepts: the `AGENT_API_TOKEN` one first. */
-export function principalsOf(auth: ApiAuth): Principal[] {
-  if ('disabled' in auth) return [];
-  return [...(auth.token === undefined ? [] : [apiTokenPrincipal(auth.token)]), ...(auth.principals ?? [])];
 }
 
 /**
@@ -74,26 +66,4 @@ export function registerAuth(
         );
     }
   });
-}
-
-/** Whether the `Authorization` header carries a known token (always, when authentication is off). */
-export function isAuthorized(auth: ApiAuth, header: string | undefined): boolean {
-  return 'disabled' in auth || authenticate(principalsOf(auth), header) !== undefined;
-}
-
-/**
- * The principal whose token the `Authorization: Bearer` header carries. The token's digest is compared with
- * every principal's, each in constant time and without stopping at a match: the answer time says nothing
- * about the token, nor about which principal it is.
- */
-export function authenticate(principals: readonly Principal[], header: string | undefined): Principal | undefined {
-  if (header === undefined || !/^Bearer\s+/i.test(header)) return undefined;
-  const presented = createHash('sha256')
-    .update(header.replace(/^Bearer\s+/i, '').trim(), 'utf8')
-    .digest();
-  let found: Principal | undefined;
-  for (const principal of principals) {
-    if (timingSafeEqual(presented, principal.tokenSha256) && found === undefined) found = principal;
-  }
-  return found;
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { withTerminatingTools } from '../config/agent-tools';
+import type { AgentDefaults } from '../config/api';
 import { endConversation, getConversation, sendChatTurn } from '../client/conversations';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import {
@@ -11,7 +12,7 @@ import {
 } from '../shared/conversation';
 import { streamChatTurn, wantsEventStream } from './chat-stream';
 import type { z } from 'zod';
-import { ApiError, parseBody } from './errors';
+import { ApiError, parseBody } from '../http/errors';
 import type { chatResponse as chatResponseSchema, conversationResponse } from './response-schemas';
 import {
   addAiMessageBody,
@@ -25,12 +26,7 @@ import {
 import { probeTemporal, withinDeadline } from './temporal-deadline';
 import { checkToolsAllowed } from './tool-allowance';
 
-/** What a turn's agent gets when the request does not say. */
-export interface AgentDefaults {
-  tools: string[];
-  instructions?: string;
-  model?: string;
-}
+export type { AgentDefaults } from '../config/api';
 
 export interface ChatRouteDeps {
   client: Client;

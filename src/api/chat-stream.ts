@@ -6,7 +6,7 @@ import { within } from '../client/model-stream-follower';
 import { RunNotFoundError, followRunEvents } from '../client/run-control';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import { type ChatTurnResult } from '../shared/conversation';
-import { errorBody, toApiError } from './errors';
+import { errorBody, toApiError } from '../http/errors';
 
 /**
  * A chat turn answered as a stream, when the client asks for

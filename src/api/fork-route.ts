@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { forkRun } from '../client/fork-run';
-import { ApiError, parseBody } from './errors';
+import { ApiError, parseBody } from '../http/errors';
 import { forkRunBody, runPathParams } from './schemas';
 import { allows, FORK_READ_SCOPE } from './scopes';
 import { withinDeadline } from './temporal-deadline';

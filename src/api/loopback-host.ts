@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errorBody } from './errors';
+import { ApiError, errorBody } from '../http/errors';
 
 /**
  * With authentication off, the API answers only requests whose `Host` names the loopback interface: a web page

@@ -3,7 +3,7 @@ import { agentResultSchema, agentStateSchema, generatedMessageSchema, type Agent
 import { approvalDecisionFields, tokenBudgetSchema, type ApprovalDecision } from '../shared/control';
 import { chatMessageSchema } from '../shared/messages';
 import { runEventSchema } from '../shared/run-events';
-import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from './error-codes';
+import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from '../http/error-codes';
 
 /**
  * What the routes answer, as zod schemas: the OpenAPI document describes the

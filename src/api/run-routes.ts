@@ -32,7 +32,7 @@ import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-strea
 import { type EventPage, type RunEvent } from '../shared/run-events';
 import { hasRunEnded } from '../temporal/run-ended';
 import type { z } from 'zod';
-import { ApiError, errorBody, parseBody, toApiError } from './errors';
+import { ApiError, errorBody, parseBody, toApiError } from '../http/errors';
 import type { runOutcomeSchema, runRowSchema } from './response-schemas';
 import {
   answerBody,

@@ -1,24 +1,13 @@
 /**
- * What an API principal may do: the scopes, and the one table that says which scope each route needs.
+ * What an API principal may do: the one table that says which scope each route needs (the scopes are in
+ * `shared/api-scopes.ts`, which the configuration reads too).
  * A route missing from the table cannot be registered (`requireRouteScopes`), so a new route cannot
  * slip out unguarded.
  */
 
-/** Every scope, with what it allows, for the reference. @public */
-export const API_SCOPES = {
-  'runs:read': 'Read runs and conversations: state, result, transcript, events, the list.',
-  'runs:write':
-    'Start, steer and stop runs: start, send a message or an answer, terminate; chat turns; end a conversation.',
-  'approvals:decide': "Approve or deny a tool call that waits for a decision; answer an MCP server's question.",
-  'payloads:decode': "Decode (and encode) payloads with the API's codec, as the Temporal UI and CLI do.",
-  admin: 'Everything: every other scope.',
-} as const;
+import type { ApiScope } from '../shared/api-scopes';
 
-/** A scope a principal may hold. */
-export type ApiScope = keyof typeof API_SCOPES;
-
-/** Every scope, in the catalogue's order. */
-export const API_SCOPE_NAMES = Object.keys(API_SCOPES) as [ApiScope, ...ApiScope[]];
+export { API_SCOPE_NAMES, type ApiScope } from '../shared/api-scopes';
 
 /** Routes answered to anyone: the probes, the OpenAPI document and the console's page, none of which says anything about runs. */
 export const OPEN_ROUTES: ReadonlySet<string> = new Set([

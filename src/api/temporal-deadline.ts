@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { API_TEMPORAL_DEADLINE_MS } from '../shared/defaults/api';
-import { ApiError, temporalUnavailable } from './errors';
+import { ApiError, temporalUnavailable } from '../http/errors';
 
 /**
  * Bounds how long a request waits for Temporal. Unbounded, a call to a server

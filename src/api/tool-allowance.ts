@@ -1,5 +1,5 @@
 import { toolMatches } from '../shared/mcp-tool-names';
-import { ApiError } from './errors';
+import { ApiError } from '../http/errors';
 
 /**
  * Which tools API callers may name (`AGENT_API_ALLOWED_TOOLS`): a request naming another is refused with 403

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errorBody } from '../api/errors';
-import { isAuthorized } from '../api/auth';
+import { ApiError, errorBody } from '../http/errors';
+import { isAuthorized } from '../http/bearer-token';
 import { CODEC_SESSION_COOKIE } from '../shared/defaults/codec-server';
-import { readCookie } from '../api/browser-sessions';
+import { readCookie } from '../http/browser-sessions';
 import type { CodecSessions } from './session';
 
 /** The answer to a request without a valid credential; it says how to get one, never what was sent. */

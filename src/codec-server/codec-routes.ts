@@ -1,6 +1,6 @@
 import type { PayloadCodec } from '@temporalio/common';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { parseBody } from '../api/errors';
+import { parseBody } from '../http/errors';
 import { PayloadKeyError } from '../codec/aes-gcm-codec';
 import { CODEC_SERVER_DEFAULTS } from '../shared/defaults/codec-server';
 import { payloadFromJson, payloadToJson, payloadsBodySchema, type PayloadJson } from './payload-json';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CODEC_SERVER_DEFAULTS } from '../shared/defaults/codec-server';
-import { ApiError, errorBody } from '../api/errors';
+import { ApiError, errorBody } from '../http/errors';
 import { UNOPENED_KEYS_HEADER } from './codec-routes';
 
 /**

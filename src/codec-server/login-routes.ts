@@ -1,11 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError, errorBody, parseBody } from '../api/errors';
+import { ApiError, errorBody, parseBody } from '../http/errors';
 import { CODEC_SESSION_COOKIE } from '../shared/defaults/codec-server';
 import { CODEC_UNAUTHORIZED } from './codec-auth';
 import type { LoginThrottle } from './login-throttle';
-import { readCookie } from '../api/browser-sessions';
+import { readCookie } from '../http/browser-sessions';
 import type { CodecSessions } from './session';
 
 /** The paths of the browser's sign-in, open to every caller. */

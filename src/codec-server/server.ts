@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { answerClientError } from '../api/client-errors';
-import { ApiError, errorBody, handleError } from '../api/errors';
-import { limitJsonDepth } from '../api/json-body';
+import { answerClientError } from '../http/client-errors';
+import { ApiError, errorBody, handleError } from '../http/errors';
+import { limitJsonDepth } from '../http/json-body';
 import { CODEC_SERVER_DEFAULTS } from '../shared/defaults/codec-server';
 import { codecAuth } from './codec-auth';
 import { registerCodecRoutes } from './codec-routes';

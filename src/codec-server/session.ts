@@ -1,4 +1,4 @@
-import { BrowserSessions } from '../api/browser-sessions';
+import { BrowserSessions } from '../http/browser-sessions';
 
 /** The browsers signed in to one codec server process ({@link BrowserSessions}, whose subject is only "signed in"). */
 export class CodecSessions {

@@ -1,12 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { ApiAuth } from '../api/auth';
-import { API_TOKEN_PRINCIPAL, parsePrincipals, type Principal } from '../api/principals';
-import type { AgentDefaults } from '../api/chat-routes';
+import { API_TOKEN_PRINCIPAL, parsePrincipals, type Principal } from './principals';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { defaultAgentTools } from './agent-tools';
 import { ConfigError, loadAll, parseEnvironment } from './environment';
 import { splitNames } from './name-list';
+
+/**
+ * How the API authenticates: principals (each a name, its token's digest and its scopes) and `token`, the
+ * `AGENT_API_TOKEN` principal with every scope; or nothing (only when disabled on purpose, for local use).
+ */
+export type ApiAuth = { token?: string; principals?: readonly Principal[] } | { disabled: true };
+
+/** What a turn's agent gets when the request does not say. */
+export interface AgentDefaults {
+  tools: string[];
+  instructions?: string;
+  model?: string;
+}
 
 /** The API's settings, from the environment; every problem is reported at once. */
 export interface ApiConfig {

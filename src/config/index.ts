@@ -5,7 +5,7 @@ import { loadLogLevel, type LogLevel } from './log-level';
 import { loadModelConfig, type ModelConfig } from './model';
 import { loadMcpServers, mcpConfigSecrets } from './mcp';
 import { modelEndpointSecrets } from './model-endpoints';
-import type { McpServers } from '../mcp/server-config';
+import type { McpServers } from './mcp-servers';
 import { loadTemporalConfig, type TemporalConfig } from './temporal';
 import { loadWorkerDeployment } from './worker-deployment';
 import type { AgentWorkerDeployment } from '../shared/versioning';

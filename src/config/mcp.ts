@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { mcpSecrets, parseMcpServers, type McpServers } from '../mcp/server-config';
+import { mcpSecrets, parseMcpServers, type McpServers } from './mcp-servers';
 import { ConfigError, parseEnvironment } from './environment';
 
 /** The MCP servers of the worker started from the environment. */

@@ -7,7 +7,7 @@ import { MCP_DEFAULTS } from '../shared/defaults/mcp';
 import { ToolCallLost } from '../tools/tool-call-lost';
 import { McpServerUnavailable } from './mcp-errors';
 import { OutputTail } from './output-tail';
-import { isHttpServer, type McpServerConfig } from './server-config';
+import { isHttpServer, type McpServerConfig } from '../config/mcp-servers';
 
 /** What the connection tells the worker's log. */
 export interface McpLog {

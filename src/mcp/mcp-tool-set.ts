@@ -13,12 +13,13 @@ import {
   wildcardServer,
 } from '../shared/mcp-tool-names';
 import type { ToolContext, ToolDefinition, ToolOutput } from '../tools/define-tool';
+import type { ExternalToolSource } from '../tools/external-tool-source';
 import { ToolErrorOutput } from '../tools/tool-error-output';
 import { resultText } from './call-result';
 import { McpServerConnection, type McpConnectionOptions } from './mcp-connection';
 import type { McpServerRequests } from './server-requests';
 import { McpServerUnavailable } from './mcp-errors';
-import type { McpServerConfig, McpServers } from './server-config';
+import type { McpServerConfig, McpServers } from '../config/mcp-servers';
 
 /** Marks a tool definition as an MCP server's tool. */
 export interface McpToolMark {
@@ -35,7 +36,7 @@ const anyArguments = z.record(z.string(), z.unknown());
  * whether it waits for approval come from the server's configuration, so a
  * call can run on a worker that has not listed the server's tools.
  */
-export class McpToolSet {
+export class McpToolSet implements ExternalToolSource {
   // JS private fields: a worker's options are logged as JSON, and the servers' configuration holds credentials.
   readonly #servers: McpServers;
   readonly #connections: ReadonlyMap<string, McpServerConnection>;

@@ -19,7 +19,7 @@ import { cappedSamplingTokens, type McpSamplingUsage } from '../shared/mcp-sampl
 import { elicitationQuestion, elicitResultOf, schemaText, type McpElicitResult } from '../shared/mcp-elicitation';
 import type { ModelSettings } from '../shared/model-settings';
 import type { McpLog } from './mcp-connection';
-import type { McpServers } from './server-config';
+import type { McpServers } from '../config/mcp-servers';
 
 /** A tool call in flight on an MCP server: whom a question the server asks during it goes to. */
 export interface McpCallInFlight {

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { mkdir, open } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { AGENT_SEARCH_ATTRIBUTE_KEYS } from '../common/search-attributes';
 import { DEFAULT_NAMESPACE } from '../shared/defaults/names';
 import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
 import { formatSeconds } from '../shared/duration';
+import { freePort } from '../os/ports';
 import { lastLines, readLogTail } from './log-tail';
 import { searchAttributeFlags } from './search-attributes';
 import { resolveTemporalCli, type Log } from './temporal-cli';
@@ -270,28 +270,6 @@ export async function answers(address: string): Promise<boolean> {
   } finally {
     await connection?.close();
   }
-}
-
-/** A port nothing listens on right now. */
-export function freePort(ip = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, ip, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Whether nothing listens on `port` of 127.0.0.1 right now. */
-export function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
 }
 
 /** SIGTERM, then SIGKILL if the process is still there after five seconds. */

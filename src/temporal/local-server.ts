@@ -9,7 +9,8 @@ import { describeTemporalSource } from '../config/temporal';
 import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
 import { registerSearchAttributes } from './check-search-attributes';
 import { connectClient } from './connection';
-import { answers, freePort, isAlive, portIsFree, startDevServer, stopProcess } from './dev-server';
+import { answers, isAlive, startDevServer, stopProcess } from './dev-server';
+import { freePort, portIsFree } from '../os/ports';
 import type { Log } from './temporal-cli';
 import { connectWorker } from './worker-connection';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadTemporalCliConfig } from '../config/temporal-cli';
-import { findOnPath, installGoTool, isExecutable, toolCacheDirectory, type Log } from '../go-tools/go-tool';
+import { findOnPath, installGoTool, isExecutable, toolCacheDirectory, type Log } from './go-tool';
 
 /** The CLI release built from source; the newest whose go.mod has no `replace` directive. */
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
@@ -14,7 +14,7 @@ export interface ResolvedCli {
   source: CliSource;
 }
 
-export type { Log } from '../go-tools/go-tool';
+export type { Log } from './go-tool';
 
 /** The per-user cache directory holding the built CLI, outside any clone so every clone and CI run reuses it. */
 export function cliCacheDirectory(env: NodeJS.ProcessEnv = process.env): string {

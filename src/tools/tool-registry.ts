@@ -2,8 +2,8 @@ import { msToNumber } from '../shared/duration';
 import { z } from 'zod';
 import type { AgentToolSpec, ExternalToolDescriptions, ToolDescription } from '../shared/activity-types';
 import { MCP_TOOL_SEPARATOR } from '../shared/mcp-tool-names';
-import type { McpToolSet } from '../mcp/mcp-tool-set';
 import type { ToolDefinition } from './define-tool';
+import type { ExternalToolSource } from './external-tool-source';
 import { requireZod4Parameters } from './zod-version';
 
 /** The tools a worker offers, by name. */
@@ -38,10 +38,10 @@ export function callNeedsApproval(tool: ToolDefinition, argumentsText: string): 
 }
 
 /**
- * Builds a registry of `tools` and, when given, the tools of MCP servers. Two tools with one name,
- * or a tool named like one of a server's (`<server>__...`), is a configuration error.
+ * Builds a registry of `tools` and, when given, the tools of an external source (MCP servers). Two tools with one
+ * name, or a tool named like one of a server's (`<server>__...`), is a configuration error.
  */
-export function createToolRegistry(tools: readonly ToolDefinition[], mcp?: McpToolSet): ToolRegistry {
+export function createToolRegistry(tools: readonly ToolDefinition[], mcp?: ExternalToolSource): ToolRegistry {
   const byName = new Map<string, ToolDefinition>();
   for (const tool of tools) {
     if (byName.has(tool.name))

@@ -4,7 +4,7 @@ import { ConfigError, configuredSecrets, loadWorkerConfig } from '../config';
 import { describeTemporalSource } from '../config/temporal';
 import { describePayloadEncryption, loadPayloadEncryption } from '../config/payload-codec';
 import { AgentRunnerPlugin, type AgentRunnerPluginOptions } from './plugin';
-import { isHttpServer, type McpServers } from '../mcp/server-config';
+import { isHttpServer, type McpServers } from '../config/mcp-servers';
 import { createRedactor } from '../redaction';
 import { requireSearchAttributes } from '../temporal/check-search-attributes';
 import { connectWorker } from '../temporal/worker-connection';

@@ -19,7 +19,7 @@ import { createToolRegistry } from '../tools/tool-registry';
 import { createRedactor } from '../redaction';
 import { McpToolSet } from '../mcp/mcp-tool-set';
 import { McpServerRequests } from '../mcp/server-requests';
-import { mcpSecrets, parseMcpServers, type McpServers } from '../mcp/server-config';
+import { mcpSecrets, parseMcpServers, type McpServers } from '../config/mcp-servers';
 import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
 import { runIfSearchAttributes } from './checks/namespace-search-attributes';
 import { refuseSecondSdkCopy } from './checks/single-sdk-copy';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApiServer } from '../../src/api/server';
-import { newApiToken, type Principal } from '../../src/api/principals';
+import { newApiToken, type Principal } from '../../src/config/principals';
 import type { ApiScope } from '../../src/api/scopes';
 import { CONSOLE_CSRF_HEADER, CONSOLE_SESSION_COOKIE } from '../../src/shared/defaults/console';
 import { buildConsole } from '../../scripts/build-console';

@@ -1,5 +1,5 @@
-import { resolveLlama } from '../../src/llama/llama-cpp';
-import { startLlamaServer, type LlamaServerOptions, type RunningLlamaServer } from '../../src/llama/llama-server';
+import { resolveLlama } from '../../dev/llama/llama-cpp';
+import { startLlamaServer, type LlamaServerOptions, type RunningLlamaServer } from '../../dev/llama/llama-server';
 
 /**
  * A real llama.cpp server (llama.cpp's own C++ server, from the `xllamacpp` wheel) with SmolLM2-135M, started

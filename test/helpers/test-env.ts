@@ -1,4 +1,4 @@
-import type { McpServers } from '../../src/mcp/server-config';
+import type { McpServers } from '../../src/config/mcp-servers';
 import type { StreamListenerOptions } from '../../src/activities/delta-hub';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';

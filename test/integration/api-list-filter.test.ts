@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
-import { newApiToken } from '../../src/api/principals';
+import { newApiToken } from '../../src/config/principals';
 import { buildApiServer } from '../../src/api/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { testServerAddress } from '../helpers/test-env';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { newApiToken } from '../../src/api/principals';
+import { newApiToken } from '../../src/config/principals';
 import { API_SCOPE_NAMES, OPEN_ROUTES, ROUTE_SCOPES, type ApiScope } from '../../src/api/scopes';
 import { buildApiServer, type ApiAuth } from '../../src/api/server';
 import { openApiDocument, openApiPath } from '../../src/api/openapi/document';

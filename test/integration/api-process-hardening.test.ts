@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { newApiToken } from '../../src/api/principals';
+import { newApiToken } from '../../src/config/principals';
 import { cleanEnv, startScript, stopChild } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';

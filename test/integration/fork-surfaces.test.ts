@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { newApiToken } from '../../src/api/principals';
+import { newApiToken } from '../../src/config/principals';
 import type { ApiScope } from '../../src/api/scopes';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { TEST_TOKEN, TestApi, type Json } from '../helpers/api';

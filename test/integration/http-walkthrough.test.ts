@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/os/ports';
 import { shellBlocks } from '../helpers/doc-commands';
 import { cleanEnv, runProcess, startCommand, startScript, stopChild } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';

@@ -27,7 +27,7 @@ import { testServerAddress } from '../helpers/test-env';
  * A 135M model rarely calls a tool unaided, and llama.cpp does not enforce `tool_choice: "required"` for this
  * model, so where a test needs a tool call the conversation is few-shot: three earlier weather questions each
  * answered by a `get_weather` call, then a fourth question, which the model answers the same way. SmolLM2's own
- * chat template has no tools, so the server runs with a ChatML template that offers them (src/llama/chatml-tools.jinja).
+ * chat template has no tools, so the server runs with a ChatML template that offers them (dev/llama/chatml-tools.jinja).
  */
 
 /** Generous: two cores shared with other work make a 135M model answer in seconds, not milliseconds. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { WorkflowHandle } from '@temporalio/client';
-import { newApiToken } from '../../src/api/principals';
+import { newApiToken } from '../../src/config/principals';
 import { answerElicitation, DecisionRejectedError } from '../../src/client/run-control';
 import { eventsQuery, terminateSignal, userMessageSignal } from '../../src/common/definitions';
 import type { AnswerElicitationInput } from '../../src/shared/mcp-elicitation-answer';

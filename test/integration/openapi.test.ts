@@ -3,7 +3,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import Ajv2020 from 'ajv/dist/2020';
 import type { FastifyInstance } from 'fastify';
-import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from '../../src/api/error-codes';
+import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from '../../src/http/error-codes';
 import { openApiDocument, openApiDocumentText, openApiPath } from '../../src/api/openapi/document';
 import { chatBody } from '../../src/api/schemas';
 import { buildApiServer } from '../../src/api/server';

@@ -14,7 +14,7 @@ import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import type { AgentWorkflowResult } from '../../src/shared/result-answer';
 import { createBuiltinTools } from '../../src/tools/builtin';
-import { freePort } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/os/ports';
 import { createAgentWorker } from '../../src/worker';
 import { CodecServer } from '../helpers/codec-server';
 import { installQuietRuntime } from '../helpers/quiet-runtime';

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { Client, Connection } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { resolveJaeger, startJaeger, type RunningJaeger } from '../../src/go-tools/jaeger';
+import { resolveJaeger, startJaeger, type RunningJaeger } from '../../dev/jaeger/jaeger';
 import { AgentRunnerPlugin } from '../../src/worker/plugin';
 import { tracingForProcess } from '../../src/tracing/process-tracing';
 import { pingTool } from '../helpers/ping-tool';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiAuth } from '../../src/api/server';
-import { newApiToken } from '../../src/api/principals';
+import { newApiToken } from '../../src/config/principals';
 import type { ApiScope } from '../../src/api/scopes';
 import { followRunEvents } from '../../src/client/run-control';
 import { aiChat, answered, userMessage, type AiChatAnswer } from '../helpers/ai-chat';

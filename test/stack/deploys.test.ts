@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { PROJECT_ROOT, startStack, type Stack } from '../../src/stack/stack';
+import { PROJECT_ROOT, startStack, type Stack } from '../../dev/stack/stack';
 import { currentDeploymentVersion } from '../../src/temporal/deployment-version';
 import { waitFor } from '../helpers/wait';
 

@@ -4,9 +4,9 @@ import { chmod, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import os from 'node:os';
 import path from 'node:path';
 import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
-import { postgresBinDirectory, preparePostgres, type PostgresCluster } from '../../src/stack/postgres';
-import { makeStackDirectory } from '../../src/stack/stack';
-import { freePort } from '../../src/temporal/dev-server';
+import { postgresBinDirectory, preparePostgres, type PostgresCluster } from '../../dev/stack/postgres';
+import { makeStackDirectory } from '../../dev/stack/stack';
+import { freePort } from '../../src/os/ports';
 
 /**
  * The stack's PostgreSQL has no fixed superuser password: a new cluster gets a random one, kept in a 0600 file, and a

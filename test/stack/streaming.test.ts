@@ -7,8 +7,8 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { startAgentRun } from '../../src/client';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { PROJECT_ROOT, startStack, type Stack } from '../../src/stack/stack';
-import { freePort } from '../../src/temporal/dev-server';
+import { PROJECT_ROOT, startStack, type Stack } from '../../dev/stack/stack';
+import { freePort } from '../../src/os/ports';
 import { readEventStream, type SseEvent } from '../helpers/api';
 
 /**

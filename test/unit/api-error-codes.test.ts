@@ -1,5 +1,5 @@
-import { ApiError, HTTP_STATUS_OF, toApiError } from '../../src/api/errors';
-import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from '../../src/api/error-codes';
+import { ApiError, HTTP_STATUS_OF, toApiError } from '../../src/http/errors';
+import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from '../../src/http/error-codes';
 
 /** The API's error codes come from one catalogue; an error answers its code's status there. */
 describe('the API error-code catalogue', () => {

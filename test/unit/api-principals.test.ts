@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { authenticate, principalsOf } from '../../src/api/auth';
 import { redactSecretParameters } from '../../src/api/log-redaction';
-import { API_TOKEN_PRINCIPAL, newApiToken, parsePrincipals, tokenSha256 } from '../../src/api/principals';
+import { API_TOKEN_PRINCIPAL, newApiToken, parsePrincipals, tokenSha256 } from '../../src/config/principals';
 import { API_SCOPE_NAMES, ROUTE_SCOPES, allows, scopeOfRoute } from '../../src/api/scopes';
 import { loadApiConfig } from '../../src/config/api';
 import { deciderNameSchema } from '../../src/shared/control';

@@ -1,5 +1,5 @@
 import { LoginThrottle } from '../../src/codec-server/login-throttle';
-import { readCookie } from '../../src/api/browser-sessions';
+import { readCookie } from '../../src/http/browser-sessions';
 import { CodecSessions } from '../../src/codec-server/session';
 
 /** The codec server's sign-in: sessions held by the server, signed with its own random key; failed sign-ins counted. */

@@ -1,4 +1,4 @@
-import { nestsDeeperThan } from '../../src/api/json-body';
+import { nestsDeeperThan } from '../../src/http/json-body';
 
 describe('nestsDeeperThan', () => {
   test('counts arrays and objects opened inside each other, up to the limit and no further', () => {

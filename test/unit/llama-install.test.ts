@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveLlama } from '../../src/llama/llama-cpp';
+import { resolveLlama } from '../../dev/llama/llama-cpp';
 
 /** `npm run llama:install` on a machine it cannot install on: a clear error, and nothing half-installed. */
 describe('resolveLlama without a usable Python', () => {

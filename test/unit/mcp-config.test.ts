@@ -4,7 +4,7 @@ import path from 'node:path';
 import { configuredSecrets, loadWorkerConfig } from '../../src/config';
 import { ConfigError } from '../../src/config/environment';
 import { loadMcpServers } from '../../src/config/mcp';
-import { parseMcpServers } from '../../src/mcp/server-config';
+import { parseMcpServers } from '../../src/config/mcp-servers';
 import { AgentRunnerPlugin } from '../../src/worker/plugin';
 
 /** `AGENT_MCP_CONFIG` as `npm run worker` loads it, and `mcpServers` as the worker option checks it. */

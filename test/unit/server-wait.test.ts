@@ -1,7 +1,8 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ServerExited, freePort, isAlive, startDevServer, waitForServer } from '../../src/temporal/dev-server';
+import { ServerExited, isAlive, startDevServer, waitForServer } from '../../src/temporal/dev-server';
+import { freePort } from '../../src/os/ports';
 
 /**
  * Waiting for a Temporal server that does not come up: the wait says what it

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { AGENT_SEARCH_ATTRIBUTES } from '../../src/common/search-attributes';
 import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
-import { PROJECT_ROOT, STACK_DYNAMIC_CONFIG_FILE } from '../../src/stack/stack';
-import { TEMPORAL_SQL_PLUGIN } from '../../src/stack/temporal-server';
-import { COMPOSE_FILE, readStackVersions } from '../../src/stack/versions';
-import { resolveTemporalBinaries } from '../../src/stack/binaries';
-import { postgresBinDirectory } from '../../src/stack/postgres';
+import { PROJECT_ROOT, STACK_DYNAMIC_CONFIG_FILE } from '../../dev/stack/stack';
+import { TEMPORAL_SQL_PLUGIN } from '../../dev/stack/temporal-server';
+import { COMPOSE_FILE, readStackVersions } from '../../dev/stack/versions';
+import { resolveTemporalBinaries } from '../../dev/stack/binaries';
+import { postgresBinDirectory } from '../../dev/stack/postgres';
 
 /**
  * docker-compose.yml and `npm run stack` are one production shape in two forms: the same versions (read from the

@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { BrowserSessions, readCookie } from '../browser-sessions';
-import { ApiError } from '../errors';
-import type { Principal } from '../principals';
+import { BrowserSessions, readCookie } from '../../http/browser-sessions';
+import { ApiError } from '../../http/errors';
+import type { Principal } from '../../config/principals';
 import { CONSOLE_CSRF_HEADER, CONSOLE_DEFAULTS, CONSOLE_SESSION_COOKIE } from '../../shared/defaults/console';
 
 /** Who signed in to a console session, and the CSRF token its requests carry. */

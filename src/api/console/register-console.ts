@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import type { ApiAuth } from '../auth';
-import type { BrowserSessions } from '../browser-sessions';
+import type { BrowserSessions } from '../../http/browser-sessions';
 import type { RunSubscriptions } from '../run-subscriptions';
 import { ApprovalInbox } from './approval-inbox';
 import type { ConsoleSession } from './console-session';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_ERROR_CODES, type ApiErrorCode } from '../error-codes';
+import { API_ERROR_CODES, type ApiErrorCode } from '../../http/error-codes';
 import { agentResultSchema, generatedMessageSchema, terminationReasonSchema } from '../../shared/agent-result';
 import { chatMessageSchema, inputChatMessageSchema, messageMetaSchema, usageSchema } from '../../shared/messages';
 import { runEventSchema } from '../../shared/run-events';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { HTTP_STATUS_OF } from '../errors';
-import type { ApiErrorCode } from '../error-codes';
+import { HTTP_STATUS_OF } from '../../http/errors';
+import type { ApiErrorCode } from '../../http/error-codes';
 import * as answers from '../response-schemas';
 import * as requests from '../schemas';
 import { uiChatBody, uiChatPathParams } from '../ui-chat/ui-chat-request';

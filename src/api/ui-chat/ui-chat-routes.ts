@@ -6,7 +6,7 @@ import { API_DEFAULTS } from '../../shared/defaults/api';
 import { type TurnSettings } from '../../shared/conversation';
 import { bindingProblem, verifyApprovalSignature, type BoundCall } from '../approval-binding';
 import { turnSettings, type AgentDefaults } from '../chat-routes';
-import { ApiError, parseBody } from '../errors';
+import { ApiError, parseBody } from '../../http/errors';
 import { RunSubscriptions } from '../run-subscriptions';
 import { allows, UI_CHAT_DECIDE_SCOPE } from '../scopes';
 import { probeTemporal } from '../temporal-deadline';

@@ -1,4 +1,4 @@
-import { newApiToken } from '../../api/principals';
+import { newApiToken } from '../../config/principals';
 import type { ApiScope } from '../../api/scopes';
 import { ExitCode } from '../exit-codes';
 import { createOutput } from '../output';

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
-import { stopChild } from '../os/stop-child';
-import { STACK_DEFAULTS } from '../shared/defaults/stack';
-import type { Log } from '../go-tools/go-tool';
+import { stopChild } from '../../src/os/stop-child';
+import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
+import type { Log } from '../../src/temporal/go-tool';
 import { openPrivateLog } from './private-files';
 import { waitUntil } from './wait-until';
 

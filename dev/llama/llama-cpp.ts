@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
-import { executableName, findOnPath, isExecutable, toolCacheDirectory, type Log } from '../go-tools/go-tool';
-import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
+import { executableName, findOnPath, isExecutable, toolCacheDirectory, type Log } from '../../src/temporal/go-tool';
+import { LOCAL_SERVER_DEFAULTS } from '../../src/shared/defaults/local-server';
 
 /**
  * llama.cpp's own C++ HTTP server and a small model, for the runner's real-server tests and for trying the runner on
@@ -25,7 +25,7 @@ const PYTHON_CANDIDATES = ['python3.13', 'python3.12', 'python3.11', 'python3.10
 export interface LlamaInstall {
   /** The virtual environment's Python, which has `xllamacpp`. */
   python: string;
-  /** The script that starts llama.cpp's server (`src/llama/serve.py`). */
+  /** The script that starts llama.cpp's server (`dev/llama/serve.py`). */
   serveScript: string;
   /** The GGUF file of SmolLM2-135M-Instruct (Q4_1). */
   model: string;

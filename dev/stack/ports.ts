@@ -1,4 +1,4 @@
-import { portIsFree } from '../temporal/dev-server';
+import { portIsFree } from '../../src/os/ports';
 
 /**
  * A free port below 32768. Temporal keeps its services' membership ports in a SMALLINT column of the cluster

@@ -2,9 +2,16 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { buildGoTool, executableName, findOnPath, isExecutable, toolCacheDirectory, type Log } from './go-tool';
-import { stopChild } from '../os/stop-child';
-import { freePort } from '../temporal/dev-server';
+import {
+  buildGoTool,
+  executableName,
+  findOnPath,
+  isExecutable,
+  toolCacheDirectory,
+  type Log,
+} from '../../src/temporal/go-tool';
+import { stopChild } from '../../src/os/stop-child';
+import { freePort } from '../../src/os/ports';
 
 /**
  * Jaeger, an OTLP receiver with a query API, for the tracing test and for looking at traces locally

@@ -1,4 +1,4 @@
-import { STACK_DEFAULTS } from '../shared/defaults/stack';
+import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
 
 /**
  * The environment of a part of the stack that needs none of the agent's secrets (PostgreSQL, Temporal's server, SQL

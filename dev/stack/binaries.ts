@@ -9,7 +9,7 @@ import {
   isExecutable,
   toolCacheDirectory,
   type Log,
-} from '../go-tools/go-tool';
+} from '../../src/temporal/go-tool';
 import type { StackVersions } from './versions';
 
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
 import type { LlamaInstall } from './llama-cpp';
-import { stopChild } from '../os/stop-child';
+import { stopChild } from '../../src/os/stop-child';
 
 /** How a llama.cpp server is started: its context window, its cap on generated tokens, its sampling. */
 export interface LlamaServerOptions {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { deciderNameSchema } from '../shared/control';
-import { API_SCOPE_NAMES, type ApiScope } from './scopes';
+import { API_SCOPE_NAMES, type ApiScope } from '../shared/api-scopes';
 
 /**
  * Who may call the API: principals, each a name, the SHA-256 digest of its token and its scopes. Only the

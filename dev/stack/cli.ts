@@ -1,6 +1,6 @@
-import { DEMO_MODEL, demoAgent } from '../scripted-model/demo-agent';
-import { ScriptedModelServer } from '../scripted-model/server';
-import { WORKER_DEFAULTS } from '../shared/defaults/worker';
+import { DEMO_MODEL, demoAgent } from '../../src/scripted-model/demo-agent';
+import { ScriptedModelServer } from '../../src/scripted-model/server';
+import { WORKER_DEFAULTS } from '../../src/shared/defaults/worker';
 import { resolveTemporalBinaries } from './binaries';
 import { buildDist } from './build-dist';
 import { runStackInForeground } from './foreground';

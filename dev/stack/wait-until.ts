@@ -1,5 +1,5 @@
-import type { Log } from '../go-tools/go-tool';
-import { STACK_DEFAULTS } from '../shared/defaults/stack';
+import type { Log } from '../../src/temporal/go-tool';
+import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
 
 /**
  * Polls `ready` until it says true, saying every so often what it waits for; throws after `timeoutMs`, or at once
