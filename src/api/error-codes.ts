@@ -90,6 +90,11 @@ export const API_ERROR_CODES = {
     status: 404,
     meaning: 'The Temporal run that holds the iteration has no history any more (past the namespace’s retention).',
   },
+  fork_source_not_replayable: {
+    status: 409,
+    meaning:
+      'The source run was recorded by other workflow code (another build): its history does not replay against the API’s, so its state cannot be read; fork it with the version its worker ran.',
+  },
   no_current_version: {
     status: 409,
     meaning:

@@ -367,6 +367,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
       'invalid_run_id',
       'run_not_found',
       'run_history_gone',
+      'fork_source_not_replayable',
       'fork_iteration_invalid',
       'fork_call_unknown',
       'fork_input_invalid',
