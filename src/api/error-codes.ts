@@ -25,6 +25,11 @@ export const API_ERROR_CODES = {
     status: 403,
     meaning: 'The request names a tool API callers may not name (`AGENT_API_ALLOWED_TOOLS`); nothing was started.',
   },
+  model_not_allowed: {
+    status: 403,
+    meaning:
+      'The request names a model API callers may not name, as its model or a fallback (`AGENT_API_ALLOWED_MODELS`); nothing was started.',
+  },
   origin_not_allowed: {
     status: 403,
     meaning:
