@@ -24,6 +24,7 @@ import {
   type TerminatingConfigBody,
 } from './schemas';
 import { probeTemporal, withinDeadline } from './temporal-deadline';
+import { checkModelsAllowed } from './model-allowance';
 import { checkToolsAllowed } from './tool-allowance';
 
 export type { AgentDefaults } from '../config/api';
@@ -34,6 +35,8 @@ export interface ChatRouteDeps {
   defaults: AgentDefaults;
   /** The tools a request may name (`checkToolsAllowed`). @default every tool */
   allowedTools?: readonly string[];
+  /** The models a request may name (`checkModelsAllowed`). @default every model */
+  allowedModels?: readonly string[];
 }
 
 /** The request fields that shape a turn's agent, shared by the three endpoints. */
@@ -64,6 +67,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
     // The turn waits for its run, as long as that takes: reach Temporal within the deadline first, or answer 503 now.
     await probeTemporal(deps.client);
     checkToolsAllowed([...(fields.tools ?? []), ...(fields.terminating_config?.tool_ids ?? [])], deps.allowedTools);
+    checkModelsAllowed(fields.model === undefined ? [] : [fields.model], deps.allowedModels);
     const settings = turnSettings(fields, deps.defaults);
     const send = () =>
       sendChatTurn(

@@ -2,6 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { FastifyInstance } from 'fastify';
 import { forkRun } from '../client/fork-run';
 import { ApiError, parseBody } from '../http/errors';
+import { checkModelsAllowed, modelsNamedBy } from './model-allowance';
 import { forkRunBody, runPathParams } from './schemas';
 import { allows, FORK_READ_SCOPE } from './scopes';
 import { withinDeadline } from './temporal-deadline';
@@ -10,14 +11,16 @@ import { API_FORK_DEADLINE_MS } from '../shared/defaults/api';
 /**
  * `POST /runs/:run_id/fork`: a new run from the run's conversation as it stood when an iteration began, edited
  * (`forkRun`). It starts a run (`runs:write`, the route's scope) from what it reads of the source (`runs:read`).
- * Every refusal is answered before anything starts.
+ * Every refusal is answered before anything starts; a model the edit names must be allowed (`AGENT_API_ALLOWED_MODELS`).
  */
-export function registerForkRoute(app: FastifyInstance, client: Client): void {
+export function registerForkRoute(app: FastifyInstance, client: Client, allowedModels?: readonly string[]): void {
   app.post('/runs/:run_id/fork', async (request, reply) => {
     const params = runPathParams.safeParse(request.params);
     if (!params.success) throw new ApiError('invalid_run_id', 'run_id: give the id of a run.');
     const sourceId = params.data.run_id;
     const body = parseBody(forkRunBody, request.body);
+    // An edit names models as a run's input does; what the source already ran with is the operator's to have allowed.
+    checkModelsAllowed(modelsNamedBy(body.input ?? {}), allowedModels);
     // Checked once the request is valid: a request that could not be answered anyway says what is wrong with it.
     const principal = request.principal;
     if (principal !== undefined && !allows(principal.scopes, FORK_READ_SCOPE))

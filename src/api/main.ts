@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     auth: api.auth,
     defaults: api.defaults,
     ...(api.allowedTools === undefined ? {} : { allowedTools: api.allowedTools }),
+    ...(api.allowedModels === undefined ? {} : { allowedModels: api.allowedModels }),
     bodyLimit: api.bodyLimit,
     ...(api.uiApprovalSecret === undefined ? {} : { uiApprovalSecret: api.uiApprovalSecret }),
     // With keys of its own the API serves Temporal's codec protocol too, to principals with payloads:decode.

@@ -101,6 +101,21 @@ const runStateSchema = agentStateSchema.extend({
       elicitationId: z.string().optional(),
     })
     .optional(),
+  nestedQuestions: z
+    .array(
+      z.object({
+        workflowId: z.string(),
+        callId: z.string(),
+        elicitationId: z.string(),
+        server: z.string(),
+        question: z.string(),
+        askedAt: z.string(),
+      }),
+    )
+    .optional()
+    .describe(
+      "MCP servers' questions the run's nested agents wait on: answer each on its `workflowId` (`POST /runs/:run_id/answer` with its `elicitationId`).",
+    ),
   limits: z.object({ maxInvocations: z.number().int(), tokenBudget: tokenBudgetSchema }),
   lastEvent: runEventSchema.optional(),
 });

@@ -49,6 +49,7 @@ import {
 } from './schemas';
 import { withinDeadline } from './temporal-deadline';
 import { registerForkRoute } from './fork-route';
+import { checkModelsAllowed, modelsNamedBy } from './model-allowance';
 import { checkToolsAllowed, toolsNamedBy } from './tool-allowance';
 import { awaitRunAdmission } from './run-admission';
 import { withDefaultTools } from './run-input-defaults';
@@ -60,6 +61,8 @@ export interface RunRouteDeps {
   keepAliveMs?: number;
   /** The tools a request may name (`checkToolsAllowed`). @default every tool */
   allowedTools?: readonly string[];
+  /** The models a request may name (`checkModelsAllowed`). @default every model */
+  allowedModels?: readonly string[];
   /** The process's follows of runs, shared with the console's inbox. @default a new one */
   subscriptions?: RunSubscriptions;
   /** The tools of a run whose input names none (`AGENT_TOOLS`). @default {@link DEFAULT_AGENT_TOOLS} */
@@ -87,6 +90,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     const body = parseBody(startRunBody, withDefaults);
     const raw = (withDefaults as { input: unknown }).input;
     checkToolsAllowed(toolsNamedBy(raw), deps.allowedTools);
+    checkModelsAllowed(modelsNamedBy(raw), deps.allowedModels);
     try {
       const run = await withinDeadline(client, () =>
         startAgentRun(client, raw as never, {
@@ -116,7 +120,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     }
   });
 
-  registerForkRoute(app, client);
+  registerForkRoute(app, client, deps.allowedModels);
 
   app.get('/runs', async (request) => {
     const query = parseBody(listRunsQuery, request.query);

@@ -36,6 +36,8 @@ export interface ApiServerOptions {
   defaults: AgentDefaults;
   /** The tools callers may name (`AGENT_API_ALLOWED_TOOLS`); another is refused with 403. @default every tool */
   allowedTools?: readonly string[];
+  /** The models callers may name (`AGENT_API_ALLOWED_MODELS`); another is refused with 403. @default every model */
+  allowedModels?: readonly string[];
   /** Largest request body, in bytes. @default 1 MiB (`API_DEFAULTS.bodyLimitBytes`) */
   bodyLimit?: number;
   /** Fastify's pino logger options; false for none. Tokens are redacted from every line (`log-redaction.ts`). @default false */
@@ -105,7 +107,10 @@ export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   });
   // The document of every route, built from the schemas they validate with.
   app.get('/openapi.json', async () => openApiDocument());
-  const allowed = options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools };
+  const allowed = {
+    ...(options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools }),
+    ...(options.allowedModels === undefined ? {} : { allowedModels: options.allowedModels }),
+  };
   registerChatRoutes(app, {
     client: options.client,
     taskQueue: options.taskQueue,

@@ -5,8 +5,11 @@ import { DecisionRejectedError, NoWorkerError, RunEndedError, RunNotFoundError }
 import { InvalidListQueryError } from '../client/visibility-query';
 import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import { ExitCode } from './exit-codes';
-import { ForkRefusedError } from '../client/fork-errors';
+import { ForkRefusedError, type ForkRefusal } from '../client/fork-errors';
 import { UsageError } from './usage-error';
+
+/** Fork refusals about the source run rather than the operator's request: the run says no (4), not a usage error. */
+const SOURCE_REFUSALS: ReadonlySet<ForkRefusal> = new Set(['history-gone', 'history-not-replayed']);
 
 /** What the tool prints for an error, and the exit code it ends with. */
 export interface ErrorReport {
@@ -31,7 +34,7 @@ export function reportError(error: unknown): ErrorReport {
   }
   if (error instanceof ForkRefusedError) {
     return {
-      code: error.refusal === 'history-gone' ? ExitCode.refused : ExitCode.usage,
+      code: SOURCE_REFUSALS.has(error.refusal) ? ExitCode.refused : ExitCode.usage,
       lines: [`error: ${error.message}`],
     };
   }

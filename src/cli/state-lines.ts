@@ -5,7 +5,7 @@ import { answerCommand, approveCommand, denyCommand, elicitationAnswerCommand } 
 
 /**
  * `agent-runner status`: the `state` query as a short report. What needs the
- * operator (pending approvals, a question) comes with the commands that answer it.
+ * operator (pending approvals, a question, its nested agents' questions) comes with the commands that answer it.
  */
 export function describeState(state: AgentState, workflowId: string): string[] {
   const lines = [
@@ -29,6 +29,12 @@ export function describeState(state: AgentState, workflowId: string): string[] {
     lines.push(
       `  question:  ${oneLine(state.question.question)} (since ${state.question.askedAt})`,
       `      ${state.question.elicitationId === undefined ? answerCommand(workflowId) : elicitationAnswerCommand(workflowId, state.question.elicitationId)}`,
+    );
+  }
+  for (const nested of state.nestedQuestions ?? []) {
+    lines.push(
+      `  nested agent's question: ${oneLine(nested.question)} (run ${nested.workflowId}, since ${nested.askedAt})`,
+      `      ${elicitationAnswerCommand(nested.workflowId, nested.elicitationId)}`,
     );
   }
   if (state.terminationReason !== undefined)

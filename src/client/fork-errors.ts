@@ -7,7 +7,9 @@ export type ForkRefusal =
   /** The edited input is not a valid run input. */
   | 'input'
   /** The Temporal run that holds the iteration has no history any more (the namespace's retention removed it). */
-  | 'history-gone';
+  | 'history-gone'
+  /** The source's history does not replay against this build's workflow code (recorded by another build). */
+  | 'history-not-replayed';
 
 /** A fork the runner refused before starting it, so no run fails later; the message says what would be accepted. */
 export class ForkRefusedError extends Error {

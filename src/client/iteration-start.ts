@@ -6,7 +6,7 @@ import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { ForkRefusedError } from './fork-errors';
 import { RunNotFoundError } from './run-errors';
-import { replayHistory } from './run-replay';
+import { HistoryNotReplayedError, replayHistory } from './run-replay';
 
 type History = temporal.api.history.v1.IHistory;
 
@@ -31,8 +31,8 @@ export interface IterationStart {
  * The run `workflowId` as it stood when iteration `atIteration` began: its Temporal runs are walked back from the
  * latest (each run's first event names the run it continues), and the one that holds the iteration has its history
  * replayed in this process (a running one's history so far), so nothing is asked of a worker and nothing runs again.
- * Throws `RunNotFoundError` for an unknown run, `ForkRefusedError` for an iteration the run never began or a
- * history that is gone.
+ * Throws `RunNotFoundError` for an unknown run, `ForkRefusedError` for an iteration the run never began, a history
+ * that is gone or one that does not replay against this code.
  */
 export async function readIterationStart(
   client: Client,
@@ -119,7 +119,7 @@ async function stateAt(
   let state: AgentState | undefined;
   let reached = 0;
   let seen = 0;
-  await replayHistory(client, workflowId, history, (snapshot) => {
+  const reading = replayHistory(client, workflowId, history, (snapshot) => {
     reached = Math.max(reached, snapshot.state.iteration);
     // Only events new since the last workflow task: each iteration begins in one task, and it is the first to show it.
     const fresh = snapshot.events.filter((event) => event.seq > seen);
@@ -128,7 +128,23 @@ async function stateAt(
     if (state === undefined && fresh.some((event) => event.type === 'iteration-start' && event.iteration === iteration))
       state = structuredClone(snapshot.state);
   });
+  try {
+    await reading;
+  } catch (error) {
+    if (!(error instanceof HistoryNotReplayedError)) throw error;
+    throw new ForkRefusedError(
+      'history-not-replayed',
+      `Run "${workflowId}" was recorded by workflow code that differs from this build's: its history does not replay here (${causeOf(error)}). Fork it with the agent-runner version its worker ran.`,
+    );
+  }
   return state === undefined ? { reached } : { state, reached };
+}
+
+/** Why a replay failed, in a line: the SDK's own error code and message when it gives one (`[TMPRL1100] ...`). */
+function causeOf(error: HistoryNotReplayedError): string {
+  const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+  const coded = /\[TMPRL\d+\][^"\n]*/.exec(cause)?.[0];
+  return (coded ?? cause.split('\n')[0]!).slice(0, 200);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -4,7 +4,7 @@ import { API_TOKEN_PRINCIPAL, parsePrincipals, type Principal } from './principa
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { defaultAgentTools } from './agent-tools';
 import { ConfigError, loadAll, parseEnvironment } from './environment';
-import { splitNames } from './name-list';
+import { commaSeparatedNames, splitNames } from './name-list';
 
 /**
  * How the API authenticates: principals (each a name, its token's digest and its scopes) and `token`, the
@@ -28,6 +28,8 @@ export interface ApiConfig {
   defaults: AgentDefaults;
   /** Undefined: callers may name every tool. */
   allowedTools: string[] | undefined;
+  /** Undefined: callers may name every model. */
+  allowedModels: string[] | undefined;
   /** Signs `POST /ui/chat`'s approval requests; undefined: answers are bound by their id alone. */
   uiApprovalSecret: string | undefined;
 }
@@ -70,6 +72,11 @@ export const apiSchema = z.object({
     .describe(
       "Comma-separated tools API callers may name (`<server>__*` for an MCP server's), others refused with 403 `tool_not_allowed`; unset: every tool.",
     ),
+  AGENT_API_ALLOWED_MODELS: commaSeparatedNames
+    .optional()
+    .describe(
+      "Comma-separated models API callers may name as a run's model or fallback (`<endpoint>/<model>`, `<endpoint>/*` for all of an endpoint's), others refused with 403 `model_not_allowed`; a request naming none gets the default; unset, every model.",
+    ),
   AGENT_UI_APPROVAL_SECRET: z
     .string()
     .min(16, 'at least 16 characters')
@@ -85,7 +92,7 @@ export const apiSchema = z.object({
     .describe("The model of a chat request that names none; unset, the worker's OPENAI_MODEL."),
 });
 
-/** Reads `AGENT_API_*` (with `AGENT_API_ALLOWED_TOOLS`), `AGENT_TOOLS`, `AGENT_INSTRUCTIONS` and `AGENT_MODEL`; empty variables count as unset. */
+/** Reads `AGENT_API_*` (with `AGENT_API_ALLOWED_TOOLS` and `AGENT_API_ALLOWED_MODELS`), `AGENT_TOOLS`, `AGENT_INSTRUCTIONS` and `AGENT_MODEL`; empty variables count as unset. */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const { values, tools } = loadAll({
     values: () => parseEnvironment(apiSchema, env, ['AGENT_API_TOKEN', 'AGENT_UI_APPROVAL_SECRET']),
@@ -97,6 +104,8 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     auth: chooseAuth(values.AGENT_API_AUTH, values.AGENT_API_TOKEN, values.AGENT_API_PRINCIPALS_FILE),
     bodyLimit: values.AGENT_API_BODY_LIMIT,
     allowedTools: toolList(values.AGENT_API_ALLOWED_TOOLS),
+    allowedModels:
+      values.AGENT_API_ALLOWED_MODELS === undefined ? undefined : [...new Set(values.AGENT_API_ALLOWED_MODELS)],
     uiApprovalSecret: values.AGENT_UI_APPROVAL_SECRET,
     defaults: {
       tools,

@@ -25,6 +25,11 @@ export const API_ERROR_CODES = {
     status: 403,
     meaning: 'The request names a tool API callers may not name (`AGENT_API_ALLOWED_TOOLS`); nothing was started.',
   },
+  model_not_allowed: {
+    status: 403,
+    meaning:
+      'The request names a model API callers may not name, as its model or a fallback (`AGENT_API_ALLOWED_MODELS`); nothing was started.',
+  },
   origin_not_allowed: {
     status: 403,
     meaning:
@@ -89,6 +94,11 @@ export const API_ERROR_CODES = {
   run_history_gone: {
     status: 404,
     meaning: 'The Temporal run that holds the iteration has no history any more (past the namespace’s retention).',
+  },
+  fork_source_not_replayable: {
+    status: 409,
+    meaning:
+      'The source run was recorded by other workflow code (another build): its history does not replay against the API’s, so its state cannot be read; fork it with the version its worker ran.',
   },
   no_current_version: {
     status: 409,

@@ -261,5 +261,7 @@ function forkRefusal(error: ForkRefusedError): ApiError {
       return new ApiError('fork_input_invalid', error.message, { problems: error.problems });
     case 'history-gone':
       return new ApiError('run_history_gone', error.message);
+    case 'history-not-replayed':
+      return new ApiError('fork_source_not_replayable', error.message);
   }
 }

@@ -79,6 +79,7 @@ async function main(): Promise<number> {
     auth: api.auth,
     defaults: api.defaults,
     ...(api.allowedTools === undefined ? {} : { allowedTools: api.allowedTools }),
+    ...(api.allowedModels === undefined ? {} : { allowedModels: api.allowedModels }),
     bodyLimit: api.bodyLimit,
     ...(api.uiApprovalSecret === undefined ? {} : { uiApprovalSecret: api.uiApprovalSecret }),
     logger: { level: logLevel.toLowerCase() },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { builtOnce } from './built-once';
-import type { PendingApproval, RunLimits } from './control';
+import type { NestedQuestion, PendingApproval, RunLimits } from './control';
 import { chatMessageSchema, usageSchema } from './messages';
 import { forkedFromSchema } from './fork';
 import type { RunEvent } from './run-events';
@@ -170,6 +170,11 @@ export type AgentState = z.infer<typeof agentStateSchema> & {
    */
   /** `elicitationId` names an MCP server's question, answered with `answerElicitation`. */
   question?: { callId: string; question: string; askedAt: string; server?: string; elicitationId?: string };
+  /**
+   * MCP servers' questions its running nested agents wait on, each naming the run that waits (`workflowId`): answer
+   * there, with its `elicitationId`. Absent when none waits.
+   */
+  nestedQuestions?: NestedQuestion[];
   /** The limits in force (`setLimits` changes them). */
   limits: RunLimits;
   /** The newest entry of the event log. */

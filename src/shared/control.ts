@@ -101,11 +101,29 @@ export interface PendingApproval {
   run?: { workflowId: string; toolName: string };
 }
 
+/**
+ * An MCP server's question a nested agent's run (or a deeper one) waits on, as its parent lists it: answer it on
+ * `workflowId`, the run that waits, with `elicitationId` (`answerElicitation`, `POST /runs/:run_id/answer`).
+ */
+export interface NestedQuestion {
+  /** The nested agent's run that waits for the answer. */
+  workflowId: string;
+  /** The call of that run during which the server asked. */
+  callId: string;
+  elicitationId: string;
+  server: string;
+  question: string;
+  /** Workflow time, ISO 8601. */
+  askedAt: string;
+}
+
 /** Signal `nestedApprovals`: a nested agent's run tells its parent every call it (and its own children) waits on. Internal to the runner. */
 export interface NestedApprovalsInput {
   /** The nested agent's workflow id. */
   workflowId: string;
   approvals: PendingApproval[];
+  /** The MCP questions it and its own children wait on; absent from runs that report approvals only. */
+  questions?: NestedQuestion[];
 }
 
 /** A decision as the run recorded it. */

@@ -30,7 +30,7 @@ import { withWorkerTracing } from '../tracing/worker-tracing';
 import type { AgentWorkerDeployment } from '../shared/versioning';
 import { withWorkerDeployment } from './deployment';
 import { heartbeatSettings, type HeartbeatOptions } from '../config/heartbeat';
-import { approvalRequiredTools } from '../config/approval-policy';
+import { approvalRequiredTools, checkedApprovalRequired } from '../config/approval-policy';
 import { withStreamUrl } from '../shared/worker-identity';
 import { hostname } from 'node:os';
 
@@ -129,7 +129,8 @@ export interface AgentRunnerPluginOptions {
   /**
    * Tools whose every call waits for approval whatever a run's input says (`docs/guide/approvals.md`), by name or
    * `<server>__*`: the operator's floor, which a run's `approval` adds to and cannot lower. Enforced when this worker
-   * loads a run's tool catalog, so runs started straight through Temporal are covered too.
+   * loads a run's tool catalog, so runs started straight through Temporal are covered too. A tool the workflow answers
+   * itself (`context_release`) is refused (`ConfigError`): no worker sees its calls.
    * @default `AGENT_APPROVAL_REQUIRED_TOOLS`, else none
    */
   approvalRequired?: readonly string[];
@@ -192,7 +193,10 @@ export class AgentRunnerPlugin extends SimplePlugin {
       hub,
       heartbeat,
       streamsInIdentity: () => named.url !== undefined,
-      approvalRequired: options.approvalRequired ?? approvalRequiredTools(),
+      approvalRequired:
+        options.approvalRequired === undefined
+          ? approvalRequiredTools()
+          : checkedApprovalRequired(options.approvalRequired, 'approvalRequired'),
     });
     const dataConverter = options.dataConverter;
     super({

@@ -50,6 +50,21 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
     expect(finished.stdout + finished.stderr).not.toMatch(/s3cret-pass-word|proxy-user/);
   });
 
+  test('AGENT_APPROVAL_REQUIRED_TOOLS naming a tool the workflow answers itself, with why', async () => {
+    const finished = await runScript('src/worker/index.ts', {
+      env: cleanEnv({
+        TEMPORAL_ADDRESS: testServerAddress(),
+        OPENAI_API_KEY: 'sk-test',
+        AGENT_APPROVAL_REQUIRED_TOOLS: 'write_file,context_release',
+      }),
+    });
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toContain(
+      'AGENT_APPROVAL_REQUIRED_TOOLS names "context_release": the workflow answers it itself while masking is on',
+    );
+    expect(finished.stderr).toContain('Remove it from the list.');
+  });
+
   test('a server that is not there', async () => {
     const finished = await runScript('src/worker/index.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: '127.0.0.1:1', OPENAI_API_KEY: 'sk-test' }),

@@ -91,7 +91,13 @@ const chatAnswers: Record<number, OperationAnswer> = {
   },
 };
 
-const chatErrors: ApiErrorCode[] = ['invalid_header', 'temporal_unavailable', ...chatTurnFailureCodes];
+const chatErrors: ApiErrorCode[] = [
+  'invalid_header',
+  'tool_not_allowed',
+  'model_not_allowed',
+  'temporal_unavailable',
+  ...chatTurnFailureCodes,
+];
 
 const runParams = requests.runPathParams;
 
@@ -244,7 +250,14 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
         headers: { location: 'The run’s URL (`status_url`).' },
       },
     },
-    errors: ['invalid_agent_input', 'run_exists', 'no_current_version', 'temporal_unavailable'],
+    errors: [
+      'invalid_agent_input',
+      'tool_not_allowed',
+      'model_not_allowed',
+      'run_exists',
+      'no_current_version',
+      'temporal_unavailable',
+    ],
   },
   {
     method: 'GET',
@@ -367,9 +380,11 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
       'invalid_run_id',
       'run_not_found',
       'run_history_gone',
+      'fork_source_not_replayable',
       'fork_iteration_invalid',
       'fork_call_unknown',
       'fork_input_invalid',
+      'model_not_allowed',
       'run_exists',
       'temporal_unavailable',
     ],

@@ -26,6 +26,7 @@ import { checkDecision } from '../rules/approval-rules';
 import { decideFromSignal, recordDecision, type ToolSchemaLookup } from './steps/await-approval';
 import { forwardDecision } from './steps/nested-approvals';
 import { readNestedApprovals, routeDecision } from '../rules/nested-approvals';
+import { readNestedQuestions } from '../rules/nested-questions';
 import { applyLimitChange } from '../rules/limit-rules';
 import {
   answerElicitation,
@@ -89,6 +90,8 @@ export function registerRunHandlers(
     const nested = report === undefined ? undefined : run.nestedRuns.get(report.workflowId);
     if (report === undefined || nested === undefined) return;
     nested.approvals = report.approvals;
+    const questions = readNestedQuestions((input as { questions?: unknown }).questions, report.workflowId);
+    if (questions !== undefined) nested.questions = questions;
     nestedApprovalsChanged();
   });
   wf.setHandler(

@@ -22,6 +22,7 @@ import type { ResultCache } from '../rules/result-cache';
 import { transcriptTotal, type TranscriptSegment } from '../rules/transcript-segment';
 import { treeUsage, type AgentAnswer, type NestedUsage } from '../rules/nested-agents';
 import { listedNestedApprovals, type NestedRun } from '../rules/nested-approvals';
+import { listedNestedQuestions } from '../rules/nested-questions';
 import { isMeaningfulChange, type SearchAttributeValues } from '../rules/search-attribute-updates';
 import type { StopToolResult } from '../rules/stop-conditions';
 
@@ -220,6 +221,7 @@ export function allPendingApprovals(run: RunRecord): PendingApproval[] {
 export function snapshot(run: RunRecord): AgentState {
   const lastEvent = run.events.last();
   const pendingApprovals = allPendingApprovals(run);
+  const nestedQuestions = run.nestedRuns.size === 0 ? [] : listedNestedQuestions(run.nestedRuns);
   return {
     schemaVersion: SCHEMA_VERSION,
     status: run.status,
@@ -247,6 +249,7 @@ export function snapshot(run: RunRecord): AgentState {
         : run.elicitations[0] !== undefined
           ? { waitingFor: 'input' as const, question: elicitationQuestion(run.elicitations[0]) }
           : {}),
+    ...(nestedQuestions.length > 0 ? { nestedQuestions } : {}),
     limits: run.limits,
     ...(lastEvent === undefined ? {} : { lastEvent }),
     ...(run.terminationReason === undefined ? {} : { terminationReason: run.terminationReason }),

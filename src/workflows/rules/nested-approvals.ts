@@ -1,5 +1,5 @@
 import { INPUT_BOUNDS } from '../../shared/defaults/input-bounds';
-import { type PendingApproval } from '../../shared/control';
+import { type NestedQuestion, type PendingApproval } from '../../shared/control';
 
 /**
  * Nested agents' approvals, as pure rules: a parent lists the calls its
@@ -16,6 +16,8 @@ export interface NestedRun {
   toolName: string;
   /** What it last reported waiting on, in its own ids. */
   approvals: PendingApproval[];
+  /** The MCP questions it last reported waiting on (`nested-questions.ts`). */
+  questions?: NestedQuestion[];
 }
 
 /** The separator between a parent's call id and its child's in a listed approval's id. */

@@ -1,7 +1,9 @@
 import * as wf from '@temporalio/workflow';
 import { approveSignal, denySignal, nestedApprovalsSignal } from '../../../common/definitions';
 import { type ApprovalDecision, type DecideInput } from '../../../shared/control';
+import { type NestedQuestion } from '../../../shared/control';
 import { approvalsKey, routeDecision } from '../../rules/nested-approvals';
+import { listedNestedQuestions, questionsKey } from '../../rules/nested-questions';
 import { allPendingApprovals, type RunRecord } from '../run-record';
 import { approvalDecisionOf } from './await-approval';
 
@@ -11,24 +13,45 @@ import { approvalDecisionOf } from './await-approval';
  * forwards a decision on one of those calls to it (`approve`/`deny`).
  */
 
+/** The `wf.patched` id of reporting MCP questions to the parent: a nested agent from before it reported approvals only. */
+const NESTED_QUESTIONS_PATCH = 'nested-questions-reported';
+
 /**
- * Reports a nested agent's pending approvals (its own and its children's) to its parent whenever the list
- * changes; call it where the run publishes. Only a nested agent reports: a run without a parent issues no
- * command it did not issue before.
+ * Reports a nested agent's pending approvals and MCP questions (its own and its children's) to its parent whenever
+ * either list changes; call it where the run publishes. Only a nested agent reports: a run without a parent issues
+ * no command it did not issue before.
  */
 export function createApprovalReporter(parentWorkflowId: string): (run: RunRecord) => void {
   let reported = '';
+  let reportsQuestions = false;
   return (run) => {
+    const { workflowId } = wf.workflowInfo();
     const approvals = allPendingApprovals(run);
-    const key = approvalsKey(approvals);
+    const questions = pendingQuestions(run, workflowId);
+    // Decided once, when a question first waits: a run from before this signals only when its approvals change.
+    if (!reportsQuestions && questions.length > 0) reportsQuestions = wf.patched(NESTED_QUESTIONS_PATCH);
+    const key = reportsQuestions ? `${approvalsKey(approvals)}\n\n${questionsKey(questions)}` : approvalsKey(approvals);
     if (key === reported) return;
     reported = key;
-    const { workflowId } = wf.workflowInfo();
+    const report = { workflowId, approvals, ...(reportsQuestions ? { questions } : {}) };
     // Not cancellable: a run that is stopping still withdraws what it asked for. A parent that has ended needs no news.
     wf.CancellationScope.nonCancellable(() =>
-      wf.getExternalWorkflowHandle(parentWorkflowId).signal(nestedApprovalsSignal, { workflowId, approvals }),
+      wf.getExternalWorkflowHandle(parentWorkflowId).signal(nestedApprovalsSignal, report),
     ).catch(() => undefined);
   };
+}
+
+/** The MCP questions the run waits on, its own (named by its id) and its running nested agents'. */
+function pendingQuestions(run: RunRecord, workflowId: string): NestedQuestion[] {
+  const own = run.elicitations.map(({ id, callId, server, question, askedAt }) => ({
+    workflowId,
+    callId,
+    elicitationId: id,
+    server,
+    question,
+    askedAt,
+  }));
+  return run.nestedRuns.size === 0 ? own : [...own, ...listedNestedQuestions(run.nestedRuns)];
 }
 
 /**

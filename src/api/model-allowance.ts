@@ -1,0 +1,33 @@
+import { ApiError } from '../http/errors';
+
+/**
+ * Which models API callers may name (`AGENT_API_ALLOWED_MODELS`): a request naming another, as its model or a
+ * fallback, is refused with 403 `model_not_allowed` before anything starts. An entry is a model as a run names it
+ * (`gpt-4o-mini`, `<endpoint>/<model>`, `<endpoint>`), or `<endpoint>/*` for every model of an endpoint. A request
+ * that names none gets the operator's default. Undefined: every model.
+ */
+export function checkModelsAllowed(named: readonly string[], allowed: readonly string[] | undefined): void {
+  if (allowed === undefined) return;
+  const refused = [...new Set(named.filter((name) => !allowed.some((entry) => modelMatches(entry, name))))];
+  if (refused.length === 0) return;
+  throw new ApiError(
+    'model_not_allowed',
+    `This API does not let callers name the model ${refused.map((name) => `"${name}"`).join(', ')}; allowed: ${allowed.join(', ') || 'none'} (AGENT_API_ALLOWED_MODELS). Nothing was started.`,
+  );
+}
+
+/** The models a run input names: its `model` and its `modelFallbacks`, read leniently (the input is checked later). */
+export function modelsNamedBy(input: unknown): string[] {
+  if (typeof input !== 'object' || input === null) return [];
+  const { model, modelFallbacks } = input as { model?: unknown; modelFallbacks?: unknown };
+  const fallbacks = Array.isArray(modelFallbacks) ? modelFallbacks : [];
+  return [model, ...fallbacks].filter((name): name is string => typeof name === 'string');
+}
+
+/** Whether an allowed entry covers a named model: the same name, or `<endpoint>/*` and a model of that endpoint. */
+function modelMatches(entry: string, name: string): boolean {
+  if (entry === name) return true;
+  if (!entry.endsWith('/*')) return false;
+  const endpoint = entry.slice(0, -2);
+  return name === endpoint || (name.startsWith(`${endpoint}/`) && name !== `${endpoint}/*`);
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { ForkRefusedError } from '../../src/client/fork-errors';
+import { forkRun } from '../../src/client/fork-run';
+import { TestApi, type Json } from '../helpers/api';
+import { PROJECT_ROOT, cleanEnv, runProcess } from '../helpers/processes';
+import { TestEnv, testServerAddress } from '../helpers/test-env';
+
+/**
+ * A source run recorded by other workflow code (here the replay test's changed workflow, a timer before the loop, as
+ * another build would record it) cannot be read by replaying it: the fork is refused, with what to do, before
+ * anything starts, from the client, over HTTP and by the CLI.
+ */
+
+const LAUNCHER = path.join(PROJECT_ROOT, 'bin', 'agent-runner.js');
+
+let env: TestEnv;
+let api: TestApi;
+let sourceId: string;
+beforeAll(async () => {
+  env = await TestEnv.create({ workflowsPath: require.resolve('../replay/changed-workflow') });
+  api = await TestApi.start(env);
+  const model = env.scenario([
+    { toolCalls: [{ name: 'calculator', arguments: { expression: '1 + 1' } }] },
+    { content: 'two' },
+  ]);
+  const source = await env.start({ model, tools: ['calculator'], message: 'add' });
+  await source.result();
+  sourceId = source.workflowId;
+}, 120_000);
+afterAll(async () => {
+  await api.close();
+  await env.close();
+});
+
+test('the client refuses it with ForkRefusedError("history-not-replayed")', async () => {
+  const refused = await forkRun(env.client, sourceId, { atIteration: 2 }).catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(ForkRefusedError);
+  expect(refused).toMatchObject({
+    refusal: 'history-not-replayed',
+    message: expect.stringContaining('Fork it with the agent-runner version its worker ran'),
+  });
+}, 60_000);
+
+test('HTTP answers 409 fork_source_not_replayable', async () => {
+  const answer = await api.post<Json>(`/runs/${sourceId}/fork`, { at_iteration: 2 });
+  expect({ status: answer.status, code: answer.body.error?.code }).toEqual({
+    status: 409,
+    code: 'fork_source_not_replayable',
+  });
+  expect(answer.body.error.message).toContain(`Run "${sourceId}" was recorded by workflow code that differs`);
+}, 60_000);
+
+test('the CLI says what to do and exits 4', async () => {
+  const finished = await runProcess(process.execPath, [LAUNCHER, 'fork', sourceId, '--at', '2'], {
+    env: cleanEnv({
+      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+      TEMPORAL_ADDRESS: testServerAddress(),
+      AGENT_TASK_QUEUE: env.taskQueue,
+    }),
+    timeoutMs: 90_000,
+  });
+  expect({ code: finished.code, stderr: finished.stderr }).toEqual({
+    code: 4,
+    stderr: expect.stringContaining('Fork it with the agent-runner version its worker ran'),
+  });
+  expect(finished.stdout).not.toContain('Forked');
+}, 120_000);
