@@ -8,7 +8,7 @@
 export const API_SCOPES = {
   'runs:read': 'Read runs and conversations: state, result, transcript, events, the list.',
   'runs:write':
-    'Start, steer and stop runs: start, send a message or an answer, terminate; chat turns; end a conversation.',
+    'Start, steer and stop runs: start, send a message or an answer, stop, terminate; chat turns; end a conversation.',
   'approvals:decide': "Approve or deny a tool call that waits for a decision; answer an MCP server's question.",
   'payloads:decode': "Decode (and encode) payloads with the API's codec, as the Temporal UI and CLI do.",
   admin: 'Everything: every other scope.',
@@ -43,6 +43,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
   'POST /runs/:run_id/approve': 'approvals:decide',
   'POST /runs/:run_id/deny': 'approvals:decide',
   'POST /runs/:run_id/answer': 'approvals:decide',
+  'POST /runs/:run_id/stop': 'runs:write',
   'POST /runs/:run_id/terminate': 'runs:write',
   // It reads the source too: the handler also asks for `runs:read` (FORK_READ_SCOPE).
   'POST /runs/:run_id/fork': 'runs:write',

@@ -427,6 +427,7 @@ export {
   getRunOutcome,
   listAgentRuns,
   sendUserMessage,
+  stopAgentRun,
   terminateAgentRun,
   type FollowOptions,
   type ListRunsOptions,

@@ -82,6 +82,7 @@ describe('the package through its exports map', () => {
         'runAgent',
         'decideToolCall',
         'terminateAgentRun',
+        'stopAgentRun',
         'followRunEvents',
         'getRunOutcome',
         'listAgentRuns',
