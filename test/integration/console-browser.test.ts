@@ -202,7 +202,7 @@ describe('the console in a browser', () => {
     for (const view of [first, readerView, deciding]) await view.context.close();
   }, 120_000);
 
-  test('a run’s page answers ask_question, forks from an iteration, and terminates a waiting run', async () => {
+  test('a run’s page answers ask_question, forks from an iteration, terminates a waiting run and stops one', async () => {
     const { context, page } = await signedIn(admin.token);
     const model = env.scenario([
       { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which colour should the cover be?' } }] },
@@ -227,9 +227,36 @@ describe('the console in a browser', () => {
     const waiting = await startApprovalRun('stopped.md');
     await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(waiting)}`);
     await page.getByText('waiting_for_approval').first().waitFor({ timeout: 20_000 });
-    await page.getByLabel('Reason to terminate').fill('Not needed any more.');
+    await page.getByLabel('Reason to stop or terminate').fill('Not needed any more.');
     await page.getByRole('button', { name: 'Terminate' }).click();
     await page.getByText('The run ended: terminated.').waitFor({ timeout: 20_000 });
+
+    // Stop asks first, then ends a run whose stopWhen has external() at its next check, cancelling nothing.
+    const counting = env.scenario(
+      Array.from({ length: 30 }, (_, index) => ({
+        delayMs: 400,
+        toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + 1` } }],
+      })),
+    );
+    const stoppable = await env.start({
+      model: counting,
+      tools: ['calculator'],
+      message: 'Count slowly.',
+      stopWhen: { any: [{ external: true }, { maxIterations: 30 }] },
+    });
+    await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(stoppable.workflowId)}`);
+    await page.getByLabel('Reason to stop or terminate').fill('Counted enough.');
+    await page.getByRole('button', { name: 'Stop…' }).click();
+    await page.getByRole('group', { name: 'Confirm the stop' }).getByText('any other records the request').waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByRole('group', { name: 'Confirm the stop' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Stop…' }).click();
+    await photograph(page, 'run-stop');
+    await page.getByRole('button', { name: 'Confirm stop' }).click();
+    await page.getByText('The run ended: completed.').waitFor({ timeout: 30_000 });
+    const stopped = (await stoppable.result()) as AgentResult;
+    expect(stopped.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'external()' });
+    expect(stopped.iterations).toBeLessThan(30);
     await context.close();
   }, 120_000);
 
