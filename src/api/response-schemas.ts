@@ -70,6 +70,7 @@ export const runRowSchema = z.object({
   status: z.string().nullable(),
   iterations: z.number().int().nullable(),
   total_tokens: z.number().int().nullable(),
+  cost_usd: z.number().nullable(),
   pending_approvals: z.number().int().nullable(),
   termination_reason: z.string().nullable(),
   start_time: z.string(),

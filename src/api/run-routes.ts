@@ -406,6 +406,7 @@ function runRow(run: RunSummary): z.input<typeof runRowSchema> {
     status: run.status ?? null,
     iterations: run.iterations ?? null,
     total_tokens: run.totalTokens ?? null,
+    cost_usd: run.costUsd ?? null,
     pending_approvals: run.pendingApprovals ?? null,
     termination_reason: run.terminationReason ?? null,
     start_time: run.startTime,

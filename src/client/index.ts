@@ -40,6 +40,7 @@ export {
   AgentStatusKey,
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
+  AgentCostUsdKey,
   AgentForkedFromKey,
 } from '../common/search-attributes';
 // The input, and the check `startAgentRun` applies to it.

@@ -10,6 +10,7 @@ import {
   AgentStatusKey,
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
+  AgentCostUsdKey,
 } from '../common/search-attributes';
 import { FailureType } from '../shared/failure-catalogue';
 import { unlessNoWorker } from './worker-presence';
@@ -237,6 +238,8 @@ export interface RunSummary {
   status?: string;
   iterations?: number;
   totalTokens?: number;
+  /** What the run has cost in US dollars (`AgentCostUsd`), where its worker knows the model's price. */
+  costUsd?: number;
   pendingApprovals?: number;
   terminationReason?: string;
   startTime: string;
@@ -285,6 +288,7 @@ function summarize(execution: WorkflowExecutionInfo): RunSummary {
     ...optional('status', attributes.get(AgentStatusKey)),
     ...optional('iterations', attributes.get(AgentIterationsKey)),
     ...optional('totalTokens', attributes.get(AgentTotalTokensKey)),
+    ...optional('costUsd', attributes.get(AgentCostUsdKey)),
     ...optional('pendingApprovals', attributes.get(AgentPendingApprovalsKey)),
     ...optional('terminationReason', attributes.get(AgentTerminationReasonKey) || undefined),
     startTime: execution.startTime.toISOString(),
