@@ -18,6 +18,8 @@ import { launchChromium } from '../helpers/browser';
  */
 
 const SHOTS = path.join(__dirname, '../../test-output/console');
+/** The one model name the worker has a price for: its runs have a cost (`AgentCostUsd`). */
+const PRICED_MODEL = 'console-priced';
 const admin = testPrincipal('alice', ['admin']);
 const second = testPrincipal('bob', ['approvals:decide', 'runs:read']);
 const reader = testPrincipal('rita-reader', ['runs:read']);
@@ -29,7 +31,10 @@ let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  env = await TestEnv.create({ mcpServers: { everything: { ...everythingStdio(), timeout: '2 minutes' } } });
+  env = await TestEnv.create({
+    mcpServers: { everything: { ...everythingStdio(), timeout: '2 minutes' } },
+    prices: { [PRICED_MODEL]: { inputPerMTok: 3, outputPerMTok: 15 } },
+  });
   api = await startConsoleApi(env, [admin.principal, second.principal, reader.principal], {
     temporalUiUrl: 'http://127.0.0.1:8233',
   });
@@ -281,6 +286,24 @@ describe('the console in a browser', () => {
     expect(await page.getByRole('link', { name: asking.workflowId }).count()).toBe(0);
     expect(await page.locator('tbody tr').count()).toBe(1);
     await env.client.workflow.getHandle(waiting).terminate('filtered, no longer needed');
+
+    // Cost comes from visibility (`AgentCostUsd`); the least-cost filter leaves out a run without one.
+    env.model.script(PRICED_MODEL, [{ content: 'Priced answer.' }]);
+    const priced = await env.start({ model: PRICED_MODEL, tools: [], message: 'Answer at a price.' });
+    const cost = ((await priced.result()) as AgentResult).usage.costUsd ?? 0;
+    expect(cost).toBeGreaterThan(0);
+    await page.getByLabel('Search attributes').fill(`WorkflowId IN ('${waiting}', '${priced.workflowId}')`);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const pricedRow = page.locator('tbody tr', { has: page.getByRole('link', { name: priced.workflowId }) });
+    await pricedRow.getByText(`$${cost.toFixed(4)}`).waitFor({ timeout: 20_000 });
+    expect(await page.locator('tbody tr').count()).toBe(2);
+    await photograph(page, 'runs-cost');
+    await page.getByLabel('Cost at least ($)').fill(String(cost / 2));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1, undefined, {
+      timeout: 20_000,
+    });
+    await page.getByRole('link', { name: priced.workflowId }).waitFor();
 
     await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(asking.workflowId)}`);
     const answerBox = page.getByLabel(/^Answer to everything \(JSON fields\): MCP server "everything" asks/);
