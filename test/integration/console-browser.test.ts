@@ -8,6 +8,7 @@ import { everythingStdio } from '../helpers/mcp-servers';
 import { TestEnv } from '../helpers/test-env';
 import { startConsoleApi, testPrincipal } from '../helpers/console';
 import { launchChromium } from '../helpers/browser';
+import { defineAgentTool } from '../../src/tools/define-agent-tool';
 
 /**
  * The console in headless Chromium (Debian's, driven by playwright-core) against a real API, worker and dev server
@@ -18,6 +19,13 @@ import { launchChromium } from '../helpers/browser';
  */
 
 const SHOTS = path.join(__dirname, '../../test-output/console');
+/** A nested agent: its run is a child of the call that started it, and the run's page folds it under that call. */
+const researcher = defineAgentTool({
+  name: 'researcher',
+  description: 'Works a sum out.',
+  instructions: 'Use the calculator.',
+  tools: ['calculator'],
+});
 /** The one model name the worker has a price for: its runs have a cost (`AgentCostUsd`). */
 const PRICED_MODEL = 'console-priced';
 const admin = testPrincipal('alice', ['admin']);
@@ -32,6 +40,7 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   env = await TestEnv.create({
+    extraTools: [researcher],
     mcpServers: { everything: { ...everythingStdio(), timeout: '2 minutes' } },
     prices: { [PRICED_MODEL]: { inputPerMTok: 3, outputPerMTok: 15 } },
   });
@@ -319,6 +328,36 @@ describe('the console in a browser', () => {
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'mcp-elicitation-end', action: 'accept', by: { name: 'alice', via: 'api' } }),
     );
+    await context.close();
+  }, 120_000);
+
+  test('a nested agent’s conversation is folded under the call that started it, and opens on request', async () => {
+    const { context, page } = await signedIn(admin.token);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'researcher', arguments: { task: 'What is 6 * 7?' } }] },
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' } }] }, // the child
+      { content: 'The child worked out 42.' }, // the child's answer
+      { content: 'The researcher says 42.' }, // the parent again
+    ]);
+    const parent = await env.start({ model, tools: ['researcher'], message: 'Ask the researcher.' });
+    await parent.result();
+    await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(parent.workflowId)}`);
+    await page.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    const call = page.locator('details.tool', { has: page.locator('summary code', { hasText: 'researcher' }) });
+    await call.locator('summary').first().click();
+    const folded = call.locator('details.nested');
+    await folded.waitFor();
+    // Folded: the child's conversation is not read until asked for.
+    expect(await folded.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+    expect(await page.getByRole('region', { name: /^Conversation of researcher/ }).count()).toBe(0);
+    await folded.locator(':scope > summary').click();
+    const child = page.getByRole('region', { name: `Conversation of researcher (${parent.workflowId}/call-1-1)` });
+    await child.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    await child.getByText('The child worked out 42.').waitFor();
+    await child.locator('summary code', { hasText: 'calculator' }).waitFor();
+    await photograph(page, 'run-nested');
+    await folded.locator(':scope > summary').click();
+    expect(await child.count()).toBe(0);
     await context.close();
   }, 120_000);
 });
