@@ -120,6 +120,10 @@ export async function benchActions(options: ActionsBenchOptions): Promise<Scenar
       logger: quietBundlerLogger,
     });
     const settings = { baseURL: model.baseURL, apiKey: 'unused', defaultModel: 'actions-bench' };
+    // Priced, as a deployment's runs are: the cost rides on the attribute upserts, which this counts.
+    const prices = Object.fromEntries(
+      scenarios.map((scenario) => [modelNameOf(scenario), { inputPerMTok: 3, outputPerMTok: 15 }]),
+    );
     const registry = createToolRegistry([activityCalculator]);
     const workers: Worker[] = [];
     for (const scenario of scenarios) {
@@ -139,7 +143,7 @@ export async function benchActions(options: ActionsBenchOptions): Promise<Scenar
               namespace: scenario.namespace,
               taskQueue,
               tools: [scenario.kind === 'local' ? localCalculator : activityCalculator],
-              model: settings,
+              model: { ...settings, prices },
               workflowBundle: { code: agentBundle.code },
             }),
       );
@@ -148,7 +152,7 @@ export async function benchActions(options: ActionsBenchOptions): Promise<Scenar
     const before = await readActions(metricsPort);
     const runAll = Promise.all(
       scenarios.map(async (scenario) => {
-        const modelName = `actions-${scenario.latencyMs}-${scenario.iterations}`;
+        const modelName = modelNameOf(scenario);
         model.respond(modelName, benchModel(scenario.iterations, scenario.latencyMs));
         const client = new Client({ connection: clientConnection, namespace: scenario.namespace });
         const started = performance.now();
@@ -325,4 +329,9 @@ export function machineLine(): string {
     .loadavg()
     .map((value) => value.toFixed(1))
     .join(' ')}, node ${process.version}`;
+}
+
+/** The scripted model a scenario's runs ask for: one per latency and length, priced for the runner's workers. */
+function modelNameOf(scenario: { latencyMs: number; iterations: number }): string {
+  return `actions-${scenario.latencyMs}-${scenario.iterations}`;
 }

@@ -4,7 +4,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { optionalTsToMs } from '@temporalio/common/lib/time';
 
 /** Past this long without a new history event in it or its running nested agents, an unfinished run is stuck: twice the 60 s a dead worker's call may wait. */
-export const STALL_WINDOW_MS = 120_000;
+const STALL_WINDOW_MS = 120_000;
 
 /** What an unfinished run was doing at the deadline: whether it still moved, and what it waited on. */
 export interface StallDiagnosis {

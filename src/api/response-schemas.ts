@@ -70,6 +70,7 @@ export const runRowSchema = z.object({
   status: z.string().nullable(),
   iterations: z.number().int().nullable(),
   total_tokens: z.number().int().nullable(),
+  cost_usd: z.number().nullable(),
   pending_approvals: z.number().int().nullable(),
   termination_reason: z.string().nullable(),
   start_time: z.string(),
@@ -159,13 +160,16 @@ export const answerResponse = z.object({
 const decisionMatches: Same<ApprovalDecision, z.output<typeof decisionResponse>> = true;
 void decisionMatches;
 
-/** `POST /runs/:run_id/terminate`. */
 /** `POST /runs/:run_id/fork`: the fork, started, and where it came from. */
 export const forkStartedResponse = runStartedResponse.extend({
   forked_from: z.object({ run_id: z.string(), iteration: z.number().int() }),
 });
 
+/** `POST /runs/:run_id/terminate`. */
 export const terminatingResponse = z.object({ run_id: z.string(), terminating: z.literal(true) });
+
+/** `POST /runs/:run_id/stop`: the request was delivered; whether the run obeys it is its `stopWhen`'s to say. */
+export const stopRequestedResponse = z.object({ run_id: z.string(), stop_requested: z.literal(true) });
 
 /** `POST /runs/:run_id/messages`. */
 export const messageDeliveredResponse = z.object({ run_id: z.string(), delivered: z.literal(true) });

@@ -15,6 +15,7 @@ import {
   getRunOutcome,
   listAgentRuns,
   sendUserMessage,
+  stopAgentRun,
   terminateAgentRun,
   type RunOutcome,
   type RunSummary,
@@ -44,6 +45,7 @@ import {
   messageBody,
   runPathParams,
   startRunBody,
+  stopBody,
   terminateBody,
   transcriptQueryString,
 } from './schemas';
@@ -74,7 +76,7 @@ export interface RunRouteDeps {
 /**
  * Runs without a conversation: start one and come back later, read its
  * state and result, follow its events as Server-Sent Events, decide its
- * pending calls, terminate it, list runs by their search attributes.
+ * pending calls, stop or terminate it, list runs by their search attributes.
  */
 export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): void {
   const { client } = deps;
@@ -192,15 +194,18 @@ export function registerRunRoutes(app: FastifyInstance, deps: RunRouteDeps): voi
     return answered;
   });
 
+  app.post('/runs/:run_id/stop', async (request, reply) => {
+    const runId = runIdOf(request);
+    const body = parseBody(stopBody, request.body ?? {});
+    await refuseEndedRun(client, runId);
+    await withinDeadline(client, () => stopAgentRun(client, runId, body.reason));
+    return reply.code(202).send({ run_id: runId, stop_requested: true });
+  });
+
   app.post('/runs/:run_id/terminate', async (request, reply) => {
     const runId = runIdOf(request);
     const body = parseBody(terminateBody, request.body ?? {});
-    const description = await describeAgentRun(client, runId);
-    if (hasRunEnded(description.status.name)) {
-      const ended = await withinDeadline(client, () => readClosedRun(client, runId));
-      const how = ended?.state.status ?? description.status.name.toLowerCase();
-      throw new ApiError('run_ended', `Run "${runId}" has already ended (${how}).`);
-    }
+    await refuseEndedRun(client, runId);
     await withinDeadline(client, () => terminateAgentRun(client, runId, body.reason));
     return reply.code(202).send({ run_id: runId, terminating: true });
   });
@@ -315,6 +320,15 @@ async function describeAgentRun(client: Client, runId: string): Promise<Workflow
   return description;
 }
 
+/** A 409 `run_ended` saying how the run ended (its own status, which a graceful ending leaves `completed` in Temporal). */
+async function refuseEndedRun(client: Client, runId: string): Promise<void> {
+  const description = await describeAgentRun(client, runId);
+  if (!hasRunEnded(description.status.name)) return;
+  const ended = await withinDeadline(client, () => readClosedRun(client, runId));
+  const how = ended?.state.status ?? description.status.name.toLowerCase();
+  throw new ApiError('run_ended', `Run "${runId}" has already ended (${how}).`);
+}
+
 /** The ended run's first event after `after`: from the record its close carries, else the query. */
 async function readEventsAfter(
   client: Client,
@@ -396,6 +410,7 @@ function runRow(run: RunSummary): z.input<typeof runRowSchema> {
     status: run.status ?? null,
     iterations: run.iterations ?? null,
     total_tokens: run.totalTokens ?? null,
+    cost_usd: run.costUsd ?? null,
     pending_approvals: run.pendingApprovals ?? null,
     termination_reason: run.terminationReason ?? null,
     start_time: run.startTime,

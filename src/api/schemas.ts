@@ -139,6 +139,9 @@ export const answerBody = z.strictObject({
 /** `POST /runs/:run_id/terminate`. */
 export const terminateBody = z.strictObject({ reason: z.string().optional() });
 
+/** `POST /runs/:run_id/stop`. */
+export const stopBody = z.strictObject({ reason: z.string().optional() });
+
 /** `POST /runs/:run_id/messages`: a person's message (the `userMessage` signal). */
 export const messageBody = z.strictObject({ content: z.string().trim().min(1, 'give the message') });
 

@@ -32,6 +32,7 @@ export const ROUTE_SCOPES: Readonly<Record<string, ApiScope>> = {
   'POST /runs/:run_id/approve': 'approvals:decide',
   'POST /runs/:run_id/deny': 'approvals:decide',
   'POST /runs/:run_id/answer': 'approvals:decide',
+  'POST /runs/:run_id/stop': 'runs:write',
   'POST /runs/:run_id/terminate': 'runs:write',
   // It reads the source too: the handler also asks for `runs:read` (FORK_READ_SCOPE).
   'POST /runs/:run_id/fork': 'runs:write',

@@ -22,6 +22,7 @@ import { startCommand } from './commands/start';
 import type { StartOptions } from './commands/start-run';
 import { statusCommand } from './commands/status';
 import { messagesCommand } from './commands/messages';
+import { stopCommand } from './commands/stop';
 import { terminateCommand } from './commands/terminate';
 import { watchCommand } from './commands/watch';
 import { EXIT_CODES_HELP, type ExitCode } from './exit-codes';
@@ -236,6 +237,17 @@ export function createProgram(report: ExitReporter): Command {
           : await answerCommand(id, words, options),
       ),
     );
+
+  program
+    .command('stop')
+    .argument('<id>', 'the run (workflow id)')
+    .description(
+      'Ask a run to stop at its next check, cancelling nothing: only a run whose stopWhen contains {"external": true} stops; any other records the request and goes on.',
+    )
+    .option('--reason <text>', "recorded in the run's stop-request event")
+    .option('--json', 'print the request as JSON')
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`)
+    .action(async (id: string, options: { reason?: string; json?: boolean }) => report(await stopCommand(id, options)));
 
   program
     .command('terminate')

@@ -4,7 +4,7 @@ import type { RunSummary } from '../client/run-control';
  * `agent-runner list`: one row per run, columns padded to the widest cell so
  * the table lines up in a terminal.
  */
-const HEADER = ['ID', 'STATUS', 'ITERATIONS', 'TOKENS', 'PENDING', 'STARTED'];
+const HEADER = ['ID', 'STATUS', 'ITERATIONS', 'TOKENS', 'COST', 'PENDING', 'STARTED'];
 
 /** The table's lines, header first; a sentence instead when there are no runs. */
 export function formatRunTable(runs: RunSummary[]): string[] {
@@ -26,6 +26,7 @@ function rowOf(run: RunSummary): string[] {
     run.status ?? run.temporalStatus.toLowerCase(),
     run.iterations === undefined ? '-' : String(run.iterations),
     run.totalTokens === undefined ? '-' : String(run.totalTokens),
+    run.costUsd === undefined ? '-' : `$${run.costUsd.toFixed(4)}`,
     run.pendingApprovals === undefined ? '-' : String(run.pendingApprovals),
     run.startTime.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
   ];

@@ -40,6 +40,7 @@ export {
   AgentStatusKey,
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
+  AgentCostUsdKey,
   AgentForkedFromKey,
 } from '../common/search-attributes';
 // The input, and the check `startAgentRun` applies to it.
@@ -427,6 +428,7 @@ export {
   getRunOutcome,
   listAgentRuns,
   sendUserMessage,
+  stopAgentRun,
   terminateAgentRun,
   type FollowOptions,
   type ListRunsOptions,

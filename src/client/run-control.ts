@@ -10,12 +10,19 @@ import {
   AgentStatusKey,
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
+  AgentCostUsdKey,
 } from '../common/search-attributes';
 import { FailureType } from '../shared/failure-catalogue';
 import { unlessNoWorker } from './worker-presence';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
-import { answerElicitationUpdate, decideUpdate, terminateSignal, userMessageSignal } from '../common/definitions';
+import {
+  answerElicitationUpdate,
+  decideUpdate,
+  stopSignal,
+  terminateSignal,
+  userMessageSignal,
+} from '../common/definitions';
 import type { AnswerElicitationInput, ElicitationAnswered } from '../shared/mcp-elicitation-answer';
 import { type RunEvent } from '../shared/run-events';
 import { type AgentResult } from '../shared/agent-result';
@@ -86,6 +93,18 @@ export async function answerElicitation(
       if (failure.kind === 'application') throw new DecisionRejectedError(failure.message, { cause: error });
       throw new Error(`The answer could not be delivered: ${failure.message}`, { cause: error });
     }
+    throw notFoundOr(error, workflowId);
+  }
+}
+
+/**
+ * Asks the run to stop at its next check (signal `stop`): it ends there only when its `stopWhen` contains
+ * `{ external: true }`; otherwise the request is recorded as a `stop-request` event and the run goes on.
+ */
+export async function stopAgentRun(client: Client, workflowId: string, reason?: string): Promise<void> {
+  try {
+    await client.workflow.getHandle(workflowId).signal(stopSignal, reason === undefined ? {} : { reason });
+  } catch (error) {
     throw notFoundOr(error, workflowId);
   }
 }
@@ -219,6 +238,8 @@ export interface RunSummary {
   status?: string;
   iterations?: number;
   totalTokens?: number;
+  /** What the run has cost in US dollars (`AgentCostUsd`), where its worker knows the model's price. */
+  costUsd?: number;
   pendingApprovals?: number;
   terminationReason?: string;
   startTime: string;
@@ -267,6 +288,7 @@ function summarize(execution: WorkflowExecutionInfo): RunSummary {
     ...optional('status', attributes.get(AgentStatusKey)),
     ...optional('iterations', attributes.get(AgentIterationsKey)),
     ...optional('totalTokens', attributes.get(AgentTotalTokensKey)),
+    ...optional('costUsd', attributes.get(AgentCostUsdKey)),
     ...optional('pendingApprovals', attributes.get(AgentPendingApprovalsKey)),
     ...optional('terminationReason', attributes.get(AgentTerminationReasonKey) || undefined),
     startTime: execution.startTime.toISOString(),

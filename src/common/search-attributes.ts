@@ -8,6 +8,8 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 export const AgentStatusKey = defineSearchAttributeKey('AgentStatus', SearchAttributeType.KEYWORD);
 export const AgentIterationsKey = defineSearchAttributeKey('AgentIterations', SearchAttributeType.INT);
 export const AgentTotalTokensKey = defineSearchAttributeKey('AgentTotalTokens', SearchAttributeType.INT);
+/** What the run has cost so far in US dollars, where the worker knows its model's price (`model.prices`); unset before. */
+export const AgentCostUsdKey = defineSearchAttributeKey('AgentCostUsd', SearchAttributeType.DOUBLE);
 export const AgentPendingApprovalsKey = defineSearchAttributeKey('AgentPendingApprovals', SearchAttributeType.INT);
 export const AgentTerminationReasonKey = defineSearchAttributeKey(
   'AgentTerminationReason',
@@ -24,6 +26,7 @@ export const AGENT_SEARCH_ATTRIBUTE_KEYS = [
   AgentStatusKey,
   AgentIterationsKey,
   AgentTotalTokensKey,
+  AgentCostUsdKey,
   AgentPendingApprovalsKey,
   AgentTerminationReasonKey,
   AgentForkedFromKey,
@@ -34,6 +37,7 @@ export const AGENT_SEARCH_ATTRIBUTES = {
   AgentStatus: 'Keyword',
   AgentIterations: 'Int',
   AgentTotalTokens: 'Int',
+  AgentCostUsd: 'Double',
   AgentPendingApprovals: 'Int',
   AgentTerminationReason: 'Keyword',
   AgentForkedFrom: 'Keyword',

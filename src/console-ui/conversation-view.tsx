@@ -1,22 +1,28 @@
 import { useState } from 'react';
 import { ApiFailure, api } from './api';
-import type { ConversationEntry } from './conversation';
+import { conversationOf, type ConversationEntry } from './conversation';
 import { json, runHref } from './format';
+import { useRunEvents } from './run-events';
 
-/** The conversation: iterations (each with "fork from here"), messages, tool calls folded with their results. */
+/**
+ * The conversation: iterations (each with "fork from here"), messages, tool calls folded with their results, and a
+ * nested agent's own conversation folded under its call.
+ */
 export function ConversationView({
   entries,
   draft,
   canFork,
   runId,
+  label = 'Conversation',
 }: {
   entries: ConversationEntry[];
   draft: string;
   canFork: boolean;
   runId: string;
+  label?: string;
 }) {
   return (
-    <section aria-label="Conversation" className="conversation">
+    <section aria-label={label} className="conversation">
       <ol>
         {entries.map((entry, index) => (
           <li key={index}>
@@ -70,9 +76,12 @@ function Entry({ entry, canFork, runId }: { entry: ConversationEntry; canFork: b
           <h4 className="label">Arguments</h4>
           <pre>{json(entry.arguments)}</pre>
           {entry.nestedRunId === undefined ? null : (
-            <p>
-              Nested agent: <a href={runHref(entry.nestedRunId)}>{entry.nestedRunId}</a>
-            </p>
+            <>
+              <p>
+                Nested agent: <a href={runHref(entry.nestedRunId)}>{entry.nestedRunId}</a>
+              </p>
+              <NestedConversation runId={entry.nestedRunId} toolName={entry.toolName} />
+            </>
           )}
           {entry.output === undefined ? null : (
             <>
@@ -92,6 +101,33 @@ function Entry({ entry, canFork, runId }: { entry: ConversationEntry; canFork: b
     case 'end':
       return <p className="end">The run ended: {entry.status}.</p>;
   }
+}
+
+/** A nested agent's conversation, folded: its run's events are read, as the page reads its own, only while open. */
+function NestedConversation({ runId, toolName }: { runId: string; toolName: string }) {
+  const [open, setOpen] = useState(false);
+  const { events, draft, problem } = useRunEvents(runId, open);
+  return (
+    <details className="nested" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>
+        The conversation of <code>{toolName}</code>
+      </summary>
+      {problem === undefined ? null : (
+        <p role="alert" className="problem">
+          {problem}
+        </p>
+      )}
+      {!open ? null : (
+        <ConversationView
+          entries={conversationOf(events)}
+          draft={draft}
+          canFork={false}
+          runId={runId}
+          label={`Conversation of ${toolName} (${runId})`}
+        />
+      )}
+    </details>
+  );
 }
 
 /** "Fork from here": a new run from the conversation as it stood when the iteration began. */

@@ -4,17 +4,19 @@ import type { RunSummary } from './run-summary';
 
 const ENDED = new Set(['completed', 'failed', 'terminated']);
 
-/** What may be done to a live run, as the scopes allow: a message or an answer, and terminating it. */
+/** What may be done to a live run, as the scopes allow: a message or an answer, stopping and terminating it. */
 export function RunControls({ runId, session, summary }: { runId: string; session: Session; summary: RunSummary }) {
   const [text, setText] = useState('');
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | undefined>();
   const [done, setDone] = useState<string | undefined>();
+  const [confirmingStop, setConfirmingStop] = useState(false);
   const id = useId();
   if (ENDED.has(summary.status)) return null;
   const path = `/runs/${encodeURIComponent(runId)}`;
   const question = summary.question;
   const mcp = question?.elicitationId !== undefined;
+  const reasonBody = () => (reason.trim() === '' ? {} : { reason: reason.trim() });
   const act = async (what: string, call: () => Promise<unknown>) => {
     setProblem(undefined);
     setDone(undefined);
@@ -81,16 +83,44 @@ export function RunControls({ runId, session, summary }: { runId: string; sessio
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            void act('Terminating.', () =>
-              api(`${path}/terminate`, { method: 'POST', body: reason.trim() === '' ? {} : { reason: reason.trim() } }),
-            );
+            void act('Terminating.', () => api(`${path}/terminate`, { method: 'POST', body: reasonBody() }));
           }}
         >
-          <label htmlFor={`${id}-reason`}>Reason to terminate</label>
+          <label htmlFor={`${id}-reason`}>Reason to stop or terminate</label>
           <input id={`${id}-reason`} value={reason} onChange={(event) => setReason(event.target.value)} />
-          <button type="submit" className="danger">
-            Terminate
-          </button>
+          <div className="actions">
+            <button type="button" aria-expanded={confirmingStop} onClick={() => setConfirmingStop(true)}>
+              Stop…
+            </button>
+            <button type="submit" className="danger">
+              Terminate
+            </button>
+          </div>
+          {!confirmingStop ? null : (
+            <div role="group" aria-label="Confirm the stop" className="confirm">
+              <p>
+                Stop at the next check, cancelling nothing? Only a run whose <code>stopWhen</code> contains{' '}
+                <code>{'{ "external": true }'}</code> ends there; any other records the request and goes on. Terminate
+                ends a run now.
+              </p>
+              <div className="actions">
+                <button
+                  type="button"
+                  onClick={() => {
+                    setConfirmingStop(false);
+                    void act('Stop requested: the run ends at its next check if its stopWhen allows it.', () =>
+                      api(`${path}/stop`, { method: 'POST', body: reasonBody() }),
+                    );
+                  }}
+                >
+                  Confirm stop
+                </button>
+                <button type="button" onClick={() => setConfirmingStop(false)}>
+                  Cancel
+                </button>
+              </div>
+            </div>
+          )}
         </form>
       )}
       <p role="status">{done ?? ''}</p>

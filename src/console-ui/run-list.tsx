@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiFailure, api } from './api';
-import { age, runHref } from './format';
+import { age, dollars, runHref } from './format';
 
 /** One row of `GET /runs`. */
 interface RunRow {
@@ -9,6 +9,7 @@ interface RunRow {
   status: string | null;
   iterations: number | null;
   total_tokens: number | null;
+  cost_usd: number | null;
   pending_approvals: number | null;
   start_time: string;
   close_time: string | null;
@@ -19,20 +20,39 @@ const STATUSES = ['running', 'waiting_for_approval', 'waiting_for_input', 'compl
 /** How often the page asks visibility again: one list request, whatever the number of runs. */
 const REFRESH_MS = 3000;
 
+/** What the filter form applies: a status, a search-attribute query, a least cost in dollars. */
+interface RunFilter {
+  status: string;
+  query: string;
+  minCost: string;
+}
+
+/** The filter's least cost as a clause on `AgentCostUsd`; nothing when the box is empty or not a number. */
+function costClause(minCost: string): string {
+  const dollars = Number(minCost);
+  return minCost.trim() === '' || !Number.isFinite(dollars) ? '' : `AgentCostUsd >= ${dollars}`;
+}
+
 /** The `GET /runs` address of a page: the filter, and the runs started before `before` (the previous page's last). */
-function listPath(status: string, query: string, before: string | undefined): string {
-  const clauses = [query.trim(), before === undefined ? '' : `StartTime < '${before}'`].filter((text) => text !== '');
+function listPath(filter: RunFilter, before: string | undefined): string {
+  const { status, query } = filter;
+  const clauses = [
+    query.trim(),
+    costClause(filter.minCost),
+    before === undefined ? '' : `StartTime < '${before}'`,
+  ].filter((text) => text !== '');
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
   if (status !== '') params.set('status', status);
   if (clauses.length > 0) params.set('query', clauses.map((clause) => `(${clause})`).join(' AND '));
   return `/runs?${params.toString()}`;
 }
 
-/** Runs, newest first, from visibility (no query per run): filtered by status and search attributes, paged. */
+/** Runs, newest first, from visibility (no query per run): filtered by status, search attributes and cost, paged. */
 export function RunList() {
   const [status, setStatus] = useState('');
   const [query, setQuery] = useState('');
-  const [applied, setApplied] = useState({ status: '', query: '' });
+  const [minCost, setMinCost] = useState('');
+  const [applied, setApplied] = useState<RunFilter>({ status: '', query: '', minCost: '' });
   const [cursors, setCursors] = useState<string[]>([]);
   const [rows, setRows] = useState<RunRow[] | undefined>();
   const [problem, setProblem] = useState<string | undefined>();
@@ -40,7 +60,7 @@ export function RunList() {
   useEffect(() => {
     let live = true;
     const load = () =>
-      api<{ runs: RunRow[] }>(listPath(applied.status, applied.query, before)).then(
+      api<{ runs: RunRow[] }>(listPath(applied, before)).then(
         (answer) => {
           if (!live) return;
           setRows(answer.runs);
@@ -58,7 +78,7 @@ export function RunList() {
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setCursors([]);
-    setApplied({ status, query });
+    setApplied({ status, query, minCost });
   };
   return (
     <section aria-labelledby="runs-title">
@@ -80,6 +100,16 @@ export function RunList() {
           value={query}
           onChange={(event) => setQuery(event.target.value)}
         />
+        <label htmlFor="min-cost">Cost at least ($)</label>
+        <input
+          id="min-cost"
+          type="number"
+          min="0"
+          step="any"
+          inputMode="decimal"
+          value={minCost}
+          onChange={(event) => setMinCost(event.target.value)}
+        />
         <button type="submit">Filter</button>
       </form>
       {problem === undefined ? null : (
@@ -99,6 +129,7 @@ export function RunList() {
                 <th scope="col">Status</th>
                 <th scope="col">Iterations</th>
                 <th scope="col">Tokens</th>
+                <th scope="col">Cost</th>
                 <th scope="col">Pending</th>
                 <th scope="col">Age</th>
               </tr>
@@ -116,6 +147,7 @@ export function RunList() {
                   </td>
                   <td>{row.iterations ?? '—'}</td>
                   <td>{row.total_tokens ?? '—'}</td>
+                  <td>{dollars(row.cost_usd)}</td>
                   <td>{row.pending_approvals ? row.pending_approvals : '—'}</td>
                   <td>{age(row.start_time)}</td>
                 </tr>

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
-import { ApiFailure, api, can, readStream, type Session } from './api';
-import { conversationOf, type RunEventView } from './conversation';
+import { api, can, type Session } from './api';
+import { conversationOf } from './conversation';
 import { ConversationView } from './conversation-view';
 import { OnDemand } from './on-demand';
 import { RunControls } from './run-controls';
+import { useRunEvents } from './run-events';
 import { summaryOf } from './run-summary';
 import { dollars, json } from './format';
 
@@ -13,31 +13,8 @@ import { dollars, json } from './format';
  * in the API process; the limits and the stored transcript are read (a query each) only when asked for.
  */
 export function RunView({ runId, session }: { runId: string; session: Session }) {
-  const [events, setEvents] = useState<RunEventView[]>([]);
-  const [draft, setDraft] = useState('');
-  const [problem, setProblem] = useState<string | undefined>();
+  const { events, draft, problem } = useRunEvents(runId);
   const path = `/runs/${encodeURIComponent(runId)}`;
-  useEffect(() => {
-    const stop = new AbortController();
-    void (async () => {
-      try {
-        for await (const frame of readStream(`${path}/events`, stop.signal)) {
-          if (frame.event === 'model-text-delta')
-            setDraft((text) => text + (JSON.parse(frame.data) as { text: string }).text);
-          else if (frame.event === 'model-delta-reset') setDraft('');
-          else if (frame.event === 'error') setProblem((JSON.parse(frame.data) as { message: string }).message);
-          else if (frame.id !== undefined) {
-            const event = JSON.parse(frame.data) as RunEventView;
-            if (event.type === 'model-response' || event.type === 'run-end') setDraft('');
-            setEvents((seen) => [...seen, event]);
-          }
-        }
-      } catch (error) {
-        if (!stop.signal.aborted) setProblem(error instanceof ApiFailure ? error.message : String(error));
-      }
-    })();
-    return () => stop.abort();
-  }, [path]);
   const summary = summaryOf(events);
   const { usage } = summary;
   const webUi = `${session.temporal_ui_url}/namespaces/${encodeURIComponent(session.namespace)}/workflows/${encodeURIComponent(runId)}`;

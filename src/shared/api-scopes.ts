@@ -4,7 +4,7 @@
 export const API_SCOPES = {
   'runs:read': 'Read runs and conversations: state, result, transcript, events, the list.',
   'runs:write':
-    'Start, steer and stop runs: start, send a message or an answer, terminate; chat turns; end a conversation.',
+    'Start, steer and stop runs: start, send a message or an answer, stop, terminate; chat turns; end a conversation.',
   'approvals:decide': "Approve or deny a tool call that waits for a decision; answer an MCP server's question.",
   'payloads:decode': "Decode (and encode) payloads with the API's codec, as the Temporal UI and CLI do.",
   admin: 'Everything: every other scope.',

@@ -27,9 +27,14 @@ async function missingSearchAttributes(
   }
 }
 
-/** The one command that registers them all. */
-function registrationCommand(namespace: string): string {
-  const pairs = Object.entries(AGENT_SEARCH_ATTRIBUTES).map(([name, type]) => `--name ${name} --type ${type}`);
+/** The one command that registers `names` (by default all), so a namespace that lacks one added since is told just that one. */
+function registrationCommand(
+  namespace: string,
+  names: readonly string[] = Object.keys(AGENT_SEARCH_ATTRIBUTES),
+): string {
+  const pairs = names.map(
+    (name) => `--name ${name} --type ${AGENT_SEARCH_ATTRIBUTES[name as keyof typeof AGENT_SEARCH_ATTRIBUTES]}`,
+  );
   return `temporal operator search-attribute create --namespace ${namespace} ${pairs.join(' ')}`;
 }
 
@@ -38,7 +43,7 @@ function registrationCommand(namespace: string): string {
  * change); naming them through `@temporalio/proto` would make that package, which the SDK installs for itself, one
  * the user must install too.
  */
-const INDEXED_VALUE_TYPES = { Keyword: 2, Int: 3 } as const;
+const INDEXED_VALUE_TYPES = { Keyword: 2, Int: 3, Double: 4 } as const;
 
 /**
  * Registers the agent's search attributes (`AgentStatus`, `AgentIterations`, ...) on a namespace, those it lacks
@@ -84,7 +89,7 @@ export async function requireSearchAttributes(
       `Could not list the search attributes of the namespace "${namespace}"; make sure they are registered: ${registrationCommand(namespace)}`,
     );
   } else if (missing.length > 0) {
-    throw new SearchAttributesMissingError({ namespace, missing, command: registrationCommand(namespace) });
+    throw new SearchAttributesMissingError({ namespace, missing, command: registrationCommand(namespace, missing) });
   }
 }
 
@@ -105,7 +110,7 @@ export async function explainedBySearchAttributes(
   return new SearchAttributesMissingError({
     namespace,
     missing,
-    command: registrationCommand(namespace),
+    command: registrationCommand(namespace, missing),
     cause: error,
   });
 }

@@ -37,6 +37,7 @@ export { chatUpdate, conversationQuery, endConversationSignal } from '../common/
 /* Search attributes the agent keeps current, for `wf.upsertSearchAttributes` readers and list queries. */
 export {
   AGENT_SEARCH_ATTRIBUTE_KEYS,
+  AgentCostUsdKey,
   AgentIterationsKey,
   AgentPendingApprovalsKey,
   AgentStatusKey,

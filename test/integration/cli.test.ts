@@ -421,8 +421,8 @@ describe('steering a run from other processes', () => {
     });
     const table = await cli(['list', '--status', 'waiting_for_approval', '--limit', '100']);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^ID\s+STATUS\s+ITERATIONS\s+TOKENS\s+PENDING\s+STARTED/);
-    expect(table.stdout).toMatch(new RegExp(`${workflowId}\\s+waiting_for_approval\\s+1\\s+\\d+\\s+1\\s+\\d{4}-`));
+    expect(table.stdout).toMatch(/^ID\s+STATUS\s+ITERATIONS\s+TOKENS\s+COST\s+PENDING\s+STARTED/);
+    expect(table.stdout).toMatch(new RegExp(`${workflowId}\\s+waiting_for_approval\\s+1\\s+\\d+\\s+-\\s+1\\s+\\d{4}-`));
 
     const terminated = await cli(['terminate', workflowId, '--reason', 'operator stop', '--wait']);
     expect(terminated.code).toBe(3);

@@ -8,6 +8,7 @@ import { everythingStdio } from '../helpers/mcp-servers';
 import { TestEnv } from '../helpers/test-env';
 import { startConsoleApi, testPrincipal } from '../helpers/console';
 import { launchChromium } from '../helpers/browser';
+import { defineAgentTool } from '../../src/tools/define-agent-tool';
 
 /**
  * The console in headless Chromium (Debian's, driven by playwright-core) against a real API, worker and dev server
@@ -18,6 +19,15 @@ import { launchChromium } from '../helpers/browser';
  */
 
 const SHOTS = path.join(__dirname, '../../test-output/console');
+/** A nested agent: its run is a child of the call that started it, and the run's page folds it under that call. */
+const researcher = defineAgentTool({
+  name: 'researcher',
+  description: 'Works a sum out.',
+  instructions: 'Use the calculator.',
+  tools: ['calculator'],
+});
+/** The one model name the worker has a price for: its runs have a cost (`AgentCostUsd`). */
+const PRICED_MODEL = 'console-priced';
 const admin = testPrincipal('alice', ['admin']);
 const second = testPrincipal('bob', ['approvals:decide', 'runs:read']);
 const reader = testPrincipal('rita-reader', ['runs:read']);
@@ -29,7 +39,11 @@ let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  env = await TestEnv.create({ mcpServers: { everything: { ...everythingStdio(), timeout: '2 minutes' } } });
+  env = await TestEnv.create({
+    extraTools: [researcher],
+    mcpServers: { everything: { ...everythingStdio(), timeout: '2 minutes' } },
+    prices: { [PRICED_MODEL]: { inputPerMTok: 3, outputPerMTok: 15 } },
+  });
   api = await startConsoleApi(env, [admin.principal, second.principal, reader.principal], {
     temporalUiUrl: 'http://127.0.0.1:8233',
   });
@@ -202,7 +216,7 @@ describe('the console in a browser', () => {
     for (const view of [first, readerView, deciding]) await view.context.close();
   }, 120_000);
 
-  test('a run’s page answers ask_question, forks from an iteration, and terminates a waiting run', async () => {
+  test('a run’s page answers ask_question, forks from an iteration, terminates a waiting run and stops one', async () => {
     const { context, page } = await signedIn(admin.token);
     const model = env.scenario([
       { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which colour should the cover be?' } }] },
@@ -227,9 +241,36 @@ describe('the console in a browser', () => {
     const waiting = await startApprovalRun('stopped.md');
     await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(waiting)}`);
     await page.getByText('waiting_for_approval').first().waitFor({ timeout: 20_000 });
-    await page.getByLabel('Reason to terminate').fill('Not needed any more.');
+    await page.getByLabel('Reason to stop or terminate').fill('Not needed any more.');
     await page.getByRole('button', { name: 'Terminate' }).click();
     await page.getByText('The run ended: terminated.').waitFor({ timeout: 20_000 });
+
+    // Stop asks first, then ends a run whose stopWhen has external() at its next check, cancelling nothing.
+    const counting = env.scenario(
+      Array.from({ length: 30 }, (_, index) => ({
+        delayMs: 400,
+        toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + 1` } }],
+      })),
+    );
+    const stoppable = await env.start({
+      model: counting,
+      tools: ['calculator'],
+      message: 'Count slowly.',
+      stopWhen: { any: [{ external: true }, { maxIterations: 30 }] },
+    });
+    await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(stoppable.workflowId)}`);
+    await page.getByLabel('Reason to stop or terminate').fill('Counted enough.');
+    await page.getByRole('button', { name: 'Stop…' }).click();
+    await page.getByRole('group', { name: 'Confirm the stop' }).getByText('any other records the request').waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.getByRole('group', { name: 'Confirm the stop' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Stop…' }).click();
+    await photograph(page, 'run-stop');
+    await page.getByRole('button', { name: 'Confirm stop' }).click();
+    await page.getByText('The run ended: completed.').waitFor({ timeout: 30_000 });
+    const stopped = (await stoppable.result()) as AgentResult;
+    expect(stopped.terminationReason).toMatchObject({ type: 'stop_condition', condition: 'external()' });
+    expect(stopped.iterations).toBeLessThan(30);
     await context.close();
   }, 120_000);
 
@@ -255,6 +296,24 @@ describe('the console in a browser', () => {
     expect(await page.locator('tbody tr').count()).toBe(1);
     await env.client.workflow.getHandle(waiting).terminate('filtered, no longer needed');
 
+    // Cost comes from visibility (`AgentCostUsd`); the least-cost filter leaves out a run without one.
+    env.model.script(PRICED_MODEL, [{ content: 'Priced answer.' }]);
+    const priced = await env.start({ model: PRICED_MODEL, tools: [], message: 'Answer at a price.' });
+    const cost = ((await priced.result()) as AgentResult).usage.costUsd ?? 0;
+    expect(cost).toBeGreaterThan(0);
+    await page.getByLabel('Search attributes').fill(`WorkflowId IN ('${waiting}', '${priced.workflowId}')`);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    const pricedRow = page.locator('tbody tr', { has: page.getByRole('link', { name: priced.workflowId }) });
+    await pricedRow.getByText(`$${cost.toFixed(4)}`).waitFor({ timeout: 20_000 });
+    expect(await page.locator('tbody tr').count()).toBe(2);
+    await photograph(page, 'runs-cost');
+    await page.getByLabel('Cost at least ($)').fill(String(cost / 2));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1, undefined, {
+      timeout: 20_000,
+    });
+    await page.getByRole('link', { name: priced.workflowId }).waitFor();
+
     await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(asking.workflowId)}`);
     const answerBox = page.getByLabel(/^Answer to everything \(JSON fields\): MCP server "everything" asks/);
     await answerBox.waitFor({ timeout: 20_000 });
@@ -269,6 +328,36 @@ describe('the console in a browser', () => {
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'mcp-elicitation-end', action: 'accept', by: { name: 'alice', via: 'api' } }),
     );
+    await context.close();
+  }, 120_000);
+
+  test('a nested agent’s conversation is folded under the call that started it, and opens on request', async () => {
+    const { context, page } = await signedIn(admin.token);
+    const model = env.scenario([
+      { toolCalls: [{ name: 'researcher', arguments: { task: 'What is 6 * 7?' } }] },
+      { toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' } }] }, // the child
+      { content: 'The child worked out 42.' }, // the child's answer
+      { content: 'The researcher says 42.' }, // the parent again
+    ]);
+    const parent = await env.start({ model, tools: ['researcher'], message: 'Ask the researcher.' });
+    await parent.result();
+    await page.goto(`${api.url}/console/#/runs/${encodeURIComponent(parent.workflowId)}`);
+    await page.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    const call = page.locator('details.tool', { has: page.locator('summary code', { hasText: 'researcher' }) });
+    await call.locator('summary').first().click();
+    const folded = call.locator('details.nested');
+    await folded.waitFor();
+    // Folded: the child's conversation is not read until asked for.
+    expect(await folded.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+    expect(await page.getByRole('region', { name: /^Conversation of researcher/ }).count()).toBe(0);
+    await folded.locator(':scope > summary').click();
+    const child = page.getByRole('region', { name: `Conversation of researcher (${parent.workflowId}/call-1-1)` });
+    await child.getByText('The run ended: completed.').waitFor({ timeout: 20_000 });
+    await child.getByText('The child worked out 42.').waitFor();
+    await child.locator('summary code', { hasText: 'calculator' }).waitFor();
+    await photograph(page, 'run-nested');
+    await folded.locator(':scope > summary').click();
+    expect(await child.count()).toBe(0);
     await context.close();
   }, 120_000);
 });

@@ -82,6 +82,7 @@ describe('the package through its exports map', () => {
         'runAgent',
         'decideToolCall',
         'terminateAgentRun',
+        'stopAgentRun',
         'followRunEvents',
         'getRunOutcome',
         'listAgentRuns',
@@ -153,6 +154,7 @@ describe('the package through its exports map', () => {
     );
     expect(entries['agent-runner/workflow']).toEqual([
       'AGENT_SEARCH_ATTRIBUTE_KEYS',
+      'AgentCostUsdKey',
       'AgentIterationsKey',
       'AgentPendingApprovalsKey',
       'AgentStatusKey',

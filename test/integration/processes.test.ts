@@ -229,7 +229,7 @@ describe('a server without the search attributes', () => {
       });
       expect(demo.code).toBe(0);
       expect(demo.stdout).toContain(
-        'Registered the search attributes AgentStatus, AgentIterations, AgentTotalTokens, AgentPendingApprovals, AgentTerminationReason',
+        'Registered the search attributes AgentStatus, AgentIterations, AgentTotalTokens, AgentCostUsd, AgentPendingApprovals, AgentTerminationReason',
       );
       expect(demo.stdout).toContain('Response: Summarised 3 files into summary.md.');
     } finally {

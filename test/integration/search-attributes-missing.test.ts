@@ -26,6 +26,7 @@ const AGENT_ATTRIBUTES = [
   'AgentStatus',
   'AgentIterations',
   'AgentTotalTokens',
+  'AgentCostUsd',
   'AgentPendingApprovals',
   'AgentTerminationReason',
   'AgentForkedFrom',
@@ -145,3 +146,28 @@ test('registerSearchAttributes registers what is missing, once; then an agent ru
     await running;
   }
 }, 60_000);
+
+test('a namespace that lacks only an attribute added since is told that one and its command', async () => {
+  await client.connection.operatorService.removeSearchAttributes({
+    namespace: 'default',
+    searchAttributes: ['AgentCostUsd'],
+  });
+  const refused = await createAgentWorker({
+    connection: workerConnection,
+    namespace: 'default',
+    taskQueue: `upgraded-${randomUUID()}`,
+    tools: [],
+    model: { baseURL: model.baseURL, defaultModel: 'unused' },
+  }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(refused).toBeInstanceOf(SearchAttributesMissingError);
+  const error = refused as SearchAttributesMissingError;
+  expect(error.missing).toEqual(['AgentCostUsd']);
+  expect(error.command).toBe(
+    'temporal operator search-attribute create --namespace default --name AgentCostUsd --type Double',
+  );
+  expect(error.message).toContain(error.command);
+  expect(await registerSearchAttributes(client.connection, 'default')).toEqual(['AgentCostUsd']);
+});

@@ -72,6 +72,7 @@ const textOf = (message: Json) =>
     .filter((part: Json) => part.type === 'text')
     .map((part: Json) => part.text)
     .join('');
+const calc = (expression: string) => ({ name: 'calculator', arguments: { expression } });
 const toolPart = (message: Json) => message.parts.find((part: Json) => part.type === 'dynamic-tool');
 
 /** Waits for the conversation's turn in progress, and answers its run id. */
@@ -338,6 +339,36 @@ describe('GET /ui/chat/:id/stream', () => {
     expect(textOf(resumed.message)).toBe(text);
     expect(types(resumed).at(-1)).toBe('finish');
     expect(await resume(id)).toEqual({ ok: true, none: true });
+  });
+
+  test('a resume mid-call gets the call from its first delta, reasoning too; an ended call, its logged text only', async () => {
+    const id = chatId();
+    const reasoning = 'Think it through before the sum. '.repeat(6).trim();
+    const text = 'A slow second answer, long enough that a resume lands inside it. '.repeat(6).trim();
+    const model = env.scenario([
+      { reasoning, content: 'Working it out.', tokenDelayMs: 40, toolCalls: [calc('6 * 7')] },
+      { reasoning: 'Now the words.', content: text, tokenDelayMs: 60 },
+    ]);
+    const cut = await send(id, [userMessage('6 * 7, slowly')], { model, tools: ['calculator'] }, { abortAfter: 4 });
+    expect(cut.ok).toBe(true);
+    const runId = await activeRun(id);
+    // The first call has ended (its reasoning is in no event); the second is being written.
+    let iteration = 0;
+    for (let tries = 0; tries < 400 && iteration < 2; tries += 1) {
+      iteration = (await api.get(`/runs/${encodeURIComponent(runId)}`)).body?.state?.iteration ?? 0;
+      if (iteration < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(iteration).toBe(2);
+    const resumed = await resume(id);
+    expect(resumed).toMatchObject({ ok: true, errors: [] });
+    const reasoningParts = resumed.message.parts.filter((part: Json) => part.type === 'reasoning');
+    expect(reasoningParts.map((part: Json) => part.text)).toEqual(['Now the words.']);
+    expect(textOf(resumed.message)).toBe(`Working it out.${text}`);
+    expect(toolPart(resumed.message)).toMatchObject({
+      toolCallId: 'call-1-1',
+      state: 'output-available',
+      output: '42',
+    });
   });
 
   test('a turn waiting for approval resumes with its question', async () => {

@@ -60,6 +60,24 @@ test.each(HISTORY_FILES)('%s replays against the current workflow code', async (
   ).resolves.toBeUndefined();
 });
 
+test('an upsert replays whatever attributes it carries, so a run may upsert one more (AgentCostUsd) without a patch', async () => {
+  const recorded = JSON.parse(await readFile(HISTORY, 'utf8')) as {
+    events: { upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes?: { indexedFields?: object } } }[];
+  };
+  // The history as a worker without one of today's attributes would have written it.
+  const upserts = recorded.events.flatMap((event) => {
+    const fields = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+    return fields !== undefined && 'AgentTotalTokens' in fields ? [fields as Record<string, unknown>] : [];
+  });
+  for (const fields of upserts) delete fields.AgentTotalTokens;
+  expect(upserts.length).toBeGreaterThanOrEqual(2);
+  const bundlePath = process.env.AGENT_TEST_WORKFLOW_BUNDLE;
+  if (!bundlePath) throw new Error('AGENT_TEST_WORKFLOW_BUNDLE is not set: run the tests with `npm test`.');
+  await expect(
+    Worker.runReplayHistory({ workflowBundle: { codePath: bundlePath } }, historyFromJSON(recorded)),
+  ).resolves.toBeUndefined();
+});
+
 test('a change to the workflow code fails replay with DeterminismViolationError', async () => {
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('./changed-workflow'),

@@ -375,15 +375,16 @@ describe('output', () => {
           status: 'waiting_for_approval',
           iterations: 1,
           totalTokens: 120,
+          costUsd: 0.00042,
           pendingApprovals: 1,
           startTime: '2025-01-01T10:00:00.123Z',
         },
         { workflowId: 'longer-id', runId: 'r', temporalStatus: 'TERMINATED', startTime: '2025-01-01T09:00:00.000Z' },
       ]),
     ).toEqual([
-      'ID         STATUS                ITERATIONS  TOKENS  PENDING  STARTED',
-      'a          waiting_for_approval  1           120     1        2025-01-01 10:00:00Z',
-      'longer-id  terminated            -           -       -        2025-01-01 09:00:00Z',
+      'ID         STATUS                ITERATIONS  TOKENS  COST     PENDING  STARTED',
+      'a          waiting_for_approval  1           120     $0.0004  1        2025-01-01 10:00:00Z',
+      'longer-id  terminated            -           -       -        -        2025-01-01 09:00:00Z',
     ]);
     expect(formatRunTable([])).toEqual(['No runs match.']);
   });

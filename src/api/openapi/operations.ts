@@ -349,6 +349,23 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'POST',
+    url: '/runs/:run_id/stop',
+    operationId: 'stopRun',
+    tag: 'runs',
+    summary:
+      'Asks a run to stop at its next check (the `stop` signal), after the model response or tool batch in flight, cancelling nothing. Only a run whose `stopWhen` contains `{ "external": true }` obeys: it ends with `terminationReason` `stop_condition` `external()`. Any other run records a `stop-request` event and goes on; terminate ends it.',
+    params: runParams,
+    body: { id: 'StopRequest', schema: requests.stopBody },
+    answers: {
+      202: {
+        description: 'The request was delivered.',
+        json: { id: 'StopRequestedResponse', schema: answers.stopRequestedResponse },
+      },
+    },
+    errors: ['invalid_run_id', 'run_not_found', 'run_ended', 'temporal_unavailable'],
+  },
+  {
+    method: 'POST',
     url: '/runs/:run_id/terminate',
     operationId: 'terminateRun',
     tag: 'runs',

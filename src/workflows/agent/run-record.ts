@@ -1,6 +1,7 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import * as wf from '@temporalio/workflow';
 import {
+  AgentCostUsdKey,
   AgentIterationsKey,
   AgentPendingApprovalsKey,
   AgentStatusKey,
@@ -164,10 +165,12 @@ export function describeActivity(run: RunRecord, activity: string): void {
 
 /** The run's search attributes as plain values. */
 function searchAttributeValues(run: RunRecord): SearchAttributeValues {
+  const usage = runUsage(run);
   return {
     status: run.status,
     iterations: run.iteration,
-    totalTokens: runUsage(run).totalTokens,
+    totalTokens: usage.totalTokens,
+    ...(usage.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
     pendingApprovals: run.pendingApprovals.length,
     terminationReason:
       run.terminationReason?.type ??
@@ -203,6 +206,9 @@ function changedPairs(
   if (current.iterations !== published?.iterations) pairs.push({ key: AgentIterationsKey, value: current.iterations });
   if (current.totalTokens !== published?.totalTokens)
     pairs.push({ key: AgentTotalTokensKey, value: current.totalTokens });
+  // Rides on an upsert the others decide: replay compares an upsert's command, not its attributes (test/replay).
+  if (current.costUsd !== undefined && current.costUsd !== published?.costUsd)
+    pairs.push({ key: AgentCostUsdKey, value: current.costUsd });
   if (current.pendingApprovals !== published?.pendingApprovals)
     pairs.push({ key: AgentPendingApprovalsKey, value: current.pendingApprovals });
   if (current.terminationReason !== (published?.terminationReason ?? '') && current.terminationReason !== '') {

@@ -5,6 +5,8 @@ export interface SearchAttributeValues {
   status: string;
   iterations: number;
   totalTokens: number;
+  /** What the run has cost, while its usage is priced; sent only with another change, never alone. */
+  costUsd?: number;
   pendingApprovals: number;
   terminationReason: string;
 }
