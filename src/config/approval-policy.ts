@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTEXT_RELEASE_TOOL } from '../shared/defaults/context-control';
+import { CONTEXT_RELEASE_TOOL, RESULT_CACHE_DEFAULTS } from '../shared/defaults/context-control';
 import { ConfigError, parseEnvironment } from './environment';
 import { commaSeparatedNames } from './name-list';
 
@@ -7,6 +7,8 @@ import { commaSeparatedNames } from './name-list';
 const WORKFLOW_ANSWERED_TOOLS: Readonly<Record<string, string>> = {
   [CONTEXT_RELEASE_TOOL]:
     'the workflow answers it itself while masking is on (it only lets masking hide earlier tool results, and runs nothing on a worker), so no worker sees its calls to hold them',
+  [RESULT_CACHE_DEFAULTS.toolName]:
+    "the workflow answers it itself from the run's own result cache (a read of results the run already has, run on no worker), so no worker sees its calls to hold them",
 };
 
 /** The operator's approval policy on a worker: what a run's input cannot lower. */
@@ -14,7 +16,7 @@ export const approvalPolicySchema = z.object({
   AGENT_APPROVAL_REQUIRED_TOOLS: commaSeparatedNames
     .optional()
     .describe(
-      "Comma-separated tools whose every call waits for approval whatever the run's input says (`<server>__*` for all of an MCP server's tools); enforced by the worker that loads the run's tool catalog, so runs started straight through Temporal are covered too. A run's own `approval` adds to it. Tools the workflow answers itself (`context_release`) are refused.",
+      "Comma-separated tools whose every call waits for approval whatever the run's input says (`<server>__*` for all of an MCP server's tools); enforced by the worker that loads the run's tool catalog, so runs started straight through Temporal are covered too. A run's own `approval` adds to it. Tools the workflow answers itself (`context_release`, `result_cache`) are refused.",
     ),
 });
 

@@ -19,6 +19,12 @@ test('context_release is refused, naming the option and why', () => {
   );
 });
 
+test('result_cache is refused too: the workflow reads it from the run itself', () => {
+  expect(() => plugin(['result_cache'])).toThrow(
+    /approvalRequired names "result_cache": the workflow answers it itself from the run's own result cache/,
+  );
+});
+
 test('worker tools and MCP wildcards are kept', () => {
   expect(() => plugin(['write_file', 'files__*'])).not.toThrow();
 });
