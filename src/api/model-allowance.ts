@@ -1,8 +1,8 @@
 import { ApiError } from '../http/errors';
 
 /**
- * Which models API callers may name (`AGENT_API_ALLOWED_MODELS`): a request naming another, as its model or a
- * fallback, is refused with 403 `model_not_allowed` before anything starts. An entry is a model as a run names it
+ * Which models API callers may name (`AGENT_API_ALLOWED_MODELS`): a request naming another anywhere (`modelsNamedBy`,
+ * a chat's `model`) is refused with 403 `model_not_allowed` before anything starts. An entry is a model as a run names it
  * (`gpt-4o-mini`, `<endpoint>/<model>`, `<endpoint>`), or `<endpoint>/*` for every model of an endpoint. A request
  * that names none gets the operator's default. Undefined: every model.
  */
@@ -16,12 +16,25 @@ export function checkModelsAllowed(named: readonly string[], allowed: readonly s
   );
 }
 
-/** The models a run input names: its `model` and its `modelFallbacks`, read leniently (the input is checked later). */
+/**
+ * The models a run input names, read leniently (the input is checked later): its `model`, its `modelFallbacks`, the
+ * model that compacts its conversation (`compaction.model`) and the one that extracts long results
+ * (`resultProcessing.extractModel`).
+ */
 export function modelsNamedBy(input: unknown): string[] {
   if (typeof input !== 'object' || input === null) return [];
-  const { model, modelFallbacks } = input as { model?: unknown; modelFallbacks?: unknown };
+  const { model, modelFallbacks, compaction, resultProcessing } = input as {
+    model?: unknown;
+    modelFallbacks?: unknown;
+    compaction?: unknown;
+    resultProcessing?: unknown;
+  };
   const fallbacks = Array.isArray(modelFallbacks) ? modelFallbacks : [];
-  return [model, ...fallbacks].filter((name): name is string => typeof name === 'string');
+  const field = (value: unknown, key: string): unknown =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return [model, ...fallbacks, field(compaction, 'model'), field(resultProcessing, 'extractModel')].filter(
+    (name): name is string => typeof name === 'string',
+  );
 }
 
 /** Whether an allowed entry covers a named model: the same name, or `<endpoint>/*` and a model of that endpoint. */

@@ -75,7 +75,7 @@ export const apiSchema = z.object({
   AGENT_API_ALLOWED_MODELS: commaSeparatedNames
     .optional()
     .describe(
-      "Comma-separated models API callers may name as a run's model or fallback (`<endpoint>/<model>`, `<endpoint>/*` for all of an endpoint's), others refused with 403 `model_not_allowed`; a request naming none gets the default; unset, every model.",
+      "Comma-separated models API callers may name anywhere in a request (a run's `model`, `modelFallbacks`, `compaction.model`, `resultProcessing.extractModel`; a chat's or `/ui/chat`'s `model`; a fork's edit) (`<endpoint>/<model>`, `<endpoint>/*` for all of an endpoint's), others refused with 403 `model_not_allowed`; a request naming none gets the default; unset, every model.",
     ),
   AGENT_UI_APPROVAL_SECRET: z
     .string()

@@ -28,7 +28,7 @@ export const API_ERROR_CODES = {
   model_not_allowed: {
     status: 403,
     meaning:
-      'The request names a model API callers may not name, as its model or a fallback (`AGENT_API_ALLOWED_MODELS`); nothing was started.',
+      "The request names a model API callers may not name, as its model, a fallback, its compaction or extraction model, or a chat turn's model (`AGENT_API_ALLOWED_MODELS`); nothing was started.",
   },
   origin_not_allowed: {
     status: 403,

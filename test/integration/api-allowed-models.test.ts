@@ -5,8 +5,9 @@ import { cleanEnv, startScript, stopChild } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
 
 /**
- * `AGENT_API_ALLOWED_MODELS` in a real API process: a request naming another model, as its model, a fallback, a chat
- * turn's model or a fork's edit, is refused with 403 `model_not_allowed` and starts nothing; an allowed one runs.
+ * `AGENT_API_ALLOWED_MODELS` in a real API process: a request naming another model, as its model, a fallback, the
+ * compaction or extraction model, a chat turn's model (`/chat`, `/ui/chat`) or a fork's edit, is refused with 403
+ * `model_not_allowed` and starts nothing; an allowed one runs.
  */
 
 const ALLOWED = 'allowed-model';
@@ -65,6 +66,18 @@ test('POST /runs naming another model, or another fallback, is refused with 403 
   });
   expect(fallback.status).toBe(403);
   expect(fallback.body.error?.message).toMatch(/"paid\/large"; allowed: allowed-model, local\/\*/);
+  const compaction = await post('/runs', {
+    run_id: runId,
+    input: { model: ALLOWED, compaction: { maxTokens: 4000, model: 'paid/summariser' }, message: 'hi' },
+  });
+  expect(compaction.status).toBe(403);
+  expect(compaction.body.error?.message).toContain('"paid/summariser"');
+  const extraction = await post('/runs', {
+    run_id: runId,
+    input: { model: ALLOWED, resultProcessing: { extractModel: 'paid/extractor' }, message: 'hi' },
+  });
+  expect(extraction.status).toBe(403);
+  expect(extraction.body.error?.message).toContain('"paid/extractor"');
   await expectNotStarted(runId);
 });
 
@@ -78,6 +91,15 @@ test('an allowed model runs; a chat turn or a fork naming another is refused', a
   const chat = await post('/chat', { context_id: `c-${randomUUID().slice(0, 8)}`, message: 'hi', model: 'other' });
   expect(chat.status).toBe(403);
   expect(chat.body.error?.code).toBe('model_not_allowed');
+  const uiChatId = `ui-${randomUUID().slice(0, 8)}`;
+  const uiChat = await post('/ui/chat', {
+    id: uiChatId,
+    messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }],
+    model: 'other',
+  });
+  expect(uiChat.status).toBe(403);
+  expect(uiChat.body.error?.code).toBe('model_not_allowed');
+  await expectNotStarted(`conversation:${uiChatId}`);
 
   const forkId = `fork-${randomUUID()}`;
   const fork = await post(`/runs/${started.body.run_id}/fork`, {

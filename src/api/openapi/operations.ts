@@ -187,6 +187,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
     errors: [
       'forbidden',
       'tool_not_allowed',
+      'model_not_allowed',
       'approval_not_bound',
       'decision_rejected',
       'temporal_unavailable',

@@ -10,6 +10,7 @@ import { ApiError, parseBody } from '../../http/errors';
 import { RunSubscriptions } from '../run-subscriptions';
 import { allows, UI_CHAT_DECIDE_SCOPE } from '../scopes';
 import { probeTemporal } from '../temporal-deadline';
+import { checkModelsAllowed } from '../model-allowance';
 import { checkToolsAllowed } from '../tool-allowance';
 import { streamTurn, type TurnStreamDeps } from './turn-stream';
 import { readUiChatAsk, type ApprovalAnswer, type UiChatBody, uiChatBody, uiChatPathParams } from './ui-chat-request';
@@ -21,6 +22,8 @@ export interface UiChatRouteDeps {
   defaults: AgentDefaults;
   /** The tools a request may name (`checkToolsAllowed`). @default every tool */
   allowedTools?: readonly string[];
+  /** The models a request may name (`checkModelsAllowed`). @default every model */
+  allowedModels?: readonly string[];
   /** Comment lines that keep an idle stream open. @default 15 s (`API_DEFAULTS.keepAliveMs`) */
   keepAliveMs?: number;
   /** Sign approval requests and check answers' signatures, as the AI SDK's `experimental_toolApprovalSecret`. */
@@ -59,6 +62,7 @@ export function registerUiChatRoutes(app: FastifyInstance, deps: UiChatRouteDeps
     await probeTemporal(deps.client);
     if (ask.kind === 'message') {
       checkToolsAllowed([...(body.tools ?? []), ...(body.approval_tools ?? [])], deps.allowedTools);
+      checkModelsAllowed(body.model === undefined ? [] : [body.model], deps.allowedModels);
       const { runId } = await startChatTurn(
         deps.client,
         body.id,
