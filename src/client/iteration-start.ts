@@ -134,10 +134,17 @@ async function stateAt(
     if (!(error instanceof HistoryNotReplayedError)) throw error;
     throw new ForkRefusedError(
       'history-not-replayed',
-      `Run "${workflowId}" was recorded by workflow code that differs from this build's: its history does not replay here (${causeOf(error)}). Fork it with the agent-runner version its worker ran.`,
+      isNondeterminism(error)
+        ? `Run "${workflowId}" was recorded by workflow code that differs from this build's: its history does not replay here (${causeOf(error)}). Fork it with the agent-runner version its worker ran.`
+        : `Run "${workflowId}"'s history could not be replayed here (${causeOf(error)}). If it names a payload key, fork with the codec key its payloads were written with.`,
     );
   }
   return state === undefined ? { reached } : { state, reached };
+}
+
+/** Whether the replay failed because the workflow code's commands differ from the history's (another build). */
+function isNondeterminism(error: HistoryNotReplayedError): boolean {
+  return error.cause instanceof Error && error.cause.name === 'DeterminismViolationError';
 }
 
 /** Why a replay failed, in a line: the SDK's own error code and message when it gives one (`[TMPRL1100] ...`). */
