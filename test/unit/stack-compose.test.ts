@@ -111,12 +111,14 @@ describe('docker-compose.yml and npm run stack', () => {
     });
   });
 
-  test('register the same search attributes, with the same types', () => {
+  test('register the same search attributes, with the same types, and fail unless each is listed', () => {
     const command = services['temporal-search-attributes']?.command?.join(' ') ?? '';
     const registered = Object.fromEntries(
       [...command.matchAll(/--name (\w+) --type (\w+)/g)].map(([, name, type]) => [name, type]),
     );
     expect(registered).toEqual(AGENT_SEARCH_ATTRIBUTES);
+    const checked = /for name in ([\w ]+);/.exec(command)?.[1]?.trim().split(/\s+/) ?? [];
+    expect(checked.sort()).toEqual(Object.keys(AGENT_SEARCH_ATTRIBUTES).sort());
   });
 });
 
