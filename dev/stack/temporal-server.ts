@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
@@ -19,6 +20,32 @@ export const TEMPORAL_SQL_PLUGIN = 'postgres12';
 
 /** The databases Temporal uses on the cluster: its store and its SQL visibility store. */
 export const TEMPORAL_DATABASES = { store: 'temporal', visibility: 'temporal_visibility' } as const;
+
+/** How often a start picks other internal ports after one was taken before the server bound it. */
+const PORT_ATTEMPTS = 3;
+
+/** The line the stack writes to the server's log before each start. */
+const START_MARKER = '--- temporal-server start, ';
+
+/** Free ports for every service but the frontend, whose address the stack's users keep. */
+async function internalPorts() {
+  return {
+    frontendHttp: await freeLowPort(),
+    frontendMembership: await freeLowPort(),
+    history: await freeLowPort(),
+    historyMembership: await freeLowPort(),
+    matching: await freeLowPort(),
+    matchingMembership: await freeLowPort(),
+    worker: await freeLowPort(),
+    workerMembership: await freeLowPort(),
+  };
+}
+
+/** The last 20 lines the server wrote since the stack last started it. */
+async function lastStartLines(logFile: string): Promise<string> {
+  const text = await readFile(logFile, 'utf8').catch(() => '');
+  return text.slice(text.lastIndexOf(START_MARKER)).split('\n').slice(1).filter(Boolean).slice(-20).join('\n');
+}
 
 /** A Temporal server (all four services in one process) on the stack's PostgreSQL. */
 export interface StackTemporal {
@@ -97,46 +124,56 @@ export async function prepareTemporal(options: {
   const configDirectory = path.join(directory, 'config');
   await makePrivateDirectory(configDirectory);
   const port = options.port || (await freeLowPort());
-  const ports = {
-    frontend: port,
-    frontendHttp: await freeLowPort(),
-    frontendMembership: await freeLowPort(),
-    history: await freeLowPort(),
-    historyMembership: await freeLowPort(),
-    matching: await freeLowPort(),
-    matchingMembership: await freeLowPort(),
-    worker: await freeLowPort(),
-    workerMembership: await freeLowPort(),
-  };
+  let ports = { frontend: port, ...(await internalPorts()) };
   // It holds PostgreSQL's password.
-  await writePrivateFile(
-    path.join(configDirectory, 'stack.yaml'),
-    serverConfig(options.postgres, ports, options.dynamicConfigFile),
-  );
+  const writeConfig = () =>
+    writePrivateFile(
+      path.join(configDirectory, 'stack.yaml'),
+      serverConfig(options.postgres, ports, options.dynamicConfigFile),
+    );
+  await writeConfig();
   const logFile = path.join(directory, 'temporal.log');
   const address = `127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
+  const startOnce = async (): Promise<number | undefined> => {
+    const out = await openPrivateLog(logFile);
+    await out.write(`${START_MARKER}${new Date().toISOString()} ---\n`);
+    child = spawn(
+      binaries.server,
+      ['--root', directory, '--config', 'config', '--env', 'stack', '--allow-no-auth', 'start'],
+      {
+        stdio: ['ignore', out.fd, out.fd],
+        env: serviceEnvironment(options.env),
+        detached: true,
+      },
+    );
+    await out.close();
+    const started = child;
+    let exitCode: number | undefined;
+    await waitUntil(`the Temporal server on ${address}`, STACK_DEFAULTS.startTimeoutMs, log, async () => {
+      if (started.exitCode === null) return answersSystem(address);
+      exitCode = started.exitCode;
+      return true;
+    });
+    return exitCode;
+  };
   const server: StackTemporal = {
     address,
     logFile,
     async start() {
-      const out = await openPrivateLog(logFile);
-      await out.write(`--- temporal-server start, ${new Date().toISOString()} ---\n`);
-      child = spawn(
-        binaries.server,
-        ['--root', directory, '--config', 'config', '--env', 'stack', '--allow-no-auth', 'start'],
-        {
-          stdio: ['ignore', out.fd, out.fd],
-          env: serviceEnvironment(options.env),
-          detached: true,
-        },
-      );
-      await out.close();
-      const started = child;
-      await waitUntil(`the Temporal server on ${address}`, STACK_DEFAULTS.startTimeoutMs, log, async () => {
-        if (started.exitCode !== null) throw new Error(`temporal-server exited (${started.exitCode}); see ${logFile}.`);
-        return answersSystem(address);
-      });
+      for (let attempt = 1; ; attempt += 1) {
+        const exitCode = await startOnce();
+        if (exitCode === undefined) return;
+        const lastLines = await lastStartLines(logFile);
+        // Another process may take an internal port between its pick and the server's bind: pick others.
+        if (attempt < PORT_ATTEMPTS && /address already in use/i.test(lastLines)) {
+          log(`temporal-server found one of its ports taken; starting it again on others (attempt ${attempt + 1}).`);
+          ports = { frontend: port, ...(await internalPorts()) };
+          await writeConfig();
+          continue;
+        }
+        throw new Error(`temporal-server exited (${exitCode}); see ${logFile}. Its last lines:\n${lastLines}`);
+      }
     },
     stop: async () => {
       if (child !== undefined) await stopChild(child, STACK_DEFAULTS.stopGraceMs);
