@@ -287,11 +287,14 @@ describe('the console in a browser', () => {
     await page.getByLabel('Status').selectOption('waiting_for_input');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByRole('link', { name: asking.workflowId }).waitFor({ timeout: 20_000 });
+    // The unfiltered list showed both: the filtered one has come once the other run's row is gone.
+    await page.getByRole('link', { name: waiting }).waitFor({ state: 'detached', timeout: 20_000 });
     expect(await page.getByRole('link', { name: waiting }).count()).toBe(0);
     await page.getByLabel('Status').selectOption('');
     await page.getByLabel('Search attributes').fill(`WorkflowId = '${waiting}'`);
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByRole('link', { name: waiting }).waitFor({ timeout: 20_000 });
+    await page.getByRole('link', { name: asking.workflowId }).waitFor({ state: 'detached', timeout: 20_000 });
     expect(await page.getByRole('link', { name: asking.workflowId }).count()).toBe(0);
     expect(await page.locator('tbody tr').count()).toBe(1);
     await env.client.workflow.getHandle(waiting).terminate('filtered, no longer needed');
