@@ -22,12 +22,11 @@ const ATTRIBUTE_COUNT_LIMIT = 128;
 
 const exporter = wf.proxySinks<OpenTelemetrySinks>().exporter;
 
+/** Span and trace ids from `wf.uuid4()`, the workflow's own deterministic randomness, as the house rules ask. */
 function randomHex(digits: number): string {
   let hex = '';
-  // The workflow sandbox seeds Math.random per run, so a replay draws the same ids.
-  // eslint-disable-next-line no-restricted-properties -- deterministic in the sandbox; drawn as the SDK drew ids
-  for (let digit = 0; digit < digits; digit += 1) hex += Math.floor(Math.random() * 16).toString(16);
-  return hex;
+  while (hex.length < digits) hex += wf.uuid4().replace(/-/g, '');
+  return hex.slice(0, digits);
 }
 
 function hrTime(epochMs: number): otel.HrTime {
