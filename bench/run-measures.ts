@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { readAgentTranscript } from '../src/client';
-import { eventsQuery } from '../src/common/definitions';
+import { eventsQuery } from '../src/workflow-contract/definitions';
 import { type ChatMessage } from '../src/shared/messages';
 
 /** The run's whole transcript, across its Temporal runs (a hand-over after compaction leaves messages in earlier ones). */

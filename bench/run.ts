@@ -6,7 +6,7 @@ import { Command } from 'commander';
 import type { ChatCompletionRequest, ScriptStep } from '../src/scripted-model/script';
 import type { ScriptedModelServer } from '../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../src/shared/defaults/names';
-import { stateQuery } from '../src/common/definitions';
+import { stateQuery } from '../src/workflow-contract/definitions';
 import { type AgentResult } from '../src/shared/agent-result';
 import type { Client } from '@temporalio/client';
 import { buildApiServer } from '../src/api/server';

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { ScriptedModelServer } from '../src/scripted-model/server';
-import { startDevServer, type StartedDevServer } from '../src/temporal/dev-server';
+import { startDevServer, type StartedDevServer } from '../src/dev-server/dev-server';
 
 /** What the bench and the history recorder run on: an in-memory dev server and a scripted model. */
 export interface LocalStack {

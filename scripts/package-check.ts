@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startDevServer, type StartedDevServer } from '../src/temporal/dev-server';
+import { startDevServer, type StartedDevServer } from '../src/dev-server/dev-server';
 import { checkContents } from './package-contents';
 
 /**

@@ -11,9 +11,9 @@ import {
   stateQuery,
   terminateSignal,
   userMessageSignal,
-} from '../src/common/definitions';
+} from '../src/workflow-contract/definitions';
 import { conversationWorkflowId } from '../src/shared/conversation';
-import { endConversationSignal } from '../src/common/conversation-definitions';
+import { endConversationSignal } from '../src/workflow-contract/conversation-definitions';
 import { type AgentInput } from '../src/shared/agent-input';
 import { type AgentState } from '../src/shared/agent-result';
 import { sendChatTurn } from '../src/client/conversations';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { findOnPath, isExecutable, type Log } from '../src/temporal/go-tool';
+import { findOnPath, isExecutable, type Log } from '../src/dev-server/go-tool';
 import { postgresBinDirectory } from '../dev/stack/postgres';
 
 /**

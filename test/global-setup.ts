@@ -4,7 +4,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { packagesFor, provisionSystemPackages } from '../scripts/system-packages';
 import { AGENT_PRELOADED_MODULES } from '../src/worker/plugin';
-import { startDevServer } from '../src/temporal/dev-server';
+import { startDevServer } from '../src/dev-server/dev-server';
 
 /**
  * One real Temporal dev server (in memory) and one workflow bundle for the

@@ -13,7 +13,7 @@ import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { evaluateArithmetic } from '../../src/tools/builtin/arithmetic';
 import { defineTool } from '../../src/tools/define-tool';
 import { createToolRegistry } from '../../src/tools/tool-registry';
-import { startDevServer } from '../../src/temporal/dev-server';
+import { startDevServer } from '../../src/dev-server/dev-server';
 import { freePort } from '../../src/os/ports';
 import { AGENT_PRELOADED_MODULES } from '../../src/worker/plugin';
 import { createAgentWorker } from '../../src/worker';

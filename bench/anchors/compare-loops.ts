@@ -11,7 +11,7 @@ import type { ChatCompletionRequest, ScriptStep } from '../../src/scripted-model
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentResult } from '../../src/shared/agent-result';
-import { startDevServer } from '../../src/temporal/dev-server';
+import { startDevServer } from '../../src/dev-server/dev-server';
 import { createBuiltinTools } from '../../src/tools/builtin';
 import { createToolRegistry } from '../../src/tools/tool-registry';
 import { createAgentWorker } from '../../src/worker';

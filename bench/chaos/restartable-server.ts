@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isAlive, startDevServer, type StartedDevServer } from '../../src/temporal/dev-server';
+import { isAlive, startDevServer, type StartedDevServer } from '../../src/dev-server/dev-server';
 import { freePort } from '../../src/os/ports';
 
 /**

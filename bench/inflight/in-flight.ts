@@ -6,7 +6,7 @@ import type { ChatCompletionRequest, ScriptStep } from '../../src/scripted-model
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentResult } from '../../src/shared/agent-result';
-import { startDevServer } from '../../src/temporal/dev-server';
+import { startDevServer } from '../../src/dev-server/dev-server';
 import { READY_LINE, type InFlightWorkerEnvironment, type MemorySample } from './worker-contract';
 
 /** How the in-flight section is run. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startStack } from '../../dev/stack/stack';
 import { PROJECT_ROOT } from '../../dev/stack/stack';
 import { serviceProcess, type ServiceProcess } from '../../dev/stack/service-process';
-import { startDevServer } from '../../src/temporal/dev-server';
+import { startDevServer } from '../../src/dev-server/dev-server';
 import { freePort } from '../../src/os/ports';
 import { TEMPORAL_DATABASES } from '../../dev/stack/temporal-server';
 

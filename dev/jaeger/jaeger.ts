@@ -9,7 +9,7 @@ import {
   isExecutable,
   toolCacheDirectory,
   type Log,
-} from '../../src/temporal/go-tool';
+} from '../../src/dev-server/go-tool';
 import { stopChild } from '../../src/os/stop-child';
 import { freePort } from '../../src/os/ports';
 

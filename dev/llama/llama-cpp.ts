@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
-import { executableName, findOnPath, isExecutable, toolCacheDirectory, type Log } from '../../src/temporal/go-tool';
+import { executableName, findOnPath, isExecutable, toolCacheDirectory, type Log } from '../../src/dev-server/go-tool';
 import { LOCAL_SERVER_DEFAULTS } from '../../src/shared/defaults/local-server';
 
 /**

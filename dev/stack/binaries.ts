@@ -9,7 +9,7 @@ import {
   isExecutable,
   toolCacheDirectory,
   type Log,
-} from '../../src/temporal/go-tool';
+} from '../../src/dev-server/go-tool';
 import type { StackVersions } from './versions';
 
 const run = promisify(execFile);

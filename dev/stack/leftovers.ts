@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isAlive } from '../../src/temporal/dev-server';
+import { isAlive } from '../../src/dev-server/dev-server';
 
 /**
  * The pids of a running stack, in `<directory>/pids.json`. A stack whose own process was SIGKILLed leaves its

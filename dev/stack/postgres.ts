@@ -6,7 +6,7 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
-import { isExecutable, type Log } from '../../src/temporal/go-tool';
+import { isExecutable, type Log } from '../../src/dev-server/go-tool';
 import { readPostmasterPid } from './leftovers';
 import { makePrivateDirectory, openPrivateLog, writePrivateFile } from './private-files';
 import { serviceEnvironment } from './service-environment';

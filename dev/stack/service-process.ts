@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import { stopChild } from '../../src/os/stop-child';
 import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
-import type { Log } from '../../src/temporal/go-tool';
+import type { Log } from '../../src/dev-server/go-tool';
 import { openPrivateLog } from './private-files';
 import { waitUntil } from './wait-until';
 

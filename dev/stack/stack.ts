@@ -7,7 +7,7 @@ import { registerSearchAttributes } from '../../src/temporal/check-search-attrib
 import { freePort } from '../../src/os/ports';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE } from '../../src/shared/defaults/names';
 import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
-import type { Log } from '../../src/temporal/go-tool';
+import type { Log } from '../../src/dev-server/go-tool';
 import { resolveTemporalBinaries } from './binaries';
 import { clusterOwner, postgresBinDirectory, preparePostgres, type PostgresCluster } from './postgres';
 import { makePrivateDirectory, PRIVATE_DIRECTORY_MODE, writePrivateFile } from './private-files';

@@ -6,7 +6,7 @@ import { Connection } from '@temporalio/client';
 import { freeLowPort } from './ports';
 import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
 import { stopChild } from '../../src/os/stop-child';
-import type { Log } from '../../src/temporal/go-tool';
+import type { Log } from '../../src/dev-server/go-tool';
 import type { TemporalBinaries } from './binaries';
 import type { PostgresCluster } from './postgres';
 import { makePrivateDirectory, openPrivateLog, writePrivateFile } from './private-files';

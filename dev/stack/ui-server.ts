@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Log } from '../../src/temporal/go-tool';
+import type { Log } from '../../src/dev-server/go-tool';
 import { STACK_MARKER } from './leftovers';
 import { makePrivateDirectory, writePrivateFile } from './private-files';
 import { serviceEnvironment } from './service-environment';

@@ -1,4 +1,4 @@
-import type { Log } from '../../src/temporal/go-tool';
+import type { Log } from '../../src/dev-server/go-tool';
 import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
 
 /**

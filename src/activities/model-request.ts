@@ -1,5 +1,5 @@
 import { ApplicationFailure, type Context } from '@temporalio/activity';
-import { modelRequestQuery } from '../common/definitions';
+import { modelRequestQuery } from '../workflow-contract/definitions';
 import { FailureType } from '../shared/failure-catalogue';
 import { type ChatMessage } from '../shared/messages';
 import { type ModelCallInput } from '../shared/activity-types';

@@ -24,7 +24,7 @@ import type { ApprovalDecision, Decider } from '../shared/control';
 import { API_ADMISSION_WAIT_MS, API_DEFAULTS, API_QUERY_DEADLINE_MS } from '../shared/defaults/api';
 import { DEFAULT_AGENT_TOOLS } from '../shared/defaults/tools';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
-import { eventsQuery } from '../common/definitions';
+import { eventsQuery } from '../workflow-contract/definitions';
 import { withModelDeltas } from '../client/model-stream-follower';
 import { readClosedRun } from '../client/closed-run-reader';
 import { closedRunEvents } from '../shared/closed-run';

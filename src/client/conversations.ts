@@ -17,7 +17,7 @@ import {
   type ConversationState,
 } from '../shared/conversation';
 import { loadClientTaskQueue } from '../config/temporal';
-import { chatUpdate, conversationQuery, endConversationSignal } from '../common/conversation-definitions';
+import { chatUpdate, conversationQuery, endConversationSignal } from '../workflow-contract/conversation-definitions';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
 

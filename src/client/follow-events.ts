@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { eventsQuery } from '../common/definitions';
+import { eventsQuery } from '../workflow-contract/definitions';
 import { closedRunEvents } from '../shared/closed-run';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import { MAX_EVENTS_PER_PAGE } from '../shared/defaults/event-log';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { AgentForkedFromKey } from '../common/search-attributes';
+import { AgentForkedFromKey } from '../workflow-contract/search-attributes';
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { type ForkedFrom } from '../shared/fork';

@@ -9,7 +9,7 @@ import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import { MESSAGE_PAGES } from '../shared/defaults/sizes';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
-import { stateQuery, transcriptQuery } from '../common/definitions';
+import { stateQuery, transcriptQuery } from '../workflow-contract/definitions';
 import { readClosedRun } from './closed-run-reader';
 import { unlessNoWorker } from './worker-presence';
 import { type AgentResult, type AgentState } from '../shared/agent-result';
@@ -42,7 +42,7 @@ export {
   AgentTotalTokensKey,
   AgentCostUsdKey,
   AgentForkedFromKey,
-} from '../common/search-attributes';
+} from '../workflow-contract/search-attributes';
 // The input, and the check `startAgentRun` applies to it.
 export { parseAgentInput } from '../shared/agent-input';
 export type { AgentInput, ApprovalConfig, RestrictOutputConfig, TerminatingConfig } from '../shared/agent-input';
@@ -86,7 +86,7 @@ export {
   terminateSignal,
   transcriptQuery,
   userMessageSignal,
-} from '../common/definitions';
+} from '../workflow-contract/definitions';
 export type { MessagePage, ResultTranscript, TranscriptQueryInput } from '../shared/transcript';
 export type {
   ApprovalDecision,
@@ -101,7 +101,7 @@ export type {
   TokenBudget,
 } from '../shared/control';
 // Conversations: `conversationWorkflow`'s messages and their types.
-export { chatUpdate, conversationQuery, endConversationSignal } from '../common/conversation-definitions';
+export { chatUpdate, conversationQuery, endConversationSignal } from '../workflow-contract/conversation-definitions';
 export type {
   ActiveTurn,
   ChatTurnKind,

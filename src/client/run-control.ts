@@ -11,7 +11,7 @@ import {
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
   AgentCostUsdKey,
-} from '../common/search-attributes';
+} from '../workflow-contract/search-attributes';
 import { FailureType } from '../shared/failure-catalogue';
 import { unlessNoWorker } from './worker-presence';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
@@ -22,7 +22,7 @@ import {
   stopSignal,
   terminateSignal,
   userMessageSignal,
-} from '../common/definitions';
+} from '../workflow-contract/definitions';
 import type { AnswerElicitationInput, ElicitationAnswered } from '../shared/mcp-elicitation-answer';
 import { type RunEvent } from '../shared/run-events';
 import { type AgentResult } from '../shared/agent-result';

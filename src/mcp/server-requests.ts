@@ -9,7 +9,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { WorkflowHandle } from '@temporalio/client';
-import { mcpElicitationAnswerQuery, mcpElicitationSignal, mcpSamplingSignal } from '../common/definitions';
+import { mcpElicitationAnswerQuery, mcpElicitationSignal, mcpSamplingSignal } from '../workflow-contract/definitions';
 import { HistoryWatch } from '../temporal/history-watch';
 import { createModelClient } from '../activities/model-client';
 import { pricedUsage } from '../activities/model-cost';

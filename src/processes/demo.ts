@@ -16,7 +16,7 @@ import { ScriptedModelServer } from '../scripted-model/server';
 import { DEMO_TASK_QUEUE } from '../shared/defaults/names';
 import { WORKER_DEFAULTS } from '../shared/defaults/worker';
 import { type AgentInput } from '../shared/agent-input';
-import { connectToLocalServer, ensureLocalServer } from '../temporal/local-server';
+import { connectToLocalServer, ensureLocalServer } from '../dev-server/local-server';
 import { createBuiltinTools } from '../tools/builtin';
 import { createAgentWorker } from '../worker';
 import { runnerLogger } from '../worker/runner-logger';

@@ -9,7 +9,7 @@ import { describePayloadEncryption, loadPayloadEncryption } from '../config/payl
 import { buildApiServer } from '../api/server';
 import { ConfigError, configuredSecrets, loadLogLevel, loadModelConfig, loadTemporalConfig } from '../config';
 import { loadLocalRunConfig, loadLocalServerConfig } from '../config/local-server';
-import { connectToLocalServer, ensureLocalServer } from '../temporal/local-server';
+import { connectToLocalServer, ensureLocalServer } from '../dev-server/local-server';
 import { createBuiltinTools } from '../tools/builtin';
 import { createAgentWorker } from '../worker';
 import { describeModelEndpoints } from '../worker/describe-endpoints';

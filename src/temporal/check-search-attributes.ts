@@ -1,6 +1,6 @@
 import type { Connection } from '@temporalio/client';
-import { AGENT_SEARCH_ATTRIBUTES } from './search-attributes';
-import { CLIENT_SET_SEARCH_ATTRIBUTES } from '../common/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES } from '../workflow-contract/search-attributes';
+import { CLIENT_SET_SEARCH_ATTRIBUTES } from '../workflow-contract/search-attributes';
 import { SearchAttributesMissingError } from './search-attributes-missing-error';
 
 /**

@@ -29,6 +29,6 @@ export type {
   ScriptedReply,
   ScriptedToolCall,
 } from '../scripted-model/script';
-export { startDevServer, type DevServerOptions, type StartedDevServer } from '../temporal/dev-server';
-export type { Log } from '../temporal/temporal-cli';
+export { startDevServer, type DevServerOptions, type StartedDevServer } from '../dev-server/dev-server';
+export type { Log } from '../dev-server/temporal-cli';
 export { replayAgentHistories, type ReplayAgentHistoriesOptions } from './replay-histories';

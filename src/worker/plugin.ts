@@ -13,7 +13,7 @@ import type { ModelSettings } from '../shared/model-settings';
 import { DeltaHub, type StreamListenerOptions } from '../activities/delta-hub';
 import { ModelRequestCache, modelRequestKey } from '../activities/model-request-cache';
 import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
-import { type ModelRequestSinks } from '../common/model-request-sinks';
+import { type ModelRequestSinks } from '../workflow-contract/model-request-sinks';
 import type { ToolDefinition } from '../tools/define-tool';
 import { createToolRegistry } from '../tools/tool-registry';
 import { createRedactor } from '../redaction';

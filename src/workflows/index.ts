@@ -31,8 +31,8 @@ export {
   terminateSignal,
   transcriptQuery,
   userMessageSignal,
-} from '../common/definitions';
-export { chatUpdate, conversationQuery, endConversationSignal } from '../common/conversation-definitions';
+} from '../workflow-contract/definitions';
+export { chatUpdate, conversationQuery, endConversationSignal } from '../workflow-contract/conversation-definitions';
 
 /* Search attributes the agent keeps current, for `wf.upsertSearchAttributes` readers and list queries. */
 export {
@@ -43,7 +43,7 @@ export {
   AgentStatusKey,
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
-} from '../common/search-attributes';
+} from '../workflow-contract/search-attributes';
 
 /* The workflow type names, for `executeChild('agentWorkflow', ...)` by name. */
 export { WORKFLOW_TYPE } from '../shared/defaults/names';

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { resolveTemporalCli } from '../../src/temporal/temporal-cli';
+import { resolveTemporalCli } from '../../src/dev-server/temporal-cli';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const TSX = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');

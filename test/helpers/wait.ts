@@ -1,5 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { stateQuery } from '../../src/common/definitions';
+import { stateQuery } from '../../src/workflow-contract/definitions';
 import { type AgentState } from '../../src/shared/agent-result';
 
 /**

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { stateQuery } from '../../src/common/definitions';
+import { stateQuery } from '../../src/workflow-contract/definitions';
 import { type AgentState } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';

@@ -8,7 +8,7 @@ import { newApiToken } from '../../src/config/principals';
 import { API_SCOPE_NAMES, OPEN_ROUTES, ROUTE_SCOPES, type ApiScope } from '../../src/api/scopes';
 import { buildApiServer, type ApiAuth } from '../../src/api/server';
 import { openApiDocument, openApiPath } from '../../src/api/openapi/document';
-import { eventsQuery, stateQuery } from '../../src/common/definitions';
+import { eventsQuery, stateQuery } from '../../src/workflow-contract/definitions';
 import type { RunEvent } from '../../src/shared/run-events';
 import { startAgentRun } from '../../src/client';
 import { decideToolCall } from '../../src/client/run-control';

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { buildApiServer } from '../../src/api/server';
 import { API_QUERY_DEADLINE_MS, API_TEMPORAL_DEADLINE_MS } from '../../src/shared/defaults/api';
-import { startDevServer, type StartedDevServer } from '../../src/temporal/dev-server';
+import { startDevServer, type StartedDevServer } from '../../src/dev-server/dev-server';
 import { TEST_TOKEN } from '../helpers/api';
 import { waitFor } from '../helpers/wait';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { z } from 'zod';
-import { decideUpdate, eventsQuery } from '../../src/common/definitions';
+import { decideUpdate, eventsQuery } from '../../src/workflow-contract/definitions';
 import { FailureType } from '../../src/shared/failure-catalogue';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type AssistantMessage } from '../../src/shared/messages';

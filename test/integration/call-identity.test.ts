@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { approveSignal, decideUpdate, denySignal, eventsQuery } from '../../src/common/definitions';
+import { approveSignal, decideUpdate, denySignal, eventsQuery } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type AssistantMessage } from '../../src/shared/messages';
 import { defineTool } from '../../src/tools/define-tool';

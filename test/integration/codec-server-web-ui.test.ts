@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Browser, type Page } from 'playwright-core';
 import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
 import { buildCodecServer } from '../../src/codec-server/server';
-import { startDevServer, type StartedDevServer } from '../../src/temporal/dev-server';
+import { startDevServer, type StartedDevServer } from '../../src/dev-server/dev-server';
 import { freePort } from '../../src/os/ports';
 import { EncryptedAgent, newCodecKey } from '../helpers/encrypted-agent';
 import { launchChromium } from '../helpers/browser';

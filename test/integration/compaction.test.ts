@@ -3,7 +3,7 @@ import { temporalRunsOf } from '../../src/temporal/run-chain';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
 import { COMPACTION_SUMMARY_HEADING, DEFAULT_COMPACTION_INSTRUCTIONS } from '../../src/shared/defaults/context-control';
 import { addUsage, ZERO_USAGE, type ChatMessage } from '../../src/shared/messages';
-import { eventsQuery, stateQuery, transcriptQuery } from '../../src/common/definitions';
+import { eventsQuery, stateQuery, transcriptQuery } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type RunEventOf } from '../../src/shared/run-events';
 import { defaultPayloadConverter } from '@temporalio/common';

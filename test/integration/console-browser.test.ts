@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { AgentResult } from '../../src/shared/agent-result';
-import { eventsQuery } from '../../src/common/definitions';
+import { eventsQuery } from '../../src/workflow-contract/definitions';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { TestEnv } from '../helpers/test-env';
 import { startConsoleApi, testPrincipal } from '../helpers/console';

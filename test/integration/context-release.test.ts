@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventsQuery } from '../../src/common/definitions';
+import { eventsQuery } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type RunEventOf } from '../../src/shared/run-events';
 import { defineTool } from '../../src/tools/define-tool';

@@ -3,7 +3,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { sendChatTurn } from '../../src/client/conversations';
 import { decideToolCall, followRunEvents, listAgentRuns } from '../../src/client/run-control';
 import { temporalRunsOf } from '../../src/temporal/run-chain';
-import { eventsQuery, stateQuery } from '../../src/common/definitions';
+import { eventsQuery, stateQuery } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type ChatMessage } from '../../src/shared/messages';
 import { type RunEvent } from '../../src/shared/run-events';

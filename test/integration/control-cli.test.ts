@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { eventsQuery } from '../../src/common/definitions';
+import { eventsQuery } from '../../src/workflow-contract/definitions';
 import type { AgentState } from '../../src/shared/agent-result';
 import { runProcess, temporalCli } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';

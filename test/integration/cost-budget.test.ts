@@ -1,5 +1,5 @@
 import { costOf, type PriceTable } from '../../src/shared/prices';
-import { eventsQuery, stateQuery } from '../../src/common/definitions';
+import { eventsQuery, stateQuery } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { runFailureOf } from '../helpers/promises';
 import { TestEnv } from '../helpers/test-env';

@@ -1,7 +1,7 @@
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
 import { z } from 'zod';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
-import { approveSignal, eventsQuery, setLimitsUpdate, terminateSignal } from '../../src/common/definitions';
+import { approveSignal, eventsQuery, setLimitsUpdate, terminateSignal } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type ChatMessage } from '../../src/shared/messages';
 import { defineTool } from '../../src/tools/define-tool';

@@ -1,6 +1,6 @@
 import { decideToolCall, followRunEvents } from '../../src/client/run-control';
 import { getAgentState } from '../../src/client';
-import { eventsQuery, stateQuery } from '../../src/common/definitions';
+import { eventsQuery, stateQuery } from '../../src/workflow-contract/definitions';
 import type { AgentWorkflowResult } from '../../src/shared/result-answer';
 import { type RunEvent } from '../../src/shared/run-events';
 import { TEST_TOKEN, TestApi, readEventStream, type SseEvent } from '../helpers/api';

@@ -1,5 +1,5 @@
 import { forkRun } from '../../src/client/fork-run';
-import { eventsQuery } from '../../src/common/definitions';
+import { eventsQuery } from '../../src/workflow-contract/definitions';
 import type { ChatCompletionRequest, ScriptStep } from '../../src/scripted-model/script';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { addUsage, type Usage, ZERO_USAGE } from '../../src/shared/messages';

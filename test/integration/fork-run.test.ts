@@ -3,7 +3,7 @@ import { forkRun } from '../../src/client/fork-run';
 import { ForkRefusedError } from '../../src/client/fork-errors';
 import { decideToolCall, listAgentRuns, RunNotFoundError } from '../../src/client/run-control';
 import { getAgentState } from '../../src/client';
-import { eventsQuery } from '../../src/common/definitions';
+import { eventsQuery } from '../../src/workflow-contract/definitions';
 import type { ChatCompletionRequest, ScriptStep } from '../../src/scripted-model/script';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { addUsage, type Usage, ZERO_USAGE } from '../../src/shared/messages';

@@ -4,7 +4,7 @@ import { ApplicationFailure, RawValue } from '@temporalio/common';
 import { CONVERSATION_WORKFLOW_TYPE } from '../../src/shared/conversation';
 import { INPUT_BOUNDS } from '../../src/shared/defaults/input-bounds';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
-import { eventsQuery } from '../../src/common/definitions';
+import { eventsQuery } from '../../src/workflow-contract/definitions';
 import { runProcess, temporalCli } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { getAgentResult, getAgentState } from '../../src/client';
 import type { CodecKey } from '../../src/codec/codec-keys';
 import { payloadCodecDataConverter } from '../../src/codec/data-converter';
-import { approveSignal } from '../../src/common/definitions';
+import { approveSignal } from '../../src/workflow-contract/definitions';
 import { defineTool } from '../../src/tools/define-tool';
 import { rawHistory } from '../helpers/raw-history';
 import { TestEnv } from '../helpers/test-env';

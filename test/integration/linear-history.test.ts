@@ -2,7 +2,7 @@ import { CLOSED_RUN_EVENT_BYTES } from '../../src/shared/defaults/event-log';
 import { z } from 'zod';
 import { MODEL_INPUT_INLINE_BYTES, RESULT_MESSAGES_INLINE_BYTES } from '../../src/shared/defaults/sizes';
 import { jsonBytes } from '../../src/shared/payload-limits';
-import { stateQuery, transcriptQuery } from '../../src/common/definitions';
+import { stateQuery, transcriptQuery } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type ChatMessage } from '../../src/shared/messages';
 import path from 'node:path';

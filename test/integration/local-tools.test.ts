@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { approveSignal, denySignal, terminateSignal } from '../../src/common/definitions';
+import { approveSignal, denySignal, terminateSignal } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type ChatMessage } from '../../src/shared/messages';
 import { defineTool } from '../../src/tools/define-tool';

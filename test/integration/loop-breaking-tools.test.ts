@@ -1,4 +1,4 @@
-import { eventsQuery, userMessageSignal } from '../../src/common/definitions';
+import { eventsQuery, userMessageSignal } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { TestEnv } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';

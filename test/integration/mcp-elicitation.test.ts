@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { WorkflowHandle } from '@temporalio/client';
 import { newApiToken } from '../../src/config/principals';
 import { answerElicitation, DecisionRejectedError } from '../../src/client/run-control';
-import { eventsQuery, terminateSignal, userMessageSignal } from '../../src/common/definitions';
+import { eventsQuery, terminateSignal, userMessageSignal } from '../../src/workflow-contract/definitions';
 import type { AnswerElicitationInput } from '../../src/shared/mcp-elicitation-answer';
 import type { AgentResult } from '../../src/shared/agent-result';
 import type { ChatMessage } from '../../src/shared/messages';

@@ -1,5 +1,5 @@
 import { DefaultLogger, Runtime, type LogEntry } from '@temporalio/worker';
-import { eventsQuery } from '../../src/common/definitions';
+import { eventsQuery } from '../../src/workflow-contract/definitions';
 import type { AgentResult } from '../../src/shared/agent-result';
 import type { ChatMessage } from '../../src/shared/messages';
 import { everythingHttp, everythingStdio } from '../helpers/mcp-servers';

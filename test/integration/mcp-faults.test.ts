@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AgentResult } from '../../src/shared/agent-result';
 import type { ChatMessage } from '../../src/shared/messages';
 import { faultRecords, faultServer } from '../helpers/fault-server';
-import { isAlive } from '../../src/temporal/dev-server';
+import { isAlive } from '../../src/dev-server/dev-server';
 import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 

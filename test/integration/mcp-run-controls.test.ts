@@ -1,7 +1,7 @@
 import { access, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { approveSignal, denySignal, eventsQuery } from '../../src/common/definitions';
+import { approveSignal, denySignal, eventsQuery } from '../../src/workflow-contract/definitions';
 import type { AgentResult } from '../../src/shared/agent-result';
 import { TOOL_OUTPUT_LIMIT_BYTES } from '../../src/shared/defaults/sizes';
 import type { ChatMessage } from '../../src/shared/messages';

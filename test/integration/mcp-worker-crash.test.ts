@@ -5,7 +5,7 @@ import path from 'node:path';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { faultRecords } from '../helpers/fault-server';
-import { isAlive } from '../../src/temporal/dev-server';
+import { isAlive } from '../../src/dev-server/dev-server';
 import { crashWorkerStarter, useCrashWorld } from '../helpers/crash-worker';
 import { waitFor } from '../helpers/wait';
 

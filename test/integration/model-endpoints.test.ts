@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { z } from 'zod';
-import { eventsQuery } from '../../src/common/definitions';
+import { eventsQuery } from '../../src/workflow-contract/definitions';
 import { resolveLlama } from '../../dev/llama/llama-cpp';
 import { startLlamaServer, type RunningLlamaServer } from '../../dev/llama/llama-server';
 import { ScriptedModelServer } from '../../src/scripted-model/server';

@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { eventsQuery, stateQuery } from '../../src/common/definitions';
+import { eventsQuery, stateQuery } from '../../src/workflow-contract/definitions';
 import { FailureType } from '../../src/shared/failure-catalogue';
 import type { RunEvent, RunEventOf } from '../../src/shared/run-events';
 import type { Usage } from '../../src/shared/messages';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
-import { approveSignal } from '../../src/common/definitions';
+import { approveSignal } from '../../src/workflow-contract/definitions';
 import type { AgentResult } from '../../src/shared/agent-result';
 import { everythingStdio } from '../helpers/mcp-servers';
 import { cleanEnv, startScript, stopChild } from '../helpers/processes';

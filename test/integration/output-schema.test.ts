@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventsQuery } from '../../src/common/definitions';
+import { eventsQuery } from '../../src/workflow-contract/definitions';
 import { FailureType } from '../../src/shared/failure-catalogue';
 import { TestEnv } from '../helpers/test-env';
 

@@ -5,7 +5,7 @@ import { AgentRunFailedError, getAgentResult, getAgentState, getAgentTranscript 
 import { PayloadKeyError } from '../../src/codec/aes-gcm-codec';
 import type { CodecKey } from '../../src/codec/codec-keys';
 import { payloadCodecDataConverter } from '../../src/codec/data-converter';
-import { eventsQuery } from '../../src/common/definitions';
+import { eventsQuery } from '../../src/workflow-contract/definitions';
 import { replayAgentHistories } from '../../src/testing/replay-histories';
 import { defineTool } from '../../src/tools/define-tool';
 import { TEST_TOKEN, TestApi, readEventStream } from '../helpers/api';

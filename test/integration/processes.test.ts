@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { spawn } from 'node:child_process';
-import { stopProcess, waitForServer } from '../../src/temporal/dev-server';
+import { stopProcess, waitForServer } from '../../src/dev-server/dev-server';
 import { freePort } from '../../src/os/ports';
 import {
   PROJECT_ROOT,

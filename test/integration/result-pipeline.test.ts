@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
 import { DEFAULT_EXTRACTION_INSTRUCTIONS, RESULT_CACHE_DEFAULTS } from '../../src/shared/defaults/context-control';
 import { addUsage, ZERO_USAGE } from '../../src/shared/messages';
-import { approveSignal, terminateSignal, eventsQuery } from '../../src/common/definitions';
+import { approveSignal, terminateSignal, eventsQuery } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type RunEventOf } from '../../src/shared/run-events';
 import { temporalRunsOf } from '../../src/temporal/run-chain';

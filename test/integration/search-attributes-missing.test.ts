@@ -11,7 +11,7 @@ import {
 import { createActivities } from '../../src/activities';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { createToolRegistry } from '../../src/tools/tool-registry';
-import { startDevServer, type StartedDevServer } from '../../src/temporal/dev-server';
+import { startDevServer, type StartedDevServer } from '../../src/dev-server/dev-server';
 import { AgentRunnerPlugin, createAgentWorker } from '../../src/worker';
 import { installQuietRuntime } from '../helpers/quiet-runtime';
 import { waitFor } from '../helpers/wait';

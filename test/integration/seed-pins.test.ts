@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { eventsQuery, stateQuery, userMessageSignal } from '../../src/common/definitions';
+import { eventsQuery, stateQuery, userMessageSignal } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';

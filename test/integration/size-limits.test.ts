@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { stateQuery } from '../../src/common/definitions';
+import { stateQuery } from '../../src/workflow-contract/definitions';
 import { getAgentResult } from '../../src/client/index';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { jsonBytes } from '../../src/shared/payload-limits';

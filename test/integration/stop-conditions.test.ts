@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { stopSignal } from '../../src/common/definitions';
+import { stopSignal } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { pingTool } from '../helpers/ping-tool';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { addUsage, ZERO_USAGE } from '../../src/shared/messages';
-import { eventsQuery, userMessageSignal } from '../../src/common/definitions';
+import { eventsQuery, userMessageSignal } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { pingTool } from '../helpers/ping-tool';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_NUDGE_MESSAGE, DEFAULT_RESTRICTION_MESSAGE } from '../../src/shared/defaults/run-input';
-import { stateQuery } from '../../src/common/definitions';
+import { stateQuery } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type ChatMessage } from '../../src/shared/messages';
 import { type ToolCallInput } from '../../src/shared/activity-types';

@@ -1,5 +1,5 @@
 import { costOf, type PriceTable } from '../../src/shared/prices';
-import { eventsQuery, stateQuery } from '../../src/common/definitions';
+import { eventsQuery, stateQuery } from '../../src/workflow-contract/definitions';
 import { addUsage, ZERO_USAGE, type Usage } from '../../src/shared/messages';
 import type { AgentResult } from '../../src/shared/agent-result';
 import type { ScriptStep } from '../../src/scripted-model/script';

@@ -1,7 +1,7 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
 import { ACTIVITY_DEFAULTS } from '../../src/shared/defaults/activities';
-import { terminateSignal } from '../../src/common/definitions';
+import { terminateSignal } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestEnv } from '../helpers/test-env';

@@ -7,7 +7,7 @@ import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';
 import { readPostmasterPid, stopLeftovers } from '../../dev/stack/leftovers';
 import { clusterOwner, postgresBinDirectory } from '../../dev/stack/postgres';
-import { isAlive } from '../../src/temporal/dev-server';
+import { isAlive } from '../../src/dev-server/dev-server';
 import { startStack, type Stack } from '../../dev/stack/stack';
 import type { Json } from '../helpers/api';
 import { cleanEnv, runProcess, startScript, stopChild } from '../helpers/processes';

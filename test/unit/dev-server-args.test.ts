@@ -1,5 +1,5 @@
 import { LOCAL_SERVER_DEFAULTS } from '../../src/shared/defaults/local-server';
-import { devServerArgs } from '../../src/temporal/dev-server';
+import { devServerArgs } from '../../src/dev-server/dev-server';
 
 const base = { ip: '127.0.0.1', port: 7233, uiPort: 8233 };
 

@@ -73,7 +73,7 @@ describe('lint keeps folders one way', () => {
         code: "export { McpToolSet } from '../mcp/mcp-tool-set';\n",
       },
       {
-        file: 'src/temporal/dev-server.ts',
+        file: 'src/dev-server/dev-server.ts',
         code: "import { startStack } from '../../dev/stack/stack';\nexport const s = startStack;\n",
       },
       { file: 'src/api/server.ts', code: "import { ApiError } from '../http/errors';\nexport const e = ApiError;\n" },

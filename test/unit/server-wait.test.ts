@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ServerExited, isAlive, startDevServer, waitForServer } from '../../src/temporal/dev-server';
+import { ServerExited, isAlive, startDevServer, waitForServer } from '../../src/dev-server/dev-server';
 import { freePort } from '../../src/os/ports';
 
 /**

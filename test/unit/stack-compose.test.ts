@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { AGENT_SEARCH_ATTRIBUTES } from '../../src/common/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES } from '../../src/workflow-contract/search-attributes';
 import { STACK_DEFAULTS } from '../../src/shared/defaults/stack';
 import { PROJECT_ROOT, STACK_DYNAMIC_CONFIG_FILE } from '../../dev/stack/stack';
 import { TEMPORAL_SQL_PLUGIN } from '../../dev/stack/temporal-server';

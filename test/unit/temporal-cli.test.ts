@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { TEMPORAL_CLI_VERSION, cliCacheDirectory, resolveTemporalCli } from '../../src/temporal/temporal-cli';
+import { TEMPORAL_CLI_VERSION, cliCacheDirectory, resolveTemporalCli } from '../../src/dev-server/temporal-cli';
 
 /** Writes an executable shell script. */
 async function executable(file: string, body: string): Promise<string> {

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { AgentPendingApprovalsKey } from '../../common/search-attributes';
+import { AgentPendingApprovalsKey } from '../../workflow-contract/search-attributes';
 import { CONSOLE_DEFAULTS } from '../../shared/defaults/console';
 import { WORKFLOW_TYPE } from '../../shared/defaults/names';
 import type { RunEvent } from '../../shared/run-events';

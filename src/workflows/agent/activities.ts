@@ -1,7 +1,7 @@
 import * as wf from '@temporalio/workflow';
 import { ACTIVITY_DEFAULTS, ACTIVITY_RETRY_POLICIES } from '../../shared/defaults/activities';
 import { type AgentActivities } from '../../shared/activity-types';
-import { type ModelRequestSinks } from '../../common/model-request-sinks';
+import { type ModelRequestSinks } from '../../workflow-contract/model-request-sinks';
 
 /**
  * The agent's activity stubs, one per kind of call, with options built only

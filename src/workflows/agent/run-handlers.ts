@@ -17,7 +17,7 @@ import {
   terminateSignal,
   transcriptQuery,
   userMessageSignal,
-} from '../../common/definitions';
+} from '../../workflow-contract/definitions';
 import { decideInputSchema } from '../../shared/control';
 import { MESSAGE_PAGES } from '../../shared/defaults/sizes';
 import { messagePage } from '../rules/message-pages';

@@ -7,7 +7,7 @@ import {
   AgentStatusKey,
   AgentTerminationReasonKey,
   AgentTotalTokensKey,
-} from '../../common/search-attributes';
+} from '../../workflow-contract/search-attributes';
 import { FailureType } from '../../shared/failure-catalogue';
 import { SCHEMA_VERSION } from '../../shared/defaults/names';
 import { ZERO_USAGE, type AssistantMessage, type ChatMessage, type ToolCall, type Usage } from '../../shared/messages';

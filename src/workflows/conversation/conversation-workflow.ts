@@ -14,7 +14,7 @@ import {
   type RememberedTurn,
 } from '../../shared/conversation';
 import { FailureType, type FailureTypeName } from '../../shared/failure-catalogue';
-import { chatUpdate, conversationQuery, endConversationSignal } from '../../common/conversation-definitions';
+import { chatUpdate, conversationQuery, endConversationSignal } from '../../workflow-contract/conversation-definitions';
 import { formatBytes, jsonBytes } from '../../shared/payload-limits';
 import { parseAgentInput, type AgentInput } from '../../shared/agent-input';
 import { withAnswerRestored } from '../../shared/result-answer';

@@ -1,5 +1,5 @@
 import * as wf from '@temporalio/workflow';
-import { approveSignal, denySignal, nestedApprovalsSignal } from '../../../common/definitions';
+import { approveSignal, denySignal, nestedApprovalsSignal } from '../../../workflow-contract/definitions';
 import { type ApprovalDecision, type DecideInput } from '../../../shared/control';
 import { type NestedQuestion } from '../../../shared/control';
 import { approvalsKey, routeDecision } from '../../rules/nested-approvals';

@@ -1,6 +1,4 @@
-import { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
-
-export { AGENT_SEARCH_ATTRIBUTES } from '../common/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTES } from '../workflow-contract/search-attributes';
 
 /** `--search-attribute` flags for `temporal server start-dev`. */
 export function searchAttributeFlags(): string[] {

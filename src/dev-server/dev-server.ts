@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process';
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { AGENT_SEARCH_ATTRIBUTE_KEYS } from '../common/search-attributes';
+import { AGENT_SEARCH_ATTRIBUTE_KEYS } from '../workflow-contract/search-attributes';
 import { DEFAULT_NAMESPACE } from '../shared/defaults/names';
 import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
 import { formatSeconds } from '../shared/duration';
 import { freePort } from '../os/ports';
 import { lastLines, readLogTail } from './log-tail';
-import { searchAttributeFlags } from './search-attributes';
+import { searchAttributeFlags } from './search-attribute-flags';
 import { resolveTemporalCli, type Log } from './temporal-cli';
 
 /** How to start `temporal server start-dev`. */

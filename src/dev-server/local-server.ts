@@ -7,12 +7,12 @@ import type { TemporalConfig } from '../config';
 import { loadLocalServerConfig, type LocalServerConfig } from '../config/local-server';
 import { describeTemporalSource } from '../config/temporal';
 import { LOCAL_SERVER_DEFAULTS } from '../shared/defaults/local-server';
-import { registerSearchAttributes } from './check-search-attributes';
-import { connectClient } from './connection';
+import { registerSearchAttributes } from '../temporal/check-search-attributes';
+import { connectClient } from '../temporal/connection';
 import { answers, isAlive, startDevServer, stopProcess } from './dev-server';
 import { freePort, portIsFree } from '../os/ports';
 import type { Log } from './temporal-cli';
-import { connectWorker } from './worker-connection';
+import { connectWorker } from '../temporal/worker-connection';
 
 /** Where the demo's persistent dev server keeps its SQLite file, log and process record. */
 const LOCAL_SERVER_DIRECTORY = path.resolve('.temporal');
