@@ -37,7 +37,12 @@ import { WorkerSupervisor } from './worker-supervisor';
 const command = new Command()
   .option('--runs <n>', 'runs while the worker is killed', Number, 50)
   .option('--iterations <n>', 'model calls per run (the last one calls finish)', Number, 6)
-  .option('--kill-min <s>', 'least time a worker lives after it is ready, in seconds', Number, 2)
+  .option(
+    '--kill-min <s>',
+    'least time a worker lives after it is ready, in seconds (and never less than it took to start)',
+    Number,
+    2,
+  )
   .option('--kill-max <s>', 'most time a worker lives after it is ready, in seconds', Number, 6)
   .option('--server-runs <n>', 'runs across a server kill and restart', Number, 20)
   .option('--tool-work <ms>', 'how long the chaos tool works after its side effect', Number, 1_000)
