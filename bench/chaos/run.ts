@@ -39,7 +39,7 @@ const command = new Command()
   .option('--iterations <n>', 'model calls per run (the last one calls finish)', Number, 6)
   .option(
     '--kill-min <s>',
-    'least time a worker lives after it is ready, in seconds (and never less than it took to start)',
+    'least time a worker lives after it is ready, in seconds (a restarted one never less than it took to start)',
     Number,
     2,
   )
@@ -179,7 +179,7 @@ async function workerKillPhase(
 ): Promise<PhaseResult> {
   const started = performance.now();
   say(
-    `worker kills: ${runLabels.length} runs; the worker is SIGKILLed ${options.killMin}-${options.killMax} s after it is ready, and restarted at once`,
+    `worker kills: ${runLabels.length} runs; the worker is SIGKILLed ${options.killMin}-${options.killMax} s after it is ready (a restarted one never sooner than it took to start), and restarted at once`,
   );
   const runs = await batch('kill', runLabels);
   supervisor.startKilling(seededRandom(options.seed), options.killMin * 1_000, options.killMax * 1_000);
@@ -198,7 +198,7 @@ async function workerKillPhase(
   const sideEffects = summarizeSideEffects(readSideEffects(sideEffectLog), new Set(runs.workflowIds));
   const mcpRepeats = sideEffects.repeated.filter((entry) => entry.effect.startsWith('mcp:')).length;
   return {
-    title: `worker kills: ${runLabels.length} runs, worker SIGKILLed ${options.killMin}-${options.killMax} s after each start`,
+    title: `worker kills: ${runLabels.length} runs, worker SIGKILLed ${options.killMin}-${options.killMax} s after each start (a restart at least its start time)`,
     runs: runLabels.map((label, index) => ({
       label,
       workflowId: runs.workflowIds[index] ?? '',
