@@ -37,7 +37,12 @@ import { WorkerSupervisor } from './worker-supervisor';
 const command = new Command()
   .option('--runs <n>', 'runs while the worker is killed', Number, 50)
   .option('--iterations <n>', 'model calls per run (the last one calls finish)', Number, 6)
-  .option('--kill-min <s>', 'least time a worker lives after it is ready, in seconds', Number, 2)
+  .option(
+    '--kill-min <s>',
+    'least time a worker lives after it is ready, in seconds (a restarted one never less than it took to start)',
+    Number,
+    2,
+  )
   .option('--kill-max <s>', 'most time a worker lives after it is ready, in seconds', Number, 6)
   .option('--server-runs <n>', 'runs across a server kill and restart', Number, 20)
   .option('--tool-work <ms>', 'how long the chaos tool works after its side effect', Number, 1_000)
@@ -174,7 +179,7 @@ async function workerKillPhase(
 ): Promise<PhaseResult> {
   const started = performance.now();
   say(
-    `worker kills: ${runLabels.length} runs; the worker is SIGKILLed ${options.killMin}-${options.killMax} s after it is ready, and restarted at once`,
+    `worker kills: ${runLabels.length} runs; the worker is SIGKILLed ${options.killMin}-${options.killMax} s after it is ready (a restarted one never sooner than it took to start), and restarted at once`,
   );
   const runs = await batch('kill', runLabels);
   supervisor.startKilling(seededRandom(options.seed), options.killMin * 1_000, options.killMax * 1_000);
@@ -193,7 +198,7 @@ async function workerKillPhase(
   const sideEffects = summarizeSideEffects(readSideEffects(sideEffectLog), new Set(runs.workflowIds));
   const mcpRepeats = sideEffects.repeated.filter((entry) => entry.effect.startsWith('mcp:')).length;
   return {
-    title: `worker kills: ${runLabels.length} runs, worker SIGKILLed ${options.killMin}-${options.killMax} s after each start`,
+    title: `worker kills: ${runLabels.length} runs, worker SIGKILLed ${options.killMin}-${options.killMax} s after each start (a restart at least its start time)`,
     runs: runLabels.map((label, index) => ({
       label,
       workflowId: runs.workflowIds[index] ?? '',

@@ -66,8 +66,11 @@ function pendingWork(raw: temporal.api.workflowservice.v1.IDescribeWorkflowExecu
   const task = raw.pendingWorkflowTask;
   if (task) {
     const state = temporal.api.enums.v1.PendingWorkflowTaskState[task.state ?? 0] ?? String(task.state);
+    const attempt = task.attempt ?? 1;
+    // From the fourth attempt the server adds a doubling backoff to the task's timeout (workflowTaskRetryMaxInterval).
+    const backoff = attempt > 3 ? ', its timeout lengthened by the server for a task lost again and again' : '';
     lines.push(
-      `workflow task ${state.replace('PENDING_WORKFLOW_TASK_STATE_', '').toLowerCase()}, attempt ${task.attempt ?? 1}, scheduled ${age(task.scheduledTime)}`,
+      `workflow task ${state.replace('PENDING_WORKFLOW_TASK_STATE_', '').toLowerCase()}, attempt ${attempt}, scheduled ${age(task.scheduledTime)}, started ${age(task.startedTime)}${backoff}`,
     );
   }
   for (const activity of raw.pendingActivities ?? []) {

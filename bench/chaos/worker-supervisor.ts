@@ -41,10 +41,14 @@ export class WorkerSupervisor {
     await this.spawnWorker();
   }
 
-  /** From now on, SIGKILL the worker `minMs`..`maxMs` after each start becomes ready. */
+  /**
+   * From now on, SIGKILL the worker `minMs`..`maxMs` from now and after each next start becomes ready, but a restarted
+   * worker never sooner than its start took: under load a worker takes 10-17 s to start, and killed 1-4 s after it
+   * would be up a fifth of the time.
+   */
   startKilling(random: () => number, minMs: number, maxMs: number): void {
     this.killing = { random, minMs, maxMs };
-    this.scheduleKill();
+    this.scheduleKill(0);
   }
 
   /** No more kills; the current worker keeps running. */
@@ -69,7 +73,7 @@ export class WorkerSupervisor {
     await exited;
   }
 
-  private scheduleKill(): void {
+  private scheduleKill(leastMs: number): void {
     const killing = this.killing;
     if (killing === undefined || this.stopped) return;
     killing.timer = setTimeout(
@@ -79,7 +83,7 @@ export class WorkerSupervisor {
         // The exit handler starts the next worker.
         this.child?.kill('SIGKILL');
       },
-      between(killing.random, killing.minMs, killing.maxMs),
+      Math.max(between(killing.random, killing.minMs, killing.maxMs), leastMs),
     );
   }
 
@@ -117,8 +121,9 @@ export class WorkerSupervisor {
         if (!output.split('\n').includes(READY_LINE)) return;
         child.stdout?.off('data', onData);
         clearTimeout(timer);
-        this.startTimes.push(performance.now() - started);
-        this.scheduleKill();
+        const startMs = performance.now() - started;
+        this.startTimes.push(startMs);
+        this.scheduleKill(startMs);
         resolve();
       };
       child.stdout?.on('data', onData);

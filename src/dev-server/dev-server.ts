@@ -87,7 +87,7 @@ export function devServerArgs(
 }
 
 /** `--dynamic-config-value key=value` for each entry. */
-function dynamicConfigFlags(config: Readonly<Record<string, number | boolean>>): string[] {
+function dynamicConfigFlags(config: Readonly<Record<string, number | boolean | string>>): string[] {
   return Object.entries(config).flatMap(([key, value]) => [
     '--dynamic-config-value',
     `${key}=${JSON.stringify(value)}`,
@@ -96,7 +96,7 @@ function dynamicConfigFlags(config: Readonly<Record<string, number | boolean>>):
 
 /**
  * Starts a dev server with the project's search attributes registered and its
- * dynamic config (a lifted queue read limit, eager activities), and
+ * dynamic config (a lifted queue read limit, eager activities, a capped workflow task backoff), and
  * waits until it answers. Uses the resolved Temporal CLI, else the SDK's own
  * download of it.
  */

@@ -9,16 +9,18 @@ function dynamicConfigValues(args: string[]): string[] {
 }
 
 describe('devServerArgs', () => {
-  test('the dev servers the project starts lift the queue read limit and start activities eagerly', () => {
+  test('the dev servers the project starts lift the queue read limit, start activities eagerly and cap the workflow task backoff', () => {
     const args = devServerArgs(base);
     expect(args.slice(0, 2)).toEqual(['server', 'start-dev']);
     expect(dynamicConfigValues(args)).toEqual([
       'history.transferProcessorMaxPollRPS=1000',
       'system.enableActivityEagerExecution=true',
+      'history.workflowTaskRetryMaxInterval="10s"',
     ]);
     expect(LOCAL_SERVER_DEFAULTS.dynamicConfig).toEqual({
       'history.transferProcessorMaxPollRPS': 1000,
       'system.enableActivityEagerExecution': true,
+      'history.workflowTaskRetryMaxInterval': '10s',
     });
   });
 

@@ -24,11 +24,17 @@ export const LOCAL_SERVER_DEFAULTS = {
    * eagerly (`system.enableActivityEagerExecution`): the worker that completes a workflow task then gets
    * the activity it scheduled in the same answer, without a round trip through the task queue.
    * `npm run bench` measures both against the stock server.
+   * A workflow task lost with its worker (killed while it held the task) is timed out and tried again; from its
+   * fourth attempt the server adds a doubling backoff to the attempt's timeout, stock up to 10 minutes
+   * (`history.workflowTaskRetryMaxInterval`): a run whose workers crashed a few times in a row then waited minutes
+   * after a live worker was back. Capped at 10 s, a lost task runs again within 20 s, and a task that fails every
+   * time still costs one attempt per 20 s.
    */
   dynamicConfig: {
     'history.transferProcessorMaxPollRPS': 1000,
     'system.enableActivityEagerExecution': true,
-  } as Readonly<Record<string, number | boolean>>,
+    'history.workflowTaskRetryMaxInterval': '10s',
+  } as Readonly<Record<string, number | boolean | string>>,
   /** How long one such question may take to connect. */
   connectTimeoutMs: 1_000,
   /** How often a wait for a server, or a build of the CLI, says it is still waiting. */
