@@ -73,7 +73,7 @@ const runEndEventSchema = builtOnce('runEvents.runEndEvent', () =>
 /** One entry of the run's event log, any type; in the order of a run. */
 export const runEventSchema = builtOnce('runEvents.runEvent', () =>
   z.discriminatedUnion('type', [
-    /** The run began (not a continued Temporal run: that is `run-take-over`). */
+    /** The run began (not a continued Temporal run: that is `run-take-over`, a public name that keeps the old word for continue-as-new). */
     z.object({
       ...envelope('run-start'),
       tools: z.array(z.string()),
@@ -370,7 +370,7 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     z.object({ ...envelope('limits-change'), before: limitsValue, after: limitsValue }),
     /** The run's `timeout` passed: the run stops. */
     z.object({ ...envelope('run-timeout'), limit: durationValue }),
-    /** The run hands over to a new Temporal run (continue-as-new); `run-take-over` follows there. */
+    /** The run continues as new (`run-hand-over` is a public name that keeps the old word); `run-take-over` follows there. */
     z.object({ ...envelope('run-hand-over'), iteration: z.number().int(), historyBytes: z.number().int() }),
     runEndEventSchema,
   ]),

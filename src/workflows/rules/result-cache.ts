@@ -11,9 +11,9 @@ import type { WorkflowToolSpec } from '../../shared/activity-types';
  *
  * The cache is plain data in the workflow's own state. The full result came
  * from an activity, so it is in history, and replay (after a worker restart)
- * rebuilds the cache; a hand-over carries it to the next Temporal run. That
+ * rebuilds the cache; continue-as-new carries it to the next Temporal run. That
  * makes it durable without any store besides Temporal, at a price in history:
- * every hand-over records the cache twice. So it is bounded
+ * every continue-as-new records the cache twice. So it is bounded
  * ({@link RESULT_CACHE_DEFAULTS.maxChars}): past the bound the oldest entries
  * are dropped, and reading one answers that it was dropped.
  */
@@ -90,7 +90,7 @@ export function cacheResult(
   return { cache: { entries: kept, nextNumber: nextNumber + 1 }, entry, dropped };
 }
 
-/** `cache` without its oldest entry: what a hand-over too large for one payload gives up after the events. */
+/** `cache` without its oldest entry: what a continue-as-new too large for one payload gives up after the events. */
 export function withoutOldestEntry(cache: ResultCache): ResultCache {
   return { ...cache, entries: cache.entries.slice(1) };
 }

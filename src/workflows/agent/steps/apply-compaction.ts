@@ -95,7 +95,7 @@ function recordCompaction(
   };
   run.events.append('compaction', {
     iteration: run.iteration,
-    // In the whole transcript, also after a hand-over left earlier messages behind.
+    // In the whole transcript, also after a continue-as-new left earlier messages behind.
     throughIndex: transcriptIndexOf(plan.throughIndex, run.segment),
     messagesSummarised: plan.newlySummarised,
     tokensBefore: plan.tokensBefore,
