@@ -63,18 +63,11 @@ import {
 import { endCallElicitations } from './steps/mcp-elicitations';
 
 /**
- * One agent run: call the model, execute its tool calls, repeat, until the
- * model answers, a terminating tool is called, a limit fails the run, or the
- * run is stopped from outside. Every rule it applies is a pure function in
- * its own file, and every step a function of the run's {@link RunContext};
- * this function only sequences them. A long run continues as new between
- * iterations, and the second argument is what the previous Temporal run
- * carried over ({@link ContinueAsNewState}); callers start a run with its input
- * alone, and a run started with more fails at once with `InvalidAgentInput`.
+ * One agent run: call the model, run its tool calls, repeat until it answers, a terminating tool runs, a limit
+ * fails the run or it is stopped; this function only sequences the steps and rules.
  *
- * Callers see one signature, `(input: AgentInput)`, so `executeChild(agentWorkflow, { args: [input] })` and
- * `client.workflow.start(agentWorkflow, ...)` are type-checked. The body still takes what arrived as untrusted
- * (`unknown`) and parses it: a caller in another language, or an older worker's continue-as-new state, is not held to the types.
+ * Callers see `(input: AgentInput)`; a continued Temporal run also gets the {@link ContinueAsNewState}, and a caller
+ * passing more fails with `InvalidAgentInput`. Both arguments are parsed as untrusted.
  */
 export function agentWorkflow(input: AgentInput): Promise<AgentWorkflowResult>;
 export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[]): Promise<AgentWorkflowResult> {

@@ -26,9 +26,8 @@ import { addRunUsage } from '../run-transitions';
  * Returns the result itself unless the extractor runs, or the result is to
  * be cached after `earlierCalls` (the calls before it in a parallel batch,
  * so `cache-N` follows the calls' order): a run without `extractThreshold`
- * awaits nothing for the extractor and issues the commands it always did (no
- * `wf.patched` is needed; a run started before the extractor existed has no
- * such input). Otherwise it returns the result as the processor left it
+ * awaits nothing for the extractor and issues no new command, so it needs no
+ * `wf.patched`. Otherwise it returns the result as the processor left it
  * (`interim`: what the conversation keeps if the run is stopped meanwhile)
  * and the pipeline's end (`final`).
  */
