@@ -47,8 +47,8 @@ function injectionEvent<Type extends string>(type: Type) {
 }
 
 /**
- * What the whole run spent (its nested agents' too), as its result or failure details report it. Optional: a
- * run-end of a runner from before it was recorded has none.
+ * What the whole run spent (its nested agents' too), as its result or failure details report it. Optional: older
+ * runners' run-end events lack it.
  */
 const runEndUsage = () => ({ usage: usageSchema.optional() });
 
@@ -127,12 +127,11 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     }),
     /**
      * The model answered: the names of the tools it called and, when it wrote text, `content`, cut to 500
-     * characters (absent when it wrote none). Workers before this version also wrote `text`, a flag of the same.
-     * `finishReason` is the provider's (`stop`, `tool_calls`, `length`, ...; null when it gave none; absent from
-     * workers before it was logged); `truncated` is set when it is `length`: the token cap cut the answer.
-     * `usage.estimated` says some of the tokens were estimated (attempts that failed before the provider counted them).
-     * `endpoint` is the worker's endpoint that answered (absent from workers before endpoints were named);
-     * `fallbacks`, the endpoints the call left before it, each with its model and failure type.
+     * characters (absent when it wrote none); older workers' events also carry `text`, a flag of the same.
+     * `finishReason` is the provider's (null when it gave none); `truncated` is set when it is `length`.
+     * `usage.estimated` says some tokens were estimated (attempts that failed before the provider counted them).
+     * `endpoint` is the worker's endpoint that answered; `fallbacks`, the endpoints it left first, with model and failure type.
+     * `finishReason` and `endpoint` are optional: older workers' events lack them.
      */
     z.object({
       ...envelope('model-response'),
