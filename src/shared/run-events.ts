@@ -130,8 +130,8 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
      * characters (absent when it wrote none); older workers' events also carry `text`, a flag of the same.
      * `finishReason` is the provider's (null when it gave none); `truncated` is set when it is `length`.
      * `usage.estimated` says some tokens were estimated (attempts that failed before the provider counted them).
-     * `endpoint` is the worker's endpoint that answered; `fallbacks`, the endpoints it left first, with model and failure type.
-     * `finishReason` and `endpoint` are optional: older workers' events lack them.
+     * `endpoint` is the worker's endpoint that answered; `fallbacks`, the endpoints it left first, with model and
+     * failure type. `finishReason` and `endpoint` are optional: older workers' events lack them.
      */
     z.object({
       ...envelope('model-response'),
