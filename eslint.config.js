@@ -163,12 +163,16 @@ module.exports = tseslint.config(
           message: 'Change this field of the run through a transition in src/workflows/agent/run-transitions.ts.',
         },
         {
-          selector: `AssignmentExpression[left.computed=true][left.object.object.name='run'][left.object.property.name=${sharedRunFields}]`,
+          selector: `AssignmentExpression[left.object.object.name='run'][left.object.property.name=${sharedRunFields}]`,
           message: 'Change this field of the run through a transition in src/workflows/agent/run-transitions.ts.',
         },
         {
-          selector: "AssignmentExpression[left.object.object.name='run'][left.object.property.name='turn']",
-          message: 'Change the turn through a transition in src/workflows/agent/run-transitions.ts.',
+          selector: `UpdateExpression[argument.object.name='run'][argument.property.name=${sharedRunFields}], UpdateExpression[argument.object.object.name='run'][argument.object.property.name=${sharedRunFields}]`,
+          message: 'Change this field of the run through a transition in src/workflows/agent/run-transitions.ts.',
+        },
+        {
+          selector: `UnaryExpression[operator='delete'][argument.object.name='run'][argument.property.name=${sharedRunFields}], UnaryExpression[operator='delete'][argument.object.object.name='run'][argument.object.property.name=${sharedRunFields}]`,
+          message: 'Change this field of the run through a transition in src/workflows/agent/run-transitions.ts.',
         },
         {
           selector: `CallExpression[callee.object.object.name='run'][callee.object.property.name=${sharedRunFields}][callee.property.name=/^(push|splice|unshift|pop|shift|sort|reverse|fill|copyWithin)$/]`,

@@ -10,21 +10,14 @@ import type { ChannelLine, ModelDelta } from '../shared/model-stream-events';
 import { modelStreamPath, type ModelStreamCall } from '../shared/model-stream-path';
 
 /**
- * The worker's side channel for model-call deltas: a small HTTP (or, with a
- * certificate, HTTPS) server, in the worker's own process, started on first
- * use. Each attempt of a model call opens a channel: at the path of its run,
- * call and attempt, with the run's stream key as credential, when the worker's
- * identity names this server (followers derive both from the run's description
- * and history, and nothing is announced); otherwise under a random path with a
- * fresh random token of 256 bits, which the activity announces in a heartbeat.
- * A follower GETs the URL with `Authorization: Bearer <token>` and reads
- * newline-delimited JSON: every delta from the attempt's first, then each as
- * it comes, then `{"end": "completed" | "failed"}`. Without a credential the
- * answer is 401, with one that is not the channel's (or for a channel that
- * does not exist) 404: the same either way, so a caller learns nothing about
- * which channels exist. Nothing here is durable: a lost worker loses its
- * channels, and followers are told to discard what they were shown; a channel
- * is forgotten `MODEL_STREAM_DEFAULTS.keepEndedMs` after the attempt.
+ * The worker's side channel for model-call deltas: an HTTP(S) server in the worker's process, started on first use,
+ * with one channel per model-call attempt.
+ *
+ * A channel lives at its run's, call's and attempt's path with the run's stream key as credential when the worker's
+ * identity names this server, else at a random path with a random 256-bit token announced in a heartbeat. A follower
+ * GETs it with `Authorization: Bearer <token>` and reads newline-delimited JSON deltas, then `{"end": …}`. No credential
+ * answers 401; a wrong one and an unknown channel both 404, so a caller learns nothing about which channels exist.
+ * Nothing here is durable; a channel is forgotten `MODEL_STREAM_DEFAULTS.keepEndedMs` after its attempt.
  */
 
 /** Where one attempt publishes. */

@@ -2,7 +2,7 @@ import type { ModelSettings } from '../shared/model-settings';
 import { DEFAULT_MAX_TOKENS_FIELD } from '../shared/defaults/model-settings';
 import { mergeSampling, type SamplingSettings } from '../shared/sampling';
 
-/** The chat-completions fields of sampling settings; only those set, so a call without any sends what it always did. */
+/** The chat-completions fields of sampling settings; only those set, so a call without any sends none. */
 export interface SamplingFields {
   max_tokens?: number;
   max_completion_tokens?: number;

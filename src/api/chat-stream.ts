@@ -9,17 +9,12 @@ import { type ChatTurnResult } from '../shared/conversation';
 import { errorBody, toApiError } from '../http/errors';
 
 /**
- * A chat turn answered as a stream, when the client asks for
- * `text/event-stream`: OpenAI-style `chat.completion.chunk` events carrying
- * the model's text as it is generated (every model call of the turn's run),
- * then a last chunk with `finish_reason: "stop"` and the turn's answer under
- * `agent_runner` (`response`, `saved_ai_messages`, `generated_messages`,
- * `run_id`, `turn`), then `data: [DONE]`. A chunk whose `agent_runner.reset`
- * is true means: discard the text received so far from this model call (its
- * attempt failed and is asked again). A failure after the stream began is a
- * `data: {"error": ...}` event, then `[DONE]`. A turn refused before it
- * starts (busy, empty, ...) is answered like a JSON request: its status code
- * and error body.
+ * A chat turn streamed as OpenAI-style `chat.completion.chunk` events (for `Accept: text/event-stream`): the model's
+ * text as it comes, a last chunk with `finish_reason: "stop"` and the turn's answer under `agent_runner`, then
+ * `data: [DONE]`.
+ *
+ * `agent_runner.reset: true` discards the current model call's text (its attempt is retried); a later failure is a
+ * `data: {"error": ...}` event before `[DONE]`; a turn refused before it starts gets its JSON status and body.
  */
 
 /** Whether the request asks for a streamed answer. */

@@ -126,7 +126,7 @@ function describeRunEvent(event: RunEvent, workflowId: string): string[] {
       return [`  limits changed to ${oneLine(event.after)}`];
     case 'run-hand-over':
     case 'run-take-over':
-      // A hand-over is Temporal's business more than the operator's: its fields say enough.
+      // A continue-as-new is Temporal's business more than the operator's: its fields say enough.
       return describeGenerically(event);
     case 'run-end':
       return [];

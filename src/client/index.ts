@@ -304,7 +304,7 @@ export async function getAgentTranscript(
     const latest = await unlessNoWorker(client, workflowId, () =>
       client.workflow.getHandle(workflowId).query(transcriptQuery, page),
     );
-    // Messages left behind by a hand-over are in the Temporal run that had them: follow the chain back.
+    // Messages left behind by a continue-as-new are in the Temporal run that had them: follow the chain back.
     let answer = latest;
     for (let hops = 0; answer.earlierRunId !== undefined && hops < CLIENT_DEFAULTS.maxTranscriptHops; hops += 1) {
       answer = await client.workflow.getHandle(workflowId, answer.earlierRunId).query(transcriptQuery, page);
@@ -326,7 +326,7 @@ export async function getAgentTranscript(
  * latest names it, with the runs before it), reads that run's pages, then
  * goes on to the run that holds the next message: a closed run answers a
  * query by replaying its history, so each is asked as few times as its pages
- * need. A hand-over from before runs were listed names only the previous
+ * need. A continue-as-new state from before runs were listed names only the previous
  * run; the walk back then takes one hop per run.
  */
 export async function* readAgentTranscript(client: Client, workflowId: string, from = 0): AsyncGenerator<ChatMessage> {

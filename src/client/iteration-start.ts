@@ -93,10 +93,10 @@ async function runChain(client: Client, workflowId: string, latestRunId: string)
   return chain;
 }
 
-/** Iterations done before a Temporal run began: what its hand-over carries, or, for a fork's first, its fork point's. */
+/** Iterations done before a Temporal run began: what its continue-as-new state carries, or, for a fork's first, its fork point's. */
 async function iterationsBeforeRun(client: Client, history: History): Promise<number> {
-  const handOver = await startArgument(client, history, 1);
-  if (isRecord(handOver) && typeof handOver.iteration === 'number') return handOver.iteration;
+  const carried = await startArgument(client, history, 1);
+  if (isRecord(carried) && typeof carried.iteration === 'number') return carried.iteration;
   const input = await startArgument(client, history, 0);
   const forkedFrom = isRecord(input) ? input.forkedFrom : undefined;
   return isRecord(forkedFrom) && typeof forkedFrom.iteration === 'number' ? forkedFrom.iteration - 1 : 0;

@@ -20,23 +20,14 @@ import { streamUrlOf } from '../shared/worker-identity';
 import { ScheduledCalls } from './scheduled-calls';
 
 /**
- * Follows a run's model deltas next to its durable events. While a model
- * call runs (after `iteration-start`, until `model-response`), the run is
- * described every `MODEL_STREAM_DEFAULTS.discoverPollMs` (not billed): the
- * pending `callModel` attempt's worker names its delta server in its identity,
- * and the call's input in the history holds the run's stream key, which is the
- * attempt's credential (or, from a worker that names no server, the attempt
- * announced its URL and credential in a heartbeat). The deltas are read from
- * there, from the attempt's first, and put in the feed before the call's
- * `model-response`. An attempt that fails, or whose stream breaks off, is
- * followed by `model-delta-reset`. A stream the follower cannot reach
- * (refused, timed out, untrusted) is `model-stream-unreachable`, said once per
- * follow: the durable events go on. Nothing here touches the run's history.
+ * Follows a run's model deltas beside its durable events: while a model call runs, the run is described every
+ * `MODEL_STREAM_DEFAULTS.discoverPollMs` to find the attempt's delta server (the worker's identity, or the attempt's
+ * heartbeat) and its credential (the run's stream key, or the heartbeat's token), and the deltas go in the feed
+ * before the call's `model-response`.
  *
- * The credential is presented as `Authorization: Bearer <token>` and nowhere
- * else: it is not put in any event and not logged. Over https the worker's
- * certificate is checked against Node's certificate authorities plus
- * {@link StreamTrust.ca}.
+ * A failed or broken attempt is followed by `model-delta-reset`; an unreachable stream is `model-stream-unreachable`,
+ * once per follow, and the durable events go on. The credential is sent only as a bearer token, never logged; over
+ * https the worker's certificate is checked against Node's authorities plus {@link StreamTrust.ca}.
  */
 
 /** What a follower trusts a worker's https delta server with. */

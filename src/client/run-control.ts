@@ -259,7 +259,7 @@ export interface ListRunsOptions {
 /**
  * Agent runs, newest first, found by their search attributes. A run that
  * continued as new is listed once, as its latest Temporal run: the earlier
- * ones are closed with the state they had when they handed over.
+ * ones are closed with the state they had when they continued as new.
  */
 export async function listAgentRuns(client: Client, options: ListRunsOptions = {}): Promise<RunSummary[]> {
   const clauses = [`WorkflowType = '${WORKFLOW_TYPE}'`, `ExecutionStatus != 'ContinuedAsNew'`];

@@ -44,16 +44,11 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
 }
 
 /**
- * Every secret in the worker's environment, for redaction from failures and
- * log lines: `OPENAI_API_KEY`, `AGENT_API_TOKEN`, `AGENT_CODEC_SERVER_TOKEN`, `TEMPORAL_API_KEY`,
- * `TEMPORAL_CODEC_AUTH`, the codec keys (of `AGENT_CODEC_KEYS` and of the `AGENT_CODEC_KEY_FILE` file), the
- * model stream's TLS key (the `AGENT_STREAM_TLS_KEY` file, as the next), the TLS client key (the contents of
- * the `TEMPORAL_TLS_KEY` / `TEMPORAL_TLS_CLIENT_KEY_PATH` file or
- * `TEMPORAL_TLS_CLIENT_KEY_DATA`, whole and line by line, without its
- * BEGIN/END lines), the same secrets of the Temporal profile in use, and
- * credentials in `OPENAI_BASE_URL` and the MCP servers' `env` and `headers` (`AGENT_MCP_CONFIG`). Never throws: it is read even when the
- * configuration is bad, so the message about that is redacted too; a key file
- * that cannot be read holds nothing to redact yet.
+ * Every secret in the worker's environment, for redaction from failures and log lines: API keys and tokens, codec
+ * keys, TLS private keys (whole and line by line), the Temporal profile's secrets, and credentials in
+ * `OPENAI_BASE_URL` and `AGENT_MCP_CONFIG`.
+ *
+ * Never throws, so a message about bad configuration is redacted too; an unreadable key file holds nothing yet.
  */
 export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
   const secrets = [

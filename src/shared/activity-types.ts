@@ -96,12 +96,12 @@ export interface ModelCallInput {
   model?: string;
   /**
    * The run's `modelFallbacks`: endpoints (`<endpoint>` or `<endpoint>/<model>`) tried in order when a call fails in a
-   * way another endpoint can fix. Absent when the run names none, so its calls are scheduled as before.
+   * way another endpoint can fix. Absent when the run names none, so recorded activity inputs stay the same.
    */
   fallbacks?: string[];
   /**
    * The run's iteration this call belongs to, announced with the call's stream so a follower puts the deltas under
-   * the right `iteration-start`; absent in calls scheduled before it was carried.
+   * the right `iteration-start`; optional, since recorded histories hold calls without it.
    */
   iteration?: number;
   instructions?: string;
@@ -116,18 +116,18 @@ export interface ModelCallInput {
   toolNames: string[];
   /**
    * Tools the workflow answers itself (`context_release`, the result cache's `result_cache`), offered besides
-   * `toolNames`; absent when there are none, so a run without them schedules its calls as before.
+   * `toolNames`; absent when there are none, so recorded activity inputs stay the same.
    */
   workflowTools?: WorkflowToolSpec[];
   parallelToolCalls: boolean;
   /**
    * Structured output in `response_format` mode: sent as the request's `response_format`; absent otherwise, so
-   * a run without it schedules its calls as before.
+   * recorded activity inputs stay the same.
    */
   responseFormat?: ResponseFormat;
   /** The run has a `costBudget`: a model the worker has no price for fails the call (`ModelCall.PriceUnknown`) before it is sent. */
   requirePrice?: true;
-  /** The run's `modelSettings`, over the worker's; absent when the run sets none, so its calls are scheduled as before. */
+  /** The run's `modelSettings`, over the worker's; absent when the run sets none, so recorded inputs stay the same. */
   sampling?: SamplingSettings;
   /**
    * The run's stream key (see {@link CatalogWorkerSettings.streamKey}): the call streams at the path followers derive

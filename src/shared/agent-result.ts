@@ -144,7 +144,7 @@ export const agentStateSchema = builtOnce('agentResult.agentState', () =>
     /** The conversation as this Temporal run holds it: all of it, unless `transcript` says otherwise. */
     messages: z.array(chatMessageSchema),
     /**
-     * Set once a hand-over left messages a compaction summarised behind: `messages` are the caller's first
+     * Set once a continue-as-new left messages a compaction summarised behind: `messages` are the caller's first
      * `pinned` system messages (kept for the model), then the transcript from index `from` of `total`. The
      * whole transcript is read with the `transcript` query.
      */

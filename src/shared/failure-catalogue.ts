@@ -26,9 +26,9 @@ export const FailureType = {
   costBudgetExceeded: 'CostBudgetExceeded',
   /** A call waiting for approval got no decision within `approval.timeout`, and `onTimeout` is `fail`. */
   approvalTimedOut: 'ApprovalTimedOut',
-  /** The conversation, the result or the hand-over to a new Temporal run would pass Temporal's payload limit. */
+  /** The conversation, the result or the continue-as-new state would pass Temporal's payload limit. */
   contextTooLarge: 'ContextTooLarge',
-  /** A Temporal run's event history passed the run's budget before it could hand over (continue-as-new). */
+  /** A Temporal run's event history passed the run's budget before it could continue as new. */
   historyTooLarge: 'HistoryTooLarge',
   /** Compaction failed: the summarising model call failed for good, or the model wrote no summary. */
   compactionFailed: 'CompactionFailed',

@@ -5,8 +5,8 @@
  * in the `events` or `state` queries. Followers get them live (SSE on
  * `GET /runs/:run_id/events`, `followRunEvents(..., { deltas: true })`,
  * `agent-runner run`/`watch`); someone who follows later gets only the
- * durable `model-response`. The final message is recorded once, by the
- * model-call activity's result, as it always was.
+ * durable `model-response`. The final message is recorded once, as the
+ * model-call activity's result.
  */
 
 /** One fragment of a model call's answer, as the worker publishes it. */

@@ -47,8 +47,8 @@ function injectionEvent<Type extends string>(type: Type) {
 }
 
 /**
- * What the whole run spent (its nested agents' too), as its result or failure details report it. Optional: a
- * run-end of a runner from before it was recorded has none.
+ * What the whole run spent (its nested agents' too), as its result or failure details report it. Optional: older
+ * runners' run-end events lack it.
  */
 const runEndUsage = () => ({ usage: usageSchema.optional() });
 
@@ -73,7 +73,7 @@ const runEndEventSchema = builtOnce('runEvents.runEndEvent', () =>
 /** One entry of the run's event log, any type; in the order of a run. */
 export const runEventSchema = builtOnce('runEvents.runEvent', () =>
   z.discriminatedUnion('type', [
-    /** The run began (not a continued Temporal run: that is `run-take-over`). */
+    /** The run began (not a continued Temporal run: that is `run-take-over`, a public name that keeps the old word for continue-as-new). */
     z.object({
       ...envelope('run-start'),
       tools: z.array(z.string()),
@@ -127,12 +127,11 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     }),
     /**
      * The model answered: the names of the tools it called and, when it wrote text, `content`, cut to 500
-     * characters (absent when it wrote none). Workers before this version also wrote `text`, a flag of the same.
-     * `finishReason` is the provider's (`stop`, `tool_calls`, `length`, ...; null when it gave none; absent from
-     * workers before it was logged); `truncated` is set when it is `length`: the token cap cut the answer.
-     * `usage.estimated` says some of the tokens were estimated (attempts that failed before the provider counted them).
-     * `endpoint` is the worker's endpoint that answered (absent from workers before endpoints were named);
-     * `fallbacks`, the endpoints the call left before it, each with its model and failure type.
+     * characters (absent when it wrote none); older workers' events also carry `text`, a flag of the same.
+     * `finishReason` is the provider's (null when it gave none); `truncated` is set when it is `length`.
+     * `usage.estimated` says some tokens were estimated (attempts that failed before the provider counted them).
+     * `endpoint` is the worker's endpoint that answered; `fallbacks`, the endpoints it left first, with model and
+     * failure type. `finishReason` and `endpoint` are optional: older workers' events lack them.
      */
     z.object({
       ...envelope('model-response'),
@@ -370,7 +369,7 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
     z.object({ ...envelope('limits-change'), before: limitsValue, after: limitsValue }),
     /** The run's `timeout` passed: the run stops. */
     z.object({ ...envelope('run-timeout'), limit: durationValue }),
-    /** The run hands over to a new Temporal run (continue-as-new); `run-take-over` follows there. */
+    /** The run continues as new (`run-hand-over` is a public name that keeps the old word); `run-take-over` follows there. */
     z.object({ ...envelope('run-hand-over'), iteration: z.number().int(), historyBytes: z.number().int() }),
     runEndEventSchema,
   ]),

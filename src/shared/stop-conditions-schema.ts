@@ -10,7 +10,7 @@ import { jsonBytes } from './payload-limits';
  * termination conditions of AutoGen; a message's source is a nested agent,
  * `defineAgentTool`, for `sourceMatch` and `stopMessage`). Each node is an object with
  * exactly one condition key; `any` and `all` combine nodes and nest freely.
- * Evaluation lives in `src/workflows/stop-conditions.ts`.
+ * Evaluation lives in `src/workflows/rules/stop-conditions.ts`.
  */
 
 /** A Temporal duration as `durationSchema` accepts it: milliseconds, or text such as "30s". */

@@ -13,7 +13,7 @@ export interface MessagePage {
   messages: ChatMessage[];
   /**
    * Set, with no messages, when the messages from `from` were left behind in
-   * an earlier Temporal run of the run (a hand-over after compaction): that
+   * an earlier Temporal run of the run (a continue-as-new after compaction): that
    * run, queried with the same page, answers them. The client follows it.
    */
   earlierRunId?: string;

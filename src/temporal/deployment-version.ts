@@ -7,11 +7,9 @@ import { NoCurrentVersionError } from './no-current-version-error';
  * A run's versioning behaviour as Temporal's start option (`versioningOverride`):
  * - `auto-upgrade`: the `AUTO_UPGRADE` override, which names no version: the run goes to the current version at each
  *   workflow task.
- * - `pinned`: pinned to the task queue's current deployment version, looked up now. A deploy that makes another
- *   version current between this look-up and the start pins the run to the version that was current when it was
- *   asked for; either way it stays on one build to its end. An override, rather than the worker's default
- *   behaviour, so that the choice is the caller's whatever the workers' `AGENT_VERSIONING_DEFAULT`, is written in
- *   the run's start event, and passes on to the runs it continues as new into.
+ * - `pinned`: pinned to the task queue's current deployment version, looked up now, to the run's end. An override,
+ *   not the worker's default, so the caller's choice holds whatever `AGENT_VERSIONING_DEFAULT` says, is in the
+ *   start event, and passes on through continue-as-new.
  * - unset: no override; the worker's default behaviour applies.
  */
 export async function versioningOverrideFor(

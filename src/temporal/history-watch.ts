@@ -18,7 +18,7 @@ const CLOSE_EVENTS: ReadonlySet<number> = new Set([
 export interface HistoryMove {
   /** A workflow task finished after the last read of the log: the run may have appended events not read yet. */
   appended: boolean;
-  /** How the Temporal run being watched closed, if it did: handed over to a new one, or ended for good. */
+  /** How the Temporal run being watched closed, if it did: continued as new, or ended for good. */
   closed?: 'continued' | 'ended';
   /** Whether the run ended by completing or failing (its close carries its last state and events). */
   recorded?: boolean;

@@ -76,7 +76,7 @@ function describeTool(tool: ToolDefinition): ToolDescription {
       typeof tool.needsApproval === 'function' ? 'dynamic' : tool.needsApproval === true ? 'always' : 'never',
     ...(tool.timeout === undefined ? {} : { timeoutMs: msToNumber(tool.timeout) }),
     ...(tool.deadline === undefined ? {} : { deadlineMs: msToNumber(tool.deadline) }),
-    // Only when set, so a catalog without local tools is what it was before they existed.
+    // Only when set, so a catalog without local tools keeps the shape recorded histories hold.
     ...(tool.local === true ? { local: true } : {}),
     // A nested agent carries what the workflow starts it with; other tools' descriptions are as they were.
     ...(isAgentTool(tool) ? { agent: tool.agent } : {}),

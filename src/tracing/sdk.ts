@@ -9,14 +9,9 @@ import type { TracingConfig } from '../config/tracing';
 import { CachedContextActivityInbound } from './activity-trace-context';
 
 /*
- * The OpenTelemetry SDK, loaded only when tracing is on (`./index.ts` requires this module then and never
- * otherwise): a process without `OTEL_*` tracing variables loads none of it.
- *
- * Why these packages: `@temporalio/interceptors-opentelemetry` is Temporal's own instrumentation (its workflow,
- * activity and client spans, and the trace context in every workflow, activity and child workflow's headers),
- * replay-safe by design; it is built on the OpenTelemetry JS SDK 1.x, so the SDK packages here are of that line
- * (one copy of `sdk-trace-base` for both). OTLP over HTTP with protobuf is the exporter every collector and
- * Jaeger accept, without gRPC's native dependencies.
+ * The OpenTelemetry SDK, required by `./index.ts` only when tracing is on. Its packages are of the 1.x line that
+ * `@temporalio/interceptors-opentelemetry` is built on (one `sdk-trace-base`); OTLP over HTTP with protobuf needs
+ * no gRPC native dependencies.
  */
 
 /** A process's tracing: the provider (registered globally) and what a worker hands Temporal's interceptors. */

@@ -4,19 +4,9 @@ import type { Logger, LogLevel, LogMetadata } from '@temporalio/common';
 const WORKFLOW_FAILED = 'Workflow failed';
 
 /**
- * `logger`, with the SDK's `Workflow failed` warning turned into one INFO
- * line without a stack when the workflow failed on purpose: it threw an
- * `ApplicationFailure`, which is how the runner ends a run by its own rules
- * (`MaxConsecutiveNudgesExceeded`, `MaxInvocationsExceeded`,
- * `InvalidAgentInput`, ...; see `src/shared/failure-catalogue.ts`). Such a
- * failure is the run's documented outcome, which its caller receives in
- * full; a 15-line stack in the worker's log only looks like a crash. Any
- * other error (a bug, an activity failure left uncaught) keeps its warning
- * and stack.
- *
- * All of `ApplicationFailure` is taken, not a list of types: the error
- * reaches the logger from the workflow thread as a structured clone, which
- * keeps its message and stack but drops its `type`.
+ * `logger`, with the SDK's `Workflow failed` warning made one INFO line without a stack when the workflow threw an
+ * `ApplicationFailure` (a run ended by its own rules, `src/shared/failure-catalogue.ts`); other errors keep theirs.
+ * Every `ApplicationFailure` counts, since the structured clone that reaches the logger drops its `type`.
  */
 export function withQuietRunFailures(logger: Logger): Logger {
   /** Passes the entry on, unless it is a deliberate failure's warning, which goes on quietly. */

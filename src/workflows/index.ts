@@ -5,7 +5,7 @@
  * conversation, the search attribute keys, and the types of the input, result and events.
  *
  * Everything here loads only `@temporalio/workflow`, `@temporalio/common` and zod: nothing that touches Node
- * (no configuration, no file system, no client). `test/integration/workflow-entry.test.ts` bundles a workflow that
+ * (no configuration, no file system, no client). `test/integration/child-agent.test.ts` bundles a workflow that
  * imports all of it with Temporal's bundler, which refuses Node built-ins.
  */
 

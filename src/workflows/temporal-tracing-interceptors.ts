@@ -5,12 +5,8 @@
  * schedules carries the trace context in its headers without a `StartActivity` span of its own, so its `RunActivity`
  * span (and the `chat` or `execute_tool` span inside it) is a child of the run's `invoke_agent`.
  *
- * Why no `StartActivity` span: a workflow span costs the worker the promises of its wrapper and a sink call carrying
- * the whole workflow info; with two activities an iteration those spans were nearly all of what tracing cost a run
- * whose model answers at once, and the worker's `RunActivity` span already says when each activity ran.
- *
- * The yields and spans each SDK flag gates are Temporal's, so a history replays as its SDK recorded it: one recorded
- * before the `OpenTelemetryInterceporsAvoidsExtraYields` flag yields once more and gets its `StartActivity` span.
+ * No `StartActivity` span: it was most of tracing's cost per iteration, and `RunActivity` already says when each
+ * activity ran. The yields and spans each SDK flag gates stay Temporal's, so every history replays as recorded.
  */
 import * as otel from '@opentelemetry/api';
 import {

@@ -8,11 +8,8 @@
  * - `conversationWorkflow`: no span of its own; it puts its `context_id` in the baggage, so each turn's run names
  *   that conversation.
  *
- * Replay-safe the way Temporal's own workflow spans are: a span's ids come from the workflow's seeded random
- * source and its times from workflow time, so a run replayed on another worker rebuilds the same span, and spans
- * leave the workflow only through the interceptor package's exporter sink, which is not called during replay.
- * The span lasts as long as the run's `execute` does: one span per run however many workflow tasks it takes
- * (exported when the run ends, continues as new or fails).
+ * Replay-safe: ids and times are deterministic and spans leave only through the exporter sink, which replay does not
+ * call. One span per Temporal run, exported when it ends, continues as new or fails.
  */
 import * as otel from '@opentelemetry/api';
 import * as wf from '@temporalio/workflow';

@@ -1,17 +1,10 @@
 /**
- * The workflow sandbox's tracer: spans as plain records handed to the worker through Temporal's `exporter` sink,
- * which exports them with the real SDK (`makeWorkflowExporter`, `src/tracing/sdk.ts`).
+ * The workflow sandbox's tracer: spans as plain records sent through Temporal's `exporter` sink and exported by the
+ * real SDK in the worker (`makeWorkflowExporter`, `src/tracing/sdk.ts`).
  *
- * Why not the OpenTelemetry SDK here, as Temporal's own workflow interceptors do: modules the bundle does not
- * preload are evaluated again for each run, and the SDK (with the resources and semantic conventions it loads) cost
- * 3 to 4 ms a run; it cannot be preloaded, since a preloaded module is frozen and the SDK's global registration
- * writes to it. This tracer needs only `@opentelemetry/api`, which the sandbox evaluates either way.
- *
- * It makes what the SDK's `BasicTracerProvider` made with its defaults, span for span: the same names, attributes,
- * parents and statuses; ids from the run's seeded `Math.random` drawn as the SDK's browser id generator draws them
- * (one draw per hex digit), so a replayed run rebuilds the same ids; times from the workflow clock; a parent that is
- * not sampled gives a span that records nothing (the SDK's parent-based sampler). Spans leave only through the sink,
- * which Temporal does not call during replay.
+ * Not the OpenTelemetry SDK itself: it cannot be preloaded (its global registration writes to a frozen module) and
+ * costs 3 to 4 ms a run to evaluate. Spans match `BasicTracerProvider`'s defaults (names, attributes, parents,
+ * statuses, parent-based sampling); ids and times are deterministic, and the sink is not called during replay.
  */
 import * as otel from '@opentelemetry/api';
 import * as wf from '@temporalio/workflow';

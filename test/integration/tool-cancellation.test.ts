@@ -1,5 +1,5 @@
-import { msToNumber } from '@temporalio/common/lib/time';
 import { z } from 'zod';
+import { msToNumber } from '../../src/shared/duration';
 import { ACTIVITY_DEFAULTS } from '../../src/shared/defaults/activities';
 import { terminateSignal } from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';

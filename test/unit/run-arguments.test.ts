@@ -1,18 +1,18 @@
-import { readHandOver } from '../../src/workflows/agent/run-arguments';
-import type { RunContinuation } from '../../src/workflows/agent/run-continuation';
-import { handOverWith } from '../helpers/hand-over';
+import { readContinueAsNewState } from '../../src/workflows/agent/run-arguments';
+import type { ContinueAsNewState } from '../../src/workflows/agent/continue-as-new-state';
+import { continueAsNewStateWith } from '../helpers/continue-as-new-state';
 
-describe('readHandOver', () => {
-  const handOver: RunContinuation = handOverWith();
+describe('readContinueAsNewState', () => {
+  const handOver: ContinueAsNewState = continueAsNewStateWith();
 
   test('a run started with its input alone has no hand-over; trailing undefined arguments are none', () => {
-    expect(readHandOver([], false)).toEqual({ ok: true });
-    expect(readHandOver([undefined], false)).toEqual({ ok: true });
+    expect(readContinueAsNewState([], false)).toEqual({ ok: true });
+    expect(readContinueAsNewState([undefined], false)).toEqual({ ok: true });
   });
 
   test("a caller's second argument is refused when the run was not continued, even a well-formed hand-over", () => {
     for (const second of [{ garbage: true }, handOver, null, 'x']) {
-      expect(readHandOver([second], false)).toEqual({
+      expect(readContinueAsNewState([second], false)).toEqual({
         ok: false,
         problems: [
           expect.stringMatching(
@@ -21,15 +21,15 @@ describe('readHandOver', () => {
         ],
       });
     }
-    expect(readHandOver([undefined, 'third'], false)).toMatchObject({
+    expect(readContinueAsNewState([undefined, 'third'], false)).toMatchObject({
       ok: false,
       problems: [expect.stringContaining('was started with 3')],
     });
   });
 
   test('a continued run takes its hand-over', () => {
-    expect(readHandOver([handOver], true)).toEqual({ ok: true, continuation: handOver });
-    expect(readHandOver([{ ...handOver, deadline: '2026-01-01T00:00:00.000Z' }], true).ok).toBe(true);
+    expect(readContinueAsNewState([handOver], true)).toEqual({ ok: true, continuation: handOver });
+    expect(readContinueAsNewState([{ ...handOver, deadline: '2026-01-01T00:00:00.000Z' }], true).ok).toBe(true);
   });
 
   test.each([
@@ -53,7 +53,7 @@ describe('readHandOver', () => {
     ],
     ['a deadline that is not text', { ...handOver, deadline: 5 }, 'continuation.deadline: expected a text, if given'],
   ])('a malformed hand-over (%s) is a problem, not a throw', (_name, value, expected) => {
-    const read = readHandOver([value], true);
+    const read = readContinueAsNewState([value], true);
     expect(read.ok).toBe(false);
     expect(read.ok ? [] : read.problems).toContain(expected);
   });

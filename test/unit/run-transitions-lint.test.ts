@@ -20,6 +20,12 @@ describe('lint keeps changes of the run record in its transitions', () => {
       { file: step, code: probe('run.turn.agentAnswers = [];') },
       { file: step, code: probe('run.pendingApprovals = [];') },
       { file: step, code: probe("run.messages[0] = { role: 'user', content: 'hi' };") },
+      { file: step, code: probe('run.usage.totalTokens = 0;') },
+      { file: step, code: probe('run.inputMessageCount += 1;') },
+      { file: step, code: probe('run.inputMessageCount++;') },
+      { file: step, code: probe('run.usage.totalTokens--;') },
+      { file: step, code: probe('delete run.stopRequest;') },
+      { file: step, code: probe("run.inbox.splice(0, 1, 'hi');") },
       { file: transitions, code: probe("run.status = 'completed';") },
       // A field one step owns is still that step's to change.
       { file: step, code: probe('run.invocations += 1;') },
@@ -35,8 +41,8 @@ describe('lint keeps changes of the run record in its transitions', () => {
     ]);
   });
 
-  it('fails on a change in place of a shared field, the turn, the pending approvals or a message by index outside the transitions', () => {
-    for (const messages of results.slice(1, 5)) {
+  it('fails on a change in place of a shared field (by index, by property, compound, ++, delete or a mutating call) outside the transitions', () => {
+    for (const messages of results.slice(1, 11)) {
       expect(messages).toEqual([
         expect.objectContaining({
           ruleId: 'no-restricted-syntax',
@@ -47,7 +53,7 @@ describe('lint keeps changes of the run record in its transitions', () => {
   });
 
   it('lets the transitions assign them, and a step change a field it alone owns', () => {
-    expect(results[5]).toEqual([]);
-    expect(results[6]).toEqual([]);
+    expect(results[11]).toEqual([]);
+    expect(results[12]).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The chunks of the AI SDK's UI message stream that `POST /ui/chat` writes, as the `ai` package 7.0.173 defines
- * them (`src/ui-message-stream/ui-message-chunks.ts`). Our own types, so the published package does not depend on
- * `ai`; `test/unit/ui-message-chunks-types.test.ts` checks they are assignable to its `UIMessageChunk`.
+ * them (its `ui-message-stream/ui-message-chunks.ts`). Our own types, so the published package does not depend on
+ * `ai`; `test/unit/ui-chat-protocol.test.ts` checks they are assignable to its `UIMessageChunk`.
  */
 
 /** Why a message ended, from the AI SDK's `FinishReason`. */

@@ -52,7 +52,7 @@ export const API_QUERY_DEADLINE_MS = 10_000;
 /**
  * How long `POST /runs` waits for the worker to check a new run's tools against its catalog (the run's first
  * workflow task, no model call) before it answers 202 anyway: long enough for a worker on a loaded machine, short
- * enough that a caller whose worker is down hears back soon (the run then waits for a worker, as before).
+ * enough that a caller whose worker is down hears back soon (the run then waits for a worker).
  */
 export const API_ADMISSION_WAIT_MS = 5_000;
 

@@ -25,6 +25,6 @@ export const CLIENT_DEFAULTS = {
   listLimit: 20,
   /** Largest page asked of Temporal's visibility when listing. */
   listPageSizeMax: 1000,
-  /** Temporal runs a transcript read follows back for messages a hand-over left behind. */
+  /** Temporal runs a transcript read follows back for messages a continue-as-new left behind. */
   maxTranscriptHops: 10_000,
 } as const;

@@ -50,7 +50,7 @@ export const COMPACTION_DEFAULTS = {
   summaryShare: 0.5,
   /**
    * Longest summary in characters, whatever `maxTokens` allows: the summary travels in the activity's result, in
-   * every later model call and in each hand-over, all under Temporal's 2 MiB payload limit.
+   * every later model call and in each continue-as-new, all under Temporal's 2 MiB payload limit.
    */
   summaryMaxChars: 128 * 1024,
 } as const;
@@ -78,7 +78,7 @@ export const COMPACTION_SUMMARY_CUT_NOTE = '[summary cut: it was longer than the
 export const RESULT_EXTRACTION_DEFAULTS = {
   /**
    * Longest condensed text in characters, whatever the result's length: it replaces the result in every later
-   * model call and travels in each hand-over. A longer one is cut there, with a note.
+   * model call and travels in each continue-as-new. A longer one is cut there, with a note.
    */
   maxChars: 32 * 1024,
   /** Characters of the last user message sent as the extractor's guidance; a longer one is cut. */
@@ -110,8 +110,8 @@ export const RESULT_CACHE_DEFAULTS = {
   /** Longest slice one `result_cache` call returns, in characters; also its default `length`. */
   sliceMaxChars: 8_000,
   /**
-   * Characters the cache holds at most, all entries together (in the hand-over's JSON a character may weigh
-   * several bytes). The cache lives in the workflow's state and travels in every continue-as-new hand-over, where
+   * Characters the cache holds at most, all entries together (in the continue-as-new state's JSON a character may weigh
+   * several bytes). The cache lives in the workflow's state and travels in every continue-as-new, where
    * it is recorded twice (as the old run's last command and the new run's input); past this the oldest entries are
    * dropped, and reading one answers that it was dropped.
    */

@@ -10,7 +10,7 @@
  * activity's input that pushes it past Temporal's 2 MiB payload limit (which
  * terminates the workflow instead of failing it). Past a bound the run fails
  * at once with `InvalidAgentInput` naming the field. The conversation as a
- * whole is bounded by the size guards (section 6), not here. Signals and
+ * whole is bounded by the size guards (`sizes.ts`), not here. Signals and
  * updates are held to `depth` too.
  */
 export const INPUT_BOUNDS = {

@@ -78,7 +78,7 @@ export const MESSAGE_PAGES = {
   /** What one page weighs at most (it always holds at least one message). */
   maxBytes: 1024 * 1024,
   /**
-   * Earlier Temporal runs a hand-over lists, with where their messages start, so a page is read
+   * Earlier Temporal runs the continue-as-new state lists, with where their messages start, so a page is read
    * in one hop; past it the oldest go, and a page before the oldest listed hops on from there.
    */
   maxListedRuns: 1_000,

@@ -12,16 +12,11 @@ type WebpackCompiler = Parameters<WebpackPluginFunction>[0];
 type WebpackPlugin = { apply(compiler: WebpackCompiler): void };
 
 /**
- * A worker with workflows of its own must re-export the agent's from that module (a worker bundles one workflows
- * module); one that forgets would be accepted, and every agent run on its task queue would wait forever for a worker
- * that knows `agentWorkflow`. This adds a step to Temporal's bundling that fails `Worker.create`, saying what to add,
- * when the bundle built from `workflowsPath` does not contain the agent's workflow modules at all.
+ * A bundling step that fails `Worker.create`, saying what to add, when the bundle built from `workflowsPath` holds
+ * none of the agent's workflow modules (else agent runs on its task queue would wait forever).
  *
- * It looks at what the bundle holds, not at the names the module exports: webpack cannot tell the exports of the
- * CommonJS that swc and tsc emit, and evaluating the user's module outside a workflow is not safe. So it refuses
- * only what is certain (the agent's workflows are nowhere in the bundle); a module that imports `agentWorkflow`
- * (to run it as a child) without re-exporting it passes. A prebuilt `workflowBundle` is not bundled at start, so
- * it is not checked.
+ * It checks the bundle's modules, not the module's exports, which webpack cannot read from emitted CommonJS, so a
+ * module that imports `agentWorkflow` without re-exporting it passes; a prebuilt `workflowBundle` is not checked.
  */
 export function checkAgentWorkflowsExported(
   workflowsPath: string,

@@ -13,18 +13,18 @@ import { turnPolicyFor } from '../rules/model-turn';
 import { effectiveMaxInvocations } from '../rules/run-setup';
 import { userMessage } from './conversation-messages';
 import { type PartialRun } from '../../shared/failure-catalogue';
-import { failedCallUsage, handOverTooLarge, invalidAgentInput, modelCallFailed, partialRun } from './failures';
+import { failedCallUsage, continueAsNewTooLarge, invalidAgentInput, modelCallFailed, partialRun } from './failures';
 import type { RunContext } from './run-context';
 import {
   canLeaveSummarisedBehind,
-  continuationOf,
-  fitHandOver,
+  continueAsNewStateOf,
+  fitContinueAsNewState,
   inputToValidate,
   inputWithoutConversation,
   resumedRunRecord,
-  type RunContinuation,
-} from './run-continuation';
-import { readHandOver } from './run-arguments';
+  type ContinueAsNewState,
+} from './continue-as-new-state';
+import { readContinueAsNewState } from './run-arguments';
 import { transcriptTotal } from '../rules/transcript-segment';
 import { registerRunHandlers } from './run-handlers';
 import { runVersioningOptions } from './run-versioning';
@@ -63,24 +63,17 @@ import {
 import { endCallElicitations } from './steps/mcp-elicitations';
 
 /**
- * One agent run: call the model, execute its tool calls, repeat, until the
- * model answers, a terminating tool is called, a limit fails the run, or the
- * run is stopped from outside. Every rule it applies is a pure function in
- * its own file, and every step a function of the run's {@link RunContext};
- * this function only sequences them. A long run continues as new between
- * iterations, and the second argument is what the previous Temporal run
- * handed over ({@link RunContinuation}); callers start a run with its input
- * alone, and a run started with more fails at once with `InvalidAgentInput`.
+ * One agent run: call the model, run its tool calls, repeat until it answers, a terminating tool runs, a limit
+ * fails the run or it is stopped; this function only sequences the steps and rules.
  *
- * Callers see one signature, `(input: AgentInput)`, so `executeChild(agentWorkflow, { args: [input] })` and
- * `client.workflow.start(agentWorkflow, ...)` are type-checked. The body still takes what arrived as untrusted
- * (`unknown`) and parses it: a caller in another language, or an older worker's hand-over, is not held to the types.
+ * Callers see `(input: AgentInput)`; a continued Temporal run also gets the {@link ContinueAsNewState}, and a caller
+ * passing more fails with `InvalidAgentInput`. Both arguments are parsed as untrusted.
  */
 export function agentWorkflow(input: AgentInput): Promise<AgentWorkflowResult>;
 export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[]): Promise<AgentWorkflowResult> {
-  // Read before anything uses it: a caller's extra argument is no hand-over, and a malformed one fails the run, not its task.
-  const handOver = readHandOver(afterInput, wf.workflowInfo().continuedFromExecutionRunId !== undefined);
-  const continuation: RunContinuation | undefined = handOver.ok ? handOver.continuation : undefined;
+  // Read before anything uses it: a caller's extra argument is no continue-as-new state, and a malformed one fails the run, not its task.
+  const arrived = readContinueAsNewState(afterInput, wf.workflowInfo().continuedFromExecutionRunId !== undefined);
+  const continuation: ContinueAsNewState | undefined = arrived.ok ? arrived.continuation : undefined;
   const run: RunRecord = continuation === undefined ? createRunRecord() : resumedRunRecord(continuation);
   const publishAttributes = createSearchAttributePublisher();
   /** Set once the input says the run is a nested agent: it then reports its pending approvals to its parent. */
@@ -93,9 +86,9 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
   /** Tool schemas by name, once the catalog is loaded; decisions are checked against them. */
   let toolSchemas = new Map<string, Record<string, unknown>>();
 
-  const parsed = handOver.ok
+  const parsed = arrived.ok
     ? parseAgentInput(continuation === undefined ? rawInput : inputToValidate(rawInput))
-    : handOver;
+    : arrived;
   // The input's limits are in place before any handler can run: a setLimits update that arrives
   // with the start is applied in the same activation and must change them, not be overwritten.
   // A continued run keeps the limits it had, changes included.
@@ -277,21 +270,21 @@ export async function agentWorkflow(rawInput: unknown, ...afterInput: unknown[])
     await wf.condition(wf.allHandlersFinished);
     run.events.append('run-hand-over', { iteration: run.iteration, historyBytes: wf.workflowInfo().historySize });
     const nextInput = inputWithoutConversation(rawInput);
-    const handOver = continuationOf(
+    const outgoing = continueAsNewStateOf(
       run,
       continuation?.continuations ?? 0,
       deadline,
       canLeaveSummarisedBehind(context) ? wf.workflowInfo().runId : undefined,
     );
-    const fitted = fitHandOver(nextInput, handOver);
+    const fitted = fitContinueAsNewState(nextInput, outgoing);
     if (fitted === undefined)
       return fail(
-        handOverTooLarge(
-          jsonBytes([nextInput, { ...handOver, events: { ...handOver.events, recent: [] } }]),
+        continueAsNewTooLarge(
+          jsonBytes([nextInput, { ...outgoing, events: { ...outgoing.events, recent: [] } }]),
           partial(),
         ),
       );
-    return wf.continueAsNew<(input: unknown, handOver: RunContinuation) => Promise<AgentWorkflowResult>>(
+    return wf.continueAsNew<(input: unknown, outgoing: ContinueAsNewState) => Promise<AgentWorkflowResult>>(
       nextInput,
       fitted.continuation,
     );

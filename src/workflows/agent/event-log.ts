@@ -28,7 +28,7 @@ export class EventLog {
   /** The `seq` of `entries[0]`, or of the next event when there is none. */
   private readonly firstSeq: number;
 
-  /** A log that goes on from `carried`, as it came in a hand-over: read with {@link readCarriedEvents}, so it cannot throw. */
+  /** A log that goes on from `carried`, as it came in a continue-as-new: read with {@link readCarriedEvents}, so it cannot throw. */
   constructor(carried?: unknown) {
     const read = carried === undefined ? undefined : readCarriedEvents(carried);
     this.entries = [...(read?.recent ?? [])];
@@ -86,15 +86,9 @@ export class EventLog {
 }
 
 /**
- * The events a hand-over carries, as the next Temporal run reads them. What
- * comes is not trusted to be what this version writes: it may come from an
- * older worker, or be malformed. The newest events that read as events of
- * this version, numbered without a gap up to `nextSeq`, are kept; from the
- * newest one that does not (not an object, a type this version does not know,
- * fields that do not match) back, events are dropped, exactly like the ones
- * that did not fit in the hand-over: the numbering goes on, and a follower
- * behind them is told how many it missed. Never throws: a throw here would
- * fail the workflow task, again and again.
+ * The events a continue-as-new carries, read as untrusted: the newest run of events that parse, numbered without a
+ * gap up to `nextSeq`, is kept and older ones are dropped as if they had not fitted (a follower is told how many).
+ * Never throws, since a throw would fail the workflow task forever.
  */
 export function readCarriedEvents(raw: unknown): CarriedEvents {
   const carried: Record<string, unknown> = isObject(raw) ? raw : {};

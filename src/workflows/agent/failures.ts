@@ -241,8 +241,8 @@ export function resultTooLarge(
   });
 }
 
-/** The run could not hand over to a new Temporal run: what it carries would not fit in one payload. */
-export function handOverTooLarge(bytes: number, partial: PartialRun): ApplicationFailure {
+/** The run could not continue as new: what it carries would not fit in one payload. */
+export function continueAsNewTooLarge(bytes: number, partial: PartialRun): ApplicationFailure {
   return ApplicationFailure.create({
     type: FailureType.contextTooLarge,
     message:

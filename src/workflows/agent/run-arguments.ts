@@ -1,9 +1,9 @@
-import type { RunContinuation } from './run-continuation';
-import { parseRunContinuation } from './run-continuation-schema';
+import type { ContinueAsNewState } from './continue-as-new-state';
+import { parseContinueAsNewState } from './continue-as-new-schema';
 
 /**
  * Reading `agentWorkflow`'s arguments after its input. Callers start a run
- * with its input alone; the second argument is the {@link RunContinuation}
+ * with its input alone; the second argument is the {@link ContinueAsNewState}
  * a run hands to its next Temporal run when it continues as new. Nothing
  * here throws: a throw in a workflow fails its task and retries it forever,
  * so whatever is wrong with the arguments comes back as problems for
@@ -11,16 +11,16 @@ import { parseRunContinuation } from './run-continuation-schema';
  */
 
 /**
- * The arguments after the input, read. A hand-over exists only when this
+ * The arguments after the input, read. A continue-as-new state exists only when this
  * Temporal run was continued from another (`continued`): a caller who starts
  * the workflow with a second argument is refused, since taking it as a
- * hand-over would start the run from a state no run was ever in. Trailing
+ * continue-as-new state would start the run from a state no run was ever in. Trailing
  * `undefined` arguments count as none.
  */
-export function readHandOver(
+export function readContinueAsNewState(
   afterInput: readonly unknown[],
   continued: boolean,
-): { ok: true; continuation?: RunContinuation } | { ok: false; problems: string[] } {
+): { ok: true; continuation?: ContinueAsNewState } | { ok: false; problems: string[] } {
   let given = afterInput.length;
   while (given > 0 && afterInput[given - 1] === undefined) given -= 1;
   if (!continued) {
@@ -41,11 +41,11 @@ export function readHandOver(
       ],
     };
   }
-  const handOver = afterInput[0];
-  if (handOver === undefined) return { ok: true };
+  const carried = afterInput[0];
+  if (carried === undefined) return { ok: true };
   try {
-    // The version this code writes; any other comes back as a problem (run-continuation-schema.ts).
-    const read = parseRunContinuation(handOver);
+    // The version this code writes; any other comes back as a problem (continue-as-new-schema.ts).
+    const read = parseContinueAsNewState(carried);
     return read.ok ? { ok: true, continuation: read.continuation } : read;
   } catch (error) {
     return {

@@ -66,7 +66,7 @@ export interface RunRecord {
   activity: string;
   limits: RunLimits;
   pendingApprovals: PendingApproval[];
-  /** Nested agents running now, by workflow id, with what they wait on; never handed over (nothing runs between iterations). */
+  /** Nested agents running now, by workflow id, with what they wait on; never carried by continue-as-new (nothing runs between iterations). */
   nestedRuns: Map<string, NestedRun>;
   decisions: Map<string, ApprovalDecision>;
   events: EventLog;
@@ -82,7 +82,7 @@ export interface RunRecord {
   elicitations: PendingElicitation[];
   /**
    * Answers to MCP servers' questions by elicitation id, until the worker reads them; kept per Temporal run
-   * (never handed over: a call never outlives its batch), so a retried attempt that asks again gets the answer.
+   * (never carried by continue-as-new: a call never outlives its batch), so a retried attempt that asks again gets the answer.
    */
   elicitationAnswers: Map<string, { question: string; answer: string; result?: McpElicitResult }>;
   /**
@@ -100,7 +100,7 @@ export interface RunRecord {
     iteration: number;
     usage: Usage;
     executedTools: string[];
-    /** Messages the turn produced that a hand-over left behind (see `transcript-segment.ts`); counted by `maxMessages`. */
+    /** Messages the turn produced that a continue-as-new left behind (see `transcript-segment.ts`); counted by `maxMessages`. */
     leftBehind?: number;
     /** Nested agents that answered this turn, for `sourceMatch` and `stopMessage`; absent until one does. */
     agentAnswers?: AgentAnswer[];
@@ -113,7 +113,7 @@ export interface RunRecord {
   releasedIterations: number[];
   /** Tool results kept out of the conversation (`resultProcessing.inlineThreshold`), read with `result_cache`; absent until one is. */
   resultCache?: ResultCache;
-  /** Where `messages` sit in the whole transcript, once a hand-over left summarised messages behind; absent while it holds them all. */
+  /** Where `messages` sit in the whole transcript, once a continue-as-new left summarised messages behind; absent while it holds them all. */
   segment?: TranscriptSegment;
   terminationReason?: TerminationReason;
   error?: { type: string; message: string };

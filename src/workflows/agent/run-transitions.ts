@@ -6,16 +6,10 @@ import type { McpElicitResult } from '../../shared/mcp-elicitation';
 import { isFinished, type PendingElicitation, type RunRecord } from './run-record';
 
 /**
- * Every way a run's status changes, and the fields several steps share: the
- * conversation, the tokens, the turn, what the run waits for, the requests
- * to stop, the limits and the inbox. Steps and handlers call these; they do
- * not assign the fields themselves (lint keeps assignments to `status` here),
- * so a reader finds every change of one of them in this file.
+ * Every change of a run's status and of the fields several steps share (lint refuses them elsewhere).
  *
- * Each transition changes the record and nothing else: the events it logs and
- * the search attributes it publishes stay with the caller, in the order they
- * always had. Fields one step owns (the loop tracker, the breaker, the open
- * batch, the result cache, the compaction) are changed by that step alone.
+ * A transition changes the record only: events and search attributes stay with the caller. Fields one step owns
+ * (the loop tracker, the breaker, the open batch, the result cache, the compaction) are that step's to change.
  */
 
 // ─── Status ──────────────────────────────────────────────────────────────────

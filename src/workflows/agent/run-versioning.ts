@@ -7,7 +7,7 @@ import { versioningBehaviorOf } from '../../shared/versioning';
  * each Temporal run of a run reads it before its code runs, so a pinned run stays pinned across continue-as-new,
  * and a run that chose none follows the worker's `AGENT_VERSIONING_DEFAULT`. Declared only when a versioned worker
  * runs the Temporal run's first task (Temporal refuses a behaviour from an unversioned worker: the task would fail
- * and retry forever). Adds no command: histories replay as before.
+ * and retry forever). Adds no command, so histories replay.
  */
 export function runVersioningOptions(): WorkflowDefinitionOptions {
   const info = wf.workflowInfo();

@@ -7,11 +7,9 @@ import type { ToolCall } from '../../shared/messages';
  * one place, `settle` in `agent-workflow.ts`. A step returns `undefined` where
  * it has nothing to decide and the iteration goes on.
  *
- * The loop awaits the activities' and timers' own promises and runs the
- * steps between them synchronously, so an outcome is settled in the same
- * turn it is decided, as when the loop was one function: a timer that fires
- * with an activity result in one workflow activation (the run's timeout)
- * finds the run as it did, and runs in flight replay.
+ * Steps between awaits run synchronously, so an outcome settles in the turn
+ * it is decided and a timer firing in the same activation (the run's timeout)
+ * sees the same state on replay.
  */
 export type StepOutcome =
   /** Call the model again: the next iteration. */

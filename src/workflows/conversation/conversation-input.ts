@@ -13,8 +13,7 @@ import { readerFor, type VersionReader } from '../rules/versioned-reading';
  * history and remembered turns), maybe to a newer worker. It names its
  * version in `schemaVersion`; {@link readConversationInput} reads the
  * version this code writes ({@link ConversationInput}) and rejects any other
- * (or none) with a problem that names the versions it reads. Version 1 never
- * left development, and is not read.
+ * (or none) with a problem that names the versions it reads.
  *
  * To add version 3:
  * 1. Write `conversationInputV3Schema` (with `schemaVersion: z.literal(3)`),
@@ -27,11 +26,9 @@ import { readerFor, type VersionReader } from '../rules/versioned-reading';
  * 3. Test the new schema, the upgrade from version 2 and the exact old shape
  *    (`test/unit/conversation-input.test.ts`).
  *
- * An argument the workflow cannot read fails it with a reason instead of
- * throwing, which would fail its workflow task and retry it forever; anyone
- * with access to the namespace can start one (`temporal workflow start
- * --type conversationWorkflow`). Only the shape is checked: the history was
- * partly written by the model, and each turn's run checks its own input.
+ * An argument the workflow cannot read fails the workflow with a reason, not
+ * its task (which would retry forever); only the shape is checked, since each
+ * turn's run checks its own input.
  */
 
 const count = builtOnce('conversationInput.count', () => z.number().int().nonnegative());

@@ -2,17 +2,9 @@ import type { LoopAction, LoopDetectionConfig } from '../../shared/loop-guard-sc
 import type { ToolCall } from '../../shared/messages';
 
 /**
- * Loop detection. The runner feeds every tool call, in the order
- * the model listed them (a parallel batch counts call by call), through
- * {@link trackToolCall}; it counts how many identical calls came in a row.
- *
- * Detection fires when the count reaches the threshold and again at every
- * multiple of it (3, 6, 9 … with the default threshold 3), whatever the
- * action. The specification states the repetition for `inject_warning` (so a model that
- * ignores the first warning hears it again); `warn` repeats too, so a monitor
- * sees that a loop is still going rather than one event for a loop of any
- * length, and `stop` ends the run at the first detection, so its later
- * multiples never arise.
+ * Loop detection: {@link trackToolCall} counts identical tool calls in a row, call by call in the model's order.
+ * It fires at the threshold and at every multiple of it (3, 6, 9 … by default), so a warning repeats while the loop
+ * goes on; `stop` ends the run at the first.
  */
 export interface LoopTracker {
   /** Tool of the latest call; null before the first call. */

@@ -12,7 +12,7 @@ import { tokenMeasures } from './limit-rules';
 
 export type { ChildUsage } from '../../shared/agent-result';
 
-/** The nested agents a run started: the newest listed, all of them counted and summed. Plain JSON: it is handed over. */
+/** The nested agents a run started: the newest listed, all of them counted and summed. Plain JSON: continue-as-new carries it. */
 export interface NestedUsage {
   children: ChildUsage[];
   /** Children ended beyond what `children` lists. */

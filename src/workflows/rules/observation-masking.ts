@@ -32,15 +32,9 @@ export function maskedObservationText(toolName: string, iteration: number, token
 }
 
 /**
- * A new array for the model's context in which every `tool` message with
- * `meta.iteration <= currentIteration - keepIterations`, or with an iteration
- * the model released (`released`, from `context_release`, whatever its age),
- * and at least `minTokens` estimated tokens has its content replaced by
- * {@link maskedObservationText}. `currentIteration` counts as one of the kept
- * iterations: it is the newest iteration whose tool results are in `messages`.
- * Tool messages without `meta.iteration` (a caller's prior conversation) are
- * never masked. `messages` and its messages are not modified; unchanged
- * messages are shared, masked ones are copies.
+ * `messages` with {@link maskedObservationText} in place of each tool result of at least `minTokens` from an
+ * iteration older than the newest `keepIterations` (`currentIteration` included) or `released` by the model.
+ * Tool messages without `meta.iteration` (a caller's prior conversation) are never masked; nothing is modified.
  */
 export function maskObservations(
   messages: readonly ChatMessage[],

@@ -3,19 +3,12 @@ import { cutAt, isHighSurrogate } from './result-processing';
 import type { WorkflowToolSpec } from '../../shared/activity-types';
 
 /**
- * The result pipeline's cacher and the built-in `result_cache` tool. A tool
- * result longer than `resultProcessing.inlineThreshold` is kept in the run's
- * result cache, and the conversation gets a summary in its place: the head of
- * the text, its size and a reference the model reads any slice of back with
- * `result_cache { ref, offset, length }`.
+ * The result pipeline's cacher and the built-in `result_cache` tool: a result longer than
+ * `resultProcessing.inlineThreshold` is kept here and the conversation gets its head, its size and a reference the
+ * model reads slices of with `result_cache { ref, offset, length }`.
  *
- * The cache is plain data in the workflow's own state. The full result came
- * from an activity, so it is in history, and replay (after a worker restart)
- * rebuilds the cache; a hand-over carries it to the next Temporal run. That
- * makes it durable without any store besides Temporal, at a price in history:
- * every hand-over records the cache twice. So it is bounded
- * ({@link RESULT_CACHE_DEFAULTS.maxChars}): past the bound the oldest entries
- * are dropped, and reading one answers that it was dropped.
+ * The cache is workflow state (replay rebuilds it, continue-as-new carries it, and so records it twice), so it is
+ * bounded by {@link RESULT_CACHE_DEFAULTS.maxChars}: the oldest entries go first, and reading one says so.
  */
 
 /** One cached result. */
@@ -90,7 +83,7 @@ export function cacheResult(
   return { cache: { entries: kept, nextNumber: nextNumber + 1 }, entry, dropped };
 }
 
-/** `cache` without its oldest entry: what a hand-over too large for one payload gives up after the events. */
+/** `cache` without its oldest entry: what a continue-as-new too large for one payload gives up after the events. */
 export function withoutOldestEntry(cache: ResultCache): ResultCache {
   return { ...cache, entries: cache.entries.slice(1) };
 }

@@ -57,7 +57,7 @@ export interface StopContext {
    */
   turnMessages: ChatMessage[];
   /**
-   * Messages the turn produced (not the user's) that a hand-over left behind after a compaction summarised
+   * Messages the turn produced (not the user's) that a continue-as-new left behind after a compaction summarised
    * them; they are no longer in `turnMessages`, and `maxMessages` counts them. @default 0
    */
   turnMessagesLeftBehind?: number;

@@ -10,7 +10,7 @@ import { isPinned, type ConversationCompaction } from './model-context';
  * it continues as new: the next Temporal run holds only the caller's system
  * messages (which the model still sees, word for word) and the messages after
  * the summary. The messages left behind stay in the earlier run, which the
- * `transcript` query points to. Pure: the hand-over and the queries use it.
+ * `transcript` query points to. Pure: continue-as-new and the queries use it.
  */
 export interface TranscriptSegment {
   /** The transcript index of `messages[pinned]`: how many transcript messages come before this run's own. */
@@ -19,7 +19,7 @@ export interface TranscriptSegment {
   pinned: number;
   /**
    * The earlier Temporal runs that hold messages left behind, oldest first, each with the transcript index its
-   * own messages start at (the newest `MESSAGE_PAGES.maxListedRuns`). Absent in hand-overs from before the list.
+   * own messages start at (the newest `MESSAGE_PAGES.maxListedRuns`). Absent in older continue-as-new states.
    */
   runs?: TranscriptRun[];
 }
@@ -77,7 +77,7 @@ export function withListedRun(runs: readonly TranscriptRun[] | undefined, run: T
   return [...(runs ?? []), run].slice(-MESSAGE_PAGES.maxListedRuns);
 }
 
-/** What a hand-over carries that indexes into the messages. */
+/** What a continue-as-new carries that indexes into the messages. */
 export interface SegmentFields {
   messages: ChatMessage[];
   inputMessageCount: number;
@@ -86,7 +86,7 @@ export interface SegmentFields {
   segment?: TranscriptSegment;
 }
 
-/** Whether a compaction summarised messages these fields still hold (beyond the kept copies): what a hand-over can leave behind. */
+/** Whether a compaction summarised messages these fields still hold (beyond the kept copies): what a continue-as-new can leave behind. */
 export function hasSummarisedToLeave({
   messages,
   compaction,

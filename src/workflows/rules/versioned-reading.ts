@@ -4,7 +4,7 @@ import type { z } from 'zod';
  * Reading what crosses a durable boundary in the versions this code knows:
  * what comes names its version in `schemaVersion`, and each version has a
  * reader that parses it (and, once there is a previous version to read,
- * brings it up to the current one). Used by the hand-over and the
+ * brings it up to the current one). Used by continue-as-new and the
  * conversation input, each with its own schemas.
  */
 

@@ -6,7 +6,7 @@ import { userMessage } from '../conversation-messages';
 import { costBudgetExceeded, maxInvocationsExceeded, sizeLimitReached, tokenBudgetExhausted } from '../failures';
 import { findCostBreach } from '../../rules/cost-budget';
 import type { RunContext } from '../run-context';
-import { canLeaveSummarisedBehind, shouldContinueAsNew } from '../run-continuation';
+import { canLeaveSummarisedBehind, shouldContinueAsNew } from '../continue-as-new-state';
 import type { RunEnding } from '../step-outcome';
 import { appendMessages, takeInbox } from '../run-transitions';
 
@@ -34,12 +34,12 @@ export function admitIteration(context: RunContext, firstIteration: number): Run
   const tooLarge = findSizeBreach(projected, { bytes: info.historySize, events: info.historyLength });
   // A history too large is what continue-as-new is for; only a Temporal run that has not run an iteration fails on it.
   if (tooLarge?.kind === 'history' && iterationsThisRun >= 1) return { kind: 'continue_as_new' };
-  // So is a conversation that has grown too large to carry when a compaction summarised part of it: the hand-over
+  // So is a conversation that has grown too large to carry when a compaction summarised part of it: continue-as-new
   // leaves that part behind. If the rest is still too large, the next Temporal run fails on it before its first call.
   if (tooLarge?.kind === 'context' && iterationsThisRun >= 1 && canLeaveSummarisedBehind(context))
     return { kind: 'continue_as_new' };
   if (tooLarge !== undefined) return { kind: 'fail', failure: sizeLimitReached(tooLarge, partial()) };
-  // Between iterations nothing waits for a decision or an answer: the place to hand over to a new Temporal run.
+  // Between iterations nothing waits for a decision or an answer: the place to continue as new.
   if (shouldContinueAsNew(iterationsThisRun, input.iterationsPerRun, info.continueAsNewSuggested))
     return { kind: 'continue_as_new' };
   return undefined;

@@ -15,21 +15,12 @@ import { modelContextOf } from './call-model';
 import { addRunUsage } from '../run-transitions';
 
 /**
- * Compaction, right before the model call: when what the model would see
- * passes `compaction.maxTokens`, the `compactConversation` activity
- * summarises the older messages (`rules/compaction-rule.ts` decides which)
- * and the run records the summary in `run.compaction`; the model sees it in
- * their place from then on, and `run.messages` keeps them whole.
+ * Compaction before the model call: past `compaction.maxTokens`, `compactConversation` summarises the older messages
+ * (`rules/compaction-rule.ts` picks them) into `run.compaction`, which the model sees in their place.
  *
- * Returns `undefined` at once, without awaiting anything, when there is
- * nothing to compact. No `wf.patched` guards the new activity: a run without
- * `compaction` in its input never schedules it, and every run started before
- * compaction existed has no such input, so its history replays unchanged.
- *
- * A compaction that fails (the call fails for good, or the model writes no
- * summary) fails the run with `CompactionFailed`: going on would send the
- * model a context past the limit its caller set. Its tokens count in the
- * run's usage, and so in its token budget, checked before the next iteration.
+ * Returns `undefined` without awaiting when there is nothing to compact; a run without `compaction` never schedules
+ * the activity, so it needs no `wf.patched`. A failed compaction fails the run with `CompactionFailed` rather than
+ * send a context past the caller's limit; its tokens count in the run's usage.
  */
 export function applyCompaction(context: RunContext): Promise<RunEnding | undefined> | undefined {
   const { run, input } = context;
@@ -95,7 +86,7 @@ function recordCompaction(
   };
   run.events.append('compaction', {
     iteration: run.iteration,
-    // In the whole transcript, also after a hand-over left earlier messages behind.
+    // In the whole transcript, also after a continue-as-new left earlier messages behind.
     throughIndex: transcriptIndexOf(plan.throughIndex, run.segment),
     messagesSummarised: plan.newlySummarised,
     tokensBefore: plan.tokensBefore,

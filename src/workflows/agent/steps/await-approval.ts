@@ -38,9 +38,9 @@ export interface DecisionToRecord {
 /**
  * Decides a call that needs approval: the run's approval policy first, when it names one (a function
  * registered in workflow code that sees each call), then a human when there is no policy or it answers `ask`. A policy's decision is
- * recorded as a human's is (`via: 'policy'`); being workflow code, replay makes it again. Not `async`
- * on purpose: without a policy the caller awaits `awaitApproval`'s own promise, so a run without one
- * resumes in the same order as before policies existed.
+ * recorded as a human's is (`via: 'policy'`); being workflow code, replay makes it again. Not `async`:
+ * without a policy the caller awaits `awaitApproval`'s own promise, which keeps the order of commands that
+ * histories recorded.
  */
 export function decideCall(
   context: RunContext,

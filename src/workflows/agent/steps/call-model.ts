@@ -109,10 +109,10 @@ export function recordModelResponse(context: RunContext, response: ModelCallResu
     toolCalls: (assistant.tool_calls ?? []).map((call) => call.function.name),
     ...(assistant.content ? { content: preview(assistant.content) } : {}),
     usage: response.usage,
-    // Absent from results of workers before it was carried.
+    // Optional: older workers' results lack it.
     ...(response.finishReason === undefined ? {} : { finishReason: response.finishReason }),
     ...(response.finishReason === LENGTH_FINISH_REASON ? { truncated: true as const } : {}),
-    // Absent from results of workers before endpoints were named.
+    // Optional: older workers' results lack it.
     ...(response.endpoint === undefined ? {} : { endpoint: response.endpoint }),
     ...(response.fallbacks === undefined
       ? {}

@@ -5,8 +5,7 @@ import { LENGTH_FINISH_REASON, TRUNCATED_TOOL_CALL_PATCH, truncatedToolCalls } f
 /**
  * The ids of the calls of a response the token cap cut (`finishReason` `length`) whose arguments it cut (not
  * valid JSON): they are answered with an error saying so, and their tools do not run. Empty for any other
- * response, and in a run that recorded such a call before this existed (it ran the tool, which refused the
- * arguments).
+ * response, and when replaying a history recorded without `TRUNCATED_TOOL_CALL_PATCH`.
  */
 export function cutToolCalls(finishReason: string | null, calls: readonly ToolCall[]): ReadonlySet<string> {
   if (finishReason !== LENGTH_FINISH_REASON) return new Set();

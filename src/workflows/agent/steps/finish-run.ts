@@ -85,7 +85,7 @@ function nestedFields(run: RunRecord): Pick<AgentResult, 'ownUsage' | 'children'
 function resultMessagesFrom(context: RunContext): number | undefined {
   const { run, input } = context;
   if (input.resultMessages === 'all') return undefined;
-  // After a hand-over left messages behind, the result never starts among the kept copies of the caller's system messages.
+  // After a continue-as-new left messages behind, the result never starts among the kept copies of the caller's system messages.
   const pinned = run.segment?.pinned ?? 0;
   const own = pinned === 0 ? run.messages : run.messages.slice(pinned);
   if (run.segment === undefined && jsonBytes(own) <= RESULT_MESSAGES_INLINE_BYTES) return undefined;

@@ -10,11 +10,7 @@ import type { RunContext } from '../run-context';
 import { describeActivity } from '../run-record';
 import type { StepOutcome } from '../step-outcome';
 
-/**
- * Before the first iteration: the worker's tool catalog, once. Not `async` on
- * purpose: the loop awaits the activity's own promise, so what follows runs
- * in the same turn as its result, as when the call was inline.
- */
+/** The worker's tool catalog, once, before the first iteration; not `async`, so what follows runs in the result's turn. */
 export function loadToolCatalog(context: RunContext): Promise<DescribeToolsResult> {
   describeActivity(context.run, 'loading the tool catalog');
   // A local activity: the worker that runs the workflow knows its own tools, without a round trip through the task queue.
@@ -80,7 +76,7 @@ function expandRunTools(
 
 /**
  * The worker settings a catalog carries, when they read as such: a catalog from an older worker, or a malformed
- * one, has none, and the run's calls are scheduled as before (the stubs' heartbeat timeout, streams announced).
+ * one, has none, and the calls keep the stubs' settings (their heartbeat timeout, streams announced).
  */
 export function catalogWorkerSettings(catalog: DescribeToolsResult): CatalogWorkerSettings | undefined {
   const worker: unknown = catalog.worker;

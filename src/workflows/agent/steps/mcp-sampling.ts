@@ -9,7 +9,7 @@ const MAX_NAME_CHARS = 200;
 /**
  * The worker answered an MCP server's sampling request during the call `callId` with its model: the tokens join the
  * run's usage (so its token and cost budgets hold them at the next model call) and an `mcp-sampling` event says so.
- * A report for a call not in flight, or malformed, is ignored. Issues no command: histories replay as before.
+ * A report for a call not in flight, or malformed, is ignored. Issues no command, so histories replay.
  */
 export function receiveSamplingUsage(run: RunRecord, raw: unknown): void {
   if (typeof raw !== 'object' || raw === null || isFinished(run)) return;

@@ -15,22 +15,13 @@ import { describeActivity } from '../run-record';
 import { addRunUsage } from '../run-transitions';
 
 /**
- * The result pipeline, after a tool ran and before its result enters the
- * conversation: the processor (a length limit), then the extractor (a model
- * call that condenses a long result), then the cacher (a long result kept in
- * the run's result cache, a summary in the conversation). Each stage is
- * optional and works on what the stage before handed on; the extractor and
- * the cacher take only successful results (an error, or `ask_question`'s
- * question, goes on as it is). A result that ends the run never comes here.
+ * The result pipeline between a tool and the conversation: processor (a length limit), extractor (a model call that
+ * condenses), cacher (long results kept in the result cache); each optional, and only successful results are
+ * extracted or cached.
  *
- * Returns the result itself unless the extractor runs, or the result is to
- * be cached after `earlierCalls` (the calls before it in a parallel batch,
- * so `cache-N` follows the calls' order): a run without `extractThreshold`
- * awaits nothing for the extractor and issues the commands it always did (no
- * `wf.patched` is needed; a run started before the extractor existed has no
- * such input). Otherwise it returns the result as the processor left it
- * (`interim`: what the conversation keeps if the run is stopped meanwhile)
- * and the pipeline's end (`final`).
+ * Returns the result itself unless the extractor runs or the result waits on `earlierCalls` (so `cache-N` follows
+ * the calls' order), so a run without `extractThreshold` issues no new command; otherwise `interim` (what a stopped
+ * run keeps) and `final`.
  */
 export function processToolResult(
   context: RunContext,

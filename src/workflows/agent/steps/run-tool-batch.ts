@@ -83,9 +83,8 @@ export async function runToolBatch(
         batch.results.set(call.id, processing);
         return processing;
       }
-      // Awaited only when the extractor runs or the result waits for earlier calls to be cached (otherwise the batch
-      // goes on in the same turn, as it always did); a run stopped meanwhile keeps the result as the processor left
-      // it, not a "cancelled" in place of a call that ran.
+      // Awaited only when the extractor runs or the result waits on earlier calls' caching, so the commands stay
+      // the same otherwise; a run stopped meanwhile keeps the processor's result, not a "cancelled".
       batch.results.set(call.id, processing.interim);
       const result = await processing.final;
       batch.results.set(call.id, result);

@@ -7,50 +7,50 @@ import { chatMessageSchema, usageSchema } from '../../shared/messages';
 import { childUsageSchema } from '../../shared/agent-result';
 import { tokenBudgetSchema } from '../../shared/control';
 import { readCarriedEvents, type CarriedEvents } from './event-log';
-import type { RunContinuation } from './run-continuation';
+import type { ContinueAsNewState } from './continue-as-new-state';
 import { readerFor, type VersionReader } from '../rules/versioned-reading';
 
 /**
- * The hand-over of continue-as-new ({@link RunContinuation}): what one
+ * The state continue-as-new carries ({@link ContinueAsNewState}): what one
  * Temporal run of an agent run writes and the next one reads, maybe on a
  * newer worker. It names its version in `schemaVersion`;
- * {@link parseRunContinuation} reads the version this code writes and
+ * {@link parseContinueAsNewState} reads the version this code writes and
  * rejects any other (or none) with a problem that names the versions it
  * reads. Versions before 4 never left development, and are not read.
  *
- * Version 4 carries the run's state (`handOverFields`), its compaction and
+ * Version 4 carries the run's state (`continueAsNewFields`), its compaction and
  * where the carried messages sit in the transcript (`compactionFields`),
  * what a custom stop condition sees and the released iterations
  * (`stopContextFields`), nested agents' usage (`nestedFields`) and the
  * result cache (`resultCacheFields`).
  *
  * To add version 5:
- * 1. Write `handOverV5Schema` (with `schemaVersion: z.literal(5)`) and set
- *    {@link RUN_CONTINUATION_VERSION} to 5; change `RunContinuation` and
- *    `continuationOf` (which writes it) to match.
+ * 1. Write `continueAsNewV5Schema` (with `schemaVersion: z.literal(5)`) and set
+ *    {@link CONTINUE_AS_NEW_STATE_VERSION} to 5; change `ContinueAsNewState` and
+ *    `continueAsNewStateOf` (which writes it) to match.
  * 2. Add `5` to `READERS`, and read version 4 there through its schema and
- *    an upgrade to version 5 (`upgradeV4(previous: HandOverV4): HandOverV5`):
+ *    an upgrade to version 5 (`upgradeV4(previous: ContinueAsNewV4): ContinueAsNewV5`):
  *    a run that continued as new on the code before reaches the new code
  *    with version 4. Drop that reader only when no run and no history to
  *    replay can still carry it.
  * 3. Test the new schema, the upgrade from version 4, and a version 4
- *    hand-over (`test/unit/run-continuation-schema.test.ts`).
+ *    continue-as-new state (`test/unit/continue-as-new-schema.test.ts`).
  *
- * Nothing here throws on a malformed hand-over: it comes back as problems,
- * and the run fails with `InvalidAgentInput` (see `readHandOver`).
+ * Nothing here throws on a malformed continue-as-new state: it comes back as problems,
+ * and the run fails with `InvalidAgentInput` (see `readContinueAsNewState`).
  */
 
-/** The version of the hand-over this code writes. */
-export const RUN_CONTINUATION_VERSION = 4;
+/** The version of the continue-as-new state this code writes. */
+export const CONTINUE_AS_NEW_STATE_VERSION = 4;
 
 /** A counter the loop keeps. */
-const count = builtOnce('handOver.count', () => z.number().int().nonnegative());
+const count = builtOnce('continueAsNewSchema.count', () => z.number().int().nonnegative());
 
 /** Identical calls or errors in a row: the loop detector's and the circuit breaker's state. */
-const streakFields = builtOnce('handOver.streakFields', () => ({ toolName: z.string().nullable(), count }));
+const streakFields = builtOnce('continueAsNewSchema.streakFields', () => ({ toolName: z.string().nullable(), count }));
 
 /** Where the current turn began, for the stop conditions. */
-const turnSchema = builtOnce('handOver.turn', () =>
+const turnSchema = builtOnce('continueAsNewSchema.turn', () =>
   z.object({
     startedAtMs: z.number(),
     messageIndex: count,
@@ -61,7 +61,7 @@ const turnSchema = builtOnce('handOver.turn', () =>
 );
 
 /** The run's state: its conversation, counters, limits, guards and turn. */
-const handOverFields = builtOnce('handOver.handOverFields', () => ({
+const continueAsNewFields = builtOnce('continueAsNewSchema.continueAsNewFields', () => ({
   inputMessageCount: count,
   messages: z.array(chatMessageSchema),
   inbox: z.array(z.string()),
@@ -84,7 +84,7 @@ const handOverFields = builtOnce('handOver.handOverFields', () => ({
 }));
 
 /** The run's compaction, when it has compacted, and where the carried messages sit in the transcript. */
-const compactionFields = builtOnce('handOver.compactionFields', () => ({
+const compactionFields = builtOnce('continueAsNewSchema.compactionFields', () => ({
   /** The summary and the last transcript index it stands for (`rules/model-context.ts`). */
   compaction: z
     .object({ throughIndex: z.number().int().min(-1), summary: z.string(), iteration: count, count })
@@ -105,7 +105,7 @@ const compactionFields = builtOnce('handOver.compactionFields', () => ({
 }));
 
 /** What a custom stop condition sees, and the released iterations; each optional with an empty default. */
-const stopContextFields = builtOnce('handOver.stopContextFields', () => ({
+const stopContextFields = builtOnce('continueAsNewSchema.stopContextFields', () => ({
   /** Tool calls executed so far, across turns. */
   toolCallsExecuted: count.default(0),
   /** The latest batch's results as stop conditions see them (as many as the model's answer had calls: not bounded here). */
@@ -122,7 +122,7 @@ const stopContextFields = builtOnce('handOver.stopContextFields', () => ({
  * Nested agents' usage, once the run started one (bounded: the list is capped, the rest counted and summed),
  * and the turn's answers of nested agents (`sourceMatch`, `stopMessage`).
  */
-const nestedFields = builtOnce('handOver.nestedFields', () => ({
+const nestedFields = builtOnce('continueAsNewSchema.nestedFields', () => ({
   nested: z
     .object({
       children: z.array(childUsageSchema),
@@ -136,7 +136,7 @@ const nestedFields = builtOnce('handOver.nestedFields', () => ({
 }));
 
 /** The run's result cache, once it has cached a result. */
-const resultCacheFields = builtOnce('handOver.resultCacheFields', () => ({
+const resultCacheFields = builtOnce('continueAsNewSchema.resultCacheFields', () => ({
   resultCache: z
     .object({
       entries: z.array(
@@ -155,26 +155,26 @@ const resultCacheFields = builtOnce('handOver.resultCacheFields', () => ({
 }));
 
 /** Version 4, the current one. */
-export const handOverV4Schema = builtOnce('handOver.handOverV4', () =>
+export const continueAsNewV4Schema = builtOnce('continueAsNewSchema.v4', () =>
   z.object({
     schemaVersion: z.literal(4),
-    ...handOverFields,
+    ...continueAsNewFields,
     ...compactionFields,
     ...stopContextFields,
     ...nestedFields,
     ...resultCacheFields,
   }),
 );
-type HandOverV4 = z.infer<typeof handOverV4Schema>;
+type ContinueAsNewV4 = z.infer<typeof continueAsNewV4Schema>;
 
 /** How each version is read: only the current one. */
-const READERS: Record<number, VersionReader<HandOverV4>> = {
-  4: (raw) => handOverV4Schema.safeParse(raw),
+const READERS: Record<number, VersionReader<ContinueAsNewV4>> = {
+  4: (raw) => continueAsNewV4Schema.safeParse(raw),
 };
 
 /** What a field's problem says when the field itself is wrong (missing, or of another type). */
 const EXPECTED: Record<
-  | keyof typeof handOverFields
+  | keyof typeof continueAsNewFields
   | keyof typeof compactionFields
   | keyof typeof stopContextFields
   | keyof typeof nestedFields
@@ -226,17 +226,17 @@ function problemOf(issue: z.core.$ZodIssue): string {
 }
 
 /** The carried events as this version writes them: unreadable ones dropped (`readCarriedEvents`). */
-function carriedEvents(events: HandOverV4['events']): CarriedEvents {
+function carriedEvents(events: ContinueAsNewV4['events']): CarriedEvents {
   return readCarriedEvents(events);
 }
 
 /**
- * A hand-over of the version this code writes, parsed; or the problems with
+ * A continue-as-new state of the version this code writes, parsed; or the problems with
  * it, one line per field, never a throw.
  */
-export function parseRunContinuation(
+export function parseContinueAsNewState(
   raw: unknown,
-): { ok: true; continuation: RunContinuation } | { ok: false; problems: string[] } {
+): { ok: true; continuation: ContinueAsNewState } | { ok: false; problems: string[] } {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, problems: ['continuation: expected the object a run hands over when it continues as new'] };
   }

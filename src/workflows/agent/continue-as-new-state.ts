@@ -2,12 +2,12 @@ import { PAYLOAD_BUDGET_BYTES } from '../../shared/defaults/sizes';
 import { jsonBytes } from '../../shared/payload-limits';
 import { EventLog, type CarriedEvents } from './event-log';
 import { createRunRecord, type RunRecord } from './run-record';
-import { RUN_CONTINUATION_VERSION } from './run-continuation-schema';
+import { CONTINUE_AS_NEW_STATE_VERSION } from './continue-as-new-schema';
 import { hasSummarisedToLeave, leaveSummarisedBehind } from '../rules/transcript-segment';
 import type { RunContext } from './run-context';
 import { withoutOldestEntry } from '../rules/result-cache';
 
-/** The fields of the run record a hand-over carries as they are: everything the loop counts, and the conversation. */
+/** The fields of the run record continue-as-new carries as they are: everything the loop counts, and the conversation. */
 const CARRIED = [
   'inputMessageCount',
   'messages',
@@ -38,11 +38,11 @@ type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
  * as new (the workflow's second argument; callers never pass it). Everything
  * the loop counts goes along, so limits, stop conditions and the result see
  * one run; the event log brings its newest events and keeps numbering.
- * Read on arrival by `parseRunContinuation`, which rejects any other version.
+ * Read on arrival by `parseContinueAsNewState`, which rejects any other version.
  */
-export type RunContinuation = CarriedFields & {
-  /** The version of this shape ({@link RUN_CONTINUATION_VERSION}). */
-  schemaVersion: typeof RUN_CONTINUATION_VERSION;
+export type ContinueAsNewState = CarriedFields & {
+  /** The version of this shape ({@link CONTINUE_AS_NEW_STATE_VERSION}). */
+  schemaVersion: typeof CONTINUE_AS_NEW_STATE_VERSION;
   /** Temporal runs this agent run has had before this one. */
   continuations: number;
   events: CarriedEvents;
@@ -56,7 +56,7 @@ function carried(from: CarriedFields): CarriedFields {
 }
 
 /**
- * Whether this Temporal run hands over before its next model call: after
+ * Whether this Temporal run continues as new before its next model call: after
  * `iterationsPerRun` iterations, or when Temporal suggests it (history past
  * 4 MiB or 4,096 events), but never before it has run one iteration itself.
  */
@@ -93,15 +93,15 @@ export function inputToValidate(rawInput: unknown): unknown {
 }
 
 /**
- * The hand-over's arguments made to fit in one Temporal payload: events are
+ * The continue-as-new arguments made to fit in one Temporal payload: events are
  * dropped, oldest first, until they do; then the result cache's entries,
  * oldest first (reading one answers that it was dropped). Undefined when even
  * without either they do not (then the run cannot continue as new).
  */
-export function fitHandOver(
+export function fitContinueAsNewState(
   input: unknown,
-  continuation: RunContinuation,
-): { continuation: RunContinuation; bytes: number } | undefined {
+  continuation: ContinueAsNewState,
+): { continuation: ContinueAsNewState; bytes: number } | undefined {
   let fitted = continuation;
   for (;;) {
     const bytes = jsonBytes([input, fitted]);
@@ -118,7 +118,7 @@ export function fitHandOver(
 }
 
 /**
- * Whether a hand-over would leave summarised messages behind: its result
+ * Whether a continue-as-new would leave summarised messages behind: its result
  * need not hold the whole conversation
  * (`resultMessages: 'all'`), and a compaction has summarised messages this
  * Temporal run still holds.
@@ -131,18 +131,18 @@ export function canLeaveSummarisedBehind({ run, input }: Pick<RunContext, 'run' 
  * The run as its next Temporal run needs it. Only called between iterations,
  * when nothing waits for a decision or an answer. With `leaveBehindIn`, this
  * Temporal run's id, the messages a compaction summarised stay in this
- * Temporal run, which the transcript points back to, and the hand-over
+ * Temporal run, which the transcript points back to, and the continue-as-new state
  * carries what the model still sees (`transcript-segment.ts`).
  */
-export function continuationOf(
+export function continueAsNewStateOf(
   run: RunRecord,
   continuations: number,
   deadline: string | undefined,
   leaveBehindIn?: string,
-): RunContinuation {
+): ContinueAsNewState {
   const fields = carried(run);
   return {
-    schemaVersion: RUN_CONTINUATION_VERSION,
+    schemaVersion: CONTINUE_AS_NEW_STATE_VERSION,
     ...(leaveBehindIn === undefined ? fields : leaveSummarisedBehind(fields, leaveBehindIn)),
     continuations: continuations + 1,
     events: run.events.carry(),
@@ -151,6 +151,6 @@ export function continuationOf(
 }
 
 /** A run record that takes up where the previous Temporal run left off. */
-export function resumedRunRecord(continuation: RunContinuation): RunRecord {
+export function resumedRunRecord(continuation: ContinueAsNewState): RunRecord {
   return { ...createRunRecord(), ...carried(continuation), events: new EventLog(continuation.events) };
 }

@@ -2,13 +2,13 @@ import { ZERO_USAGE, type ChatMessage } from '../../src/shared/messages';
 import { parseAgentInput } from '../../src/shared/agent-input';
 import { partialRun } from '../../src/workflows/agent/failures';
 import {
-  fitHandOver,
+  fitContinueAsNewState,
   inputToValidate,
   inputWithoutConversation,
   shouldContinueAsNew,
-  type RunContinuation,
-} from '../../src/workflows/agent/run-continuation';
-import { handOverWith } from '../helpers/hand-over';
+  type ContinueAsNewState,
+} from '../../src/workflows/agent/continue-as-new-state';
+import { continueAsNewStateWith } from '../helpers/continue-as-new-state';
 
 describe('shouldContinueAsNew', () => {
   test.each([
@@ -27,8 +27,8 @@ describe('shouldContinueAsNew', () => {
 });
 
 describe('the hand-over input', () => {
-  const continuation = (messageChars: number, events: number): RunContinuation =>
-    handOverWith({
+  const continuation = (messageChars: number, events: number): ContinueAsNewState =>
+    continueAsNewStateWith({
       messages: [{ role: 'user', content: 'm'.repeat(messageChars) }],
       events: {
         nextSeq: events + 1,
@@ -54,13 +54,13 @@ describe('the hand-over input', () => {
   });
 
   test('a hand-over that fits is left whole', () => {
-    const fitted = fitHandOver({ tools: [] }, continuation(1_000, 200));
+    const fitted = fitContinueAsNewState({ tools: [] }, continuation(1_000, 200));
     expect(fitted?.continuation.events.recent).toHaveLength(200);
     expect(fitted?.bytes).toBeLessThan(2 * 1024 * 1024);
   });
 
   test('one that does not fit drops its oldest events until it does', () => {
-    const fitted = fitHandOver({ tools: [] }, continuation(1_500_000, 200));
+    const fitted = fitContinueAsNewState({ tools: [] }, continuation(1_500_000, 200));
     expect(fitted).toBeDefined();
     const recent = fitted?.continuation.events.recent ?? [];
     expect(recent.length).toBeLessThan(200);
@@ -82,7 +82,7 @@ describe('the hand-over input', () => {
       ...continuation(1_300_000, 10),
       resultCache: { entries: [entry(1), entry(2), entry(3), entry(4)], nextNumber: 5 },
     };
-    const fitted = fitHandOver({ tools: [] }, handOver);
+    const fitted = fitContinueAsNewState({ tools: [] }, handOver);
     expect(fitted?.continuation.events.recent).toEqual([]);
     // 1.3 MB of conversation leave room for three of the four 200 KB entries.
     expect(fitted?.continuation.resultCache).toEqual({ entries: [entry(2), entry(3), entry(4)], nextNumber: 5 });
@@ -90,7 +90,7 @@ describe('the hand-over input', () => {
   });
 
   test('one whose conversation alone does not fit cannot hand over', () => {
-    expect(fitHandOver({ tools: [] }, continuation(2_100_000, 10))).toBeUndefined();
+    expect(fitContinueAsNewState({ tools: [] }, continuation(2_100_000, 10))).toBeUndefined();
   });
 });
 

@@ -4,12 +4,12 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { ZERO_USAGE } from '../../src/shared/messages';
 import { readCarriedEvents } from '../../src/workflows/agent/event-log';
-import { continuationOf } from '../../src/workflows/agent/run-continuation';
+import { continueAsNewStateOf } from '../../src/workflows/agent/continue-as-new-state';
 import {
-  RUN_CONTINUATION_VERSION,
-  handOverV4Schema,
-  parseRunContinuation,
-} from '../../src/workflows/agent/run-continuation-schema';
+  CONTINUE_AS_NEW_STATE_VERSION,
+  continueAsNewV4Schema,
+  parseContinueAsNewState,
+} from '../../src/workflows/agent/continue-as-new-schema';
 import { createRunRecord } from '../../src/workflows/agent/run-record';
 
 /** A hand-over of the current version after one iteration, without the fields that are optional. */
@@ -66,16 +66,16 @@ function recordedHandOvers(file: string): unknown[] {
 const NONE_YET = { toolCallsExecuted: 0, lastToolResults: [], releasedIterations: [] };
 
 describe('the current version', () => {
-  test('is what continuationOf writes, and reads back as itself', () => {
+  test('is what continueAsNewStateOf writes, and reads back as itself', () => {
     const run = createRunRecord();
     run.iteration = 2;
     run.events.append('run-start', { tools: ['calculator'], model: null });
-    const written = continuationOf(run, 0, undefined);
-    expect(written.schemaVersion).toBe(RUN_CONTINUATION_VERSION);
-    expect(RUN_CONTINUATION_VERSION).toBe(4);
+    const written = continueAsNewStateOf(run, 0, undefined);
+    expect(written.schemaVersion).toBe(CONTINUE_AS_NEW_STATE_VERSION);
+    expect(CONTINUE_AS_NEW_STATE_VERSION).toBe(4);
     const wire: unknown = JSON.parse(JSON.stringify(written));
-    expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
-    expect(handOverV4Schema.safeParse(wire).success).toBe(true);
+    expect(parseContinueAsNewState(wire)).toEqual({ ok: true, continuation: wire });
+    expect(continueAsNewV4Schema.safeParse(wire).success).toBe(true);
   });
 
   test("carries the run's result cache, which reads back as it was written", () => {
@@ -94,13 +94,16 @@ describe('the current version', () => {
       ],
       nextNumber: 3,
     };
-    const wire: unknown = JSON.parse(JSON.stringify(continuationOf(run, 0, undefined)));
+    const wire: unknown = JSON.parse(JSON.stringify(continueAsNewStateOf(run, 0, undefined)));
     expect(wire).toMatchObject({ schemaVersion: 4, resultCache: run.resultCache });
-    expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
+    expect(parseContinueAsNewState(wire)).toEqual({ ok: true, continuation: wire });
   });
 
   test('a malformed result cache is named', () => {
-    const read = parseRunContinuation({ ...handOver, resultCache: { entries: [{ ref: 'cache-1' }], nextNumber: 0 } });
+    const read = parseContinueAsNewState({
+      ...handOver,
+      resultCache: { entries: [{ ref: 'cache-1' }], nextNumber: 0 },
+    });
     expect(read.ok ? [] : read.problems).toContain(
       'continuation.resultCache.nextNumber: Too small: expected number to be >=1',
     );
@@ -113,9 +116,9 @@ describe('the current version', () => {
     const run = createRunRecord();
     run.messages = [{ role: 'user', content: 'go' }];
     run.compaction = { throughIndex: 0, summary: 'the user said go', iteration: 4, count: 1 };
-    const wire: unknown = JSON.parse(JSON.stringify(continuationOf(run, 0, undefined)));
+    const wire: unknown = JSON.parse(JSON.stringify(continueAsNewStateOf(run, 0, undefined)));
     expect(wire).toMatchObject({ schemaVersion: 4, compaction: run.compaction });
-    expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
+    expect(parseContinueAsNewState(wire)).toEqual({ ok: true, continuation: wire });
   });
 
   test("carries the nested agents' usage and the turn's agent answers; a hand-over without them reads without", () => {
@@ -128,17 +131,17 @@ describe('the current version', () => {
       total: { promptTokens: 30, completionTokens: 40, totalTokens: 70 },
     };
     run.turn = { ...run.turn, agentAnswers: [{ toolName: 'researcher', stopMessage: false }] };
-    const wire: unknown = JSON.parse(JSON.stringify(continuationOf(run, 0, undefined)));
+    const wire: unknown = JSON.parse(JSON.stringify(continueAsNewStateOf(run, 0, undefined)));
     expect(wire).toMatchObject({ nested: run.nested, turn: { agentAnswers: run.turn.agentAnswers } });
-    expect(parseRunContinuation(wire)).toEqual({ ok: true, continuation: wire });
-    const without = parseRunContinuation(handOver);
+    expect(parseContinueAsNewState(wire)).toEqual({ ok: true, continuation: wire });
+    const without = parseContinueAsNewState(handOver);
     expect(without.ok && without.continuation.nested).toBeUndefined();
-    const malformed = parseRunContinuation({ ...handOver, nested: { children: 'many' } });
+    const malformed = parseContinueAsNewState({ ...handOver, nested: { children: 'many' } });
     expect(malformed.ok ? [] : malformed.problems[0]).toMatch(/^continuation\.nested/);
   });
 
   test('a malformed compaction is named', () => {
-    const read = parseRunContinuation({ ...handOver, compaction: { throughIndex: 'all', summary: 5 } });
+    const read = parseContinueAsNewState({ ...handOver, compaction: { throughIndex: 'all', summary: 5 } });
     expect(read.ok ? [] : read.problems).toContain(
       'continuation.compaction.throughIndex: Invalid input: expected number, received string',
     );
@@ -147,17 +150,17 @@ describe('the current version', () => {
 
 describe('the stop context and released iterations', () => {
   test('a hand-over without them reads as a run that had none; with them, they travel', () => {
-    expect(parseRunContinuation(handOver)).toEqual({ ok: true, continuation: { ...handOver, ...NONE_YET } });
+    expect(parseContinueAsNewState(handOver)).toEqual({ ok: true, continuation: { ...handOver, ...NONE_YET } });
     const carried = {
       toolCallsExecuted: 4,
       lastToolResults: [{ toolName: 'big', callId: 'call-2-1', contentPreview: 'y', isError: false }],
       releasedIterations: [1, 2],
     };
-    expect(parseRunContinuation({ ...handOver, ...carried })).toEqual({
+    expect(parseContinueAsNewState({ ...handOver, ...carried })).toEqual({
       ok: true,
       continuation: { ...handOver, ...carried },
     });
-    const wrong = parseRunContinuation({ ...handOver, releasedIterations: [1.5] });
+    const wrong = parseContinueAsNewState({ ...handOver, releasedIterations: [1.5] });
     expect(wrong.ok).toBe(false);
   });
 });
@@ -169,10 +172,10 @@ describe('the recorded histories', () => {
       const recorded = recordedHandOvers(file);
       expect(recorded.length).toBeGreaterThan(0);
       for (const carried of recorded) {
-        expect(carried).toHaveProperty('schemaVersion', RUN_CONTINUATION_VERSION);
+        expect(carried).toHaveProperty('schemaVersion', CONTINUE_AS_NEW_STATE_VERSION);
         // The same fields; the events are read as this version writes them, every one of them kept.
         const { events } = carried as { events: unknown };
-        expect(parseRunContinuation(carried)).toEqual({
+        expect(parseContinueAsNewState(carried)).toEqual({
           ok: true,
           continuation: { ...(carried as object), events: readCarriedEvents(events) },
         });
@@ -222,18 +225,18 @@ describe('a malformed hand-over is a list of problems naming the field, never a 
     ],
     ['an array', [handOver], 'continuation: expected the object a run hands over when it continues as new'],
   ])('%s', (_name, handOver, expected) => {
-    const read = parseRunContinuation(handOver);
+    const read = parseContinueAsNewState(handOver);
     expect(read.ok).toBe(false);
     expect(read.ok ? [] : read.problems).toContain(expected);
   });
 
   test('a thousand malformed messages are one problem; every missing field is named', () => {
-    const read = parseRunContinuation({
+    const read = parseContinueAsNewState({
       ...handOver,
       messages: Array.from({ length: 1000 }, () => ({ role: 'nobody' })),
     });
     expect(read).toEqual({ ok: false, problems: ['continuation.messages: expected chat messages'] });
-    const everything = parseRunContinuation({ schemaVersion: 4 });
+    const everything = parseContinueAsNewState({ schemaVersion: 4 });
     expect(everything.ok ? [] : everything.problems).toHaveLength(15);
   });
 });

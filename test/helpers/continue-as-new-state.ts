@@ -1,10 +1,10 @@
 import { ZERO_USAGE } from '../../src/shared/messages';
-import type { RunContinuation } from '../../src/workflows/agent/run-continuation';
+import type { ContinueAsNewState } from '../../src/workflows/agent/continue-as-new-state';
 import { initialBreakerState } from '../../src/workflows/rules/circuit-breaker';
 import { initialLoopTracker } from '../../src/workflows/rules/loop-detection';
 
 /** A run's hand-over after three iterations, as the current version writes it, with `overrides` in place. */
-export function handOverWith(overrides: Partial<RunContinuation> = {}): RunContinuation {
+export function continueAsNewStateWith(overrides: Partial<ContinueAsNewState> = {}): ContinueAsNewState {
   return {
     schemaVersion: 4,
     continuations: 1,
