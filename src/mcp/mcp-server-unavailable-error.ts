@@ -1,13 +1,8 @@
 import { AgentRunnerError } from '../shared/agent-runner-error';
 
-/**
- * What goes wrong talking to an MCP server, each in words that name the
- * server, for the model (a tool error) and the worker's log.
- */
-
 const marker = Symbol.for('agent-runner.error.McpServerUnavailableError');
 
-/** The server could not be started or reached, or did not finish the MCP handshake in time. */
+/** The MCP server could not be started or reached, or did not finish its handshake in time; the message names it. */
 export class McpServerUnavailableError extends AgentRunnerError {
   // The name stays as it was: activity failures record it in histories.
   override readonly name = 'McpServerUnavailable';
