@@ -9,7 +9,7 @@ import { formatSeconds } from '../shared/duration';
 import { unknownToolMessage, type ToolCallInput, type ToolCallResult } from '../shared/activity-types';
 import type { ToolContext, ToolOutput } from '../tools/define-tool';
 import { RetryableToolError } from '../tools/retryable-tool-error';
-import { ToolCallLost } from '../tools/tool-call-lost';
+import { ToolCallLostError } from '../tools/tool-call-lost-error';
 import { ToolErrorOutput } from '../tools/tool-error-output';
 import { TerminateResponse } from '../tools/terminate-response';
 import { WaitForInput } from '../tools/wait-for-input';
@@ -109,11 +109,11 @@ async function runTool(
     return toResult(output);
   } catch (error) {
     throwIfCancelled(context, error);
-    if (isInstance(error, ToolCallLost)) {
+    if (ToolCallLostError.isInstance(error)) {
       // Lost with what ran it, like an execution lost with a worker: run again, however often, until the deadline.
       throw ApplicationFailure.retryable(describeThrown(error), FailureType.toolCallLost);
     }
-    if (isInstance(error, RetryableToolError)) {
+    if (RetryableToolError.isInstance(error)) {
       // Retries of infrastructure failures are unlimited within the call's deadline, so the tool's own
       // requests for a retry are counted here: the last allowed attempt answers the model instead.
       if (context.info.attempt < ACTIVITY_DEFAULTS.toolCallMaxAttempts) {
@@ -123,14 +123,6 @@ async function runTool(
     }
     // Whatever the tool threw is its own failure, reported once: never a reason to run it again.
     return errorResult(describeThrown(error));
-  }
-}
-
-function isInstance(error: unknown, type: abstract new (...args: never[]) => unknown): boolean {
-  try {
-    return error instanceof type;
-  } catch {
-    return false; // a Proxy whose getPrototypeOf trap throws
   }
 }
 

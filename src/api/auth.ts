@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BrowserSessions } from '../http/browser-sessions';
 import { consolePrincipal, type ConsoleSession } from './console/console-session';
-import { ApiError, UNAUTHORIZED, errorBody } from '../http/errors';
+import { UNAUTHORIZED, errorBody } from '../http/errors';
+import { ApiError } from '../http/api-error';
 import type { ApiAuth } from '../config/api';
 import type { Principal } from '../config/principals';
 import { authenticate, principalsOf } from '../http/bearer-token';

@@ -12,7 +12,8 @@ import {
 } from '../shared/conversation';
 import { streamChatTurn, wantsEventStream } from './chat-stream';
 import type { z } from 'zod';
-import { ApiError, parseBody } from '../http/errors';
+import { parseBody } from '../http/errors';
+import { ApiError } from '../http/api-error';
 import type { chatResponse as chatResponseSchema, conversationResponse } from './response-schemas';
 import {
   addAiMessageBody,

@@ -3,7 +3,8 @@ import type { Client } from '@temporalio/client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getConversation } from '../client/conversations';
 import { within } from '../client/model-stream-follower';
-import { RunNotFoundError, followRunEvents } from '../client/run-control';
+import { followRunEvents } from '../client/run-control';
+import { RunNotFoundError } from '../client/run-not-found-error';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import { type ChatTurnResult } from '../shared/conversation';
 import { errorBody, toApiError } from '../http/errors';
@@ -127,7 +128,7 @@ async function followDeltas(
       }
       return;
     } catch (error) {
-      if (!(error instanceof RunNotFoundError)) return;
+      if (!RunNotFoundError.isInstance(error)) return;
       await new Promise((resolve) => setTimeout(resolve, MODEL_STREAM_DEFAULTS.discoverPollMs));
     }
   }

@@ -1,7 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { forkRun } from '../client/fork-run';
-import { ApiError, parseBody } from '../http/errors';
+import { parseBody } from '../http/errors';
+import { ApiError } from '../http/api-error';
 import { checkModelsAllowed, modelsNamedBy } from './model-allowance';
 import { forkRunBody, runPathParams } from './schemas';
 import { allows, FORK_READ_SCOPE } from './scopes';

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errorBody } from '../http/errors';
+import { errorBody } from '../http/errors';
+import { ApiError } from '../http/api-error';
 
 /**
  * With authentication off, the API answers only requests whose `Host` names the loopback interface: a web page

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+    console.error(ConfigError.isInstance(error) || error instanceof Error ? error.message : error);
     process.exit(1);
   },
 );

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors';
+import { ApiError } from '../http/api-error';
 
 /**
  * Which models API callers may name (`AGENT_API_ALLOWED_MODELS`): a request naming another anywhere (`modelsNamedBy`,

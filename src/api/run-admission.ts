@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { getRunOutcome } from '../client/run-control';
 import { FailureType } from '../shared/failure-catalogue';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../http/api-error';
 
 const EventType = temporal.api.enums.v1.EventType;
 

@@ -11,7 +11,6 @@ import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
 import {
   answerElicitation,
   decideToolCall,
-  NoWorkerError,
   getRunOutcome,
   listAgentRuns,
   sendUserMessage,
@@ -20,6 +19,7 @@ import {
   type RunOutcome,
   type RunSummary,
 } from '../client/run-control';
+import { NoWorkerError } from '../client/no-worker-error';
 import type { ApprovalDecision, Decider } from '../shared/control';
 import { API_ADMISSION_WAIT_MS, API_DEFAULTS, API_QUERY_DEADLINE_MS } from '../shared/defaults/api';
 import { DEFAULT_AGENT_TOOLS } from '../shared/defaults/tools';
@@ -33,7 +33,8 @@ import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-strea
 import { type EventPage, type RunEvent } from '../shared/run-events';
 import { hasRunEnded } from '../temporal/run-ended';
 import type { z } from 'zod';
-import { ApiError, errorBody, parseBody, toApiError } from '../http/errors';
+import { errorBody, parseBody, toApiError } from '../http/errors';
+import { ApiError } from '../http/api-error';
 import type { runOutcomeSchema, runRowSchema } from './response-schemas';
 import {
   answerBody,

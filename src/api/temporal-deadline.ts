@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { API_TEMPORAL_DEADLINE_MS } from '../shared/defaults/api';
-import { ApiError, temporalUnavailable } from '../http/errors';
+import { temporalUnavailable } from '../http/errors';
+import { ApiError } from '../http/api-error';
 
 /**
  * Bounds how long a request waits for Temporal. Unbounded, a call to a server
@@ -51,7 +52,7 @@ export async function probeTemporal(client: Client, ms: number = API_TEMPORAL_DE
   try {
     await withinDeadline(client, () => client.workflowService.describeNamespace({ namespace }), ms);
   } catch (error) {
-    if (error instanceof ApiError) throw error;
+    if (ApiError.isInstance(error)) throw error;
     // gRPC NOT_FOUND: the server answers, but every run would fail; not ready either.
     if ((error as { code?: unknown }).code === 5) throw temporalUnavailable(`namespace "${namespace}" does not exist`);
     throw temporalUnavailable(error instanceof Error ? error.message : String(error));

@@ -1,5 +1,5 @@
 import { toolMatches } from '../shared/mcp-tool-names';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../http/api-error';
 
 /**
  * Which tools API callers may name (`AGENT_API_ALLOWED_TOOLS`): a request naming another is refused with 403

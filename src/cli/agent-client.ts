@@ -2,7 +2,8 @@ import type { Client, WorkflowExecutionStatusName } from '@temporalio/client';
 import { connectAgentClient } from '../client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
 import { loadPayloadEncryption } from '../config/payload-codec';
-import { RunEndedError, RunNotFoundError } from '../client/run-control';
+import { RunEndedError } from '../client/run-ended-error';
+import { RunNotFoundError } from '../client/run-not-found-error';
 import { hasRunEnded } from '../temporal/run-ended';
 import { runEndedError } from './run-ended-error';
 import { loadTracingConfig } from '../config/tracing';
@@ -37,7 +38,7 @@ const CLI_SERVICE_NAME = 'agent-runner-cli';
  * ({@link RunEndedError}) instead of claiming it does not.
  */
 export async function explainMissingRun(client: Client, workflowId: string, error: unknown): Promise<never> {
-  if (!(error instanceof RunNotFoundError) && !(error instanceof RunEndedError)) throw error;
+  if (!RunNotFoundError.isInstance(error) && !RunEndedError.isInstance(error)) throw error;
   let temporalStatus: WorkflowExecutionStatusName;
   try {
     temporalStatus = (await client.workflow.getHandle(workflowId).describe()).status.name;

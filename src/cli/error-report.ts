@@ -1,11 +1,15 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { InvalidAgentInputError } from '../client';
+import { InvalidAgentInputError } from '../client/invalid-agent-input-error';
 import { ConfigError } from '../config';
-import { DecisionRejectedError, NoWorkerError, RunEndedError, RunNotFoundError } from '../client/run-control';
-import { InvalidListQueryError } from '../client/visibility-query';
+import { DecisionRejectedError } from '../client/decision-rejected-error';
+import { NoWorkerError } from '../client/no-worker-error';
+import { RunEndedError } from '../client/run-ended-error';
+import { RunNotFoundError } from '../client/run-not-found-error';
+import { InvalidListQueryError } from '../client/invalid-list-query-error';
 import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import { ExitCode } from './exit-codes';
-import { ForkRefusedError, type ForkRefusal } from '../client/fork-errors';
+import { ForkRefusedError } from '../client/fork-refused-error';
+import { type ForkRefusal } from '../client/fork-refusal';
 import { UsageError } from './usage-error';
 
 /** Fork refusals about the source run rather than the operator's request: the run says no (4), not a usage error. */
@@ -24,31 +28,31 @@ export interface ErrorReport {
  * includes an unreachable server, whose message already says what to do.
  */
 export function reportError(error: unknown): ErrorReport {
-  if (error instanceof UsageError)
+  if (UsageError.isInstance(error))
     return { code: ExitCode.usage, lines: error.problems.map((problem) => `error: ${problem}`) };
-  if (error instanceof InvalidAgentInputError) {
+  if (InvalidAgentInputError.isInstance(error)) {
     return {
       code: ExitCode.usage,
       lines: ["error: the run's input is invalid:", ...error.problems.map((problem) => `  - ${problem}`)],
     };
   }
-  if (error instanceof ForkRefusedError) {
+  if (ForkRefusedError.isInstance(error)) {
     return {
       code: SOURCE_REFUSALS.has(error.refusal) ? ExitCode.refused : ExitCode.usage,
       lines: [`error: ${error.message}`],
     };
   }
-  if (error instanceof ConfigError) return { code: ExitCode.usage, lines: [`error: ${error.message}`] };
-  if (error instanceof InvalidListQueryError)
+  if (ConfigError.isInstance(error)) return { code: ExitCode.usage, lines: [`error: ${error.message}`] };
+  if (InvalidListQueryError.isInstance(error))
     return { code: ExitCode.usage, lines: [`error: --query: ${error.message}`] };
-  if (error instanceof RunNotFoundError || error instanceof RunEndedError)
+  if (RunNotFoundError.isInstance(error) || RunEndedError.isInstance(error))
     return { code: ExitCode.refused, lines: [`error: ${error.message}`] };
   if (error instanceof WorkflowNotFoundError)
     return { code: ExitCode.refused, lines: [`error: No run "${error.workflowId}" exists.`] };
-  if (error instanceof DecisionRejectedError)
+  if (DecisionRejectedError.isInstance(error))
     return { code: ExitCode.refused, lines: [`error: the run refused the decision: ${error.message}`] };
-  if (error instanceof NoWorkerError) return { code: ExitCode.unexpected, lines: [`error: ${error.message}`] };
-  if (error instanceof NoCurrentVersionError) return { code: ExitCode.refused, lines: [`error: ${error.message}`] };
+  if (NoWorkerError.isInstance(error)) return { code: ExitCode.unexpected, lines: [`error: ${error.message}`] };
+  if (NoCurrentVersionError.isInstance(error)) return { code: ExitCode.refused, lines: [`error: ${error.message}`] };
   if (error instanceof WorkflowExecutionAlreadyStartedError) {
     return {
       code: ExitCode.refused,

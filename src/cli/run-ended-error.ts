@@ -1,4 +1,4 @@
-import { RunEndedError } from '../client/run-control';
+import { RunEndedError } from '../client/run-ended-error';
 import { statusCommand } from './steering-commands';
 
 /**

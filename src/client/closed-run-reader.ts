@@ -10,7 +10,8 @@ import {
   type ClosedRunRecord,
 } from '../shared/closed-run';
 import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-answer';
-import { HistoryNotReplayedError, replayClosedRun } from './run-replay';
+import { replayClosedRun } from './run-replay';
+import { HistoryNotReplayedError } from './history-not-replayed-error';
 
 /** A finished run as its readers see it: its state and newest events. */
 export interface ClosedRun {
@@ -65,7 +66,7 @@ async function readReplayed(client: Client, workflowId: string, runId: string): 
     snapshot = await replayClosedRun(client, workflowId, runId);
   } catch (error) {
     // A payload this process cannot decode is the reader's to report; only a history of other code falls back.
-    if (error instanceof HistoryNotReplayedError) return undefined;
+    if (HistoryNotReplayedError.isInstance(error)) return undefined;
     throw error;
   }
   if (snapshot === undefined) return undefined;

@@ -20,27 +20,12 @@ import { loadClientTaskQueue } from '../config/temporal';
 import { chatUpdate, conversationQuery, endConversationSignal } from '../workflow-contract/conversation-definitions';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { failureOf } from '../temporal/failure-of';
+import { ChatTurnFailedError } from './chat-turn-failed-error';
 
 /**
  * Conversations by `context_id`, for backend services: each request is one
  * turn, run on the context's conversation workflow (started on first use).
  */
-
-/** The turn was refused or its run failed; `type` is stable (`ConversationBusy`, `MaxInvocationsExceeded`, ...). */
-export class ChatTurnFailedError extends Error {
-  override readonly name = 'ChatTurnFailedError';
-
-  constructor(
-    message: string,
-    readonly type: string,
-    /** The agent run of the turn, when one was started. */
-    readonly runId: string | undefined,
-    readonly problems: string[] = [],
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
-}
 
 /** Options of {@link sendChatTurn}. */
 export interface ChatTurnOptions {
@@ -143,7 +128,7 @@ function conversationStart(contextId: string, options: ChatTurnOptions) {
 
 /** A turn's failure as the caller sees it: a {@link ChatTurnFailedError} when the conversation said why. */
 function turnFailure(error: unknown, contextId: string): unknown {
-  if (error instanceof ChatTurnFailedError) return error;
+  if (ChatTurnFailedError.isInstance(error)) return error;
   // No conversation, or one that has ended: either way there is nothing to continue.
   if (isWorkflowNotFound(error)) {
     return new ChatTurnFailedError(

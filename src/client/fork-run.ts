@@ -5,7 +5,7 @@ import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { type ForkedFrom } from '../shared/fork';
 import { addUsage, type ChatMessage, ZERO_USAGE } from '../shared/messages';
-import { ForkRefusedError } from './fork-errors';
+import { ForkRefusedError } from './fork-refused-error';
 import { readIterationStart } from './iteration-start';
 
 /** Input fields a fork may change; `null` removes an optional one (the output schema, a budget). */

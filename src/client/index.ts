@@ -17,13 +17,16 @@ import { type AgentWorkflowResult, withAnswerRestored } from '../shared/result-a
 import { type ChatMessage } from '../shared/messages';
 import { type OutputOf } from '../shared/typed-output';
 import { type MessagePage, type TranscriptQueryInput, type TranscriptRun } from '../shared/transcript';
-import { RunNotFoundError } from './run-control';
+import { RunNotFoundError } from './run-not-found-error';
 import { connectClient } from '../temporal/connection';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { hasRunEnded } from '../temporal/run-ended';
 import { failureOf } from '../temporal/failure-of';
 import { versioningOverrideFor } from '../temporal/deployment-version';
 import { VERSIONING_MEMO_KEY, type RunVersioning } from '../shared/versioning';
+import { InvalidAgentInputError } from './invalid-agent-input-error';
+import { AgentRunFailedError } from './agent-run-failed-error';
+import { AgentOutputMissingError } from './agent-output-missing-error';
 
 export { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId } from '../shared/conversation';
 export {
@@ -123,6 +126,8 @@ export {
 } from '../shared/failure-catalogue';
 export type { PartialRun } from '../shared/failure-catalogue';
 export { ConversationFailure } from '../shared/conversation';
+// The base of every error agent-runner throws: `AgentRunnerError.isInstance(error)` holds across copies of the package.
+export { AgentRunnerError } from '../shared/agent-runner-error';
 export { ConfigError, type TemporalConfig } from '../config';
 export type { RemoteCodecConfig, TemporalConfigSource, TemporalTlsConfig } from '../config/temporal';
 // A namespace needs the agent's search attributes: the helper that registers them, and the error when they are missing.
@@ -133,8 +138,10 @@ export { currentDeploymentVersion } from '../temporal/deployment-version';
 export type { RunVersioning } from '../shared/versioning';
 // Payload encryption: the codec's data converter for this client and the workers, its keys, and its errors.
 export { ENCODED_FAILURE_CONVERTER_PATH, payloadCodecDataConverter } from '../codec/data-converter';
-export { AesGcmPayloadCodec, PayloadKeyError } from '../codec/aes-gcm-codec';
-export { CodecKeyError, parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
+export { AesGcmPayloadCodec } from '../codec/aes-gcm-codec';
+export { PayloadKeyError } from '../codec/payload-key-error';
+export { parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
+export { CodecKeyError } from '../codec/codec-key-error';
 export { loadCodecKeys } from '../config/payload-codec';
 
 /** Options of {@link startAgentRun}. */
@@ -163,34 +170,6 @@ export interface AgentRun {
   /** Its first Temporal run; a long run continues as new under the same `workflowId` with later ones. */
   runId: string;
   handle: WorkflowHandle;
-}
-
-/** The input failed validation before the run was started. */
-export class InvalidAgentInputError extends Error {
-  override readonly name = 'InvalidAgentInputError';
-
-  constructor(readonly problems: string[]) {
-    super(`Invalid agent input: ${problems.join('; ')}`);
-  }
-}
-
-/**
- * The run ended in failure. `type` is the failure type, from the
- * `FailureType` catalogue (`InvalidAgentInput`, `MaxInvocationsExceeded`,
- * `ModelCall.Unauthorized`, ...); `details` holds what the run had done
- * (messages, usage) where the failure carries it.
- */
-export class AgentRunFailedError extends Error {
-  override readonly name = 'AgentRunFailedError';
-
-  constructor(
-    message: string,
-    readonly type: string,
-    readonly details: unknown[],
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 /** Options of {@link connectAgentClient}. */
@@ -383,21 +362,6 @@ export type AgentRunResult<Input extends AgentInput = AgentInput> = ([OutputOf<I
   : Omit<AgentResult, 'output'> & { output: OutputOf<Input> }) & { workflowId: string; runId: string };
 
 /**
- * A run with an output schema ended without an answer: a limit or a person stopped it first (a stop condition, its
- * timeout, the terminate signal, loop detection, the circuit breaker). `result` is what it returned; its
- * `terminationReason` says why.
- */
-export class AgentOutputMissingError extends Error {
-  override readonly name = 'AgentOutputMissingError';
-
-  constructor(readonly result: AgentResult & { workflowId: string; runId: string }) {
-    super(
-      `Run ${result.workflowId} ended (${result.terminationReason.type}) without an answer to its output schema; \`result.terminationReason\` says why.`,
-    );
-  }
-}
-
-/**
  * Starts a run and waits for its result. With an output schema (`output: outputSchema(zodSchema)`) the result's
  * `output` is typed as the schema's output, and a run that ended without an answer throws
  * {@link AgentOutputMissingError}; a run that never gave a valid one fails (`AgentRunFailedError`, `Output.Invalid`).
@@ -418,10 +382,6 @@ export async function runAgent<Input extends AgentInput>(
 }
 
 export {
-  DecisionRejectedError,
-  NoWorkerError,
-  RunEndedError,
-  RunNotFoundError,
   answerElicitation,
   decideToolCall,
   followRunEvents,
@@ -435,15 +395,16 @@ export {
   type RunOutcome,
   type RunSummary,
 } from './run-control';
-export { InvalidListQueryError } from './visibility-query';
-export {
-  ChatTurnFailedError,
-  endConversation,
-  getConversation,
-  sendChatTurn,
-  type ChatTurnOptions,
-} from './conversations';
+export { DecisionRejectedError } from './decision-rejected-error';
+export { NoWorkerError } from './no-worker-error';
+export { RunEndedError } from './run-ended-error';
+export { RunNotFoundError } from './run-not-found-error';
+export { InvalidListQueryError } from './invalid-list-query-error';
+export { endConversation, getConversation, sendChatTurn, type ChatTurnOptions } from './conversations';
+export { ChatTurnFailedError } from './chat-turn-failed-error';
+export { InvalidAgentInputError, AgentRunFailedError, AgentOutputMissingError };
 // Forks: a new run from a run's conversation at an iteration, edited.
 export { forkRun, type ForkEdit, type ForkInputChanges, type ForkRunOptions, type ForkedRun } from './fork-run';
-export { ForkRefusedError, type ForkRefusal } from './fork-errors';
+export { ForkRefusedError } from './fork-refused-error';
+export { type ForkRefusal } from './fork-refusal';
 export type { ForkedFrom } from '../shared/fork';

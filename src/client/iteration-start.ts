@@ -4,9 +4,10 @@ import type { temporal } from '@temporalio/proto';
 import type { AgentState } from '../shared/agent-result';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { isWorkflowNotFound } from '../temporal/errors';
-import { ForkRefusedError } from './fork-errors';
-import { RunNotFoundError } from './run-errors';
-import { HistoryNotReplayedError, replayHistory } from './run-replay';
+import { ForkRefusedError } from './fork-refused-error';
+import { RunNotFoundError } from './run-not-found-error';
+import { replayHistory } from './run-replay';
+import { HistoryNotReplayedError } from './history-not-replayed-error';
 
 type History = temporal.api.history.v1.IHistory;
 
@@ -131,7 +132,7 @@ async function stateAt(
   try {
     await reading;
   } catch (error) {
-    if (!(error instanceof HistoryNotReplayedError)) throw error;
+    if (!HistoryNotReplayedError.isInstance(error)) throw error;
     throw new ForkRefusedError(
       'history-not-replayed',
       isNondeterminism(error)

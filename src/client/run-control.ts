@@ -34,19 +34,13 @@ import { followDurableEvents, type DurableFollowOptions } from './follow-events'
 import { withModelDeltas, type StreamTrust } from './model-stream-follower';
 import { failureOf } from '../temporal/failure-of';
 import { canonicalVisibilityQuery, quoteLiteral } from './visibility-query';
+import { DecisionRejectedError } from './decision-rejected-error';
 
 /**
  * Steering and following a run from outside: decisions, termination, the
  * event feed and the final outcome. Shared by the HTTP API and the
  * command-line tool, so both say the same thing about a run.
  */
-
-/** The decision was refused by the run (unknown call, already decided, arguments off-schema). */
-export class DecisionRejectedError extends Error {
-  override readonly name = 'DecisionRejectedError';
-}
-
-export { NoWorkerError, RunEndedError, RunNotFoundError } from './run-errors';
 
 /**
  * Approves or denies a pending call through the `decide` update; answers the decision as recorded. `by` names who

@@ -4,6 +4,7 @@ import type * as WorkerModule from '@temporalio/worker';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import type { ReplayedRunSnapshot, ReplayReaderSinks } from '../workflows/replay-reader-interceptors';
+import { HistoryNotReplayedError } from './history-not-replayed-error';
 
 /** The agent's workflows, and the module that reads a replayed run's state: `src/...` from source, `dist/...` once built. */
 const WORKFLOWS_PATH: string = require.resolve('../workflows');
@@ -78,14 +79,6 @@ export async function replayHistory(
     );
   } catch (error) {
     throw new HistoryNotReplayedError(workflowId, error);
-  }
-}
-
-/** A history that did not replay against this process's workflow code (another build, or a user's own workflows). */
-export class HistoryNotReplayedError extends Error {
-  constructor(workflowId: string, cause: unknown) {
-    super(`the history of ${workflowId} does not replay against this workflow code`, { cause });
-    this.name = 'HistoryNotReplayedError';
   }
 }
 

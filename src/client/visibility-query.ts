@@ -1,3 +1,4 @@
+import { InvalidListQueryError } from './invalid-list-query-error';
 /**
  * A caller's visibility query, re-written from its tokens so that it cannot leave the parentheses the client
  * puts around it. Temporal's parser (a MySQL tokenizer) honours backslash escapes and doubled quotes inside
@@ -5,11 +6,6 @@
  * decodes them and written back in one canonical form, and anything else (comments, `;`, unknown escapes) is
  * refused. The parentheses are counted on the tokens, so the count is the one Temporal sees.
  */
-
-/** The visibility query given to a run listing cannot be used as it is. */
-export class InvalidListQueryError extends Error {
-  override readonly name = 'InvalidListQueryError';
-}
 
 /** Escapes Temporal's tokenizer decodes inside a quoted string, and what each stands for. */
 const STRING_ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', "'": "'", '"': '"' };

@@ -1,7 +1,7 @@
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
 import { recentWorkflowPollers } from '../temporal/task-queue-pollers';
-import { NoWorkerError } from './run-errors';
+import { NoWorkerError } from './no-worker-error';
 
 /**
  * What `ask` (a query or an update of run `workflowId`, which only a worker answers) answers, asked only once a worker

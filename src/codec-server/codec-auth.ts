@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errorBody } from '../http/errors';
+import { errorBody } from '../http/errors';
+import { ApiError } from '../http/api-error';
 import { isAuthorized } from '../http/bearer-token';
 import { CODEC_SESSION_COOKIE } from '../shared/defaults/codec-server';
 import { readCookie } from '../http/browser-sessions';

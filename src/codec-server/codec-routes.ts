@@ -1,7 +1,7 @@
 import type { PayloadCodec } from '@temporalio/common';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { parseBody } from '../http/errors';
-import { PayloadKeyError } from '../codec/aes-gcm-codec';
+import { PayloadKeyError } from '../codec/payload-key-error';
 import { CODEC_SERVER_DEFAULTS } from '../shared/defaults/codec-server';
 import { payloadFromJson, payloadToJson, payloadsBodySchema, type PayloadJson } from './payload-json';
 
@@ -48,7 +48,7 @@ export function registerCodecRoutes(app: FastifyInstance, options: CodecRoutesOp
         const [decoded] = await codec.decode([payloadFromJson(json)]);
         payloads.push(payloadToJson(decoded!));
       } catch (error) {
-        if (!(error instanceof PayloadKeyError)) throw error;
+        if (!PayloadKeyError.isInstance(error)) throw error;
         unopened.add(error.keyId);
         request.log.warn({ keyId: error.keyId, namespace: request.headers['x-namespace'] }, error.message);
         payloads.push(json);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CODEC_SERVER_DEFAULTS } from '../shared/defaults/codec-server';
-import { ApiError, errorBody } from '../http/errors';
+import { errorBody } from '../http/errors';
+import { ApiError } from '../http/api-error';
 import { UNOPENED_KEYS_HEADER } from './codec-routes';
 
 /**

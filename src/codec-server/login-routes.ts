@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError, errorBody, parseBody } from '../http/errors';
+import { errorBody, parseBody } from '../http/errors';
+import { ApiError } from '../http/api-error';
 import { CODEC_SESSION_COOKIE } from '../shared/defaults/codec-server';
 import { CODEC_UNAUTHORIZED } from './codec-auth';
 import type { LoginThrottle } from './login-throttle';

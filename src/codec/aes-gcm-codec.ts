@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { CodecKey } from './codec-keys';
+import { PayloadKeyError } from './payload-key-error';
 
 /** The metadata an encrypted payload carries: its encoding, the cipher and the id of the key that opens it. */
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -14,22 +15,6 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const utf8 = new TextEncoder();
 const text = new TextDecoder();
-
-/**
- * A payload encrypted with a key this process does not hold, or that does not open with the key of its id. The
- * message names the key id (never key material) and what to do. A workflow task that meets it fails and is retried
- * by Temporal, so the run waits, unharmed, until a worker that holds the key picks it up.
- */
-export class PayloadKeyError extends Error {
-  override readonly name = 'PayloadKeyError';
-
-  constructor(
-    message: string,
-    readonly keyId: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Temporal's payload codec for AES-256-GCM: every payload that leaves the process is serialised whole (metadata and

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { CodecKeyError } from './codec-key-error';
 
 /**
  * The keys a payload codec encrypts and decrypts with. Each has an id, written in the metadata of every payload it
@@ -14,11 +15,6 @@ export interface CodecKey {
 
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const KEY_BYTES = 32;
-
-/** A key list that cannot be used; the message names the entry, never the key material. */
-export class CodecKeyError extends Error {
-  override readonly name = 'CodecKeyError';
-}
 
 /**
  * Parses `id=base64key` entries separated by commas or newlines (blank lines and `#` comments ignored), first

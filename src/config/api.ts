@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { API_TOKEN_PRINCIPAL, parsePrincipals, type Principal } from './principals';
 import { API_DEFAULTS } from '../shared/defaults/api';
 import { defaultAgentTools } from './agent-tools';
-import { ConfigError, loadAll, parseEnvironment } from './environment';
+import { loadAll, parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 import { commaSeparatedNames, splitNames } from './name-list';
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTEXT_RELEASE_TOOL, RESULT_CACHE_DEFAULTS } from '../shared/defaults/context-control';
-import { ConfigError, parseEnvironment } from './environment';
+import { parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 import { commaSeparatedNames } from './name-list';
 
 /** Tools the workflow answers itself, without an activity, and why an approval cannot hold their calls. */

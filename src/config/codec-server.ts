@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { CodecKey } from '../codec/codec-keys';
 import { CODEC_SERVER_DEFAULTS } from '../shared/defaults/codec-server';
-import { ConfigError, loadAll, parseEnvironment } from './environment';
+import { loadAll, parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 import { loadCodecKeys } from './payload-codec';
 
 /** The codec server's settings, from the environment; every problem is reported at once. */

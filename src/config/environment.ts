@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { maskUrlCredentials } from '../redaction/url-credentials';
+import { ConfigError } from './config-error';
 
 /**
  * The parsing every configuration module shares: a zod schema per group of
  * variables, empty variables counted as unset, every problem reported in one
  * error that names the variable, its value and what was expected.
  */
-
-/** A configuration problem, with every bad variable named. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
 
 /** A `host:port` address, for example `localhost:7233`. */
 export const hostPort = z
@@ -28,7 +24,7 @@ export function loadAll<Loads extends Record<string, () => unknown>>(
     try {
       values[key] = load();
     } catch (error) {
-      if (!(error instanceof ConfigError)) throw error;
+      if (!ConfigError.isInstance(error)) throw error;
       problems.push(error.message);
     }
   }

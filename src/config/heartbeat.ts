@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 import { msToNumber } from '../shared/duration';
-import { ConfigError, parseEnvironment } from './environment';
+import { parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 
 /** A duration variable: text `ms` reads ("50s", "2 minutes") or a number of milliseconds. */
 const durationVariable = (meaning: string, fallback: string) =>

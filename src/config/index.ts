@@ -20,7 +20,7 @@ import type { AgentWorkerDeployment } from '../shared/versioning';
  * configuration and re-exports what most processes load.
  */
 
-export { ConfigError } from './environment';
+export { ConfigError } from './config-error';
 export { loadLogLevel, type LogLevel } from './log-level';
 export { loadModelConfig, type ModelConfig } from './model';
 export { loadTemporalConfig, type TemporalConfig } from './temporal';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { mcpSecrets, parseMcpServers, type McpServers } from './mcp-servers';
-import { ConfigError, parseEnvironment } from './environment';
+import { parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 
 /** The MCP servers of the worker started from the environment. */
 export const mcpSchema = z.object({

@@ -8,7 +8,8 @@ import {
   modelEndpointsSchema,
   type ModelEndpoints,
 } from '../shared/model-endpoints';
-import { ConfigError, parseEnvironment } from './environment';
+import { parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 
 /** The named model endpoints of the worker started from the environment. */
 export const modelEndpointsVariables = z.object({

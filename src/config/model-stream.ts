@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
-import { ConfigError, parseEnvironment } from './environment';
+import { parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 
 /** The worker's delta server, which streams a model call's text to followers while the call runs. */
 export const modelStreamSchema = z.object({

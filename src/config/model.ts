@@ -7,7 +7,8 @@ import { DEFAULT_MAX_TOKENS_FIELD, SAMPLING_BOUNDS } from '../shared/defaults/mo
 import { DEFAULT_ENDPOINT_NAME } from '../shared/defaults/model-endpoints';
 import { OFFLINE_MODEL } from '../shared/defaults/names';
 import { mergeSampling, type SamplingSettings } from '../shared/sampling';
-import { ConfigError, parseEnvironment } from './environment';
+import { parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 import { loadModelEndpoints } from './model-endpoints';
 import type { ModelEndpoints } from '../shared/model-endpoints';
 

@@ -2,8 +2,10 @@ import type { DataConverter } from '@temporalio/common';
 import { z } from 'zod';
 import { ENCODED_FAILURE_CONVERTER_PATH, payloadCodecDataConverter } from '../codec/data-converter';
 import { RemotePayloadCodec } from '../codec/remote-codec';
-import { CodecKeyError, parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
-import { ConfigError, parseEnvironment } from './environment';
+import { parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
+import { CodecKeyError } from '../codec/codec-key-error';
+import { parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 import { loadTemporalConfig, type TemporalConfig } from './temporal';
 
 /** The keys of the payload codec: set one of the two, or neither for payloads in clear. */
@@ -32,7 +34,7 @@ export function loadCodecKeys(env: NodeJS.ProcessEnv = process.env): CodecKey[] 
     if (values.AGENT_CODEC_KEYS !== undefined) return parseCodecKeys(values.AGENT_CODEC_KEYS, 'AGENT_CODEC_KEYS');
     if (values.AGENT_CODEC_KEY_FILE !== undefined) return readCodecKeyFile(values.AGENT_CODEC_KEY_FILE);
   } catch (error) {
-    if (error instanceof CodecKeyError) throw new ConfigError(error.message);
+    if (CodecKeyError.isInstance(error)) throw new ConfigError(error.message);
     throw error;
   }
   return [];

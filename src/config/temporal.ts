@@ -7,7 +7,8 @@ import { fromTomlProfile, loadClientConfig, type ClientConfigTLS } from '@tempor
 import { tomlLoadClientConfigProfile } from '@temporalio/envconfig/lib/envconfig-toml';
 import { z } from 'zod';
 import { DEFAULT_NAMESPACE, DEFAULT_TASK_QUEUE, DEFAULT_TEMPORAL_ADDRESS } from '../shared/defaults/names';
-import { ConfigError, hostPort, parseEnvironment } from './environment';
+import { hostPort, parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 
 /*
  * The Temporal connection, configured the way Temporal's CLI and SDKs are (`@temporalio/envconfig`): a profile of a

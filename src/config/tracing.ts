@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ConfigError, hostPort, parseEnvironment } from './environment';
+import { hostPort, parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 
 /**
  * OpenTelemetry tracing, by the standard `OTEL_*` variables. The exporter reads the rest of them itself

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RUN_VERSIONINGS, VERSIONING_DEFAULTS, type AgentWorkerDeployment } from '../shared/versioning';
-import { ConfigError, parseEnvironment } from './environment';
+import { parseEnvironment } from './environment';
+import { ConfigError } from './config-error';
 
 /** Worker Versioning: the worker deployment and build a worker joins (`docs/operations/deploys.md`). */
 export const workerDeploymentSchema = z.object({

@@ -1,4 +1,5 @@
 import { CONSOLE_CSRF_HEADER } from '../shared/defaults/console';
+import { ApiRequestError } from './api-request-error';
 /** What `/console/api/session` and the sign-in answer: who is signed in and what they may do. */
 export interface Session {
   principal: string | null;
@@ -7,17 +8,6 @@ export interface Session {
   expires_at: string | null;
   namespace: string;
   temporal_ui_url: string;
-}
-
-/** An answer of the API other than 2xx, with its error code and message. */
-export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 let csrfToken = '';
@@ -32,7 +22,7 @@ export function can(session: Session, scope: string): boolean {
   return session.scopes.includes(scope) || session.scopes.includes('admin');
 }
 
-/** One call of the API with the session's cookie and CSRF header; the JSON answer, or an {@link ApiFailure}. */
+/** One call of the API with the session's cookie and CSRF header; the JSON answer, or an {@link ApiRequestError}. */
 export async function api<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<T> {
   const response = await fetch(path, {
     method: options.method ?? 'GET',
@@ -47,7 +37,7 @@ export async function api<T>(path: string, options: { method?: string; body?: un
   const json = text === '' ? undefined : (JSON.parse(text) as unknown);
   if (!response.ok) {
     const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error;
-    throw new ApiFailure(response.status, error?.code ?? 'error', error?.message ?? response.statusText);
+    throw new ApiRequestError(response.status, error?.code ?? 'error', error?.message ?? response.statusText);
   }
   return json as T;
 }
@@ -79,7 +69,8 @@ export async function* readStream(path: string, signal: AbortSignal): AsyncGener
       continue;
     }
     if (response.status === 204) return;
-    if (!response.ok || response.body === null) throw new ApiFailure(response.status, 'stream', response.statusText);
+    if (!response.ok || response.body === null)
+      throw new ApiRequestError(response.status, 'stream', response.statusText);
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     try {

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
-import { ApiFailure, api } from './api';
+import { api } from './api';
+import { ApiRequestError } from './api-request-error';
 import { argumentProblems } from './argument-problems';
 import { age, json, runHref } from './format';
 import type { InboxItem } from '../shared/approval-inbox-item';
@@ -22,7 +23,7 @@ export function ApprovalCard({ item, canDecide }: { item: InboxItem; canDecide: 
         body: { call_id: item.call_id, ...body },
       });
     } catch (error) {
-      setProblem(error instanceof ApiFailure ? error.message : String(error));
+      setProblem(ApiRequestError.isInstance(error) ? error.message : String(error));
       setBusy(false);
     }
   };

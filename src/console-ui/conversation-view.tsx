@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { ApiFailure, api } from './api';
+import { api } from './api';
+import { ApiRequestError } from './api-request-error';
 import { conversationOf, type ConversationEntry } from './conversation';
 import { json, runHref } from './format';
 import { useRunEvents } from './run-events';
@@ -141,7 +142,7 @@ function ForkButton({ runId, iteration }: { runId: string; iteration: number }) 
       });
       window.location.hash = runHref(answer.run_id);
     } catch (error) {
-      setProblem(error instanceof ApiFailure ? error.message : String(error));
+      setProblem(ApiRequestError.isInstance(error) ? error.message : String(error));
     }
   };
   return (

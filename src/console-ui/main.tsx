@@ -1,6 +1,7 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ApiFailure, api, useCsrfToken, type Session } from './api';
+import { api, useCsrfToken, type Session } from './api';
+import { ApiRequestError } from './api-request-error';
 import { Inbox } from './inbox';
 import { RunList } from './run-list';
 import { RunView } from './run-view';
@@ -27,7 +28,7 @@ function App() {
         useCsrfToken(found.csrf_token);
         setSession(found);
       },
-      (error: unknown) => setSession(error instanceof ApiFailure && error.status === 401 ? null : null),
+      (error: unknown) => setSession(ApiRequestError.isInstance(error) && error.status === 401 ? null : null),
     );
   }, []);
   if (session === undefined) return <p className="loading">Loading…</p>;

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { ApiFailure } from './api';
+import { ApiRequestError } from './api-request-error';
 
 /** A folded section whose content is read (one request) only when a person opens it. */
 export function OnDemand<T>({
@@ -17,7 +17,7 @@ export function OnDemand<T>({
     if (!open || value !== undefined) return;
     read().then(
       (data) => setValue({ data }),
-      (error: unknown) => setProblem(error instanceof ApiFailure ? error.message : String(error)),
+      (error: unknown) => setProblem(ApiRequestError.isInstance(error) ? error.message : String(error)),
     );
   };
   return (

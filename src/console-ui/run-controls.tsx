@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ApiFailure, api, can, type Session } from './api';
+import { api, can, type Session } from './api';
+import { ApiRequestError } from './api-request-error';
 import type { RunSummary } from './run-summary';
 
 const ENDED = new Set(['completed', 'failed', 'terminated']);
@@ -25,7 +26,7 @@ export function RunControls({ runId, session, summary }: { runId: string; sessio
       setDone(what);
       setText('');
     } catch (error) {
-      setProblem(error instanceof ApiFailure ? error.message : String(error));
+      setProblem(ApiRequestError.isInstance(error) ? error.message : String(error));
     }
   };
   const send = (event: FormEvent) => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ApiFailure, readStream } from './api';
+import { readStream } from './api';
+import { ApiRequestError } from './api-request-error';
 import type { RunEventView } from './conversation';
 
 /** A run's events as the console reads them, with the model's text being written and what went wrong. */
@@ -37,7 +38,7 @@ export function useRunEvents(runId: string, enabled = true): RunEventsRead {
           }
         }
       } catch (error) {
-        if (!stop.signal.aborted) setProblem(error instanceof ApiFailure ? error.message : String(error));
+        if (!stop.signal.aborted) setProblem(ApiRequestError.isInstance(error) ? error.message : String(error));
       }
     })();
     return () => stop.abort();

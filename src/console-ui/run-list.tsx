@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiFailure, api } from './api';
+import { api } from './api';
+import { ApiRequestError } from './api-request-error';
 import { age, dollars, runHref } from './format';
 
 /** One row of `GET /runs`. */
@@ -66,7 +67,7 @@ export function RunList() {
           setRows(answer.runs);
           setProblem(undefined);
         },
-        (error: unknown) => live && setProblem(error instanceof ApiFailure ? error.message : String(error)),
+        (error: unknown) => live && setProblem(ApiRequestError.isInstance(error) ? error.message : String(error)),
       );
     void load();
     const timer = setInterval(() => void load(), REFRESH_MS);

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { ApiFailure, api, type Session } from './api';
+import { api, type Session } from './api';
+import { ApiRequestError } from './api-request-error';
 
 /** The sign-in form: a principal's API token, exchanged for the session cookie. */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
@@ -13,7 +14,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void 
     try {
       onSignedIn(await api<Session>('/console/api/sign-in', { method: 'POST', body: { token } }));
     } catch (error) {
-      setProblem(error instanceof ApiFailure ? error.message : String(error));
+      setProblem(ApiRequestError.isInstance(error) ? error.message : String(error));
     } finally {
       setBusy(false);
     }

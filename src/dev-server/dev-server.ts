@@ -10,6 +10,7 @@ import { freePort } from '../os/ports';
 import { lastLines, readLogTail } from './log-tail';
 import { searchAttributeFlags } from './search-attribute-flags';
 import { resolveTemporalCli, type Log } from './temporal-cli';
+import { ServerExitedError } from './server-exited-error';
 
 /** How to start `temporal server start-dev`. */
 export interface DevServerOptions {
@@ -140,7 +141,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Started
       log: options.log,
       serverLog,
       check: () => {
-        if (exited !== undefined) throw new ServerExited(exited);
+        if (exited !== undefined) throw new ServerExitedError(exited);
       },
     });
   } catch (error) {
@@ -190,7 +191,7 @@ type ServerLog = { file: string } | { output: () => string };
 
 /** What {@link waitForServer} does besides polling. */
 export interface ServerWaitOptions {
-  /** Runs between attempts; throws {@link ServerExited} (or anything) to give up early. */
+  /** Runs between attempts; throws {@link ServerExitedError} (or anything) to give up early. */
   check?: () => void;
   /** Receives a line saying what the wait is for, every `progressEveryMs`. */
   log?: Log;
@@ -198,15 +199,6 @@ export interface ServerWaitOptions {
   progressEveryMs?: number;
   /** The server's output: its last lines are part of the error when the wait fails. */
   serverLog?: ServerLog;
-}
-
-/** Thrown by a wait's `check` when the server process ended before it answered. */
-export class ServerExited extends Error {
-  override readonly name = 'ServerExited';
-
-  constructor(readonly exitCode: number | null) {
-    super(`temporal server start-dev exited with code ${exitCode} before it answered.`);
-  }
 }
 
 /**
@@ -238,7 +230,7 @@ export async function waitForServer(
       await new Promise((resolve) => setTimeout(resolve, LOCAL_SERVER_DEFAULTS.pollMs));
     }
   } catch (error) {
-    if (!(error instanceof ServerExited)) throw error;
+    if (!ServerExitedError.isInstance(error)) throw error;
     throw new Error(`${error.message}${await describeServerLog(options.serverLog)}`, { cause: error });
   }
   throw new Error(

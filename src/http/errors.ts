@@ -2,11 +2,14 @@ import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { ChatTurnFailedError } from '../client/conversations';
-import { DecisionRejectedError, NoWorkerError, RunEndedError, RunNotFoundError } from '../client/run-control';
-import { InvalidListQueryError } from '../client/visibility-query';
-import { PayloadKeyError } from '../codec/aes-gcm-codec';
-import { ForkRefusedError } from '../client/fork-errors';
+import { ChatTurnFailedError } from '../client/chat-turn-failed-error';
+import { DecisionRejectedError } from '../client/decision-rejected-error';
+import { NoWorkerError } from '../client/no-worker-error';
+import { RunEndedError } from '../client/run-ended-error';
+import { RunNotFoundError } from '../client/run-not-found-error';
+import { InvalidListQueryError } from '../client/invalid-list-query-error';
+import { PayloadKeyError } from '../codec/payload-key-error';
+import { ForkRefusedError } from '../client/fork-refused-error';
 import {
   FailureType,
   MODEL_CALL_FAILURE_PREFIX,
@@ -14,6 +17,7 @@ import {
   type FailureTypeName,
 } from '../shared/failure-catalogue';
 import { API_ERROR_CODES, type ApiErrorCode } from './error-codes';
+import { ApiError } from './api-error';
 
 /**
  * Every error the API answers is `{ "error": { "code", "message", "details"? } }`
@@ -25,19 +29,6 @@ import { API_ERROR_CODES, type ApiErrorCode } from './error-codes';
 interface FieldProblem {
   field: string;
   problem: string;
-}
-
-/** An error the API answers as it is: a code of the catalogue (`./error-codes`), answered with its status. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: ApiErrorCode,
-    message: string,
-    readonly details?: unknown,
-    /** Only `bad_request` passes on another 4xx status, the one fastify chose. @default the code's status in {@link API_ERROR_CODES} */
-    readonly statusCode: number = API_ERROR_CODES[code].status,
-  ) {
-    super(message);
-  }
 }
 
 /** The one answer to a request without the token. */
@@ -161,8 +152,8 @@ export function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknow
 
 /** The API's view of any error: known ones keep their meaning, the rest are a 500 that names the request. */
 export function toApiError(error: unknown, requestId: string): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof ChatTurnFailedError) {
+  if (ApiError.isInstance(error)) return error;
+  if (ChatTurnFailedError.isInstance(error)) {
     const answer = answerForFailure(error.type);
     const details = {
       type: error.type,
@@ -171,17 +162,17 @@ export function toApiError(error: unknown, requestId: string): ApiError {
     };
     return new ApiError(answer.code, error.message, details, answer.status);
   }
-  if (error instanceof RunNotFoundError) return new ApiError('run_not_found', error.message);
-  if (error instanceof ForkRefusedError) return forkRefusal(error);
-  if (error instanceof NoCurrentVersionError) return new ApiError('no_current_version', error.message);
-  if (error instanceof PayloadKeyError)
+  if (RunNotFoundError.isInstance(error)) return new ApiError('run_not_found', error.message);
+  if (ForkRefusedError.isInstance(error)) return forkRefusal(error);
+  if (NoCurrentVersionError.isInstance(error)) return new ApiError('no_current_version', error.message);
+  if (PayloadKeyError.isInstance(error))
     return new ApiError('payload_key_missing', error.message, { key_id: error.keyId });
   if (error instanceof WorkflowNotFoundError)
     return new ApiError('run_not_found', `No run "${error.workflowId}" exists.`);
-  if (error instanceof DecisionRejectedError) return new ApiError('decision_rejected', error.message);
-  if (error instanceof RunEndedError) return new ApiError('run_ended', error.message);
-  if (error instanceof NoWorkerError) return new ApiError('no_worker', error.message);
-  if (error instanceof InvalidListQueryError) return new ApiError('invalid_query', `query: ${error.message}`);
+  if (DecisionRejectedError.isInstance(error)) return new ApiError('decision_rejected', error.message);
+  if (RunEndedError.isInstance(error)) return new ApiError('run_ended', error.message);
+  if (NoWorkerError.isInstance(error)) return new ApiError('no_worker', error.message);
+  if (InvalidListQueryError.isInstance(error)) return new ApiError('invalid_query', `query: ${error.message}`);
   if (isInvalidVisibilityQuery(error)) {
     const cause = (error as { cause?: { details?: unknown; message?: unknown } }).cause;
     return new ApiError(

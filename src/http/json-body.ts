@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { API_MAX_JSON_DEPTH } from '../shared/defaults/api';
-import { ApiError } from './errors';
+import { ApiError } from './api-error';
 
 /**
  * Replaces fastify's `application/json` parser by one that first measures how

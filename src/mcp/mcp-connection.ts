@@ -4,8 +4,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_DEFAULTS } from '../shared/defaults/mcp';
-import { ToolCallLost } from '../tools/tool-call-lost';
-import { McpServerUnavailable } from './mcp-errors';
+import { ToolCallLostError } from '../tools/tool-call-lost-error';
+import { McpServerUnavailableError } from './mcp-server-unavailable-error';
 import { OutputTail } from './output-tail';
 import { isHttpServer, type McpServerConfig } from '../config/mcp-servers';
 
@@ -79,8 +79,8 @@ export class McpServerConnection {
   }
 
   /**
-   * Calls `tool`. A server that cannot be reached throws {@link McpServerUnavailable}; a connection
-   * lost during the call throws {@link ToolCallLost} (the call is run again); any other refusal is
+   * Calls `tool`. A server that cannot be reached throws {@link McpServerUnavailableError}; a connection
+   * lost during the call throws {@link ToolCallLostError} (the call is run again); any other refusal is
    * an `Error` naming the server, for the model.
    */
   async callTool(tool: string, args: Record<string, unknown>, options: McpCallOptions): Promise<CallToolResult> {
@@ -150,7 +150,7 @@ export class McpServerConnection {
         const left = Math.max(1, deadline - Date.now());
         listed = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: left });
       } catch (error) {
-        throw new McpServerUnavailable(this.server, `tools/list failed: ${describe(error)}`);
+        throw new McpServerUnavailableError(this.server, `tools/list failed: ${describe(error)}`);
       }
       tools.push(...listed.tools);
       cursor = listed.nextCursor;
@@ -166,7 +166,7 @@ export class McpServerConnection {
   }
 
   private connected(timeoutMs: number): Promise<Open> {
-    if (this.closed) return Promise.reject(new McpServerUnavailable(this.server, 'the worker is shutting down'));
+    if (this.closed) return Promise.reject(new McpServerUnavailableError(this.server, 'the worker is shutting down'));
     if (this.open !== undefined) return Promise.resolve(this.open);
     this.opening ??= this.start(timeoutMs).finally(() => {
       this.opening = undefined;
@@ -216,14 +216,14 @@ export class McpServerConnection {
     } catch (error) {
       await client.close().catch(() => undefined);
       const last = stderr.lines();
-      throw new McpServerUnavailable(
+      throw new McpServerUnavailableError(
         this.server,
         `${connectProblem(error, timeoutMs)}${last === '' ? '' : `; its last output: ${last}`}`,
       );
     }
     if (this.closed) {
       await client.close().catch(() => undefined);
-      throw new McpServerUnavailable(this.server, 'the worker is shutting down');
+      throw new McpServerUnavailableError(this.server, 'the worker is shutting down');
     }
     this.open = open;
     this.options.log.info(`MCP server "${this.server}" connected`, {
@@ -260,7 +260,7 @@ export class McpServerConnection {
       );
     }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      return new ToolCallLost(`MCP server "${this.server}" closed its connection during the call of "${tool}"`, {
+      return new ToolCallLostError(`MCP server "${this.server}" closed its connection during the call of "${tool}"`, {
         cause: error,
       });
     }
@@ -270,7 +270,7 @@ export class McpServerConnection {
       );
     }
     if (isNetworkFailure(error)) {
-      return new ToolCallLost(`MCP server "${this.server}" could not be reached during the call of "${tool}"`, {
+      return new ToolCallLostError(`MCP server "${this.server}" could not be reached during the call of "${tool}"`, {
         cause: error,
       });
     }

@@ -18,7 +18,7 @@ import { ToolErrorOutput } from '../tools/tool-error-output';
 import { resultText } from './call-result';
 import { McpServerConnection, type McpConnectionOptions } from './mcp-connection';
 import type { McpServerRequests } from './server-requests';
-import { McpServerUnavailable } from './mcp-errors';
+import { McpServerUnavailableError } from './mcp-server-unavailable-error';
 import type { McpServerConfig, McpServers } from '../config/mcp-servers';
 
 /** Marks a tool definition as an MCP server's tool. */
@@ -108,7 +108,9 @@ export class McpToolSet implements ExternalToolSource {
     try {
       tools = await this.#connections.get(server)!.listTools();
     } catch (error) {
-      const reason = error instanceof McpServerUnavailable ? error.message : `MCP server "${server}": ${String(error)}`;
+      const reason = McpServerUnavailableError.isInstance(error)
+        ? error.message
+        : `MCP server "${server}": ${String(error)}`;
       return { tools: [], problems: [{ server, reason }] };
     }
     const config = this.#servers[server]!;

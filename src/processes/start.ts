@@ -125,7 +125,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+    console.error(ConfigError.isInstance(error) || error instanceof Error ? error.message : error);
     process.exit(1);
   },
 );

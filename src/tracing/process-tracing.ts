@@ -1,5 +1,5 @@
 import type * as SdkModule from './sdk';
-import { ConfigError } from '../config/environment';
+import { ConfigError } from '../config/config-error';
 import type { TracingConfig } from '../config/tracing';
 import type { TracingSdk } from './sdk';
 

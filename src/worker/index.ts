@@ -28,6 +28,7 @@ export { outputSchema, type OutputSpec } from '../shared/typed-output';
 export { TerminateResponse } from '../tools/terminate-response';
 export { WaitForInput } from '../tools/wait-for-input';
 export { RetryableToolError } from '../tools/retryable-tool-error';
+export { AgentRunnerError } from '../shared/agent-runner-error';
 export { createBuiltinTools } from '../tools/builtin';
 export {
   AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL,
@@ -43,8 +44,10 @@ export { registerSearchAttributes } from '../temporal/check-search-attributes';
 export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';
 export { SecondSdkCopyError } from './checks/second-sdk-copy-error';
 export { ENCODED_FAILURE_CONVERTER_PATH, payloadCodecDataConverter } from '../codec/data-converter';
-export { AesGcmPayloadCodec, PayloadKeyError } from '../codec/aes-gcm-codec';
-export { CodecKeyError, parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
+export { AesGcmPayloadCodec } from '../codec/aes-gcm-codec';
+export { PayloadKeyError } from '../codec/payload-key-error';
+export { parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
+export { CodecKeyError } from '../codec/codec-key-error';
 export { loadCodecKeys } from '../config/payload-codec';
 
 /** What a worker for `agentWorkflow` needs. */
@@ -203,7 +206,7 @@ if (require.main === module) {
   const secrets = configuredSecrets();
   main(secrets).catch((error: unknown) => {
     console.error(
-      createRedactor(secrets)(error instanceof ConfigError || error instanceof Error ? error.message : String(error)),
+      createRedactor(secrets)(ConfigError.isInstance(error) || error instanceof Error ? error.message : String(error)),
     );
     process.exit(1);
   });

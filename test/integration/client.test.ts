@@ -1,11 +1,6 @@
-import {
-  AgentRunFailedError,
-  InvalidAgentInputError,
-  getAgentResult,
-  getAgentState,
-  runAgent,
-  startAgentRun,
-} from '../../src/client';
+import { getAgentResult, getAgentState, runAgent, startAgentRun } from '../../src/client';
+import { AgentRunFailedError } from '../../src/client/agent-run-failed-error';
+import { InvalidAgentInputError } from '../../src/client/invalid-agent-input-error';
 import { TestEnv } from '../helpers/test-env';
 
 let env: TestEnv;

@@ -1,4 +1,5 @@
-import { ChatTurnFailedError, getConversation, sendChatTurn } from '../../src/client/conversations';
+import { getConversation, sendChatTurn } from '../../src/client/conversations';
+import { ChatTurnFailedError } from '../../src/client/chat-turn-failed-error';
 import {
   CONVERSATION_INPUT_VERSION,
   CONVERSATION_WORKFLOW_TYPE,

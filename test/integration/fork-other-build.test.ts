@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ForkRefusedError } from '../../src/client/fork-errors';
+import { ForkRefusedError } from '../../src/client/fork-refused-error';
 import { forkRun } from '../../src/client/fork-run';
 import { TestApi, type Json } from '../helpers/api';
 import { PROJECT_ROOT, cleanEnv, runProcess } from '../helpers/processes';

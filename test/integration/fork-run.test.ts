@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { forkRun } from '../../src/client/fork-run';
-import { ForkRefusedError } from '../../src/client/fork-errors';
-import { decideToolCall, listAgentRuns, RunNotFoundError } from '../../src/client/run-control';
+import { ForkRefusedError } from '../../src/client/fork-refused-error';
+import { decideToolCall, listAgentRuns } from '../../src/client/run-control';
+import { RunNotFoundError } from '../../src/client/run-not-found-error';
 import { getAgentState } from '../../src/client';
 import { eventsQuery } from '../../src/workflow-contract/definitions';
 import type { ChatCompletionRequest, ScriptStep } from '../../src/scripted-model/script';

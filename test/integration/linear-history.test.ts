@@ -7,7 +7,7 @@ import { type AgentResult } from '../../src/shared/agent-result';
 import { type ChatMessage } from '../../src/shared/messages';
 import path from 'node:path';
 import { getAgentTranscript, readAgentTranscript } from '../../src/client';
-import { RunNotFoundError } from '../../src/client/run-control';
+import { RunNotFoundError } from '../../src/client/run-not-found-error';
 import { ModelRequestCache } from '../../src/activities/model-request-cache';
 import { defineTool } from '../../src/tools/define-tool';
 import { TestApi } from '../helpers/api';

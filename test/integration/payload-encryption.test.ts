@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
-import { AgentRunFailedError, getAgentResult, getAgentState, getAgentTranscript } from '../../src/client';
-import { PayloadKeyError } from '../../src/codec/aes-gcm-codec';
+import { getAgentResult, getAgentState, getAgentTranscript } from '../../src/client';
+import { AgentRunFailedError } from '../../src/client/agent-run-failed-error';
+import { PayloadKeyError } from '../../src/codec/payload-key-error';
 import type { CodecKey } from '../../src/codec/codec-keys';
 import { payloadCodecDataConverter } from '../../src/codec/data-converter';
 import { eventsQuery } from '../../src/workflow-contract/definitions';

@@ -1,4 +1,5 @@
-import { ApiError, HTTP_STATUS_OF, toApiError } from '../../src/http/errors';
+import { HTTP_STATUS_OF, toApiError } from '../../src/http/errors';
+import { ApiError } from '../../src/http/api-error';
 import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from '../../src/http/error-codes';
 
 /** The API's error codes come from one catalogue; an error answers its code's status there. */

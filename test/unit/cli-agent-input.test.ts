@@ -1,4 +1,4 @@
-import { InvalidAgentInputError } from '../../src/client';
+import { InvalidAgentInputError } from '../../src/client/invalid-agent-input-error';
 import { buildAgentInput, loadAgentInput } from '../../src/cli/agent-input-options';
 import { UsageError } from '../../src/cli/usage-error';
 

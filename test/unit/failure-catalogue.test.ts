@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HTTP_STATUS_OF, answerForFailure, toApiError } from '../../src/http/errors';
 import { EXIT_CODE_OF_FAILURE, ExitCode, exitCodeForOutcome } from '../../src/cli/exit-codes';
-import { ChatTurnFailedError } from '../../src/client/conversations';
+import { ChatTurnFailedError } from '../../src/client/chat-turn-failed-error';
 import { ConversationFailure } from '../../src/shared/conversation';
 import { FAILURE_CATALOGUE, FAILURE_TYPES, FailureType, isFailureType } from '../../src/shared/failure-catalogue';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { configuredSecrets, loadWorkerConfig } from '../../src/config';
-import { ConfigError } from '../../src/config/environment';
+import { ConfigError } from '../../src/config/config-error';
 import { loadMcpServers } from '../../src/config/mcp';
 import { parseMcpServers } from '../../src/config/mcp-servers';
 import { AgentRunnerPlugin } from '../../src/worker/plugin';

@@ -1,5 +1,5 @@
 import { loadModelConfig } from '../../src/config/model';
-import { ConfigError } from '../../src/config/environment';
+import { ConfigError } from '../../src/config/config-error';
 import { OFFLINE_MODEL } from '../../src/shared/defaults/names';
 import { OFFLINE_QUESTION, arithmeticIn, offlineAgent } from '../../src/scripted-model/offline-agent';
 import type { ChatCompletionRequest } from '../../src/scripted-model/script';

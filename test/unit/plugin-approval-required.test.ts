@@ -1,4 +1,4 @@
-import { ConfigError } from '../../src/config/environment';
+import { ConfigError } from '../../src/config/config-error';
 import { AgentRunnerPlugin } from '../../src/worker/plugin';
 
 /** The plugin's `approvalRequired` option: a tool the workflow answers itself is refused, as the variable is. */

@@ -1,5 +1,5 @@
 import { loadModelConfig } from '../../src/config/model';
-import { ConfigError } from '../../src/config/environment';
+import { ConfigError } from '../../src/config/config-error';
 import { samplingFields } from '../../src/activities/sampling-request';
 import { mergeSampling, samplingSettingsSchema, sideCallSampling, withoutToolChoice } from '../../src/shared/sampling';
 import { childInput } from '../../src/workflows/rules/nested-agents';

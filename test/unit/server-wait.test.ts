@@ -1,7 +1,8 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ServerExited, isAlive, startDevServer, waitForServer } from '../../src/dev-server/dev-server';
+import { isAlive, startDevServer, waitForServer } from '../../src/dev-server/dev-server';
+import { ServerExitedError } from '../../src/dev-server/server-exited-error';
 import { freePort } from '../../src/os/ports';
 
 /**
@@ -64,7 +65,7 @@ describe('waitForServer', () => {
       waitForServer(address, 60_000, {
         serverLog: { output: () => 'listen tcp 127.0.0.1:7233: bind: address already in use\n' },
         check: () => {
-          throw new ServerExited(1);
+          throw new ServerExitedError(1);
         },
       }),
     ).rejects.toThrow(

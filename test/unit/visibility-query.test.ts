@@ -1,4 +1,5 @@
-import { InvalidListQueryError, canonicalVisibilityQuery, quoteLiteral } from '../../src/client/visibility-query';
+import { canonicalVisibilityQuery, quoteLiteral } from '../../src/client/visibility-query';
+import { InvalidListQueryError } from '../../src/client/invalid-list-query-error';
 
 /** A run listing's filter, re-written from the tokens Temporal's visibility parser would read. */
 describe('canonicalVisibilityQuery', () => {

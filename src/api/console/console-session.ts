@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { BrowserSessions, readCookie } from '../../http/browser-sessions';
-import { ApiError } from '../../http/errors';
+import { ApiError } from '../../http/api-error';
 import type { Principal } from '../../config/principals';
 import { CONSOLE_CSRF_HEADER, CONSOLE_DEFAULTS, CONSOLE_SESSION_COOKIE } from '../../shared/defaults/console';
 

@@ -4,7 +4,8 @@ import { LoginThrottle } from '../../codec-server/login-throttle';
 import { CONSOLE_DEFAULTS, CONSOLE_SESSION_COOKIE } from '../../shared/defaults/console';
 import { authenticate, principalsOf, type ApiAuth } from '../auth';
 import { readCookie, type BrowserSessions } from '../../http/browser-sessions';
-import { ApiError, UNAUTHORIZED, errorBody, parseBody } from '../../http/errors';
+import { UNAUTHORIZED, errorBody, parseBody } from '../../http/errors';
+import { ApiError } from '../../http/api-error';
 import { API_SCOPE_NAMES, allows, type ApiScope } from '../scopes';
 import { consoleCookie, fromOwnOrigin, newCsrfToken, type ConsoleSession } from './console-session';
 

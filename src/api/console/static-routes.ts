@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../http/errors';
+import { ApiError } from '../../http/api-error';
 
 /** Where `npm run build` writes the console's bundle: `dist/console/` of the package, from `src/` or `dist/` alike. */
 const CONSOLE_BUNDLE_DIR = resolve(__dirname, '../../../dist/console');

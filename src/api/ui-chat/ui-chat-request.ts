@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contextIdSchema } from '../../shared/conversation';
-import { ApiError } from '../../http/errors';
+import { ApiError } from '../../http/api-error';
 
 /**
  * `POST /ui/chat`'s body, as the AI SDK's `DefaultChatTransport` sends it (`id`, `messages`, `trigger`,

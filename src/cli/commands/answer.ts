@@ -1,4 +1,5 @@
-import { RunEndedError, sendUserMessage } from '../../client/run-control';
+import { sendUserMessage } from '../../client/run-control';
+import { RunEndedError } from '../../client/run-ended-error';
 import { explainMissingRun, withAgentClient } from '../agent-client';
 import { ExitCode } from '../exit-codes';
 import { createOutput } from '../output';

@@ -1,11 +1,20 @@
+import { AgentRunnerError } from '../../shared/agent-runner-error';
+
+const marker = Symbol.for('agent-runner.error.FileToolError');
+
 /**
  * A file tool's failure as the model should read it: the path relative to
  * the workspace, never the server's absolute path, and what to do next.
  * `code` keeps the `fs` error code (`ENOENT`, `ELOOP`, ...) or names the
  * refusal (`ENOTREGULAR`) for callers that branch on it.
  */
-export class FileToolError extends Error {
+export class FileToolError extends AgentRunnerError {
   override readonly name = 'FileToolError';
+
+  private get [marker](): true {
+    return true;
+  }
+
   readonly code: string;
   /** The path the message names, relative to the workspace root. */
   readonly path: string;
@@ -14,6 +23,10 @@ export class FileToolError extends Error {
     super(options.message, { cause: options.cause });
     this.code = options.code;
     this.path = options.path;
+  }
+
+  static override isInstance(error: unknown): error is FileToolError {
+    return AgentRunnerError.hasMarker(error, marker);
   }
 }
 
@@ -52,7 +65,7 @@ export function fileKind(stats: {
  * message carries the server's directory layout to the model.
  */
 export function toFileToolError(error: unknown, shownPath: string, root: string): Error {
-  if (error instanceof FileToolError) return error;
+  if (FileToolError.isInstance(error)) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const message = code === undefined ? undefined : describeCode(code, shownPath);
   if (code !== undefined && message !== undefined)

@@ -1,10 +1,19 @@
+import { AgentRunnerError } from '../../shared/agent-runner-error';
+
+const marker = Symbol.for('agent-runner.error.SecondSdkCopyError');
+
 /**
  * A worker would run workflow code against two copies of `@temporalio/workflow`. Each workflow task would fail
  * (`TypeError: Cannot read private member #cancelRequested ...`) and be retried forever, so every run would hang;
  * `AgentRunnerPlugin` refuses such a worker at `Worker.create` with this error instead.
  */
-export class SecondSdkCopyError extends Error {
+export class SecondSdkCopyError extends AgentRunnerError {
   override readonly name = 'SecondSdkCopyError';
+
+  private get [marker](): true {
+    return true;
+  }
+
   /** Where agent-runner resolves `@temporalio/workflow`. */
   readonly ours: string;
   /** Where the other copy is. */
@@ -21,5 +30,9 @@ export class SecondSdkCopyError extends Error {
     );
     this.ours = fields.ours;
     this.theirs = fields.theirs;
+  }
+
+  static override isInstance(error: unknown): error is SecondSdkCopyError {
+    return AgentRunnerError.hasMarker(error, marker);
   }
 }

@@ -10,17 +10,3 @@ export type ForkRefusal =
   | 'history-gone'
   /** The source's history does not replay against this build's workflow code (recorded by another build). */
   | 'history-not-replayed';
-
-/** A fork the runner refused before starting it, so no run fails later; the message says what would be accepted. */
-export class ForkRefusedError extends Error {
-  override readonly name = 'ForkRefusedError';
-
-  constructor(
-    readonly refusal: ForkRefusal,
-    message: string,
-    /** For `input`: one line per problem of the edited input. */
-    readonly problems: string[] = [],
-  ) {
-    super(message);
-  }
-}

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiError, errorBody } from './errors';
+import { errorBody } from './errors';
+import { ApiError } from './api-error';
 
 /**
  * Requests Node's HTTP parser refuses before fastify sees them: a raw space
