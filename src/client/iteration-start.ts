@@ -118,15 +118,12 @@ async function stateAt(
 ): Promise<{ state?: AgentState; reached: number }> {
   let state: AgentState | undefined;
   let reached = 0;
-  let seen = 0;
-  const reading = replayHistory(client, workflowId, history, (snapshot) => {
-    reached = Math.max(reached, snapshot.state.iteration);
-    // Only events new since the last workflow task: each iteration begins in one task, and it is the first to show it.
-    const fresh = snapshot.events.filter((event) => event.seq > seen);
-    seen = snapshot.events.at(-1)?.seq ?? seen;
+  const reading = replayHistory(client, workflowId, history, (task) => {
+    reached = Math.max(reached, task.state.iteration);
+    // Each iteration begins in one workflow task, whose appended events show it.
+    const began = task.fresh.some((event) => event.type === 'iteration-start' && event.iteration === iteration);
     // Copied now: the replayed workflow goes on to change the arrays its state shares with the run.
-    if (state === undefined && fresh.some((event) => event.type === 'iteration-start' && event.iteration === iteration))
-      state = structuredClone(snapshot.state);
+    if (state === undefined && began) state = structuredClone(task.state);
   });
   try {
     await reading;
