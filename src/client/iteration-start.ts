@@ -4,6 +4,7 @@ import type { temporal } from '@temporalio/proto';
 import type { AgentState } from '../shared/agent-result';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { isWorkflowNotFound } from '../temporal/errors';
+import { runChain, type ChainRunRead } from '../temporal/run-chain';
 import { ForkRefusedError } from './fork-errors';
 import { RunNotFoundError } from './run-errors';
 import { HistoryNotReplayedError, replayHistory } from './run-replay';
@@ -53,7 +54,7 @@ export async function readIterationStart(
   }
   // A workflow of another type is no agent run: there is no iteration to fork.
   if (latest.type !== WORKFLOW_TYPE) throw new RunNotFoundError(workflowId);
-  const chain = await runChain(client, workflowId, latest.runId);
+  const chain = await runChainOf(client, workflowId, latest.runId);
   const first = chain[0]!;
   const input = await startArgument(client, first.history, 0);
   if (!isRecord(input)) throw new RunNotFoundError(workflowId);
@@ -72,9 +73,8 @@ export async function readIterationStart(
 }
 
 /** The run's Temporal runs, oldest first, each with its history; a run whose history is gone is refused. */
-async function runChain(client: Client, workflowId: string, latestRunId: string): Promise<ChainLink[]> {
-  const chain: ChainLink[] = [];
-  for (let runId: string | undefined = latestRunId; runId !== undefined;) {
+async function runChainOf(client: Client, workflowId: string, latestRunId: string): Promise<ChainLink[]> {
+  const read = async (runId: string | undefined): Promise<ChainRunRead<ChainLink>> => {
     let history: History;
     try {
       history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
@@ -85,11 +85,13 @@ async function runChain(client: Client, workflowId: string, latestRunId: string)
         `The history of Temporal run ${runId} of "${workflowId}" is gone (past the namespace's retention): the iterations it held cannot be forked.`,
       );
     }
-    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-    const iterationsBefore = await iterationsBeforeRun(client, history);
-    chain.unshift({ runId, history, iterationsBefore });
-    runId = started?.continuedExecutionRunId || undefined;
-  }
+    return {
+      run: { runId: runId ?? latestRunId, history, iterationsBefore: await iterationsBeforeRun(client, history) },
+      history,
+    };
+  };
+  const chain: ChainLink[] = [];
+  for await (const link of runChain(read, latestRunId)) chain.unshift(link);
   return chain;
 }
 
