@@ -5,8 +5,8 @@ import { newApiToken } from '../../src/config/principals';
 import type { ApiScope } from '../../src/api/scopes';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { TEST_TOKEN, TestApi, type Json } from '../helpers/api';
-import { PROJECT_ROOT, cleanEnv, runProcess, type Finished } from '../helpers/processes';
-import { TestEnv, testServerAddress } from '../helpers/test-env';
+import { runAgentRunner } from '../helpers/cli-process';
+import { TestEnv } from '../helpers/test-env';
 import { deleteFirstTemporalRun } from '../helpers/history-gone';
 
 /**
@@ -14,7 +14,6 @@ import { deleteFirstTemporalRun } from '../helpers/history-gone';
  * goes on from the source's conversation, and every bad request is refused with a clear answer before anything starts.
  */
 
-const LAUNCHER = path.join(PROJECT_ROOT, 'bin', 'agent-runner.js');
 const writer = newApiToken();
 const reader = newApiToken();
 
@@ -51,16 +50,7 @@ afterAll(async () => {
   await env.close();
 });
 
-function cli(args: string[]): Promise<Finished> {
-  return runProcess(process.execPath, [LAUNCHER, ...args], {
-    env: cleanEnv({
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: env.taskQueue,
-    }),
-    timeoutMs: 90_000,
-  });
-}
+const cli = (args: string[]) => runAgentRunner(env.taskQueue, args);
 
 async function resultOf(workflowId: string): Promise<AgentResult> {
   return (await env.client.workflow.getHandle(workflowId).result()) as AgentResult;

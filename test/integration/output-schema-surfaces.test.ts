@@ -5,9 +5,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { AgentOutputMissingError, outputSchema, runAgent } from '../../src/client';
 import { defineAgentTool } from '../../src/tools/define-agent-tool';
-import { PROJECT_ROOT, cleanEnv, runProcess, temporalCli } from '../helpers/processes';
+import { runAgentRunner, runTemporalCli } from '../helpers/cli-process';
 import { TestApi } from '../helpers/api';
-import { TestEnv, testServerAddress } from '../helpers/test-env';
+import { TestEnv } from '../helpers/test-env';
 
 /**
  * Structured output from every surface, through a real worker and the scripted model: the typed client
@@ -103,29 +103,17 @@ describe('structured output surfaces', () => {
     const file = path.join(folder, 'weather.json');
     await writeFile(file, JSON.stringify(z.toJSONSchema(Weather)));
     const model = env.scenario([answer(oslo)]);
-    const finished = await runProcess(
-      process.execPath,
-      [
-        path.join(PROJECT_ROOT, 'bin', 'agent-runner.js'),
-        'run',
-        '--json',
-        '--model',
-        model,
-        '--tools',
-        'calculator',
-        '--output-schema',
-        file,
-        'weather?',
-      ],
-      {
-        env: cleanEnv({
-          ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-          TEMPORAL_ADDRESS: testServerAddress(),
-          AGENT_TASK_QUEUE: env.taskQueue,
-        }),
-        timeoutMs: 90_000,
-      },
-    );
+    const finished = await runAgentRunner(env.taskQueue, [
+      'run',
+      '--json',
+      '--model',
+      model,
+      '--tools',
+      'calculator',
+      '--output-schema',
+      file,
+      'weather?',
+    ]);
     expect(finished.code).toBe(0);
     const last = JSON.parse(finished.stdout.trim().split('\n').at(-1) ?? '{}') as {
       outcome: { kind: string; result: { output: unknown; response: string } };
@@ -141,7 +129,7 @@ describe('structured output surfaces', () => {
     const model = env.scenario([answer(oslo)]);
     const workflowId = `temporal-cli-${randomUUID()}`;
     const input = { model, tools: [], message: 'weather?', output: { schema: z.toJSONSchema(Weather) } };
-    const started = await runProcess(await temporalCli(), [
+    const started = await runTemporalCli([
       'workflow',
       'start',
       '--type',
@@ -152,8 +140,6 @@ describe('structured output surfaces', () => {
       workflowId,
       '--input',
       JSON.stringify(input),
-      '--address',
-      testServerAddress(),
     ]);
     expect(started.code).toBe(0);
     const result = (await env.client.workflow.getHandle(workflowId).result()) as { output: unknown };
@@ -164,11 +150,7 @@ describe('structured output surfaces', () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'output-schema-'));
     const file = path.join(folder, 'bad.json');
     await writeFile(file, 'not json');
-    const finished = await runProcess(
-      process.execPath,
-      [path.join(PROJECT_ROOT, 'bin', 'agent-runner.js'), 'run', '--output-schema', file, 'weather?'],
-      { env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: env.taskQueue }), timeoutMs: 90_000 },
-    );
+    const finished = await runAgentRunner(env.taskQueue, ['run', '--output-schema', file, 'weather?']);
     expect(finished.code).toBe(2);
     expect(finished.stderr).toContain('--output-schema');
     expect(finished.stderr).toContain('not valid JSON');

@@ -1,7 +1,5 @@
-import path from 'node:path';
-import { PROJECT_ROOT, cleanEnv, runProcess, type Finished } from '../helpers/processes';
+import { runAgentRunner } from '../helpers/cli-process';
 import { TEST_TOKEN, readEventStream } from '../helpers/api';
-import { testServerAddress } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 import { useApiWorld } from '../helpers/api-world';
 
@@ -9,20 +7,10 @@ import { useApiWorld } from '../helpers/api-world';
  * The `stop` signal from outside: `POST /runs/:run_id/stop` and `agent-runner stop`. A run whose `stopWhen`
  * contains `{ external: true }` ends at its next check; any other records the request and goes on.
  */
-const LAUNCHER = path.join(PROJECT_ROOT, 'bin', 'agent-runner.js');
 
 const world = useApiWorld();
 
-function cli(args: string[]): Promise<Finished> {
-  return runProcess(process.execPath, [LAUNCHER, ...args], {
-    env: cleanEnv({
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: world.env.taskQueue,
-    }),
-    timeoutMs: 90_000,
-  });
-}
+const cli = (args: string[]) => runAgentRunner(world.env.taskQueue, args);
 
 /** Twenty slow calculator turns, stoppable from outside: the stop always arrives while the run is still going. */
 function stoppableInput(label: string) {
