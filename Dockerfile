@@ -6,6 +6,8 @@ COPY package.json package-lock.json ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# `npm run build` also bundles the console with this script.
+COPY scripts/build-console.ts ./scripts/
 # No `npm prune --omit=dev`: the Temporal SDK, zod and fastify are peer dependencies of the package, installed here as
 # development ones, and the worker and the API need them at run time.
 RUN npm run build

@@ -4,6 +4,7 @@ import type { temporal } from '@temporalio/proto';
 import type { AgentState } from '../shared/agent-result';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import { isWorkflowNotFound } from '../temporal/errors';
+import { runChain, type ChainRunRead } from '../temporal/run-chain';
 import { ForkRefusedError } from './fork-refused-error';
 import { RunNotFoundError } from './run-not-found-error';
 import { replayHistory } from './run-replay';
@@ -54,7 +55,7 @@ export async function readIterationStart(
   }
   // A workflow of another type is no agent run: there is no iteration to fork.
   if (latest.type !== WORKFLOW_TYPE) throw new RunNotFoundError(workflowId);
-  const chain = await runChain(client, workflowId, latest.runId);
+  const chain = await runChainOf(client, workflowId, latest.runId);
   const first = chain[0]!;
   const input = await startArgument(client, first.history, 0);
   if (!isRecord(input)) throw new RunNotFoundError(workflowId);
@@ -73,9 +74,8 @@ export async function readIterationStart(
 }
 
 /** The run's Temporal runs, oldest first, each with its history; a run whose history is gone is refused. */
-async function runChain(client: Client, workflowId: string, latestRunId: string): Promise<ChainLink[]> {
-  const chain: ChainLink[] = [];
-  for (let runId: string | undefined = latestRunId; runId !== undefined;) {
+async function runChainOf(client: Client, workflowId: string, latestRunId: string): Promise<ChainLink[]> {
+  const read = async (runId: string | undefined): Promise<ChainRunRead<ChainLink>> => {
     let history: History;
     try {
       history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
@@ -86,11 +86,13 @@ async function runChain(client: Client, workflowId: string, latestRunId: string)
         `The history of Temporal run ${runId} of "${workflowId}" is gone (past the namespace's retention): the iterations it held cannot be forked.`,
       );
     }
-    const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
-    const iterationsBefore = await iterationsBeforeRun(client, history);
-    chain.unshift({ runId, history, iterationsBefore });
-    runId = started?.continuedExecutionRunId || undefined;
-  }
+    return {
+      run: { runId: runId ?? latestRunId, history, iterationsBefore: await iterationsBeforeRun(client, history) },
+      history,
+    };
+  };
+  const chain: ChainLink[] = [];
+  for await (const link of runChain(read, latestRunId)) chain.unshift(link);
   return chain;
 }
 
@@ -119,15 +121,12 @@ async function stateAt(
 ): Promise<{ state?: AgentState; reached: number }> {
   let state: AgentState | undefined;
   let reached = 0;
-  let seen = 0;
-  const reading = replayHistory(client, workflowId, history, (snapshot) => {
-    reached = Math.max(reached, snapshot.state.iteration);
-    // Only events new since the last workflow task: each iteration begins in one task, and it is the first to show it.
-    const fresh = snapshot.events.filter((event) => event.seq > seen);
-    seen = snapshot.events.at(-1)?.seq ?? seen;
+  const reading = replayHistory(client, workflowId, history, (task) => {
+    reached = Math.max(reached, task.state.iteration);
+    // Each iteration begins in one workflow task, whose appended events show it.
+    const began = task.fresh.some((event) => event.type === 'iteration-start' && event.iteration === iteration);
     // Copied now: the replayed workflow goes on to change the arrays its state shares with the run.
-    if (state === undefined && fresh.some((event) => event.type === 'iteration-start' && event.iteration === iteration))
-      state = structuredClone(snapshot.state);
+    if (state === undefined && began) state = structuredClone(task.state);
   });
   try {
     await reading;

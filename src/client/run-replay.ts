@@ -3,7 +3,9 @@ import type { temporal } from '@temporalio/proto';
 import type * as WorkerModule from '@temporalio/worker';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { CLIENT_DEFAULTS } from '../shared/defaults/client';
-import type { ReplayedRunSnapshot, ReplayReaderSinks } from '../workflows/replay-reader-interceptors';
+import type { AgentState } from '../shared/agent-result';
+import type { RunEvent } from '../shared/run-events';
+import type { ReplayedTask, ReplayReaderSinks } from '../workflows/replay-reader-interceptors';
 import { HistoryNotReplayedError } from './history-not-replayed-error';
 
 /** The agent's workflows, and the module that reads a replayed run's state: `src/...` from source, `dist/...` once built. */
@@ -12,7 +14,11 @@ const READER_INTERCEPTORS_PATH: string = require.resolve('../workflows/replay-re
 const PRELOADED_MODULES: string[] = [require.resolve('../shared/built-once')];
 
 /** A replayed run: what its history left, and why Temporal closed it when it closed the run without asking it. */
-export interface ReplayedRun extends ReplayedRunSnapshot {
+export interface ReplayedRun {
+  state: AgentState;
+  events: RunEvent[];
+  /** Events of the run's log that were no longer kept before the first of `events`. */
+  missed: number;
   closedByTemporal?: string;
 }
 
@@ -42,29 +48,35 @@ export function replayClosedRun(client: Client, workflowId: string, runId: strin
 
 async function replay(client: Client, workflowId: string, runId: string): Promise<ReplayedRun | undefined> {
   const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-  let last: ReplayedRunSnapshot | undefined;
-  await replayHistory(client, workflowId, history, (snapshot) => void (last = snapshot));
+  const events: RunEvent[] = [];
+  let last: ReplayedTask | undefined;
+  await replayHistory(client, workflowId, history, (task) => {
+    for (const event of task.fresh) events.push(event);
+    last = task;
+  });
   if (last === undefined) return undefined;
+  const read: ReplayedRun = { state: last.state, events, missed: last.missed };
   const closedByTemporal = closeReason(history.events?.at(-1));
-  return closedByTemporal === undefined ? last : { ...last, closedByTemporal };
+  return closedByTemporal === undefined ? read : { ...read, closedByTemporal };
 }
 
 /**
  * Replays one Temporal run's history (closed, or recorded so far) in this process against the agent's workflow code,
- * with the client's data converter, handing `onSnapshot` the run's state and event log after each workflow task.
+ * with the client's data converter, handing `onTask` the run's state and the events it appended after each workflow
+ * task.
  */
 export async function replayHistory(
   client: Client,
   workflowId: string,
   history: temporal.api.history.v1.IHistory,
-  onSnapshot: (snapshot: ReplayedRunSnapshot) => void,
+  onTask: (task: ReplayedTask) => void,
 ): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the worker package loads only when a run is replayed
   const worker = require('@temporalio/worker') as typeof WorkerModule;
   await decodeStartInput(client, history);
   quietRuntime(worker);
   const sinks: WorkerModule.InjectedSinks<ReplayReaderSinks> = {
-    replayReader: { snapshot: { fn: (_info, snapshot) => onSnapshot(snapshot), callDuringReplay: true } },
+    replayReader: { snapshot: { fn: (_info, task) => onTask(task), callDuringReplay: true } },
   };
   const workflowBundle = await bundle(worker);
   try {

@@ -1,26 +1,24 @@
 /**
  * Loaded only into the bundle a reader replays a closed run's history with (`src/client/run-replay.ts`), never into
- * a worker's: after each workflow task it hands the run's `state` and event log, as its queries would answer them,
- * to the reader through a sink called during replay. The last call is the run as its history left it.
+ * a worker's: after each workflow task it hands the run's `state`, as its query would answer it, and the events the
+ * task appended to the reader through a sink called during replay. The last call's state is the run as its history
+ * left it.
  */
 import * as wf from '@temporalio/workflow';
 import { getActivator } from '@temporalio/workflow/lib/global-attributes';
-import { MAX_EVENTS_PER_PAGE } from '../shared/defaults/event-log';
 import { WORKFLOW_TYPE } from '../shared/defaults/names';
 import type { AgentState } from '../shared/agent-result';
-import type { EventPage, RunEvent } from '../shared/run-events';
+import type { EventPage } from '../shared/run-events';
+import { EventFollower, type FreshEvents } from './event-follower';
 
-/** What a replayed agent run was when its history ended. */
-export interface ReplayedRunSnapshot {
+/** What one workflow task of a replayed run left: its state, and the events it appended (every kept one, first). */
+export interface ReplayedTask extends FreshEvents {
   state: AgentState;
-  events: RunEvent[];
-  /** Events of the run's log that were no longer kept before the first of `events`. */
-  missed: number;
 }
 
 /** The sink a reader's replay worker provides. */
 export interface ReplayReaderSinks extends wf.Sinks {
-  replayReader: { snapshot(snapshot: ReplayedRunSnapshot): void };
+  replayReader: { snapshot(task: ReplayedTask): void };
 }
 
 const { replayReader } = wf.proxySinks<ReplayReaderSinks>();
@@ -31,22 +29,10 @@ function ask<T>(name: string, ...args: unknown[]): T | undefined {
   return handler?.(...args);
 }
 
-/** The whole event log the run keeps, page by page. */
-function allEvents(): { events: RunEvent[]; missed: number } {
-  const events: RunEvent[] = [];
-  let missed = 0;
-  for (let after = 0; ;) {
-    const page = ask<EventPage>('events', { after, limit: MAX_EVENTS_PER_PAGE });
-    if (page === undefined) break;
-    if (after === 0) missed = page.missed ?? 0;
-    events.push(...page.events);
-    if (page.events.length === 0) break;
-    after = page.nextCursor;
-  }
-  return { events, missed };
-}
-
 class ReplayReaderInternals implements wf.WorkflowInternalsInterceptor {
+  // One follower per replayed run: each task hands only the events it appended.
+  private readonly events = new EventFollower((after, limit) => ask<EventPage>('events', { after, limit }));
+
   concludeActivation(
     input: wf.ConcludeActivationInput,
     next: wf.Next<wf.WorkflowInternalsInterceptor, 'concludeActivation'>,
@@ -54,7 +40,7 @@ class ReplayReaderInternals implements wf.WorkflowInternalsInterceptor {
     const output = next(input);
     if (wf.workflowInfo().workflowType !== WORKFLOW_TYPE) return output;
     const state = ask<AgentState>('state');
-    if (state !== undefined) replayReader.snapshot({ state, ...allEvents() });
+    if (state !== undefined) replayReader.snapshot({ state, ...this.events.next() });
     return output;
   }
 }

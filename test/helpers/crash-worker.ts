@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
-import { cleanEnv, startScript } from './processes';
+import { startWorkerProcess } from './worker-process';
 import { testServerAddress } from './test-env';
 
 /** Where a crash-worker process (test/fixtures/crash-worker.ts) works: its task queue, model and files. */
@@ -15,17 +15,18 @@ export interface CrashWorkerSetup {
 }
 
 /** Returns a function that starts a crash worker in a process group of its own (SIGKILL it with `-pid`). */
-export function crashWorkerStarter(setup: CrashWorkerSetup): () => ReturnType<typeof startScript> {
-  const env = cleanEnv({
-    TEMPORAL_ADDRESS: testServerAddress(),
-    AGENT_TASK_QUEUE: setup.taskQueue,
-    OPENAI_BASE_URL: setup.modelBaseURL,
-    AGENT_TEST_WORKFLOW_BUNDLE: process.env.AGENT_TEST_WORKFLOW_BUNDLE,
-    SIDE_EFFECT_LOG: setup.sideEffects,
-    AGENT_WORKSPACE: setup.workspace,
-    ...setup.extraEnv,
-  });
-  return () => startScript('test/fixtures/crash-worker.ts', env, /crash-worker ready/);
+export function crashWorkerStarter(setup: CrashWorkerSetup): () => ReturnType<typeof startWorkerProcess> {
+  const worker = {
+    taskQueue: setup.taskQueue,
+    modelBaseURL: setup.modelBaseURL,
+    extraEnv: {
+      AGENT_TEST_WORKFLOW_BUNDLE: process.env.AGENT_TEST_WORKFLOW_BUNDLE,
+      SIDE_EFFECT_LOG: setup.sideEffects,
+      AGENT_WORKSPACE: setup.workspace,
+      ...setup.extraEnv,
+    },
+  };
+  return () => startWorkerProcess(worker, { script: 'test/fixtures/crash-worker.ts', readyLine: /crash-worker ready/ });
 }
 
 /** A test file's scripted model and Temporal client for its crash workers: {@link useCrashWorld}. */

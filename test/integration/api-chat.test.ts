@@ -1,17 +1,8 @@
-import { TestEnv } from '../helpers/test-env';
 import { TEST_TOKEN, TestApi } from '../helpers/api';
 import { randomUUID } from 'node:crypto';
+import { useApiWorld } from '../helpers/api-world';
 
-let env: TestEnv;
-let api: TestApi;
-beforeAll(async () => {
-  env = await TestEnv.create();
-  api = await TestApi.start(env);
-});
-afterAll(async () => {
-  await api.close();
-  await env.close();
-});
+const world = useApiWorld();
 
 const context = () => `ctx-${randomUUID().slice(0, 8)}`;
 
@@ -20,8 +11,8 @@ const turnRun = (contextId: string, turn: number) => new RegExp(`^conversation:$
 
 describe('POST /chat', () => {
   test('without terminating_config: the model answers, the answer is the response, in the chat response format', async () => {
-    const model = env.scenario([{ content: 'Hello! 2 + 2 is 4.' }]);
-    const answer = await api.post('/chat', { context_id: context(), message: 'hi, what is 2 + 2?', model });
+    const model = world.env.scenario([{ content: 'Hello! 2 + 2 is 4.' }]);
+    const answer = await world.api.post('/chat', { context_id: context(), message: 'hi, what is 2 + 2?', model });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       response: 'Hello! 2 + 2 is 4.',
@@ -36,11 +27,11 @@ describe('POST /chat', () => {
   });
 
   test('with terminating_config: tools run until the terminating tool, whose output is the response', async () => {
-    const model = env.scenario([
+    const model = world.env.scenario([
       { toolCalls: [{ name: 'calculator', arguments: { expression: '6 * 7' }, id: 'call_calc' }] },
       { toolCalls: [{ name: 'finish', arguments: { note: 'The answer is 42' }, id: 'call_finish' }] },
     ]);
-    const answer = await api.post('/chat', {
+    const answer = await world.api.post('/chat', {
       context_id: context(),
       message: 'compute 6 * 7 and report',
       model,
@@ -64,7 +55,7 @@ describe('POST /chat', () => {
     ]);
     // `finish` was not in the request's tools: naming it in tool_ids is enough.
     expect(
-      env.model
+      world.env.model
         .requests(model)[0]
         ?.tools?.map((tool) => tool.function.name)
         .sort(),
@@ -73,11 +64,13 @@ describe('POST /chat', () => {
 
   test("the chat endpoints' error conditions answer 422 with a stable code, and leave the conversation as it was", async () => {
     const contextId = context();
-    const first = env.scenario([{ content: 'noted' }]);
-    expect((await api.post('/chat', { context_id: contextId, message: 'remember 7', model: first })).status).toBe(200);
+    const first = world.env.scenario([{ content: 'noted' }]);
+    expect((await world.api.post('/chat', { context_id: contextId, message: 'remember 7', model: first })).status).toBe(
+      200,
+    );
 
-    const chatty = env.scenario([{ content: 'I think...' }, { content: 'Still thinking' }]);
-    const nudges = await api.post('/chat', {
+    const chatty = world.env.scenario([{ content: 'I think...' }, { content: 'Still thinking' }]);
+    const nudges = await world.api.post('/chat', {
       context_id: contextId,
       message: 'go',
       model: chatty,
@@ -90,8 +83,8 @@ describe('POST /chat', () => {
       details: { type: 'MaxConsecutiveNudgesExceeded', run_id: expect.stringMatching(turnRun(contextId, 2)) },
     });
 
-    const looping = env.scenario([{ toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] }]);
-    const invocations = await api.post('/chat', {
+    const looping = world.env.scenario([{ toolCalls: [{ name: 'calculator', arguments: { expression: '1+1' } }] }]);
+    const invocations = await world.api.post('/chat', {
       context_id: contextId,
       message: 'go',
       model: looping,
@@ -104,7 +97,7 @@ describe('POST /chat', () => {
       details: { run_id: expect.stringMatching(turnRun(contextId, 3)) },
     });
 
-    const conversation = await api.get(`/conversations/${contextId}`);
+    const conversation = await world.api.get(`/conversations/${contextId}`);
     expect(conversation.status).toBe(200);
     expect(conversation.body).toMatchObject({ context_id: contextId, turns: 3, ended: false, active_turn: null });
     expect(
@@ -118,26 +111,26 @@ describe('POST /chat', () => {
 describe('POST /chat/invoke and /chat/add-ai-message', () => {
   test('invoke runs the agent on the conversation as it is, with and without terminating_config', async () => {
     const contextId = context();
-    const opening = env.scenario([{ content: 'Sure, ask me again and I will compute it.' }]);
-    await api.post('/chat', { context_id: contextId, message: 'compute 3 * 3 when invoked', model: opening });
+    const opening = world.env.scenario([{ content: 'Sure, ask me again and I will compute it.' }]);
+    await world.api.post('/chat', { context_id: contextId, message: 'compute 3 * 3 when invoked', model: opening });
 
-    const plain = env.scenario([{ content: '3 * 3 is 9' }]);
-    const invoked = await api.post('/chat/invoke', { context_id: contextId, model: plain });
+    const plain = world.env.scenario([{ content: '3 * 3 is 9' }]);
+    const invoked = await world.api.post('/chat/invoke', { context_id: contextId, model: plain });
     expect(invoked.status).toBe(200);
     expect(invoked.body).toEqual({
       response: '3 * 3 is 9',
       saved_ai_messages: true,
       generated_messages: [{ sender: 'ai', message: '3 * 3 is 9' }],
     });
-    expect(env.model.requests(plain)[0]?.messages.map((message) => message.content)).toEqual([
+    expect(world.env.model.requests(plain)[0]?.messages.map((message) => message.content)).toEqual([
       'compute 3 * 3 when invoked',
       'Sure, ask me again and I will compute it.',
     ]);
 
-    const terminating = env.scenario([
+    const terminating = world.env.scenario([
       { toolCalls: [{ name: 'finish', arguments: { note: 'done: 9' }, id: 'call_f' }] },
     ]);
-    const finished = await api.post('/chat/invoke', {
+    const finished = await world.api.post('/chat/invoke', {
       context_id: contextId,
       model: terminating,
       terminating_config: { tool_ids: ['finish'] },
@@ -151,28 +144,28 @@ describe('POST /chat/invoke and /chat/add-ai-message', () => {
   });
 
   test('invoke on a context with no conversation is refused with 409, before any model call', async () => {
-    const model = env.scenario([{ content: 'never sent' }]);
+    const model = world.env.scenario([{ content: 'never sent' }]);
     const contextId = context();
-    const answer = await api.post('/chat/invoke', { context_id: contextId, model });
+    const answer = await world.api.post('/chat/invoke', { context_id: contextId, model });
     expect(answer.status).toBe(409);
     expect(answer.body.error.code).toBe('conversation_empty');
-    expect(env.model.requests(model)).toHaveLength(0);
+    expect(world.env.model.requests(model)).toHaveLength(0);
     // Refusing it created nothing.
-    expect((await api.get(`/conversations/${contextId}`)).status).toBe(404);
-    expect((await api.post('/chat/add-ai-message', { context_id: contextId, model })).body.error.code).toBe(
+    expect((await world.api.get(`/conversations/${contextId}`)).status).toBe(404);
+    expect((await world.api.post('/chat/add-ai-message', { context_id: contextId, model })).body.error.code).toBe(
       'conversation_empty',
     );
   });
 
   test('add-ai-message: the prompt steers the AI message and stays in the history as a system message', async () => {
     const contextId = context();
-    const opening = env.scenario([{ content: 'Welcome.' }]);
-    await api.post('/chat', { context_id: contextId, message: 'I want a summary later', model: opening });
+    const opening = world.env.scenario([{ content: 'Welcome.' }]);
+    await world.api.post('/chat', { context_id: contextId, message: 'I want a summary later', model: opening });
 
-    const prompted = env.scenario([
+    const prompted = world.env.scenario([
       { toolCalls: [{ name: 'finish', arguments: { note: 'Summary: you want a summary.' }, id: 'call_s' }] },
     ]);
-    const answer = await api.post('/chat/add-ai-message', {
+    const answer = await world.api.post('/chat/add-ai-message', {
       context_id: contextId,
       prompt: 'Summarise the conversation and return it through finish',
       model: prompted,
@@ -180,21 +173,21 @@ describe('POST /chat/invoke and /chat/add-ai-message', () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.body.response).toBe('Summary: you want a summary.');
-    const sent = env.model.requests(prompted)[0]?.messages ?? [];
+    const sent = world.env.model.requests(prompted)[0]?.messages ?? [];
     expect(sent.at(-1)).toMatchObject({
       role: 'system',
       content: 'Summarise the conversation and return it through finish',
     });
 
-    const plain = env.scenario([{ content: 'Anything else?' }]);
-    const unprompted = await api.post('/chat/add-ai-message', { context_id: contextId, model: plain });
+    const plain = world.env.scenario([{ content: 'Anything else?' }]);
+    const unprompted = await world.api.post('/chat/add-ai-message', { context_id: contextId, model: plain });
     expect(unprompted.status).toBe(200);
     expect(unprompted.body).toEqual({
       response: 'Anything else?',
       saved_ai_messages: true,
       generated_messages: [{ sender: 'ai', message: 'Anything else?' }],
     });
-    const conversation = await api.get(`/conversations/${contextId}`);
+    const conversation = await world.api.get(`/conversations/${contextId}`);
     expect(conversation.body.turns).toBe(3);
   });
 });
@@ -202,14 +195,14 @@ describe('POST /chat/invoke and /chat/add-ai-message', () => {
 describe('conversations', () => {
   test('a second request continues the history, across a worker restart and an API restart between them', async () => {
     const contextId = context();
-    const first = env.scenario([{ content: 'Nice to meet you, Ada.' }]);
-    const one = await api.post('/chat', { context_id: contextId, message: 'My name is Ada.', model: first });
+    const first = world.env.scenario([{ content: 'Nice to meet you, Ada.' }]);
+    const one = await world.api.post('/chat', { context_id: contextId, message: 'My name is Ada.', model: first });
     expect(one.status).toBe(200);
 
-    await env.restartWorker();
-    const restartedApi = await TestApi.start(env);
+    await world.env.restartWorker();
+    const restartedApi = await TestApi.start(world.env);
     try {
-      const second = env.scenario([{ content: 'Your name is Ada.' }]);
+      const second = world.env.scenario([{ content: 'Your name is Ada.' }]);
       const two = await restartedApi.post('/chat', {
         context_id: contextId,
         message: 'What is my name?',
@@ -222,11 +215,9 @@ describe('conversations', () => {
         { sender: 'ai', message: 'Your name is Ada.' },
       ]);
       // The model saw the first exchange: the history came from the conversation, not from the request.
-      expect(env.model.requests(second)[0]?.messages.map((message) => `${message.role}:${message.content}`)).toEqual([
-        'user:My name is Ada.',
-        'assistant:Nice to meet you, Ada.',
-        'user:What is my name?',
-      ]);
+      expect(
+        world.env.model.requests(second)[0]?.messages.map((message) => `${message.role}:${message.content}`),
+      ).toEqual(['user:My name is Ada.', 'assistant:Nice to meet you, Ada.', 'user:What is my name?']);
       const conversation = await restartedApi.get(`/conversations/${contextId}`);
       expect(conversation.body).toMatchObject({ turns: 2, active_turn: null });
       expect(conversation.body.messages).toHaveLength(4);
@@ -237,19 +228,19 @@ describe('conversations', () => {
 
   test('a request while a turn runs on the same context gets 409; the running turn is not disturbed', async () => {
     const contextId = context();
-    const slow = env.scenario([{ content: 'slow answer', delayMs: 10_000 }]);
-    const running = api.post('/chat', { context_id: contextId, message: 'take your time', model: slow });
+    const slow = world.env.scenario([{ content: 'slow answer', delayMs: 10_000 }]);
+    const running = world.api.post('/chat', { context_id: contextId, message: 'take your time', model: slow });
     // Wait until the turn is under way, then send the second request.
     let active: Record<string, unknown> | null = null;
     for (let attempt = 0; attempt < 100 && active === null; attempt++) {
-      const conversation = await api.get(`/conversations/${contextId}`);
+      const conversation = await world.api.get(`/conversations/${contextId}`);
       active = conversation.status === 200 ? conversation.body.active_turn : null;
       if (active === null) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(active).toMatchObject({ turn: 1, kind: 'chat', run_id: expect.stringMatching(turnRun(contextId, 1)) });
 
-    const other = env.scenario([{ content: 'never sent' }]);
-    const refused = await api.post('/chat', { context_id: contextId, message: 'me too', model: other });
+    const other = world.env.scenario([{ content: 'never sent' }]);
+    const refused = await world.api.post('/chat', { context_id: contextId, message: 'me too', model: other });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('conversation_busy');
     expect(refused.body.error.message).toContain((active as { run_id: string }).run_id);
@@ -257,87 +248,90 @@ describe('conversations', () => {
     const answered = await running;
     expect(answered.status).toBe(200);
     expect(answered.body.response).toBe('slow answer');
-    expect(env.model.requests(other)).toHaveLength(0);
+    expect(world.env.model.requests(other)).toHaveLength(0);
   });
 
   test('two simultaneous first requests on a new context make one conversation: one turn runs, the other gets 409', async () => {
     const contextId = context();
-    const slow = env.scenario([
+    const slow = world.env.scenario([
       { content: 'first', delayMs: 8_000 },
       { content: 'second', delayMs: 8_000 },
     ]);
     const answers = await Promise.all([
-      api.post('/chat', { context_id: contextId, message: 'one', model: slow }),
-      api.post('/chat', { context_id: contextId, message: 'two', model: slow }),
+      world.api.post('/chat', { context_id: contextId, message: 'one', model: slow }),
+      world.api.post('/chat', { context_id: contextId, message: 'two', model: slow }),
     ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     expect(answers.find((answer) => answer.status === 409)?.body.error.code).toBe('conversation_busy');
-    expect(env.model.requests(slow)).toHaveLength(1);
-    expect((await api.get(`/conversations/${contextId}`)).body).toMatchObject({ turns: 1 });
+    expect(world.env.model.requests(slow)).toHaveLength(1);
+    expect((await world.api.get(`/conversations/${contextId}`)).body).toMatchObject({ turns: 1 });
   });
 
   test('a context id of the longest allowed length works everywhere, its turn runs included', async () => {
     const contextId = `long-${'x'.repeat(195)}`;
-    const answer = await api.post('/chat', {
+    const answer = await world.api.post('/chat', {
       context_id: contextId,
       message: 'hi',
-      model: env.scenario([{ content: 'hello' }]),
+      model: world.env.scenario([{ content: 'hello' }]),
     });
     expect(answer.status).toBe(200);
-    expect((await api.get(`/conversations/${contextId}`)).body.turns).toBe(1);
+    expect((await world.api.get(`/conversations/${contextId}`)).body.turns).toBe(1);
     const runId = answer.headers.get('agent-run-id') as string;
-    expect((await api.get(`/runs/${encodeURIComponent(runId)}`)).body.state.status).toBe('completed');
-    expect((await api.post('/chat', { context_id: `${contextId}y`, message: 'hi' })).body.error.details).toEqual([
+    expect((await world.api.get(`/runs/${encodeURIComponent(runId)}`)).body.state.status).toBe('completed');
+    expect((await world.api.post('/chat', { context_id: `${contextId}y`, message: 'hi' })).body.error.details).toEqual([
       { field: 'context_id', problem: expect.any(String) },
     ]);
   });
 
   test('a retried request with the same Idempotency-Key answers the same turn instead of running another', async () => {
     const contextId = context();
-    const model = env.scenario([{ content: 'once' }, { content: 'twice' }]);
+    const model = world.env.scenario([{ content: 'once' }, { content: 'twice' }]);
     const headers = { 'idempotency-key': `key-${contextId}` };
-    const first = await api.post('/chat', { context_id: contextId, message: 'hello', model }, headers);
-    const retried = await api.post('/chat', { context_id: contextId, message: 'hello', model }, headers);
+    const first = await world.api.post('/chat', { context_id: contextId, message: 'hello', model }, headers);
+    const retried = await world.api.post('/chat', { context_id: contextId, message: 'hello', model }, headers);
     expect(first.body.response).toBe('once');
     expect(retried.status).toBe(200);
     expect(retried.body).toEqual(first.body);
-    expect(env.model.requests(model)).toHaveLength(1);
+    expect(world.env.model.requests(model)).toHaveLength(1);
   });
 
   test('DELETE ends the conversation; the next request on the context starts afresh', async () => {
     const contextId = context();
-    const firstLife = await api.post('/chat', {
+    const firstLife = await world.api.post('/chat', {
       context_id: contextId,
       message: 'first life',
-      model: env.scenario([{ content: 'ok' }]),
+      model: world.env.scenario([{ content: 'ok' }]),
     });
-    const ended = await api.request('DELETE', `/conversations/${contextId}`);
+    const ended = await world.api.request('DELETE', `/conversations/${contextId}`);
     expect(ended.status).toBe(202);
-    const handle = env.client.workflow.getHandle(`conversation:${contextId}`);
+    const handle = world.env.client.workflow.getHandle(`conversation:${contextId}`);
     await handle.result();
 
-    const nothingToInvoke = await api.post('/chat/invoke', { context_id: contextId, model: env.scenario([]) });
+    const nothingToInvoke = await world.api.post('/chat/invoke', {
+      context_id: contextId,
+      model: world.env.scenario([]),
+    });
     expect(nothingToInvoke.body.error.code).toBe('conversation_empty');
-    const fresh = env.scenario([{ content: 'new conversation' }]);
-    const answer = await api.post('/chat', { context_id: contextId, message: 'second life', model: fresh });
+    const fresh = world.env.scenario([{ content: 'new conversation' }]);
+    const answer = await world.api.post('/chat', { context_id: contextId, message: 'second life', model: fresh });
     expect(answer.status).toBe(200);
-    expect(env.model.requests(fresh)[0]?.messages.map((message) => message.content)).toEqual(['second life']);
+    expect(world.env.model.requests(fresh)[0]?.messages.map((message) => message.content)).toEqual(['second life']);
     // Turn 1 of the new conversation is a run of its own, not the old turn 1 again.
     expect(answer.headers.get('agent-run-id')).not.toBe(firstLife.headers.get('agent-run-id'));
-    expect((await api.get('/conversations/no-such-context')).status).toBe(404);
+    expect((await world.api.get('/conversations/no-such-context')).status).toBe(404);
   });
 });
 
 describe('authentication and bad requests', () => {
   test('without the token, or with a wrong one, a request gets 401 and nothing else: no body check, no run', async () => {
     const contextId = context();
-    const model = env.scenario([{ content: 'never sent' }]);
+    const model = world.env.scenario([{ content: 'never sent' }]);
     for (const headers of [
       { authorization: '' },
       { authorization: 'Bearer wrong-token' },
       { authorization: `Basic ${TEST_TOKEN}` },
     ]) {
-      const answer = await api.post('/chat', { context_id: contextId, message: 'hi', model }, headers);
+      const answer = await world.api.post('/chat', { context_id: contextId, message: 'hi', model }, headers);
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toBe('Bearer');
       expect(answer.body).toEqual({
@@ -345,25 +339,25 @@ describe('authentication and bad requests', () => {
       });
     }
     // Even a malformed body or URL is not looked at.
-    expect((await api.get(`/runs/${'x'.repeat(1500)}`, { authorization: '' })).status).toBe(401);
-    expect((await api.get('/runs/%zz', { authorization: '' })).status).toBe(401);
-    expect((await api.get('/runs/%zz')).body.error.code).toBe('bad_request');
-    const malformed = await api.post('/chat', '{not json', { authorization: '' });
+    expect((await world.api.get(`/runs/${'x'.repeat(1500)}`, { authorization: '' })).status).toBe(401);
+    expect((await world.api.get('/runs/%zz', { authorization: '' })).status).toBe(401);
+    expect((await world.api.get('/runs/%zz')).body.error.code).toBe('bad_request');
+    const malformed = await world.api.post('/chat', '{not json', { authorization: '' });
     expect(malformed.status).toBe(401);
-    expect((await api.get('/runs', { authorization: '' })).status).toBe(401);
-    expect(env.model.requests(model)).toHaveLength(0);
-    expect((await api.get(`/conversations/${contextId}`)).status).toBe(404);
+    expect((await world.api.get('/runs', { authorization: '' })).status).toBe(401);
+    expect(world.env.model.requests(model)).toHaveLength(0);
+    expect((await world.api.get(`/conversations/${contextId}`)).status).toBe(404);
     // The liveness probe alone is open, and says nothing about runs.
-    expect((await api.get('/healthz', { authorization: '' })).body).toEqual({ ok: true });
+    expect((await world.api.get('/healthz', { authorization: '' })).body).toEqual({ ok: true });
   });
 
   test('invalid bodies get 400 naming each field and why', async () => {
-    const missing = await api.post('/chat', { message: 'hi' });
+    const missing = await world.api.post('/chat', { message: 'hi' });
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('invalid_body');
     expect(missing.body.error.details).toEqual([{ field: 'context_id', problem: expect.any(String) }]);
 
-    const wrong = await api.post('/chat', {
+    const wrong = await world.api.post('/chat', {
       context_id: 'has spaces',
       message: '',
       terminating_config: { tool_ids: [], max_invocations: 0, typo: 1 },
@@ -378,18 +372,18 @@ describe('authentication and bad requests', () => {
       'terminating_config.tool_ids',
     ]);
 
-    const extra = await api.post('/chat/invoke', { context_id: 'ok', prompt: 'not a field of invoke' });
+    const extra = await world.api.post('/chat/invoke', { context_id: 'ok', prompt: 'not a field of invoke' });
     expect(extra.status).toBe(400);
     expect(extra.body.error.details).toEqual([{ field: '(body)', problem: expect.stringContaining('prompt') }]);
 
-    const json = await api.post('/chat', '{"context_id": ', {});
+    const json = await world.api.post('/chat', '{"context_id": ', {});
     expect(json.status).toBe(400);
     expect(json.body.error.code).toBe('invalid_json');
 
-    const unknownTool = await api.post('/chat', {
+    const unknownTool = await world.api.post('/chat', {
       context_id: context(),
       message: 'hi',
-      model: env.scenario([]),
+      model: world.env.scenario([]),
       tools: ['no_such_tool'],
     });
     expect(unknownTool.status).toBe(400);
@@ -398,7 +392,7 @@ describe('authentication and bad requests', () => {
   });
 
   test('bodies over the limit get 413', async () => {
-    const small = await TestApi.start(env, { bodyLimit: 2048 });
+    const small = await TestApi.start(world.env, { bodyLimit: 2048 });
     try {
       const answer = await small.post('/chat', { context_id: context(), message: 'x'.repeat(4096) });
       expect(answer.status).toBe(413);
@@ -409,7 +403,7 @@ describe('authentication and bad requests', () => {
   });
 
   test('unknown routes get a JSON 404', async () => {
-    const answer = await api.get('/nope');
+    const answer = await world.api.get('/nope');
     expect(answer.status).toBe(404);
     expect(answer.body.error.code).toBe('route_not_found');
   });

@@ -1,18 +1,9 @@
 import { API_MAX_JSON_DEPTH } from '../../src/shared/defaults/api';
-import { TEST_TOKEN, TestApi } from '../helpers/api';
+import { TEST_TOKEN } from '../helpers/api';
 import { rawRequest } from '../helpers/raw-http';
-import { TestEnv } from '../helpers/test-env';
+import { useApiWorld } from '../helpers/api-world';
 
-let env: TestEnv;
-let api: TestApi;
-beforeAll(async () => {
-  env = await TestEnv.create();
-  api = await TestApi.start(env);
-});
-afterAll(async () => {
-  await api.close();
-  await env.close();
-});
+const world = useApiWorld();
 
 /** JSON text of `inner` wrapped in `levels` objects `{"a": ...}`. */
 function nestedObjects(levels: number, inner = '1'): string {
@@ -26,7 +17,7 @@ describe('JSON nesting', () => {
     expect(stopBody.length).toBeLessThan(20_000);
     const paramsBody = `{"input":{"model":"m","message":"hi","stopWhen":{"custom":"c","params":${nestedObjects(10_000)}}}}`;
     for (const body of [stopBody, paramsBody]) {
-      const answer = await api.post('/runs', body);
+      const answer = await world.api.post('/runs', body);
       expect(answer.status).toBe(400);
       expect(answer.body).toEqual({
         error: {
@@ -37,22 +28,22 @@ describe('JSON nesting', () => {
       });
     }
     // A chat body too: the limit is the parser's, for every route.
-    const chat = await api.post(
+    const chat = await world.api.post(
       '/chat',
       `{"context_id":"deep","message":"hi","tools":${'['.repeat(100)}${']'.repeat(100)}}`,
     );
     expect(chat.status).toBe(400);
     expect(chat.body.error.code).toBe('invalid_body');
-    expect((await api.get('/conversations/deep')).status).toBe(404);
+    expect((await world.api.get('/conversations/deep')).status).toBe(404);
   });
 
   test('a body nested exactly to the limit is parsed and goes on to the route', async () => {
     // body (1) > arguments (2) > the nested objects: the deepest object is level API_MAX_JSON_DEPTH.
     const body = `{"call_id":"call_1","arguments":${nestedObjects(API_MAX_JSON_DEPTH - 1)}}`;
-    const answer = await api.post('/runs/no-such-run/approve', body);
+    const answer = await world.api.post('/runs/no-such-run/approve', body);
     expect(answer.status).toBe(404);
     expect(answer.body.error.code).toBe('run_not_found');
-    const deeper = await api.post(
+    const deeper = await world.api.post(
       '/runs/no-such-run/approve',
       `{"call_id":"call_1","arguments":${nestedObjects(API_MAX_JSON_DEPTH)}}`,
     );
@@ -61,16 +52,16 @@ describe('JSON nesting', () => {
   });
 
   test('brackets inside strings do not count, and the default parser still refuses __proto__ keys', async () => {
-    const bracketed = await api.post('/runs/no-such-run/deny', { call_id: 'call_1', reason: '['.repeat(5000) });
+    const bracketed = await world.api.post('/runs/no-such-run/deny', { call_id: 'call_1', reason: '['.repeat(5000) });
     expect(bracketed.status).toBe(404);
-    const poisoned = await api.post('/runs/no-such-run/deny', '{"call_id":"call_1","__proto__":{"admin":true}}');
+    const poisoned = await world.api.post('/runs/no-such-run/deny', '{"call_id":"call_1","__proto__":{"admin":true}}');
     expect(poisoned.status).toBe(400);
     expect(poisoned.body.error.code).toBe('invalid_json');
   });
 });
 
 describe('requests the HTTP parser refuses', () => {
-  const host = () => new URL(api.url).host;
+  const host = () => new URL(world.api.url).host;
   const auth = `Authorization: Bearer ${TEST_TOKEN}\r\n`;
 
   test.each([
@@ -100,7 +91,7 @@ describe('requests the HTTP parser refuses', () => {
         `POST /runs HTTP/1.1\r\nHost: ${host()}\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
     ],
   ])('%s gets 400 bad_request in the API error shape', async (_name, request) => {
-    const answer = await rawRequest(api.url, request());
+    const answer = await rawRequest(world.api.url, request());
     expect(answer.status).toBe(400);
     expect(answer.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(answer.body)).toEqual({
@@ -110,7 +101,7 @@ describe('requests the HTTP parser refuses', () => {
 
   test('headers past the size limit get 431 headers_too_large in the API error shape', async () => {
     const answer = await rawRequest(
-      api.url,
+      world.api.url,
       `GET /runs HTTP/1.1\r\nHost: ${host()}\r\n${auth}X-Filler: ${'x'.repeat(40_000)}\r\n\r\n`,
     );
     expect(answer.status).toBe(431);
@@ -118,7 +109,7 @@ describe('requests the HTTP parser refuses', () => {
   });
 
   test('the server goes on answering well-formed requests', async () => {
-    await rawRequest(api.url, `GET /runs/a b HTTP/1.1\r\nHost: ${host()}\r\n\r\n`);
-    expect((await api.get('/healthz')).status).toBe(200);
+    await rawRequest(world.api.url, `GET /runs/a b HTTP/1.1\r\nHost: ${host()}\r\n\r\n`);
+    expect((await world.api.get('/healthz')).status).toBe(200);
   });
 });

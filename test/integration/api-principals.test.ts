@@ -17,6 +17,7 @@ import { cleanEnv, startScript, stopChild } from '../helpers/processes';
 import { TestEnv, testServerAddress } from '../helpers/test-env';
 import { waitFor, waitForState } from '../helpers/wait';
 import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
+import { startWorkerProcess } from '../helpers/worker-process';
 
 /**
  * Principals of the HTTP API, over real HTTP against a real worker: a read-only principal cannot decide (403,
@@ -314,18 +315,15 @@ describe("the worker's audit line", () => {
       { toolCalls: [{ name: 'write_file', arguments: { path: 'audited.txt', content: 'x' } }] },
       { content: 'done audited.txt' },
     ]);
-    const worker = await startScript(
-      'src/worker/index.ts',
-      cleanEnv({
-        TEMPORAL_ADDRESS: testServerAddress(),
-        AGENT_TASK_QUEUE: taskQueue,
-        OPENAI_BASE_URL: env.model.baseURL,
+    const worker = await startWorkerProcess({
+      taskQueue,
+      modelBaseURL: env.model.baseURL,
+      extraEnv: {
         OPENAI_MODEL: model,
         AGENT_WORKSPACE: await mkdtemp(path.join(os.tmpdir(), 'audit-workspace-')),
         LOG_LEVEL: 'INFO',
-      }),
-      /Worker polling task queue/,
-    );
+      },
+    });
     try {
       const run = await startAgentRun(
         env.client,

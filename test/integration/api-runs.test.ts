@@ -1,25 +1,17 @@
 import { Client, Connection } from '@temporalio/client';
 import { buildApiServer } from '../../src/api/server';
-import { TestEnv, testServerAddress } from '../helpers/test-env';
-import { TEST_TOKEN, TestApi, readEventStream, type SseEvent } from '../helpers/api';
+import { testServerAddress } from '../helpers/test-env';
+import { TEST_TOKEN, readEventStream, type SseEvent } from '../helpers/api';
 import { waitFor } from '../helpers/wait';
+import { useApiWorld } from '../helpers/api-world';
 
-let env: TestEnv;
-let api: TestApi;
-beforeAll(async () => {
-  env = await TestEnv.create();
-  api = await TestApi.start(env);
-});
-afterAll(async () => {
-  await api.close();
-  await env.close();
-});
+const world = useApiWorld();
 
 const auth = { authorization: `Bearer ${TEST_TOKEN}` };
 
 /** Starts a run through the API; answers its id. */
 async function startRun(input: Record<string, unknown>, runId?: string): Promise<string> {
-  const answer = await api.post('/runs', { input, ...(runId === undefined ? {} : { run_id: runId }) });
+  const answer = await world.api.post('/runs', { input, ...(runId === undefined ? {} : { run_id: runId }) });
   expect(answer.status).toBe(202);
   expect(answer.headers.get('location')).toBe(`/runs/${encodeURIComponent(answer.body.run_id)}`);
   return answer.body.run_id as string;
@@ -27,7 +19,7 @@ async function startRun(input: Record<string, unknown>, runId?: string): Promise
 
 /** A run whose first answer asks to write `file` (which needs approval), then finishes. */
 function approvalInput(file: string) {
-  const model = env.scenario([
+  const model = world.env.scenario([
     { toolCalls: [{ name: 'write_file', arguments: { path: file, content: 'x' }, id: `call_${file}` }] },
     { toolCalls: [{ name: 'finish', arguments: { note: `finished ${file}` } }] },
   ]);
@@ -45,7 +37,7 @@ function approvalInput(file: string) {
 
 describe('runs over HTTP', () => {
   test('POST /runs answers 202 at once; its events arrive as Server-Sent Events in order, then an end event with the outcome', async () => {
-    const model = env.scenario([
+    const model = world.env.scenario([
       {
         content: 'Computing.',
         toolCalls: [{ name: 'calculator', arguments: { expression: '32 * 32' }, id: 'call_pow' }],
@@ -59,7 +51,7 @@ describe('runs over HTTP', () => {
       terminating: { toolIds: ['finish'] },
     });
 
-    const stream = await readEventStream(`${api.url}/runs/${encodeURIComponent(runId)}/events`, auth);
+    const stream = await readEventStream(`${world.api.url}/runs/${encodeURIComponent(runId)}/events`, auth);
     expect(stream.status).toBe(200);
     expect(stream.contentType).toMatch(/^text\/event-stream/);
     // The log's entries (the model's deltas, which have no id, may come between them).
@@ -86,25 +78,25 @@ describe('runs over HTTP', () => {
     });
 
     // Resuming with Last-Event-ID sends only what came after it (the later of it and ?after=).
-    const resumed = await readEventStream(`${api.url}/runs/${encodeURIComponent(runId)}/events?after=1`, {
+    const resumed = await readEventStream(`${world.api.url}/runs/${encodeURIComponent(runId)}/events?after=1`, {
       ...auth,
       'last-event-id': '3',
     });
     expect(resumed.events[0]?.id).toBe('4');
     expect(resumed.events.filter((event) => event.id !== undefined)).toHaveLength(runEvents.length - 3);
     // A follower that has read everything of an ended run gets 204, which tells an EventSource to stop reconnecting.
-    const done = await fetch(`${api.url}/runs/${encodeURIComponent(runId)}/events`, {
+    const done = await fetch(`${world.api.url}/runs/${encodeURIComponent(runId)}/events`, {
       headers: { ...auth, 'last-event-id': String(runEvents.length) },
     });
     expect(done.status).toBe(204);
 
-    const result = await api.get(`/runs/${encodeURIComponent(runId)}/result`);
+    const result = await world.api.get(`/runs/${encodeURIComponent(runId)}/result`);
     expect(result.body).toMatchObject({
       run_id: runId,
       outcome: 'completed',
       result: { response: '1024', terminationReason: { type: 'terminating_tool', toolName: 'finish' } },
     });
-    const state = await api.get(`/runs/${encodeURIComponent(runId)}`);
+    const state = await world.api.get(`/runs/${encodeURIComponent(runId)}`);
     expect(state.body).toMatchObject({
       run_id: runId,
       temporal_status: 'COMPLETED',
@@ -116,7 +108,7 @@ describe('runs over HTTP', () => {
     const { input } = approvalInput('approved.txt');
     const runId = await startRun(input);
     const events: SseEvent[] = [];
-    const streaming = readEventStream(`${api.url}/runs/${encodeURIComponent(runId)}/events`, auth, (event) => {
+    const streaming = readEventStream(`${world.api.url}/runs/${encodeURIComponent(runId)}/events`, auth, (event) => {
       events.push(event);
       return event.event === 'end';
     });
@@ -131,16 +123,16 @@ describe('runs over HTTP', () => {
       arguments: { path: 'approved.txt', content: 'x' },
     });
 
-    const state = await api.get(`/runs/${encodeURIComponent(runId)}`);
+    const state = await world.api.get(`/runs/${encodeURIComponent(runId)}`);
     expect(state.body.state).toMatchObject({
       status: 'waiting_for_approval',
       pendingApprovals: [{ callId: 'call-1-1' }],
     });
-    const unknown = await api.post(`/runs/${encodeURIComponent(runId)}/approve`, { call_id: 'call_nope' });
+    const unknown = await world.api.post(`/runs/${encodeURIComponent(runId)}/approve`, { call_id: 'call_nope' });
     expect(unknown.status).toBe(409);
     expect(unknown.body.error.code).toBe('decision_rejected');
 
-    const approved = await api.post(`/runs/${encodeURIComponent(runId)}/approve`, {
+    const approved = await world.api.post(`/runs/${encodeURIComponent(runId)}/approve`, {
       call_id: 'call-1-1',
       arguments: { path: 'approved.txt', content: 'edited' },
     });
@@ -165,38 +157,38 @@ describe('runs over HTTP', () => {
     const denied = approvalInput('denied.txt');
     const deniedId = await startRun(denied.input);
     await waitFor(
-      () => api.get(`/runs/${encodeURIComponent(deniedId)}`),
+      () => world.api.get(`/runs/${encodeURIComponent(deniedId)}`),
       (answer) => answer.body.state?.status === 'waiting_for_approval',
     );
-    const decision = await api.post(`/runs/${encodeURIComponent(deniedId)}/deny`, {
+    const decision = await world.api.post(`/runs/${encodeURIComponent(deniedId)}/deny`, {
       call_id: 'call-1-1',
       reason: 'not today',
     });
     expect(decision.body).toMatchObject({ decision: 'deny', reason: 'not today' });
     await waitFor(
-      () => api.get(`/runs/${encodeURIComponent(deniedId)}/result`),
+      () => world.api.get(`/runs/${encodeURIComponent(deniedId)}/result`),
       (answer) => answer.status === 200,
     );
-    expect(env.model.requests(denied.model)[1]?.messages.at(-1)).toMatchObject({
+    expect(world.env.model.requests(denied.model)[1]?.messages.at(-1)).toMatchObject({
       role: 'tool',
       content: 'Denied: not today',
     });
-    const late = await api.post(`/runs/${encodeURIComponent(deniedId)}/approve`, { call_id: 'call-1-1' });
+    const late = await world.api.post(`/runs/${encodeURIComponent(deniedId)}/approve`, { call_id: 'call-1-1' });
     expect(late.status).toBe(409);
     expect(late.body.error).toMatchObject({ code: 'run_ended', message: `Run "${deniedId}" has already ended.` });
 
     const stopped = approvalInput('stopped.txt');
     const stoppedId = await startRun(stopped.input);
     await waitFor(
-      () => api.get(`/runs/${encodeURIComponent(stoppedId)}`),
+      () => world.api.get(`/runs/${encodeURIComponent(stoppedId)}`),
       (answer) => answer.body.state?.status === 'waiting_for_approval',
     );
-    const terminate = await api.post(`/runs/${encodeURIComponent(stoppedId)}/terminate`, {
+    const terminate = await world.api.post(`/runs/${encodeURIComponent(stoppedId)}/terminate`, {
       reason: 'operator said so',
     });
     expect(terminate.status).toBe(202);
     const result = await waitFor(
-      () => api.get(`/runs/${encodeURIComponent(stoppedId)}/result`),
+      () => world.api.get(`/runs/${encodeURIComponent(stoppedId)}/result`),
       (answer) => answer.status === 200,
     );
     expect(result.body).toMatchObject({
@@ -204,7 +196,7 @@ describe('runs over HTTP', () => {
       reason: 'operator said so',
       result: { terminationReason: { type: 'external', via: 'signal' } },
     });
-    const again = await api.post(`/runs/${encodeURIComponent(stoppedId)}/terminate`, {});
+    const again = await world.api.post(`/runs/${encodeURIComponent(stoppedId)}/terminate`, {});
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('run_ended');
     // It says how the run ended, as its outcome does: terminated, though Temporal saw it complete.
@@ -212,33 +204,33 @@ describe('runs over HTTP', () => {
   });
 
   test('a question from ask_question is answered over HTTP, and the run resumes with the answer', async () => {
-    const model = env.scenario([
+    const model = world.env.scenario([
       { toolCalls: [{ name: 'ask_question', arguments: { question: 'Which year?' }, id: 'call_ask' }] },
       { toolCalls: [{ name: 'task_completion', arguments: { result: 'done' } }] },
     ]);
     const runId = await startRun({ model, tools: ['ask_question', 'task_completion'], message: 'report' });
     const waiting = await waitFor(
-      () => api.get(`/runs/${runId}`),
+      () => world.api.get(`/runs/${runId}`),
       (answer) => answer.body.state?.status === 'waiting_for_input',
     );
     expect(waiting.body.state.question).toMatchObject({ callId: 'call-1-1', question: 'Which year?' });
-    expect((await api.post(`/runs/${runId}/messages`, { content: '  ' })).status).toBe(400);
-    const sent = await api.post(`/runs/${runId}/messages`, { content: '2025' });
+    expect((await world.api.post(`/runs/${runId}/messages`, { content: '  ' })).status).toBe(400);
+    const sent = await world.api.post(`/runs/${runId}/messages`, { content: '2025' });
     expect(sent.status).toBe(202);
     const result = await waitFor(
-      () => api.get(`/runs/${runId}/result`),
+      () => world.api.get(`/runs/${runId}/result`),
       (answer) => answer.status === 200,
     );
     expect(result.body).toMatchObject({ outcome: 'completed', result: { response: 'done' } });
-    expect(env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'user', content: '2025' });
-    expect((await api.post(`/runs/${runId}/messages`, { content: 'late' })).body.error.code).toBe('run_ended');
+    expect(world.env.model.requests(model)[1]?.messages.at(-1)).toEqual({ role: 'user', content: '2025' });
+    expect((await world.api.post(`/runs/${runId}/messages`, { content: 'late' })).body.error.code).toBe('run_ended');
   });
 
   test('GET /runs lists runs by their agent status', async () => {
-    const model = env.scenario([{ content: 'listed' }]);
+    const model = world.env.scenario([{ content: 'listed' }]);
     const runId = await startRun({ model, tools: ['calculator'], message: 'hi' });
     const listed = await waitFor(
-      () => api.get('/runs?status=completed&limit=200'),
+      () => world.api.get('/runs?status=completed&limit=200'),
       // The search attributes and the close reach visibility separately: wait for both.
       (answer) =>
         (answer.body.runs as { run_id: string; temporal_status: string }[]).some(
@@ -250,43 +242,46 @@ describe('runs over HTTP', () => {
       status: 'completed',
       iterations: 1,
     });
-    expect((await api.get('/runs?limit=0')).status).toBe(400);
-    expect((await api.get('/runs?status=sleeping')).body.error.details[0].field).toBe('status');
+    expect((await world.api.get('/runs?limit=0')).status).toBe(400);
+    expect((await world.api.get('/runs?status=sleeping')).body.error.details[0].field).toBe('status');
     // A query cannot close the agent-run filter's parenthesis and list other workflows.
-    const escaping = await api.get(
+    const escaping = await world.api.get(
       `/runs?query=${encodeURIComponent("AgentIterations > 0) OR (WorkflowType = 'conversationWorkflow'")}`,
     );
     expect(escaping.status).toBe(400);
     expect(escaping.body.error.code).toBe('invalid_query');
-    const malformed = await api.get(`/runs?query=${encodeURIComponent('AgentIterations >>> 1')}`);
+    const malformed = await world.api.get(`/runs?query=${encodeURIComponent('AgentIterations >>> 1')}`);
     expect(malformed.status).toBe(400);
   });
 
   test('unknown runs are 404; invalid input is 400 by field; a taken run_id is 409', async () => {
-    expect((await api.get('/runs/no-such-run')).body.error.code).toBe('run_not_found');
-    expect((await api.get('/runs/no-such-run/events')).status).toBe(404);
-    expect((await api.post('/runs/no-such-run/approve', { call_id: 'x' })).status).toBe(404);
-    expect((await api.post('/runs/no-such-run/terminate', {})).status).toBe(404);
+    expect((await world.api.get('/runs/no-such-run')).body.error.code).toBe('run_not_found');
+    expect((await world.api.get('/runs/no-such-run/events')).status).toBe(404);
+    expect((await world.api.post('/runs/no-such-run/approve', { call_id: 'x' })).status).toBe(404);
+    expect((await world.api.post('/runs/no-such-run/terminate', {})).status).toBe(404);
 
-    const invalid = await api.post('/runs', { input: { tools: 'calculator', message: 'hi', maxInvocations: 0 } });
+    const invalid = await world.api.post('/runs', { input: { tools: 'calculator', message: 'hi', maxInvocations: 0 } });
     expect(invalid.status).toBe(400);
     expect((invalid.body.error.details as { field: string }[]).map((detail) => detail.field).sort()).toEqual([
       'input.maxInvocations',
       'input.tools',
     ]);
 
-    const model = env.scenario([{ content: 'one' }]);
+    const model = world.env.scenario([{ content: 'one' }]);
     const runId = `fixed-${Date.now()}`;
     await startRun({ model, tools: ['calculator'], message: 'hi' }, runId);
     await waitFor(
-      () => api.get(`/runs/${runId}/result`),
+      () => world.api.get(`/runs/${runId}/result`),
       (answer) => answer.status === 200,
     );
     // Taken for good: also once its run has ended, the id does not start a second run.
-    const taken = await api.post('/runs', { input: { model, tools: ['calculator'], message: 'hi' }, run_id: runId });
+    const taken = await world.api.post('/runs', {
+      input: { model, tools: ['calculator'], message: 'hi' },
+      run_id: runId,
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe('run_exists');
-    const squatting = await api.post('/runs', {
+    const squatting = await world.api.post('/runs', {
       input: { model, tools: ['calculator'], message: 'hi' },
       run_id: 'conversation:abc:turn-1',
     });
@@ -309,7 +304,7 @@ describe('server errors', () => {
     ] as const) {
       const app = buildApiServer({
         client,
-        taskQueue: env.taskQueue,
+        taskQueue: world.env.taskQueue,
         auth: { disabled: true },
         defaults: { tools: ['calculator'] },
       });

@@ -2,16 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { AgentRunnerPlugin } from '../../src/worker/plugin';
-import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { defineTool } from '../../src/tools/define-tool';
 import { PROJECT_ROOT } from '../helpers/processes';
-import { installQuietRuntime } from '../helpers/quiet-runtime';
-import { testServerAddress } from '../helpers/test-env';
 import type { OrderReport } from '../fixtures/child-agent-workflows';
+import { useWorkerWorld } from '../helpers/worker-world';
 
 /**
  * An agent as a child of the user's own workflow: the fixture imports the workflow-safe entry
@@ -31,42 +28,25 @@ const lookupOrder = defineTool({
   execute: ({ orderNumber }) => ({ orderNumber, status: 'shipped' }),
 });
 
-let model: ScriptedModelServer;
-let workerConnection: NativeConnection;
-let clientConnection: Connection;
-let client: Client;
-
-beforeAll(async () => {
-  installQuietRuntime();
-  const address = testServerAddress();
-  model = await ScriptedModelServer.start();
-  workerConnection = await NativeConnection.connect({ address });
-  clientConnection = await Connection.connect({ address });
-  client = new Client({ connection: clientConnection, namespace: 'default' });
-});
-afterAll(async () => {
-  await clientConnection.close();
-  await workerConnection.close();
-  await model.close();
-});
+const world = useWorkerWorld();
 
 describe('an agent as a child workflow', () => {
   test("the user's workflow runs the agent with executeChild(agentWorkflow) and uses its result", async () => {
     const taskQueue = `child-agent-${randomUUID()}`;
     const worker = await Worker.create({
-      connection: workerConnection,
+      connection: world.workerConnection,
       namespace: 'default',
       taskQueue,
       workflowsPath: CHILD_AGENT_WORKFLOWS,
       plugins: [
         new AgentRunnerPlugin({
           tools: [lookupOrder],
-          model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused' },
+          model: { baseURL: world.model.baseURL, apiKey: 'test-key', defaultModel: 'unused' },
         }),
       ],
     });
     const scenario = `child-${randomUUID().slice(0, 8)}`;
-    model.script(scenario, [
+    world.model.script(scenario, [
       { toolCalls: [{ name: 'lookup_order', arguments: { orderNumber: '42' } }] },
       { content: 'Order 42 has shipped.' },
     ]);
@@ -74,7 +54,11 @@ describe('an agent as a child workflow', () => {
     const running = worker.run();
     let report: OrderReport;
     try {
-      report = await client.workflow.execute('orderReportWorkflow', { taskQueue, workflowId, args: ['42', scenario] });
+      report = await world.client.workflow.execute('orderReportWorkflow', {
+        taskQueue,
+        workflowId,
+        args: ['42', scenario],
+      });
     } finally {
       worker.shutdown();
       await running;
@@ -103,7 +87,7 @@ describe('an agent as a child workflow', () => {
       ],
     });
     // The agent ran as the parent's child, under the id the parent gave it.
-    const child = await client.workflow.getHandle(`${workflowId}-agent`).describe();
+    const child = await world.client.workflow.getHandle(`${workflowId}-agent`).describe();
     expect(child.type).toBe('agentWorkflow');
     expect(child.parentExecution?.workflowId).toBe(workflowId);
   }, 240_000);

@@ -7,8 +7,9 @@ import type { RunSummary } from '../../src/client/run-control';
 import type { AgentState } from '../../src/shared/agent-result';
 import type { ApprovalDecision } from '../../src/shared/control';
 import type { RunEvent } from '../../src/shared/run-events';
-import { PROJECT_ROOT, cleanEnv, runProcess, type Finished } from '../helpers/processes';
-import { TestEnv, testServerAddress } from '../helpers/test-env';
+import { PROJECT_ROOT } from '../helpers/processes';
+import { AGENT_RUNNER, agentRunnerEnv, runAgentRunner } from '../helpers/cli-process';
+import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -17,7 +18,6 @@ import { waitFor } from '../helpers/wait';
  * suite's Temporal server and a real worker with a scripted model: following
  * a run live, steering it from a second process, Ctrl-C, and the exit codes.
  */
-const LAUNCHER = path.join(PROJECT_ROOT, 'bin', 'agent-runner.js');
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -28,19 +28,10 @@ afterAll(async () => {
 });
 
 /** A fresh shell's environment pointed at the suite's server and this file's worker. */
-function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return cleanEnv({
-    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-    TEMPORAL_ADDRESS: testServerAddress(),
-    AGENT_TASK_QUEUE: env.taskQueue,
-    ...extra,
-  });
-}
+const cliEnv = (extra: NodeJS.ProcessEnv = {}) => agentRunnerEnv(env.taskQueue, extra);
 
 /** Runs one command to its end; stdin is not a terminal. */
-function cli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Finished> {
-  return runProcess(process.execPath, [LAUNCHER, ...args], { env: cliEnv(extraEnv), timeoutMs: 90_000 });
-}
+const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runAgentRunner(env.taskQueue, args, extraEnv);
 
 /** A command left running, whose output the test reads as it comes (stdin is not a terminal). */
 class RunningCli {
@@ -50,7 +41,7 @@ class RunningCli {
   private readonly child: ChildProcess;
 
   constructor(args: string[]) {
-    this.child = spawn(process.execPath, [LAUNCHER, ...args], {
+    this.child = spawn(process.execPath, [AGENT_RUNNER, ...args], {
       cwd: PROJECT_ROOT,
       env: cliEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -252,7 +243,7 @@ describe('agent-runner run', () => {
     const command = [
       'exec',
       process.execPath,
-      LAUNCHER,
+      AGENT_RUNNER,
       'run',
       'Write',
       '--model',

@@ -7,9 +7,9 @@ import { eventsQuery, stateQuery } from '../../src/workflow-contract/definitions
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type ChatMessage } from '../../src/shared/messages';
 import { type RunEvent } from '../../src/shared/run-events';
-import { TEST_TOKEN, TestApi, readEventStream } from '../helpers/api';
-import { TestEnv } from '../helpers/test-env';
+import { TEST_TOKEN, readEventStream } from '../helpers/api';
 import { waitFor, waitForState } from '../helpers/wait';
+import { useApiWorld } from '../helpers/api-world';
 
 /**
  * A long run continues as new between iterations (every `iterationsPerRun`,
@@ -17,16 +17,7 @@ import { waitFor, waitForState } from '../helpers/wait';
  * callers it stays one run with one id, one result and one event log.
  */
 
-let env: TestEnv;
-let api: TestApi;
-beforeAll(async () => {
-  env = await TestEnv.create();
-  api = await TestApi.start(env);
-});
-afterAll(async () => {
-  await api.close();
-  await env.close();
-});
+const world = useApiWorld();
 
 const calc = (expression: string, id: string) => ({
   toolCalls: [{ name: 'calculator', arguments: { expression }, id }],
@@ -34,12 +25,15 @@ const calc = (expression: string, id: string) => ({
 
 /** The Temporal runs of `workflowId`, oldest first. */
 async function temporalRuns(workflowId: string): Promise<{ runId: string; status: string }[]> {
-  return (await temporalRunsOf(env.client, workflowId)).map((run) => ({ runId: run.runId, status: run.status.name }));
+  return (await temporalRunsOf(world.env.client, workflowId)).map((run) => ({
+    runId: run.runId,
+    status: run.status.name,
+  }));
 }
 
 describe('continue-as-new', () => {
   test('every N iterations: one result with every counter, message and generated message, and one event log numbered on', async () => {
-    const model = env.scenario([
+    const model = world.env.scenario([
       // Each call reports cached tokens (1 to 5) and the last reasoning tokens: summed across the hand-overs.
       ...['1 + 1', '2 + 2', '3 + 3', '4 + 4', '5 + 5'].map((expression, index) => ({
         ...calc(expression, `call_${index}`),
@@ -51,7 +45,7 @@ describe('continue-as-new', () => {
       { role: 'user', content: 'earlier question' },
       { role: 'assistant', content: 'earlier answer' },
     ];
-    const handle = await env.start({
+    const handle = await world.env.start({
       model,
       tools: ['calculator'],
       messages: earlier,
@@ -79,7 +73,7 @@ describe('continue-as-new', () => {
     expect(result.generatedMessages).toHaveLength(1 + 5 * 2 + 1);
     // The model saw the whole conversation on every call, across the hand-overs.
     expect(
-      env.model
+      world.env.model
         .requests(model)
         .map((request) => request.messages.filter((message) => message.role !== 'system').length),
     ).toEqual([3, 5, 7, 9, 11, 13]);
@@ -108,7 +102,7 @@ describe('continue-as-new', () => {
     expect(await handle.query(stateQuery)).toMatchObject({ status: 'completed', iteration: 6, invocations: 6 });
     // Listed once, as it ended: the earlier Temporal runs closed with the state they handed over with.
     const listed = await waitFor(
-      () => listAgentRuns(env.client, { query: `WorkflowId = '${handle.workflowId}'`, limit: 10 }),
+      () => listAgentRuns(world.env.client, { query: `WorkflowId = '${handle.workflowId}'`, limit: 10 }),
       (rows) => rows.length === 1 && rows[0]?.status === 'completed',
     );
     expect(listed).toEqual([
@@ -122,8 +116,10 @@ describe('continue-as-new', () => {
   });
 
   test('limits count the whole run, not each Temporal run', async () => {
-    const model = env.scenario(['1', '2', '3', '4', '5'].map((expression, index) => calc(expression, `call_${index}`)));
-    const handle = await env.start({
+    const model = world.env.scenario(
+      ['1', '2', '3', '4', '5'].map((expression, index) => calc(expression, `call_${index}`)),
+    );
+    const handle = await world.env.start({
       model,
       tools: ['calculator'],
       message: 'go',
@@ -136,23 +132,29 @@ describe('continue-as-new', () => {
       type: 'MaxInvocationsExceeded',
       message: 'Max invocations exceeded',
     });
-    expect(env.model.requests(model)).toHaveLength(3);
+    expect(world.env.model.requests(model)).toHaveLength(3);
   });
 
   test("the run's timeout keeps its first deadline; it does not start again with each Temporal run", async () => {
     // Each iteration takes 1.5 s and is a Temporal run of its own: a timer that started again would never fire.
-    const model = env.scenario(
+    const model = world.env.scenario(
       Array.from({ length: 12 }, (_, index) => ({ ...calc(`${index} + 1`, `call_${index}`), delayMs: 1_500 })),
     );
-    const handle = await env.start({ model, tools: ['calculator'], message: 'go', iterationsPerRun: 1, timeout: '5s' });
+    const handle = await world.env.start({
+      model,
+      tools: ['calculator'],
+      message: 'go',
+      iterationsPerRun: 1,
+      timeout: '5s',
+    });
     const result = (await handle.result()) as AgentResult;
     expect(result.terminationReason).toEqual({ type: 'timeout', limit: '5s' });
-    expect(env.model.requests(model).length).toBeLessThan(12);
+    expect(world.env.model.requests(model).length).toBeLessThan(12);
   });
 
   test('a follower reads one contiguous event stream across the hand-overs; an approval after one is decided as usual', async () => {
     const workflowId = `can-follow-${randomUUID().slice(0, 8)}`;
-    const model = env.scenario([
+    const model = world.env.scenario([
       calc('2 + 2', 'call_first'),
       calc('3 + 3', 'call_second'),
       {
@@ -160,8 +162,8 @@ describe('continue-as-new', () => {
       },
       { content: 'written after approval' },
     ]);
-    const handle = await env.client.workflow.start('agentWorkflow', {
-      taskQueue: env.taskQueue,
+    const handle = await world.env.client.workflow.start('agentWorkflow', {
+      taskQueue: world.env.taskQueue,
       workflowId,
       args: [
         {
@@ -175,15 +177,15 @@ describe('continue-as-new', () => {
     });
     const followed: RunEvent[] = [];
     const following = (async () => {
-      for await (const event of followRunEvents(env.client, workflowId, { pollMs: 100 })) followed.push(event);
+      for await (const event of followRunEvents(world.env.client, workflowId, { pollMs: 100 })) followed.push(event);
     })();
 
     const waiting = await waitForState(
-      env.client.workflow.getHandle(workflowId),
+      world.env.client.workflow.getHandle(workflowId),
       (state) => state.status === 'waiting_for_approval',
     );
     expect(waiting).toMatchObject({ iteration: 3, pendingApprovals: [{ callId: 'call-3-1' }] });
-    await decideToolCall(env.client, workflowId, { callId: 'call-3-1', decision: 'approve' });
+    await decideToolCall(world.env.client, workflowId, { callId: 'call-3-1', decision: 'approve' });
     await following;
 
     expect(((await handle.result()) as AgentResult).response).toBe('written after approval');
@@ -212,19 +214,24 @@ describe('continue-as-new', () => {
 
   test("a conversation turn whose run continues as new: the turn's generated messages and the history are whole", async () => {
     const contextId = `can-turn-${randomUUID().slice(0, 8)}`;
-    const model = env.scenario([
+    const model = world.env.scenario([
       { content: 'Hello.' },
       calc('6 * 7', 'call_a'),
       calc('42 + 1', 'call_b'),
       { content: 'It is 43.' },
     ]);
     const settings = { model, tools: ['calculator'], iterationsPerRun: 1 };
-    await sendChatTurn(env.client, contextId, { kind: 'chat', message: 'hi', settings }, { taskQueue: env.taskQueue });
+    await sendChatTurn(
+      world.env.client,
+      contextId,
+      { kind: 'chat', message: 'hi', settings },
+      { taskQueue: world.env.taskQueue },
+    );
     const turn = await sendChatTurn(
-      env.client,
+      world.env.client,
       contextId,
       { kind: 'chat', message: 'what is 6 * 7 + 1?', settings },
-      { taskQueue: env.taskQueue },
+      { taskQueue: world.env.taskQueue },
     );
 
     expect(turn.response).toBe('It is 43.');
@@ -243,11 +250,11 @@ describe('continue-as-new', () => {
 
   test('a follower further behind than the carried events is told how many it missed, then reads on (SSE)', async () => {
     // 52 iterations of four events each pass the 200 events a hand-over carries.
-    const model = env.scenario([
+    const model = world.env.scenario([
       ...Array.from({ length: 53 }, (_, index) => calc(`${index} + 1`, `call_${index}`)),
       { content: 'done' },
     ]);
-    const handle = await env.start({
+    const handle = await world.env.start({
       model,
       tools: ['calculator'],
       message: 'count',
@@ -256,7 +263,7 @@ describe('continue-as-new', () => {
     });
     await handle.result();
 
-    const stream = await readEventStream(`${api.url}/runs/${encodeURIComponent(handle.workflowId)}/events`, {
+    const stream = await readEventStream(`${world.api.url}/runs/${encodeURIComponent(handle.workflowId)}/events`, {
       authorization: `Bearer ${TEST_TOKEN}`,
     });
     const [first, second] = stream.events;

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eventsQuery } from '../../src/workflow-contract/definitions';
 import type { AgentState } from '../../src/shared/agent-result';
-import { runProcess, temporalCli } from '../helpers/processes';
-import { TestEnv, testServerAddress } from '../helpers/test-env';
+import { runTemporalCli } from '../helpers/cli-process';
+import { TestEnv } from '../helpers/test-env';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -13,17 +13,15 @@ import { waitFor } from '../helpers/wait';
  * update, terminate, and list runs by search attribute.
  */
 let env: TestEnv;
-let cli: string;
 beforeAll(async () => {
   env = await TestEnv.create();
-  cli = await temporalCli();
 });
 afterAll(async () => {
   await env.close();
 });
 
 async function temporal(...args: string[]): Promise<string> {
-  const finished = await runProcess(cli, [...args, '--address', testServerAddress()]);
+  const finished = await runTemporalCli(args);
   if (finished.code !== 0) throw new Error(`temporal ${args.join(' ')} exited ${finished.code}: ${finished.stderr}`);
   return finished.stdout;
 }
@@ -137,12 +135,10 @@ test('deny with `temporal workflow update execute`, which answers the recorded d
   );
   const callId = state.pendingApprovals[0]?.callId ?? '';
 
-  const refused = await runProcess(cli, [
+  const refused = await runTemporalCli([
     'workflow',
     'update',
     'execute',
-    '--address',
-    testServerAddress(),
     '--workflow-id',
     workflowId,
     '--name',

@@ -1,17 +1,14 @@
-import path from 'node:path';
 import { ForkRefusedError } from '../../src/client/fork-refused-error';
 import { forkRun } from '../../src/client/fork-run';
 import { TestApi, type Json } from '../helpers/api';
-import { PROJECT_ROOT, cleanEnv, runProcess } from '../helpers/processes';
-import { TestEnv, testServerAddress } from '../helpers/test-env';
+import { runAgentRunner } from '../helpers/cli-process';
+import { TestEnv } from '../helpers/test-env';
 
 /**
  * A source run recorded by other workflow code (here the replay test's changed workflow, a timer before the loop, as
  * another build would record it) cannot be read by replaying it: the fork is refused, with what to do, before
  * anything starts, from the client, over HTTP and by the CLI.
  */
-
-const LAUNCHER = path.join(PROJECT_ROOT, 'bin', 'agent-runner.js');
 
 let env: TestEnv;
 let api: TestApi;
@@ -51,14 +48,7 @@ test('HTTP answers 409 fork_source_not_replayable', async () => {
 }, 60_000);
 
 test('the CLI says what to do and exits 4', async () => {
-  const finished = await runProcess(process.execPath, [LAUNCHER, 'fork', sourceId, '--at', '2'], {
-    env: cleanEnv({
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: env.taskQueue,
-    }),
-    timeoutMs: 90_000,
-  });
+  const finished = await runAgentRunner(env.taskQueue, ['fork', sourceId, '--at', '2']);
   expect({ code: finished.code, stderr: finished.stderr }).toEqual({
     code: 4,
     stderr: expect.stringContaining('Fork it with the agent-runner version its worker ran'),

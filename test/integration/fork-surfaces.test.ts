@@ -4,17 +4,16 @@ import path from 'node:path';
 import { newApiToken } from '../../src/config/principals';
 import type { ApiScope } from '../../src/api/scopes';
 import { type AgentResult } from '../../src/shared/agent-result';
-import { TEST_TOKEN, TestApi, type Json } from '../helpers/api';
-import { PROJECT_ROOT, cleanEnv, runProcess, type Finished } from '../helpers/processes';
-import { TestEnv, testServerAddress } from '../helpers/test-env';
+import { TEST_TOKEN, type Json } from '../helpers/api';
+import { runAgentRunner } from '../helpers/cli-process';
 import { deleteFirstTemporalRun } from '../helpers/history-gone';
+import { useApiWorld } from '../helpers/api-world';
 
 /**
  * A fork over HTTP (`POST /runs/:run_id/fork`) and from the command line (`agent-runner fork`): it starts a run that
  * goes on from the source's conversation, and every bad request is refused with a clear answer before anything starts.
  */
 
-const LAUNCHER = path.join(PROJECT_ROOT, 'bin', 'agent-runner.js');
 const writer = newApiToken();
 const reader = newApiToken();
 
@@ -22,13 +21,8 @@ function principal(name: string, token: { tokenSha256: string }, scopes: ApiScop
   return { name, tokenSha256: Buffer.from(token.tokenSha256, 'hex'), scopes: new Set(scopes) };
 }
 
-let env: TestEnv;
-let api: TestApi;
-/** A run of three iterations over three Temporal runs: two calculator calls (call-1-1, call-2-1), then its answer. */
-let sourceId: string;
-beforeAll(async () => {
-  env = await TestEnv.create();
-  api = await TestApi.start(env, {
+const world = useApiWorld({
+  api: {
     auth: {
       token: TEST_TOKEN,
       principals: [
@@ -36,40 +30,31 @@ beforeAll(async () => {
         principal('reader-writer', reader, ['runs:read', 'runs:write']),
       ],
     },
-  });
-  const model = env.scenario([
+  },
+});
+/** A run of three iterations over three Temporal runs: two calculator calls (call-1-1, call-2-1), then its answer. */
+let sourceId: string;
+beforeAll(async () => {
+  const model = world.env.scenario([
     { toolCalls: [{ name: 'calculator', arguments: { expression: '1 + 1' } }] },
     { toolCalls: [{ name: 'calculator', arguments: { expression: '2 + 2' } }] },
     { content: 'two and four' },
   ]);
-  const source = await env.start({ model, tools: ['calculator'], message: 'add', iterationsPerRun: 1 });
+  const source = await world.env.start({ model, tools: ['calculator'], message: 'add', iterationsPerRun: 1 });
   await source.result();
   sourceId = source.workflowId;
 });
-afterAll(async () => {
-  await api.close();
-  await env.close();
-});
 
-function cli(args: string[]): Promise<Finished> {
-  return runProcess(process.execPath, [LAUNCHER, ...args], {
-    env: cleanEnv({
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: env.taskQueue,
-    }),
-    timeoutMs: 90_000,
-  });
-}
+const cli = (args: string[]) => runAgentRunner(world.env.taskQueue, args);
 
 async function resultOf(workflowId: string): Promise<AgentResult> {
-  return (await env.client.workflow.getHandle(workflowId).result()) as AgentResult;
+  return (await world.env.client.workflow.getHandle(workflowId).result()) as AgentResult;
 }
 
 describe('POST /runs/:run_id/fork', () => {
   test('starts the fork (202), which answers from the edited conversation', async () => {
-    const model = env.scenario([{ content: 'three and four' }]);
-    const answer = await api.post<Json>(
+    const model = world.env.scenario([{ content: 'three and four' }]);
+    const answer = await world.api.post<Json>(
       `/runs/${sourceId}/fork`,
       { at_iteration: 2, tool_results: { 'call-1-1': '3' }, input: { model } },
       { authorization: `Bearer ${reader.token}` },
@@ -84,7 +69,7 @@ describe('POST /runs/:run_id/fork', () => {
   });
 
   test('needs runs:read besides runs:write: it reads the source', async () => {
-    const answer = await api.post<Json>(
+    const answer = await world.api.post<Json>(
       `/runs/${sourceId}/fork`,
       { at_iteration: 2 },
       { authorization: `Bearer ${writer.token}` },
@@ -101,13 +86,13 @@ describe('POST /runs/:run_id/fork', () => {
     ['an edit that breaks the input', { at_iteration: 2, input: { tools: 'calculator' } }, 400, 'fork_input_invalid'],
     ['a body without at_iteration', { message: 'hi' }, 400, 'invalid_body'],
   ])('%s', async (_case, body, status, code) => {
-    const answer = await api.post<Json>(`/runs/${sourceId}/fork`, body);
+    const answer = await world.api.post<Json>(`/runs/${sourceId}/fork`, body);
     expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status, code });
     expect(answer.body.error.message.length).toBeGreaterThan(20);
   });
 
   test('an unknown source: 404 run_not_found', async () => {
-    const answer = await api.post<Json>('/runs/no-such-run/fork', { at_iteration: 1 });
+    const answer = await world.api.post<Json>('/runs/no-such-run/fork', { at_iteration: 1 });
     expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 404, code: 'run_not_found' });
   });
 });
@@ -117,7 +102,7 @@ describe('agent-runner fork', () => {
     const directory = await mkdtemp(path.join(os.tmpdir(), 'fork-cli-'));
     await writeFile(path.join(directory, 'result.txt'), '5');
     await writeFile(path.join(directory, 'instructions.txt'), 'Answer in words.');
-    const model = env.scenario([{ content: 'five and four, in words' }]);
+    const model = world.env.scenario([{ content: 'five and four, in words' }]);
     const finished = await cli([
       'fork',
       sourceId,
@@ -135,7 +120,7 @@ describe('agent-runner fork', () => {
     expect(finished.stdout).toMatch(new RegExp(`Forked ${sourceId} at iteration 3: run agent-`));
     expect(finished.code).toBe(0);
     expect(finished.stdout).toContain('five and four, in words');
-    const request = env.model.requests(model)[0]!;
+    const request = world.env.model.requests(model)[0]!;
     expect(request.messages.map((message) => message.content)).toEqual([
       'Answer in words.',
       'add',
@@ -173,8 +158,8 @@ describe('agent-runner fork', () => {
 
 describe('a source whose history is gone', () => {
   test('is refused over HTTP (404 run_history_gone) and by the CLI (exit 4)', async () => {
-    await deleteFirstTemporalRun(env.client, sourceId);
-    const answer = await api.post<Json>(`/runs/${sourceId}/fork`, { at_iteration: 3 });
+    await deleteFirstTemporalRun(world.env.client, sourceId);
+    const answer = await world.api.post<Json>(`/runs/${sourceId}/fork`, { at_iteration: 3 });
     expect({ status: answer.status, code: answer.body.error?.code }).toEqual({ status: 404, code: 'run_history_gone' });
     const finished = await cli(['fork', sourceId, '--at', '3']);
     expect({ code: finished.code, stderr: finished.stderr }).toEqual({

@@ -7,9 +7,10 @@ import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { withAnswerRestored, type AgentWorkflowResult } from '../../src/shared/result-answer';
 import { everythingStdio } from '../helpers/mcp-servers';
-import { cleanEnv, startScript, stopChild } from '../helpers/processes';
+import { stopChild } from '../helpers/processes';
 import { rawHistory } from '../helpers/raw-history';
 import { testServerAddress } from '../helpers/test-env';
+import { startWorkerProcess } from '../helpers/worker-process';
 
 /**
  * `npm run worker` with `AGENT_MCP_CONFIG`: the file's servers are started by the worker process and their tools
@@ -47,18 +48,11 @@ test('the servers of AGENT_MCP_CONFIG serve a run; no credential in the output o
     },
     { content: 'done' },
   ]);
-  const worker = await startScript(
-    'src/worker/index.ts',
-    cleanEnv({
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: taskQueue,
-      OPENAI_BASE_URL: model.baseURL,
-      OPENAI_MODEL: modelName,
-      AGENT_MCP_CONFIG: config,
-      LOG_LEVEL: 'debug',
-    }),
-    /Worker polling task queue/,
-  );
+  const worker = await startWorkerProcess({
+    taskQueue,
+    modelBaseURL: model.baseURL,
+    extraEnv: { OPENAI_MODEL: modelName, AGENT_MCP_CONFIG: config, LOG_LEVEL: 'debug' },
+  });
   let failure: unknown;
   let workflowId = '';
   try {

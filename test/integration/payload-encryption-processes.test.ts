@@ -6,6 +6,7 @@ import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { PROJECT_ROOT, cleanEnv, runProcess, runScript, startScript, stopChild } from '../helpers/processes';
 import { rawHistory } from '../helpers/raw-history';
 import { testServerAddress } from '../helpers/test-env';
+import { startWorkerProcess } from '../helpers/worker-process';
 
 /*
  * The processes read their keys from the environment: `npm run worker` with a key file and `agent-runner run` with
@@ -37,17 +38,12 @@ describe('processes with codec keys', () => {
       { content: answer },
     ]);
     const address = testServerAddress();
-    const worker = await startScript(
-      'src/worker/index.ts',
-      cleanEnv({
-        TEMPORAL_ADDRESS: address,
-        AGENT_TASK_QUEUE: taskQueue,
-        OPENAI_BASE_URL: model.baseURL,
-        OPENAI_MODEL: modelName,
-        AGENT_CODEC_KEY_FILE: keyFile,
-      }),
-      /Worker polling task queue/,
-    );
+    const worker = await startWorkerProcess({
+      taskQueue,
+      modelBaseURL: model.baseURL,
+      address: address,
+      extraEnv: { OPENAI_MODEL: modelName, AGENT_CODEC_KEY_FILE: keyFile },
+    });
     let failure: unknown;
     try {
       expect(worker.output()).toContain('payloads encrypted (AES-256-GCM, key "proc-1")');

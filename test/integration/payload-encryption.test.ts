@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { z } from 'zod';
 import { getAgentResult, getAgentState, getAgentTranscript } from '../../src/client';
 import { AgentRunFailedError } from '../../src/client/agent-run-failed-error';
@@ -10,9 +9,10 @@ import { eventsQuery } from '../../src/workflow-contract/definitions';
 import { replayAgentHistories } from '../../src/testing/replay-histories';
 import { defineTool } from '../../src/tools/define-tool';
 import { TEST_TOKEN, TestApi, readEventStream } from '../helpers/api';
-import { cleanEnv, PROJECT_ROOT, runProcess, type Finished } from '../helpers/processes';
+import { type Finished } from '../helpers/processes';
+import { runAgentRunner } from '../helpers/cli-process';
 import { rawHistory } from '../helpers/raw-history';
-import { TestEnv, testServerAddress } from '../helpers/test-env';
+import { TestEnv } from '../helpers/test-env';
 
 /*
  * A run on a worker and a client with the payload codec: the history the server keeps, read with the `temporal`
@@ -22,7 +22,6 @@ import { TestEnv, testServerAddress } from '../helpers/test-env';
 
 const k1: CodecKey = { id: 'k1', key: randomBytes(32) };
 const KEYS_VARIABLE = `${k1.id}=${k1.key.toString('base64')}`;
-const LAUNCHER = path.join(PROJECT_ROOT, 'bin', 'agent-runner.js');
 
 // Distinctive texts, each of which must stay out of the raw history.
 const PROMPT = 'prompt-zebra-quartz-7731: which harbour holds the blue ferry?';
@@ -55,14 +54,7 @@ const auth = { authorization: `Bearer ${TEST_TOKEN}` };
 
 /** `agent-runner` as a real process, pointed at the suite's server; with the codec keys unless `keys` is ''. */
 function cli(args: string[], keys = KEYS_VARIABLE): Promise<Finished> {
-  return runProcess(process.execPath, [LAUNCHER, ...args], {
-    env: cleanEnv({
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: env.taskQueue,
-      ...(keys === '' ? {} : { AGENT_CODEC_KEYS: keys }),
-    }),
-    timeoutMs: 90_000,
-  });
+  return runAgentRunner(env.taskQueue, args, keys === '' ? {} : { AGENT_CODEC_KEYS: keys });
 }
 
 /** Starts a run over HTTP with a lookup tool call, its result and an answer; answers its id. */

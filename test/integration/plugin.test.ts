@@ -2,16 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { Worker, type WorkerOptions } from '@temporalio/worker';
 import { z } from 'zod';
 import { runAgent } from '../../src/client';
 import { AGENT_WORKFLOWS_PATH, AgentRunnerPlugin } from '../../src/worker/plugin';
-import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { defineTool } from '../../src/tools/define-tool';
 import type { UserActivities } from '../fixtures/user-workflows';
-import { installQuietRuntime } from '../helpers/quiet-runtime';
-import { testServerAddress } from '../helpers/test-env';
+import { useWorkerWorld } from '../helpers/worker-world';
 
 /**
  * The plugin on a worker its user already runs: the user's own workflows module and activity, plus
@@ -39,29 +36,12 @@ const userActivities: UserActivities = {
   },
 };
 
-let model: ScriptedModelServer;
-let workerConnection: NativeConnection;
-let clientConnection: Connection;
-let client: Client;
-
-beforeAll(async () => {
-  installQuietRuntime();
-  const address = testServerAddress();
-  model = await ScriptedModelServer.start();
-  workerConnection = await NativeConnection.connect({ address });
-  clientConnection = await Connection.connect({ address });
-  client = new Client({ connection: clientConnection, namespace: 'default' });
-});
-afterAll(async () => {
-  await clientConnection.close();
-  await workerConnection.close();
-  await model.close();
-});
+const world = useWorkerWorld();
 
 function plugin(): AgentRunnerPlugin {
   return new AgentRunnerPlugin({
     tools: [lookupOrder],
-    model: { baseURL: model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default' },
+    model: { baseURL: world.model.baseURL, apiKey: 'test-key', defaultModel: 'unused-default' },
   });
 }
 
@@ -79,12 +59,12 @@ async function whileRunning(worker: Worker, use: () => Promise<void>): Promise<v
 /** An agent run that calls `lookup_order` once and answers; returns its result. */
 async function orderRun(taskQueue: string) {
   const scenario = `plugin-${randomUUID().slice(0, 8)}`;
-  model.script(scenario, [
+  world.model.script(scenario, [
     { toolCalls: [{ name: 'lookup_order', arguments: { orderNumber: scenario } }] },
     { content: `Order ${scenario} has shipped.` },
   ]);
   const result = await runAgent(
-    client,
+    world.client,
     { model: scenario, tools: ['lookup_order'], message: 'Where is my order?' },
     { taskQueue },
   );
@@ -95,7 +75,7 @@ describe('AgentRunnerPlugin', () => {
   test("on the user's worker, with their own workflows and activity: an agent run completes and their workflow still runs", async () => {
     const taskQueue = `plugin-${randomUUID()}`;
     const worker = await Worker.create({
-      connection: workerConnection,
+      connection: world.workerConnection,
       namespace: 'default',
       taskQueue,
       workflowsPath: USER_WORKFLOWS,
@@ -115,7 +95,7 @@ describe('AgentRunnerPlugin', () => {
       ]);
       expect(lookups).toContain(scenario);
 
-      const greeting = await client.workflow.execute('greetingWorkflow', {
+      const greeting = await world.client.workflow.execute('greetingWorkflow', {
         taskQueue,
         workflowId: `greeting-${randomUUID()}`,
         args: ['Ada'],
@@ -128,7 +108,7 @@ describe('AgentRunnerPlugin', () => {
   test('on a worker with no workflows of its own, the plugin brings the agent workflows', async () => {
     const taskQueue = `plugin-${randomUUID()}`;
     const worker = await Worker.create({
-      connection: workerConnection,
+      connection: world.workerConnection,
       namespace: 'default',
       taskQueue,
       plugins: [plugin()],
@@ -172,7 +152,7 @@ describe('AgentRunnerPlugin', () => {
 
   test("a worker that already has an activity named like one of the agent's is refused, naming it", async () => {
     const attempt = Worker.create({
-      connection: workerConnection,
+      connection: world.workerConnection,
       namespace: 'default',
       taskQueue: `plugin-${randomUUID()}`,
       workflowsPath: USER_WORKFLOWS,

@@ -6,16 +6,9 @@ import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { spawn } from 'node:child_process';
 import { stopProcess, waitForServer } from '../../src/dev-server/dev-server';
 import { freePort } from '../../src/os/ports';
-import {
-  PROJECT_ROOT,
-  cleanEnv,
-  runProcess,
-  runScript,
-  startScript,
-  stopChild,
-  temporalCli,
-} from '../helpers/processes';
+import { PROJECT_ROOT, cleanEnv, runProcess, runScript, stopChild, temporalCli } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
+import { startWorkerProcess } from '../helpers/worker-process';
 
 /** The environment a fresh shell would have, without anything from this test process's config. */
 describe('npm run worker refuses bad configuration with a clear message', () => {
@@ -92,16 +85,12 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
       { content: 'Two to the tenth is 1024.', delayMs: 3_000 },
     ]);
     const address = testServerAddress();
-    const worker = await startScript(
-      'src/worker/index.ts',
-      cleanEnv({
-        TEMPORAL_ADDRESS: address,
-        AGENT_TASK_QUEUE: taskQueue,
-        OPENAI_BASE_URL: model.baseURL,
-        OPENAI_MODEL: modelName,
-      }),
-      /Worker polling task queue/,
-    );
+    const worker = await startWorkerProcess({
+      taskQueue,
+      modelBaseURL: model.baseURL,
+      address: address,
+      extraEnv: { OPENAI_MODEL: modelName },
+    });
     // A failure inside must not be hidden by the worker's exit code: keep it, stop the worker, then report it.
     let failure: unknown;
     try {

@@ -6,8 +6,9 @@ import { ScriptedModelServer } from '../../src/scripted-model/server';
 import type { ScriptStep } from '../../src/scripted-model/script';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { createAgentWorker } from '../../src/worker';
-import { cleanEnv, startScript, stopChild } from '../helpers/processes';
+import { stopChild } from '../helpers/processes';
 import { testServerAddress } from '../helpers/test-env';
+import { startWorkerProcess } from '../helpers/worker-process';
 
 /**
  * A provider that is wrong, through a real worker on the suite's Temporal
@@ -154,18 +155,11 @@ describe('`npm run worker` against a provider that echoes the key', () => {
     const processQueue = `provider-process-${randomUUID()}`;
     const modelName = `provider-process-${randomUUID().slice(0, 8)}`;
     model.script(modelName, [{ echoKey: {} }]);
-    const workerProcess = await startScript(
-      'src/worker/index.ts',
-      cleanEnv({
-        TEMPORAL_ADDRESS: testServerAddress(),
-        AGENT_TASK_QUEUE: processQueue,
-        OPENAI_BASE_URL: model.baseURL,
-        OPENAI_API_KEY: processKey,
-        OPENAI_MODEL: modelName,
-        LOG_LEVEL: 'debug',
-      }),
-      /Worker polling task queue/,
-    );
+    const workerProcess = await startWorkerProcess({
+      taskQueue: processQueue,
+      modelBaseURL: model.baseURL,
+      extraEnv: { OPENAI_API_KEY: processKey, OPENAI_MODEL: modelName, LOG_LEVEL: 'debug' },
+    });
     // A failure inside must not be hidden by the worker's exit: keep it, stop the worker, then report it.
     let failure: unknown;
     try {

@@ -1,36 +1,16 @@
-import path from 'node:path';
-import { PROJECT_ROOT, cleanEnv, runProcess, type Finished } from '../helpers/processes';
-import { TEST_TOKEN, TestApi, readEventStream } from '../helpers/api';
-import { TestEnv, testServerAddress } from '../helpers/test-env';
+import { runAgentRunner } from '../helpers/cli-process';
+import { TEST_TOKEN, readEventStream } from '../helpers/api';
 import { waitFor } from '../helpers/wait';
+import { useApiWorld } from '../helpers/api-world';
 
 /**
  * The `stop` signal from outside: `POST /runs/:run_id/stop` and `agent-runner stop`. A run whose `stopWhen`
  * contains `{ external: true }` ends at its next check; any other records the request and goes on.
  */
-const LAUNCHER = path.join(PROJECT_ROOT, 'bin', 'agent-runner.js');
 
-let env: TestEnv;
-let api: TestApi;
-beforeAll(async () => {
-  env = await TestEnv.create();
-  api = await TestApi.start(env);
-});
-afterAll(async () => {
-  await api.close();
-  await env.close();
-});
+const world = useApiWorld();
 
-function cli(args: string[]): Promise<Finished> {
-  return runProcess(process.execPath, [LAUNCHER, ...args], {
-    env: cleanEnv({
-      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: env.taskQueue,
-    }),
-    timeoutMs: 90_000,
-  });
-}
+const cli = (args: string[]) => runAgentRunner(world.env.taskQueue, args);
 
 /** Twenty slow calculator turns, stoppable from outside: the stop always arrives while the run is still going. */
 function stoppableInput(label: string) {
@@ -38,7 +18,7 @@ function stoppableInput(label: string) {
     delayMs: 400,
     toolCalls: [{ name: 'calculator', arguments: { expression: `${index} + 1` }, id: `call_${label}_${index}` }],
   });
-  const model = env.scenario(Array.from({ length: 20 }, (_, index) => step(index)));
+  const model = world.env.scenario(Array.from({ length: 20 }, (_, index) => step(index)));
   return {
     model,
     tools: ['calculator'],
@@ -50,14 +30,14 @@ function stoppableInput(label: string) {
 const runPath = (runId: string) => `/runs/${encodeURIComponent(runId)}`;
 
 async function startRun(input: Record<string, unknown>): Promise<string> {
-  const answer = await api.post('/runs', { input });
+  const answer = await world.api.post('/runs', { input });
   expect(answer.status).toBe(202);
   return answer.body.run_id as string;
 }
 
 async function resultOf(runId: string) {
   return waitFor(
-    () => api.get(`${runPath(runId)}/result`),
+    () => world.api.get(`${runPath(runId)}/result`),
     (answer) => answer.status === 200,
     60_000,
   );
@@ -67,10 +47,10 @@ describe('POST /runs/:run_id/stop', () => {
   test('a run whose stopWhen has external() ends at its next check; a second stop is a conflict', async () => {
     const runId = await startRun(stoppableInput('http'));
     await waitFor(
-      () => api.get(runPath(runId)),
+      () => world.api.get(runPath(runId)),
       (answer) => (answer.body.state?.iteration ?? 0) >= 1,
     );
-    const stop = await api.post(`${runPath(runId)}/stop`, { reason: 'enough counting' });
+    const stop = await world.api.post(`${runPath(runId)}/stop`, { reason: 'enough counting' });
     expect(stop.status).toBe(202);
     expect(stop.body).toEqual({ run_id: runId, stop_requested: true });
 
@@ -86,14 +66,14 @@ describe('POST /runs/:run_id/stop', () => {
       },
     });
     expect(result.body.result.iterations).toBeLessThan(20);
-    const stream = await readEventStream(`${api.url}${runPath(runId)}/events`, {
+    const stream = await readEventStream(`${world.api.url}${runPath(runId)}/events`, {
       authorization: `Bearer ${TEST_TOKEN}`,
     });
     expect(stream.events.find((event) => event.event === 'stop-request')?.data).toMatchObject({
       reason: 'enough counting',
     });
 
-    const again = await api.post(`${runPath(runId)}/stop`, {});
+    const again = await world.api.post(`${runPath(runId)}/stop`, {});
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({
       code: 'run_ended',
@@ -102,7 +82,7 @@ describe('POST /runs/:run_id/stop', () => {
   }, 90_000);
 
   test('a run without external() records the request and goes on to its own end', async () => {
-    const model = env.scenario([
+    const model = world.env.scenario([
       { toolCalls: [{ name: 'write_file', arguments: { path: 'kept.txt', content: 'x' }, id: 'call_kept' }] },
       { toolCalls: [{ name: 'finish', arguments: { note: 'written' } }] },
     ]);
@@ -114,17 +94,17 @@ describe('POST /runs/:run_id/stop', () => {
       terminating: { toolIds: ['finish'] },
     });
     await waitFor(
-      () => api.get(runPath(runId)),
+      () => world.api.get(runPath(runId)),
       (answer) => answer.body.state?.status === 'waiting_for_approval',
     );
-    expect((await api.post(`${runPath(runId)}/stop`, { reason: 'ignored' })).status).toBe(202);
+    expect((await world.api.post(`${runPath(runId)}/stop`, { reason: 'ignored' })).status).toBe(202);
     const recorded = await waitFor(
-      () => api.get(runPath(runId)),
+      () => world.api.get(runPath(runId)),
       (answer) => answer.body.state?.lastEvent?.type === 'stop-request',
     );
     expect(recorded.body.state.status).toBe('waiting_for_approval');
 
-    expect((await api.post(`${runPath(runId)}/approve`, { call_id: 'call-1-1' })).status).toBe(200);
+    expect((await world.api.post(`${runPath(runId)}/approve`, { call_id: 'call-1-1' })).status).toBe(200);
     const result = await resultOf(runId);
     expect(result.body).toMatchObject({
       outcome: 'completed',
@@ -133,11 +113,11 @@ describe('POST /runs/:run_id/stop', () => {
   }, 90_000);
 
   test('an unknown run is a 404, an unknown field a 400', async () => {
-    expect((await api.post('/runs/no-such-run/stop', {})).status).toBe(404);
+    expect((await world.api.post('/runs/no-such-run/stop', {})).status).toBe(404);
     const runId = await startRun(stoppableInput('bad-body'));
-    const bad = await api.post(`${runPath(runId)}/stop`, { why: 'no' });
+    const bad = await world.api.post(`${runPath(runId)}/stop`, { why: 'no' });
     expect(bad.status).toBe(400);
-    expect((await api.post(`${runPath(runId)}/terminate`, {})).status).toBe(202);
+    expect((await world.api.post(`${runPath(runId)}/terminate`, {})).status).toBe(202);
   });
 });
 

@@ -12,6 +12,7 @@ import { installQuietRuntime } from '../helpers/quiet-runtime';
 import { testServerAddress } from '../helpers/test-env';
 import { waitForState } from '../helpers/wait';
 import { researcher } from '../fixtures/tracing-worker';
+import { startWorkerProcess } from '../helpers/worker-process';
 
 /**
  * Tracing end to end, against a real OTLP receiver: Jaeger (built from source once, cached, like the Temporal CLI)
@@ -38,7 +39,7 @@ const SECRET = `sk-secret-${randomUUID()}`;
 let jaeger: RunningJaeger;
 let model: ScriptedModelServer;
 let worker: { child: ChildProcess; output: () => string };
-let workerEnv: NodeJS.ProcessEnv;
+let tracingWorker: () => ReturnType<typeof startWorkerProcess>;
 let api: { child: ChildProcess; output: () => string };
 let apiUrl: string;
 let connection: Connection;
@@ -57,14 +58,15 @@ beforeAll(async () => {
     OTEL_BSP_SCHEDULE_DELAY: '100',
   };
   const common = { TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: taskQueue, ...otel };
-  workerEnv = cleanEnv({
-    ...common,
-    OPENAI_BASE_URL: model.baseURL,
-    OPENAI_API_KEY: SECRET,
-    OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
-  });
+  const setup = {
+    taskQueue,
+    modelBaseURL: model.baseURL,
+    extraEnv: { ...otel, OPENAI_API_KEY: SECRET, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true' },
+  };
+  tracingWorker = () =>
+    startWorkerProcess(setup, { script: 'test/fixtures/tracing-worker.ts', readyLine: /tracing-worker ready/ });
   [worker, api] = await Promise.all([
-    startScript('test/fixtures/tracing-worker.ts', workerEnv, /tracing-worker ready/),
+    tracingWorker(),
     startScript(
       'src/api/main.ts',
       cleanEnv({ ...common, AGENT_API_AUTH: 'none', AGENT_API_PORT: '0' }),
@@ -300,7 +302,7 @@ describe('a run that moves to another worker mid-way', () => {
     // The run waits for a person on the first worker; that worker stops; another one takes the run on.
     const waiting = await waitForState(handle, (state) => state.pendingApprovals.length > 0);
     await stopChild(worker.child, 'SIGTERM');
-    worker = await startScript('test/fixtures/tracing-worker.ts', workerEnv, /tracing-worker ready/);
+    worker = await tracingWorker();
     const approved = await fetch(`${apiUrl}/runs/${encodeURIComponent(runId)}/approve`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -3,8 +3,8 @@ import { mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { cleanEnv, startScript, stopChild } from '../helpers/processes';
-import { testServerAddress } from '../helpers/test-env';
+import { stopChild } from '../helpers/processes';
+import { startWorkerProcess } from '../helpers/worker-process';
 
 /**
  * `npm run worker` with AGENT_METRICS_PROMETHEUS serves Temporal's SDK metrics for Prometheus. A process of its
@@ -28,17 +28,14 @@ const BEYOND_LOOPBACK = /AGENT_METRICS_PROMETHEUS=\S+ serves the worker's metric
 
 /** `npm run worker` with its metrics served on `bindAddress`, once it polls. */
 async function metricsWorker(bindAddress: string) {
-  return startScript(
-    'src/worker/index.ts',
-    cleanEnv({
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: `metrics-${randomUUID()}`,
-      OPENAI_BASE_URL: 'http://127.0.0.1:1/v1',
+  return startWorkerProcess({
+    taskQueue: `metrics-${randomUUID()}`,
+    modelBaseURL: 'http://127.0.0.1:1/v1',
+    extraEnv: {
       AGENT_WORKSPACE: await mkdtemp(path.join(os.tmpdir(), 'metrics-workspace-')),
       AGENT_METRICS_PROMETHEUS: bindAddress,
-    }),
-    /Worker polling task queue/,
-  );
+    },
+  });
 }
 
 test('AGENT_METRICS_PROMETHEUS: the worker serves temporal_ metrics at /metrics', async () => {

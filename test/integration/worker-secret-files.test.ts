@@ -7,9 +7,10 @@ import { AesGcmPayloadCodec } from '../../src/codec/aes-gcm-codec';
 import { ScriptedModelServer } from '../../src/scripted-model/server';
 import { WORKFLOW_TYPE } from '../../src/shared/defaults/names';
 import { newCodecKey } from '../helpers/encrypted-agent';
-import { cleanEnv, startScript, stopChild } from '../helpers/processes';
+import { stopChild } from '../helpers/processes';
 import { selfSignedCert } from '../helpers/self-signed-cert';
 import { testServerAddress } from '../helpers/test-env';
+import { startWorkerProcess } from '../helpers/worker-process';
 
 /**
  * `npm run worker` with its payload keys in AGENT_CODEC_KEY_FILE and a TLS key for its model stream: a tool that
@@ -35,21 +36,20 @@ test('the keys of AGENT_CODEC_KEY_FILE and AGENT_STREAM_TLS_KEY never reach the 
     },
     { content: 'done' },
   ]);
-  const worker = await startScript(
-    'src/worker/index.ts',
-    cleanEnv({
-      TEMPORAL_ADDRESS: testServerAddress(),
-      AGENT_TASK_QUEUE: taskQueue,
-      OPENAI_BASE_URL: model.baseURL,
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_MODEL: modelName,
-      AGENT_WORKSPACE: workspace,
-      AGENT_CODEC_KEY_FILE: keyFile,
-      AGENT_STREAM_TLS_CERT: pair.certPath,
-      AGENT_STREAM_TLS_KEY: pair.keyPath,
-    }),
-    /Worker polling task queue/,
-    180_000,
+  const worker = await startWorkerProcess(
+    {
+      taskQueue,
+      modelBaseURL: model.baseURL,
+      extraEnv: {
+        OPENAI_API_KEY: 'test-key',
+        OPENAI_MODEL: modelName,
+        AGENT_WORKSPACE: workspace,
+        AGENT_CODEC_KEY_FILE: keyFile,
+        AGENT_STREAM_TLS_CERT: pair.certPath,
+        AGENT_STREAM_TLS_KEY: pair.keyPath,
+      },
+    },
+    { timeoutMs: 180_000 },
   );
   const connection = await Connection.connect({ address: testServerAddress() });
   try {

@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import type { temporal } from '@temporalio/proto';
 import type { DescribeToolsResult } from '../../shared/activity-types';
+import { runChain, type ChainRunRead } from '../../temporal/run-chain';
 
 /** The marker the Temporal SDK records for a local activity's result (the catalog is loaded by one). */
 const LOCAL_ACTIVITY_MARKER = 'core_local_activity';
@@ -20,23 +22,22 @@ type Schemas = Record<string, Record<string, unknown>>;
  * run it continues, walked back as its first event names it. Empty when no run read holds a catalog.
  */
 export async function readToolSchemas(client: Client, workflowId: string): Promise<Schemas> {
-  let runId: string | undefined;
-  for (let run = 0; run < MAX_RUNS; run += 1) {
-    const found = await readRunSchemas(client, workflowId, runId);
-    if (found.schemas !== undefined) return found.schemas;
-    if (found.continues === undefined) break;
-    runId = found.continues;
+  let read = 0;
+  for await (const schemas of runChain((runId) => readRunSchemas(client, workflowId, runId))) {
+    if (schemas !== undefined) return schemas;
+    read += 1;
+    if (read === MAX_RUNS) break;
   }
   return {};
 }
 
-/** One Temporal run's catalog (the latest's when `runId` is absent), and the run it continues, if any. */
+/** One Temporal run's catalog (the latest's when `runId` is absent), with the first page of its history. */
 async function readRunSchemas(
   client: Client,
   workflowId: string,
   runId: string | undefined,
-): Promise<{ schemas?: Schemas; continues?: string }> {
-  let continues: string | undefined;
+): Promise<ChainRunRead<Schemas | undefined>> {
+  let firstPage: temporal.api.history.v1.IHistory | null | undefined;
   let nextPageToken: Uint8Array | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const answer = await client.workflowService.getWorkflowExecutionHistory({
@@ -44,9 +45,8 @@ async function readRunSchemas(
       execution: runId === undefined ? { workflowId } : { workflowId, runId },
       ...(nextPageToken === undefined ? {} : { nextPageToken }),
     });
+    firstPage ??= answer.history;
     for (const event of answer.history?.events ?? []) {
-      const started = event.workflowExecutionStartedEventAttributes;
-      if (started) continues = started.continuedExecutionRunId || undefined;
       const marker = event.markerRecordedEventAttributes;
       if (marker?.markerName !== LOCAL_ACTIVITY_MARKER) continue;
       const converter = client.options.loadedDataConverter;
@@ -61,16 +61,15 @@ async function readRunSchemas(
         0,
         marker.details?.result?.payloads,
       ).catch(() => undefined);
-      return {
-        schemas: Object.fromEntries(
-          (Array.isArray(catalog?.tools) ? catalog.tools : [])
-            .filter((tool) => typeof tool?.name === 'string' && typeof tool.parameters === 'object')
-            .map((tool) => [tool.name, tool.parameters]),
-        ),
-      };
+      const schemas = Object.fromEntries(
+        (Array.isArray(catalog?.tools) ? catalog.tools : [])
+          .filter((tool) => typeof tool?.name === 'string' && typeof tool.parameters === 'object')
+          .map((tool) => [tool.name, tool.parameters]),
+      );
+      return { run: schemas, history: firstPage };
     }
     nextPageToken = answer.nextPageToken?.length ? answer.nextPageToken : undefined;
     if (nextPageToken === undefined) break;
   }
-  return continues === undefined ? {} : { continues };
+  return { run: undefined, history: firstPage };
 }
