@@ -18,6 +18,7 @@ import { type ChatMessage } from '../shared/messages';
 import { type OutputOf } from '../shared/typed-output';
 import { type MessagePage, type TranscriptQueryInput, type TranscriptRun } from '../shared/transcript';
 import { RunNotFoundError } from './run-control';
+import { AgentOutputMissingError, AgentRunFailedError, InvalidAgentInputError } from './run-failures';
 import { connectClient } from '../temporal/connection';
 import { isWorkflowNotFound } from '../temporal/errors';
 import { hasRunEnded } from '../temporal/run-ended';
@@ -163,34 +164,6 @@ export interface AgentRun {
   /** Its first Temporal run; a long run continues as new under the same `workflowId` with later ones. */
   runId: string;
   handle: WorkflowHandle;
-}
-
-/** The input failed validation before the run was started. */
-export class InvalidAgentInputError extends Error {
-  override readonly name = 'InvalidAgentInputError';
-
-  constructor(readonly problems: string[]) {
-    super(`Invalid agent input: ${problems.join('; ')}`);
-  }
-}
-
-/**
- * The run ended in failure. `type` is the failure type, from the
- * `FailureType` catalogue (`InvalidAgentInput`, `MaxInvocationsExceeded`,
- * `ModelCall.Unauthorized`, ...); `details` holds what the run had done
- * (messages, usage) where the failure carries it.
- */
-export class AgentRunFailedError extends Error {
-  override readonly name = 'AgentRunFailedError';
-
-  constructor(
-    message: string,
-    readonly type: string,
-    readonly details: unknown[],
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }
 
 /** Options of {@link connectAgentClient}. */
@@ -383,21 +356,6 @@ export type AgentRunResult<Input extends AgentInput = AgentInput> = ([OutputOf<I
   : Omit<AgentResult, 'output'> & { output: OutputOf<Input> }) & { workflowId: string; runId: string };
 
 /**
- * A run with an output schema ended without an answer: a limit or a person stopped it first (a stop condition, its
- * timeout, the terminate signal, loop detection, the circuit breaker). `result` is what it returned; its
- * `terminationReason` says why.
- */
-export class AgentOutputMissingError extends Error {
-  override readonly name = 'AgentOutputMissingError';
-
-  constructor(readonly result: AgentResult & { workflowId: string; runId: string }) {
-    super(
-      `Run ${result.workflowId} ended (${result.terminationReason.type}) without an answer to its output schema; \`result.terminationReason\` says why.`,
-    );
-  }
-}
-
-/**
  * Starts a run and waits for its result. With an output schema (`output: outputSchema(zodSchema)`) the result's
  * `output` is typed as the schema's output, and a run that ended without an answer throws
  * {@link AgentOutputMissingError}; a run that never gave a valid one fails (`AgentRunFailedError`, `Output.Invalid`).
@@ -436,6 +394,7 @@ export {
   type RunSummary,
 } from './run-control';
 export { InvalidListQueryError } from './visibility-query';
+export { AgentOutputMissingError, AgentRunFailedError, InvalidAgentInputError } from './run-failures';
 export {
   ChatTurnFailedError,
   endConversation,
