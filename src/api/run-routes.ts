@@ -7,7 +7,9 @@ import {
   type WorkflowExecutionStatusName,
 } from '@temporalio/client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
+import { getAgentState } from '../client/agent-state';
+import { getAgentTranscript } from '../client/agent-transcript';
+import { startAgentRun } from '../client/start-agent-run';
 import {
   answerElicitation,
   decideToolCall,

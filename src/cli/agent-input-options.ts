@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { defaultAgentTools, withTerminatingTools } from '../config/agent-tools';
-import { InvalidAgentInputError } from '../client';
+import { InvalidAgentInputError } from '../client/run-failures';
 import { parseAgentInput, type AgentInput } from '../shared/agent-input';
 import { UsageError } from './usage-error';
 

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import { InvalidAgentInputError } from '../client';
+import { InvalidAgentInputError } from '../client/run-failures';
 import { ConfigError } from '../config';
 import { DecisionRejectedError, NoWorkerError, RunEndedError, RunNotFoundError } from '../client/run-control';
 import { InvalidListQueryError } from '../client/visibility-query';
