@@ -52,6 +52,7 @@ const folderLayers = {
   testing: ['temporal', 'dev-server', 'scripted-model', 'worker'],
   processes: [
     'shared',
+    'redaction',
     'config',
     'tracing',
     'temporal',

@@ -315,7 +315,7 @@ describe("the worker's audit line", () => {
       { content: 'done audited.txt' },
     ]);
     const worker = await startScript(
-      'src/worker/index.ts',
+      'src/processes/worker.ts',
       cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),
         AGENT_TASK_QUEUE: taskQueue,

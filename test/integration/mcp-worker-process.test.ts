@@ -48,7 +48,7 @@ test('the servers of AGENT_MCP_CONFIG serve a run; no credential in the output o
     { content: 'done' },
   ]);
   const worker = await startScript(
-    'src/worker/index.ts',
+    'src/processes/worker.ts',
     cleanEnv({
       TEMPORAL_ADDRESS: testServerAddress(),
       AGENT_TASK_QUEUE: taskQueue,

@@ -38,7 +38,7 @@ describe('processes with codec keys', () => {
     ]);
     const address = testServerAddress();
     const worker = await startScript(
-      'src/worker/index.ts',
+      'src/processes/worker.ts',
       cleanEnv({
         TEMPORAL_ADDRESS: address,
         AGENT_TASK_QUEUE: taskQueue,

@@ -20,7 +20,7 @@ import { testServerAddress } from '../helpers/test-env';
 /** The environment a fresh shell would have, without anything from this test process's config. */
 describe('npm run worker refuses bad configuration with a clear message', () => {
   test('no model configured', async () => {
-    const finished = await runScript('src/worker/index.ts', {
+    const finished = await runScript('src/processes/worker.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress() }),
     });
     expect(finished.code).toBe(1);
@@ -28,7 +28,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
   });
 
   test('a malformed TEMPORAL_ADDRESS and OPENAI_BASE_URL, both named', async () => {
-    const finished = await runScript('src/worker/index.ts', {
+    const finished = await runScript('src/processes/worker.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: 'http://localhost', OPENAI_BASE_URL: 'not a url' }),
     });
     expect(finished.code).toBe(1);
@@ -37,7 +37,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
   });
 
   test('an OPENAI_BASE_URL with user:password@ is refused, and the password is printed nowhere', async () => {
-    const finished = await runScript('src/worker/index.ts', {
+    const finished = await runScript('src/processes/worker.ts', {
       env: cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),
         OPENAI_BASE_URL: 'https://proxy-user:s3cret-pass-word@llm.internal/v1',
@@ -51,7 +51,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
   });
 
   test('AGENT_APPROVAL_REQUIRED_TOOLS naming a tool the workflow answers itself, with why', async () => {
-    const finished = await runScript('src/worker/index.ts', {
+    const finished = await runScript('src/processes/worker.ts', {
       env: cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),
         OPENAI_API_KEY: 'sk-test',
@@ -66,7 +66,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
   });
 
   test('a server that is not there', async () => {
-    const finished = await runScript('src/worker/index.ts', {
+    const finished = await runScript('src/processes/worker.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: '127.0.0.1:1', OPENAI_API_KEY: 'sk-test' }),
     });
     expect(finished.code).toBe(1);
@@ -93,7 +93,7 @@ describe('a run started from the official Temporal CLI against `npm run worker`'
     ]);
     const address = testServerAddress();
     const worker = await startScript(
-      'src/worker/index.ts',
+      'src/processes/worker.ts',
       cleanEnv({
         TEMPORAL_ADDRESS: address,
         AGENT_TASK_QUEUE: taskQueue,
@@ -210,7 +210,7 @@ describe('a server without the search attributes', () => {
       const address = `127.0.0.1:${port}`;
       await waitForServer(address, 30_000);
 
-      const worker = await runScript('src/worker/index.ts', {
+      const worker = await runScript('src/processes/worker.ts', {
         env: cleanEnv({ TEMPORAL_ADDRESS: address, OPENAI_API_KEY: 'sk-test' }),
       });
       expect(worker.code).toBe(1);
@@ -241,7 +241,7 @@ describe('a server without the search attributes', () => {
 describe('npm run worker shutdown', () => {
   test("a SIGINT that arrives twice (the terminal's and the one tsx relays) still drains and exits 0", async () => {
     // node itself, no tsx parent: the signals go to the worker process alone.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/index.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/processes/worker.ts'], {
       cwd: PROJECT_ROOT,
       env: cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),

@@ -155,7 +155,7 @@ describe('`npm run worker` against a provider that echoes the key', () => {
     const modelName = `provider-process-${randomUUID().slice(0, 8)}`;
     model.script(modelName, [{ echoKey: {} }]);
     const workerProcess = await startScript(
-      'src/worker/index.ts',
+      'src/processes/worker.ts',
       cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),
         AGENT_TASK_QUEUE: processQueue,

@@ -29,7 +29,7 @@ const BEYOND_LOOPBACK = /AGENT_METRICS_PROMETHEUS=\S+ serves the worker's metric
 /** `npm run worker` with its metrics served on `bindAddress`, once it polls. */
 async function metricsWorker(bindAddress: string) {
   return startScript(
-    'src/worker/index.ts',
+    'src/processes/worker.ts',
     cleanEnv({
       TEMPORAL_ADDRESS: testServerAddress(),
       AGENT_TASK_QUEUE: `metrics-${randomUUID()}`,

@@ -36,7 +36,7 @@ test('the keys of AGENT_CODEC_KEY_FILE and AGENT_STREAM_TLS_KEY never reach the 
     { content: 'done' },
   ]);
   const worker = await startScript(
-    'src/worker/index.ts',
+    'src/processes/worker.ts',
     cleanEnv({
       TEMPORAL_ADDRESS: testServerAddress(),
       AGENT_TASK_QUEUE: taskQueue,
