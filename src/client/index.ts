@@ -1,114 +1,8 @@
-export { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId } from '../shared/conversation';
-export {
-  DEFAULT_NAMESPACE,
-  DEFAULT_TASK_QUEUE,
-  DEFAULT_TEMPORAL_ADDRESS,
-  SCHEMA_VERSION,
-  WORKFLOW_TYPE,
-} from '../shared/defaults/names';
-export {
-  AGENT_SEARCH_ATTRIBUTE_KEYS,
-  AgentIterationsKey,
-  AgentPendingApprovalsKey,
-  AgentStatusKey,
-  AgentTerminationReasonKey,
-  AgentTotalTokensKey,
-  AgentCostUsdKey,
-  AgentForkedFromKey,
-} from '../workflow-contract/search-attributes';
-// The input, and the check `startAgentRun` applies to it.
-export { parseAgentInput } from '../shared/agent-input';
-export type { AgentInput, ApprovalConfig, RestrictOutputConfig, TerminatingConfig } from '../shared/agent-input';
-export type {
-  CircuitBreakerConfig,
-  LoopAction,
-  LoopDetectionConfig,
-  MaskingConfig,
-  ResultProcessingConfig,
-} from '../shared/loop-guard-schemas';
-export type { StopCondition, StopDuration } from '../shared/stop-conditions-schema';
-// Structured output: a typed `output` from a zod schema, and the input's `output` as plain JSON.
-export { outputSchema, type OutputOf, type OutputSchemaOptions, type OutputSpec } from '../shared/typed-output';
-export type { OutputMode, OutputSpecInput } from '../shared/output-schema';
-// The result, the live state and the event log.
-export type { AgentResult, AgentState, AgentStatus, GeneratedMessage, TerminationReason } from '../shared/agent-result';
-export type { AssistantMessage, ChatMessage, MessageMeta, ToolCall, ToolMessage, Usage } from '../shared/messages';
-export type { EventPage, RunEvent } from '../shared/run-events';
-export type { AnswerElicitationInput, ElicitationAnswered } from '../shared/mcp-elicitation-answer';
-// What `followRunEvents(..., { deltas: true })` yields besides run events: the model's answer as it is generated.
-export { isModelStreamEvent, MODEL_STREAM_EVENT_TYPES } from '../shared/model-stream-events';
-export type {
-  ModelDeltaResetEvent,
-  ModelReasoningDeltaEvent,
-  ModelStreamEvent,
-  ModelStreamSource,
-  ModelTextDeltaEvent,
-  ModelStreamUnreachableEvent,
-  ModelToolCallDeltaEvent,
-} from '../shared/model-stream-events';
-export type { StreamTrust } from './model-stream-follower';
-// Signals, queries and updates of `agentWorkflow`, and their arguments and answers.
-export {
-  approveSignal,
-  decideUpdate,
-  denySignal,
-  eventsQuery,
-  setLimitsUpdate,
-  stateQuery,
-  stopSignal,
-  terminateSignal,
-  transcriptQuery,
-  userMessageSignal,
-} from '../workflow-contract/definitions';
-export type { MessagePage, ResultTranscript, TranscriptQueryInput } from '../shared/transcript';
-export type {
-  ApprovalDecision,
-  ApproveInput,
-  DecideInput,
-  DenyInput,
-  EventsQueryInput,
-  PendingApproval,
-  RunLimits,
-  SetLimitsInput,
-  TerminateInput,
-  TokenBudget,
-} from '../shared/control';
-// Conversations: `conversationWorkflow`'s messages and their types.
-export { chatUpdate, conversationQuery, endConversationSignal } from '../workflow-contract/conversation-definitions';
-export type {
-  ActiveTurn,
-  ChatTurnKind,
-  ChatTurnRequest,
-  ChatTurnResult,
-  ConversationInput,
-  ConversationState,
-  RememberedTurn,
-  TurnSettings,
-} from '../shared/conversation';
-// Failures: the catalogue of every type the runner raises, what a failed run's details carry
-// (`AgentRunFailedError.details[0]`), and the types a chat turn is refused with.
-export {
-  FAILURE_CATALOGUE,
-  FailureType,
-  isFailureType,
-  type FailureEntry,
-  type FailureTypeName,
-} from '../shared/failure-catalogue';
-export type { PartialRun } from '../shared/failure-catalogue';
-export { ConversationFailure } from '../shared/conversation';
-export { ConfigError, type TemporalConfig } from '../config';
-export type { RemoteCodecConfig, TemporalConfigSource, TemporalTlsConfig } from '../config/temporal';
-// A namespace needs the agent's search attributes: the helper that registers them, and the error when they are missing.
-export { registerSearchAttributes, type OperatorConnection } from '../temporal/check-search-attributes';
-export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';
-export { NoCurrentVersionError } from '../temporal/no-current-version-error';
-export { currentDeploymentVersion } from '../temporal/deployment-version';
-export type { RunVersioning } from '../shared/versioning';
-// Payload encryption: the codec's data converter for this client and the workers, its keys, and its errors.
-export { ENCODED_FAILURE_CONVERTER_PATH, payloadCodecDataConverter } from '../codec/data-converter';
-export { AesGcmPayloadCodec, PayloadKeyError } from '../codec/aes-gcm-codec';
-export { CodecKeyError, parseCodecKeys, readCodecKeyFile, type CodecKey } from '../codec/codec-keys';
-export { loadCodecKeys } from '../config/payload-codec';
+/*
+ * `agent-runner`: what a backend service imports to start, read and steer runs. Each group below is a row of
+ * docs/guide/package.md's table for this entry (test/unit/package-entries.test.ts).
+ */
+
 // Connecting, starting a run, and reading its result, state and transcript.
 export { connectAgentClient, type ConnectAgentClientOptions } from './connect-agent-client';
 export { startAgentRun, type AgentRun, type StartAgentRunOptions } from './start-agent-run';
@@ -116,11 +10,9 @@ export { runAgent, type AgentRunResult } from './run-agent';
 export { getAgentResult } from './agent-result';
 export { getAgentState } from './agent-state';
 export { getAgentTranscript, readAgentTranscript } from './agent-transcript';
+
+// Steering, following and listing runs.
 export {
-  DecisionRejectedError,
-  NoWorkerError,
-  RunEndedError,
-  RunNotFoundError,
   answerElicitation,
   decideToolCall,
   followRunEvents,
@@ -134,16 +26,136 @@ export {
   type RunOutcome,
   type RunSummary,
 } from './run-control';
-export { InvalidListQueryError } from './visibility-query';
-export { AgentOutputMissingError, AgentRunFailedError, InvalidAgentInputError } from './run-failures';
-export {
-  ChatTurnFailedError,
-  endConversation,
-  getConversation,
-  sendChatTurn,
-  type ChatTurnOptions,
-} from './conversations';
+export type { StreamTrust } from './model-stream-follower';
+
+// Conversations: one `conversationWorkflow` per `context_id`, a chat turn at a time.
+export { endConversation, getConversation, sendChatTurn, type ChatTurnOptions } from './conversations';
+export { CONVERSATION_WORKFLOW_TYPE, conversationWorkflowId } from '../shared/conversation';
+export type {
+  ActiveTurn,
+  ChatTurnKind,
+  ChatTurnRequest,
+  ChatTurnResult,
+  ConversationInput,
+  ConversationState,
+  RememberedTurn,
+  TurnSettings,
+} from '../shared/conversation';
+
 // Forks: a new run from a run's conversation at an iteration, edited.
 export { forkRun, type ForkEdit, type ForkInputChanges, type ForkRunOptions, type ForkedRun } from './fork-run';
-export { ForkRefusedError, type ForkRefusal } from './fork-errors';
 export type { ForkedFrom } from '../shared/fork';
+
+// The input, and the check `startAgentRun` applies to it.
+export { parseAgentInput } from '../shared/agent-input';
+export type { AgentInput, ApprovalConfig, RestrictOutputConfig, TerminatingConfig } from '../shared/agent-input';
+export type {
+  CircuitBreakerConfig,
+  LoopAction,
+  LoopDetectionConfig,
+  MaskingConfig,
+  ResultProcessingConfig,
+} from '../shared/loop-guard-schemas';
+export type { StopCondition, StopDuration } from '../shared/stop-conditions-schema';
+export type { RunVersioning } from '../shared/versioning';
+
+// Structured output: a typed `output` from a zod schema, and the input's `output` as plain JSON.
+export { outputSchema, type OutputOf, type OutputSchemaOptions, type OutputSpec } from '../shared/typed-output';
+export type { OutputMode, OutputSpecInput } from '../shared/output-schema';
+
+// The result, the live state and the event log.
+export type { AgentResult, AgentState, AgentStatus, GeneratedMessage, TerminationReason } from '../shared/agent-result';
+export type { AssistantMessage, ChatMessage, MessageMeta, ToolCall, ToolMessage, Usage } from '../shared/messages';
+export type { EventPage, RunEvent } from '../shared/run-events';
+export type { MessagePage, ResultTranscript, TranscriptQueryInput } from '../shared/transcript';
+export type { AnswerElicitationInput, ElicitationAnswered } from '../shared/mcp-elicitation-answer';
+
+// What `followRunEvents(..., { deltas: true })` yields besides run events: the model's answer as it is generated.
+export { isModelStreamEvent, MODEL_STREAM_EVENT_TYPES } from '../shared/model-stream-events';
+export type {
+  ModelDeltaResetEvent,
+  ModelReasoningDeltaEvent,
+  ModelStreamEvent,
+  ModelStreamSource,
+  ModelTextDeltaEvent,
+  ModelStreamUnreachableEvent,
+  ModelToolCallDeltaEvent,
+} from '../shared/model-stream-events';
+
+// Signals, queries and updates of `agentWorkflow` and `conversationWorkflow`, and their arguments and answers.
+export {
+  approveSignal,
+  decideUpdate,
+  denySignal,
+  eventsQuery,
+  setLimitsUpdate,
+  stateQuery,
+  stopSignal,
+  terminateSignal,
+  transcriptQuery,
+  userMessageSignal,
+} from '../workflow-contract/definitions';
+export { chatUpdate, conversationQuery, endConversationSignal } from '../workflow-contract/conversation-definitions';
+export type {
+  ApprovalDecision,
+  ApproveInput,
+  DecideInput,
+  DenyInput,
+  EventsQueryInput,
+  PendingApproval,
+  RunLimits,
+  SetLimitsInput,
+  TerminateInput,
+  TokenBudget,
+} from '../shared/control';
+
+// Errors the client's calls throw.
+export { AgentOutputMissingError, AgentRunFailedError, InvalidAgentInputError } from './run-failures';
+export { DecisionRejectedError, NoWorkerError, RunEndedError, RunNotFoundError } from './run-control';
+export { InvalidListQueryError } from './visibility-query';
+export { ChatTurnFailedError } from './conversations';
+export { ForkRefusedError, type ForkRefusal } from './fork-errors';
+export { NoCurrentVersionError } from '../temporal/no-current-version-error';
+
+// Failures: the catalogue of every type the runner raises, what a failed run's details carry
+// (`AgentRunFailedError.details[0]`), and the types a chat turn is refused with.
+export {
+  FAILURE_CATALOGUE,
+  FailureType,
+  isFailureType,
+  type FailureEntry,
+  type FailureTypeName,
+} from '../shared/failure-catalogue';
+export type { PartialRun } from '../shared/failure-catalogue';
+export { ConversationFailure } from '../shared/conversation';
+
+// The connection's settings, and the names and defaults it falls back on.
+export { ConfigError, type TemporalConfig } from '../config';
+export type { RemoteCodecConfig, TemporalConfigSource, TemporalTlsConfig } from '../config/temporal';
+export {
+  DEFAULT_NAMESPACE,
+  DEFAULT_TASK_QUEUE,
+  DEFAULT_TEMPORAL_ADDRESS,
+  SCHEMA_VERSION,
+  WORKFLOW_TYPE,
+} from '../shared/defaults/names';
+
+// Search attributes: their keys, the helper that registers them on a namespace, and the error when they are missing.
+export {
+  AGENT_SEARCH_ATTRIBUTE_KEYS,
+  AgentCostUsdKey,
+  AgentForkedFromKey,
+  AgentIterationsKey,
+  AgentPendingApprovalsKey,
+  AgentStatusKey,
+  AgentTerminationReasonKey,
+  AgentTotalTokensKey,
+} from '../workflow-contract/search-attributes';
+export { registerSearchAttributes, type OperatorConnection } from '../temporal/check-search-attributes';
+export { SearchAttributesMissingError } from '../temporal/search-attributes-missing-error';
+
+// Payload encryption: the codec's data converter for this client and the workers, its keys, and its errors.
+export { ENCODED_FAILURE_CONVERTER_PATH, payloadCodecDataConverter } from '../codec/data-converter';
+export { AesGcmPayloadCodec, PayloadKeyError } from '../codec/aes-gcm-codec';
+export { CodecKeyError, parseCodecKeys, type CodecKey } from '../codec/codec-keys';
+export { loadCodecKeys } from '../config/payload-codec';
