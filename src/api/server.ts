@@ -13,7 +13,7 @@ import { API_DEFAULTS } from '../shared/defaults/api';
 import { isAuthorized, registerAuth, type ApiAuth } from './auth';
 import { requireLoopbackHost } from './loopback-host';
 import { registerChatRoutes, type AgentDefaults } from './chat-routes';
-import { answerClientError } from '../http/client-errors';
+import { answerClientError } from '../http/parser-errors';
 import { ApiError, UNAUTHORIZED, errorBody, handleError, toApiError } from '../http/errors';
 import { limitJsonDepth } from '../http/json-body';
 import { redactingLoggerOptions } from './log-redaction';

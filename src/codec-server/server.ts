@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { answerClientError } from '../http/client-errors';
+import { answerClientError } from '../http/parser-errors';
 import { ApiError, errorBody, handleError } from '../http/errors';
 import { limitJsonDepth } from '../http/json-body';
 import { CODEC_SERVER_DEFAULTS } from '../shared/defaults/codec-server';

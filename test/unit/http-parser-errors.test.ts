@@ -1,4 +1,4 @@
-import { clientErrorAnswer } from '../../src/http/client-errors';
+import { clientErrorAnswer } from '../../src/http/parser-errors';
 
 describe('clientErrorAnswer', () => {
   test("maps Node's parser errors to the API's codes, naming what was wrong with the bytes", () => {
