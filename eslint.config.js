@@ -32,7 +32,7 @@ const folderLayers = {
   mcp: ['shared', 'workflow-contract', 'config', 'temporal', 'tools', 'activities'],
   'scripted-model': ['shared', 'config'],
   client: ['shared', 'workflow-contract', 'codec', 'config', 'tracing', 'temporal', 'workflows'],
-  http: ['shared', 'codec', 'config', 'temporal', 'client'],
+  http: ['shared', 'codec', 'config', 'temporal'],
   'codec-server': ['shared', 'codec', 'config', 'http'],
   worker: [
     'shared',

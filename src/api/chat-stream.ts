@@ -6,7 +6,8 @@ import { within } from '../client/model-stream-follower';
 import { RunNotFoundError, followRunEvents } from '../client/run-control';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import { type ChatTurnResult } from '../shared/conversation';
-import { errorBody, toApiError } from '../http/errors';
+import { toApiError } from './agent-client-errors';
+import { errorBody } from '../http/errors';
 
 /**
  * A chat turn answered as a stream, when the client asks for

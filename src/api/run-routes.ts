@@ -35,7 +35,8 @@ import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-strea
 import { type EventPage, type RunEvent } from '../shared/run-events';
 import { hasRunEnded } from '../temporal/run-ended';
 import type { z } from 'zod';
-import { ApiError, errorBody, parseBody, toApiError } from '../http/errors';
+import { toApiError } from './agent-client-errors';
+import { ApiError, errorBody, parseBody } from '../http/errors';
 import type { runOutcomeSchema, runRowSchema } from './response-schemas';
 import {
   answerBody,
