@@ -29,7 +29,7 @@ const folderLayers = {
   'dev-server': ['shared', 'os', 'workflow-contract', 'config', 'temporal'],
   tools: ['shared'],
   activities: ['shared', 'workflow-contract', 'redaction', 'config', 'tracing', 'tools'],
-  mcp: ['shared', 'workflow-contract', 'config', 'temporal', 'tools', 'activities'],
+  mcp: ['shared', 'workflow-contract', 'config', 'temporal', 'tools'],
   'scripted-model': ['shared', 'config'],
   client: ['shared', 'workflow-contract', 'codec', 'config', 'tracing', 'temporal', 'workflows'],
   http: ['shared', 'codec', 'config', 'temporal'],
