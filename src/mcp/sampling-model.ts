@@ -1,7 +1,7 @@
 import type { Usage } from '../shared/messages';
 
 /** A sampling request as the worker's model is asked it, its `maxTokens` capped already. */
-export interface SamplingRequest {
+interface SamplingRequest {
   messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
   maxTokens: number;
   temperature?: number;
@@ -9,7 +9,7 @@ export interface SamplingRequest {
 }
 
 /** The worker's model's answer to a sampling request. */
-export interface SamplingAnswer {
+interface SamplingAnswer {
   text: string;
   /** The model that answered, as the provider named it, else the default model asked. */
   model: string;
