@@ -1,5 +1,5 @@
-# The agent-runner worker and HTTP API (dist/worker/index.js, dist/api/main.js). Built by docker-compose.yml; configure it with the
-# environment variables in the README's configuration table.
+# The agent-runner worker and HTTP API (dist/processes/worker.js, dist/api/main.js). Built by docker-compose.yml;
+# configure it with the environment variables in the README's configuration table.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -20,4 +20,4 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 RUN mkdir -p /workspace && chown node:node /workspace
 USER node
-CMD ["node", "dist/worker/index.js"]
+CMD ["node", "dist/processes/worker.js"]

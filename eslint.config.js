@@ -29,10 +29,10 @@ const folderLayers = {
   'dev-server': ['shared', 'os', 'workflow-contract', 'config', 'temporal'],
   tools: ['shared'],
   activities: ['shared', 'workflow-contract', 'redaction', 'config', 'tracing', 'tools'],
-  mcp: ['shared', 'workflow-contract', 'config', 'temporal', 'tools', 'activities'],
+  mcp: ['shared', 'workflow-contract', 'config', 'temporal', 'tools'],
   'scripted-model': ['shared', 'config'],
   client: ['shared', 'workflow-contract', 'codec', 'config', 'tracing', 'temporal', 'workflows'],
-  http: ['shared', 'codec', 'config', 'temporal', 'client'],
+  http: ['shared', 'codec', 'config', 'temporal'],
   'codec-server': ['shared', 'codec', 'config', 'http'],
   worker: [
     'shared',
@@ -52,6 +52,7 @@ const folderLayers = {
   testing: ['temporal', 'dev-server', 'scripted-model', 'worker'],
   processes: [
     'shared',
+    'redaction',
     'config',
     'tracing',
     'temporal',

@@ -22,7 +22,7 @@ import { readSideEffects, summarizeSideEffects } from './side-effects';
 import { compareFollowers, followOverApis, type FollowResult } from './sse-follower';
 import { READY_LINE } from './worker-contract';
 
-/** The chaos worker, run by the stack in place of `dist/worker/index.js`. */
+/** The chaos worker, run by the stack in place of `dist/processes/worker.js`. */
 const WORKER_SCRIPT = path.join(__dirname, 'worker-process.ts');
 /** The slowest a 503 may come while Temporal is down: "about 2 s" (the API's Temporal deadline is 2 s). */
 const UNAVAILABLE_WITHIN_MS = 2_500;

@@ -14,7 +14,7 @@ export interface ShapeUnderTest {
   name: 'stack' | 'dev';
   address: string;
   taskQueue: string;
-  /** Two workers (`node dist/worker/index.js`); {@link useWorkers} starts and stops them. */
+  /** Two workers (`node dist/processes/worker.js`); {@link useWorkers} starts and stops them. */
   workers: ServiceProcess[];
   /** The server's processes whose CPU the bench reads: Temporal, and PostgreSQL's postmaster. */
   serverPids(): { temporal?: number; postgres?: number };
@@ -111,7 +111,7 @@ export async function devShape(
         {
           name: `worker-${index + 1}`,
           command: process.execPath,
-          args: [path.join(PROJECT_ROOT, 'dist', 'worker', 'index.js')],
+          args: [path.join(PROJECT_ROOT, 'dist', 'processes', 'worker.js')],
           cwd: PROJECT_ROOT,
           env: {
             PATH: process.env.PATH ?? '',

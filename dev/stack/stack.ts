@@ -58,7 +58,7 @@ export interface StackOptions {
   /**
    * Another program as the workers (the chaos harness's worker), started with the stack's worker environment
    * (`TEMPORAL_ADDRESS`, `AGENT_TASK_QUEUE`, ... and `workerEnv`) and ready when it prints a line matching `readyLine`.
-   * @default `node dist/worker/index.js`, ready at "Worker polling task queue…"
+   * @default `node dist/processes/worker.js`, ready at "Worker polling task queue…"
    */
   workerCommand?: { command: string; args: string[]; readyLine: RegExp };
   /** The built code the workers and APIs run (`tsc -p tsconfig.build.json`). @default `<project>/dist` */
@@ -198,7 +198,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           {
             name: `worker-${number}`,
             command: options.workerCommand?.command ?? process.execPath,
-            args: options.workerCommand?.args ?? [path.join(dist, 'worker', 'index.js')],
+            args: options.workerCommand?.args ?? [path.join(dist, 'processes', 'worker.js')],
             cwd: PROJECT_ROOT,
             env: {
               ...common,

@@ -7,7 +7,8 @@ import { followRunEvents } from '../client/run-control';
 import { RunNotFoundError } from '../client/run-not-found-error';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 import { type ChatTurnResult } from '../shared/conversation';
-import { errorBody, toApiError } from '../http/errors';
+import { toApiError } from './agent-client-errors';
+import { errorBody } from '../http/errors';
 
 /**
  * A chat turn streamed as OpenAI-style `chat.completion.chunk` events (for `Accept: text/event-stream`): the model's

@@ -1,4 +1,4 @@
-import { connectAgentClient } from '../client';
+import { connectAgentClient } from '../client/connect-agent-client';
 import { ConfigError, loadLogLevel, loadTemporalConfig } from '../config';
 import { loadApiConfig } from '../config/api';
 import { loadModelStreamFollowerCa } from '../config/model-stream';

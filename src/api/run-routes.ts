@@ -7,7 +7,9 @@ import {
   type WorkflowExecutionStatusName,
 } from '@temporalio/client';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { getAgentState, getAgentTranscript, startAgentRun } from '../client';
+import { getAgentState } from '../client/agent-state';
+import { getAgentTranscript } from '../client/agent-transcript';
+import { startAgentRun } from '../client/start-agent-run';
 import {
   answerElicitation,
   decideToolCall,
@@ -33,7 +35,8 @@ import { isModelStreamEvent, type ModelStreamEvent } from '../shared/model-strea
 import { type EventPage, type RunEvent } from '../shared/run-events';
 import { hasRunEnded } from '../temporal/run-ended';
 import type { z } from 'zod';
-import { errorBody, parseBody, toApiError } from '../http/errors';
+import { toApiError } from './agent-client-errors';
+import { errorBody, parseBody } from '../http/errors';
 import { ApiError } from '../http/api-error';
 import type { runOutcomeSchema, runRowSchema } from './response-schemas';
 import {

@@ -1,5 +1,5 @@
 import type { Client, WorkflowExecutionStatusName } from '@temporalio/client';
-import { connectAgentClient } from '../client';
+import { connectAgentClient } from '../client/connect-agent-client';
 import { loadTemporalConfig, type TemporalConfig } from '../config';
 import { loadPayloadEncryption } from '../config/payload-codec';
 import { RunEndedError } from '../client/run-ended-error';

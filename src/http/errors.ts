@@ -2,14 +2,7 @@ import { ServiceError, WorkflowNotFoundError } from '@temporalio/client';
 import { NoCurrentVersionError } from '../temporal/no-current-version-error';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { ChatTurnFailedError } from '../client/chat-turn-failed-error';
-import { DecisionRejectedError } from '../client/decision-rejected-error';
-import { NoWorkerError } from '../client/no-worker-error';
-import { RunEndedError } from '../client/run-ended-error';
-import { RunNotFoundError } from '../client/run-not-found-error';
-import { InvalidListQueryError } from '../client/invalid-list-query-error';
 import { PayloadKeyError } from '../codec/payload-key-error';
-import { ForkRefusedError } from '../client/fork-refused-error';
 import {
   FailureType,
   MODEL_CALL_FAILURE_PREFIX,
@@ -150,29 +143,17 @@ export function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknow
   return parsed.data;
 }
 
-/** The API's view of any error: known ones keep their meaning, the rest are a 500 that names the request. */
+/**
+ * The HTTP servers' view of any error: known ones keep their meaning, the rest are a 500 that names the request.
+ * The API adds the agent client's errors (`src/api/agent-client-errors.ts`).
+ */
 export function toApiError(error: unknown, requestId: string): ApiError {
   if (ApiError.isInstance(error)) return error;
-  if (ChatTurnFailedError.isInstance(error)) {
-    const answer = answerForFailure(error.type);
-    const details = {
-      type: error.type,
-      ...(error.runId ? { run_id: error.runId } : {}),
-      ...(error.problems.length > 0 ? { problems: error.problems } : {}),
-    };
-    return new ApiError(answer.code, error.message, details, answer.status);
-  }
-  if (RunNotFoundError.isInstance(error)) return new ApiError('run_not_found', error.message);
-  if (ForkRefusedError.isInstance(error)) return forkRefusal(error);
   if (NoCurrentVersionError.isInstance(error)) return new ApiError('no_current_version', error.message);
   if (PayloadKeyError.isInstance(error))
     return new ApiError('payload_key_missing', error.message, { key_id: error.keyId });
   if (error instanceof WorkflowNotFoundError)
     return new ApiError('run_not_found', `No run "${error.workflowId}" exists.`);
-  if (DecisionRejectedError.isInstance(error)) return new ApiError('decision_rejected', error.message);
-  if (RunEndedError.isInstance(error)) return new ApiError('run_ended', error.message);
-  if (NoWorkerError.isInstance(error)) return new ApiError('no_worker', error.message);
-  if (InvalidListQueryError.isInstance(error)) return new ApiError('invalid_query', `query: ${error.message}`);
   if (isInvalidVisibilityQuery(error)) {
     const cause = (error as { cause?: { details?: unknown; message?: unknown } }).cause;
     return new ApiError(
@@ -222,13 +203,20 @@ function isTemporalUnavailable(error: unknown): boolean {
   return (error instanceof ServiceError || code !== undefined) && (code === 14 || code === 4);
 }
 
-/** Fastify's error handler: logs what the client is not told, and answers the JSON error. */
-export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  const answer = toApiError(error, request.id);
-  if (answer.statusCode >= 500) request.log.error({ err: error }, answer.message);
-  else request.log.info({ code: answer.code }, answer.message);
-  void reply.code(answer.statusCode).send(errorBody(answer));
+/** Fastify's error handler answering with `toAnswer`: logs what the client is not told, and answers the JSON error. */
+export function errorHandler(
+  toAnswer: (error: unknown, requestId: string) => ApiError,
+): (error: unknown, request: FastifyRequest, reply: FastifyReply) => void {
+  return (error, request, reply) => {
+    const answer = toAnswer(error, request.id);
+    if (answer.statusCode >= 500) request.log.error({ err: error }, answer.message);
+    else request.log.info({ code: answer.code }, answer.message);
+    void reply.code(answer.statusCode).send(errorBody(answer));
+  };
 }
+
+/** Fastify's error handler for the errors {@link toApiError} knows. */
+export const handleError = errorHandler(toApiError);
 
 /** The API's error body for `error`. */
 export function errorBody(error: ApiError): { error: { code: ApiErrorCode; message: string; details?: unknown } } {
@@ -239,20 +227,4 @@ export function errorBody(error: ApiError): { error: { code: ApiErrorCode; messa
       ...(error.details === undefined ? {} : { details: error.details }),
     },
   };
-}
-
-/** The answer to a fork refused before it started, by why. */
-function forkRefusal(error: ForkRefusedError): ApiError {
-  switch (error.refusal) {
-    case 'iteration':
-      return new ApiError('fork_iteration_invalid', error.message);
-    case 'call':
-      return new ApiError('fork_call_unknown', error.message);
-    case 'input':
-      return new ApiError('fork_input_invalid', error.message, { problems: error.problems });
-    case 'history-gone':
-      return new ApiError('run_history_gone', error.message);
-    case 'history-not-replayed':
-      return new ApiError('fork_source_not_replayable', error.message);
-  }
 }

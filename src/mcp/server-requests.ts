@@ -11,14 +11,11 @@ import {
 import type { WorkflowHandle } from '@temporalio/client';
 import { mcpElicitationAnswerQuery, mcpElicitationSignal, mcpSamplingSignal } from '../workflow-contract/definitions';
 import { HistoryWatch } from '../temporal/history-watch';
-import { createModelClient } from '../activities/model-client';
-import { pricedUsage } from '../activities/model-cost';
 import { MCP_DEFAULTS } from '../shared/defaults/mcp';
-import { DEFAULT_MAX_TOKENS_FIELD } from '../shared/defaults/model-settings';
 import { cappedSamplingTokens, type McpSamplingUsage } from '../shared/mcp-sampling';
 import { elicitationQuestion, elicitResultOf, schemaText, type McpElicitResult } from '../shared/mcp-elicitation';
-import type { ModelSettings } from '../shared/model-settings';
 import type { McpLog } from './mcp-connection';
+import type { SamplingModel } from './sampling-model';
 import type { McpServers } from '../config/mcp-servers';
 
 /** A tool call in flight on an MCP server: whom a question the server asks during it goes to. */
@@ -56,11 +53,10 @@ export class McpServerRequests {
   /** What the client announces in the handshake. */
   readonly capabilities = { elicitation: { form: {} }, sampling: {} };
   private readonly inFlight = new Map<string, Set<McpCallInFlight>>();
-  private model: ReturnType<typeof createModelClient> | undefined;
 
   constructor(
     private readonly servers: McpServers,
-    private readonly settings: { model: ModelSettings | undefined; log: McpLog },
+    private readonly settings: { model: SamplingModel | undefined; log: McpLog },
   ) {}
 
   /** Installs the handlers on a server's new client (the connection's `setup`). */
@@ -192,25 +188,23 @@ export class McpServerRequests {
       );
     }
     const call = this.onlyCall(server, 'sample the model');
-    const settings = this.settings.model;
-    this.model ??= createModelClient(settings);
-    const { client, redact } = this.model;
+    const sampler = this.settings.model;
+    const { redact } = sampler;
     const messages = [
       ...(params.systemPrompt === undefined ? [] : [{ role: 'system' as const, content: params.systemPrompt }]),
       ...params.messages.map((message) => ({ role: message.role, content: samplingText(message.content) })),
     ];
     const cap = this.servers[server]?.samplingMaxTokens ?? MCP_DEFAULTS.samplingMaxTokens;
-    let completion;
+    let answer;
     try {
-      completion = await client.chat.completions.create(
+      answer = await sampler.complete(
         {
-          model: settings.defaultModel,
           messages,
-          [settings.maxTokensField ?? DEFAULT_MAX_TOKENS_FIELD]: cappedSamplingTokens(params.maxTokens, cap),
+          maxTokens: cappedSamplingTokens(params.maxTokens, cap),
           ...(params.temperature === undefined ? {} : { temperature: params.temperature }),
           ...(params.stopSequences === undefined ? {} : { stop: params.stopSequences }),
         },
-        { signal: serverSignal },
+        serverSignal,
       );
     } catch (error) {
       throw new McpError(
@@ -218,19 +212,7 @@ export class McpServerRequests {
         `agent-runner: the worker's model did not answer the sampling request: ${redact(describe(error))}`,
       );
     }
-    const model = completion.model ?? settings.defaultModel;
-    const promptTokens = completion.usage?.prompt_tokens ?? 0;
-    const completionTokens = completion.usage?.completion_tokens ?? 0;
-    const usage = pricedUsage(
-      {
-        promptTokens,
-        completionTokens,
-        totalTokens: completion.usage?.total_tokens ?? promptTokens + completionTokens,
-      },
-      settings.prices,
-      settings.defaultModel,
-      completion.model,
-    );
+    const { model, usage } = answer;
     const report: McpSamplingUsage = { callId: call.callId, server, model, usage };
     try {
       await call.workflow.signal(mcpSamplingSignal, report);
@@ -241,7 +223,6 @@ export class McpServerRequests {
         error: redact(describe(error)),
       });
     }
-    const choice = completion.choices[0];
     this.settings.log.info(`MCP server "${server}" sampled the worker's model`, {
       model,
       callId: call.callId,
@@ -249,9 +230,9 @@ export class McpServerRequests {
     });
     return {
       role: 'assistant',
-      content: { type: 'text', text: choice?.message.content ?? '' },
+      content: { type: 'text', text: answer.text },
       model,
-      stopReason: choice?.finish_reason === 'length' ? 'maxTokens' : 'endTurn',
+      stopReason: answer.truncated ? 'maxTokens' : 'endTurn',
     };
   }
 }

@@ -19,6 +19,7 @@ import { createToolRegistry } from '../tools/tool-registry';
 import { createRedactor } from '../redaction';
 import { McpToolSet } from '../mcp/mcp-tool-set';
 import { McpServerRequests } from '../mcp/server-requests';
+import { samplingModel } from './sampling-model';
 import { mcpSecrets, parseMcpServers, type McpServers } from '../config/mcp-servers';
 import { checkAgentWorkflowsExported } from './checks/agent-workflows-exported';
 import { runIfSearchAttributes } from './checks/namespace-search-attributes';
@@ -305,7 +306,10 @@ function mcpToolSet(servers: McpServers, model: ModelSettings): McpToolSet {
       Runtime.instance().logger.warn(redact(message), attributesOf(attributes)),
   };
   // Elicitation goes to the call's run; sampling is answered by the worker's model for servers that allow it, and counted in the call's run.
-  return new McpToolSet(servers, { log, requests: new McpServerRequests(servers, { model, log }) });
+  return new McpToolSet(servers, {
+    log,
+    requests: new McpServerRequests(servers, { model: samplingModel(model), log }),
+  });
 }
 
 /** The model settings with the MCP servers' credentials among the secrets redacted from results and failures. */

@@ -2,7 +2,7 @@ import { cleanEnv, startScript } from './processes';
 import { testServerAddress } from './test-env';
 
 /** The worker program, run with tsx as `npm run worker` runs it. */
-export const WORKER_PROGRAM = 'src/worker/index.ts';
+export const WORKER_PROGRAM = 'src/processes/worker.ts';
 
 /** What the worker program prints once it polls its task queue. */
 const WORKER_READY = /Worker polling task queue/;

@@ -13,7 +13,7 @@ import { startWorkerProcess } from '../helpers/worker-process';
 /** The environment a fresh shell would have, without anything from this test process's config. */
 describe('npm run worker refuses bad configuration with a clear message', () => {
   test('no model configured', async () => {
-    const finished = await runScript('src/worker/index.ts', {
+    const finished = await runScript('src/processes/worker.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: testServerAddress() }),
     });
     expect(finished.code).toBe(1);
@@ -21,7 +21,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
   });
 
   test('a malformed TEMPORAL_ADDRESS and OPENAI_BASE_URL, both named', async () => {
-    const finished = await runScript('src/worker/index.ts', {
+    const finished = await runScript('src/processes/worker.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: 'http://localhost', OPENAI_BASE_URL: 'not a url' }),
     });
     expect(finished.code).toBe(1);
@@ -30,7 +30,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
   });
 
   test('an OPENAI_BASE_URL with user:password@ is refused, and the password is printed nowhere', async () => {
-    const finished = await runScript('src/worker/index.ts', {
+    const finished = await runScript('src/processes/worker.ts', {
       env: cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),
         OPENAI_BASE_URL: 'https://proxy-user:s3cret-pass-word@llm.internal/v1',
@@ -44,7 +44,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
   });
 
   test('AGENT_APPROVAL_REQUIRED_TOOLS naming a tool the workflow answers itself, with why', async () => {
-    const finished = await runScript('src/worker/index.ts', {
+    const finished = await runScript('src/processes/worker.ts', {
       env: cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),
         OPENAI_API_KEY: 'sk-test',
@@ -59,7 +59,7 @@ describe('npm run worker refuses bad configuration with a clear message', () => 
   });
 
   test('a server that is not there', async () => {
-    const finished = await runScript('src/worker/index.ts', {
+    const finished = await runScript('src/processes/worker.ts', {
       env: cleanEnv({ TEMPORAL_ADDRESS: '127.0.0.1:1', OPENAI_API_KEY: 'sk-test' }),
     });
     expect(finished.code).toBe(1);
@@ -199,7 +199,7 @@ describe('a server without the search attributes', () => {
       const address = `127.0.0.1:${port}`;
       await waitForServer(address, 30_000);
 
-      const worker = await runScript('src/worker/index.ts', {
+      const worker = await runScript('src/processes/worker.ts', {
         env: cleanEnv({ TEMPORAL_ADDRESS: address, OPENAI_API_KEY: 'sk-test' }),
       });
       expect(worker.code).toBe(1);
@@ -230,7 +230,7 @@ describe('a server without the search attributes', () => {
 describe('npm run worker shutdown', () => {
   test("a SIGINT that arrives twice (the terminal's and the one tsx relays) still drains and exits 0", async () => {
     // node itself, no tsx parent: the signals go to the worker process alone.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/index.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/processes/worker.ts'], {
       cwd: PROJECT_ROOT,
       env: cleanEnv({
         TEMPORAL_ADDRESS: testServerAddress(),

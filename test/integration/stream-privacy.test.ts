@@ -106,7 +106,7 @@ describe('a worker process serving https, an API process following it', () => {
     pair = selfSignedCert();
     const common = { TEMPORAL_ADDRESS: testServerAddress(), AGENT_TASK_QUEUE: taskQueue, LOG_LEVEL: 'debug' };
     worker = await startScript(
-      'src/worker/index.ts',
+      'src/processes/worker.ts',
       cleanEnv({
         ...common,
         OPENAI_BASE_URL: model.baseURL,

@@ -49,7 +49,7 @@ beforeAll(async () => {
     ].join('\n'),
   );
   worker = await startScript(
-    'src/worker/index.ts',
+    'src/processes/worker.ts',
     cleanEnv({ ...profileEnv(), OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'test-key' }),
     /Worker polling task queue/,
   );

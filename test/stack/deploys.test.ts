@@ -173,7 +173,7 @@ function activityWorkers(events: HistoryEvent[]): string[] {
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(PROJECT_ROOT, 'dist', 'worker', 'index.js'))) {
+  if (!existsSync(path.join(PROJECT_ROOT, 'dist', 'processes', 'worker.js'))) {
     throw new Error('The stack runs the built code: run `npm run build` first.');
   }
   model = await ScriptedModelServer.start();

@@ -53,7 +53,7 @@ function newestModification(folder: string): number {
 }
 
 beforeAll(async () => {
-  const built = [path.join(PROJECT_ROOT, 'dist/worker/index.js'), path.join(PROJECT_ROOT, 'dist/api/main.js')];
+  const built = [path.join(PROJECT_ROOT, 'dist/processes/worker.js'), path.join(PROJECT_ROOT, 'dist/api/main.js')];
   const oldestBuild = Math.min(...built.map((file) => statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0));
   if (oldestBuild < newestModification(path.join(PROJECT_ROOT, 'src')))
     throw new Error('dist/ is missing or older than src/: run `npm run build` before the stack tests.');

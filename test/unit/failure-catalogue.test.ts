@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { HTTP_STATUS_OF, answerForFailure, toApiError } from '../../src/http/errors';
+import { toApiError } from '../../src/api/agent-client-errors';
+import { HTTP_STATUS_OF, answerForFailure } from '../../src/http/errors';
 import { EXIT_CODE_OF_FAILURE, ExitCode, exitCodeForOutcome } from '../../src/cli/exit-codes';
 import { ChatTurnFailedError } from '../../src/client/chat-turn-failed-error';
 import { ConversationFailure } from '../../src/shared/conversation';

@@ -7,7 +7,7 @@ import { sleep } from '../../client/abortable-sleep';
 import { MODEL_STREAM_DEFAULTS } from '../../shared/defaults/model-stream';
 import { UI_CHAT_DEFAULTS } from '../../shared/defaults/ui-chat';
 import { approvalIdOf, signApproval } from '../approval-binding';
-import { toApiError } from '../../http/errors';
+import { toApiError } from '../agent-client-errors';
 import type { RunSubscriptions } from '../run-subscriptions';
 import { ChunkTranslator } from './chunk-translator';
 import { DONE_FRAME, UI_MESSAGE_STREAM_HEADERS, chunkFrame, type UiMessageChunk } from './ui-message-chunks';
