@@ -321,7 +321,7 @@ describe('the production shape on this machine', () => {
     const left = await stackProcesses(directory);
     // PostgreSQL, Temporal, the worker and the API run in process groups of their own, as with a real crash.
     expect(left.join('\n')).toMatch(/temporal-server/);
-    expect(left.join('\n')).toMatch(/dist\/worker\/index\.js/);
+    expect(left.join('\n')).toMatch(/dist\/processes\/worker\.js/);
     expect(left.length).toBeLessThan(before.length);
 
     const started = await startScript('test/fixtures/stack-foreground.ts', foregroundEnv(), /Ctrl-C stops/, 180_000);
