@@ -67,16 +67,13 @@ export interface AgentRunnerPluginOptions {
   /** The OpenAI-compatible endpoint the `callModel` activity talks to. */
   model: ModelSettings;
   /**
-   * The HTTP listener the worker serves model deltas on while a model call streams, so followers
-   * (`followRunEvents({ deltas: true })`, the API's event stream, `agent-runner run`/`watch`) see the answer as it
-   * comes. It starts when the worker runs and logs one info line with its address. Its URL goes in the worker's
-   * identity (`<identity> agent-stream=<url>`) when known as the worker is created — a fixed port, or a listener
-   * started first (`await plugin.startStreamListener()`, as `createAgentWorker` does) — and each attempt of a model
-   * call then streams at a path followers derive from the run's description, with the run's stream key (a random
-   * 256-bit secret kept in the run's history, encrypted with it) as its credential: no heartbeat is spent on it.
-   * Otherwise each attempt announces its own URL and credential in a heartbeat at its start. With `tls` it serves https. `false`: no listener; followers see each answer once it is complete. Fields left out
-   * come from `AGENT_STREAM_HOST`, `AGENT_STREAM_PORT`, `AGENT_STREAM_PUBLIC_URL`, `AGENT_STREAM_TLS_CERT` and
-   * `AGENT_STREAM_TLS_KEY`, else the defaults.
+   * The HTTP listener that serves model deltas while a model call streams, so followers (`followRunEvents({ deltas:
+   * true })`, the API's event stream, `agent-runner run`/`watch`) see the answer as it comes; with `tls` it serves
+   * https. Its URL goes in the worker's identity when known at creation (a fixed port, or
+   * `await plugin.startStreamListener()` first, as `createAgentWorker` does), else each model call announces it in a
+   * heartbeat; the run's stream key (a random 256-bit secret, encrypted in its history) is the credential. `false`: no
+   * listener, followers see each answer once complete. Fields left out come from `AGENT_STREAM_HOST`,
+   * `AGENT_STREAM_PORT`, `AGENT_STREAM_PUBLIC_URL`, `AGENT_STREAM_TLS_CERT` and `AGENT_STREAM_TLS_KEY`.
    * @default `{ host: '127.0.0.1', port: 0 }` (this machine only, a free port)
    */
   streamListener?: StreamListenerOptions | false;
@@ -99,14 +96,13 @@ export interface AgentRunnerPluginOptions {
    */
   tracing?: TracingConfig | false;
   /**
-   * MCP servers whose tools runs on this worker may use (`docs/guide/mcp-tools.md`), by name, as MCP clients write
-   * them: `{ command, args?, env?, cwd? }` for a server the worker starts over stdio, `{ url, headers? }` for a
-   * Streamable HTTP one; each may set `approval` (`'none'`, `'all'` or the tools that wait for approval), `timeout`
-   * and `deadline`. A server's tool `t` is the tool `<name>__t`; a run names `<name>__*` for all of them. One
-   * connection per server per worker, opened on first use, closed when the worker stops. `env` and `headers` are
-   * credentials: redacted from results, failures and log lines. Checked at construction: a bad entry throws.
-   * A server's questions during a call (elicitation) wait for a person in the run; `sampling: true` on an entry lets
-   * that server sample the worker's default model, refused otherwise (`docs/guide/mcp-elicitation.md`).
+   * MCP servers whose tools runs on this worker may use (`docs/guide/mcp-tools.md`), by name: `{ command, args?, env?,
+   * cwd? }` for one the worker starts over stdio, `{ url, headers? }` for a Streamable HTTP one; each may set
+   * `approval` (`'none'`, `'all'` or the tools that wait for approval), `timeout` and `deadline`. Server `<name>`'s tool
+   * `t` is `<name>__t`; a run names `<name>__*` for all. One connection per server per worker, opened on first use.
+   * `env` and `headers` are credentials, redacted from results, failures and logs. A server's questions (elicitation)
+   * wait for a person in the run; `sampling: true` lets it sample the worker's default model
+   * (`docs/guide/mcp-elicitation.md`). A bad entry throws at construction.
    * @default none
    */
   mcpServers?: McpServers;
@@ -141,33 +137,22 @@ export interface AgentRunnerPluginOptions {
  * Adds the agent to a worker you already run:
  * `Worker.create({ ..., plugins: [new AgentRunnerPlugin({ tools, model })] })`.
  *
- * - **Activities**: `callModel`, `compactConversation`, `extractToolResult`, `executeTool` and `describeTools`, bound to `tools` and `model`, are added to the
- *   worker's own activities. A worker that already has an activity of one of those names is refused (with the
- *   names), rather than one of the two silently replacing the other.
- * - **Workflows**: a worker with no workflows of its own (neither `workflowsPath` nor `workflowBundle`) gets
- *   {@link AGENT_WORKFLOWS_PATH}. Any worker whose workflows Temporal bundles preloads
- *   {@link AGENT_PRELOADED_MODULES}. A worker with its own workflows keeps them untouched: Temporal bundles one
- *   workflows module per worker and `SimplePlugin` can only replace a `workflowsPath`, not merge two. Such a
- *   worker re-exports the agent's workflows from its own module — `export * from 'agent-runner/workflow';` — and
- *   the same goes for a prebuilt `workflowBundle`, which must be bundled from a module that does so. A
- *   `workflowsPath` whose bundle lacks the agent's workflows fails `Worker.create`, saying so (`checks/agent-workflows-exported.ts`).
- * - **Stream listener**: an HTTP listener for model deltas, started when the worker runs and announced in one info
- *   log line with its address (see {@link AgentRunnerPluginOptions.streamListener}; `false` opens none). One per
- *   address in a process, shared by the workers in it.
- * - **Heartbeats**: `maxHeartbeatThrottleInterval` is set to {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} unless the
- *   worker's options set it, so the heartbeat a stopped call sends to hear of its cancellation is not held back. The
- *   option is worker-wide: the worker's other activities heartbeat at that rate too.
+ * - **Activities**: `callModel`, `compactConversation`, `extractToolResult`, `executeTool` and `describeTools` join
+ *   the worker's own; a name clash is refused rather than one silently replacing the other.
+ * - **Workflows**: a worker with none of its own gets {@link AGENT_WORKFLOWS_PATH}; every bundled worker preloads
+ *   {@link AGENT_PRELOADED_MODULES}. Temporal bundles one workflows module per worker, so a worker with its own
+ *   `workflowsPath` or `workflowBundle` re-exports the agent's (`export * from 'agent-runner/workflow';`), and
+ *   `Worker.create` fails, saying so, when it does not.
+ * - **Stream listener**: see {@link AgentRunnerPluginOptions.streamListener}; one per address per process.
+ * - **Heartbeats**: `maxHeartbeatThrottleInterval` defaults to {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL}, so a
+ *   stopped call hears of its cancellation promptly; the option is worker-wide.
+ * - **Data converter**: the `dataConverter` option is merged into the worker's, and into the replay worker's and a
+ *   client's that use this plugin; two codecs are refused.
+ * - **Checks**: `Worker.create` refuses a bundle with a second `@temporalio/workflow` (`SecondSdkCopyError`); running
+ *   refuses a namespace without the agent's search attributes (`SearchAttributesMissingError`).
  *
- * - **Data converter**: the `dataConverter` option (a payload codec: the history's content encrypted) is merged
- *   into the worker's, and into the replay worker's and a client's that use this plugin; two codecs are refused.
- *
- * - **Checks**: a worker whose bundle would hold a second copy of `@temporalio/workflow` is refused at
- *   `Worker.create` (`SecondSdkCopyError`); a namespace that lacks the agent's search attributes is refused when
- *   the worker runs (`SearchAttributesMissingError`, with the command that registers them).
- *
- * `createAgentWorker` is a worker with this plugin and nothing else.
- *
- * Plugins are an experimental feature of the Temporal SDK (`@temporalio/plugin`); their API may change.
+ * `createAgentWorker` is a worker with this plugin and nothing else. Plugins are experimental in the Temporal SDK
+ * (`@temporalio/plugin`); their API may change.
  */
 export class AgentRunnerPlugin extends SimplePlugin {
   private readonly activityNames: readonly string[];
