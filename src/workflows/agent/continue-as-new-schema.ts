@@ -11,33 +11,15 @@ import type { ContinueAsNewState } from './continue-as-new-state';
 import { readerFor, type VersionReader } from '../rules/versioned-reading';
 
 /**
- * The state continue-as-new carries ({@link ContinueAsNewState}): what one
- * Temporal run of an agent run writes and the next one reads, maybe on a
- * newer worker. It names its version in `schemaVersion`;
- * {@link parseContinueAsNewState} reads the version this code writes and
- * rejects any other (or none) with a problem that names the versions it
- * reads. Versions before 4 never left development, and are not read.
+ * The state continue-as-new carries ({@link ContinueAsNewState}) from one Temporal run of an agent run to the next,
+ * maybe on a newer worker. {@link parseContinueAsNewState} reads only the `schemaVersion` this code writes (4: run
+ * state, compaction, stop-condition context, nested usage, result cache); any other comes back as problems, never a
+ * throw, and the run fails with `InvalidAgentInput`.
  *
- * Version 4 carries the run's state (`continueAsNewFields`), its compaction and
- * where the carried messages sit in the transcript (`compactionFields`),
- * what a custom stop condition sees and the released iterations
- * (`stopContextFields`), nested agents' usage (`nestedFields`) and the
- * result cache (`resultCacheFields`).
- *
- * To add version 5:
- * 1. Write `continueAsNewV5Schema` (with `schemaVersion: z.literal(5)`) and set
- *    {@link CONTINUE_AS_NEW_STATE_VERSION} to 5; change `ContinueAsNewState` and
- *    `continueAsNewStateOf` (which writes it) to match.
- * 2. Add `5` to `READERS`, and read version 4 there through its schema and
- *    an upgrade to version 5 (`upgradeV4(previous: ContinueAsNewV4): ContinueAsNewV5`):
- *    a run that continued as new on the code before reaches the new code
- *    with version 4. Drop that reader only when no run and no history to
- *    replay can still carry it.
- * 3. Test the new schema, the upgrade from version 4, and a version 4
- *    continue-as-new state (`test/unit/continue-as-new-schema.test.ts`).
- *
- * Nothing here throws on a malformed continue-as-new state: it comes back as problems,
- * and the run fails with `InvalidAgentInput` (see `readContinueAsNewState`).
+ * To add version 5: write `continueAsNewV5Schema` and bump {@link CONTINUE_AS_NEW_STATE_VERSION}, `ContinueAsNewState`
+ * and `continueAsNewStateOf`; add `5` to `READERS` with version 4 read through an upgrade (runs that continued as new
+ * on older code arrive with it, until no run or history to replay can); test both in
+ * `test/unit/continue-as-new-schema.test.ts`.
  */
 
 /** The version of the continue-as-new state this code writes. */

@@ -8,27 +8,15 @@ import { identifierSchema, type ConversationInput } from '../../shared/conversat
 import { readerFor, type VersionReader } from '../rules/versioned-reading';
 
 /**
- * The conversation workflow's argument: what a client starts a conversation
- * with, and what the conversation hands itself when it continues as new (its
- * history and remembered turns), maybe to a newer worker. It names its
- * version in `schemaVersion`; {@link readConversationInput} reads the
- * version this code writes ({@link ConversationInput}) and rejects any other
- * (or none) with a problem that names the versions it reads.
+ * The conversation workflow's argument: what a client starts a conversation with, and what it hands itself when it
+ * continues as new, maybe to a newer worker. {@link readConversationInput} reads only the `schemaVersion` this code
+ * writes ({@link ConversationInput}); any other fails the workflow with a reason, not its task (which would retry
+ * forever). Only the shape is checked: each turn's run checks its own input.
  *
- * To add version 3:
- * 1. Write `conversationInputV3Schema` (with `schemaVersion: z.literal(3)`),
- *    set `CONVERSATION_INPUT_VERSION` (shared/conversation.ts) to 3 and change
- *    `ConversationInput` there to match.
- * 2. Add `3` to `READERS`, and read version 2 there through its schema and an
- *    upgrade to version 3: a conversation continued as new on the code before
- *    reaches the new code with version 2, and a client on that code starts
- *    conversations with it. Drop that reader only when none can still arrive.
- * 3. Test the new schema, the upgrade from version 2 and the exact old shape
- *    (`test/unit/conversation-input.test.ts`).
- *
- * An argument the workflow cannot read fails the workflow with a reason, not
- * its task (which would retry forever); only the shape is checked, since each
- * turn's run checks its own input.
+ * To add version 3: write `conversationInputV3Schema`, bump `CONVERSATION_INPUT_VERSION` and `ConversationInput`
+ * (shared/conversation.ts); add `3` to `READERS` with version 2 read through an upgrade (continued conversations and
+ * clients on older code send it, until none can); test both and the exact old shape in
+ * `test/unit/conversation-input.test.ts`.
  */
 
 const count = builtOnce('conversationInput.count', () => z.number().int().nonnegative());
