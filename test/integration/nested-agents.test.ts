@@ -1,6 +1,12 @@
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { addUsage, type Usage } from '../../src/shared/messages';
-import { approveSignal, decideUpdate, eventsQuery, stateQuery, terminateSignal } from '../../src/workflow-contract/definitions';
+import {
+  approveSignal,
+  decideUpdate,
+  eventsQuery,
+  stateQuery,
+  terminateSignal,
+} from '../../src/workflow-contract/definitions';
 import { type AgentResult } from '../../src/shared/agent-result';
 import { type RunEvent } from '../../src/shared/run-events';
 import { defineAgentTool } from '../../src/tools/define-agent-tool';
