@@ -10,14 +10,10 @@ import type { ChannelLine, ModelDelta } from '../shared/model-stream-events';
 import { modelStreamPath, type ModelStreamCall } from '../shared/model-stream-path';
 
 /**
- * The worker's side channel for model-call deltas: an HTTP(S) server in the worker's process, started on first use,
- * with one channel per model-call attempt.
- *
- * A channel lives at its run's, call's and attempt's path with the run's stream key as credential when the worker's
- * identity names this server, else at a random path with a random 256-bit token announced in a heartbeat. A follower
- * GETs it with `Authorization: Bearer <token>` and reads newline-delimited JSON deltas, then `{"end": …}`. No credential
- * answers 401; a wrong one and an unknown channel both 404, so a caller learns nothing about which channels exist.
- * Nothing here is durable; a channel is forgotten `MODEL_STREAM_DEFAULTS.keepEndedMs` after its attempt.
+ * The worker's HTTP(S) side channel for model-call deltas, one channel per attempt, forgotten
+ * `MODEL_STREAM_DEFAULTS.keepEndedMs` after it. A follower sends the run's stream key (or the attempt's heartbeat
+ * token) as a bearer token and reads newline-delimited JSON; no credential answers 401, a wrong one or an unknown
+ * channel 404, so channels cannot be probed.
  */
 
 /** Where one attempt publishes. */

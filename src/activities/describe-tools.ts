@@ -12,14 +12,9 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import { toolMatches } from '../shared/mcp-tool-names';
 
 /**
- * The `describeTools` activity: the worker's defined tools, and the MCP
- * servers' tools the run names (listed from the servers on first use). A
- * server that cannot be listed does not fail the catalog: it is named in
- * `unavailable`, and a run that needs its tools fails at start saying why. What the servers said (their
- * descriptions, a failing server's last output) has the configured secrets (`redact`) removed: it goes into
- * the history. With it go the worker's settings the run's calls are scheduled with, and a fresh stream key.
- * Tools the operator listed in `approvalRequired` are described as always needing approval, whatever their
- * definition or server says: the run's input can add approvals, never remove these.
+ * The `describeTools` activity: the worker's tools and the named MCP servers' tools, redacted (they go into the
+ * history), with the worker's call settings and a fresh stream key. A server that cannot be listed is named in
+ * `unavailable`, so only runs that need it fail; operator-listed `approvalRequired` tools always need approval.
  */
 export async function describeTools(
   registry: ToolRegistry,

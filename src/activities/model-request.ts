@@ -6,16 +6,10 @@ import { type ModelCallInput } from '../shared/activity-types';
 import { ModelRequestCache, modelRequestKey } from './model-request-cache';
 
 /**
- * The conversation a model call sends: from its input when it travelled
- * there, otherwise read from the activity's own workflow run with the
- * `modelRequest` query, a page at a time. The workflow prepared it before
- * scheduling the call, from its history alone, so every attempt — on
- * another worker, after a restart — reads the same messages; queries are not
- * recorded, so the conversation is not written to history again.
- * A read that fails is retryable: the workflow's worker may be restarting.
- * When this worker's workflow handed the messages over in memory (`cache`,
- * filled by the `ModelRequestSinks` sink), the first attempt takes them from
- * there and asks nothing.
+ * The conversation a model call sends: from its input, from this worker's in-memory hand-over (`cache`) on the first
+ * attempt, or else from the workflow's `modelRequest` query, a page at a time. The workflow prepared it from its
+ * history alone, so every attempt reads the same messages without writing them to history again; a failed read is
+ * retryable (the workflow's worker may be restarting).
  */
 export async function requestMessages(
   context: Context,

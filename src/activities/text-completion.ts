@@ -40,16 +40,9 @@ export type TextRequest = (request: {
 }) => Promise<CompletedText>;
 
 /**
- * A non-streaming chat-completions request without tools, for the activities
- * that ask the model for one text on the side (`compactConversation`,
- * `extractToolResult`). The client is `callModel`'s (`createModelClient`:
- * no client-side retries, Temporal owns retry), and its failures are
- * classified and redacted the same way (`ModelCall.*` types,
- * `nextRetryDelay` from `Retry-After`).
- * Usage is priced from the worker's price table, and with `requirePrice` a
- * model it has no price for fails before anything is sent.
- * Runs inside an activity, heartbeating. Throws at once when
- * `settings.baseURL` carries credentials.
+ * A non-streaming request without tools for `compactConversation` and `extractToolResult`, on `callModel`'s client
+ * and failure classification; priced from the worker's table (`requirePrice` refuses an unpriced model before
+ * sending). Runs in an activity, heartbeating.
  */
 export function createTextRequest(settings: ModelSettings, heartbeatIntervalMs?: number): TextRequest {
   const { table, clientOf, redact } = createEndpointClients(settings);

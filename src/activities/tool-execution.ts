@@ -22,14 +22,9 @@ import { keepHeartbeating } from './heartbeat';
 import { withToolSpan } from '../tracing/genai-spans';
 
 /**
- * The `executeTool` activity. Model mistakes (an unknown tool, arguments that
- * are not JSON or fail the schema) and tool errors come back as the tool's
- * result text, `Error: ...`, for the model to act on, once: whatever a tool
- * throws is never a reason to run it again. Only a `RetryableToolError` fails
- * the activity so Temporal retries it, up to `toolCallMaxAttempts`. The
- * configured secrets (`redact`) are removed from results and failures. Output
- * over {@link TOOL_OUTPUT_LIMIT_BYTES} is cut, with a note, so the result
- * fits in a Temporal payload.
+ * The `executeTool` activity. Model mistakes and tool errors come back once as the result text `Error: ...`; only a
+ * `RetryableToolError` fails the activity for Temporal to retry. Results and failures are redacted, and output over
+ * {@link TOOL_OUTPUT_LIMIT_BYTES} is cut, with a note, to fit a Temporal payload.
  */
 export function createToolExecution(
   registry: ToolRegistry,

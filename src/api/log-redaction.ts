@@ -5,15 +5,9 @@ import { REDACTION } from '../shared/defaults/activities';
 import { principalsOf, type ApiAuth } from './auth';
 
 /**
- * The API's request log holds no token, however a client sends it: a careless client puts it in the query
- * string (`GET /runs?token=...`), and fastify logs each request's URL. Three layers, because the log holds
- * the URL in more than one place (the request line, a router error's message):
- * - the values of the query parameters that name a secret (`token`, `access_token`, `key`, `api_key`),
- *   in every line;
- * - `AGENT_API_TOKEN` itself, in every line, in the forms it takes in JSON and URLs;
- * - any path segment, query value or word that is a principal's token (its digest matches), in the request's
- *   URL and in every line (a route's error message quotes the run id it was given; a malformed URL is logged
- *   as it came), percent-encoded or not.
+ * The API's request log holds no token, however a client sends it (fastify logs URLs, and a careless client puts
+ * tokens in query strings): secret-named query values, `AGENT_API_TOKEN` in its JSON and URL forms, and any path
+ * segment, query value or word whose digest matches a principal's token, encoded or not, are removed from every line.
  */
 
 /** Query parameters whose values are secrets by name. */

@@ -10,15 +10,10 @@ import type { CodecKey } from './codec-keys';
 export const ENCODED_FAILURE_CONVERTER_PATH: string = require.resolve('./encoded-failure-converter');
 
 /**
- * The data converter of a process whose payloads are encrypted with the runner's AES-256-GCM codec: give the
- * same keys (or the same codec) to the worker (`createAgentWorker({ dataConverter })`, `AgentRunnerPlugin`) and to
- * every client (`connectAgentClient(config, { dataConverter })`).
- *
- * - `keys`, primary first: the primary encrypts every new payload; the others only decrypt (key rotation). With
- *   keys, failure messages and stack traces are encrypted too ({@link ENCODED_FAILURE_CONVERTER_PATH}).
- * - No keys: payloads stay in clear, and an encrypted payload met on the way in fails with a `PayloadKeyError`
- *   that names its key id, instead of Temporal's "Unknown encoding".
- * - A codec of your own (any `PayloadCodec`) is used as given; failures are left as Temporal leaves them.
+ * The data converter for the runner's AES-256-GCM codec; give the worker and every client the same keys. `keys`,
+ * primary first (the others only decrypt), also encrypt failure messages ({@link ENCODED_FAILURE_CONVERTER_PATH});
+ * no keys leave payloads in clear but name the key of an encrypted one (`PayloadKeyError`); a `PayloadCodec` of your
+ * own is used as given, failures left as Temporal leaves them.
  */
 export function payloadCodecDataConverter(keys: readonly CodecKey[] | PayloadCodec): DataConverter {
   if (!Array.isArray(keys)) return { payloadCodecs: [keys as PayloadCodec] };

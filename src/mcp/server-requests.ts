@@ -32,22 +32,12 @@ export interface McpCallInFlight {
 }
 
 /**
- * What MCP servers ask of the worker's client while it calls their tools (`docs/guide/mcp-elicitation.md`):
- *
- * - **Elicitation** (`elicitation/create`, form mode): the question goes to the run whose call is in flight on
- *   that server (signal `mcpElicitation`), which waits for input as for `ask_question`; the answer, read back with
- *   the `mcpElicitationAnswer` query, goes to the server mapped onto its schema. The call's activity stays in
- *   `tools/call` all along, heartbeating, so the wait is bounded by the call's `timeout`. MCP does not say which
- *   request a server's request belongs to, so with several calls in flight on one server the question is refused
- *   (an MCP error the server receives) rather than put to the wrong run.
- * - **Sampling** (`sampling/createMessage`): refused, with how to enable it, unless the server's entry has
- *   `sampling: true`; then answered by the worker's default model, its `maxTokens` lowered to the entry's
- *   `samplingMaxTokens` (else `MCP_DEFAULTS.samplingMaxTokens`), and its tokens signalled to the run whose call is
- *   in flight (`mcpSampling`), which counts them in its usage and budgets. Like a question, a request that cannot
- *   be told apart (no call, or several, in flight on the server) is refused.
- *
- * Both capabilities are announced to every server, so a server that needs one offers its tools and hears why a
- * request was refused instead of hiding them.
+ * What MCP servers ask of the worker's client during their tools' calls (`docs/guide/mcp-elicitation.md`):
+ * elicitation goes to the run whose call is in flight on that server (signal `mcpElicitation`, answer read back with
+ * the `mcpElicitationAnswer` query) while the call heartbeats in `tools/call`; sampling is refused unless the entry
+ * has `sampling: true`, then answered by the worker's default model and signalled to the run (`mcpSampling`). MCP does
+ * not say which call a request belongs to, so with none or several in flight on the server it is refused. Both are
+ * announced to every server, so a server that needs one still offers its tools.
  */
 export class McpServerRequests {
   /** What the client announces in the handshake. */

@@ -1,15 +1,9 @@
 import type { Redactor } from './redactor';
 
 /**
- * `error` with every configured secret removed from its message, stack,
- * details, cause and other own fields. An `Error` is changed in place, so its
- * class and what Temporal reads from it (`type`, `nonRetryable`,
- * `nextRetryDelay`) stay as they were; any other thrown value comes back as a
- * redacted copy.
- *
- * Activities throw what this returns: a failure's text is stored in the
- * workflow history and printed in the worker's log line about the failure,
- * and a provider may echo a key in an error message.
+ * `error` with every configured secret removed from its message, stack, details, cause and own fields, since a
+ * failure's text lands in the history and the worker's log. An `Error` is changed in place so Temporal still reads its
+ * `type`, `nonRetryable` and `nextRetryDelay`; any other value comes back as a redacted copy.
  */
 export function redactFailure<T>(error: T, redact: Redactor): T {
   if (!redact.active) return error;

@@ -46,17 +46,13 @@ function registrationCommand(
 const INDEXED_VALUE_TYPES = { Keyword: 2, Int: 3, Double: 4 } as const;
 
 /**
- * Registers the agent's search attributes (`AgentStatus`, `AgentIterations`, ...) on a namespace, those it lacks
- * only, and returns the names it added (none when all were there). Run it once per namespace, from a deploy step
- * or a test's setup; it needs the operator permission that `temporal operator search-attribute create` needs, and
- * is the same as running that command (`registrationCommand` in the worker's error gives it in full).
+ * Registers the agent's search attributes a namespace lacks and returns their names, as
+ * `temporal operator search-attribute create` does (it needs the same permission); run it once per namespace.
+ * A worker's `NativeConnection` does as well as a client's `Connection`:
  *
  * ```ts
- * const connection = await Connection.connect({ address: 'localhost:7233' });
- * await registerSearchAttributes(connection, 'default');
+ * await registerSearchAttributes(await Connection.connect({ address: 'localhost:7233' }), 'default');
  * ```
- *
- * A worker's `NativeConnection` does as well as a client's `Connection`.
  */
 export async function registerSearchAttributes(connection: OperatorConnection, namespace: string): Promise<string[]> {
   const missing = (await missingSearchAttributes(connection, namespace)) ?? [];

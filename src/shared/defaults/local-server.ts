@@ -18,17 +18,10 @@ export const LOCAL_SERVER_DEFAULTS = {
   /** How often the wait asks whether the server answers. */
   pollMs: 250,
   /**
-   * Dynamic config of every dev server the project starts (the demo, `npm start`, the tests, the bench):
-   * the stock `start-dev` reads its task queues at most 20 times a second (`history.transferProcessorMaxPollRPS`,
-   * one shard), which is most of an iteration's time with a fast model, and does not start activities
-   * eagerly (`system.enableActivityEagerExecution`): the worker that completes a workflow task then gets
-   * the activity it scheduled in the same answer, without a round trip through the task queue.
-   * `npm run bench` measures both against the stock server.
-   * A workflow task lost with its worker (killed while it held the task) is timed out and tried again; from its
-   * fourth attempt the server adds a doubling backoff to the attempt's timeout, stock up to 10 minutes
-   * (`history.workflowTaskRetryMaxInterval`): a run whose workers crashed a few times in a row then waited minutes
-   * after a live worker was back. Capped at 10 s, a lost task runs again within 20 s, and a task that fails every
-   * time still costs one attempt per 20 s.
+   * Dynamic config of every dev server the project starts. Stock `start-dev` reads its task queues at most 20 times a
+   * second (`history.transferProcessorMaxPollRPS`), most of an iteration with a fast model, and starts no activity
+   * eagerly; `npm run bench` measures both. Stock, a workflow task lost with its worker four or more times in a row
+   * backs off up to 10 minutes (`history.workflowTaskRetryMaxInterval`): capped at 10 s it runs again within 20 s.
    */
   dynamicConfig: {
     'history.transferProcessorMaxPollRPS': 1000,

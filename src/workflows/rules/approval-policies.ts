@@ -7,17 +7,10 @@ import { checkArguments } from './approval-rules';
 import { cutReason, messageTooDeep } from './message-bounds';
 
 /**
- * Approval policies: functions registered by name in workflow code that
- * decide a call needing approval before a human does. Registered like custom stop conditions, in the
- * module the worker bundles as its workflows, before any run starts:
- *
- *   export * from 'agent-runner/workflow';
- *   registerApprovalPolicy('small-transfers', (call, params) =>
- *     (call.arguments as { amount: number }).amount <= Number(params.limit) ? { decision: 'approve' } : { decision: 'ask' });
- *
- * A policy runs inside the workflow, so it must be pure, quick and deterministic: replay runs it
- * again and must get the same decision. What it returns is checked here ({@link applyApprovalPolicy});
- * a throw or a malformed decision denies the call, it never fails the workflow task.
+ * Approval policies: functions registered by name in the worker's workflows module that decide a call needing approval
+ * before a person does (`registerApprovalPolicy('small-transfers', (call, params) => ...)`). A policy runs in the
+ * workflow, so it must be pure and deterministic; a throw or a malformed decision denies the call and never fails the
+ * workflow task.
  */
 
 /** A tool call as an approval policy sees it. A copy: changing it changes nothing in the run. */

@@ -10,15 +10,10 @@ import {
 } from './model-context';
 
 /**
- * The compaction rule: before a model call, whether the run compacts and
- * where it cuts. It compacts when what the model would see (instructions
- * included, masking applied) passes `maxTokens`, estimated. The cut keeps
- * the newest `keepRecentIterations` iterations whole: it falls just before
- * the model's answer of the oldest kept iteration, so an assistant message
- * is never parted from its tool results, and a person's message that came
- * in after the last iteration is kept too. What is summarised is the
- * previous summary (a rolling summary) and the messages after it up to the
- * cut, as the model saw them, less the caller's system messages, which stay.
+ * The compaction rule: a run compacts when what the model would see passes `maxTokens`, estimated. The cut keeps the
+ * newest `keepRecentIterations` iterations whole (an assistant message stays with its tool results) and a person's
+ * later message; the previous summary and the messages up to the cut, less the caller's system messages, are
+ * summarised.
  */
 
 /** What the rule decided. */

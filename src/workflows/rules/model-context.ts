@@ -4,17 +4,8 @@ import type { ChatMessage } from '../../shared/messages';
 import { estimateTokens, maskObservations, toolNameLookup, type MaskedObservation } from './observation-masking';
 
 /**
- * What the model sees before a model call, composed in one place from the
- * run's transcript (`run.messages`, always whole), its compaction (if any)
- * and observation masking:
- *
- *     [caller's system messages summarised away] + [summary] + messages after `throughIndex`
- *
- * with masking applied to the result. The caller's own system and developer
- * messages (of the run's input) are never summarised: they are
- * instructions, not conversation, and stay word for word, in order, before
- * the summary. The summary is a `user` message: it retells tool results and
- * other untrusted text, which must not gain a system message's authority.
+ * What the model sees before a model call: the caller's own system messages word for word, then the compaction's
+ * summary (a `user` message, since it retells untrusted text), then the messages after `throughIndex`, masked.
  */
 
 /** A run's compaction: the messages through `throughIndex` are summarised by `summary`. */
