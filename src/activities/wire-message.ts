@@ -2,14 +2,9 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import type { ChatMessage, ToolCall } from '../shared/messages';
 
 /**
- * A conversation message as the provider is sent it: runner bookkeeping (`meta`) removed, and a tool call's
- * `arguments` that are not JSON replaced by {@link WIRE_ARGUMENTS_PLACEHOLDER}.
- *
- * The run's record keeps what the model sent, and the tool's error result shows it to the model; only the request
- * changes. Servers that turn the history back into their own prompt parse every call's arguments: llama.cpp's
- * server answers 500 `Failed to parse tool call arguments as JSON` to a conversation holding a call cut off by the
- * token cap (`{"city`), on every attempt, so the run could never go on. Done here, in the activity that builds the
- * request, so the workflow's recorded history (and its replay) is unchanged.
+ * A conversation message as the provider is sent it: `meta` removed, and a tool call's `arguments` that are not JSON
+ * replaced by {@link WIRE_ARGUMENTS_PLACEHOLDER}, since servers such as llama.cpp refuse (500, on every attempt) a
+ * history holding a call cut off by the token cap. Done in the activity, so the recorded history is unchanged.
  */
 export function toWireMessage(message: ChatMessage): ChatCompletionMessageParam {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars

@@ -4,14 +4,9 @@ import { temporalUnavailable } from '../http/errors';
 import { ApiError } from '../http/api-error';
 
 /**
- * Bounds how long a request waits for Temporal. Unbounded, a call to a server
- * that is down goes through the client's retries (about 20 s) before it fails;
- * a request should rather answer 503 `temporal_unavailable` at once.
- *
- * Only calls the Temporal server answers by itself (start, describe, signal,
- * list, the readiness probe) are bounded this way. Calls that wait for a
- * worker (queries, updates, a chat turn) may take longer for good reasons, so
- * the routes reach Temporal through a bounded call first.
+ * Bounds the calls the Temporal server answers by itself (start, describe, signal, list, readiness), so with the
+ * server down a request answers 503 `temporal_unavailable` at once instead of after the client's ~20 s of retries;
+ * calls that wait for a worker (queries, updates, chat turns) are not bounded.
  */
 
 /**

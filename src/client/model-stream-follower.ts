@@ -21,13 +21,9 @@ import { ScheduledCalls } from './scheduled-calls';
 
 /**
  * Follows a run's model deltas beside its durable events: while a model call runs, the run is described every
- * `MODEL_STREAM_DEFAULTS.discoverPollMs` to find the attempt's delta server (the worker's identity, or the attempt's
- * heartbeat) and its credential (the run's stream key, or the heartbeat's token), and the deltas go in the feed
- * before the call's `model-response`.
- *
- * A failed or broken attempt is followed by `model-delta-reset`; an unreachable stream is `model-stream-unreachable`,
- * once per follow, and the durable events go on. The credential is sent only as a bearer token, never logged; over
- * https the worker's certificate is checked against Node's authorities plus {@link StreamTrust.ca}.
+ * `MODEL_STREAM_DEFAULTS.discoverPollMs` to find the attempt's delta server and credential, and the deltas go in the
+ * feed before the call's `model-response`. A broken attempt yields `model-delta-reset`, an unreachable stream one
+ * `model-stream-unreachable`; the credential is only ever a bearer token, and https checks {@link StreamTrust.ca} too.
  */
 
 /** What a follower trusts a worker's https delta server with. */

@@ -51,12 +51,9 @@ export interface PayloadEncryption {
 }
 
 /**
- * The data converter of the environment, for a process's worker and client:
- * - payloads encrypted with the process's own keys (`AGENT_CODEC_KEYS` / `AGENT_CODEC_KEY_FILE`) when it holds any;
- * - else through the codec server of the Temporal profile or `TEMPORAL_CODEC_ENDPOINT` (with `TEMPORAL_CODEC_AUTH`);
- * - else in clear, and an encrypted payload fails with an error that names its key id (not Temporal's "Unknown
- *   encoding").
- * Local keys win over an endpoint: a process that holds the keys needs no server to read its own payloads.
+ * The data converter of the environment: the process's own keys (`AGENT_CODEC_KEYS` / `AGENT_CODEC_KEY_FILE`) when it
+ * holds any, else the profile's or `TEMPORAL_CODEC_ENDPOINT`'s codec server, else clear payloads that name the key of
+ * an encrypted one.
  *
  * @param temporal the process's Temporal settings, when it loaded them already (they carry the endpoint)
  */

@@ -317,14 +317,9 @@ export type AgentInput = z.input<typeof agentInputSchema>;
 export type ParsedAgentInput = z.output<typeof agentInputSchema>;
 
 /**
- * Checks `input` and returns either the parsed input or one human-readable
- * line per problem, each naming the field and what was expected. Never
- * throws: its nesting is measured first, without recursion, so no input can
- * overflow the stack of the schema's walk, and anything unforeseen that
- * throws while checking becomes a problem too (in a workflow, a throw would
- * fail the workflow task and retry it forever). At most
- * {@link INPUT_BOUNDS.problems} problems are listed, each cut to
- * {@link INPUT_BOUNDS.problemChars} characters.
+ * Checks `input` and returns the parsed input or one line per problem (at most {@link INPUT_BOUNDS.problems}, each
+ * cut to {@link INPUT_BOUNDS.problemChars}). Never throws, since a throw in a workflow retries its task forever:
+ * nesting is measured first without recursion, and anything unforeseen becomes a problem.
  */
 export function parseAgentInput(
   input: unknown,

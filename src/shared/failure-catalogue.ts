@@ -1,12 +1,6 @@
 /**
- * Every failure type the runner raises, in one place: the run's own failures,
- * the refusals of its updates, the model-call and tool-call activities'
- * failures, the conversation's refusals and turn failures, and the one the
- * client names for a run Temporal timed out. Workflow code, activities, the
- * client, the API and the CLI all take the type from here, and every surface
- * that maps failures (HTTP status, CLI exit code) is a `Record` over
- * {@link FailureTypeName}, so a new type does not compile until each one says
- * what it means. Pure: imported by workflow code too.
+ * Every failure type the runner raises, in one place. Each surface that maps failures (HTTP status, CLI exit code) is
+ * a `Record` over {@link FailureTypeName}, so a new type does not compile until each says what it means.
  */
 
 import type { ChatMessage, Usage } from './messages';

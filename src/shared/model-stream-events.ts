@@ -1,12 +1,6 @@
 /**
- * What a model call streams while it runs: its text, reasoning and tool-call
- * fragments as the provider sends them. These are NOT run events: they have
- * no `seq`, are never written to the run's event log or history, and are not
- * in the `events` or `state` queries. Followers get them live (SSE on
- * `GET /runs/:run_id/events`, `followRunEvents(..., { deltas: true })`,
- * `agent-runner run`/`watch`); someone who follows later gets only the
- * durable `model-response`. The final message is recorded once, as the
- * model-call activity's result.
+ * What a model call streams while it runs. Not run events: no `seq`, never in the history or the `events` query;
+ * followers get them live, a later reader only the durable `model-response`.
  */
 
 /** One fragment of a model call's answer, as the worker publishes it. */

@@ -7,14 +7,8 @@ import { usageSchema, type MessageMeta } from './messages';
 import { forkedFromSchema } from './fork';
 
 /**
- * The run's event log, typed: one member of a discriminated union per event
- * the runner writes, named noun-first in kebab-case (what it is about, then
- * what happened: `tool-call-start`, `loop-detection`). Readers narrow on
- * `type`, so the compiler finds every reader when an event changes.
- *
- * An event comes to a reader from a query of a worker that may run another
- * version, so a reader checks what it got ({@link isRunEvent}) and shows
- * anything else generically.
+ * The run's event log: one union member per event, named noun-first in kebab-case (`tool-call-start`). An event may
+ * come from a worker of another version, so readers check it ({@link isRunEvent}) and show anything else generically.
  */
 
 /** What every event has: its number, its time and its type. */

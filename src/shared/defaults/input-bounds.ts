@@ -4,14 +4,9 @@
  */
 
 /**
- * How large a run's input may be, field by field. Every value a caller (or a
- * conversation) hands to `agentWorkflow` has a bound here, so no input can
- * blow the workflow's stack, spend its task's time, or carry a field into an
- * activity's input that pushes it past Temporal's 2 MiB payload limit (which
- * terminates the workflow instead of failing it). Past a bound the run fails
- * at once with `InvalidAgentInput` naming the field. The conversation as a
- * whole is bounded by the size guards (`sizes.ts`), not here. Signals and
- * updates are held to `depth` too.
+ * How large a run's input may be, field by field, so no input blows the workflow's stack or time, or pushes an
+ * activity's input past Temporal's 2 MiB payload limit (which terminates the workflow); past a bound the run fails with
+ * `InvalidAgentInput`. The conversation as a whole is bounded by `sizes.ts`.
  */
 export const INPUT_BOUNDS = {
   /**

@@ -1,12 +1,6 @@
 /**
- * Sizes: Temporal's limits and the budgets the runner keeps under them.
- * Past Temporal's limits the server does not fail a call: it terminates the workflow
- * ("ScheduleActivityTaskCommandAttributes.Input exceeds size limit"), so a run or a conversation would be lost
- * with a message about Temporal, not about the run. The runner stops first, with its own failure and a reason.
- * The limits are the server's defaults (`limit.blobSize.error`, `limit.historySize.error`,
- * `limit.historyCount.error`), which Temporal Cloud also uses; the functions that measure sizes are in
- * `payload-limits.ts`.
- * Pure values, imported by workflow code; the runner's defaults are the modules of src/shared/defaults/.
+ * Temporal's size limits (the server's defaults, Temporal Cloud's too) and the budgets the runner keeps under them:
+ * past a limit the server terminates the workflow, so the runner stops first, with its own failure and reason.
  */
 
 /** The largest payload Temporal accepts: a model call's input, a tool's output, a run's result. */
