@@ -4,13 +4,10 @@ import { SPENT_USAGE_KEY, spentUsageIn } from '../shared/spent-usage';
 import type { ModelDelta } from '../shared/model-stream-events';
 
 /**
- * The tokens a model call spends on attempts that never return a result: one that times out, breaks off
- * mid-stream or fails on a bad chunk was still generated, and billed, up to where it stopped. Each attempt
- * measures what it streamed (about four characters a token, as the provider sent no count) and reports,
- * with every heartbeat, what the call has spent so far (`spentUsage`): the next attempt reads it from its
- * heartbeat details (Temporal hands an attempt the last details of the one before), a result adds it to the
- * answer's usage, a failure carries it in its details, and a timeout's `lastHeartbeatDetails` hold it, so
- * the workflow counts it from its history alone. Estimated counts say so (`estimated: true`).
+ * The tokens of model-call attempts that never return (timed out, broken off, a bad chunk): billed all the same. Each
+ * attempt estimates what it streamed (four characters a token) and heartbeats the call's total (`spentUsage`), which
+ * the next attempt, a result, a failure's details or a timeout's `lastHeartbeatDetails` carry, so the workflow counts
+ * it from its history alone (`estimated: true`).
  */
 
 /** About four characters a token, as providers' own rough guides say. */

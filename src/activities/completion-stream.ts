@@ -3,13 +3,8 @@ import type { ModelDelta } from '../shared/model-stream-events';
 import { issuePath } from './issue-path';
 
 /**
- * Assembles a chat completion from the chunks of a streamed answer, and
- * names the deltas each chunk carries. Every chunk comes from the provider
- * and is untrusted: one that is not JSON, not an object, carries an `error`,
- * or has a field of the wrong type becomes a named problem. The assembled
- * completion is then read by `readCompletion`, exactly as a non-streamed
- * body is, so both paths check the answer the same way (no choices, a tool
- * call without a name, ...).
+ * Assembles a chat completion from a streamed answer's untrusted chunks (a malformed one becomes a named problem) and
+ * names their deltas; `readCompletion` then checks it exactly as it checks a non-streamed body.
  */
 
 const text = z.string().nullish();

@@ -18,13 +18,10 @@ export interface HeartbeatPlan {
 }
 
 /**
- * Runs `work` while heartbeating every interval, the first one interval after the start: a call shorter than the
- * interval sends no heartbeat at all, and each one that reaches the server is a billed action. So the server
- * notices a lost worker within the heartbeat timeout. Besides, the run is described every
- * `ACTIVITY_DEFAULTS.cancelCheckIntervalMs` (not billed), and a heartbeat goes at once when the run has ended or
- * asked this call to stop: a cancellation reaches an activity only in the answer to a heartbeat. And an attempt
- * still running just before its start-to-close timeout heartbeats once more, so what it spent is in the details
- * the server keeps for the next attempt.
+ * Runs `work`, heartbeating every interval from one interval after the start (each heartbeat is a billed action, so a
+ * short call sends none). The run is described every `ACTIVITY_DEFAULTS.cancelCheckIntervalMs` (not billed), and a
+ * heartbeat goes at once when the run ended or asked the call to stop, since cancellation arrives only in a
+ * heartbeat's answer; one more goes just before the start-to-close timeout, to keep what the attempt spent.
  */
 export async function keepHeartbeating<T>(
   context: Context,

@@ -146,13 +146,9 @@ export interface InvalidResponse {
 }
 
 /**
- * `ModelCall.InvalidResponse`: the provider answered 2xx with something that
- * is not a chat completion (a proxy's HTML page, text that is not JSON, no
- * `choices`, a tool call without a name). A misbehaving provider sometimes
- * recovers, a misconfigured base URL never does: retried quickly
- * (`INVALID_RESPONSE_RETRY.retryDelayMs` apart) and not retried after
- * attempt `INVALID_RESPONSE_RETRY.maxAttempts`. The message quotes the
- * body's first `previewChars` characters.
+ * `ModelCall.InvalidResponse`: a 2xx that is not a chat completion. A misbehaving provider may recover, a wrong base
+ * URL never does, so it is retried quickly and at most `INVALID_RESPONSE_RETRY.maxAttempts` times; the message quotes
+ * the body's first `previewChars` characters.
  */
 export function invalidResponseFailure(
   response: InvalidResponse,

@@ -2,13 +2,9 @@ import type { ModelStreamEvent } from '../shared/model-stream-events';
 import type { Output } from './output';
 
 /**
- * The model's text on the terminal as it is generated: `  model: ` and the
- * text as it comes, under the iteration it belongs to, ended when the call's
- * `model-response` arrives (which then prints nothing more). A reset (the
- * attempt failed and is asked again) ends the line and says so, and the next
- * attempt's text starts a line of its own. Reasoning and tool-call fragments
- * are not printed: the tool call's line says what it does once it is whole.
- * A stream this follower cannot reach is said once, as a line of its own.
+ * The model's text on the terminal as it is generated, under its iteration, ended by the call's `model-response`; a
+ * reset ends the line and says so, and an unreachable stream is said once. Reasoning and tool-call fragments are not
+ * printed.
  */
 export class StreamedText {
   private open = false;

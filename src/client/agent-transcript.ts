@@ -40,13 +40,8 @@ export async function getAgentTranscript(
 }
 
 /**
- * Every message of the run's conversation from `from`, read a page at a time.
- * Across a chain of Temporal runs it goes to the run that holds `from` (the
- * latest names it, with the runs before it), reads that run's pages, then
- * goes on to the run that holds the next message: a closed run answers a
- * query by replaying its history, so each is asked as few times as its pages
- * need. A hand-over from before runs were listed names only the previous
- * run; the walk back then takes one hop per run.
+ * Every message of the run's conversation from `from`, a page at a time, across its chain of Temporal runs: each run is
+ * queried only for the pages it holds, since a closed run answers by replaying its history.
  */
 export async function* readAgentTranscript(client: Client, workflowId: string, from = 0): AsyncGenerator<ChatMessage> {
   /** The earlier Temporal runs that hold messages left behind, oldest first, as the runs met so far listed them. */

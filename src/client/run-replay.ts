@@ -26,13 +26,10 @@ let readerBundle: Promise<WorkerModule.WorkflowBundleWithSourceMap> | undefined;
 const replayed = new Map<string, Promise<ReplayedRun | undefined>>();
 
 /**
- * A closed Temporal run as its history left it: its history replayed in this process against the agent's workflow
- * code, its `state` and event log read as its queries would answer them. No query (a billed action) and no worker of
- * its build: how a run that Temporal terminated or timed out, which carries no record of its own, is read. The first
- * read in a process bundles the workflow code (a few seconds); a Temporal run's answer is kept, since a closed history
- * never changes. Undefined for a run that is not an agent run; throws `HistoryNotReplayedError` when the history does
- * not replay against this code (a run of another build, or of a user's own workflows): the caller asks the query then;
- * and the data converter's own error, without replaying, when this process cannot decode the run's input.
+ * A closed Temporal run's `state` and event log, read by replaying its history in this process: no query (a billed
+ * action) and no worker of its build, so a run Temporal terminated can be read. The first call bundles the workflow
+ * code; answers are kept. Undefined for a non-agent run; `HistoryNotReplayedError` when the history is another build's;
+ * the data converter's own error when this process cannot decode the run.
  */
 export function replayClosedRun(client: Client, workflowId: string, runId: string): Promise<ReplayedRun | undefined> {
   const key = `${client.options.namespace}/${workflowId}/${runId}`;

@@ -11,13 +11,9 @@ import { UNOPENED_KEYS_HEADER } from './codec-routes';
 const ALLOWED_HEADERS = 'Content-Type, X-Namespace, Authorization, Authorization-Extras';
 
 /**
- * Cross-origin access for the Temporal web UI, written out rather than taken from @fastify/cors: the few headers are
- * the whole of it, and a page of another origin gets 403 `origin_not_allowed` in the API's error shape (and no
- * decoded payload), where @fastify/cors would only leave the headers out. A request with an `Origin` header (every
- * cross-origin fetch, every form POST) must come from `origins`, or from the codec server's own pages (its sign-in
- * form); requests without one (the CLI, curl) are not a browser's and pass on to authentication. Credentials are
- * allowed, so the UI's "include cross-origin credentials" sends the sign-in cookie; the allowed origin is echoed,
- * never `*`.
+ * Cross-origin access for the Temporal web UI, written out because @fastify/cors would only omit headers where this
+ * answers 403 `origin_not_allowed`. A request with an `Origin` must come from `origins` or the server's own pages;
+ * without one (CLI, curl) it goes on to authentication. Credentials are allowed and the origin echoed, never `*`.
  */
 export function allowOrigins(app: FastifyInstance, origins: readonly string[]): void {
   const allowed = new Set(origins);

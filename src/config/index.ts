@@ -11,13 +11,8 @@ import { loadWorkerDeployment } from './worker-deployment';
 import type { AgentWorkerDeployment } from '../shared/versioning';
 
 /**
- * Configuration from the environment, checked once at start so a typo fails
- * the process with a message instead of surfacing as a hung run. Each group
- * of variables has its schema in a module of its own here (temporal, model,
- * log-level, api, agent-tools, model-stream, local-server, temporal-cli);
- * `variables.ts` lists them all, with the processes that read them, for the
- * configuration reference. This module holds the worker's whole
- * configuration and re-exports what most processes load.
+ * Configuration from the environment, checked once at start so a typo fails the process, not a run. Each group has its
+ * schema in its own module; `variables.ts` lists them all for the reference.
  */
 
 export { ConfigError } from './config-error';

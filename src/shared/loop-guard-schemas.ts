@@ -57,13 +57,8 @@ const characterLimit = builtOnce('loopGuards.characterLimit', () =>
 );
 
 /**
- * Tool-result processing, a pipeline of three optional stages run in this
- * order on every result that does not end the run: the processor cuts a result
- * longer than its limit (`maxResultChars`, `perTool`); the extractor condenses
- * one still longer than `extractThreshold` with a model call; the cacher keeps
- * one still longer than `inlineThreshold` in the run's result cache and puts a
- * summary with a reference in the conversation. Without any of them results
- * pass through unchanged.
+ * Tool-result processing, three optional stages in order: cut past `maxResultChars`, condense past `extractThreshold`
+ * with a model call, cache past `inlineThreshold` and put a summary with a reference in the conversation.
  */
 export const resultProcessingSchema = builtOnce('loopGuards.resultProcessing', () =>
   z.strictObject({

@@ -5,13 +5,8 @@ import type { ChatMessage } from './messages';
 import type { ClosedRunRecord } from './closed-run';
 
 /**
- * A run's result carries its final answer once. The answer is `response`, and
- * the conversation repeats it: the model's last message in `messages`, and
- * again in `generatedMessages` (or a terminating tool's output, twice). A run
- * whose answer is large returns a result in which those repetitions are empty
- * and listed in `responseRepeatedAt`, so the result weighs the answer once, not
- * three times; every reader puts them back with {@link withAnswerRestored}.
- * Pure: the workflow and every reader (client, API, CLI, conversations) import it.
+ * A run's result carries a large final answer once: its repetitions in `messages` and `generatedMessages` are emptied
+ * and listed in `responseRepeatedAt`, and every reader restores them with {@link withAnswerRestored}.
  */
 
 /** The places that repeat `response`, carried empty: indexes into `messages` and `generatedMessages`. */

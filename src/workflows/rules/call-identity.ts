@@ -1,14 +1,9 @@
 import type { AssistantMessage, ChatMessage } from '../../shared/messages';
 
 /**
- * The runner owns each tool call's identity. Models reuse ids (`call_0` on
- * every turn, or twice in one answer), so nothing the run keys by a call —
- * approvals, decisions, results, events, idempotency keys — may use the
- * model's id. Each call gets a runner id the moment the answer arrives, unique
- * within the whole run (the iteration number is carried across continue-as-new
- * and counts every model call), and the run's transcript uses it. The model's
- * own id is kept in the assistant message's `meta.modelCallIds`, only to
- * answer the model in the words it used.
+ * The runner owns each tool call's identity, since models reuse ids: each call gets a runner id unique in the whole
+ * run when the answer arrives, and everything keyed by a call uses it. The model's id stays in `meta.modelCallIds`,
+ * only to answer the model in its own words.
  */
 
 /** The runner's id of the `index`-th call (from 0) of the answer to model call `iteration`. */

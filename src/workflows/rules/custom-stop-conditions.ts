@@ -1,14 +1,9 @@
 import { createStopConditionRegistry, type CustomStopCondition } from './stop-conditions';
 
 /**
- * Named stop conditions that runs may reference from JSON as
- * `{ "custom": "<name>", "params": { ... } }`. Register them in workflow code,
- * in the module the worker bundles as its workflows, before any run starts:
- *
- *   export * from 'agent-runner/workflow';
- *   registerStopCondition('quiet', (context) => ({ stop: context.turnIteration > 3 }));
- *
- * A condition must be pure and deterministic: it runs inside the workflow.
+ * Named stop conditions a run references as `{ "custom": "<name>", "params": { ... } }`, registered in the worker's
+ * workflows module (`registerStopCondition('quiet', (context) => ({ stop: context.turnIteration > 3 }))`); they run in
+ * the workflow, so they must be pure and deterministic.
  */
 export const stopConditionRegistry = createStopConditionRegistry();
 

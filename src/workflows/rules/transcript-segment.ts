@@ -97,14 +97,9 @@ export function hasSummarisedToLeave({
 }
 
 /**
- * The fields with the summarised messages left behind: the caller's system
- * messages among them are kept (copies, `segment.pinned`), then everything
- * after the summary, and every index moves with them. The summary stands for
- * what was left, so the model's context is the same before and after. What a
- * turn had produced and left behind is counted in `turn.leftBehind`, for the
- * stop conditions that count a turn's messages. The Temporal run `runId`
- * that keeps them is listed in the segment's `runs`. Unchanged when nothing
- * was summarised.
+ * The fields with the summarised messages left behind (the caller's system messages among them kept, every index
+ * moved), so the model's context is the same before and after; `turn.leftBehind` keeps the turn's count and the
+ * segment's `runs` the Temporal run that holds them.
  */
 export function leaveSummarisedBehind<T extends SegmentFields>(fields: T, runId: string): T {
   const { messages, compaction } = fields;
