@@ -4,12 +4,8 @@ import type { ModelSettings } from '../shared/model-settings';
 import { createTextRequest, withinLength } from './text-completion';
 
 /**
- * The `extractToolResult` activity, the result pipeline's extractor: one
- * non-streaming chat-completions request without tools that condenses a tool
- * result for the request the user made (`text-completion.ts`: set up,
- * classified and redacted as `callModel`, so a failure is a `ModelCall.*` one
- * and retried as a model call). Throws at once when `settings.baseURL`
- * carries credentials.
+ * The `extractToolResult` activity: one text request (`text-completion.ts`, failing and retried as a model call) that
+ * condenses a tool result for the user's request.
  */
 export function createToolResultExtraction(settings: ModelSettings, heartbeatIntervalMs?: number) {
   const requestText = createTextRequest(settings, heartbeatIntervalMs);

@@ -3,12 +3,9 @@ import { ACTIVITY_DEFAULTS, MODEL_CALL_PROVIDER_BACKOFF } from '../shared/defaul
 import { FailureType } from '../shared/failure-catalogue';
 
 /**
- * A model call's attempt budget counts the provider's failures only. An attempt that fails on its own (a 429, a
- * 5xx, a timeout, an answer that is not a completion) heartbeats the count, one up, before it throws, and sets the
- * delay before the next attempt (the provider's `Retry-After`, else 1 s doubling to 1 min); the attempt that reaches
- * `modelCallMaxAttempts` fails for good. An attempt lost to the infrastructure (its worker died, a missed
- * heartbeat) leaves the count as it was: Temporal retries it after the retry policy's flat second, however often.
- * The count travels in the call's heartbeat details, which the server hands to the next attempt.
+ * A model call's attempt budget counts the provider's failures only: such an attempt heartbeats the count, one up, and
+ * sets the next delay (`Retry-After`, else 1 s doubling to 1 min) before it throws. An attempt lost to the
+ * infrastructure leaves the count as it was and is retried after a flat second, however often.
  */
 
 /** The key of the count in a model call's heartbeat details. */

@@ -3,12 +3,8 @@ import { CompletionAssembler } from './completion-stream';
 import { sseData } from './sse-data';
 
 /**
- * Reads a chat-completions stream to its end, handing each delta to
- * `onDelta` as it arrives, and says how it ended: whole (the assembled
- * completion, for `readCompletion` to check), wrong (a chunk the runner
- * cannot read), an error the provider sent in the stream, or broken off (the connection ended or failed before the
- * provider finished). Errors of the read are returned, not thrown, except
- * when `signal` was aborted (the caller rethrows the cancellation).
+ * Reads a chat-completions stream to its end, handing each delta to `onDelta`, and returns how it ended: whole, a chunk
+ * it cannot read, an error the provider streamed, or broken off. Only an aborted `signal` throws.
  */
 
 /** How a stream ended. */

@@ -11,12 +11,9 @@ import { toApiError } from './agent-client-errors';
 import { errorBody } from '../http/errors';
 
 /**
- * A chat turn streamed as OpenAI-style `chat.completion.chunk` events (for `Accept: text/event-stream`): the model's
- * text as it comes, a last chunk with `finish_reason: "stop"` and the turn's answer under `agent_runner`, then
- * `data: [DONE]`.
- *
- * `agent_runner.reset: true` discards the current model call's text (its attempt is retried); a later failure is a
- * `data: {"error": ...}` event before `[DONE]`; a turn refused before it starts gets its JSON status and body.
+ * A chat turn as OpenAI-style `chat.completion.chunk` events: the text as it comes (`agent_runner.reset: true` discards
+ * a retried attempt's), a last chunk with the turn's answer under `agent_runner`, a failure as `data: {"error": ...}`,
+ * then `data: [DONE]`; a turn refused before it starts gets its JSON status and body.
  */
 
 /** Whether the request asks for a streamed answer. */

@@ -10,11 +10,8 @@ import { ApiError } from '../http/api-error';
  */
 
 /**
- * Runs `work` with a gRPC deadline `ms` from now on every Temporal call it
- * makes, and answers {@link temporalUnavailable} when the deadline passes
- * even if the client is still between two retries (a deadline only fails a
- * call in flight). The call may still take effect on the server: a retried
- * start with the same `run_id` then answers 409 `run_exists`.
+ * Runs `work` with a gRPC deadline `ms` from now on its Temporal calls and answers {@link temporalUnavailable} when it
+ * passes, even between two client retries. The call may still take effect: a retried start then answers 409.
  * @param ms @default {@link API_TEMPORAL_DEADLINE_MS}
  */
 export async function withinDeadline<T>(

@@ -4,12 +4,8 @@ import { oneLine } from './one-line';
 import { answerCommand, approveCommand, denyCommand, elicitationAnswerCommand } from './steering-commands';
 
 /**
- * A run's events as a person reads them: one or a few lines each, indented
- * under the iteration they belong to. Approval requests carry the exact
- * commands that decide them, since that is what the operator must do next.
- * `run-end` prints nothing: the outcome summary that follows says it better.
- * An event this version does not know (a worker of another version wrote
- * it) is printed as its type and its fields.
+ * A run's events as a person reads them, indented under their iteration. Approval requests carry the commands that
+ * decide them; `run-end` prints nothing (the summary says it); an unknown event prints its type and fields.
  */
 export function describeEvent(event: RunEvent | UnknownRunEvent, workflowId: string): string[] {
   return isRunEvent(event) ? describeRunEvent(event, workflowId) : describeGenerically(event);

@@ -4,13 +4,9 @@ import type { RunVersioning } from '../shared/versioning';
 import { NoCurrentVersionError } from './no-current-version-error';
 
 /**
- * A run's versioning behaviour as Temporal's start option (`versioningOverride`):
- * - `auto-upgrade`: the `AUTO_UPGRADE` override, which names no version: the run goes to the current version at each
- *   workflow task.
- * - `pinned`: pinned to the task queue's current deployment version, looked up now, to the run's end. An override,
- *   not the worker's default, so the caller's choice holds whatever `AGENT_VERSIONING_DEFAULT` says, is in the
- *   start event, and passes on through continue-as-new.
- * - unset: no override; the worker's default behaviour applies.
+ * A run's versioning behaviour as Temporal's `versioningOverride`: `auto-upgrade` follows the current version at each
+ * workflow task; `pinned` stays on the task queue's current version, looked up now, whatever `AGENT_VERSIONING_DEFAULT`
+ * says and through continue-as-new; unset leaves the worker's default.
  */
 export async function versioningOverrideFor(
   client: Client,

@@ -2,13 +2,8 @@ import type { Sinks } from '@temporalio/workflow';
 import type { ChatMessage } from '../shared/messages';
 
 /**
- * The sink a run hands its next model call's conversation to, in the
- * worker's own process, when the conversation is too large for the call's
- * input. Sinks are not recorded in history; the `callModel` activity that
- * the same worker runs next (with eager activities, the usual case) takes the
- * messages from memory instead of asking the workflow with the
- * `modelRequest` query, and falls back to the query on any other worker, on
- * a retried attempt, or after a restart.
+ * Hands a conversation too large for the model call's input to the `callModel` activity in the same worker (not
+ * recorded in history); any other worker, a retried attempt or a restart falls back to the `modelRequest` query.
  */
 export interface ModelRequestSinks extends Sinks {
   agentRunnerModelRequests: {

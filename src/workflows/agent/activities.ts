@@ -27,13 +27,9 @@ export const modelActivities = wf.proxyActivities<AgentActivities>({
 });
 
 /**
- * Tool calls. A tool call is retried whenever an attempt is
- * lost to the infrastructure, until the call's deadline: a tool that ran is
- * never reported to the model as failed because a worker died. What the tool
- * itself throws comes back as its result (the activity catches it), and
- * `RetryableToolError` is bounded by the activity itself. Each call sets its
- * own start-to-close and schedule-to-close timeouts from what its tool
- * declares (`execute-tool-call.ts`); this one is the default.
+ * Tool calls: an attempt lost to the infrastructure is retried until the call's deadline, so a tool that ran is never
+ * reported failed because a worker died; what the tool throws comes back as its result. Each call sets its own
+ * timeouts from its tool (`execute-tool-call.ts`); these are the defaults.
  */
 export const toolActivities = wf.proxyActivities<AgentActivities>({
   startToCloseTimeout: ACTIVITY_DEFAULTS.toolCallTimeout,

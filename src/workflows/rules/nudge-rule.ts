@@ -3,13 +3,8 @@ import { REQUIRE_TOOL_CALL_MESSAGE } from '../../shared/defaults/run-input';
 import { type ParsedAgentInput } from '../../shared/agent-input';
 
 /**
- * Nudging: a run that must end by calling a tool (an autonomous run, with
- * terminating tools, or one with `requireToolCall`) meets a text answer with
- * an injected message and calls the model again. Each text answer in a row
- * raises the counter; while it is <= `consecutiveNudges` the model is nudged,
- * beyond it the run fails. Any tool call sets the counter back to 0. This
- * file is the whole rule: the policy a run derives from its input, the
- * decision, and the reset.
+ * Nudging, the whole rule: a run that must end by calling a tool answers each text answer in a row with a nudge while
+ * the count is <= `consecutiveNudges`, and fails beyond it; any tool call resets the count.
  */
 export interface NudgePolicy {
   /** What the injected message is marked as: `nudge` in an autonomous run, `error_context` under `requireToolCall`. */

@@ -15,13 +15,9 @@ import { describeActivity } from '../run-record';
 import { addRunUsage } from '../run-transitions';
 
 /**
- * The result pipeline between a tool and the conversation: processor (a length limit), extractor (a model call that
- * condenses), cacher (long results kept in the result cache); each optional, and only successful results are
- * extracted or cached.
- *
- * Returns the result itself unless the extractor runs or the result waits on `earlierCalls` (so `cache-N` follows
- * the calls' order), so a run without `extractThreshold` issues no new command; otherwise `interim` (what a stopped
- * run keeps) and `final`.
+ * The result pipeline between a tool and the conversation: processor, extractor, cacher, each optional; only successful
+ * results are extracted or cached. A result that needs no extractor and waits on no `earlierCalls` comes back as it is,
+ * so such a run issues no new command; otherwise `interim` (what a stopped run keeps) and `final`.
  */
 export function processToolResult(
   context: RunContext,

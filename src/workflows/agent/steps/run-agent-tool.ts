@@ -28,13 +28,9 @@ function errorResult(content: string): ToolCallResult {
 }
 
 /**
- * Runs a nested agent (`defineAgentTool`) as a child `agentWorkflow` and
- * returns its response as the call's result. A refusal (too deep, bad
- * arguments, a budget already spent), a child that could not start or that
- * failed, all come back to the model as tool errors: a child never fails its
- * parent. The child is cancelled with its parent, which waits for it to end
- * gracefully (`WAIT_CANCELLATION_COMPLETED`); a parent closed without that
- * (terminated in Temporal) asks its children to cancel (`REQUEST_CANCEL`).
+ * Runs a nested agent as a child `agentWorkflow`; its response is the call's result, and every refusal or failure is a
+ * tool error, so a child never fails its parent. The child is cancelled with its parent, which waits for it
+ * (`WAIT_CANCELLATION_COMPLETED`); a parent terminated in Temporal asks it to cancel (`REQUEST_CANCEL`).
  */
 export async function runAgentTool(
   context: RunContext,

@@ -16,13 +16,8 @@ import { applyStopWhen } from './apply-stop-when';
 import { takeOutputAnswer } from './take-output-answer';
 
 /**
- * What the model's answer, recorded in the run, means: `stopWhen` may end the
- * run before its calls run; tool calls are run next (`run_tools`); a text
- * answer meets the turn rules (restricted output, nudging) or is the
- * response. The turn counters the rules return are stored here, for every
- * answer. A response the token cap cut (`finishReason` `length`) is continued,
- * failed or accepted as `answerTruncation` says; a response that ends a
- * continued one is the parts joined.
+ * What the recorded model answer means: `stopWhen` may end the run first; tool calls run next; a text answer meets the
+ * turn rules or is the response, cut answers handled as `answerTruncation` says. The turn counters are stored here.
  */
 export function takeModelAnswer(
   context: RunContext,
