@@ -184,12 +184,9 @@ export interface FollowOptions extends DurableFollowOptions {
 }
 
 /**
- * The run's events in order, as they happen: each event once, ending after
- * `run-end` (or when Temporal reports the run closed, for a run terminated or
- * timed out by Temporal itself). Waits on the run's history (not billed) and
- * asks the `events` query only when the run may have appended events (about
- * one query per iteration); a completed run is read from its result. With
- * `deltas: true`, the model's answers stream in between, as they are generated.
+ * The run's events in order, each once, ending after `run-end` (or when Temporal closes the run). Waits on the run's
+ * history (not billed) and asks the `events` query only when events may have been added, about once an iteration;
+ * with `deltas: true` the model's answers stream in between.
  */
 export function followRunEvents(
   client: Client,

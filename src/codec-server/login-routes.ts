@@ -15,12 +15,9 @@ export const LOGIN_PATHS = ['/login', '/logout'] as const;
 const loginBodySchema = z.object({ token: z.string().min(1).max(1000) });
 
 /**
- * A browser's sign-in to the codec server: `GET /login` is a form asking for the token, `POST /login` (the form, or
- * JSON `{ "token" }`) checks it and sets the session cookie (HttpOnly, SameSite=Strict, Secure over https), and
- * `POST /logout` revokes the session and clears the cookie. A client address that fails to sign in too often is
- * answered 429 until its window ends. The web UI, with "include cross-origin credentials" on, sends the cookie with every
- * `/decode`: the UI and the codec server are different origins but the same site when they share a host name
- * (ports do not count), so a SameSite=Strict cookie goes along.
+ * A browser's sign-in to the codec server: `GET /login` a form, `POST /login` checks the token and sets the session
+ * cookie (HttpOnly, SameSite=Strict, Secure over https), `POST /logout` revokes it; too many failures answer 429. The
+ * web UI sends the cookie with `/decode`, since the same host name on another port is the same site.
  */
 export function registerLoginRoutes(
   app: FastifyInstance,

@@ -17,12 +17,9 @@ const utf8 = new TextEncoder();
 const text = new TextDecoder();
 
 /**
- * Temporal's payload codec for AES-256-GCM: every payload that leaves the process is serialised whole (metadata and
- * data), encrypted with the primary key under a fresh 96-bit nonce, and sent as one `binary/encrypted` payload whose
- * metadata names the cipher and the key id (the id is also the cipher's associated data, so it cannot be swapped).
- * Decoding picks the key by that id, so payloads written under an older key stay readable while that key is listed.
- * Payloads that are not encrypted pass through both ways when the codec holds no key, and are read as they are when
- * it does (runs started before encryption was turned on stay readable).
+ * Temporal's payload codec for AES-256-GCM: each payload is serialised whole and encrypted with the primary key under a
+ * fresh 96-bit nonce, its key id in the metadata and the associated data, so older keys still decrypt and ids cannot
+ * be swapped. Payloads in clear pass through, so runs from before encryption stay readable.
  */
 export class AesGcmPayloadCodec implements PayloadCodec {
   private readonly byId: ReadonlyMap<string, Buffer>;

@@ -53,12 +53,8 @@ const RUN_FAILED = answerOf('run_failed');
 const MODEL_CALL_FAILED = answerOf('model_call_failed');
 
 /**
- * What a refused or failed chat turn answers, by failure type: the chat endpoints' two
- * error conditions, and the other ways a turn's run fails. A `Record` over the
- * catalogue, so a new failure type does not compile until it is given an answer
- * here (rather than silently becoming a 500). Types that never end a turn
- * (update refusals, a retried tool call, a client-side name) keep the default,
- * `run_failed`.
+ * What a refused or failed chat turn answers, by failure type: a `Record` over the catalogue, so a new type does not
+ * compile until it has an answer here; types that never end a turn answer `run_failed`.
  */
 export const HTTP_STATUS_OF: Readonly<Record<FailureTypeName, FailureAnswer>> = {
   [FailureType.invalidInput]: answerOf('invalid_agent_input'),

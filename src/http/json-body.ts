@@ -3,11 +3,8 @@ import { API_MAX_JSON_DEPTH } from '../shared/defaults/api';
 import { ApiError } from './api-error';
 
 /**
- * Replaces fastify's `application/json` parser by one that first measures how
- * deep the body nests, and refuses one deeper than `maxDepth` with 400
- * `invalid_body` before parsing it. Everything else (empty body, invalid JSON,
- * `__proto__` keys, the body limit) stays fastify's default parser's, so those
- * answers do not change.
+ * Refuses a JSON body nested deeper than `maxDepth` with 400 `invalid_body` before parsing it; everything else stays
+ * fastify's default parser's.
  * @param maxDepth @default {@link API_MAX_JSON_DEPTH}
  */
 export function limitJsonDepth(app: FastifyInstance, maxDepth: number = API_MAX_JSON_DEPTH): void {

@@ -4,12 +4,8 @@ import { errorBody } from './errors';
 import { ApiError } from './api-error';
 
 /**
- * Requests Node's HTTP parser refuses before fastify sees them: a raw space
- * in the path, a control character (NUL included) in a header value, a
- * Content-Length that is not a number, headers past Node's size limit. There
- * is no request to route or authenticate, so the answer says only what was
- * wrong with the bytes, in the API's `{ error: { code, message } }` shape,
- * and the connection is closed (the parser cannot find the next request).
+ * Answers a request Node's HTTP parser refused (a raw space in the path, a control character in a header, a bad
+ * Content-Length, oversized headers) in the API's error shape, then closes the connection: there is nothing to route.
  */
 export function answerClientError(error: Error & { code?: string; reason?: string }, socket: Duplex): void {
   // The client went away: there is no one to answer.

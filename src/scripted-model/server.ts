@@ -12,12 +12,9 @@ import {
 import { answerChunks, writeStream, type SentChunk } from './stream-reply';
 
 /**
- * An OpenAI-compatible HTTP server that answers chat-completions requests
- * from scripts, so tests and the offline demo exercise the real `openai`
- * client over real HTTP. Each model name has its own queue of steps (tests
- * use one model name per scenario) or a responder function. A request with
- * `stream: true` is answered as a chat-completions stream (see
- * `stream-reply.ts`), a token every `tokenDelayMs`.
+ * An OpenAI-compatible HTTP server answering chat completions from scripts, one queue of steps (or a responder) per
+ * model name, so tests and the offline demo run the real `openai` client; `stream: true` streams a token every
+ * `tokenDelayMs`.
  */
 export class ScriptedModelServer {
   private readonly queues = new Map<string, ScriptStep[]>();

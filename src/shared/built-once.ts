@@ -1,10 +1,7 @@
 /**
- * Values every run would otherwise build again (the zod schemas, ~40 ms of CPU a run): the agent's bundle preloads
- * this module (`AGENT_PRELOADED_MODULES` in `src/worker/plugin.ts`), so Temporal evaluates it once per worker thread
- * and every run on that thread shares what it built; elsewhere it is an ordinary module.
- *
- * Only for values no run can change and that hold no run's state. The map lives in the module's closure, which
- * Temporal's freezing of preloaded modules (exports only) does not reach.
+ * Values every run would otherwise build again (the zod schemas, ~40 ms a run): the bundle preloads this module, so
+ * each worker thread builds them once. Only for values no run changes; the map lives in the closure, which Temporal's
+ * freezing of preloaded exports does not reach.
  */
 const built = new Map<string, unknown>();
 

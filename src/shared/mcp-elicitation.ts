@@ -62,12 +62,8 @@ export function elicitationQuestion(server: string, message: string, requestedSc
 }
 
 /**
- * Maps a person's text answer onto the server's requested schema:
- * `decline` / `cancel` (alone, any case) refuse; a JSON object is the fields (one whose values a form cannot
- * hold does not fit); otherwise the text
- * fills the one field it can mean (the only field, or the only required one, when it takes a string,
- * number, integer or boolean the text reads as). An answer that fits none of these is
- * `undefined`: the caller declines, saying why.
+ * Maps a person's text answer onto the server's schema: `decline` or `cancel` refuse, a JSON object is the fields,
+ * other text fills the one field it can mean (the only, or only required, scalar field); `undefined` when nothing fits.
  */
 export function elicitResultOf(answer: string, requestedSchema: unknown): McpElicitResult | undefined {
   const trimmed = answer.trim();

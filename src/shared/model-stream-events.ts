@@ -62,12 +62,8 @@ export interface ModelDeltaResetEvent extends ModelStreamSource {
 }
 
 /**
- * This follower cannot read the workers' streams: the worker running the call announced where its deltas are
- * served, and the follower could not get them from there (the connection was refused or timed out, the
- * certificate was not trusted, or something other than the stream answered). Said once per follow (an SSE
- * connection, a `followRunEvents` call), at the first call it happens to, not at every call: the follower goes on
- * with every durable event, and sees each answer once it is complete (its `model-response`). The cause is the
- * network between the follower and the workers: every follower must reach every worker's stream port.
+ * This follower cannot reach the worker's delta stream (refused, timed out, an untrusted certificate, something else
+ * answering). Said once per follow; the durable events go on. Every follower must reach every worker's stream port.
  */
 export interface ModelStreamUnreachableEvent extends ModelStreamSource {
   type: 'model-stream-unreachable';

@@ -1,12 +1,8 @@
 import type { WorkflowExecutionStatusName } from '@temporalio/client';
 
 /**
- * Whether a run has ended, by Temporal's execution status (`describe()`'s
- * `status.name` for the run's workflow id, which is its latest Temporal run):
- * any status but `RUNNING`. This is the one test the client, the API and the
- * CLI use; the run's own `state.status` is not, since the state query needs a
- * worker and a run closed by Temporal itself (terminated, timed out) never
- * updates it.
+ * Whether a run has ended: any Temporal status of its latest run but `RUNNING`. The one test for client, API and CLI;
+ * `state.status` needs a worker and is never updated for a run Temporal terminated.
  */
 export function hasRunEnded(status: WorkflowExecutionStatusName): boolean {
   return status !== 'RUNNING';

@@ -16,12 +16,9 @@ export interface ListedEntry {
 }
 
 /**
- * Visits the entries under the directory `components` names below `rootReal` (`namedPath` as the caller named
- * it), in name order, each directory's
- * contents right after it; `visit` returns false to stop. Every directory is opened with no link followed on
- * the way ({@link openConfined}), and symbolic links are listed, never followed, so a link, even one swapped
- * in during the walk, cannot take it out of the workspace or round in circles. Resolves to whether every entry
- * was visited.
+ * Visits the entries under a directory below `rootReal` in name order, each directory's contents after it, until
+ * `visit` returns false; resolves to whether all were visited. Directories open with no link followed
+ * ({@link openConfined}) and links are listed, never followed, so the walk cannot leave the workspace or loop.
  */
 export async function walk(
   rootReal: string,

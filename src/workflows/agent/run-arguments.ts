@@ -2,12 +2,8 @@ import type { ContinueAsNewState } from './continue-as-new-state';
 import { parseContinueAsNewState } from './continue-as-new-schema';
 
 /**
- * Reading `agentWorkflow`'s arguments after its input. Callers start a run
- * with its input alone; the second argument is the {@link ContinueAsNewState}
- * a run hands to its next Temporal run when it continues as new. Nothing
- * here throws: a throw in a workflow fails its task and retries it forever,
- * so whatever is wrong with the arguments comes back as problems for
- * `InvalidAgentInput`.
+ * `agentWorkflow`'s arguments: the input, then the {@link ContinueAsNewState} of a continued run. Never throws (a throw
+ * retries the workflow task forever): problems come back for `InvalidAgentInput`.
  */
 
 /**

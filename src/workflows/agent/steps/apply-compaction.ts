@@ -16,11 +16,8 @@ import { addRunUsage } from '../run-transitions';
 
 /**
  * Compaction before the model call: past `compaction.maxTokens`, `compactConversation` summarises the older messages
- * (`rules/compaction-rule.ts` picks them) into `run.compaction`, which the model sees in their place.
- *
- * Returns `undefined` without awaiting when there is nothing to compact; a run without `compaction` never schedules
- * the activity, so it needs no `wf.patched`. A failed compaction fails the run with `CompactionFailed` rather than
- * send a context past the caller's limit; its tokens count in the run's usage.
+ * into `run.compaction`. A run without `compaction` never schedules it (no `wf.patched` needed); a failure ends the run
+ * with `CompactionFailed` rather than exceed the caller's limit.
  */
 export function applyCompaction(context: RunContext): Promise<RunEnding | undefined> | undefined {
   const { run, input } = context;

@@ -9,12 +9,9 @@ import { describeActivity, isFinished, type PendingElicitation, type RunRecord }
 import { markElicitationSettled, markWaitingForElicitation, recordElicitationAnswer } from '../run-transitions';
 
 /**
- * An MCP server's questions during the run's tool calls (`elicitation/create`). The worker running the call
- * signals the question (`mcpElicitation`); the run shows it as it shows `ask_question`'s (status
- * `waiting_for_input`, `question` in the state, an `input-request` event) while the call's activity keeps running;
- * the `answerElicitation` update answers it (in runs from before it, the next `userMessage`); the worker reads the answer with the `mcpElicitationAnswer` query and hands it
- * to the server. Nothing here issues a command: the run only records, so histories without these messages replay
- * as they always did.
+ * An MCP server's questions during tool calls: signalled by the worker (`mcpElicitation`), shown like `ask_question`'s,
+ * answered by the `answerElicitation` update (in older runs the next `userMessage`) and read back by the worker
+ * (`mcpElicitationAnswer` query). The run only records, issuing no command, so older histories replay unchanged.
  */
 
 /** Longest field of a question the run keeps; longer ones are cut (the worker sends them cut already). */
