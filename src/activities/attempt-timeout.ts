@@ -7,11 +7,8 @@ export class AttemptTimedOut {
 }
 
 /**
- * Runs `work` with an abort signal that fires, and a result of
- * {@link AttemptTimedOut}, shortly before the attempt's start-to-close
- * timeout. A tool that is merely slow is then answered once, as its own
- * failure; left to the server, the timeout would count as a lost attempt and
- * run the tool again. The signal also fires when the call is cancelled.
+ * Runs `work` with an abort signal that fires shortly before the attempt's start-to-close timeout (or on cancellation),
+ * so a slow tool is answered once as its own failure instead of run again as a lost attempt.
  */
 export async function withinAttemptTimeout<T>(
   context: Context,

@@ -1,11 +1,8 @@
 import type { ChatMessage } from '../shared/messages';
 
 /**
- * The messages to summarise as one plain text, for the compaction call's
- * user message. As text, not as chat messages: a provider accepts it whatever
- * the messages are (tool results whose call was summarised before, tool
- * calls while no tools are offered), and the summariser cannot mistake the
- * transcript for its own conversation and go on with the task.
+ * The messages to summarise as one plain text, which any provider accepts and the summariser cannot mistake for its
+ * own conversation.
  */
 export function compactionTranscript(messages: readonly ChatMessage[]): string {
   const toolNames = new Map<string, string>();

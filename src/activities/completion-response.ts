@@ -2,11 +2,7 @@ import { z } from 'zod';
 import { issuePath } from './issue-path';
 
 /**
- * Reads a chat-completions response body. Everything in it comes from the
- * provider and is untrusted: the body is parsed here, whatever its
- * content-type says, and checked field by field, so a proxy's HTML page, an
- * empty body or a completion of the wrong shape becomes a named problem
- * instead of a `TypeError` deep in the activity.
+ * Reads a chat-completions body, untrusted whatever its content-type, field by field, so a bad body is a named problem.
  */
 
 /** The parts of a chat completion the runner uses. */

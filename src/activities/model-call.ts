@@ -34,11 +34,8 @@ import { toWireMessage } from './wire-message';
 import { withChatSpan, type ChatOutcome, type ChatSpan } from '../tracing/genai-spans';
 
 /**
- * The `callModel` activity: one chat-completions request, no client-side
- * retries. Every failure it raises has the configured secrets redacted.
- * Throws at once when `settings.baseURL` carries credentials. The answer is
- * streamed (unless `settings.stream` is false) and its deltas published on
- * `hub` while it comes (none when `hub` is false); the result is the same as a non-streamed answer's.
+ * The `callModel` activity: one chat-completions request, no client-side retries, failures redacted; streamed unless
+ * `settings.stream` is false, its deltas published on `hub`.
  */
 export function createModelCall(
   settings: ModelSettings,

@@ -234,11 +234,8 @@ export function streamedError(body: unknown, chunks: number, headers: Headers): 
 }
 
 /**
- * `ModelCall.StreamInterrupted`: a streamed answer broke off before the
- * provider said it was complete (the connection closed or failed mid-way).
- * Retryable, under the model call's retry policy, as a connection error is;
- * the next attempt asks again from the start, and followers are told to
- * discard what this one streamed.
+ * `ModelCall.StreamInterrupted`: a stream broke off before the provider finished; retried like a connection error, the
+ * next attempt from the start, and followers told to discard this one's deltas.
  */
 export function streamInterruptedFailure(
   reason: string,

@@ -8,11 +8,8 @@ interface Entry {
 }
 
 /**
- * Conversations this worker's workflows handed to their next model call
- * (`ModelRequestSinks`), held in memory until that call takes them. An entry
- * is taken once: a retried attempt reads the conversation by query, as a call
- * on another worker does. Bounded in bytes and age, oldest out first, so
- * conversations whose call ran elsewhere do not pile up.
+ * Conversations this worker's workflows handed to their next model call, each taken once; bounded in bytes and age so
+ * those whose call ran elsewhere do not pile up.
  */
 export class ModelRequestCache {
   private static process: ModelRequestCache | undefined;

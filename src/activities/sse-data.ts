@@ -1,9 +1,6 @@
 /**
- * The `data` of each Server-Sent Event in a byte stream, as the provider's
- * chat-completions stream sends them: events end at a blank line, several
- * `data:` lines of one event are joined with newlines, comments (`:`) and
- * other fields are skipped. A read error (the connection broke) is thrown
- * to the caller as it is.
+ * The `data` of each Server-Sent Event in a byte stream (multi-line data joined, comments and other fields skipped);
+ * a read error is thrown as it is.
  */
 export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();

@@ -19,11 +19,9 @@ declare module 'fastify' {
 }
 
 /**
- * Authentication and authorisation, installed before any route: each route's scope must be in the table of
- * `scopes.ts` (registering one that is not throws), and an `onRequest` hook, which runs before the body is
- * read, answers 401 to a request without a known token and 403 to a principal without the route's scope —
- * no parsing, no validation, no run. The principal is on `request.principal` for the handlers. With `consoleSessions`,
- * a request without `Authorization` may instead carry a console session's cookie (`consolePrincipal` says when).
+ * Authentication and authorisation before any route: every route's scope must be in `scopes.ts`, and an `onRequest`
+ * hook answers 401 or 403 before the body is read. The principal is on `request.principal`; with `consoleSessions`, a
+ * console session's cookie may stand in for `Authorization`.
  */
 export function registerAuth(
   app: FastifyInstance,

@@ -24,11 +24,9 @@ export interface ApprovalInboxOptions {
 }
 
 /**
- * Every tool call waiting for a decision, across runs, for all the open consoles of this API process at once. While
- * one console listens, visibility is asked which runs have `AgentPendingApprovals > 0` (one list request a poll,
- * however many runs and consoles), and each such run's event log is followed through the API's shared
- * subscriptions (the same follow its event streams read), so a request or a decision reaches every console as the
- * run records it, with no query per run per second.
+ * Every tool call waiting for a decision, for all consoles of this API process: one visibility list a poll finds runs
+ * with `AgentPendingApprovals > 0`, and their event logs are followed through the shared subscriptions, with no query
+ * per run per second.
  */
 export class ApprovalInbox {
   private readonly runs = new Map<string, FollowedRun>();

@@ -10,11 +10,8 @@ import { scopeOfRoute } from '../scopes';
 import { API_OPERATIONS, type ApiOperation, type OperationAnswer } from './operations';
 
 /**
- * The API's OpenAPI 3.1 document, built from the zod schemas the routes
- * validate with (request side, zod's `io: "input"`) and type their answers
- * with (`io: "output"`), by zod's own `z.toJSONSchema` (JSON Schema 2020-12,
- * OpenAPI 3.1's dialect). Every named schema becomes a component and is
- * referenced by `$ref`.
+ * The API's OpenAPI 3.1 document, built by `z.toJSONSchema` from the routes' zod schemas (requests as input, answers
+ * as output); every named schema is a `$ref` component.
  */
 
 /** A JSON value of the document. */

@@ -25,12 +25,8 @@ export function withRunnerCallIds(message: AssistantMessage, iteration: number):
 }
 
 /**
- * The conversation as the model is shown it: each call under the id the model
- * gave it, unless an earlier call of the conversation already has that id
- * (the model reused it), in which case the call keeps its runner id, made
- * unique if need be. Tool messages follow their assistant message's mapping,
- * so every result answers the call it belongs to and no id appears twice.
- * Messages that need no change are returned as they are.
+ * The conversation as the model is shown it: each call under the model's own id unless an earlier call already has it
+ * (then a unique runner id), tool messages following their call, so no id appears twice.
  */
 export function messagesForModel(messages: readonly ChatMessage[]): ChatMessage[] {
   const used = new Set<string>();

@@ -27,12 +27,8 @@ export function initialBreakerState(): BreakerState {
 }
 
 /**
- * Counts one tool result. A success resets the count to 0; an error with the
- * same tool and the exact same text as the previous one adds 1; any other
- * error starts a new count of 1. Returns the new state (the old one is not
- * modified) and, once the count has reached `threshold`, the trip. The trip
- * is reported again for each further identical error, so a caller that does
- * not stop at the first still sees the breaker open.
+ * Counts one tool result: a success resets to 0, the same tool's identical error adds 1, any other error starts at 1.
+ * From `threshold` on, every further identical error reports the trip again.
  */
 export function trackToolResult(
   state: BreakerState,

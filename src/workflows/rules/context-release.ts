@@ -2,12 +2,8 @@ import { CONTEXT_RELEASE_LIMITS, CONTEXT_RELEASE_TOOL } from '../../shared/defau
 import type { ToolCallResult, ToolDescription } from '../../shared/activity-types';
 
 /**
- * `context_release` (the model's own request to mask): the model names
- * earlier iterations whose tool results it no longer needs, and observation
- * masking hides them from the next model call on, whatever their age (results
- * under `minTokens` stay, as they always do). Answered in the workflow: the
- * released iterations are part of the run, not of a worker. Pure; the step
- * `steps/context-release.ts` applies it to a run.
+ * `context_release`: the model names earlier iterations whose tool results it no longer needs, and masking hides them
+ * from the next call on (results under `minTokens` stay). Answered in the workflow, since they are the run's.
  */
 
 /** What the model is told of the tool: offered only while the run's `masking` is on. */

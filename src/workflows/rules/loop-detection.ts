@@ -64,12 +64,8 @@ export function loopWarningMessage(toolName: string, count: number): string {
 }
 
 /**
- * A string equal for two argument texts exactly when they are JSON-equal:
- * the parsed value written back with object keys sorted at every depth, so
- * key order and whitespace do not matter (array order does). A text that is
- * not JSON is compared as its trimmed self; an empty text counts as `{}`, as
- * the runner executes it that way (see `parseArgumentsLeniently`). The prefix
- * keeps the JSON string `"a"` apart from the raw text `a`.
+ * A key equal for two argument texts exactly when they are JSON-equal (keys sorted at every depth); other text is
+ * compared trimmed, an empty text as `{}` (as the runner executes it), and a prefix keeps `"a"` apart from `a`.
  */
 export function canonicalArgumentsKey(argumentsText: string): string {
   const trimmed = argumentsText.trim();

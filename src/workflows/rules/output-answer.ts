@@ -4,12 +4,9 @@ import type { AssistantMessage } from '../../shared/messages';
 import { checkAnswerText, isObjectSchema, type AnswerCheck, type OutputMode } from '../../shared/output-schema';
 
 /**
- * Structured output: whether an answer is the run's final answer. A run with `output` ends only with an answer
- * that validates against its schema: the answer tool's arguments (`tool` mode), the text answer
- * (`response_format` mode), or the output of a terminating tool that ended the run. Anything else that would end
- * it goes back to the model with the problems, counted in `corrections` for the whole run; past
- * `maxCorrections` the run fails (`Output.Invalid`). Pure: the step that applies it is
- * `steps/take-output-answer.ts`.
+ * Structured output: a run with `output` ends only with an answer that validates (the answer tool's arguments, the
+ * text, or a terminating tool's output); anything else goes back with the problems, and past `maxCorrections` for the
+ * run it fails with `Output.Invalid`.
  */
 export interface OutputPolicy {
   schema: Record<string, unknown>;

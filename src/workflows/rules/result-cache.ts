@@ -3,12 +3,9 @@ import { cutAt, isHighSurrogate } from './result-processing';
 import type { WorkflowToolSpec } from '../../shared/activity-types';
 
 /**
- * The result pipeline's cacher and the built-in `result_cache` tool: a result longer than
- * `resultProcessing.inlineThreshold` is kept here and the conversation gets its head, its size and a reference the
- * model reads slices of with `result_cache { ref, offset, length }`.
- *
- * The cache is workflow state (replay rebuilds it, continue-as-new carries it, and so records it twice), so it is
- * bounded by {@link RESULT_CACHE_DEFAULTS.maxChars}: the oldest entries go first, and reading one says so.
+ * The result pipeline's cacher and the `result_cache` tool: a result past `inlineThreshold` is kept here and the model
+ * gets its head, size and a reference to read slices of. The cache is workflow state, so it is bounded by
+ * {@link RESULT_CACHE_DEFAULTS.maxChars}, oldest out first.
  */
 
 /** One cached result. */

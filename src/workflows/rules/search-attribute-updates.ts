@@ -12,12 +12,8 @@ export interface SearchAttributeValues {
 }
 
 /**
- * Whether `current` is worth an upsert after `published` (what was last sent in this Temporal run,
- * `undefined` before the first). What visibility queries select runs by is sent at once: the
- * status (`AgentStatus='waiting_for_approval'`), the pending approvals, the termination reason.
- * The counters change with every model call; alone they are sent only every
- * {@link SEARCH_ATTRIBUTE_COUNTER_STEP} iterations, and exact with any of the others, so a run
- * that ended or waits shows its true counts.
+ * Whether `current` is worth an upsert after `published`: what visibility queries select by (status, pending approvals,
+ * termination reason) goes at once; the counters alone only every {@link SEARCH_ATTRIBUTE_COUNTER_STEP} iterations.
  */
 export function isMeaningfulChange(
   published: SearchAttributeValues | undefined,

@@ -5,12 +5,9 @@ import { messagePage, wholeNumber } from './message-pages';
 import { isPinned, type ConversationCompaction } from './model-context';
 
 /**
- * Where a Temporal run's messages sit in the run's whole transcript. A run
- * that compacted its conversation leaves the summarised messages behind when
- * it continues as new: the next Temporal run holds only the caller's system
- * messages (which the model still sees, word for word) and the messages after
- * the summary. The messages left behind stay in the earlier run, which the
- * `transcript` query points to. Pure: continue-as-new and the queries use it.
+ * Where a Temporal run's messages sit in the whole transcript: after a compaction, continue-as-new leaves the
+ * summarised messages in the earlier run (which the `transcript` query points to) and carries the caller's system
+ * messages on.
  */
 export interface TranscriptSegment {
   /** The transcript index of `messages[pinned]`: how many transcript messages come before this run's own. */
