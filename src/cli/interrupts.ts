@@ -37,11 +37,8 @@ export interface InterruptActions {
 type Phase = 'following' | 'asking' | 'terminating' | 'stopped';
 
 /**
- * Under the tsx command line (`npm run cli`), a Ctrl-C in the terminal reaches
- * both tsx and this process, and tsx relays it again when this process is
- * slow (over 30 ms) to report it: one key press can arrive twice. Interrupts
- * this close together then count as one; two deliberate presses are further
- * apart. Run directly (`bin/agent-runner.js`) every interrupt counts.
+ * Interrupts this close together count as one: under `npm run cli`, tsx relays a Ctrl-C again when this process is slow
+ * to report it, so one key press can arrive twice.
  */
 export const SAME_KEYPRESS_MS = 100;
 

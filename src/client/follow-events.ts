@@ -37,11 +37,9 @@ export interface DurableFollowOptions {
 }
 
 /**
- * The run's durable events in order, each once, ending after `run-end` or when Temporal closes the run (a run
- * terminated or timed out by Temporal itself never writes `run-end`). Waits on the run's history with Temporal's
- * long poll (not a billed action) and asks the `events` query (one action) only when a workflow task finished since
- * the last read; an ended run is read from its history (`readClosedRun`: no query, no worker).
- * Continues across continue-as-new.
+ * The run's durable events in order, each once, across continue-as-new, ending after `run-end` or when Temporal closes
+ * the run. Long-polls the history (not billed) and asks the `events` query only after a workflow task finished; an
+ * ended run is read from its history.
  */
 export async function* followDurableEvents(
   client: Client,

@@ -30,11 +30,9 @@ export interface IterationStart {
 }
 
 /**
- * The run `workflowId` as it stood when iteration `atIteration` began: its Temporal runs are walked back from the
- * latest (each run's first event names the run it continues), and the one that holds the iteration has its history
- * replayed in this process (a running one's history so far), so nothing is asked of a worker and nothing runs again.
- * Throws `RunNotFoundError` for an unknown run, `ForkRefusedError` for an iteration the run never began, a history
- * that is gone or one that does not replay against this code.
+ * The run as it stood when iteration `atIteration` began, by replaying in this process the history of the Temporal run
+ * that holds it (found walking back from the latest): no worker asked, nothing run again. Throws `RunNotFoundError`,
+ * or `ForkRefusedError` for an iteration never begun or a history gone or not replayable.
  */
 export async function readIterationStart(
   client: Client,

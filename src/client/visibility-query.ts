@@ -1,10 +1,7 @@
 import { InvalidListQueryError } from './invalid-list-query-error';
 /**
- * A caller's visibility query, re-written from its tokens so that it cannot leave the parentheses the client
- * puts around it. Temporal's parser (a MySQL tokenizer) honours backslash escapes and doubled quotes inside
- * strings and reads comments; a filter is therefore read here token by token, its strings decoded as Temporal
- * decodes them and written back in one canonical form, and anything else (comments, `;`, unknown escapes) is
- * refused. The parentheses are counted on the tokens, so the count is the one Temporal sees.
+ * A caller's visibility query rewritten token by token, strings decoded as Temporal's MySQL tokenizer decodes them and
+ * written back canonically, comments, `;` and unknown escapes refused, so it cannot leave the client's parentheses.
  */
 
 /** Escapes Temporal's tokenizer decodes inside a quoted string, and what each stands for. */

@@ -22,11 +22,10 @@ export interface CodecRoutesOptions {
 }
 
 /**
- * Temporal's remote codec protocol: `POST /encode` and `POST /decode`, each taking and answering
- * `{ "payloads": [...] }` in the order given. A body that is not JSON, not base64 where base64 belongs, or carries
- * too many payloads is refused with 400 in the API's error shape. A payload `/decode` cannot open (its key is not
- * held, or it does not open with the key of its id) comes back untouched, so the web UI still shows every other
- * payload; the answer's `x-codec-unopened-key-ids` header names the key ids, and the log says what to do.
+ * Temporal's remote codec protocol, `POST /encode` and `POST /decode` over `{ "payloads": [...] }`; a bad body is
+ * a 400.
+ * A payload `/decode` cannot open comes back untouched, so the web UI shows the rest, and `x-codec-unopened-key-ids`
+ * names its key ids.
  */
 export function registerCodecRoutes(app: FastifyInstance, options: CodecRoutesOptions): void {
   const prefix = options.prefix ?? '';

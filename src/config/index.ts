@@ -39,11 +39,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): {
 }
 
 /**
- * Every secret in the worker's environment, for redaction from failures and log lines: API keys and tokens, codec
- * keys, TLS private keys (whole and line by line), the Temporal profile's secrets, and credentials in
- * `OPENAI_BASE_URL` and `AGENT_MCP_CONFIG`.
- *
- * Never throws, so a message about bad configuration is redacted too; an unreadable key file holds nothing yet.
+ * Every secret in the worker's environment (keys, tokens, TLS private keys, the profile's secrets, credentials in URLs
+ * and MCP config), for redaction. Never throws, so a message about bad configuration is redacted too.
  */
 export function configuredSecrets(env: NodeJS.ProcessEnv = process.env): string[] {
   const secrets = [

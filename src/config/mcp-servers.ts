@@ -4,11 +4,8 @@ import { serverNameProblem } from '../shared/mcp-tool-names';
 import { SAMPLING_BOUNDS } from '../shared/defaults/model-settings';
 
 /**
- * The MCP servers a worker connects to, in the format MCP clients already use
- * (`{ "mcpServers": { "<name>": {...} } }`): a `command` with `args` and `env`
- * for a server the worker starts over stdio, a `url` with `headers` for a
- * Streamable HTTP one. `env` and `headers` are credentials: they stay on the
- * worker and are redacted wherever they could show.
+ * The MCP servers a worker connects to, in MCP clients' own format: `command`, `args`, `env` over stdio, or `url` and
+ * `headers` over Streamable HTTP. `env` and `headers` are credentials: they stay on the worker, redacted.
  */
 
 /** Which of a server's tools wait for approval before they run. */

@@ -1,9 +1,6 @@
 /**
- * Every `code` the HTTP API answers in its error body, `{ "error": { "code", "message", "details"? } }`,
- * with its HTTP status and what it means. `ApiError` takes only a code from here, so a route cannot
- * invent one; the chat turn's failures are mapped onto these codes by failure type (`HTTP_STATUS_OF`
- * in `./errors`, typed against the failure catalogue); the OpenAPI document and docs/reference/http-api.md
- * list them from here.
+ * Every `code` the HTTP API answers, with its status and meaning; `ApiError` takes only these, and the OpenAPI
+ * document and the HTTP reference list them from here.
  */
 export interface ApiErrorCodeEntry {
   /** The HTTP status answered with this code. */

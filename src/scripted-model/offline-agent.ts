@@ -14,11 +14,8 @@ const NO_STEP =
   'Set OPENAI_API_KEY or OPENAI_BASE_URL for a real model.';
 
 /**
- * The scripted offline model's policy, for `npm start` and `npm run worker` without a model: a fixed policy in
- * place of an LLM, chosen from the tools the run offers and its task. It asks its one question first when it may
- * (`ask_question`, or the example MCP server's elicitation tool),
- * works out arithmetic in the task with `calculator`, else summarises the workspace as the demo does; it ends with
- * `finish` when the run has it, else with a text answer.
+ * The scripted offline model, a fixed policy in place of an LLM: it asks its question first when it may, works out
+ * arithmetic with `calculator`, else summarises the workspace, and ends with `finish` when the run has it.
  */
 export function offlineAgent(request: ChatCompletionRequest): ScriptStep {
   const offered = new Set((request.tools ?? []).map((tool) => tool.function.name));

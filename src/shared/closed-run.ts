@@ -3,11 +3,9 @@ import { pageOfEvents } from './event-page';
 import type { EventPage, RunEvent } from './run-events';
 
 /**
- * What a finished run's result carries besides the result (`closedRun`; a failed run's failure, as its last detail
- * `{ closedRun }`), so its state and events are read from
- * its history without a query (a billed action) or a worker of its build: the `state` query's answer without what
- * the result holds already, and the newest events of the log that fit in `CLOSED_RUN_EVENT_BYTES`. Readers strip it
- * from the result they hand on ({@link withAnswerRestored}). Pure: the workflow and every reader import it.
+ * What a finished run's result (or failure's last detail) carries so its state and newest events
+ * (`CLOSED_RUN_EVENT_BYTES`) are read from history without a query or a worker; readers strip it
+ * ({@link withAnswerRestored}).
  */
 export interface ClosedRunRecord {
   state: Omit<AgentState, 'messages' | 'transcript' | 'lastEvent'>;

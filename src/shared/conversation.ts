@@ -6,11 +6,8 @@ import type { ChatMessage, Usage } from './messages';
 import { FailureType } from './failure-catalogue';
 
 /**
- * A conversation (a chat API `context_id`): one long-lived workflow per
- * context that keeps the history and runs each request as a child
- * `agentWorkflow`, one at a time. It continues as new now and then, carrying
- * the history, so its own event history stays small however long the
- * conversation gets.
+ * A conversation (a chat `context_id`): one long-lived workflow that runs each request as a child `agentWorkflow`, one
+ * at a time, and continues as new now and then so its own history stays small.
  */
 
 /** Workflow type of conversations. */
@@ -62,11 +59,8 @@ export interface ConversationInput {
 }
 
 /**
- * A turn's answer kept for a retried request (same update id), of `kind`
- * `messageRange`: the answer without its generated messages, which are
- * rebuilt from the history, where the turn's messages are (`messages.from`
- * up to `messages.to`), so remembering turns adds next to nothing to the
- * continue-as-new input.
+ * A turn's answer kept for a retried request (same update id), without its generated messages, which are rebuilt from
+ * the history's range, so remembering turns costs the continue-as-new input next to nothing.
  */
 export interface RememberedTurn {
   kind: 'messageRange';

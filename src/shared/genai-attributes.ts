@@ -1,9 +1,6 @@
 /**
- * The OpenTelemetry GenAI semantic conventions' names this runner writes on its spans
- * (https://opentelemetry.io/docs/specs/semconv/gen-ai/): span names `invoke_agent {name}`, `chat {model}` and
- * `execute_tool {tool}`, and the attributes below. Kept here, pure, so the workflow side and the activities use the
- * same names; the conventions are still "development" status, so they are written out rather than imported from
- * `@opentelemetry/semantic-conventions`' incubating entry.
+ * The OpenTelemetry GenAI conventions' names this runner writes, pure so workflow and activities share them; written
+ * out because the conventions are still in development (not in `semantic-conventions`' stable entry).
  */
 export const GENAI = {
   operationName: 'gen_ai.operation.name',

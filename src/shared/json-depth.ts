@@ -9,11 +9,8 @@
 export type JsonPathSegment = string | number;
 
 /**
- * Where `value` first nests deeper than `maxDepth` levels (objects and arrays
- * each count one; `value` itself is level 1), or `undefined` when it does
- * not. Walks depth-first with an explicit stack, and stops at the first
- * container past the limit, so it never descends further than `maxDepth + 1`
- * levels however deep the value goes, and visits each container at most once.
+ * Where `value` first nests deeper than `maxDepth` (`value` itself is level 1), found with an explicit stack that never
+ * goes past `maxDepth + 1`; `undefined` when it does not.
  */
 export function findTooDeep(value: unknown, maxDepth: number): { path: JsonPathSegment[] } | undefined {
   const pending: { value: unknown; depth: number; path: JsonPathSegment[] }[] = [{ value, depth: 1, path: [] }];

@@ -3,11 +3,8 @@ import { builtOnce } from './built-once';
 import type { Usage } from './messages';
 
 /**
- * What model calls cost: the price table a worker is configured with
- * (`model.prices` of `createAgentWorker`, or `AGENT_MODEL_PRICES` for
- * `npm run worker`), in US dollars per million tokens, by model name. The
- * model-call activity prices each call with it (`usage.costUsd`), and a run's
- * `costBudget` counts what it spent. Pure: imported by workflow code too.
+ * The worker's price table, US dollars per million tokens by model name: each call's `usage.costUsd` and a run's
+ * `costBudget` count with it.
  */
 
 /** One model's prices, in US dollars per million tokens. */

@@ -9,11 +9,8 @@ import { CODEC_SERVER_DEFAULTS } from '../../shared/defaults/codec-server';
 import { API_ADMISSION_WAIT_MS } from '../../shared/defaults/api';
 
 /**
- * Every route of the API as the OpenAPI document describes it, with the zod
- * schemas the route validates its path, query string, headers and body with,
- * and those its answers are typed against. A test lists the routes fastify
- * registered and fails on a route missing here, or an operation here that
- * no route serves.
+ * Every route of the API as the OpenAPI document describes it, with its zod schemas; a test fails on a route fastify
+ * registered that is missing here, or an operation no route serves.
  */
 
 /** One answer of an operation. */

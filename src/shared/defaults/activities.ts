@@ -74,11 +74,8 @@ export const ACTIVITY_DEFAULTS = {
 } as const;
 
 /**
- * How far the counters among a running run's search attributes (`AgentIterations`,
- * `AgentTotalTokens`) may fall behind: they are upserted with every change of status, pending
- * approvals or termination reason, and otherwise once the run has done this many iterations
- * since they were last sent. An upsert is a command and a visibility write; sending one per
- * model call costs every iteration.
+ * How many iterations the counter search attributes may fall behind when nothing else changed: an upsert is a command
+ * and a visibility write, too dear for every model call.
  */
 export const SEARCH_ATTRIBUTE_COUNTER_STEP = 10;
 
