@@ -23,9 +23,8 @@ export interface CodecRoutesOptions {
 
 /**
  * Temporal's remote codec protocol, `POST /encode` and `POST /decode` over `{ "payloads": [...] }`; a bad body is
- * a 400.
- * A payload `/decode` cannot open comes back untouched, so the web UI shows the rest, and `x-codec-unopened-key-ids`
- * names its key ids.
+ * a 400. A payload `/decode` cannot open comes back untouched, so the web UI shows the rest, and
+ * `x-codec-unopened-key-ids` names its key ids.
  */
 export function registerCodecRoutes(app: FastifyInstance, options: CodecRoutesOptions): void {
   const prefix = options.prefix ?? '';
