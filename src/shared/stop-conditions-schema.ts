@@ -6,11 +6,8 @@ import { INPUT_BOUNDS } from './defaults/input-bounds';
 import { jsonBytes } from './payload-limits';
 
 /**
- * `stopWhen`: when a run should stop early, as a JSON condition tree (the
- * termination conditions of AutoGen; a message's source is a nested agent,
- * `defineAgentTool`, for `sourceMatch` and `stopMessage`). Each node is an object with
- * exactly one condition key; `any` and `all` combine nodes and nest freely.
- * Evaluation lives in `src/workflows/rules/stop-conditions.ts`.
+ * `stopWhen`: a JSON tree of conditions (after AutoGen's termination conditions), each node one condition key, `any`
+ * and `all` nesting freely; evaluated in `src/workflows/rules/stop-conditions.ts`.
  */
 
 /** A Temporal duration as `durationSchema` accepts it: milliseconds, or text such as "30s". */

@@ -35,11 +35,8 @@ export interface Failure {
 export type FailureWrapper = WorkflowFailedError | WorkflowUpdateFailedError | ChildWorkflowFailure | ActivityFailure;
 
 /**
- * The failure inside a Temporal error, one level down: `WorkflowFailedError`
- * (a run's result), `WorkflowUpdateFailedError` (an update's refusal),
- * `ChildWorkflowFailure` and `ActivityFailure` give their `cause`; an
- * `ApplicationFailure` is its own. Undefined for any other error (not found,
- * a connection error, ...), which the caller passes on.
+ * The failure inside a Temporal error, one level down (a wrapper's `cause`, or an `ApplicationFailure` itself);
+ * undefined for any other error, which the caller passes on.
  */
 export function failureOf(error: FailureWrapper | ApplicationFailure): Failure;
 export function failureOf(error: unknown): Failure | undefined;

@@ -16,11 +16,8 @@ export interface FileHead {
 }
 
 /**
- * Reads at most `capBytes` of the regular file `openFile` opens (at `absolute`); memory stays
- * at the cap whatever the file's size. `O_NONBLOCK` makes opening a FIFO
- * return at once instead of waiting for a writer, and the kind is checked
- * on the opened descriptor, so a file swapped for a FIFO or a device after
- * a check cannot slip through. Anything but a regular file is refused.
+ * Reads at most `capBytes` of the regular file `openFile` opens. `O_NONBLOCK` keeps a FIFO from blocking the open, and
+ * the kind is checked on the opened descriptor, so a file swapped for a FIFO or device after a check is refused.
  */
 export async function readFileHead(
   openFile: FileOpener,

@@ -12,11 +12,9 @@ type WebpackCompiler = Parameters<WebpackPluginFunction>[0];
 type WebpackPlugin = { apply(compiler: WebpackCompiler): void };
 
 /**
- * A bundling step that fails `Worker.create`, saying what to add, when the bundle built from `workflowsPath` holds
- * none of the agent's workflow modules (else agent runs on its task queue would wait forever).
- *
- * It checks the bundle's modules, not the module's exports, which webpack cannot read from emitted CommonJS, so a
- * module that imports `agentWorkflow` without re-exporting it passes; a prebuilt `workflowBundle` is not checked.
+ * Fails `Worker.create`, saying what to add, when the bundle from `workflowsPath` holds none of the agent's workflow
+ * modules (its runs would wait forever). It checks the bundle's modules, since webpack cannot read CommonJS exports;
+ * a prebuilt `workflowBundle` is not checked.
  */
 export function checkAgentWorkflowsExported(
   workflowsPath: string,

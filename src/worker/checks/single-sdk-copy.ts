@@ -7,11 +7,8 @@ import { SecondSdkCopyError } from './second-sdk-copy-error';
 const WORKFLOW_PACKAGE = '@temporalio/workflow';
 
 /**
- * Refuses a bundle that would hold two copies of `@temporalio/workflow`: agent-runner's (the one its workflows
- * import) and another that the user's workflows or the worker's own interceptor modules resolve. Temporal's bundler
- * resolves each import from the importing file's directory, so where the package resolves from there is where the
- * bundle takes it from. With two copies every workflow task fails (`Cannot read private member #cancelRequested`)
- * and every run hangs; this says so at `Worker.create` instead.
+ * Refuses at `Worker.create` a bundle that would hold two copies of `@temporalio/workflow` (the bundler resolves each
+ * import from the importing file's directory): with two, every workflow task fails and every run hangs.
  */
 export function refuseSecondSdkCopy(
   options: Pick<BundleOptions, 'workflowsPath' | 'workflowInterceptorModules'>,

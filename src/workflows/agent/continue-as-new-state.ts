@@ -34,11 +34,8 @@ const CARRIED = [
 type CarriedFields = Pick<RunRecord, (typeof CARRIED)[number]>;
 
 /**
- * What one Temporal run of an agent run hands to the next when it continues
- * as new (the workflow's second argument; callers never pass it). Everything
- * the loop counts goes along, so limits, stop conditions and the result see
- * one run; the event log brings its newest events and keeps numbering.
- * Read on arrival by `parseContinueAsNewState`, which rejects any other version.
+ * What one Temporal run of an agent run hands the next (the workflow's second argument): everything the loop counts,
+ * so limits, stop conditions and the result see one run, and the event log's newest events.
  */
 export type ContinueAsNewState = CarriedFields & {
   /** The version of this shape ({@link CONTINUE_AS_NEW_STATE_VERSION}). */
@@ -128,11 +125,8 @@ export function canLeaveSummarisedBehind({ run, input }: Pick<RunContext, 'run' 
 }
 
 /**
- * The run as its next Temporal run needs it. Only called between iterations,
- * when nothing waits for a decision or an answer. With `leaveBehindIn`, this
- * Temporal run's id, the messages a compaction summarised stay in this
- * Temporal run, which the transcript points back to, and the continue-as-new state
- * carries what the model still sees (`transcript-segment.ts`).
+ * The run as its next Temporal run needs it, between iterations only. With `leaveBehindIn` the messages a compaction
+ * summarised stay in this Temporal run, which the transcript points back to (`transcript-segment.ts`).
  */
 export function continueAsNewStateOf(
   run: RunRecord,

@@ -7,11 +7,8 @@ import { parseContinueAsNewState } from './continue-as-new-schema';
  */
 
 /**
- * The arguments after the input, read. A continue-as-new state exists only when this
- * Temporal run was continued from another (`continued`): a caller who starts
- * the workflow with a second argument is refused, since taking it as a
- * continue-as-new state would start the run from a state no run was ever in. Trailing
- * `undefined` arguments count as none.
+ * The continue-as-new state, only when this Temporal run was continued (`continued`): a caller's second argument is
+ * refused, since no run was ever in that state. Trailing `undefined` arguments count as none.
  */
 export function readContinueAsNewState(
   afterInput: readonly unknown[],

@@ -50,11 +50,8 @@ export interface CompactionSubject {
 }
 
 /**
- * The transcript index where the kept messages begin: the model's answer of
- * the oldest kept iteration. While the run has made fewer model calls than it
- * keeps, everything the run added is kept (only the caller's prior
- * conversation can be summarised). Only the run's own messages are searched,
- * so an input message that claims an iteration in its `meta` cannot move the cut.
+ * Where the kept messages begin: the model's answer of the oldest kept iteration (all the run added, while it has made
+ * fewer calls than it keeps). Only the run's own messages are searched, so an input's `meta` cannot move the cut.
  */
 export function keptFrom(
   messages: readonly ChatMessage[],

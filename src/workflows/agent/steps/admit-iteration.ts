@@ -11,11 +11,8 @@ import type { RunEnding } from '../step-outcome';
 import { appendMessages, takeInbox } from '../run-transitions';
 
 /**
- * Before each iteration: messages a person sent meanwhile join the
- * conversation; then the run's limits, Temporal's size limits and
- * continue-as-new may end this Temporal run before the model is called.
- * `undefined`: the iteration goes on. `firstIteration` is the iteration this
- * Temporal run started after.
+ * Before each iteration: messages sent meanwhile join the conversation, then limits, size limits and continue-as-new
+ * may end this Temporal run; `undefined` goes on.
  */
 export function admitIteration(context: RunContext, firstIteration: number): RunEnding | undefined {
   const { run, input, partial } = context;

@@ -8,11 +8,8 @@ import type { ToolBatchResult } from './run-tool-batch';
 import { outputOfEnding } from './take-output-answer';
 
 /**
- * After a batch of tool calls: a terminating tool or `TerminateResponse`
- * ended the run; else loop detection's warnings are injected, the circuit
- * breaker and `stopWhen` look at the results, and a tool that asked a person
- * a question makes the run wait for the answer. Otherwise the model is called
- * again.
+ * After a batch of tool calls: a terminating tool ended the run, or loop warnings are injected, the circuit breaker and
+ * `stopWhen` look at the results, and a question makes the run wait; else the model is called again.
  */
 export function afterToolBatch(
   context: RunContext,

@@ -13,11 +13,8 @@ import { parseArgumentsLeniently } from '../../rules/tool-arguments';
 import { markApprovalSettled, markWaitingForApproval } from '../run-transitions';
 
 /**
- * Approval of tool calls, as the workflow runs it: the run's approval policy,
- * waiting for a human decision, and recording the decisions that come from
- * the policy or arrive by signal, update or timeout. Which calls need
- * approval, whether a decision is valid and what a policy's answer means are
- * the pure rules of `approval-rules.ts` and `approval-policies.ts`.
+ * Approval of tool calls as the workflow runs it: the policy, the wait for a person, the decisions recorded; what
+ * they mean is the pure rules' (`approval-rules.ts`, `approval-policies.ts`).
  */
 
 /** A tool's JSON Schema of arguments by name; `undefined` until the catalog is loaded or for unknown tools. */
@@ -36,11 +33,9 @@ export interface DecisionToRecord {
 }
 
 /**
- * Decides a call that needs approval: the run's approval policy first, when it names one (a function
- * registered in workflow code that sees each call), then a human when there is no policy or it answers `ask`. A policy's decision is
- * recorded as a human's is (`via: 'policy'`); being workflow code, replay makes it again. Not `async`:
- * without a policy the caller awaits `awaitApproval`'s own promise, which keeps the order of commands that
- * histories recorded.
+ * Decides a call that needs approval: the run's policy first, then a person when there is none or it answers `ask`; a
+ * policy's decision is recorded as `via: 'policy'`. Not `async`: without a policy the caller awaits `awaitApproval`'s
+ * own promise, which keeps the recorded order of commands.
  */
 export function decideCall(
   context: RunContext,

@@ -16,11 +16,7 @@ import { answerFormat, answerTools } from '../../rules/output-request';
 import { LENGTH_FINISH_REASON } from '../../rules/answer-truncation';
 
 /**
- * What the model would see if called now (`rules/model-context.ts`): the
- * transcript with the run's compaction summary in place of what it
- * summarised, and with observation masking, old and large tool results as
- * placeholders; `run.messages` keeps everything whole. No events: compaction
- * measures it too.
+ * What the model would see if called now (`rules/model-context.ts`); `run.messages` keeps everything whole.
  */
 export function modelContextOf({ run, input }: RunContext): ModelContext {
   // Results of the last `keepIterations` iterations that produced them stay: the newest is the previous one.

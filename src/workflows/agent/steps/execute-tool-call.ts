@@ -56,11 +56,8 @@ function idempotencyKeyOf(call: ToolCall): { idempotencyKey: string } {
 }
 
 /**
- * Executes one tool call: an unknown tool is answered with an error, a call
- * that needs approval is decided by the run's approval policy or waits for a
- * human (and runs with the approver's arguments),
- * and a failure after the activity's retries goes back to the model as a tool
- * error. Events mark the start and end of the execution.
+ * Executes one tool call: an unknown tool gets an error, a call needing approval is decided first (and runs with the
+ * approver's arguments), and a failure after retries goes back to the model as a tool error.
  */
 export async function executeToolCall(
   context: RunContext,

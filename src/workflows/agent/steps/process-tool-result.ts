@@ -75,11 +75,8 @@ function truncate(
 }
 
 /**
- * The extractor: the `extractToolResult` activity condenses the result. Its
- * tokens count in the run's usage (and so in its token budget, checked before
- * the next iteration). A call that fails after its retries, or an answer that
- * is empty or no shorter, leaves the result as it was, with an event: the run
- * goes on.
+ * The extractor: `extractToolResult` condenses the result, its tokens in the run's usage; a failure, or an answer empty
+ * or no shorter, leaves the result as it was, with an event.
  */
 async function extract(
   context: RunContext,
