@@ -5,10 +5,7 @@ import type { ModelSettings } from '../shared/model-settings';
 import { createTextRequest, withinLength } from './text-completion';
 
 /**
- * The `compactConversation` activity: one non-streaming chat-completions
- * request without tools, which asks the model to summarise the messages it is
- * given (`text-completion.ts`: set up, classified and redacted as `callModel`).
- * Throws at once when `settings.baseURL` carries credentials.
+ * The `compactConversation` activity: one text request (`text-completion.ts`) that summarises the given messages.
  */
 export function createConversationCompaction(settings: ModelSettings, heartbeatIntervalMs?: number) {
   const requestText = createTextRequest(settings, heartbeatIntervalMs);

@@ -1,10 +1,7 @@
 import { TOOL_ERROR_DESCRIPTION_CHARS } from '../shared/defaults/tools';
 
 /**
- * What a tool threw, in words for the model. A tool may throw anything: an
- * `Error`, a string, a null-prototype object, an object whose `toString` or
- * `message` getter throws, a Proxy. None of that may fail the activity (which
- * would run the tool again), so every step that could throw is guarded.
+ * What a tool threw, in words for the model; every step is guarded, since a throw here would run the tool again.
  */
 export function describeThrown(thrown: unknown): string {
   const text = attempt(() => {

@@ -4,10 +4,8 @@ import { INVALID_RESPONSE_RETRY } from '../shared/defaults/activities';
 import { FailureType, type FailureTypeName } from '../shared/failure-catalogue';
 
 /**
- * Turns a failed chat-completions request into an `ApplicationFailure` whose
- * `type` says what happened (`ModelCall.RateLimited`, ...), whose
- * `nonRetryable` follows from the status code, and whose `nextRetryDelay`
- * honours the provider's `Retry-After`. Temporal runs every retry; `provider-failures.ts` bounds them.
+ * A failed request as an `ApplicationFailure`: `type` says what happened, `nonRetryable` follows the status, and
+ * `nextRetryDelay` honours `Retry-After`.
  */
 
 interface StatusClass {
@@ -211,10 +209,8 @@ export function retryAfterMs(headers: Headers | undefined, now: number = Date.no
 const streamedChunks = new WeakMap<APIError, number>();
 
 /**
- * An error a provider sent inside a 200 stream (`data: {"error":{"code":500,"message":...}}`, as llama.cpp's server
- * does when it cannot parse what the model wrote) as the HTTP error it stands for, so `classifyModelError` treats it
- * as that status: its numeric `code` (or `status`) when it has one in 400..599, else 400 for a context overflow or
- * an `invalid_request_error`, else 500. The stream's response headers come along for a `Retry-After`.
+ * An error streamed inside a 200 as the HTTP error it stands for: its `code` or `status` in 400..599, else 400 for a
+ * context overflow or `invalid_request_error`, else 500; the headers come along for `Retry-After`.
  */
 export function streamedError(body: unknown, chunks: number, headers: Headers): APIError {
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};

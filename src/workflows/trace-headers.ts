@@ -1,9 +1,6 @@
 /**
- * The trace context an activity's headers carry, encoded once per context: the payload Temporal's
- * `headersWithContext` builds (the W3C `traceparent` and `baggage` of the active context, as a JSON payload under
- * `_tracer-data`), kept for the context it was built from. A run schedules every activity of its loop from the
- * same context (its `invoke_agent` span's), so each activity after the first reuses the payload instead of running
- * the propagators and the payload converter again.
+ * The trace header payload Temporal's `headersWithContext` builds, kept per context: a run schedules its activities
+ * from one context, so each after the first reuses it instead of running the propagators again.
  */
 import * as otel from '@opentelemetry/api';
 import { TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';

@@ -2,11 +2,8 @@ import type { CostBudget } from '../../shared/prices';
 import type { Usage } from '../../shared/messages';
 
 /**
- * `costBudget`: checked before each model call, as the token budget is. What
- * was spent, and the budget, when the spending has reached `budget.maxUsd`;
- * else undefined (also without a budget). A run with a budget has every call priced: the model
- * call refuses a model the worker has no price for (`ModelCall.PriceUnknown`),
- * so `usage.costUsd` is never silently short.
+ * `costBudget`, checked before each model call: the spending and budget once `budget.maxUsd` is reached, else
+ * undefined. A run with a budget refuses unpriced models (`ModelCall.PriceUnknown`), so `costUsd` is never short.
  */
 export function findCostBreach(
   usage: Usage,

@@ -30,11 +30,8 @@ export function initialLoopTracker(): LoopTracker {
 }
 
 /**
- * Counts `call` against the calls before it. Identical means the same tool
- * name and JSON-equal arguments (see {@link canonicalArgumentsKey}); a
- * different call starts a new count of 1. Returns the new tracker (the old
- * one is not modified) and, when the count is a multiple of the threshold, the
- * detection.
+ * Counts `call` against the calls before it (same tool, JSON-equal arguments; else a new count of 1) and returns the
+ * new tracker with a detection whenever the count is a multiple of the threshold.
  */
 export function trackToolCall(
   tracker: LoopTracker,

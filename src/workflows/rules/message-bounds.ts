@@ -3,10 +3,8 @@ import { STOP_REASON_CHARS } from '../../shared/defaults/run-input';
 import { findTooDeep } from '../../shared/json-depth';
 
 /**
- * What a signal or update brings is a caller's input like any other. A value
- * nested past the input bound would overflow the stack of whatever walks it
- * (a schema check, an event's JSON), which fails the workflow task, and
- * Temporal retries a failed task forever. So every handler asks this first.
+ * Every signal and update handler asks this first: a value nested past the input bound would overflow a walk of it,
+ * failing the workflow task, which Temporal retries forever.
  * @returns the problem, or undefined when the message is within bounds
  */
 export function messageTooDeep(message: unknown): string | undefined {

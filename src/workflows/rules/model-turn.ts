@@ -51,11 +51,8 @@ export function turnPolicyFor(
 }
 
 /**
- * Decides a model turn. Tool calls are run, and both counters start again.
- * For a text answer, restricted output applies first, while its per-turn
- * budget lasts; then nudging, when a tool call is required, which can fail
- * the run; else the text is the answer. Restriction injections do not count
- * as nudges: the nudge counter only moves once the restriction is spent.
+ * Decides a model turn: tool calls run and reset both counters; a text answer meets restricted output while its
+ * per-turn budget lasts, then nudging, which may fail the run, else it is the answer.
  */
 export function decideModelTurn(
   message: AssistantMessage,

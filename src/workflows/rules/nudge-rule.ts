@@ -19,11 +19,8 @@ export type NudgeDecision =
   { kind: 'nudge'; consecutiveNudges: number } | { kind: 'nudges_exceeded'; consecutiveNudges: number };
 
 /**
- * The run's nudge policy, or `undefined` when a text answer may end the run.
- * Terminating tools win over `requireToolCall`. `requireToolCall` has no
- * limit of its own: it allows as many text answers in a row as the circuit
- * breaker allows identical tool errors (its threshold), one measure of a
- * stuck run for both.
+ * The run's nudge policy, or `undefined` when a text answer may end the run; terminating tools win over
+ * `requireToolCall`, whose limit is the circuit breaker's threshold (one measure of a stuck run).
  */
 export function nudgePolicyFor(
   input: Pick<ParsedAgentInput, 'terminating' | 'requireToolCall' | 'circuitBreaker'>,

@@ -3,11 +3,8 @@ import type { ChatMessage } from '../../shared/messages';
 import { CHARS_PER_TOKEN_ESTIMATE } from '../../shared/defaults/context-control';
 
 /**
- * Observation masking. Before a model call, large tool results
- * from older iterations are replaced, in the copy of the conversation the
- * model sees, by a short placeholder; the run's own transcript keeps them.
- * The tool message itself stays (same `tool_call_id`, same `meta`), so every
- * tool call still has its answer and the provider accepts the conversation.
+ * Observation masking: large tool results of older iterations become placeholders in the copy the model sees; the tool
+ * message itself stays, so every call still has its answer.
  */
 
 /** One tool result that {@link maskObservations} replaced. */

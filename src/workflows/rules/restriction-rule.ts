@@ -1,11 +1,8 @@
 import type { ParsedAgentInput } from '../../shared/agent-input';
 
 /**
- * Restricted output: when the model would finish without calling a tool, the
- * restriction message is injected and the model called again, at most
- * `maxInjections` times per turn (0: no per-turn limit; the invocation cap
- * still bounds it). A tool call starts a new turn, which sets the count back
- * to 0. This file is the whole rule: policy, decision and reset.
+ * Restricted output, the whole rule: a text answer gets the restriction message at most `maxInjections` times per turn
+ * (0: no per-turn limit); a tool call starts a new turn.
  */
 export interface RestrictionPolicy {
   /** Injections allowed per turn; 0 means unlimited. */

@@ -4,11 +4,8 @@ import type { ResultProcessingConfig } from '../../shared/loop-guard-schemas';
 import type { ChatMessage } from '../../shared/messages';
 
 /**
- * The result pipeline's extractor: a successful tool result longer than
- * `resultProcessing.extractThreshold` is condensed by a model call (the
- * `extractToolResult` activity), guided by the last user message. What the
- * call answers replaces the result only when it is a real condensation: a
- * text, shorter than the result. Otherwise the result goes on as it was.
+ * The result pipeline's extractor: a successful result past `extractThreshold` is condensed by a model call, and
+ * replaced only by a shorter text.
  */
 
 /** Whether the extractor takes `content`: extraction is on and the text is longer than `extractThreshold`. */

@@ -27,11 +27,8 @@ export interface HistoryMeasure {
 }
 
 /**
- * What the next model call would carry, and what the result would weigh if
- * the run ended now: the conversation, plus the larger of the instructions
- * (sent with the call) and what the run added in the chat response format (in the
- * result). Observation masking shortens the call but not the result, so the
- * whole conversation is counted.
+ * What the next call would carry and the result would weigh: the whole conversation (masking shortens the call, not
+ * the result) plus the larger of the instructions and what the run added.
  */
 export function projectedRunBytes(
   messages: readonly ChatMessage[],

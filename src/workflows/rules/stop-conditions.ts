@@ -159,11 +159,8 @@ export function validateStopCondition(
 }
 
 /**
- * Evaluates `condition` against `context`. `any` checks its members in order
- * and stops at the first that fires; `all` stops checking at the first that
- * does not (so later custom conditions may not be called). A custom name
- * missing from `registry` does not stop: `validateStopCondition` reports it
- * before the run starts. An empty `any` or `all` never stops.
+ * Evaluates `condition`: `any` stops at the first member that fires, `all` at the first that does not (later custom
+ * conditions may not be called); an unknown custom name or an empty `any`/`all` never stops.
  */
 export function evaluateStopCondition(
   condition: StopCondition,

@@ -38,11 +38,8 @@ export function transcriptIndexOf(index: number, segment: TranscriptSegment = WH
 }
 
 /**
- * A page of the whole transcript from what this Temporal run holds. A page
- * that starts before `segment.base` is in an earlier Temporal run: the answer
- * names it (`earlierRunId`: the listed run that holds the page's first
- * message, else the oldest listed, else `previousRunId`), lists the runs it
- * knows, and holds no messages.
+ * A page of the whole transcript from this Temporal run; a page starting before `segment.base` holds no messages and
+ * names the earlier run that has them (`earlierRunId`).
  */
 export function segmentPage(
   messages: readonly ChatMessage[],

@@ -1,11 +1,8 @@
 import type { z } from 'zod';
 
 /**
- * Reading what crosses a durable boundary in the versions this code knows:
- * what comes names its version in `schemaVersion`, and each version has a
- * reader that parses it (and, once there is a previous version to read,
- * brings it up to the current one). Used by continue-as-new and the
- * conversation input, each with its own schemas.
+ * Reading what crosses a durable boundary: each `schemaVersion` has a reader that parses it and brings it up to the
+ * current version.
  */
 
 /** One version's reader: the input parsed as that version, as the current one; or the schema's error. */
