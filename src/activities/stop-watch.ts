@@ -3,10 +3,8 @@ import type { Client } from '@temporalio/client';
 import { ACTIVITY_DEFAULTS } from '../shared/defaults/activities';
 
 /**
- * Whether a running activity's run has ended, or asked this activity to stop, found by describing the run
- * (`DescribeWorkflowExecution`, which Temporal Cloud does not bill): a cancellation reaches an activity only in the
- * answer to a heartbeat, and heartbeats are billed and rare. One description per run and check interval is shared
- * by every activity of that run in the process.
+ * Whether an activity's run has ended or asked it to stop, by describing the run (not billed, unlike the heartbeats
+ * that alone carry cancellation); one description per run and interval serves all its activities in the process.
  */
 
 /** What a description says of one activity. */

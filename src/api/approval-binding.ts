@@ -1,10 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Approval ids bound to one pending call: an id names the conversation, the run and the call it decides, so an
- * answer is checked against the call the chat waits on, never trusted for what it claims. Optionally signed the
- * way the AI SDK signs approvals (`experimental_toolApprovalSecret`, `ai` 7.0.173's
- * `generate-text/tool-approval-signature.ts`): HMAC-SHA256 over the id, the call, the tool and the input's digest.
+ * Approval ids bound to one pending call (conversation, run, call), checked against the call the chat waits on; signed
+ * as the AI SDK signs them when a secret is set (HMAC-SHA256 over the id, call, tool and input digest).
  */
 
 /** The call an approval id stands for. */

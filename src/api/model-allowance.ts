@@ -1,10 +1,8 @@
 import { ApiError } from '../http/api-error';
 
 /**
- * Which models API callers may name (`AGENT_API_ALLOWED_MODELS`): a request naming another anywhere (`modelsNamedBy`,
- * a chat's `model`) is refused with 403 `model_not_allowed` before anything starts. An entry is a model as a run names it
- * (`gpt-4o-mini`, `<endpoint>/<model>`, `<endpoint>`), or `<endpoint>/*` for every model of an endpoint. A request
- * that names none gets the operator's default. Undefined: every model.
+ * Which models API callers may name (`AGENT_API_ALLOWED_MODELS`: models as runs name them, or `<endpoint>/*`); naming
+ * another anywhere is 403 `model_not_allowed` before anything starts. Undefined allows every model.
  */
 export function checkModelsAllowed(named: readonly string[], allowed: readonly string[] | undefined): void {
   if (allowed === undefined) return;

@@ -6,10 +6,8 @@ import { runEventSchema } from '../shared/run-events';
 import { API_ERROR_CODES, API_ERROR_CODE_NAMES } from '../http/error-codes';
 
 /**
- * What the routes answer, as zod schemas: the OpenAPI document describes the
- * answers with them, and the routes' answer builders are typed against them
- * (`z.input<...>`), so an answer that changes shape does not compile until
- * its schema, and so the document, changes too.
+ * What the routes answer, as zod schemas that type the answer builders and describe the OpenAPI document, so the two
+ * cannot drift.
  */
 
 /** `{ "error": { "code", "message", "details"? } }`, every error the API answers. */

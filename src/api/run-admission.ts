@@ -22,10 +22,8 @@ const CLOSED: ReadonlySet<number> = new Set([
 ]);
 
 /**
- * Waits, at most `waitMs`, until a run just started has checked its input against the worker's tool catalog (its
- * first workflow task, no model call), and throws 400 `invalid_agent_input` when the worker refused it. Only the
- * worker knows its tools (its own, and its MCP servers'), so the API asks the run, as a chat turn does; a run whose
- * worker has not answered in time is left to go on (its failure, if any, shows on its events).
+ * Waits at most `waitMs` for a new run to check its input against the worker's catalog (only the worker knows its
+ * tools) and throws 400 `invalid_agent_input` when refused; a worker that has not answered in time is left to go on.
  */
 export async function awaitRunAdmission(
   client: Client,

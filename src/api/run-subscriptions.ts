@@ -18,10 +18,8 @@ interface Subscription {
 }
 
 /**
- * The API process's follows of runs, one per run, whatever the number of its clients: each run's events are read
- * once (one history long poll, one query per read) and fanned out to every event stream on it, each with its own
- * cursor. A subscription reads the run's log from its start, so a client resuming from any `Last-Event-ID` is served
- * from it; it lives while a stream reads it, and holds the events read (their previews, not the conversation).
+ * The API process's follows of runs, one per run however many clients: each run's log is read once and fanned out to
+ * every stream with its own cursor, from the start, so any `Last-Event-ID` resumes. It lives while a stream reads it.
  */
 export class RunSubscriptions {
   private readonly runs = new Map<string, Subscription>();

@@ -1,8 +1,5 @@
 /**
- * What an API principal may do: the one table that says which scope each route needs (the scopes are in
- * `shared/api-scopes.ts`, which the configuration reads too).
- * A route missing from the table cannot be registered (`requireRouteScopes`), so a new route cannot
- * slip out unguarded.
+ * The one table of the scope each route needs; a route missing from it cannot be registered.
  */
 
 import type { ApiScope } from '../shared/api-scopes';

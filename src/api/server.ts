@@ -70,10 +70,7 @@ export interface ApiServerOptions {
 }
 
 /**
- * The HTTP API: the chat endpoints on durable conversations, and
- * runs to start, follow (Server-Sent Events), steer and list. Fastify,
- * because it validates, limits and logs (pino) with little code of ours,
- * and answers JSON errors from one handler.
+ * The HTTP API: chat endpoints on durable conversations, and runs to start, follow, steer and list.
  */
 export function buildApiServer(options: ApiServerOptions): FastifyInstance {
   const app = Fastify({

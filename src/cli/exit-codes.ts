@@ -37,10 +37,8 @@ export const EXIT_CODES_HELP = [
 ].join('\n');
 
 /**
- * The exit code of a run that failed, by its failure type. A run the worker
- * failed as `InvalidAgentInput` (an unknown tool, say) counts as invalid
- * input: the operator fixes the command line, not the run. A `Record` over the
- * catalogue, so a new failure type does not compile until it has a code here.
+ * The exit code of a failed run, by failure type (`InvalidAgentInput` counts as invalid input: fix the command line); a
+ * `Record` over the catalogue, so a new type needs a code.
  */
 export const EXIT_CODE_OF_FAILURE: Readonly<Record<FailureTypeName, ExitCode>> = {
   [FailureType.invalidInput]: ExitCode.usage,

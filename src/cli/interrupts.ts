@@ -2,10 +2,8 @@ import readline from 'node:readline';
 import type { Output } from './output';
 
 /**
- * What Ctrl-C means while the tool follows a run. The run lives in Temporal,
- * not in this process, so Ctrl-C never kills it by accident: it either asks
- * the run to terminate gracefully or only stops following, and a second
- * Ctrl-C always gets the operator their terminal back.
+ * Ctrl-C never kills a run by accident (it lives in Temporal): it terminates gracefully or stops following, and a
+ * second one always gives the terminal back.
  */
 
 /**

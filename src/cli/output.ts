@@ -1,8 +1,6 @@
 /**
- * Where the tool writes. Results go to stdout; errors to stderr; notices
- * (the run started, Ctrl-C was seen) go to stdout for a person but to stderr
- * under `--json`, so stdout stays machine-readable. Output can be held while
- * a question is on the terminal, so events do not scramble the prompt.
+ * Where the tool writes: results to stdout, errors to stderr, notices to stdout (stderr under `--json`); output is held
+ * while a question is on the terminal.
  */
 export interface Output {
   /** Whether results are JSON (`--json`). */

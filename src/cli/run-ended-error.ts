@@ -2,10 +2,7 @@ import { RunEndedError } from '../client/run-ended-error';
 import { statusCommand } from './steering-commands';
 
 /**
- * The run exists but has already ended, so it can no longer take a decision,
- * a message or a terminate request. Temporal answers such a request as if
- * the run did not exist; this error says what is really the case and where
- * to look.
+ * The run has ended and can take no decision, message or terminate; Temporal would answer as if it did not exist.
  */
 export function runEndedError(workflowId: string, temporalStatus: string): RunEndedError {
   return new RunEndedError(

@@ -1,8 +1,5 @@
 /**
- * A queue that several producers push into and one consumer reads with
- * `for await`: how two live sources (a run's durable events, its model
- * deltas) become one ordered feed. Reading ends after `close()`, or throws
- * what `fail()` was given, once everything pushed before has been read.
+ * A queue several producers push into and one `for await` reads, ending after `close()` or throwing what `fail()` got.
  */
 export class AsyncQueue<T> {
   private readonly items: T[] = [];

@@ -25,10 +25,8 @@ function carriesClosedRun(status: string): boolean {
 }
 
 /**
- * A closed run's state and newest events, read from its history, so it costs no action and needs no worker: the
- * record a completed or failed run carries (`closedRun`), else (a run Temporal terminated or timed out, or one started
- * before runs carried a record) its history replayed in this process. Undefined when neither can be read (a history
- * that does not replay against this code): the caller asks the query, which needs a worker of the run's build.
+ * A closed run's state and newest events from its history (no action, no worker): its `closedRun` record, else its
+ * history replayed here; undefined when neither can be read, and the caller asks the query.
  */
 export async function readClosedRun(
   client: Client,

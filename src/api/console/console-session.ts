@@ -27,10 +27,8 @@ function cookieAccepted(routeUrl: string): boolean {
 }
 
 /**
- * The principal of a request that carries the console's cookie instead of a bearer token: only on the console's
- * routes, only with the session's CSRF token in {@link CONSOLE_CSRF_HEADER}, and only from the API's own origin
- * when the browser names one. Undefined without the cookie; throws `console_csrf` when the cookie is there but a
- * condition fails, and `unauthorized` when the session is unknown, expired or revoked.
+ * The principal of a request carrying the console's cookie: only on the console's routes, with the session's CSRF
+ * header and from the API's own origin. Undefined without the cookie; `console_csrf` or `unauthorized` otherwise.
  */
 export function consolePrincipal(
   sessions: BrowserSessions<ConsoleSession>,

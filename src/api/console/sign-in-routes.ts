@@ -31,10 +31,8 @@ export interface SignInDeps {
 }
 
 /**
- * The console's sign-in: `POST /console/api/sign-in` exchanges a principal's token for the session cookie
- * (HttpOnly, SameSite=Strict, Path=/, expiring) and answers the session's CSRF token; `GET /console/api/session`
- * answers the same to the cookie alone (a reloaded page); `POST /console/api/sign-out` revokes the session
- * server-side. A client address that fails to sign in too often is answered 429 until its window ends.
+ * The console's sign-in, session and sign-out routes: a token buys an HttpOnly, SameSite=Strict session cookie and a
+ * CSRF token; sign-out revokes the session server-side; too many failures answer 429.
  */
 export function registerSignInRoutes(app: FastifyInstance, deps: SignInDeps): void {
   const principals = principalsOf(deps.auth);

@@ -16,10 +16,8 @@ const MAX_RUNS = 3;
 type Schemas = Record<string, Record<string, unknown>>;
 
 /**
- * Each tool's JSON Schema, by name, as the run's worker described them when the run loaded its catalog: read from the
- * run's history (not billed), decoded with the client's data converter, so an encrypted run reads as any other. A
- * Temporal run that continued as new and has not yet recorded its own catalog (still loading it) is read through the
- * run it continues, walked back as its first event names it. Empty when no run read holds a catalog.
+ * Each tool's JSON Schema as the run's catalog recorded it, read from history (not billed), through the run it
+ * continues when this Temporal run has no catalog yet; empty when none holds one.
  */
 export async function readToolSchemas(client: Client, workflowId: string): Promise<Schemas> {
   let read = 0;

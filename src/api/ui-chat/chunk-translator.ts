@@ -3,10 +3,8 @@ import { type RunEvent } from '../../shared/run-events';
 import { type UiMessageChunk } from './ui-message-chunks';
 
 /**
- * A turn's run events and model deltas as UI message chunks, in an order the AI SDK's client accepts: a step per
- * model call, text and reasoning opened before their deltas and closed at the call's `model-response`, a tool
- * call's input before its approval request or output. Deltas name a call by the runner's id
- * (`call-<iteration>-<n>`), as the run's events do. Pure: the route writes what it returns.
+ * A turn's run events and deltas as UI message chunks in the order the AI SDK's client accepts: a step per model call,
+ * text opened before its deltas and closed at `model-response`, a tool call's input before its approval or output.
  */
 
 /** What a translated event asks of the stream besides its chunks. */

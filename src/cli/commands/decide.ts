@@ -8,10 +8,8 @@ import { createOutput, type Output } from '../output';
 import { UsageError } from '../usage-error';
 
 /**
- * `agent-runner approve` and `agent-runner deny`: decide a pending call
- * through the `decide` update, which answers the decision as the run
- * recorded it, or refuses it with the run's reason (exit code 4). The decision names who made it:
- * `--as <name>`, else the operating system's user, recorded as `by: { name, via: 'cli' }`.
+ * `agent-runner approve` and `deny`: the `decide` update, recorded with `by: { name, via: 'cli' }` (`--as`, else the OS
+ * user); a refusal exits 4.
  */
 export async function decideCommand(
   workflowId: string,
