@@ -202,10 +202,8 @@ async function announcedStream(
 }
 
 /**
- * Reads one attempt's stream into `push`, to its end line. Anything but a
- * completed end (a failed attempt, a broken connection, a worker that is
- * gone) is followed by `model-delta-reset`. A stream that cannot be reached
- * at all goes to `unreachable`, with the reason.
+ * Reads one attempt's stream into `push` to its end line; anything but a completed end is followed by
+ * `model-delta-reset`, and a stream never reached goes to `unreachable` with the reason.
  */
 async function readStream(
   found: FoundStream,

@@ -4,10 +4,9 @@ import { recentWorkflowPollers } from '../temporal/task-queue-pollers';
 import { NoWorkerError } from './no-worker-error';
 
 /**
- * What `ask` (a query or an update of run `workflowId`, which only a worker answers) answers, asked only once a worker
- * has polled the run's task queue lately: otherwise a {@link NoWorkerError} that names the queue, at once, instead of
- * a wait with no end in sight. A run on versioned workers is asked as it is: its workers poll per build, which the
- * task queue's plain description does not list. Both looks are reads Temporal does not bill.
+ * Asks `ask` (a query or update only a worker answers) only once a worker has polled the run's task queue lately,
+ * else throws {@link NoWorkerError} naming the queue at once; runs on versioned workers are asked as they are. Both
+ * looks are unbilled reads.
  */
 export async function unlessNoWorker<T>(client: Client, workflowId: string, ask: () => Promise<T>): Promise<T> {
   const description = await client.workflow.getHandle(workflowId).describe();

@@ -14,10 +14,8 @@ export const CODEC_UNAUTHORIZED = new ApiError(
 );
 
 /**
- * An `onRequest` hook guarding `/encode` and `/decode` (every path but `open`): a request passes with the bearer
- * token in `Authorization`, or with the session cookie of a browser that signed in at `/login`. It runs before the
- * body is read, so a refused request is answered 401 with nothing parsed or decoded. Kept to this one function, so a
- * per-principal check (a "decode payloads" scope) can replace it.
+ * Guards every path but `open` before the body is read: the bearer token, or a signed-in browser's session cookie;
+ * else 401 with nothing parsed. One function, so a per-principal scope can replace it.
  */
 export function codecAuth(token: string, sessions: CodecSessions, open: ReadonlySet<string>) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {

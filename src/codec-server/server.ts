@@ -36,10 +36,8 @@ export interface CodecServerOptions {
 }
 
 /**
- * The codec server: Temporal's remote codec protocol (`POST /encode`, `POST /decode`) over the workers' payload
- * codec, for the Temporal web UI and CLI to show decrypted payloads to those who hold its credential. Browsers from
- * `corsOrigins` may call it (CORS), with the cookie of `/login`; the CLI sends the token as a bearer token.
- * Errors are the HTTP API's `{ "error": { "code", "message" } }`.
+ * The codec server: Temporal's remote codec protocol over the workers' payload codec, for the web UI (CORS from
+ * `corsOrigins`, the `/login` cookie) and the CLI (a bearer token), with the HTTP API's error shape.
  */
 export function buildCodecServer(options: CodecServerOptions): FastifyInstance {
   const app = Fastify({

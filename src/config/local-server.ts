@@ -41,10 +41,9 @@ export interface LocalServerConfig {
 }
 
 /**
- * Reads {@link localServerSchema}; empty variables count as unset. A server is named by `TEMPORAL_ADDRESS`,
- * `TEMPORAL_PROFILE` or `TEMPORAL_CONFIG_FILE`: then the whole Temporal connection is read as the worker reads it.
- * The user's default config file alone does not count: a Temporal Cloud profile there must not turn the offline
- * demo into a run on Cloud.
+ * Reads {@link localServerSchema}; `TEMPORAL_ADDRESS`, `TEMPORAL_PROFILE` or `TEMPORAL_CONFIG_FILE` name a server to
+ * use. The user's default config file alone does not, so a Cloud profile there never turns the offline demo into a
+ * run on Cloud.
  */
 export function loadLocalServerConfig(env: NodeJS.ProcessEnv = process.env): LocalServerConfig {
   const values = parseEnvironment(localServerSchema, env);

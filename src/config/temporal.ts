@@ -11,10 +11,9 @@ import { hostPort, parseEnvironment } from './environment';
 import { ConfigError } from './config-error';
 
 /*
- * The Temporal connection, configured the way Temporal's CLI and SDKs are (`@temporalio/envconfig`): a profile of a
- * TOML file (`TEMPORAL_CONFIG_FILE`, else the user's `temporalio/temporal.toml`), chosen by `TEMPORAL_PROFILE`, then
- * the `TEMPORAL_*` variables over it. envconfig does the reading and the overriding; this module adds the checks,
- * the aliases this project had before (`TEMPORAL_TLS_CERT`, `TEMPORAL_TLS_KEY`) and errors that name the file.
+ * The Temporal connection as Temporal's CLI and SDKs configure it (`@temporalio/envconfig`: a TOML profile, then
+ * `TEMPORAL_*` over it), with checks, the older `TEMPORAL_TLS_CERT`/`TEMPORAL_TLS_KEY` aliases and errors naming
+ * the file.
  */
 
 const optionalText = () => z.string().min(1).optional();

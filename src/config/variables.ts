@@ -17,10 +17,8 @@ import { metricsSchema, tracingSchema } from './tracing';
 import { workerDeploymentSchema } from './worker-deployment';
 
 /**
- * Every environment variable the package reads, derived from the schemas the
- * processes parse them with: a variable added to a schema is listed here
- * without further work, and the configuration reference is checked against
- * this list (test/unit/configuration-reference.test.ts).
+ * Every environment variable the package reads, derived from the processes' schemas; the configuration reference is
+ * checked against it.
  */
 
 /** The kinds of process that read the environment. */

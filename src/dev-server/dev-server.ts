@@ -96,10 +96,8 @@ function dynamicConfigFlags(config: Readonly<Record<string, number | boolean | s
 }
 
 /**
- * Starts a dev server with the project's search attributes registered and its
- * dynamic config (a lifted queue read limit, eager activities, a capped workflow task backoff), and
- * waits until it answers. Uses the resolved Temporal CLI, else the SDK's own
- * download of it.
+ * Starts a dev server with the project's search attributes and dynamic config and waits until it answers, with the
+ * resolved Temporal CLI, else the SDK's own download.
  */
 export async function startDevServer(options: DevServerOptions): Promise<StartedDevServer> {
   const ip = options.ip ?? '127.0.0.1';
@@ -202,10 +200,8 @@ export interface ServerWaitOptions {
 }
 
 /**
- * Polls until the server answers for the default namespace, saying every
- * ten seconds what it waits for. When the time is up or the process died,
- * the error carries the last lines of the server's log, which usually say
- * why (a port in use, a locked database).
+ * Polls until the server answers, saying every ten seconds what it waits for; a timeout or a dead process throws with
+ * the log's last lines (a port in use, a locked database).
  */
 export async function waitForServer(
   address: string,

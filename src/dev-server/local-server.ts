@@ -38,10 +38,8 @@ interface ServerRecord {
 }
 
 /**
- * A server for the demo: the one `TEMPORAL_ADDRESS` or a profile (`TEMPORAL_PROFILE`, `TEMPORAL_CONFIG_FILE`) names; else the dev server an
- * earlier run started (it keeps running, with its runs in `.temporal/`);
- * else a new one, started in the background on SQLite so runs survive a
- * restart and the web UI stays up after the demo exits.
+ * A server for the demo: the one `TEMPORAL_ADDRESS` or a profile names, else the dev server an earlier run left
+ * running, else a new one in the background on SQLite, so runs and the web UI outlive the demo.
  */
 export async function ensureLocalServer(
   log: Log,

@@ -24,10 +24,8 @@ export function cliCacheDirectory(env: NodeJS.ProcessEnv = process.env): string 
 const EXECUTABLE = process.platform === 'win32' ? 'temporal.exe' : 'temporal';
 
 /**
- * Finds a Temporal CLI: `TEMPORAL_CLI_PATH`, then `temporal` on PATH, then
- * the cached build, then a one-time build with Go when `go` is installed.
- * Undefined means none could be had: the caller falls back to the SDK's
- * own download.
+ * Finds a Temporal CLI: `TEMPORAL_CLI_PATH`, `temporal` on PATH, the cached build, a one-time build with Go;
+ * undefined, and the caller uses the SDK's download.
  */
 export async function resolveTemporalCli(
   log: Log,

@@ -1,10 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * The browsers signed in to one process: each session is a random id the server holds with its expiry and its
- * subject (who signed in), sent as a cookie signed with a random key of the process (never the token, so the cookie
- * tells nothing about it). Signing out revokes the id server-side, so a copied cookie replayed afterwards is refused;
- * a restart signs every browser out. The codec server's sign-in and the console's share it.
+ * The browsers signed in to one process: a random session id with expiry and subject, in a cookie signed with a
+ * per-process key (never the token). Sign-out revokes it server-side; a restart signs everyone out.
  */
 export class BrowserSessions<Subject> {
   private readonly key = randomBytes(32);

@@ -27,10 +27,7 @@ export function limitJsonDepth(app: FastifyInstance, maxDepth: number = API_MAX_
 }
 
 /**
- * Whether JSON text opens more than `limit` arrays and objects inside each
- * other. One pass and no recursion, so a hostile body cannot exhaust the stack
- * here; brackets inside strings do not count. Text that is not JSON at all
- * is left for the parser to refuse.
+ * Whether JSON text nests deeper than `limit`, in one pass without recursion (brackets in strings do not count).
  */
 export function nestsDeeperThan(text: string, limit: number): boolean {
   let depth = 0;

@@ -2,10 +2,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { formatBytes } from '../shared/payload-limits';
 
 /**
- * An MCP tool result as text for the model: text content joined,
- * `structuredContent` as JSON, and images, audio and embedded binary
- * resources described (type, size, URI), never pasted as base64. Untrusted: a
- * server may send any shape, so every field is checked before it is read.
+ * An MCP tool result as text for the model (text joined, `structuredContent` as JSON, binaries described, never
+ * pasted), every untrusted field checked before it is read.
  */
 export function resultText(result: CallToolResult): string {
   const parts: string[] = [];

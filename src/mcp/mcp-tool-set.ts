@@ -31,10 +31,8 @@ export interface McpToolMark {
 const anyArguments = z.record(z.string(), z.unknown());
 
 /**
- * The MCP servers a worker offers tools from: one connection each, opened on
- * first use. Tools are named `<server>__<tool>`; what a call may take and
- * whether it waits for approval come from the server's configuration, so a
- * call can run on a worker that has not listed the server's tools.
+ * The MCP servers a worker offers tools from (`<server>__<tool>`), one connection each, opened on first use; a call's
+ * limits and approval come from the server's configuration, so it runs on a worker that never listed the tools.
  */
 export class McpToolSet implements ExternalToolSource {
   // JS private fields: a worker's options are logged as JSON, and the servers' configuration holds credentials.

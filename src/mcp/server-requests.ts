@@ -133,10 +133,8 @@ export class McpServerRequests {
   }
 
   /**
-   * Asks the run for the answer (the `mcpElicitationAnswer` query, a billed action) each time a workflow task of the
-   * run finished since the last ask, found by waiting on the run's history (Temporal's long poll, not billed): an
-   * answer reaches the run as a signal or update, which a workflow task takes in. A person who takes an hour costs
-   * no query while the run waits. Ends when the answer comes, the call ends, or the server gives up the request.
+   * Asks the run for the answer (a billed query) only after one of its workflow tasks finished, found by long-polling
+   * its history (unbilled), so a long wait costs nothing; ends with the answer, the call's end or the server giving up.
    */
   private async awaitAnswer(
     call: McpCallInFlight,

@@ -18,10 +18,8 @@ export interface Redactor {
 }
 
 /**
- * A redactor for `secrets`. Unset and short ones (under
- * `REDACTION.minSecretLength` characters) are ignored. Each secret is also
- * found in the forms it takes when quoted in JSON text or a URL, and the
- * longest match wins, so a secret that contains another is hidden whole.
+ * A redactor for `secrets` of at least `REDACTION.minSecretLength` characters, also in their JSON- and URL-quoted
+ * forms; the longest match wins, so a secret containing another is hidden whole.
  */
 export function createRedactor(secrets: Iterable<string | undefined>): Redactor {
   const forms = new Set<string>();

@@ -13,10 +13,8 @@ export interface ObservedCall {
 }
 
 /**
- * The offline demo's agent: a deterministic policy in place of an LLM. It
- * lists the workspace, reads every file, writes a summary built from what it
- * actually read, then calls `finish`. It decides each step from the
- * conversation it is sent, as a model would, so the whole loop is real.
+ * The offline demo's agent, a deterministic policy deciding each step from the conversation it is sent: list the
+ * workspace, read every file, write a summary of what it read, call `finish`.
  */
 export function demoAgent(request: ChatCompletionRequest): ScriptStep {
   const calls = observeCalls(request);

@@ -2,10 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { MODEL_STREAM_DEFAULTS } from '../shared/defaults/model-stream';
 
 /**
- * A scripted answer as a chat-completions stream: `chat.completion.chunk`
- * events over Server-Sent Events, one token (a word with its trailing space)
- * or a few characters of tool-call arguments per chunk, as providers send
- * them, ending with `data: [DONE]`.
+ * A scripted answer as a chat-completions stream, a word or a few argument characters per chunk, then `[DONE]`.
  */
 
 /** A complete answer, as the non-streamed reply would carry it. */
