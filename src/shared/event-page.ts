@@ -2,10 +2,8 @@ import { MAX_EVENTS_PER_PAGE } from './defaults/event-log';
 import type { EventPage, RunEvent } from './run-events';
 
 /**
- * A page of an event log kept from `firstSeq` on (`entries[0].seq`, or the next number when empty): the events
- * after `after`, at most `limit`, and how many after the cursor are no longer kept. Pure: the workflow's `events`
- * query and a reader of a finished run's result page the same way. Arguments may come from any client: what is not
- * a finite number means "from the start" / "a full page".
+ * A page of an event log kept from `firstSeq` on: the events after `after`, at most `limit`, and how many are no
+ * longer kept. Shared by the `events` query and readers of a result; a non-finite argument means start or full page.
  */
 export function pageOfEvents(
   entries: readonly RunEvent[],

@@ -1,7 +1,5 @@
 /**
- * Measuring how deeply a JSON value nests, without recursion: a value nested
- * thousands of levels deep is exactly what must not reach a recursive walker
- * (zod, `JSON.stringify`, the stop-condition evaluator), whose stack it would
+ * How deeply a JSON value nests, measured without recursion, before it reaches a recursive walker whose stack it would
  * overflow. Pure: imported by workflow code.
  */
 

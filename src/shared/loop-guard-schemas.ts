@@ -10,10 +10,8 @@ import {
 import { INPUT_BOUNDS } from './defaults/input-bounds';
 
 /**
- * Configuration of the loop's guards: loop detection and tool-result
- * processing and observation masking, and the circuit breaker on
- * repeated identical errors. Plain JSON, strict objects, defaults
- * applied on parse; the defaults are in `defaults/context-control.ts`.
+ * The loop's guards (loop detection, result processing, masking, the circuit breaker) as strict JSON schemas; their
+ * defaults are in `defaults/context-control.ts`.
  */
 
 /** Loop detection: the same tool called with JSON-equal arguments several times in a row. */

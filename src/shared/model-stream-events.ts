@@ -114,10 +114,8 @@ export function deltaEvent(source: ModelStreamSource, index: number, delta: Mode
 }
 
 /**
- * Where a model call's attempt publishes its deltas, and the credential to
- * read them: what the activity heartbeats as its details (a payload, so
- * encrypted when the workers have a payload codec), so a follower finds it by
- * describing the run. Never shown to API callers.
+ * Where an attempt publishes its deltas and the credential to read them, heartbeated as its (codec-encrypted) details
+ * so a follower finds it by describing the run; never shown to API callers.
  */
 export interface ModelStreamAnnouncement {
   modelStream: {

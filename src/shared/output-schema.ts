@@ -5,10 +5,8 @@ import { OUTPUT_DEFAULTS } from './defaults/output';
 import { jsonBytes } from './payload-limits';
 
 /**
- * Structured output: the run input's `output`, the check of its JSON Schema at start, what the model is offered,
- * and the check of an answer. Pure (it runs in workflow code): the validator is `@cfworker/json-schema`, an
- * interpreter of JSON Schema that compiles nothing (no `eval`, no `new Function`), so it runs in Temporal's
- * workflow sandbox and gives the same verdict on every replay; Ajv, the usual choice, generates code.
+ * Structured output: the input's `output`, its schema's check, the offer to the model and the answer's check, with
+ * `@cfworker/json-schema`, which compiles nothing, so it runs in the sandbox and replays the same verdict.
  */
 
 /** A tool name as providers take it: letters, digits, `_` and `-`, at most 64 characters. */

@@ -391,10 +391,8 @@ export interface UnknownRunEvent {
 }
 
 /**
- * A page of the event log; pass `nextCursor` as `after` to read on. Its events
- * are what this version writes; a worker of another version may answer other
- * types or fields ({@link UnknownRunEvent}), so a reader checks with
- * {@link isRunEvent} before it relies on the fields.
+ * A page of the event log; pass `nextCursor` as `after` to read on, and check events with {@link isRunEvent}, since
+ * another version's worker may answer others.
  */
 export interface EventPage {
   events: RunEvent[];

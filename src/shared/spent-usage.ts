@@ -1,10 +1,8 @@
 import { usageSchema, type Usage } from './messages';
 
 /**
- * What a model call spent on attempts that returned no result (`src/activities/attempt-usage.ts`), as it
- * travels: under this key in the call's heartbeat details (so the next attempt, and a timeout's
- * `lastHeartbeatDetails`, have it) and in the last entry of its failure's details. Pure: the workflow reads
- * it from the failure in its history.
+ * The key under which a model call's spending on failed attempts travels: its heartbeat details and the last entry of
+ * its failure's details, where the workflow reads it.
  */
 export const SPENT_USAGE_KEY = 'spentUsage';
 

@@ -1,8 +1,6 @@
 /**
- * A worker's Temporal identity, which the server shows on each activity the worker runs (`lastWorkerIdentity`),
- * carries the base URL of the worker's stream listener as a last word `agent-stream=<url>`: a follower that
- * describes a run finds where its running model call streams without the activity sending a heartbeat (a billed
- * action) to say so.
+ * A worker's Temporal identity ends with `agent-stream=<url>`, its stream listener, so a follower finds where a model
+ * call streams by describing the run, without a billed heartbeat.
  */
 
 const MARK = ' agent-stream=';

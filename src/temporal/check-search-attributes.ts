@@ -9,10 +9,8 @@ import { SearchAttributesMissingError } from './search-attributes-missing-error'
 export type OperatorConnection = Pick<Connection, 'operatorService'>;
 
 /**
- * The project's search attributes a namespace lacks, or undefined when the
- * server would not say (some hosted services do not answer this call).
- * Runs upsert these attributes; on a namespace without them every workflow
- * task would fail, so workers check before they start.
+ * The project's search attributes a namespace lacks (every workflow task would fail without them), or undefined when
+ * the server will not say.
  */
 async function missingSearchAttributes(
   connection: OperatorConnection,

@@ -10,10 +10,7 @@ import { FailureType, type FailureTypeName } from '../shared/failure-catalogue';
 import { withoutClosedRun } from '../shared/closed-run';
 
 /**
- * How the failure came about: `application` is an `ApplicationFailure`, raised
- * on purpose (the run's own rules, an update's refusal, a classified activity
- * failure); `terminated` and `timed-out` are Temporal ending the execution;
- * `other` is anything else (a cancellation, a failure without a cause).
+ * How the failure came about: `application` raised on purpose, `terminated` or `timed-out` by Temporal, `other` else.
  */
 type FailureKind = 'application' | 'terminated' | 'timed-out' | 'other';
 

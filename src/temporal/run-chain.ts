@@ -36,10 +36,8 @@ export async function* runChain<Run>(
 }
 
 /**
- * Every Temporal run of `workflowId`, oldest first: from the latest back,
- * each run's start event names the run it continues. For looking at a run
- * that continued as new (tests, the bench); callers of the runner need only
- * the workflow id.
+ * Every Temporal run of `workflowId`, oldest first, walked back through each start event's predecessor; for tests and
+ * the bench (callers need only the workflow id).
  */
 export async function temporalRunsOf(client: Client, workflowId: string): Promise<WorkflowExecutionDescription[]> {
   const runs: WorkflowExecutionDescription[] = [];
