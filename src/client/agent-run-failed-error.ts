@@ -3,10 +3,8 @@ import { AgentRunnerError } from '../shared/agent-runner-error';
 const marker = Symbol.for('agent-runner.error.AgentRunFailedError');
 
 /**
- * The run ended in failure. `type` is the failure type, from the
- * `FailureType` catalogue (`InvalidAgentInput`, `MaxInvocationsExceeded`,
- * `ModelCall.Unauthorized`, ...); `details` holds what the run had done
- * (messages, usage) where the failure carries it.
+ * The run ended in failure: `type` is from the `FailureType` catalogue, `details` what the run had done where the
+ * failure carries it.
  */
 export class AgentRunFailedError extends AgentRunnerError {
   override readonly name = 'AgentRunFailedError';

@@ -9,10 +9,8 @@ import { RunNotFoundError } from './run-not-found-error';
 import { unlessNoWorker } from './worker-presence';
 
 /**
- * A page of the run's whole conversation (the `transcript` query): up to
- * `limit` messages (default 100, at most 1,000, and 1 MiB) from index `from`.
- * Answers during and after the run, also when its result carries only the
- * newest messages (`result.transcript`). Throws `RunNotFoundError` for an unknown id.
+ * A page of the run's whole conversation, during or after it: up to `limit` messages (default 100, at most 1,000,
+ * and 1 MiB) from index `from`; throws `RunNotFoundError` for an unknown id.
  */
 export async function getAgentTranscript(
   client: Client,

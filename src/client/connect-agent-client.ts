@@ -8,17 +8,12 @@ import { tracingOn } from '../tracing/process-tracing';
 /** Options of {@link connectAgentClient}. */
 export interface ConnectAgentClientOptions {
   /**
-   * The client's data converter: the payload codec the workers encrypt with (`payloadCodecDataConverter(keys)`, or
-   * one of your own), so the client writes inputs, signals and updates encrypted and reads results, queries and
-   * events in clear. A run whose payloads name a key the client does not hold fails to read with a
-   * `PayloadKeyError` naming the key id.
+   * The payload codec the workers encrypt with; a payload under a key the client lacks fails with `PayloadKeyError`.
    * @default none: payloads in clear
    */
   dataConverter?: DataConverter;
   /**
-   * Start runs under the caller's active OpenTelemetry span and carry the trace context into them (Temporal's
-   * OpenTelemetry client interceptor), so a run's trace continues the caller's. Needs an OpenTelemetry tracer
-   * provider registered in the process (the caller's own, or the runner's when `OTEL_*` tracing is on).
+   * Carry the caller's active OpenTelemetry span into the runs it starts; needs a tracer provider in the process.
    * @default true when this process traces (`OTEL_EXPORTER_OTLP_ENDPOINT` set), else false
    */
   tracing?: boolean;

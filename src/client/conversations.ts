@@ -72,10 +72,8 @@ export interface StartedChatTurn {
 }
 
 /**
- * Starts a `chat` turn (update-with-start) and answers once the conversation has taken it on, with the turn's run:
- * no wait for its answer, and no poll. The conversation names the turn's run before its first await, so it is
- * there when the update is accepted; a turn the conversation refused (busy, ended, ...) throws its
- * {@link ChatTurnFailedError} as {@link sendChatTurn} does.
+ * Starts a `chat` turn (update-with-start) and answers with its run once the conversation accepts it, without
+ * waiting for the answer; a refused turn throws {@link ChatTurnFailedError} as {@link sendChatTurn} does.
  */
 export async function startChatTurn(
   client: Client,

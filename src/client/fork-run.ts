@@ -45,13 +45,9 @@ export interface ForkedRun {
 }
 
 /**
- * Starts a new run whose conversation is the run `runId`'s as it stood when iteration `atIteration` began — every
- * model answer and tool result before it taken from the source's recorded history, not run again — with `edit`
- * applied; the source is untouched. The fork has the source's input (its first Temporal run's), its iterations go on
- * from `atIteration`, and it spends, counts and is approved on its own. Works on a running, completed, failed or
- * terminated source, across continue-as-new, on encrypted payloads (the client's data converter) and on a nested
- * agent's run. Refuses before starting anything: `RunNotFoundError`, `ForkRefusedError` (an iteration the source never
- * began, a call the conversation does not hold, an invalid edited input, a history that is gone).
+ * Starts a new run from run `runId`'s conversation as it stood when iteration `atIteration` began (taken from its
+ * history, not run again), with `edit` applied and the source untouched; the fork spends and is approved on its own.
+ * Refuses before starting anything with `RunNotFoundError` or `ForkRefusedError`.
  */
 export async function forkRun(client: Client, runId: string, options: ForkRunOptions): Promise<ForkedRun> {
   const { atIteration, edit = {} } = options;

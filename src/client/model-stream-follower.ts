@@ -20,10 +20,8 @@ import { streamUrlOf } from '../shared/worker-identity';
 import { ScheduledCalls } from './scheduled-calls';
 
 /**
- * Follows a run's model deltas beside its durable events: while a model call runs, the run is described every
- * `MODEL_STREAM_DEFAULTS.discoverPollMs` to find the attempt's delta server and credential, and the deltas go in the
- * feed before the call's `model-response`. A broken attempt yields `model-delta-reset`, an unreachable stream one
- * `model-stream-unreachable`; the credential is only ever a bearer token, and https checks {@link StreamTrust.ca} too.
+ * Follows a run's model deltas beside its durable events, polling to find each attempt's delta server; the
+ * credential is only ever sent as a bearer token.
  */
 
 /** What a follower trusts a worker's https delta server with. */

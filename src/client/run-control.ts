@@ -170,10 +170,8 @@ export interface FollowOptions extends DurableFollowOptions {
    */
   pollMs?: number;
   /**
-   * Also yield the model's answer as it is generated: `model-text-delta`,
-   * `model-reasoning-delta`, `model-tool-call-delta` and `model-delta-reset`
-   * ({@link ModelStreamEvent}), each call's before its `model-response`.
-   * They are not run events: no `seq`, not in the event log. @default false
+   * Also yield the model's answer as it is generated ({@link ModelStreamEvent}), before each `model-response`; these
+   * are not run events (no `seq`, not in the event log). @default false
    */
   deltas?: boolean;
   /**

@@ -26,10 +26,8 @@ let readerBundle: Promise<WorkerModule.WorkflowBundleWithSourceMap> | undefined;
 const replayed = new Map<string, Promise<ReplayedRun | undefined>>();
 
 /**
- * A closed Temporal run's `state` and event log, read by replaying its history in this process: no query (a billed
- * action) and no worker of its build, so a run Temporal terminated can be read. The first call bundles the workflow
- * code; answers are kept. Undefined for a non-agent run; `HistoryNotReplayedError` when the history is another build's;
- * the data converter's own error when this process cannot decode the run.
+ * A closed run's `state` and event log, replayed from its history here so no billed query or worker is needed;
+ * undefined for a non-agent run, `HistoryNotReplayedError` for another build's history.
  */
 export function replayClosedRun(client: Client, workflowId: string, runId: string): Promise<ReplayedRun | undefined> {
   const key = `${client.options.namespace}/${workflowId}/${runId}`;

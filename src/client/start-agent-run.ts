@@ -17,10 +17,8 @@ export interface StartAgentRunOptions {
   /** @default `AGENT_TASK_QUEUE`, else 'agent-runner' */
   taskQueue?: string;
   /**
-   * How the run moves between builds of versioned workers (Worker Versioning, `docs/operations/deploys.md`):
-   * `'pinned'` stays on the build current at its start, to its end (it throws {@link NoCurrentVersionError} when the
-   * task queue has no current deployment version); `'auto-upgrade'` moves to the current build at its next workflow
-   * task. `'pinned'` needs versioned workers; unversioned ones ignore `'auto-upgrade'`.
+   * Worker Versioning (`docs/operations/deploys.md`): `'pinned'` stays on the build current at start (else
+   * {@link NoCurrentVersionError}); `'auto-upgrade'` moves to the current build at its next workflow task.
    * @default the workers' `AGENT_VERSIONING_DEFAULT` (`auto-upgrade` unless set)
    */
   versioning?: RunVersioning;

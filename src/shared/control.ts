@@ -23,10 +23,8 @@ export const deciderNameSchema = builtOnce('control.deciderName', () =>
 );
 
 /**
- * Who sends a decision, as the sender says: the surface it came through and a name. The HTTP API puts its
- * authenticated principal here (whatever the body says); the CLI its user; a client what its caller passes.
- * A decision without it is recorded as sent by the Temporal message it came in (`{ via: 'signal' }`, `'update'`).
- * Exported for whoever documents or validates the shape. @public
+ * Who sends a decision, as the sender says; the HTTP API sets its authenticated principal whatever the body says,
+ * and a decision without it is recorded as sent by its Temporal message (`{ via: 'signal' }`). @public
  */
 export const deciderSchema = builtOnce('control.decider', () =>
   z.strictObject({

@@ -120,12 +120,8 @@ export const runEventSchema = builtOnce('runEvents.runEvent', () =>
       model: z.string(),
     }),
     /**
-     * The model answered: the names of the tools it called and, when it wrote text, `content`, cut to 500
-     * characters (absent when it wrote none); older workers' events also carry `text`, a flag of the same.
-     * `finishReason` is the provider's (null when it gave none); `truncated` is set when it is `length`.
-     * `usage.estimated` says some tokens were estimated (attempts that failed before the provider counted them).
-     * `endpoint` is the worker's endpoint that answered; `fallbacks`, the endpoints it left first, with model and
-     * failure type. `finishReason` and `endpoint` are optional: older workers' events lack them.
+     * The model answered: `content` is cut to 500 characters; `text`, `finishReason` and `endpoint` are optional
+     * because older workers' events differ; `usage.estimated` marks tokens counted before a failed attempt ended.
      */
     z.object({
       ...envelope('model-response'),

@@ -24,11 +24,8 @@ export interface OutputSchemaOptions {
 }
 
 /**
- * A run input's `output` from a zod schema: its JSON Schema (zod 4's `z.toJSONSchema`, draft 2020-12), typed
- * with the schema's output type. `runAgent(client, { ..., output: outputSchema(Weather) })` returns
- * `output: z.infer<typeof Weather>`. The run validates the JSON Schema only: refinements (`.refine`) are not in
- * it, and transforms and defaults are not applied; parse `result.output` with the schema where you use them.
- * Throws what `z.toJSONSchema` throws for a type JSON Schema cannot describe (`z.date()`, a transform).
+ * A run input's `output` from a zod schema, typed with its output type; the run checks the JSON Schema only, so
+ * parse `result.output` with the schema where you use refinements, transforms or defaults.
  */
 export function outputSchema<Schema extends z.ZodType>(
   schema: Schema,

@@ -49,11 +49,8 @@ export interface AgentToolDefinition {
 export type AgentToolDefinitionOf = ToolDefinition & { agent: AgentToolSpec };
 
 /**
- * Declares a nested agent: a tool whose call runs another `agentWorkflow` as a Temporal child workflow, with
- * `{ task }` as its message, and returns the child's response as the tool's result. Register it on the worker
- * beside the other tools. The child runs one level deeper than its caller, inherits its `maxDepth`, and gets
- * what is left of its caller's token budget and timeout. It never runs as an activity: `execute` only answers
- * a worker too old to know agent tools.
+ * Declares a nested agent: a tool whose call runs `{ task }` as a child `agentWorkflow` one level deeper, with
+ * what is left of the caller's token budget and timeout; `execute` only answers a worker too old to know it.
  */
 export function defineAgentTool(definition: AgentToolDefinition): AgentToolDefinitionOf {
   if (definition.tools.length > INPUT_BOUNDS.tools)

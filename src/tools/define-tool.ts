@@ -49,14 +49,9 @@ export interface ToolDefinition<Parameters extends z.ZodType = z.ZodType> {
    */
   deadline?: Duration;
   /**
-   * Run the tool as a Temporal local activity: in the worker that runs the workflow, with no
-   * round trip through the server's task queue, its result recorded as a marker. Only for tools
-   * that are fast and idempotent: a local activity sends no heartbeats (the server cannot tell
-   * a lost one, only the workflow task's timeout can), it runs again whenever the workflow task
-   * that ran it fails, it holds that task open (signals, updates and queries wait until it ends),
-   * and it is bounded by a short timeout (default `ACTIVITY_DEFAULTS.localToolCallTimeout`, at
-   * most `localToolMaxTimeout`). The pure built-ins (`finish`, `task_completion`, `converse`,
-   * `ask_question`, `calculator`) are local. @default false
+   * Run as a Temporal local activity, with no task-queue round trip: only for fast, idempotent tools, since it
+   * sends no heartbeats, reruns when its workflow task fails, holds that task open, and has a short timeout
+   * (`ACTIVITY_DEFAULTS.localToolCallTimeout`, at most `localToolMaxTimeout`). @default false
    */
   local?: boolean;
 }

@@ -3,10 +3,8 @@ import { AgentRunnerError } from '../shared/agent-runner-error';
 const marker = Symbol.for('agent-runner.error.RetryableToolError');
 
 /**
- * Throw from a tool's `execute` when the failure is worth retrying (a flaky
- * upstream, a lock held elsewhere): Temporal retries the call with backoff
- * instead of reporting the error to the model. Any other error thrown by a
- * tool goes back to the model as the tool's result, `Error: <message>`.
+ * Throw from `execute` for a failure worth retrying: Temporal retries with backoff, where any other error goes
+ * back to the model as `Error: <message>`.
  */
 export class RetryableToolError extends AgentRunnerError {
   override readonly name = 'RetryableToolError';

@@ -17,16 +17,13 @@ export interface AgentWorkerOptions {
   /** The HTTP listener for streaming model deltas: {@link AgentRunnerPluginOptions.streamListener}. */
   streamListener?: AgentRunnerPluginOptions['streamListener'];
   /**
-   * The worker's data converter: a payload codec that encrypts what the agent writes to the history
-   * (`payloadCodecDataConverter(keys)`, or one of your own); {@link AgentRunnerPluginOptions.dataConverter}.
-   * Clients that read the runs need the same codec (`connectAgentClient(config, { dataConverter })`).
+   * The history's payload codec ({@link AgentRunnerPluginOptions.dataConverter}); clients that read the runs need the same.
    * @default none: payloads in clear
    */
   dataConverter?: AgentRunnerPluginOptions['dataConverter'];
   /**
-   * A prebuilt workflow bundle (tests bundle once); by default the workflows are bundled at start. With a
-   * `dataConverter` that has a `failureConverterPath`, bundle with it (`bundleWorkflowCode({ ..., failureConverterPath })`)
-   * so the failures workflows raise are encrypted too.
+   * A prebuilt workflow bundle, else one is bundled at start; bundle it with the codec's `failureConverterPath` so
+   * workflow failures are encrypted too.
    */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** MCP servers whose tools runs may use: {@link AgentRunnerPluginOptions.mcpServers}. @default none */
@@ -45,12 +42,9 @@ export interface AgentWorkerOptions {
 }
 
 /**
- * A worker that runs only the agent: `agentWorkflow`, `conversationWorkflow` and their activities, with
- * `maxHeartbeatThrottleInterval` at {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL} and `maxConcurrentActivityTaskExecutions`
- * at {@link AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES} unless `overrides` says otherwise.
- * It is a worker with an {@link AgentRunnerPlugin}; to add the agent to a worker of your own, use the plugin.
- * A namespace that lacks the agent's search attributes is refused with {@link SearchAttributesMissingError}
- * (register them with {@link registerSearchAttributes}).
+ * A worker with only an {@link AgentRunnerPlugin}, `maxConcurrentActivityTaskExecutions` at
+ * {@link AGENT_WORKER_MAX_CONCURRENT_ACTIVITIES} unless `overrides` says otherwise; a namespace without the agent's
+ * search attributes is refused with {@link SearchAttributesMissingError} (see {@link registerSearchAttributes}).
  */
 export async function createAgentWorker(options: AgentWorkerOptions): Promise<Worker> {
   const { plugins = [], ...overrides } = options.overrides ?? {};

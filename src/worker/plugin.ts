@@ -43,17 +43,14 @@ import { hostname } from 'node:os';
 export const AGENT_WORKFLOWS_PATH: string = require.resolve('../workflows');
 
 /**
- * Modules the agent's workflow bundle preloads: evaluated once per worker thread and shared by the runs on it
- * (Temporal's `bundlerOptions.preloadModules`), so each run does not build the schemas again
- * (`src/shared/built-once.ts`). The plugin adds them to every worker it bundles workflows for; a prebuilt
- * `workflowBundle` gets the same from `bundleWorkflowCode({ ..., preloadModules: [...AGENT_PRELOADED_MODULES] })`.
+ * Modules a workflow bundle preloads once per worker thread so runs do not rebuild the schemas; pass them to
+ * `bundleWorkflowCode({ preloadModules })` for a prebuilt bundle.
  */
 export const AGENT_PRELOADED_MODULES: readonly string[] = [require.resolve('../shared/built-once')];
 
 /**
- * How often at most a heartbeat of the agent's activities reaches the server. A cancellation (a terminated run,
- * a timed-out tool) reaches a running tool only in the answer to a heartbeat, and by default heartbeats are
- * throttled to 80% of the heartbeat timeout, which would let a cancelled tool run on for seconds.
+ * Cap on heartbeat throttling, because a running tool hears of its cancellation only in a heartbeat's answer and
+ * the SDK's default (80% of the heartbeat timeout) would let it run on for seconds.
  */
 export const AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL = ACTIVITY_DEFAULTS.maxHeartbeatThrottleInterval;
 
@@ -67,92 +64,53 @@ export interface AgentRunnerPluginOptions {
   /** The OpenAI-compatible endpoint the `callModel` activity talks to. */
   model: ModelSettings;
   /**
-   * The HTTP listener that serves model deltas while a model call streams, so followers (`followRunEvents({ deltas:
-   * true })`, the API's event stream, `agent-runner run`/`watch`) see the answer as it comes; with `tls` it serves
-   * https. Its URL goes in the worker's identity when known at creation (a fixed port, or
-   * `await plugin.startStreamListener()` first, as `createAgentWorker` does), else each model call announces it in a
-   * heartbeat; the run's stream key (a random 256-bit secret, encrypted in its history) is the credential. `false`: no
-   * listener, followers see each answer once complete. Fields left out come from `AGENT_STREAM_HOST`,
-   * `AGENT_STREAM_PORT`, `AGENT_STREAM_PUBLIC_URL`, `AGENT_STREAM_TLS_CERT` and `AGENT_STREAM_TLS_KEY`.
+   * The HTTP(S) listener that serves model deltas to followers while a call streams; the run's stream key is the
+   * credential. `false`: followers see each answer once complete. Unset fields come from `AGENT_STREAM_*`.
    * @default `{ host: '127.0.0.1', port: 0 }` (this machine only, a free port)
    */
   streamListener?: StreamListenerOptions | false;
   /**
-   * The data converter of the worker: a payload codec that encrypts what the agent writes to the history
-   * (`payloadCodecDataConverter(keys)` for the runner's AES-256-GCM codec, or one of your own). Merged into the
-   * worker's own `dataConverter`, field by field; a worker whose `dataConverter` already names payload codecs or a
-   * failure converter and a plugin that names them too is refused, rather than one of the two silently dropped.
+   * A payload codec for the history (`payloadCodecDataConverter(keys)` for AES-256-GCM), merged into the worker's
+   * `dataConverter`; codecs or failure converters named by both are refused rather than one silently dropped.
    * @default the worker's own `dataConverter` (none: payloads in clear)
    */
   dataConverter?: DataConverter;
   /**
-   * OpenTelemetry tracing (`docs/guide/tracing.md`): Temporal's workflow and activity spans and the agent's GenAI
-   * spans (`invoke_agent`, `chat`, `execute_tool`), exported over OTLP. Unset: from the `OTEL_*` variables, on when
-   * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_TRACES_EXPORTER=otlp`) is set. `false`, or unset with no such variable:
-   * off, and no interceptor is installed. Tracing is process-wide: the first plugin that turns it on sets it up.
-   * Workflow spans need the worker to bundle its workflows: a prebuilt `workflowBundle` must be bundled with
-   * `workflowInterceptorModules` of its own to have them.
+   * OpenTelemetry tracing over OTLP (`docs/guide/tracing.md`); unset: on when `OTEL_EXPORTER_OTLP_ENDPOINT` or
+   * `OTEL_TRACES_EXPORTER=otlp` is set. Process-wide: the first plugin that turns it on sets it up.
    * @default from the environment
    */
   tracing?: TracingConfig | false;
   /**
-   * MCP servers whose tools runs on this worker may use (`docs/guide/mcp-tools.md`), by name: `{ command, args?, env?,
-   * cwd? }` for one the worker starts over stdio, `{ url, headers? }` for a Streamable HTTP one; each may set
-   * `approval` (`'none'`, `'all'` or the tools that wait for approval), `timeout` and `deadline`. Server `<name>`'s tool
-   * `t` is `<name>__t`; a run names `<name>__*` for all. One connection per server per worker, opened on first use.
-   * `env` and `headers` are credentials, redacted from results, failures and logs. A server's questions (elicitation)
-   * wait for a person in the run; `sampling: true` lets it sample the worker's default model
-   * (`docs/guide/mcp-elicitation.md`). A bad entry throws at construction.
+   * MCP servers by name (`docs/guide/mcp-tools.md`): stdio `{ command, ... }` or HTTP `{ url, ... }`; server `s`'s
+   * tool `t` is `s__t`. `env` and `headers` are credentials, redacted everywhere; a bad entry throws at construction.
    * @default none
    */
   mcpServers?: McpServers;
   /**
-   * Worker Versioning (`docs/operations/deploys.md`): the worker deployment and build this worker runs, and the
-   * behaviour of runs started without a `versioning` of their own. Sets the worker's `workerDeploymentOptions`
-   * (Worker Versioning on); a worker that sets different ones itself is refused. A versioned worker gets workflow
-   * tasks once its build is its deployment's current version (or a run is pinned to it).
+   * Worker Versioning (`docs/operations/deploys.md`): sets the worker's `workerDeploymentOptions`; a worker that sets
+   * different ones itself is refused.
    * @default none: an unversioned worker, as the worker's own options say
    */
   deployment?: AgentWorkerDeployment;
   /**
-   * How the agent's activities heartbeat (`docs/operations/actions.md` says what each choice costs): `timeout`, how long the
-   * server waits for a running call's heartbeat before it runs the call again elsewhere (what a dead worker costs
-   * each call in flight); `interval`, how often a running call heartbeats (each heartbeat is a Temporal Cloud
-   * action), at most half the timeout. Fields left out come from `AGENT_HEARTBEAT_TIMEOUT` and
-   * `AGENT_HEARTBEAT_INTERVAL`, else the defaults. A run takes the timeout from the worker that loads its catalog.
+   * Activity heartbeats (`docs/operations/actions.md`): `timeout` is what a dead worker costs each call in flight;
+   * `interval`, at most half the timeout, costs one Temporal Cloud action per beat. Unset: `AGENT_HEARTBEAT_*`.
    * @default `{ timeout: '50 seconds', interval: '25 seconds' }`
    */
   heartbeat?: HeartbeatOptions;
   /**
-   * Tools whose every call waits for approval whatever a run's input says (`docs/guide/approvals.md`), by name or
-   * `<server>__*`: the operator's floor, which a run's `approval` adds to and cannot lower. Enforced when this worker
-   * loads a run's tool catalog, so runs started straight through Temporal are covered too. A tool the workflow answers
-   * itself (`context_release`) is refused (`ConfigError`): no worker sees its calls.
+   * Tools (name or `<server>__*`) whose every call waits for approval, a floor a run cannot lower
+   * (`docs/guide/approvals.md`); `context_release` is refused because no worker sees its calls.
    * @default `AGENT_APPROVAL_REQUIRED_TOOLS`, else none
    */
   approvalRequired?: readonly string[];
 }
 
 /**
- * Adds the agent to a worker you already run:
- * `Worker.create({ ..., plugins: [new AgentRunnerPlugin({ tools, model })] })`.
- *
- * - **Activities**: `callModel`, `compactConversation`, `extractToolResult`, `executeTool` and `describeTools` join
- *   the worker's own; a name clash is refused rather than one silently replacing the other.
- * - **Workflows**: a worker with none of its own gets {@link AGENT_WORKFLOWS_PATH}; every bundled worker preloads
- *   {@link AGENT_PRELOADED_MODULES}. Temporal bundles one workflows module per worker, so a worker with its own
- *   `workflowsPath` or `workflowBundle` re-exports the agent's (`export * from 'agent-runner/workflow';`), and
- *   `Worker.create` fails, saying so, when it does not.
- * - **Stream listener**: see {@link AgentRunnerPluginOptions.streamListener}; one per address per process.
- * - **Heartbeats**: `maxHeartbeatThrottleInterval` defaults to {@link AGENT_MAX_HEARTBEAT_THROTTLE_INTERVAL}, so a
- *   stopped call hears of its cancellation promptly; the option is worker-wide.
- * - **Data converter**: the `dataConverter` option is merged into the worker's, and into the replay worker's and a
- *   client's that use this plugin; two codecs are refused.
- * - **Checks**: `Worker.create` refuses a bundle with a second `@temporalio/workflow` (`SecondSdkCopyError`); running
- *   refuses a namespace without the agent's search attributes (`SearchAttributesMissingError`).
- *
- * `createAgentWorker` is a worker with this plugin and nothing else. Plugins are experimental in the Temporal SDK
- * (`@temporalio/plugin`); their API may change.
+ * Adds the agent's activities and workflows to a worker you already run; a clash of activity names or codecs is
+ * refused, and a worker with its own workflows must `export * from 'agent-runner/workflow'`.
+ * Plugins are experimental in the Temporal SDK, so this API may change.
  */
 export class AgentRunnerPlugin extends SimplePlugin {
   private readonly activityNames: readonly string[];

@@ -1,7 +1,5 @@
 /**
- * A recursive-descent evaluator for arithmetic, so the calculator tool never
- * hands model text to `eval` or `Function`.
- *
+ * A recursive-descent evaluator, so the calculator never hands model text to `eval` or `Function`.
  *   expression := term (("+" | "-") term)*
  *   term       := unary (("*" | "/" | "%") unary)*
  *   unary      := ("+" | "-") unary | power

@@ -4,14 +4,9 @@ import path from 'node:path';
 import { FileToolError } from './file-tool-error';
 
 /**
- * Opening a path below the workspace root without following a symbolic link anywhere on the way, so a link
- * swapped in after the path was checked cannot carry a read, a write or a new directory out of the workspace.
- * Node has no `openat`: on Linux each step is opened through `/proc/self/fd/<directory fd>/<name>`, which the
- * kernel resolves from the directory already opened (whatever was renamed or relinked above it), with
- * `O_NOFOLLOW`, so the whole walk is race-free. Where `/proc/self/fd` is missing (macOS), each step re-walks the
- * real path from the root: every component is still refused when it is a link at the moment it is opened, but a
- * directory swapped for a link between two steps is not caught. Hard links are not symbolic links: a hard link to
- * an outside file placed in the workspace by someone else is read like any file.
+ * Opens a path below the workspace root following no symbolic link, so a link swapped in after a check cannot
+ * escape the workspace; on Linux each step opens `/proc/self/fd/<dir fd>/<name>` with `O_NOFOLLOW` (race-free, as
+ * Node has no `openat`), elsewhere each step re-walks from the root and a swap between two steps is not caught.
  */
 
 const FD_DIRECTORY = '/proc/self/fd';

@@ -50,10 +50,8 @@ export async function walk(
 }
 
 /**
- * What follows an entry's name in a listing: `/` for a directory, ` (N bytes)` for a file (its own `lstat`,
- * never a link's target), ` (symbolic link)` for a link, ` (broken link)` for a link whose target is gone, and
- * {@link SYMLINK_LOOP_NOTE} for a link in a loop (`a -> b -> a`) or one that leads back to a directory it sits
- * in (`a -> .`), which a reader following links would never get out of.
+ * What follows an entry's name in a listing; a file's size is its own `lstat`, never a link target's, and a link
+ * that loops or leads back to an ancestor gets {@link SYMLINK_LOOP_NOTE}.
  */
 export async function describeEntry({ absolute, entry, statPath }: ListedEntry): Promise<string> {
   if (entry.isDirectory()) return '/';

@@ -3,10 +3,8 @@ import { AgentRunnerError } from '../../shared/agent-runner-error';
 const marker = Symbol.for('agent-runner.error.FileToolError');
 
 /**
- * A file tool's failure as the model should read it: the path relative to
- * the workspace, never the server's absolute path, and what to do next.
- * `code` keeps the `fs` error code (`ENOENT`, `ELOOP`, ...) or names the
- * refusal (`ENOTREGULAR`) for callers that branch on it.
+ * A file tool's failure for the model, with the workspace-relative path (never the server's absolute one);
+ * `code` is the `fs` error code or the refusal (`ENOTREGULAR`).
  */
 export class FileToolError extends AgentRunnerError {
   override readonly name = 'FileToolError';

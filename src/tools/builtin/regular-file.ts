@@ -50,10 +50,8 @@ export async function readFileHead(
 }
 
 /**
- * Replaces the content of the regular file `openFile` opens (at `absolute`), creating it when
- * missing. Refuses FIFOs, sockets, devices and directories: without
- * `O_NONBLOCK` opening a FIFO nobody reads would block the call until the
- * run's timeout, and writing to a device is never what a workspace means.
+ * Replaces or creates a regular file, refusing anything else: opening a FIFO nobody reads would block the call
+ * until the run's timeout.
  */
 export async function writeRegularFile(
   openFile: FileOpener,

@@ -2,10 +2,8 @@ import { Runtime, type Worker } from '@temporalio/worker';
 import { requireSearchAttributes } from '../../temporal/check-search-attributes';
 
 /**
- * Runs the worker (`next`) and, beside it, checks that its namespace has the agent's search attributes: on a
- * namespace without them every run would stall. A refused worker is shut down at once and its run ends with
- * `SearchAttributesMissingError`. The worker starts before the check answers, so `run()` followed at once by
- * `shutdown()` behaves as on any worker, and a created worker still releases its connection when refused.
+ * Runs the worker while checking its namespace has the agent's search attributes (without them every run stalls),
+ * shutting it down with `SearchAttributesMissingError` if not; it starts first so `run()` then `shutdown()` still works.
  */
 export async function runIfSearchAttributes(worker: Worker, next: (worker: Worker) => Promise<void>): Promise<void> {
   const connection = worker.connection;
